@@ -1,0 +1,63 @@
+#include "cli_common.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <new>
+
+#include "core/errors.hpp"
+
+namespace voxwave::cli {
+namespace {
+bool g_bar_drawn = false;
+}
+
+ProgressFn terminal_progress(const std::string& label, bool quiet) {
+    if (quiet || !isatty(STDERR_FILENO)) return {};
+    const auto start = std::chrono::steady_clock::now();
+    return [label, start](std::int64_t done, std::int64_t total) {
+        const double frac = total > 0 ? double(done) / double(total) : 1.0;
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double eta = frac > 0 ? elapsed * (1.0 - frac) / frac : 0.0;
+        constexpr int width = 30;
+        const int filled = static_cast<int>(frac * width);
+        std::string bar(filled, '#');
+        bar.resize(width, '.');
+        std::fprintf(stderr, "\r%s [%s] %5.1f%%  %lld/%lld  %.0f s left ", label.c_str(), bar.c_str(), 100.0 * frac,
+                     static_cast<long long>(done), static_cast<long long>(total), eta);
+        std::fflush(stderr);
+        g_bar_drawn = true;
+        return true;
+    };
+}
+
+void finish_progress() {
+    if (g_bar_drawn) std::fputc('\n', stderr);
+    g_bar_drawn = false;
+}
+
+int guarded(const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const InputError& e) {
+        finish_progress();
+        std::fprintf(stderr, "voxwave-cli: error: %s\n", e.what());
+        return kBadInput;
+    } catch (const Cancelled&) {
+        finish_progress();
+        std::fprintf(stderr, "voxwave-cli: cancelled\n");
+        return kCancelled;
+    } catch (const std::bad_alloc&) {
+        finish_progress();
+        std::fprintf(stderr, "voxwave-cli: error: out of memory (the model is too large for this machine)\n");
+        return kFailure;
+    } catch (const std::exception& e) {
+        finish_progress();
+        std::fprintf(stderr, "voxwave-cli: error: %s\n", e.what());
+        return kFailure;
+    }
+}
+
+}  // namespace voxwave::cli

@@ -1,0 +1,24 @@
+// Shared pieces of voxwave-cli: the terminal progress bar and the error-to-exit-code policy.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "core/progress.hpp"
+
+namespace voxwave::cli {
+
+// Exit codes: 0 success, 1 bad input (file/field/reason), 2 bad command line, 3 failure that is
+// not the input's fault, 130 cancelled.
+enum ExitCode { kOk = 0, kBadInput = 1, kUsage = 2, kFailure = 3, kCancelled = 130 };
+
+// A progress callback that draws a bar on stderr when it is a terminal (and not quiet), with
+// the label, percentage, counts and an ETA; prints nothing otherwise.
+ProgressFn terminal_progress(const std::string& label, bool quiet);
+// Ends the bar's line if one was drawn.
+void finish_progress();
+
+// Runs a subcommand body, turning every exception into one line on stderr and an exit code.
+int guarded(const std::function<int()>& body);
+
+}  // namespace voxwave::cli

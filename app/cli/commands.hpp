@@ -1,0 +1,20 @@
+// voxwave-cli subcommands: each registers its options on the CLI11 app and runs when chosen.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace voxwave::cli {
+
+// Each returns the function to run when its subcommand was selected.
+std::function<int()> add_run_command(CLI::App& app);
+std::function<int()> add_element_command(CLI::App& app);
+std::function<int()> add_dispersion_command(CLI::App& app);
+std::function<int()> add_info_command(CLI::App& app);
+std::function<int()> add_bench_command(CLI::App& app);
+
+// Throws InputError(path, "", reason) when a file cannot be created at `path` (checked before
+// long work starts, so a typo in --out does not cost a whole simulation).
+void check_output_path(const std::string& path);
+
+}  // namespace voxwave::cli

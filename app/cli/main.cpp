@@ -1,0 +1,36 @@
+// voxwave-cli: the headless front end. Thin: parse, wire, run (DESIGN §1, §3).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <vector>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+    using namespace voxwave::cli;
+    CLI::App app{"voxwave-cli: voxel elastic-wave simulations (VFEM, OVFEM) from the command line"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("voxwave-cli ") + VOXWAVE_VERSION);
+    std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
+    auto add = [&](std::function<int()> (*f)(CLI::App&)) {
+        const std::size_t before = app.get_subcommands({}).size();
+        auto fn = f(app);
+        commands.emplace_back(app.get_subcommands({})[before], std::move(fn));
+    };
+    add(add_run_command);
+    add(add_element_command);
+    add(add_dispersion_command);
+    add(add_info_command);
+    add(add_bench_command);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // --help and --version are "errors" that exit 0; real ones get one line and exit 2.
+        if (e.get_exit_code() == 0) return app.exit(e);
+        std::fprintf(stderr, "voxwave-cli: error: %s (see --help)\n", e.what());
+        return kUsage;
+    }
+    for (auto& [sub, fn] : commands)
+        if (sub->parsed()) return guarded(fn);
+    return kUsage;
+}

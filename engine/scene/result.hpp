@@ -1,0 +1,36 @@
+// Result files (*.h5, format "voxwave-result", version 1; DESIGN §3).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace voxwave {
+
+struct Result {
+    std::string method, precision, backend;
+    int stages = 0;
+    double spacing = 0, dt = 0;
+    std::int64_t steps = 0;
+    double wall_seconds = 0;
+    std::vector<std::string> receiver_names;
+    std::vector<std::array<double, 3>> receiver_positions;  // snapped node positions
+    std::vector<double> time;                               // nt
+    std::vector<double> displacement;                       // n x nt x 3, row-major
+    std::vector<double> velocity;                           // n x nt x 3, row-major
+
+    std::size_t receiver_count() const { return receiver_names.size(); }
+    std::size_t sample_count() const { return time.size(); }
+    double& u(std::size_t r, std::size_t t, int c) { return displacement[(r * time.size() + t) * 3 + c]; }
+    double u(std::size_t r, std::size_t t, int c) const { return displacement[(r * time.size() + t) * 3 + c]; }
+    bool operator==(const Result&) const = default;
+};
+
+// Atomic: writes PATH.tmp-XXXX beside PATH then renames. Unwritable location -> InputError(path, "", reason),
+// and no file is left behind.
+void write_result_h5(const std::string& path, const Result& r);
+// Throws InputError(path, field, reason) for missing/truncated/foreign files or datasets.
+Result read_result_h5(const std::string& path);
+
+}  // namespace voxwave

@@ -1,0 +1,103 @@
+// Result files, DESIGN §3: root attributes plus /receivers and /traces datasets.
+#include <limits>
+
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/hdf5_util.hpp"
+#include "scene/result.hpp"
+
+namespace voxwave {
+namespace {
+
+constexpr const char* kFormat = "voxwave-result";
+constexpr std::int32_t kVersion = 1;
+
+void check_shape(const std::string& path, const std::string& name, const std::vector<hsize_t>& got,
+                 const std::vector<hsize_t>& want) {
+    if (got == want) return;
+    auto text = [](const std::vector<hsize_t>& d) {
+        std::string s = "(";
+        for (std::size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
+        return s + (d.size() == 1 ? ",)" : ")");
+    };
+    throw InputError(path, name, "shape " + text(got) + ", expected " + text(want));
+}
+
+}  // namespace
+
+void write_result_h5(const std::string& path, const Result& r) {
+    const std::size_t n = r.receiver_count(), nt = r.sample_count();
+    // A malformed Result is a bug in the caller, not bad input: refuse before touching the disk.
+    if (r.receiver_positions.size() != n || r.displacement.size() != n * nt * 3 ||
+        (r.velocity.size() != n * nt * 3 && !r.velocity.empty()))
+        throw RuntimeError("write_result_h5: inconsistent Result (" + std::to_string(n) + " receivers, " +
+                           std::to_string(nt) + " samples, " + std::to_string(r.displacement.size()) +
+                           " displacement and " + std::to_string(r.velocity.size()) + " velocity values)");
+
+    write_file_atomically(path, [&](const std::string& temp) {
+        h5::File f = h5::File::create(temp, path);
+        f.write_attribute("/", "format", std::string(kFormat));
+        f.write_attribute("/", "version", kVersion);
+        f.write_attribute("/", "method", r.method);
+        f.write_attribute("/", "precision", r.precision);
+        f.write_attribute("/", "stages", static_cast<std::int32_t>(r.stages));
+        f.write_attribute("/", "backend", r.backend);
+        f.write_attribute("/", "spacing", r.spacing);
+        f.write_attribute("/", "dt", r.dt);
+        f.write_attribute("/", "steps", static_cast<std::int64_t>(r.steps));
+        f.write_attribute("/", "wall_seconds", r.wall_seconds);
+
+        f.write_strings("/receivers/names", r.receiver_names);
+        std::vector<double> positions;
+        positions.reserve(n * 3);
+        for (const auto& p : r.receiver_positions) positions.insert(positions.end(), p.begin(), p.end());
+        f.write_doubles("/receivers/positions", {n, 3}, positions.data());
+        f.write_doubles("/traces/time", {nt}, r.time.data());
+        f.write_doubles("/traces/displacement", {n, nt, 3}, r.displacement.data());
+        // Empty velocity with non-empty traces means "not recorded": leave the dataset out.
+        if (r.velocity.size() == n * nt * 3) f.write_doubles("/traces/velocity", {n, nt, 3}, r.velocity.data());
+        f.close();
+    });
+}
+
+Result read_result_h5(const std::string& path) {
+    h5::File f = h5::File::open_read(path);
+    std::string format = f.read_string_attribute("/", "format");
+    if (format != kFormat) throw InputError(path, "format", "not a voxwave result file (format '" + format + "')");
+    std::int64_t version = f.read_int_attribute("/", "version");
+    if (version != kVersion)
+        throw InputError(path, "version", "unsupported version " + std::to_string(version) + " (this build reads 1)");
+
+    Result r;
+    r.method = f.read_string_attribute("/", "method");
+    r.precision = f.read_string_attribute("/", "precision");
+    r.backend = f.read_string_attribute("/", "backend");
+    std::int64_t stages = f.read_int_attribute("/", "stages");
+    if (stages < std::numeric_limits<int>::min() || stages > std::numeric_limits<int>::max())
+        throw InputError(path, "stages", "out of range");
+    r.stages = static_cast<int>(stages);
+    r.spacing = f.read_double_attribute("/", "spacing");
+    r.dt = f.read_double_attribute("/", "dt");
+    r.steps = f.read_int_attribute("/", "steps");
+    r.wall_seconds = f.read_double_attribute("/", "wall_seconds");
+
+    r.receiver_names = f.read_strings("/receivers/names");
+    const hsize_t n = r.receiver_names.size();
+    std::vector<hsize_t> dims;
+    std::vector<double> positions = f.read_doubles("/receivers/positions", &dims);
+    check_shape(path, "/receivers/positions", dims, {n, 3});
+    for (hsize_t i = 0; i < n; ++i) r.receiver_positions.push_back({positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]});
+
+    r.time = f.read_doubles("/traces/time", &dims);
+    if (dims.size() != 1) throw InputError(path, "/traces/time", "expected a 1-D dataset");
+    const hsize_t nt = r.time.size();
+    r.displacement = f.read_doubles("/traces/displacement", &dims);
+    check_shape(path, "/traces/displacement", dims, {n, nt, 3});
+    if (f.has_dataset("/traces/velocity")) {
+        r.velocity = f.read_doubles("/traces/velocity", &dims);
+        check_shape(path, "/traces/velocity", dims, {n, nt, 3});
+    }
+    return r;
+}
+
+}  // namespace voxwave

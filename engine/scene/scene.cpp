@@ -1,0 +1,67 @@
+#include "scene/scene.hpp"
+
+#include <filesystem>
+
+#include "core/errors.hpp"
+#include "model/voxel_grid.hpp"
+
+namespace voxwave {
+namespace {
+
+template <class Enum, std::size_t N>
+Enum parse_enum(const std::string& s, const std::string& field, const char* what, const char* const (&names)[N]) {
+    for (std::size_t i = 0; i < N; ++i)
+        if (s == names[i]) return static_cast<Enum>(i);
+    std::string expected;
+    for (std::size_t i = 0; i < N; ++i) expected += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + names[i];
+    throw InputError("", field, std::string("unknown ") + what + " '" + s + "' (expected " + expected + ")");
+}
+
+// Same order as the enums.
+const char* const kMethods[] = {"vfem", "ovfem", "tcovfem"};
+const char* const kPrecisions[] = {"fp64", "fp32"};
+const char* const kBackends[] = {"auto", "cpu", "cuda"};
+const char* const kWavelets[] = {"ricker", "tone_burst", "bandpass", "samples"};
+
+}  // namespace
+
+bool Scene::operator==(const Scene& o) const {
+    return grid == o.grid && materials == o.materials && background == o.background && shapes == o.shapes &&
+           voxels == o.voxels && sources == o.sources && receivers == o.receivers && boundary == o.boundary &&
+           damping == o.damping && run == o.run;
+}
+
+int Scene::material_id(const std::string& name) const {
+    if (name == kVoidMaterialName) return kVoidId;
+    for (std::size_t i = 0; i < materials.size(); ++i)
+        if (materials[i].name == name) return static_cast<int>(i) + 1;
+    std::string known = "void";
+    for (const auto& m : materials) known += ", " + m.name;
+    throw InputError("", "material", "unknown material '" + name + "' (the scene defines: " + known + ")");
+}
+
+const char* to_string(Method m) { return kMethods[static_cast<int>(m)]; }
+const char* to_string(Precision p) { return kPrecisions[static_cast<int>(p)]; }
+const char* to_string(Backend b) { return kBackends[static_cast<int>(b)]; }
+const char* to_string(WaveletType t) { return kWavelets[static_cast<int>(t)]; }
+
+Method parse_method(const std::string& s, const std::string& field) {
+    return parse_enum<Method>(s, field, "method", kMethods);
+}
+Precision parse_precision(const std::string& s, const std::string& field) {
+    return parse_enum<Precision>(s, field, "precision", kPrecisions);
+}
+Backend parse_backend(const std::string& s, const std::string& field) {
+    return parse_enum<Backend>(s, field, "backend", kBackends);
+}
+WaveletType parse_wavelet_type(const std::string& s, const std::string& field) {
+    return parse_enum<WaveletType>(s, field, "wavelet type", kWavelets);
+}
+
+std::string resolve_path(const std::string& base_dir, const std::string& file) {
+    std::filesystem::path p(file);
+    if (base_dir.empty() || p.is_absolute()) return file;
+    return (std::filesystem::path(base_dir) / p).string();
+}
+
+}  // namespace voxwave

@@ -1,0 +1,127 @@
+// A scene: model + sources + receivers + boundary + damping + run settings (DESIGN §3).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/material.hpp"
+#include "model/shapes.hpp"
+
+namespace voxwave {
+
+struct GridSpec {
+    Vec3 size{0, 0, 0};  // metres; element counts are round(size / spacing)
+    double spacing = 0;
+    Vec3 origin{0, 0, 0};
+    bool operator==(const GridSpec&) const = default;
+};
+
+struct VoxelsRef {
+    std::string file;     // as written in the scene (relative paths are relative to the scene file)
+    std::string dataset;  // e.g. "/model/material_ids"
+    bool operator==(const VoxelsRef&) const = default;
+};
+
+enum class WaveletType { Ricker, ToneBurst, Bandpass, Samples };
+
+struct Wavelet {
+    WaveletType type = WaveletType::Ricker;
+    double frequency = 0;            // ricker, tone_burst (Hz)
+    double cycles = 0;               // tone_burst
+    double f_low = 0, f_high = 0;    // bandpass (Hz)
+    double delay = 0;                // ricker, tone_burst, bandpass (s)
+    std::string file, dataset;       // samples: CSV (one value per line, or "t,value") or HDF5
+    double sample_dt = 0;            // samples: spacing of the samples (s); JSON key "dt"
+    std::vector<double> samples;     // samples: loaded by the reader (not written back)
+    bool operator==(const Wavelet&) const = default;
+};
+
+struct Source {
+    std::string name;
+    Vec3 position{0, 0, 0};
+    Vec3 direction{0, 0, 1};  // non-zero; normalised by the engine
+    double amplitude = 1.0;   // newtons
+    Wavelet wavelet;
+    bool operator==(const Source&) const = default;
+};
+
+struct Receiver {
+    std::string name;
+    Vec3 position{0, 0, 0};
+    bool operator==(const Receiver&) const = default;
+};
+
+// Absorbing layers: a sponge of mass-proportional damping that grows quadratically from 0 at
+// the inner edge of the layer to its maximum on the named faces ("x-", "x+", "y-", "y+", "z-", "z+").
+struct AbsorbingSpec {
+    std::vector<std::string> faces;
+    double thickness = 0;  // metres
+    bool operator==(const AbsorbingSpec&) const = default;
+};
+
+struct BoundarySpec {
+    std::vector<Vec3> fixed_points;        // snapped to the nearest node, all 3 components fixed
+    std::vector<std::string> fixed_faces;  // every node on these faces fixed
+    AbsorbingSpec absorbing;
+    bool operator==(const BoundarySpec&) const = default;
+};
+
+struct DampingSpec {
+    std::string type = "none";  // "none" or "rayleigh"
+    double ratio = 0;           // damping ratio reached at f_low and f_high
+    double f_low = 0, f_high = 0;
+    bool operator==(const DampingSpec&) const = default;
+};
+
+enum class Method { Vfem, Ovfem, Tcovfem };
+enum class Precision { Fp64, Fp32 };
+enum class Backend { Auto, Cpu, Cuda };
+
+struct RunSpec {
+    Method method = Method::Ovfem;
+    Precision precision = Precision::Fp64;
+    int stages = 8;             // TCOVFEM INT8 digits, 1..8
+    double dt = 0;              // 0: choose 0.9 of the stable limit
+    double duration = 0;        // seconds; ignored when steps > 0
+    std::int64_t steps = 0;     // when > 0 takes precedence over duration
+    Backend backend = Backend::Auto;
+    bool operator==(const RunSpec&) const = default;
+};
+
+struct Scene {
+    GridSpec grid;
+    std::vector<Material> materials;  // material id = index + 1; id 0 is void
+    std::string background = "void";
+    std::vector<Shape> shapes;
+    std::optional<VoxelsRef> voxels;
+    std::vector<Source> sources;
+    std::vector<Receiver> receivers;
+    BoundarySpec boundary;
+    DampingSpec damping;
+    RunSpec run;
+
+    std::string base_dir;  // directory of the scene file (for relative paths); not serialised
+
+    bool operator==(const Scene& o) const;  // compares everything except base_dir
+    // Material id for a name: 0 for "void", index+1 otherwise; throws InputError if unknown.
+    int material_id(const std::string& name) const;
+};
+
+const char* to_string(Method m);
+const char* to_string(Precision p);
+const char* to_string(Backend b);
+const char* to_string(WaveletType t);
+// Parsers throw InputError("", field, "unknown method 'x' (expected vfem, ovfem or tcovfem)").
+Method parse_method(const std::string& s, const std::string& field = "method");
+Precision parse_precision(const std::string& s, const std::string& field = "precision");
+Backend parse_backend(const std::string& s, const std::string& field = "backend");
+WaveletType parse_wavelet_type(const std::string& s, const std::string& field = "type");
+
+// A path as written in a scene (voxels file, sample file) made usable: absolute paths and paths
+// with an empty base_dir are returned unchanged, relative ones are taken from base_dir.
+std::string resolve_path(const std::string& base_dir, const std::string& file);
+
+}  // namespace voxwave

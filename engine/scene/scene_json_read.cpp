@@ -1,0 +1,261 @@
+// Scene files: strict parsing (DESIGN §3: unknown keys are an error) into a Scene, then
+// validate_scene for the value checks, then the referenced files (sample wavelets, painted
+// voxels) are read so that a bad reference fails at load time rather than mid-run.
+#include <filesystem>
+
+#include "core/errors.hpp"
+#include "core/strict_json.hpp"
+#include "scene/scene_io.hpp"
+#include "scene/wavelet_samples.hpp"
+
+namespace voxwave {
+namespace {
+
+using json::Json;
+using json::ObjectReader;
+
+class SceneParser {
+public:
+    SceneParser(std::string file, std::string base_dir) : file_(std::move(file)), base_dir_(std::move(base_dir)) {}
+
+    Scene parse(const Json& doc) {
+        ObjectReader top(doc, file_, "");
+        top.allow({"format", "version", "grid", "materials", "background", "shapes", "voxels", "sources",
+                   "receivers", "boundary", "damping", "run"});
+        std::string format = top.string("format");
+        if (format != "voxwave-scene")
+            throw InputError(file_, "format", "expected \"voxwave-scene\" (got \"" + format + "\")");
+        std::int64_t version = top.integer("version");
+        if (version != 1)
+            throw InputError(file_, "version", "unsupported version " + std::to_string(version) + " (this build reads 1)");
+
+        Scene s;
+        s.base_dir = base_dir_;
+        s.grid = grid(ObjectReader(top.at("grid"), file_, "grid"));
+        const Json& materials = top.array_or_empty("materials");
+        for (std::size_t i = 0; i < materials.size(); ++i)
+            s.materials.push_back(material(ObjectReader(materials[i], file_, json::item("materials", i))));
+        s.background = top.string_or("background", kVoidMaterialName);
+        const Json& shapes = top.array_or_empty("shapes");
+        for (std::size_t i = 0; i < shapes.size(); ++i)
+            s.shapes.push_back(shape(ObjectReader(shapes[i], file_, json::item("shapes", i))));
+        if (top.has("voxels")) s.voxels = voxels(ObjectReader(top.at("voxels"), file_, "voxels"));
+        const Json& sources = top.array_or_empty("sources");
+        for (std::size_t i = 0; i < sources.size(); ++i)
+            s.sources.push_back(source(ObjectReader(sources[i], file_, json::item("sources", i)), i));
+        const Json& receivers = top.array_or_empty("receivers");
+        for (std::size_t i = 0; i < receivers.size(); ++i)
+            s.receivers.push_back(receiver(ObjectReader(receivers[i], file_, json::item("receivers", i)), i));
+        if (top.has("boundary")) s.boundary = boundary(ObjectReader(top.at("boundary"), file_, "boundary"));
+        if (top.has("damping")) s.damping = damping(ObjectReader(top.at("damping"), file_, "damping"));
+        if (top.has("run")) s.run = run(ObjectReader(top.at("run"), file_, "run"));
+
+        validate_scene(s, file_);
+        if (s.voxels) check_voxels_file(s);
+        return s;
+    }
+
+private:
+    GridSpec grid(const ObjectReader& r) const {
+        r.allow({"size", "spacing", "origin"});
+        GridSpec g;
+        g.size = r.vec3("size");
+        g.spacing = r.number("spacing");
+        g.origin = r.vec3_or("origin", {0, 0, 0});
+        return g;
+    }
+
+    Material material(const ObjectReader& r) const {
+        r.allow({"name", "density", "vp", "vs", "color", "source"});
+        Material m;
+        m.name = r.string("name");
+        m.density = r.number("density");
+        m.vp = r.number("vp");
+        m.vs = r.number("vs");
+        m.color = r.string_or("color", m.color);
+        m.source = r.string_or("source", "");
+        return m;
+    }
+
+    Shape shape(const ObjectReader& r) const {
+        std::string type = r.string("type");
+        Shape s;
+        if (type == "box") {
+            r.allow({"type", "material", "min", "max"});
+            s.geometry = BoxShape{r.vec3("min"), r.vec3("max")};
+        } else if (type == "cylinder") {
+            r.allow({"type", "material", "center", "axis", "radius", "length"});
+            s.geometry = CylinderShape{r.vec3("center"), r.vec3("axis"), r.number("radius"), r.number("length")};
+        } else if (type == "sphere") {
+            r.allow({"type", "material", "center", "radius"});
+            s.geometry = SphereShape{r.vec3("center"), r.number("radius")};
+        } else if (type == "aggregate") {
+            r.allow({"type", "material", "min", "max", "fraction", "radius_min", "radius_max", "seed"});
+            s.geometry = AggregateShape{r.vec3("min"),          r.vec3("max"),
+                                        r.number("fraction"),   r.number("radius_min"),
+                                        r.number("radius_max"), r.unsigned_or("seed", 1)};
+        } else {
+            throw InputError(file_, r.field("type"),
+                             "unknown shape type '" + type + "' (expected box, cylinder, sphere or aggregate)");
+        }
+        s.material = r.string("material");
+        return s;
+    }
+
+    VoxelsRef voxels(const ObjectReader& r) const {
+        r.allow({"file", "dataset"});
+        return {r.string("file"), r.string_or("dataset", "/model/material_ids")};
+    }
+
+    Source source(const ObjectReader& r, std::size_t index) const {
+        r.allow({"name", "position", "direction", "amplitude", "wavelet"});
+        Source s;
+        s.name = r.string_or("name", "S" + std::to_string(index + 1));
+        s.position = r.vec3("position");
+        s.direction = r.vec3_or("direction", s.direction);
+        s.amplitude = r.number_or("amplitude", s.amplitude);
+        s.wavelet = wavelet(ObjectReader(r.at("wavelet"), file_, r.field("wavelet")));
+        return s;
+    }
+
+    Wavelet wavelet(const ObjectReader& r) const {
+        Wavelet w;
+        try {
+            w.type = parse_wavelet_type(r.string("type"), r.field("type"));
+        } catch (const InputError& e) {
+            throw e.with_file(file_);
+        }
+        switch (w.type) {
+        case WaveletType::Ricker:
+            r.allow({"type", "frequency", "delay"});
+            w.frequency = r.number("frequency");
+            // A Ricker wavelet is negligible beyond 1.2 / f from its peak: start from rest.
+            w.delay = r.number_or("delay", w.frequency > 0 ? 1.2 / w.frequency : 0);
+            break;
+        case WaveletType::ToneBurst:
+            r.allow({"type", "frequency", "cycles", "delay"});
+            w.frequency = r.number("frequency");
+            w.cycles = r.number_or("cycles", 5);
+            w.delay = r.number_or("delay", 0);
+            break;
+        case WaveletType::Bandpass:
+            r.allow({"type", "f_low", "f_high", "delay"});
+            w.f_low = r.number("f_low");
+            w.f_high = r.number("f_high");
+            w.delay = r.number_or("delay", w.f_low > 0 ? 2.0 / w.f_low : 0);
+            break;
+        case WaveletType::Samples:
+            r.allow({"type", "file", "dataset", "dt"});
+            w.file = r.string("file");
+            w.dataset = r.string_or("dataset", "");
+            w.sample_dt = r.number("dt");
+            load_samples(r, w);
+            break;
+        }
+        return w;
+    }
+
+    void load_samples(const ObjectReader& r, Wavelet& w) const {
+        if (w.file.empty()) throw InputError(file_, r.field("file"), "must not be empty");
+        const std::string path = resolve_path(base_dir_, w.file);
+        if (is_hdf5_path(path) && w.dataset.empty())
+            throw InputError(file_, r.field("dataset"), "required for an HDF5 sample file");
+        if (!is_hdf5_path(path) && !w.dataset.empty())
+            throw InputError(file_, r.field("dataset"), "only used with HDF5 sample files (.h5, .hdf5)");
+        try {
+            w.samples = load_wavelet_samples(path, w.dataset);
+        } catch (const InputError& e) {
+            // One line that names both the scene field and the place in the sample file.
+            bool in_dataset = !w.dataset.empty() && e.field() == w.dataset;
+            throw InputError(file_, r.field(in_dataset ? "dataset" : "file"), e.what());
+        }
+    }
+
+    Receiver receiver(const ObjectReader& r, std::size_t index) const {
+        r.allow({"name", "position"});
+        return {r.string_or("name", "R" + std::to_string(index + 1)), r.vec3("position")};
+    }
+
+    BoundarySpec boundary(const ObjectReader& r) const {
+        r.allow({"fixed_points", "fixed_faces", "absorbing"});
+        BoundarySpec b;
+        const Json& points = r.array_or_empty("fixed_points");
+        for (std::size_t i = 0; i < points.size(); ++i)
+            b.fixed_points.push_back(json::to_vec3(points[i], file_, json::item(r.field("fixed_points"), i)));
+        b.fixed_faces = r.strings_or("fixed_faces");
+        if (r.has("absorbing")) {
+            ObjectReader a(r.at("absorbing"), file_, r.field("absorbing"));
+            a.allow({"faces", "thickness"});
+            b.absorbing.faces = a.strings_or("faces");
+            b.absorbing.thickness = b.absorbing.faces.empty() ? a.number_or("thickness", 0) : a.number("thickness");
+        }
+        return b;
+    }
+
+    DampingSpec damping(const ObjectReader& r) const {
+        r.allow({"type", "ratio", "f_low", "f_high"});
+        DampingSpec d;
+        d.type = r.string_or("type", d.type);
+        if (d.type == "rayleigh") {
+            d.ratio = r.number("ratio");
+            d.f_low = r.number("f_low");
+            d.f_high = r.number("f_high");
+        } else {
+            d.ratio = r.number_or("ratio", 0);
+            d.f_low = r.number_or("f_low", 0);
+            d.f_high = r.number_or("f_high", 0);
+        }
+        return d;
+    }
+
+    RunSpec run(const ObjectReader& r) const {
+        r.allow({"method", "precision", "stages", "dt", "duration", "steps", "backend"});
+        RunSpec s;
+        try {
+            if (r.has("method")) s.method = parse_method(r.string("method"), r.field("method"));
+            if (r.has("precision")) s.precision = parse_precision(r.string("precision"), r.field("precision"));
+            if (r.has("backend")) s.backend = parse_backend(r.string("backend"), r.field("backend"));
+        } catch (const InputError& e) {
+            throw e.file().empty() ? e.with_file(file_) : e;
+        }
+        std::int64_t stages = r.integer_or("stages", s.stages);
+        if (stages < 1 || stages > 8)
+            throw InputError(file_, r.field("stages"), "must be between 1 and 8 (got " + std::to_string(stages) + ")");
+        s.stages = static_cast<int>(stages);
+        s.dt = r.number_or("dt", s.dt);
+        s.duration = r.number_or("duration", s.duration);
+        s.steps = r.integer_or("steps", s.steps);
+        return s;
+    }
+
+    // The painted file must exist, be a valid voxel file and only use the scene's materials.
+    void check_voxels_file(const Scene& s) const {
+        const std::string path = resolve_path(base_dir_, s.voxels->file);
+        try {
+            VoxelGrid painted = read_voxels_h5(path, s.voxels->dataset);
+            for (MaterialId id : painted.ids)
+                if (id > s.materials.size())
+                    throw InputError(path, s.voxels->dataset,
+                                     "material id " + std::to_string(id) + " but the scene has " +
+                                         std::to_string(s.materials.size()) + " materials");
+        } catch (const InputError& e) {
+            bool in_dataset = e.field().rfind(s.voxels->dataset, 0) == 0;
+            throw InputError(file_, in_dataset ? "voxels.dataset" : "voxels.file", e.what());
+        }
+    }
+
+    std::string file_;
+    std::string base_dir_;
+};
+
+}  // namespace
+
+Scene parse_scene_json(const std::string& text, const std::string& file_label, const std::string& base_dir) {
+    return SceneParser(file_label, base_dir).parse(json::parse_strict(text, file_label));
+}
+
+Scene read_scene_json(const std::string& path) {
+    return parse_scene_json(json::read_text_file(path), path, std::filesystem::path(path).parent_path().string());
+}
+
+}  // namespace voxwave

@@ -1,0 +1,131 @@
+// Scene files: every field is written, defaults included, so that write -> read gives back an
+// equal Scene (doubles use nlohmann's shortest round-trip form).
+#include "core/atomic_file.hpp"
+#include "core/json_format.hpp"
+#include "scene/scene_io.hpp"
+
+namespace voxwave {
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+OJson vec(const Vec3& v) { return OJson::array({v[0], v[1], v[2]}); }
+
+OJson shape_json(const Shape& s) {
+    OJson j;
+    std::visit(
+        [&](const auto& g) {
+            using T = std::decay_t<decltype(g)>;
+            if constexpr (std::is_same_v<T, BoxShape>) {
+                j["type"] = "box";
+                j["material"] = s.material;
+                j["min"] = vec(g.min);
+                j["max"] = vec(g.max);
+            } else if constexpr (std::is_same_v<T, CylinderShape>) {
+                j["type"] = "cylinder";
+                j["material"] = s.material;
+                j["center"] = vec(g.center);
+                j["axis"] = vec(g.axis);
+                j["radius"] = g.radius;
+                j["length"] = g.length;
+            } else if constexpr (std::is_same_v<T, SphereShape>) {
+                j["type"] = "sphere";
+                j["material"] = s.material;
+                j["center"] = vec(g.center);
+                j["radius"] = g.radius;
+            } else {
+                j["type"] = "aggregate";
+                j["material"] = s.material;
+                j["min"] = vec(g.min);
+                j["max"] = vec(g.max);
+                j["fraction"] = g.fraction;
+                j["radius_min"] = g.radius_min;
+                j["radius_max"] = g.radius_max;
+                j["seed"] = g.seed;
+            }
+        },
+        s.geometry);
+    return j;
+}
+
+OJson wavelet_json(const Wavelet& w) {
+    OJson j;
+    j["type"] = to_string(w.type);
+    switch (w.type) {
+    case WaveletType::Ricker:
+        j["frequency"] = w.frequency;
+        j["delay"] = w.delay;
+        break;
+    case WaveletType::ToneBurst:
+        j["frequency"] = w.frequency;
+        j["cycles"] = w.cycles;
+        j["delay"] = w.delay;
+        break;
+    case WaveletType::Bandpass:
+        j["f_low"] = w.f_low;
+        j["f_high"] = w.f_high;
+        j["delay"] = w.delay;
+        break;
+    case WaveletType::Samples:
+        // The samples themselves stay in their file, which the reader loads again.
+        j["file"] = w.file;
+        if (!w.dataset.empty()) j["dataset"] = w.dataset;
+        j["dt"] = w.sample_dt;
+        break;
+    }
+    return j;
+}
+
+}  // namespace
+
+std::string scene_to_json_text(const Scene& s) {
+    OJson j;
+    j["format"] = "voxwave-scene";
+    j["version"] = 1;
+    j["grid"] = {{"size", vec(s.grid.size)}, {"spacing", s.grid.spacing}, {"origin", vec(s.grid.origin)}};
+
+    j["materials"] = OJson::array();
+    for (const Material& m : s.materials) {
+        OJson mj = {{"name", m.name}, {"density", m.density}, {"vp", m.vp}, {"vs", m.vs}, {"color", m.color}};
+        if (!m.source.empty()) mj["source"] = m.source;
+        j["materials"].push_back(mj);
+    }
+    j["background"] = s.background;
+
+    j["shapes"] = OJson::array();
+    for (const Shape& shape : s.shapes) j["shapes"].push_back(shape_json(shape));
+    if (s.voxels) j["voxels"] = {{"file", s.voxels->file}, {"dataset", s.voxels->dataset}};
+
+    j["sources"] = OJson::array();
+    for (const Source& src : s.sources)
+        j["sources"].push_back({{"name", src.name},
+                                {"position", vec(src.position)},
+                                {"direction", vec(src.direction)},
+                                {"amplitude", src.amplitude},
+                                {"wavelet", wavelet_json(src.wavelet)}});
+    j["receivers"] = OJson::array();
+    for (const Receiver& r : s.receivers) j["receivers"].push_back({{"name", r.name}, {"position", vec(r.position)}});
+
+    OJson points = OJson::array();
+    for (const Vec3& p : s.boundary.fixed_points) points.push_back(vec(p));
+    j["boundary"] = {{"fixed_points", points},
+                     {"fixed_faces", s.boundary.fixed_faces},
+                     {"absorbing", {{"faces", s.boundary.absorbing.faces}, {"thickness", s.boundary.absorbing.thickness}}}};
+    j["damping"] = {{"type", s.damping.type},
+                    {"ratio", s.damping.ratio},
+                    {"f_low", s.damping.f_low},
+                    {"f_high", s.damping.f_high}};
+    j["run"] = {{"method", to_string(s.run.method)},     {"precision", to_string(s.run.precision)},
+                {"stages", s.run.stages},                {"dt", s.run.dt},
+                {"duration", s.run.duration},            {"steps", s.run.steps},
+                {"backend", to_string(s.run.backend)}};
+    return json::format_json(j);
+}
+
+void write_scene_json(const std::string& path, const Scene& scene) {
+    // A file that would not read back is worse than no file.
+    validate_scene(scene, path);
+    write_text_atomically(path, scene_to_json_text(scene));
+}
+
+}  // namespace voxwave

@@ -1,0 +1,217 @@
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/errors.hpp"
+#include "core/format_number.hpp"
+#include "scene/rasterise.hpp"
+#include "scene/scene_io.hpp"
+
+namespace voxwave {
+namespace {
+
+const std::set<std::string> kFaces = {"x-", "x+", "y-", "y+", "z-", "z+"};
+
+class Validator {
+public:
+    Validator(const Scene& scene, const std::string& label) : scene_(scene), label_(label) {}
+
+    InputError error(const std::string& field, const std::string& reason) const { return {label_, field, reason}; }
+
+    void finite(const std::string& field, double v) const {
+        if (!std::isfinite(v)) throw error(field, "must be a finite number");
+    }
+    void finite(const std::string& field, const Vec3& v) const {
+        for (double x : v)
+            if (!std::isfinite(x)) throw error(field, "must be finite numbers");
+    }
+    void positive(const std::string& field, double v) const {
+        finite(field, v);
+        if (v <= 0) throw error(field, "must be > 0 (got " + format_number(v) + ")");
+    }
+    void non_negative(const std::string& field, double v) const {
+        finite(field, v);
+        if (v < 0) throw error(field, "must be >= 0 (got " + format_number(v) + ")");
+    }
+    void nonzero(const std::string& field, const Vec3& v) const {
+        finite(field, v);
+        if (v[0] == 0 && v[1] == 0 && v[2] == 0) throw error(field, "must not be zero");
+    }
+    void known_material(const std::string& field, const std::string& name) const {
+        try {
+            scene_.material_id(name);
+        } catch (const InputError& e) {
+            throw error(field, e.reason());
+        }
+    }
+    void faces(const std::string& field, const std::vector<std::string>& list) const {
+        std::set<std::string> seen;
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            std::string f = field + "[" + std::to_string(i) + "]";
+            if (!kFaces.count(list[i]))
+                throw error(f, "unknown face '" + list[i] + "' (expected x-, x+, y-, y+, z- or z+)");
+            if (!seen.insert(list[i]).second) throw error(f, "duplicate face '" + list[i] + "'");
+        }
+    }
+    // Points are snapped to nodes, so one outside the box would silently land somewhere else.
+    void inside_box(const std::string& field, const Vec3& p) const {
+        finite(field, p);
+        const GridSpec& g = scene_.grid;
+        double tol = 1e-9 * std::max({g.size[0], g.size[1], g.size[2]});
+        for (int a = 0; a < 3; ++a) {
+            if (p[a] < g.origin[a] - tol || p[a] > g.origin[a] + g.size[a] + tol) {
+                std::string box;
+                for (int b = 0; b < 3; ++b)
+                    box += (b ? " x [" : "[") + format_number(g.origin[b]) + ", " +
+                           format_number(g.origin[b] + g.size[b]) + "]";
+                throw error(field, "outside the model box " + box);
+            }
+        }
+    }
+
+    void grid() const {
+        const GridSpec& g = scene_.grid;
+        for (int a = 0; a < 3; ++a) positive("grid.size[" + std::to_string(a) + "]", g.size[a]);
+        positive("grid.spacing", g.spacing);
+        finite("grid.origin", g.origin);
+        try {
+            element_counts(g, g.spacing);
+        } catch (const InputError& e) {
+            throw error(e.field(), e.reason());
+        }
+    }
+
+    void materials() const {
+        if (scene_.materials.size() > 255)
+            throw error("materials", "at most 255 materials (ids are 8-bit; got " +
+                                         std::to_string(scene_.materials.size()) + ")");
+        std::set<std::string> names;
+        for (std::size_t i = 0; i < scene_.materials.size(); ++i) {
+            std::string field = "materials[" + std::to_string(i) + "]";
+            validate_material(scene_.materials[i], label_, field);
+            if (!names.insert(scene_.materials[i].name).second)
+                throw error(field + ".name", "duplicate material '" + scene_.materials[i].name + "'");
+        }
+        known_material("background", scene_.background);
+    }
+
+    void shapes() const {
+        for (std::size_t i = 0; i < scene_.shapes.size(); ++i) {
+            std::string field = "shapes[" + std::to_string(i) + "]";
+            known_material(field + ".material", scene_.shapes[i].material);
+            validate_shape(scene_.shapes[i], label_, field);
+        }
+        if (scene_.voxels) {
+            if (scene_.voxels->file.empty()) throw error("voxels.file", "must not be empty");
+            if (scene_.voxels->dataset.empty()) throw error("voxels.dataset", "must not be empty");
+        }
+    }
+
+    void wavelet(const std::string& field, const Wavelet& w) const {
+        switch (w.type) {
+        case WaveletType::Ricker:
+            positive(field + ".frequency", w.frequency);
+            non_negative(field + ".delay", w.delay);
+            break;
+        case WaveletType::ToneBurst:
+            positive(field + ".frequency", w.frequency);
+            positive(field + ".cycles", w.cycles);
+            non_negative(field + ".delay", w.delay);
+            break;
+        case WaveletType::Bandpass:
+            positive(field + ".f_low", w.f_low);
+            positive(field + ".f_high", w.f_high);
+            if (w.f_high <= w.f_low)
+                throw error(field + ".f_high", "must be > f_low (got " + format_number(w.f_high) +
+                                                   " <= " + format_number(w.f_low) + ")");
+            non_negative(field + ".delay", w.delay);
+            break;
+        case WaveletType::Samples:
+            if (w.file.empty()) throw error(field + ".file", "must not be empty");
+            positive(field + ".dt", w.sample_dt);
+            if (w.samples.empty()) throw error(field + ".file", "no samples loaded");
+            for (double v : w.samples) finite(field + ".file", v);
+            break;
+        }
+    }
+
+    void sources_and_receivers() const {
+        for (std::size_t i = 0; i < scene_.sources.size(); ++i) {
+            const Source& s = scene_.sources[i];
+            std::string field = "sources[" + std::to_string(i) + "]";
+            if (s.name.empty()) throw error(field + ".name", "must not be empty");
+            inside_box(field + ".position", s.position);
+            nonzero(field + ".direction", s.direction);
+            finite(field + ".amplitude", s.amplitude);
+            wavelet(field + ".wavelet", s.wavelet);
+        }
+        // Receiver names label the traces in the result file, so they must tell traces apart.
+        std::set<std::string> names;
+        for (std::size_t i = 0; i < scene_.receivers.size(); ++i) {
+            const Receiver& r = scene_.receivers[i];
+            std::string field = "receivers[" + std::to_string(i) + "]";
+            if (r.name.empty()) throw error(field + ".name", "must not be empty");
+            if (!names.insert(r.name).second) throw error(field + ".name", "duplicate receiver name '" + r.name + "'");
+            inside_box(field + ".position", r.position);
+        }
+    }
+
+    void boundary() const {
+        const BoundarySpec& b = scene_.boundary;
+        for (std::size_t i = 0; i < b.fixed_points.size(); ++i)
+            inside_box("boundary.fixed_points[" + std::to_string(i) + "]", b.fixed_points[i]);
+        faces("boundary.fixed_faces", b.fixed_faces);
+        faces("boundary.absorbing.faces", b.absorbing.faces);
+        if (b.absorbing.faces.empty())
+            non_negative("boundary.absorbing.thickness", b.absorbing.thickness);
+        else
+            positive("boundary.absorbing.thickness", b.absorbing.thickness);
+    }
+
+    void damping() const {
+        const DampingSpec& d = scene_.damping;
+        if (d.type != "none" && d.type != "rayleigh")
+            throw error("damping.type", "unknown damping type '" + d.type + "' (expected none or rayleigh)");
+        finite("damping.ratio", d.ratio);
+        if (d.ratio < 0 || d.ratio >= 1)
+            throw error("damping.ratio", "must be in [0, 1) (got " + format_number(d.ratio) + ")");
+        if (d.type == "rayleigh") {
+            positive("damping.f_low", d.f_low);
+            positive("damping.f_high", d.f_high);
+            if (d.f_high < d.f_low)
+                throw error("damping.f_high", "must be >= f_low (got " + format_number(d.f_high) + " < " +
+                                                  format_number(d.f_low) + ")");
+        } else {
+            non_negative("damping.f_low", d.f_low);
+            non_negative("damping.f_high", d.f_high);
+        }
+    }
+
+    void run() const {
+        const RunSpec& r = scene_.run;
+        if (r.stages < 1 || r.stages > 8)
+            throw error("run.stages", "must be between 1 and 8 (got " + std::to_string(r.stages) + ")");
+        non_negative("run.dt", r.dt);
+        non_negative("run.duration", r.duration);
+        if (r.steps < 0) throw error("run.steps", "must be >= 0 (got " + std::to_string(r.steps) + ")");
+    }
+
+private:
+    const Scene& scene_;
+    const std::string& label_;
+};
+
+}  // namespace
+
+void validate_scene(const Scene& scene, const std::string& file_label) {
+    Validator v(scene, file_label);
+    v.grid();
+    v.materials();
+    v.shapes();
+    v.sources_and_receivers();
+    v.boundary();
+    v.damping();
+    v.run();
+}
+
+}  // namespace voxwave

@@ -1,0 +1,38 @@
+// Bloch-wave dispersion of the voxel elements on an infinite uniform grid (DESIGN §2).
+//
+// For a plane wave u_node = U exp(i k.x_node), every node sees the 3x3 Hermitian matrix
+// D(k) = sum_ab K_ab exp(i k.(x_b - x_a)) (a, b local nodes of one element, 3x3 blocks), and
+// the mass rho ds^3 (8 elements x rho ds^3 / 8), so omega^2 = eig(D) / (rho ds^3). The
+// central-difference scheme turns omega into omega_num = (2/dt) asin(dt omega / 2).
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "model/material.hpp"
+#include "wave/voxel_element_kernel.hpp"
+
+namespace voxwave {
+
+// Phase-velocity ratios (numerical / exact) of the three modes sorted ascending (S1, S2, P)
+// for wavenumber 2 pi / (ppw * ds) along unit vector `direction`. dt = 0: semi-discrete (no
+// time-stepping error). Throws InputError if dt omega / 2 > 1 (unstable dt).
+std::array<double, 3> bloch_velocity_ratios(ElementMethod method, double ds, const Material& m, double dt, double ppw,
+                                            const std::array<double, 3>& direction);
+
+struct DispersionTable {
+    std::vector<double> ppw;                        // n
+    std::vector<std::array<double, 3>> directions;  // m unit vectors
+    std::vector<double> velocity_ratio;             // m x n x 3
+    double ratio(std::size_t dir, std::size_t p, int mode) const {
+        return velocity_ratio[(dir * ppw.size() + p) * 3 + mode];
+    }
+};
+
+DispersionTable dispersion_table(ElementMethod method, double ds, const Material& m, double dt,
+                                 const std::vector<double>& ppw, std::vector<std::array<double, 3>> directions);
+
+// The directions a user usually wants: axis, face diagonal, cube diagonal.
+std::vector<std::array<double, 3>> default_dispersion_directions();
+
+}  // namespace voxwave

@@ -1,0 +1,106 @@
+#include "wave/time_stepper_cpu.hpp"
+
+#include <omp.h>
+
+#include "core/errors.hpp"
+#include "wave/wavelet.hpp"
+
+namespace voxwave {
+
+template <class Real>
+CpuTimeStepper<Real>::CpuTimeStepper(const WaveProblem& problem)
+    : problem_(problem),
+      nn_(problem.grid.node_count()),
+      stiffness_(problem.grid, problem.materials, problem.element_method()),
+      u_(3 * nn_, Real(0)),
+      up_(3 * nn_, Real(0)),
+      f_(3 * nn_, Real(0)),
+      dt2_inv_mass_(nn_, Real(0)),
+      inv_one_plus_h_(nn_, Real(1)),
+      one_minus_h_(nn_, Real(1)),
+      beta_over_dt_(static_cast<Real>(problem.rayleigh.beta / problem.dt)),
+      uniform_h_(problem.sponge.empty()) {
+    const double dt = problem.dt;
+    for (std::size_t n = 0; n < nn_; ++n) {
+        const double m = problem.node_mass[n];
+        dt2_inv_mass_[n] = m > 0 ? static_cast<Real>(dt * dt / m) : Real(0);
+        const double h = 0.5 * dt * (problem.rayleigh.alpha + (problem.sponge.empty() ? 0.0 : problem.sponge[n]));
+        inv_one_plus_h_[n] = static_cast<Real>(1.0 / (1.0 + h));
+        one_minus_h_[n] = static_cast<Real>(1.0 - h);
+    }
+    for (std::size_t n : problem.fixed_nodes) dt2_inv_mass_[n] = Real(0);
+}
+
+template <class Real>
+std::array<const Real*, 3> CpuTimeStepper<Real>::cptrs(const std::vector<Real>& v) const {
+    return {v.data(), v.data() + nn_, v.data() + 2 * nn_};
+}
+template <class Real>
+std::array<Real*, 3> CpuTimeStepper<Real>::ptrs(std::vector<Real>& v) const {
+    return {v.data(), v.data() + nn_, v.data() + 2 * nn_};
+}
+
+template <class Real>
+void CpuTimeStepper<Real>::set_state(const std::vector<double>& u_prev, const std::vector<double>& u) {
+    if (u_prev.size() != 3 * nn_ || u.size() != 3 * nn_) throw RuntimeError("set_state: wrong vector size");
+    for (std::size_t i = 0; i < 3 * nn_; ++i) {
+        u_[i] = static_cast<Real>(u[i]);
+        up_[i] = static_cast<Real>(u_prev[i]);
+    }
+    // Constrained and massless nodes never move: make the state consistent with that.
+    for (std::size_t n = 0; n < nn_; ++n)
+        if (dt2_inv_mass_[n] == Real(0))
+            for (int c = 0; c < 3; ++c) u_[c * nn_ + n] = up_[c * nn_ + n] = Real(0);
+}
+
+template <class Real>
+std::vector<double> CpuTimeStepper<Real>::displacement() const {
+    return std::vector<double>(u_.begin(), u_.end());
+}
+template <class Real>
+std::vector<double> CpuTimeStepper<Real>::previous_displacement() const {
+    return std::vector<double>(up_.begin(), up_.end());
+}
+
+template <class Real>
+std::vector<double> CpuTimeStepper<Real>::stiffness_times(const std::vector<double>& v) const {
+    std::vector<Real> in(v.begin(), v.end()), out(3 * nn_);
+    stiffness_.apply(cptrs(in), {nullptr, nullptr, nullptr}, Real(0), ptrs(out));
+    return std::vector<double>(out.begin(), out.end());
+}
+
+template <class Real>
+void CpuTimeStepper<Real>::step(std::int64_t n) {
+    stiffness_.apply(cptrs(u_), cptrs(up_), beta_over_dt_, ptrs(f_));
+    const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(nn_);
+    const Real* __restrict a = dt2_inv_mass_.data();
+    for (int c = 0; c < 3; ++c) {
+        const Real* __restrict u = u_.data() + c * nn_;
+        Real* __restrict up = up_.data() + c * nn_;  // becomes u+ in place
+        const Real* __restrict f = f_.data() + c * nn_;
+        if (uniform_h_) {
+            // No sponge: h is one number, so the update streams only u, u-, f and dt^2/m.
+            const Real mh = one_minus_h_[0], ih = inv_one_plus_h_[0];
+#pragma omp parallel for simd schedule(static)
+            for (std::ptrdiff_t i = 0; i < nn; ++i) up[i] = (Real(2) * u[i] - mh * up[i] - a[i] * f[i]) * ih;
+        } else {
+            const Real* __restrict ihv = inv_one_plus_h_.data();
+            const Real* __restrict mhv = one_minus_h_.data();
+#pragma omp parallel for simd schedule(static)
+            for (std::ptrdiff_t i = 0; i < nn; ++i) up[i] = (Real(2) * u[i] - mhv[i] * up[i] - a[i] * f[i]) * ihv[i];
+        }
+    }
+    const double t = double(n) * problem_.dt;
+    for (const auto& s : problem_.sources) {
+        const double w = evaluate_wavelet(s.wavelet, t);
+        if (w == 0.0) continue;
+        const Real scale = a[s.node] * inv_one_plus_h_[uniform_h_ ? 0 : s.node];
+        for (int c = 0; c < 3; ++c) up_[c * nn_ + s.node] += scale * static_cast<Real>(s.force[c] * w);
+    }
+    u_.swap(up_);
+}
+
+template class CpuTimeStepper<double>;
+template class CpuTimeStepper<float>;
+
+}  // namespace voxwave

@@ -1,0 +1,186 @@
+#include "wave/wave_problem.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "scene/rasterise.hpp"
+#include "wave/voxel_element_matrix.hpp"
+
+namespace voxwave {
+
+RayleighCoefficients rayleigh_coefficients(double ratio, double f_low, double f_high) {
+    const double w1 = 2.0 * std::numbers::pi * f_low, w2 = 2.0 * std::numbers::pi * f_high;
+    return {2.0 * ratio * w1 * w2 / (w1 + w2), 2.0 * ratio / (w1 + w2)};
+}
+
+double central_difference_stable_dt(double omega_max, double beta) {
+    const double xi = 0.5 * beta * omega_max;
+    return 2.0 / omega_max * (std::sqrt(1.0 + xi * xi) - xi);
+}
+
+std::array<int, 3> nearest_node(const VoxelGrid& g, const Vec3& p) {
+    std::array<int, 3> n{};
+    for (int d = 0; d < 3; ++d) {
+        const long v = std::lround((p[d] - g.origin[d]) / g.spacing);
+        n[d] = static_cast<int>(std::clamp<long>(v, 0, g.n[d]));
+    }
+    return n;
+}
+
+namespace {
+
+std::string fmt(double v) {
+    std::ostringstream s;
+    s.precision(4);
+    s << v;
+    return s.str();
+}
+
+std::vector<double> nodal_masses(const VoxelGrid& g, const std::vector<Material>& mats) {
+    std::vector<double> m(g.node_count(), 0.0);
+    const double v8 = g.spacing * g.spacing * g.spacing / 8.0;
+    for (int k = 0; k < g.n[2]; ++k)
+        for (int j = 0; j < g.n[1]; ++j)
+            for (int i = 0; i < g.n[0]; ++i) {
+                const MaterialId id = g.at(i, j, k);
+                if (id == kVoidId) continue;
+                const double me = mats[id - 1].density * v8;
+                for (int c = 0; c < 2; ++c)
+                    for (int b = 0; b < 2; ++b)
+                        for (int a = 0; a < 2; ++a) m[g.node_index(i + a, j + b, k + c)] += me;
+            }
+    return m;
+}
+
+int face_index(const std::string& f) {
+    static const char* names[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
+    for (int i = 0; i < 6; ++i)
+        if (f == names[i]) return i;
+    return -1;
+}
+
+// Quadratic sponge: alpha_max (1 - d/L)^2 inside a layer of thickness L, with
+// alpha_max = 3 vp ln(1/R) / (2 L) for a nominal reflection R = 1e-3 (the usual choice for a
+// quadratic profile); vp is the fastest material in the model.
+std::vector<double> sponge_profile(const VoxelGrid& g, const AbsorbingSpec& a, double vp_max) {
+    std::vector<double> s(g.node_count(), 0.0);
+    const double L = a.thickness;
+    const double alpha_max = 3.0 * vp_max * std::log(1e3) / (2.0 * L);
+    for (int k = 0; k <= g.n[2]; ++k)
+        for (int j = 0; j <= g.n[1]; ++j)
+            for (int i = 0; i <= g.n[0]; ++i) {
+                const int idx[3] = {i, j, k};
+                double strength = 0;
+                for (const auto& f : a.faces) {
+                    const int fi = face_index(f);
+                    const int axis = fi / 2;
+                    const double d = (fi % 2 == 0) ? idx[axis] * g.spacing : (g.n[axis] - idx[axis]) * g.spacing;
+                    if (d < L) strength = std::max(strength, (1.0 - d / L) * (1.0 - d / L));
+                }
+                s[g.node_index(i, j, k)] = alpha_max * strength;
+            }
+    return s;
+}
+
+}  // namespace
+
+WaveProblem build_wave_problem(const Scene& scene, const std::string& label) {
+    WaveProblem p;
+    p.grid = rasterise(scene);
+    p.materials = scene.materials;
+    p.method = scene.run.method;
+    p.precision = scene.run.precision;
+    p.stages = scene.run.stages;
+    p.backend = scene.run.backend;
+    const VoxelGrid& g = p.grid;
+
+    // Materials present, for the CFL bound.
+    std::array<bool, 256> used{};
+    for (MaterialId id : g.ids) used[id] = true;
+    double omega2 = 0, vp_max = 0;
+    for (std::size_t m = 0; m < p.materials.size(); ++m)
+        if (used[m + 1]) {
+            omega2 = std::max(omega2, voxel_element_max_omega2(p.element_method(), g.spacing, p.materials[m]));
+            vp_max = std::max(vp_max, p.materials[m].vp);
+        }
+    if (omega2 <= 0) throw InputError(label, "shapes", "the model has no elements (every voxel is void)");
+
+    if (scene.damping.type == "rayleigh")
+        p.rayleigh = rayleigh_coefficients(scene.damping.ratio, scene.damping.f_low, scene.damping.f_high);
+    p.dt_stable = central_difference_stable_dt(std::sqrt(omega2), p.rayleigh.beta);
+    const char* mname = to_string(p.method);
+    if (scene.run.dt > 0) {
+        if (scene.run.dt > p.dt_stable)
+            throw InputError(label, "run.dt",
+                             fmt(scene.run.dt) + " s is above the stable limit " + fmt(p.dt_stable) + " s of " + mname +
+                                 " at spacing " + fmt(g.spacing) + " m");
+        p.dt = scene.run.dt;
+    } else {
+        p.dt = 0.9 * p.dt_stable;
+    }
+    if (scene.run.steps > 0) {
+        p.steps = scene.run.steps;
+    } else if (scene.run.duration > 0) {
+        const double n = scene.run.duration / p.dt;
+        p.steps = static_cast<std::int64_t>(std::abs(n - std::round(n)) < 1e-6 ? std::round(n) : std::ceil(n));
+    } else {
+        throw InputError(label, "run.duration", "give a duration or a number of steps");
+    }
+
+    p.node_mass = nodal_masses(g, p.materials);
+    if (!scene.boundary.absorbing.faces.empty()) p.sponge = sponge_profile(g, scene.boundary.absorbing, vp_max);
+
+    // Fixed nodes: points snapped to nodes, and whole faces.
+    std::vector<std::size_t> fixed;
+    for (const auto& fp : scene.boundary.fixed_points) {
+        const auto n = nearest_node(g, fp);
+        fixed.push_back(g.node_index(n[0], n[1], n[2]));
+    }
+    for (const auto& f : scene.boundary.fixed_faces) {
+        const int fi = face_index(f);
+        const int axis = fi / 2, at = (fi % 2 == 0) ? 0 : g.n[axis];
+        for (int k = 0; k <= g.n[2]; ++k)
+            for (int j = 0; j <= g.n[1]; ++j)
+                for (int i = 0; i <= g.n[0]; ++i) {
+                    const int idx[3] = {i, j, k};
+                    if (idx[axis] == at) fixed.push_back(g.node_index(i, j, k));
+                }
+    }
+    std::sort(fixed.begin(), fixed.end());
+    fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
+    p.fixed_nodes = std::move(fixed);
+
+    for (std::size_t s = 0; s < scene.sources.size(); ++s) {
+        const Source& src = scene.sources[s];
+        const std::string field = "sources[" + std::to_string(s) + "].position";
+        const auto n = nearest_node(g, src.position);
+        SourceTerm t;
+        t.name = src.name;
+        t.node = g.node_index(n[0], n[1], n[2]);
+        t.snapped = g.node_position(n[0], n[1], n[2]);
+        if (p.node_mass[t.node] <= 0) throw InputError(label, field, "the nearest node touches no element (void)");
+        const double dn = std::sqrt(src.direction[0] * src.direction[0] + src.direction[1] * src.direction[1] +
+                                    src.direction[2] * src.direction[2]);
+        if (!(dn > 0)) throw InputError(label, "sources[" + std::to_string(s) + "].direction", "must be non-zero");
+        for (int c = 0; c < 3; ++c) t.force[c] = src.amplitude * src.direction[c] / dn;
+        t.wavelet = src.wavelet;
+        p.sources.push_back(std::move(t));
+    }
+    for (std::size_t r = 0; r < scene.receivers.size(); ++r) {
+        const auto n = nearest_node(g, scene.receivers[r].position);
+        ReceiverPoint rp;
+        rp.name = scene.receivers[r].name;
+        rp.node = g.node_index(n[0], n[1], n[2]);
+        rp.snapped = g.node_position(n[0], n[1], n[2]);
+        if (p.node_mass[rp.node] <= 0)
+            throw InputError(label, "receivers[" + std::to_string(r) + "].position",
+                             "the nearest node touches no element (void)");
+        p.receivers.push_back(std::move(rp));
+    }
+    return p;
+}
+
+}  // namespace voxwave

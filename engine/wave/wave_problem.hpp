@@ -1,0 +1,69 @@
+// Everything the time loop needs, derived once from a scene: the voxelised model, nodal
+// masses, constraints, damping, source and receiver nodes, the checked time step.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/voxel_grid.hpp"
+#include "scene/scene.hpp"
+#include "wave/voxel_element_kernel.hpp"
+
+namespace voxwave {
+
+struct SourceTerm {
+    std::string name;
+    std::size_t node = 0;
+    Vec3 snapped{};
+    Vec3 force{};  // amplitude (N) times the unit direction
+    Wavelet wavelet;
+};
+
+struct ReceiverPoint {
+    std::string name;
+    std::size_t node = 0;
+    Vec3 snapped{};
+};
+
+struct RayleighCoefficients {
+    double alpha = 0;  // mass-proportional, 1/s
+    double beta = 0;   // stiffness-proportional, s
+};
+
+// alpha, beta such that the damping ratio equals `ratio` at f_low and f_high (Hz).
+RayleighCoefficients rayleigh_coefficients(double ratio, double f_low, double f_high);
+
+// Largest stable central-difference step for angular frequency omega_max and stiffness damping
+// beta: (2 / omega) (sqrt(1 + xi^2) - xi), xi = beta omega / 2 (the lagged stiffness-damping
+// term of our update has exactly this bound).
+double central_difference_stable_dt(double omega_max, double beta);
+
+struct WaveProblem {
+    VoxelGrid grid;
+    std::vector<Material> materials;  // materials[id - 1]
+    Method method = Method::Ovfem;
+    Precision precision = Precision::Fp64;
+    int stages = 8;
+    Backend backend = Backend::Auto;
+    double dt = 0, dt_stable = 0;
+    std::int64_t steps = 0;
+    RayleighCoefficients rayleigh;
+    std::vector<double> node_mass;       // per node, sum of rho ds^3 / 8 of its elements
+    std::vector<double> sponge;          // per node mass-proportional damping (1/s); empty = none
+    std::vector<std::size_t> fixed_nodes;
+    std::vector<SourceTerm> sources;
+    std::vector<ReceiverPoint> receivers;
+
+    ElementMethod element_method() const { return method == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem; }
+};
+
+// Rasterises at scene.grid.spacing and checks everything a run needs. Throws InputError
+// naming `label` and the field: a dt above the stable limit ("run.dt"), sources or receivers
+// outside the model or on a node with no element, no duration, no materials in the model...
+WaveProblem build_wave_problem(const Scene& scene, const std::string& label);
+
+// Nearest grid node to p (clamped into the grid).
+std::array<int, 3> nearest_node(const VoxelGrid& g, const Vec3& p);
+
+}  // namespace voxwave
