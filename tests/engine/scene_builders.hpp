@@ -1,0 +1,23 @@
+// Small scenes built in code for the engine tests.
+#pragma once
+
+#include "scene/scene.hpp"
+
+namespace voxwave::testing {
+
+inline Material concrete() { return {"concrete", 2400, 4000, 2450, "#9a9a9a"}; }
+inline Material steel() { return {"steel", 7850, 5900, 3200, "#4a6fa5"}; }
+
+// An nx x ny x nz block of one material at spacing ds, origin 0, 10 steps, auto dt.
+inline Scene block_scene(int nx, int ny, int nz, double ds, const Material& m = concrete()) {
+    Scene s;
+    s.grid.size = {nx * ds, ny * ds, nz * ds};
+    s.grid.spacing = ds;
+    s.materials = {m};
+    s.background = m.name;
+    s.run.steps = 10;
+    s.run.backend = Backend::Cpu;
+    return s;
+}
+
+}  // namespace voxwave::testing

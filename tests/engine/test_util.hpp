@@ -1,0 +1,97 @@
+// Helpers shared by the engine tests: per-test temporary directories, file I/O and checks on
+// InputError messages.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "core/errors.hpp"
+
+namespace voxwave::test {
+
+// A fresh directory under the system temp dir, removed with everything in it at scope exit.
+class TempDir {
+public:
+    TempDir() {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        std::string name = std::string("voxwave-") + (info ? info->name() : "test") + "-" +
+                           std::to_string(std::random_device{}());
+        path_ = std::filesystem::temp_directory_path() / name;
+        std::filesystem::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::permissions(path_, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ec);
+        std::filesystem::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    std::string str() const { return path_.string(); }
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+    // Names of everything in the directory (to check that no temporary file was left behind).
+    std::vector<std::string> entries() const {
+        std::vector<std::string> out;
+        for (const auto& e : std::filesystem::directory_iterator(path_)) out.push_back(e.path().filename().string());
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+
+private:
+    std::filesystem::path path_;
+};
+
+inline void write_file(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+inline std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+inline bool contains_text(const std::string& haystack, const std::string& needle) {
+    return haystack.find(needle) != std::string::npos;
+}
+
+// Runs `f`, which must throw InputError, and returns the error (a test failure otherwise).
+template <class F>
+InputError catch_input_error(F&& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e;
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "expected InputError, got another exception: " << e.what();
+        return InputError("", "", "");
+    }
+    ADD_FAILURE() << "expected InputError, nothing was thrown";
+    return InputError("", "", "");
+}
+
+// The error must name `file` and `field` (exactly) and its reason must contain `reason_part`;
+// what() must be the one-line "file: field: reason".
+inline void expect_error(const InputError& e, const std::string& file, const std::string& field,
+                         const std::string& reason_part) {
+    EXPECT_EQ(e.file(), file) << e.what();
+    EXPECT_EQ(e.field(), field) << e.what();
+    EXPECT_TRUE(contains_text(e.reason(), reason_part)) << "reason '" << e.reason() << "' lacks '" << reason_part << "'";
+    std::string what = e.what();
+    if (!file.empty()) {
+        EXPECT_EQ(what.rfind(file + ": ", 0), 0u) << what;
+    }
+    if (!field.empty()) {
+        EXPECT_TRUE(contains_text(what, field + ": ")) << what;
+    }
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+}
+
+}  // namespace voxwave::test
