@@ -74,7 +74,9 @@ TEST(Aggregate, InsideNonOverlappingAndFilledToTarget) {
         const auto& s = spheres[i];
         EXPECT_GE(s.radius, a.radius_min);
         EXPECT_LE(s.radius, a.radius_max);
-        if (i > 0) EXPECT_LE(s.radius, spheres[i - 1].radius);  // largest first
+        if (i > 0) {
+            EXPECT_LE(s.radius, spheres[i - 1].radius);  // largest first
+        }
         for (int d = 0; d < 3; ++d) {
             EXPECT_GE(s.center[d] - s.radius, a.min[d]);
             EXPECT_LE(s.center[d] + s.radius, a.max[d]);

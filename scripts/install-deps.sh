@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages voxwave needs, skipping what is already there.
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build libhdf5-dev nlohmann-json3-dev libcli11-dev libeigen3-dev
+      libgtest-dev python3-h5py python3-numpy)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  echo "installing: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,35 @@
+# Helpers for the CLI contract tests. Usage: source lib.sh "$CLI" "$SRC".
+set -u
+CLI="$1"
+SRC="$2"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+FAILS=0
+PY=/usr/bin/python3
+
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+
+# expect_error NAME EXPECTED_EXIT PATTERN OUTFILE -- ARGS...: runs the CLI, checks the exit code,
+# that stderr is exactly one line matching PATTERN, and that OUTFILE (and no temporary) exists.
+expect_error() {
+  local name="$1" code="$2" pattern="$3" out="$4"
+  shift 5
+  "$CLI" "$@" >"$WORK/stdout" 2>"$WORK/stderr"
+  local rc=$?
+  [ "$rc" = "$code" ] || fail "$name: exit $rc, expected $code; stderr: $(cat "$WORK/stderr")"
+  local lines
+  lines=$(wc -l <"$WORK/stderr")
+  [ "$lines" = 1 ] || fail "$name: expected one line on stderr, got $lines: $(cat "$WORK/stderr")"
+  grep -qE -- "$pattern" "$WORK/stderr" || fail "$name: stderr '$(cat "$WORK/stderr")' does not match '$pattern'"
+  if [ -n "$out" ]; then
+    [ ! -e "$out" ] || fail "$name: $out was written"
+    ls "$out".tmp-* >/dev/null 2>&1 && fail "$name: a temporary file was left behind"
+  fi
+  return 0
+}
+
+finish() {
+  if [ "$FAILS" = 0 ]; then echo "all checks passed"; exit 0; fi
+  echo "$FAILS check(s) failed"
+  exit 1
+}

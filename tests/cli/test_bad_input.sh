@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Every bad input gives one clear line naming file/field/reason, a non-zero exit, no output.
+source "$(dirname "$0")/lib.sh" "$1" "$2"
+
+block="$SRC/assets/scenes/homogeneous_block.json"
+out="$WORK/out.h5"
+
+# A scene derived from the homogeneous block with one edit (python3 keeps it valid JSON).
+derive() {  # derive NAME PYTHON-EXPRESSION-ON-s
+  $PY - "$block" "$WORK/$1.json" "$2" <<'PYEOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(s, open(sys.argv[2], "w"))
+PYEOF
+}
+
+printf '{"format": "voxwave-scene", "version": 1, "grid": {' >"$WORK/malformed.json"
+expect_error malformed-json 1 "malformed.json: .*(malformed|JSON)" "$out" -- run "$WORK/malformed.json" --out "$out" -q
+
+derive unknown_method 's["run"]["method"] = "fdtd"'
+expect_error unknown-method-scene 1 "unknown_method.json: run.method: .*fdtd" "$out" -- run "$WORK/unknown_method.json" --out "$out" -q
+expect_error unknown-method-flag 1 "--method: unknown method 'spectral'" "$out" -- run "$block" --method spectral --out "$out" -q
+
+derive negative_density 's["materials"][0]["density"] = -2400'
+expect_error negative-density 1 "negative_density.json: materials\[0\]\.density: " "$out" -- run "$WORK/negative_density.json" --out "$out" -q
+
+derive source_outside 's["sources"][0]["position"] = [0.05, 0.05, 0.2]'
+expect_error source-outside 1 "source_outside.json: sources\[0\]\.position: .*outside" "$out" -- run "$WORK/source_outside.json" --out "$out" -q
+
+derive unknown_key 's["run"]["time_step"] = 1e-7'
+expect_error unknown-key 1 "unknown_key.json: run\.time_step: unknown key" "$out" -- run "$WORK/unknown_key.json" --out "$out" -q
+
+expect_error dt-above-limit 1 "homogeneous_block.json: run\.dt: .*above the stable limit" "$out" -- run "$block" --dt 1e-5 --out "$out" -q
+
+expect_error unwritable-output 1 "/nonexistent-dir/out.h5: .*(cannot write|does not exist)" "" -- run "$block" --out /nonexistent-dir/out.h5 -q
+[ -e /nonexistent-dir ] && fail "unwritable-output: directory appeared"
+
+# Truncated HDF5: a valid painted-voxel file cut in half.
+$PY - "$WORK/voxels.h5" <<'PYEOF'
+import h5py, numpy as np, sys
+with h5py.File(sys.argv[1], "w") as f:
+    d = f.create_dataset("/model/material_ids", data=np.ones((25, 50, 50), dtype=np.uint8))
+    d.attrs["spacing"] = 0.002
+    d.attrs["origin"] = np.zeros(3)
+PYEOF
+size=$(stat -c %s "$WORK/voxels.h5")
+truncate -s $((size / 2)) "$WORK/voxels.h5"
+derive truncated 's["voxels"] = {"file": "voxels.h5", "dataset": "/model/material_ids"}'
+expect_error truncated-hdf5 1 "voxels.h5: .*" "$out" -- run "$WORK/truncated.json" --out "$out" -q
+
+expect_error missing-scene 1 "no-such-scene.json: .*(No such file|cannot open)" "$out" -- run "$WORK/no-such-scene.json" --out "$out" -q
+expect_error element-bad-material 1 "material\.vs|bulk" "$WORK/e.h5" -- element --method vfem --spacing 0.002 --density 2400 --vp 1000 --vs 2450 --out "$WORK/e.h5"
+expect_error usage 2 "error: " "" -- run
+expect_error bad-cuda 1 "backend: cuda requested" "$out" -- run "$block" --backend cuda --out "$out" -q
+
+# An existing result survives a failed run (atomic saves).
+echo "previous result" >"$WORK/keep.h5"
+"$CLI" run "$block" --dt 1e-5 --out "$WORK/keep.h5" -q 2>/dev/null
+[ "$(cat "$WORK/keep.h5")" = "previous result" ] || fail "atomic: the previous file was damaged"
+
+finish
