@@ -87,7 +87,8 @@ TEST(Rasterise, CylinderAtTwoSpacings) {
 }
 
 TEST(Rasterise, DiagonalCylinderVolume) {
-    // Tilted: the shell argument of the sphere test applies (surface 2 pi r L + 2 pi r^2).
+    // Tilted: the shell argument of the sphere test applies. The surface 2 pi r (L + r) cuts
+    // about 2100 elements out of 5650 inside: standard deviation 0.4 %, 2 % is 5 sigma.
     const double ds = 0.001, r = 0.006, len = 0.05;
     Scene s = block({0.06, 0.06, 0.06}, ds, "void");
     s.shapes.push_back({"steel", CylinderShape{{0.03, 0.03, 0.03}, {1, 2, 2}, r, len}});
