@@ -126,6 +126,11 @@ Json parse_strict(const std::string& text, const std::string& file) {
         throw InputError(file, "",
                          "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
                              ": " + parse_error_reason(e.what()));
+    } catch (const Json::exception& e) {
+        // Lexically valid but unrepresentable, e.g. 1e999; nlohmann gives no position.
+        std::string what = e.what();
+        auto close = what.find("] ");
+        throw InputError(file, "", "malformed JSON: " + (close == std::string::npos ? what : what.substr(close + 2)));
     }
     if (!value.is_object()) throw expected(file, "", "a JSON object at the top level", value);
     return value;
