@@ -8,4 +8,4 @@ cmake --preset release >/dev/null
 cmake --build --preset release --target voxwave-cli
 mkdir -p results
 ./build/app/cli/voxwave-cli run assets/scenes/homogeneous_block.json --out results/homogeneous_block.h5 "$@"
-echo "open it with: python3 -c \"import h5py; f = h5py.File('results/homogeneous_block.h5'); print(f['traces/displacement'].shape)\""
+echo "open it with: /usr/bin/python3 -c \"import h5py; f = h5py.File('results/homogeneous_block.h5'); print(f['traces/displacement'].shape)\""
