@@ -5,7 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
-#include <limits>
+#include <filesystem>
 
 #include "core/errors.hpp"
 
@@ -114,6 +114,8 @@ File File::create(const std::string& path, const std::string& label) {
 File File::open_read(const std::string& path) {
     silence_library_errors();
     // The library's own failure says nothing about why; ask the OS first.
+    // open() succeeds on a directory, and the library would then call it "not an HDF5 file".
+    if (std::filesystem::is_directory(path)) throw InputError(path, "", "cannot open: Is a directory");
     int fd = ::open(path.c_str(), O_RDONLY);
     if (fd < 0) throw InputError(path, "", std::string("cannot open: ") + std::strerror(errno));
     ::close(fd);

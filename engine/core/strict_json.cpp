@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -108,6 +109,7 @@ std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std
 }  // namespace
 
 std::string read_text_file(const std::string& path) {
+    if (std::filesystem::is_directory(path)) throw InputError(path, "", "cannot open: Is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path, "", std::string("cannot open: ") + std::strerror(errno));
     std::ostringstream ss;

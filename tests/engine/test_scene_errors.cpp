@@ -155,6 +155,15 @@ TEST_F(SceneFiles, MissingSceneFile) {
                        "cannot open: No such file or directory");
 }
 
+TEST_F(SceneFiles, DirectoriesAreNotFiles) {
+    test::expect_error(test::catch_input_error([&] { read_scene_json(dir.str()); }), dir.str(), "",
+                       "cannot open: Is a directory");
+    std::filesystem::create_directory(dir.file("painted.h5"));
+    scene_with(R"("voxels": {"file": "painted.h5"})");
+    test::expect_error(test::catch_input_error([&] { read_scene_json(path); }), path, "voxels.file",
+                       dir.file("painted.h5") + ": cannot open: Is a directory");
+}
+
 TEST_F(SceneFiles, MissingSampleFileNamesTheFieldAndTheFile) {
     with_samples(R"({"type": "samples", "file": "pulse.csv", "dt": 1e-7})");
     InputError e = test::catch_input_error([&] { read_scene_json(path); });
