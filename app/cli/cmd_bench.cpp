@@ -80,8 +80,16 @@ Row bench_one(const WaveProblem& p, long long steps) {
     // report the median, which includes that conversion (an upper bound of the kernel time).
     const double mv_s = times[times.size() / 2];
     const double mem = (9 * s + s) * double(nn) / double(ne) + 1.0 + 8.0 * double(nn) / double(ne);
-    return {to_string(p.method), to_string(p.precision), p.grid.spacing, ne, nn, step_s, mv_s,
-            matvec_bytes + update_bytes, (3 * s + 3 * s) * double(nn) + double(ne), mem};
+    return {to_string(p.method),
+            to_string(p.precision),
+            p.grid.spacing,
+            ne,
+            nn,
+            step_s,
+            mv_s,
+            matvec_bytes + update_bytes,
+            (3 * s + 3 * s) * double(nn) + double(ne),
+            mem};
 }
 
 int run(const BenchOptions& o) {
@@ -120,7 +128,8 @@ int run(const BenchOptions& o) {
                 const WaveProblem p = build_wave_problem(sc, o.scene);
                 std::fprintf(stderr, "%s %s ds=%g mm: %zu elements...\n", m.c_str(), pr.c_str(), ds * 1e3,
                              p.grid.element_count());
-                const Row r = p.precision == Precision::Fp64 ? bench_one<double>(p, o.steps) : bench_one<float>(p, o.steps);
+                const Row r =
+                    p.precision == Precision::Fp64 ? bench_one<double>(p, o.steps) : bench_one<float>(p, o.steps);
                 const double floor_s = r.bytes_step / (copy_gbs * 1e9);
                 char line[512];
                 std::snprintf(line, sizeof line,
@@ -146,7 +155,8 @@ int run(const BenchOptions& o) {
 
 std::function<int()> add_bench_command(CLI::App& app) {
     auto o = std::make_shared<BenchOptions>();
-    CLI::App* c = app.add_subcommand("bench", "Benchmark the wave engine (element-steps/s, bandwidth vs the machine's)");
+    CLI::App* c =
+        app.add_subcommand("bench", "Benchmark the wave engine (element-steps/s, bandwidth vs the machine's)");
     c->add_option("--backend", o->backend, "cpu (cuda arrives with the CUDA engine)");
     c->add_option("--scene", o->scene, "Scene to benchmark (default: the paper's rebar model)");
     c->add_option("--spacing", o->spacings, "Voxel sizes in metres (default 0.004 0.002)");

@@ -22,7 +22,7 @@ int run(const DispersionOptions& o) {
     const Method m = parse_method(o.method, "--method");
     if (!(o.spacing > 0)) throw InputError("", "--spacing", "must be positive");
     if (o.dt < 0) throw InputError("", "--dt", "must not be negative");
-    Material mat{"material", o.density, o.vp, o.vs};
+    Material mat{.name = "material", .density = o.density, .vp = o.vp, .vs = o.vs};
     validate_material(mat, "", "material");
     std::vector<double> ppw = o.ppw;
     if (ppw.empty())

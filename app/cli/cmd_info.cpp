@@ -25,7 +25,8 @@ std::function<int()> add_info_command(CLI::App& app) {
         const auto devices = cuda_devices(&why);
         if (devices.empty()) std::printf("devices      none (%s)\n", why.c_str());
         for (const auto& d : devices)
-            std::printf("device %d     %s, sm_%d%d, %.1f GiB\n", d.index, d.name.c_str(), d.major, d.minor, d.memory_gib);
+            std::printf("device %d     %s, sm_%d%d, %.1f GiB\n", d.index, d.name.c_str(), d.major, d.minor,
+                        d.memory_gib);
         std::printf("assets       %s\n", VOXWAVE_ASSETS_DIR);
         return int(kOk);
     };

@@ -1,6 +1,5 @@
 #include "core/device.hpp"
 
-
 namespace voxwave {
 
 #if VOXWAVE_CUDA_COMPILED

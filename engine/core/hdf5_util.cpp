@@ -26,8 +26,8 @@ std::vector<hsize_t> space_dims(hid_t space) {
 }
 
 Id make_space(const std::vector<hsize_t>& dims) {
-    hid_t s = dims.empty() ? H5Screate(H5S_SCALAR)
-                           : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+    hid_t s =
+        dims.empty() ? H5Screate(H5S_SCALAR) : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
     return {s, H5Sclose};
 }
 
@@ -159,8 +159,8 @@ void File::write_strings(const std::string& name, const std::vector<std::string>
         throw InputError(label_, name, "cannot write the dataset");
 }
 
-void File::write_scalar_attribute(const std::string& object, const std::string& name, hid_t file_type,
-                                  hid_t mem_type, const void* value) {
+void File::write_scalar_attribute(const std::string& object, const std::string& name, hid_t file_type, hid_t mem_type,
+                                  const void* value) {
     Id obj(H5Oopen(id(), object.c_str(), H5P_DEFAULT), H5Oclose);
     if (!obj.valid()) throw InputError(label_, object, "cannot write: no such object");
     if (H5Aexists(obj.get(), name.c_str()) > 0) H5Adelete(obj.get(), name.c_str());

@@ -90,8 +90,8 @@ private:
     Id open_dataset(const std::string& name) const;
     Id open_attribute(const std::string& object, const std::string& name) const;
     Id create_dataset(const std::string& name, hid_t file_type, const std::vector<hsize_t>& dims);
-    void write_scalar_attribute(const std::string& object, const std::string& name, hid_t file_type,
-                                hid_t mem_type, const void* value);
+    void write_scalar_attribute(const std::string& object, const std::string& name, hid_t file_type, hid_t mem_type,
+                                const void* value);
 
     Id file_;
     std::string label_;

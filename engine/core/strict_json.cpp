@@ -44,25 +44,25 @@ public:
 
     bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
         switch (event) {
-        case Json::parse_event_t::object_start:
-        case Json::parse_event_t::array_start:
-            begin_element();
-            frames_.push_back({event == Json::parse_event_t::array_start, 0, {}, {}});
-            break;
-        case Json::parse_event_t::object_end:
-        case Json::parse_event_t::array_end:
-            frames_.pop_back();
-            break;
-        case Json::parse_event_t::key: {
-            Frame& f = frames_.back();
-            const std::string& key = parsed.get_ref<const std::string&>();
-            if (!f.keys.insert(key).second) throw InputError(file_, join(path_of_current(), key), "duplicate key");
-            f.last_key = key;
-            break;
-        }
-        case Json::parse_event_t::value:
-            begin_element();
-            break;
+            case Json::parse_event_t::object_start:
+            case Json::parse_event_t::array_start:
+                begin_element();
+                frames_.push_back({event == Json::parse_event_t::array_start, 0, {}, {}});
+                break;
+            case Json::parse_event_t::object_end:
+            case Json::parse_event_t::array_end:
+                frames_.pop_back();
+                break;
+            case Json::parse_event_t::key: {
+                Frame& f = frames_.back();
+                const std::string& key = parsed.get_ref<const std::string&>();
+                if (!f.keys.insert(key).second) throw InputError(file_, join(path_of_current(), key), "duplicate key");
+                f.last_key = key;
+                break;
+            }
+            case Json::parse_event_t::value:
+                begin_element();
+                break;
         }
         return true;
     }

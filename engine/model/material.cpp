@@ -32,8 +32,8 @@ void validate_material(const Material& m, const std::string& file, const std::st
     auto check = [&](const char* key, double v, bool zero_ok) {
         if (!std::isfinite(v)) throw InputError(file, at(key), "must be a finite number");
         if (zero_ok ? v < 0 : v <= 0)
-            throw InputError(file, at(key), std::string(zero_ok ? "must be >= 0" : "must be > 0") + " (got " +
-                                                format_number(v) + ")");
+            throw InputError(file, at(key),
+                             std::string(zero_ok ? "must be >= 0" : "must be > 0") + " (got " + format_number(v) + ")");
     };
     check("density", m.density, false);
     check("vp", m.vp, false);

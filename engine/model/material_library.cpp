@@ -13,8 +13,9 @@ std::vector<Material> load_material_library(const std::string& path) {
     if (top.string("format") != "voxwave-materials")
         throw InputError(path, "format", "expected \"voxwave-materials\" (got \"" + top.string("format") + "\")");
     if (top.integer("version") != 1)
-        throw InputError(path, "version", "unsupported version " + std::to_string(top.integer("version")) +
-                                              " (this build reads version 1)");
+        throw InputError(
+            path, "version",
+            "unsupported version " + std::to_string(top.integer("version")) + " (this build reads version 1)");
 
     const json::Json& list = json::to_array(top.at("materials"), path, "materials");
     std::vector<Material> out;
@@ -33,7 +34,8 @@ std::vector<Material> load_material_library(const std::string& path) {
         m.source = r.string("source");
         if (m.source.empty()) throw InputError(path, r.field("source"), "must name where the values come from");
         validate_material(m, path, field);
-        if (!names.insert(m.name).second) throw InputError(path, r.field("name"), "duplicate material '" + m.name + "'");
+        if (!names.insert(m.name).second)
+            throw InputError(path, r.field("name"), "duplicate material '" + m.name + "'");
         out.push_back(std::move(m));
     }
     return out;

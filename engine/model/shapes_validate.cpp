@@ -56,7 +56,8 @@ void check(const CylinderShape& s, const Checker& c) {
 void check(const AggregateShape& s, const Checker& c) {
     c.min_below_max(s.min, s.max);
     if (!std::isfinite(s.fraction) || !(s.fraction > 0 && s.fraction <= 0.74))
-        throw c.error("fraction", "must be in (0, 0.74], the densest sphere packing (got " + format_number(s.fraction) + ")");
+        throw c.error("fraction",
+                      "must be in (0, 0.74], the densest sphere packing (got " + format_number(s.fraction) + ")");
     c.positive("radius_min", s.radius_min);
     c.positive("radius_max", s.radius_max);
     if (s.radius_max < s.radius_min)

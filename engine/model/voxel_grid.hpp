@@ -17,9 +17,9 @@ inline constexpr MaterialId kVoidId = 0;  // no element
 // Nodes are the (nx+1) x (ny+1) x (nz+1) cube corners, also x-fastest.
 struct VoxelGrid {
     std::array<int, 3> n{0, 0, 0};
-    double spacing = 0;                       // ds, metres
-    std::array<double, 3> origin{0, 0, 0};    // metres
-    std::vector<MaterialId> ids;              // size nx*ny*nz
+    double spacing = 0;                     // ds, metres
+    std::array<double, 3> origin{0, 0, 0};  // metres
+    std::vector<MaterialId> ids;            // size nx*ny*nz
 
     std::size_t element_count() const { return std::size_t(n[0]) * n[1] * n[2]; }
     std::size_t node_count() const { return std::size_t(n[0] + 1) * (n[1] + 1) * (n[2] + 1); }

@@ -79,8 +79,9 @@ void paint_voxels_file(const Scene& scene, VoxelGrid& g, const Painter& painter)
     VoxelGrid painted = read_voxels_h5(path, dataset);
     MaterialId highest = painted.ids.empty() ? 0 : *std::max_element(painted.ids.begin(), painted.ids.end());
     if (highest > scene.materials.size())
-        throw InputError(path, dataset, "material id " + std::to_string(highest) + " but the scene has " +
-                                            std::to_string(scene.materials.size()) + " materials");
+        throw InputError(path, dataset,
+                         "material id " + std::to_string(highest) + " but the scene has " +
+                             std::to_string(scene.materials.size()) + " materials");
     for (int k = 0; k < g.n[2]; ++k)
         for (int j = 0; j < g.n[1]; ++j)
             for (int i = 0; i < g.n[0]; ++i) {
@@ -109,8 +110,9 @@ std::array<int, 3> element_counts(const GridSpec& grid, double spacing) {
         q = std::max(1.0, q);
         total *= q;
         if (total > double(kMaxElements))
-            throw InputError("", "grid.spacing",
-                             "spacing " + format_number(spacing) + " gives more than 2^31 elements; use a coarser spacing");
+            throw InputError(
+                "", "grid.spacing",
+                "spacing " + format_number(spacing) + " gives more than 2^31 elements; use a coarser spacing");
         n[a] = static_cast<int>(q);
     }
     return n;

@@ -86,7 +86,8 @@ Result read_result_h5(const std::string& path) {
     std::vector<hsize_t> dims;
     std::vector<double> positions = f.read_doubles("/receivers/positions", &dims);
     check_shape(path, "/receivers/positions", dims, {n, 3});
-    for (hsize_t i = 0; i < n; ++i) r.receiver_positions.push_back({positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]});
+    for (hsize_t i = 0; i < n; ++i)
+        r.receiver_positions.push_back({positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]});
 
     r.time = f.read_doubles("/traces/time", &dims);
     if (dims.size() != 1) throw InputError(path, "/traces/time", "expected a 1-D dataset");

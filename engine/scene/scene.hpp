@@ -29,13 +29,13 @@ enum class WaveletType { Ricker, ToneBurst, Bandpass, Samples };
 
 struct Wavelet {
     WaveletType type = WaveletType::Ricker;
-    double frequency = 0;            // ricker, tone_burst (Hz)
-    double cycles = 0;               // tone_burst
-    double f_low = 0, f_high = 0;    // bandpass (Hz)
-    double delay = 0;                // ricker, tone_burst, bandpass (s)
-    std::string file, dataset;       // samples: CSV (one value per line, or "t,value") or HDF5
-    double sample_dt = 0;            // samples: spacing of the samples (s); JSON key "dt"
-    std::vector<double> samples;     // samples: loaded by the reader (not written back)
+    double frequency = 0;          // ricker, tone_burst (Hz)
+    double cycles = 0;             // tone_burst
+    double f_low = 0, f_high = 0;  // bandpass (Hz)
+    double delay = 0;              // ricker, tone_burst, bandpass (s)
+    std::string file, dataset;     // samples: CSV (one value per line, or "t,value") or HDF5
+    double sample_dt = 0;          // samples: spacing of the samples (s); JSON key "dt"
+    std::vector<double> samples;   // samples: loaded by the reader (not written back)
     bool operator==(const Wavelet&) const = default;
 };
 
@@ -83,10 +83,10 @@ enum class Backend { Auto, Cpu, Cuda };
 struct RunSpec {
     Method method = Method::Ovfem;
     Precision precision = Precision::Fp64;
-    int stages = 8;             // TCOVFEM INT8 digits, 1..8
-    double dt = 0;              // 0: choose 0.9 of the stable limit
-    double duration = 0;        // seconds; ignored when steps > 0
-    std::int64_t steps = 0;     // when > 0 takes precedence over duration
+    int stages = 8;          // TCOVFEM INT8 digits, 1..8
+    double dt = 0;           // 0: choose 0.9 of the stable limit
+    double duration = 0;     // seconds; ignored when steps > 0
+    std::int64_t steps = 0;  // when > 0 takes precedence over duration
     Backend backend = Backend::Auto;
     bool operator==(const RunSpec&) const = default;
 };

@@ -33,6 +33,8 @@ void validate_scene(const Scene& scene, const std::string& file_label);
 // Painted voxels: dataset of uint8 shaped (nz, ny, nx) (x fastest, so h5py shows [k, j, i]),
 // with attributes "spacing" (double) and "origin" (3 doubles). Value 0 = void, v = scene
 // material v-1. Reading validates shape and type; a truncated or foreign file throws InputError.
+// The reader also takes any integer type whose values lie in 0..255 (numpy's default int64) and
+// a missing "origin" (taken as 0); the writer is atomic.
 VoxelGrid read_voxels_h5(const std::string& path, const std::string& dataset);
 void write_voxels_h5(const std::string& path, const std::string& dataset, const VoxelGrid& grid);
 

@@ -20,14 +20,15 @@ public:
 
     Scene parse(const Json& doc) {
         ObjectReader top(doc, file_, "");
-        top.allow({"format", "version", "grid", "materials", "background", "shapes", "voxels", "sources",
-                   "receivers", "boundary", "damping", "run"});
+        top.allow({"format", "version", "grid", "materials", "background", "shapes", "voxels", "sources", "receivers",
+                   "boundary", "damping", "run"});
         std::string format = top.string("format");
         if (format != "voxwave-scene")
             throw InputError(file_, "format", "expected \"voxwave-scene\" (got \"" + format + "\")");
         std::int64_t version = top.integer("version");
         if (version != 1)
-            throw InputError(file_, "version", "unsupported version " + std::to_string(version) + " (this build reads 1)");
+            throw InputError(file_, "version",
+                             "unsupported version " + std::to_string(version) + " (this build reads 1)");
 
         Scene s;
         s.base_dir = base_dir_;
@@ -91,9 +92,8 @@ private:
             s.geometry = SphereShape{r.vec3("center"), r.number("radius")};
         } else if (type == "aggregate") {
             r.allow({"type", "material", "min", "max", "fraction", "radius_min", "radius_max", "seed"});
-            s.geometry = AggregateShape{r.vec3("min"),          r.vec3("max"),
-                                        r.number("fraction"),   r.number("radius_min"),
-                                        r.number("radius_max"), r.unsigned_or("seed", 1)};
+            s.geometry = AggregateShape{r.vec3("min"),          r.vec3("max"),          r.number("fraction"),
+                                        r.number("radius_min"), r.number("radius_max"), r.unsigned_or("seed", 1)};
         } else {
             throw InputError(file_, r.field("type"),
                              "unknown shape type '" + type + "' (expected box, cylinder, sphere or aggregate)");
@@ -126,31 +126,31 @@ private:
             throw e.with_file(file_);
         }
         switch (w.type) {
-        case WaveletType::Ricker:
-            r.allow({"type", "frequency", "delay"});
-            w.frequency = r.number("frequency");
-            // A Ricker wavelet is negligible beyond 1.2 / f from its peak: start from rest.
-            w.delay = r.number_or("delay", w.frequency > 0 ? 1.2 / w.frequency : 0);
-            break;
-        case WaveletType::ToneBurst:
-            r.allow({"type", "frequency", "cycles", "delay"});
-            w.frequency = r.number("frequency");
-            w.cycles = r.number_or("cycles", 5);
-            w.delay = r.number_or("delay", 0);
-            break;
-        case WaveletType::Bandpass:
-            r.allow({"type", "f_low", "f_high", "delay"});
-            w.f_low = r.number("f_low");
-            w.f_high = r.number("f_high");
-            w.delay = r.number_or("delay", w.f_low > 0 ? 2.0 / w.f_low : 0);
-            break;
-        case WaveletType::Samples:
-            r.allow({"type", "file", "dataset", "dt"});
-            w.file = r.string("file");
-            w.dataset = r.string_or("dataset", "");
-            w.sample_dt = r.number("dt");
-            load_samples(r, w);
-            break;
+            case WaveletType::Ricker:
+                r.allow({"type", "frequency", "delay"});
+                w.frequency = r.number("frequency");
+                // A Ricker wavelet is negligible beyond 1.2 / f from its peak: start from rest.
+                w.delay = r.number_or("delay", w.frequency > 0 ? 1.2 / w.frequency : 0);
+                break;
+            case WaveletType::ToneBurst:
+                r.allow({"type", "frequency", "cycles", "delay"});
+                w.frequency = r.number("frequency");
+                w.cycles = r.number_or("cycles", 5);
+                w.delay = r.number_or("delay", 0);
+                break;
+            case WaveletType::Bandpass:
+                r.allow({"type", "f_low", "f_high", "delay"});
+                w.f_low = r.number("f_low");
+                w.f_high = r.number("f_high");
+                w.delay = r.number_or("delay", w.f_low > 0 ? 2.0 / w.f_low : 0);
+                break;
+            case WaveletType::Samples:
+                r.allow({"type", "file", "dataset", "dt"});
+                w.file = r.string("file");
+                w.dataset = r.string_or("dataset", "");
+                w.sample_dt = r.number("dt");
+                load_samples(r, w);
+                break;
         }
         return w;
     }

@@ -52,26 +52,26 @@ OJson wavelet_json(const Wavelet& w) {
     OJson j;
     j["type"] = to_string(w.type);
     switch (w.type) {
-    case WaveletType::Ricker:
-        j["frequency"] = w.frequency;
-        j["delay"] = w.delay;
-        break;
-    case WaveletType::ToneBurst:
-        j["frequency"] = w.frequency;
-        j["cycles"] = w.cycles;
-        j["delay"] = w.delay;
-        break;
-    case WaveletType::Bandpass:
-        j["f_low"] = w.f_low;
-        j["f_high"] = w.f_high;
-        j["delay"] = w.delay;
-        break;
-    case WaveletType::Samples:
-        // The samples themselves stay in their file, which the reader loads again.
-        j["file"] = w.file;
-        if (!w.dataset.empty()) j["dataset"] = w.dataset;
-        j["dt"] = w.sample_dt;
-        break;
+        case WaveletType::Ricker:
+            j["frequency"] = w.frequency;
+            j["delay"] = w.delay;
+            break;
+        case WaveletType::ToneBurst:
+            j["frequency"] = w.frequency;
+            j["cycles"] = w.cycles;
+            j["delay"] = w.delay;
+            break;
+        case WaveletType::Bandpass:
+            j["f_low"] = w.f_low;
+            j["f_high"] = w.f_high;
+            j["delay"] = w.delay;
+            break;
+        case WaveletType::Samples:
+            // The samples themselves stay in their file, which the reader loads again.
+            j["file"] = w.file;
+            if (!w.dataset.empty()) j["dataset"] = w.dataset;
+            j["dt"] = w.sample_dt;
+            break;
     }
     return j;
 }
@@ -108,16 +108,18 @@ std::string scene_to_json_text(const Scene& s) {
 
     OJson points = OJson::array();
     for (const Vec3& p : s.boundary.fixed_points) points.push_back(vec(p));
-    j["boundary"] = {{"fixed_points", points},
-                     {"fixed_faces", s.boundary.fixed_faces},
-                     {"absorbing", {{"faces", s.boundary.absorbing.faces}, {"thickness", s.boundary.absorbing.thickness}}}};
-    j["damping"] = {{"type", s.damping.type},
-                    {"ratio", s.damping.ratio},
-                    {"f_low", s.damping.f_low},
-                    {"f_high", s.damping.f_high}};
-    j["run"] = {{"method", to_string(s.run.method)},     {"precision", to_string(s.run.precision)},
-                {"stages", s.run.stages},                {"dt", s.run.dt},
-                {"duration", s.run.duration},            {"steps", s.run.steps},
+    j["boundary"] = {
+        {"fixed_points", points},
+        {"fixed_faces", s.boundary.fixed_faces},
+        {"absorbing", {{"faces", s.boundary.absorbing.faces}, {"thickness", s.boundary.absorbing.thickness}}}};
+    j["damping"] = {
+        {"type", s.damping.type}, {"ratio", s.damping.ratio}, {"f_low", s.damping.f_low}, {"f_high", s.damping.f_high}};
+    j["run"] = {{"method", to_string(s.run.method)},
+                {"precision", to_string(s.run.precision)},
+                {"stages", s.run.stages},
+                {"dt", s.run.dt},
+                {"duration", s.run.duration},
+                {"steps", s.run.steps},
                 {"backend", to_string(s.run.backend)}};
     return json::format_json(j);
 }

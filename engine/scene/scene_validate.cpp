@@ -83,8 +83,8 @@ public:
 
     void materials() const {
         if (scene_.materials.size() > 255)
-            throw error("materials", "at most 255 materials (ids are 8-bit; got " +
-                                         std::to_string(scene_.materials.size()) + ")");
+            throw error("materials",
+                        "at most 255 materials (ids are 8-bit; got " + std::to_string(scene_.materials.size()) + ")");
         std::set<std::string> names;
         for (std::size_t i = 0; i < scene_.materials.size(); ++i) {
             std::string field = "materials[" + std::to_string(i) + "]";
@@ -109,29 +109,29 @@ public:
 
     void wavelet(const std::string& field, const Wavelet& w) const {
         switch (w.type) {
-        case WaveletType::Ricker:
-            positive(field + ".frequency", w.frequency);
-            non_negative(field + ".delay", w.delay);
-            break;
-        case WaveletType::ToneBurst:
-            positive(field + ".frequency", w.frequency);
-            positive(field + ".cycles", w.cycles);
-            non_negative(field + ".delay", w.delay);
-            break;
-        case WaveletType::Bandpass:
-            positive(field + ".f_low", w.f_low);
-            positive(field + ".f_high", w.f_high);
-            if (w.f_high <= w.f_low)
-                throw error(field + ".f_high", "must be > f_low (got " + format_number(w.f_high) +
-                                                   " <= " + format_number(w.f_low) + ")");
-            non_negative(field + ".delay", w.delay);
-            break;
-        case WaveletType::Samples:
-            if (w.file.empty()) throw error(field + ".file", "must not be empty");
-            positive(field + ".dt", w.sample_dt);
-            if (w.samples.empty()) throw error(field + ".file", "no samples loaded");
-            for (double v : w.samples) finite(field + ".file", v);
-            break;
+            case WaveletType::Ricker:
+                positive(field + ".frequency", w.frequency);
+                non_negative(field + ".delay", w.delay);
+                break;
+            case WaveletType::ToneBurst:
+                positive(field + ".frequency", w.frequency);
+                positive(field + ".cycles", w.cycles);
+                non_negative(field + ".delay", w.delay);
+                break;
+            case WaveletType::Bandpass:
+                positive(field + ".f_low", w.f_low);
+                positive(field + ".f_high", w.f_high);
+                if (w.f_high <= w.f_low)
+                    throw error(field + ".f_high", "must be > f_low (got " + format_number(w.f_high) +
+                                                       " <= " + format_number(w.f_low) + ")");
+                non_negative(field + ".delay", w.delay);
+                break;
+            case WaveletType::Samples:
+                if (w.file.empty()) throw error(field + ".file", "must not be empty");
+                positive(field + ".dt", w.sample_dt);
+                if (w.samples.empty()) throw error(field + ".file", "no samples loaded");
+                for (double v : w.samples) finite(field + ".file", v);
+                break;
         }
     }
 
@@ -179,8 +179,8 @@ public:
             positive("damping.f_low", d.f_low);
             positive("damping.f_high", d.f_high);
             if (d.f_high < d.f_low)
-                throw error("damping.f_high", "must be >= f_low (got " + format_number(d.f_high) + " < " +
-                                                  format_number(d.f_low) + ")");
+                throw error("damping.f_high",
+                            "must be >= f_low (got " + format_number(d.f_high) + " < " + format_number(d.f_low) + ")");
         } else {
             non_negative("damping.f_low", d.f_low);
             non_negative("damping.f_high", d.f_high);

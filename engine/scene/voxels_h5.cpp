@@ -14,11 +14,12 @@ VoxelGrid read_voxels_h5(const std::string& path, const std::string& dataset) {
     // Check the shape before reading, so a wrong dataset is refused without loading it.
     std::vector<hsize_t> dims = f.dims(dataset);
     if (dims.size() != 3)
-        throw InputError(path, dataset, "expected a 3-D dataset shaped (nz, ny, nx) (got rank " +
-                                            std::to_string(dims.size()) + ")");
+        throw InputError(path, dataset,
+                         "expected a 3-D dataset shaped (nz, ny, nx) (got rank " + std::to_string(dims.size()) + ")");
     std::size_t total = 1;
     for (hsize_t d : dims) {
-        if (d == 0 || d > (hsize_t(1) << 30)) throw InputError(path, dataset, "dimension " + std::to_string(d) + " out of range");
+        if (d == 0 || d > (hsize_t(1) << 30))
+            throw InputError(path, dataset, "dimension " + std::to_string(d) + " out of range");
         total *= static_cast<std::size_t>(d);
     }
     if (total > kMaxElements) throw InputError(path, dataset, "more than 2^31 voxels");
@@ -33,7 +34,8 @@ VoxelGrid read_voxels_h5(const std::string& path, const std::string& dataset) {
         std::vector<double> o = f.read_double_array_attribute(dataset, "origin");
         if (o.size() != 3) throw InputError(path, h5::attribute_field(dataset, "origin"), "expected 3 numbers");
         for (int a = 0; a < 3; ++a) {
-            if (!std::isfinite(o[a])) throw InputError(path, h5::attribute_field(dataset, "origin"), "must be finite numbers");
+            if (!std::isfinite(o[a]))
+                throw InputError(path, h5::attribute_field(dataset, "origin"), "must be finite numbers");
             g.origin[a] = o[a];
         }
     }

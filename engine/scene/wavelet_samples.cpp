@@ -51,8 +51,10 @@ std::vector<double> load_csv(const std::string& path) {
         if (line.empty() || line[0] == '#') continue;
         std::string field = "line " + std::to_string(line_no);
         std::vector<std::string> cols = split_columns(line);
-        if (cols.size() > 2) throw InputError(path, field, "expected 1 or 2 columns (got " + std::to_string(cols.size()) + ")");
-        bool all_text = std::none_of(cols.begin(), cols.end(), [](const std::string& c) { return parse_number(c).has_value(); });
+        if (cols.size() > 2)
+            throw InputError(path, field, "expected 1 or 2 columns (got " + std::to_string(cols.size()) + ")");
+        bool all_text =
+            std::none_of(cols.begin(), cols.end(), [](const std::string& c) { return parse_number(c).has_value(); });
         if (header_allowed && all_text) {
             header_allowed = false;
             continue;
@@ -76,7 +78,8 @@ std::vector<double> load_h5(const std::string& path, const std::string& dataset)
     h5::File f = h5::File::open_read(path);
     std::vector<hsize_t> dims;
     std::vector<double> out = f.read_doubles(dataset, &dims);
-    if (dims.size() != 1) throw InputError(path, dataset, "expected a 1-D dataset (got rank " + std::to_string(dims.size()) + ")");
+    if (dims.size() != 1)
+        throw InputError(path, dataset, "expected a 1-D dataset (got rank " + std::to_string(dims.size()) + ")");
     if (out.empty()) throw InputError(path, dataset, "no samples");
     for (std::size_t i = 0; i < out.size(); ++i)
         if (!std::isfinite(out[i]))
@@ -90,7 +93,8 @@ bool is_hdf5_path(const std::string& path) {
     auto dot = path.rfind('.');
     if (dot == std::string::npos) return false;
     std::string ext = path.substr(dot);
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return ext == ".h5" || ext == ".hdf5" || ext == ".he5";
 }
 

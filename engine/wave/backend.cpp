@@ -26,8 +26,9 @@ Backend resolve_backend(Backend requested, std::string& note) {
         note = "backend auto -> cuda: " + devices.front().name;
         return Backend::Cuda;
     }
-    note = devices.empty() ? "backend auto -> cpu: " + why
-                           : "backend auto -> cpu: found " + devices.front().name + " but this build has no CUDA wave engine yet";
+    note = devices.empty()
+               ? "backend auto -> cpu: " + why
+               : "backend auto -> cpu: found " + devices.front().name + " but this build has no CUDA wave engine yet";
     return Backend::Cpu;
 }
 

@@ -12,7 +12,8 @@ namespace voxwave {
 
 std::array<double, 3> bloch_velocity_ratios(ElementMethod method, double ds, const Material& m, double dt, double ppw,
                                             const std::array<double, 3>& direction) {
-    const double norm = std::sqrt(direction[0] * direction[0] + direction[1] * direction[1] + direction[2] * direction[2]);
+    const double norm =
+        std::sqrt(direction[0] * direction[0] + direction[1] * direction[1] + direction[2] * direction[2]);
     if (!(norm > 0)) throw InputError("", "direction", "must be a non-zero vector");
     if (!(ppw > 1)) throw InputError("", "ppw", "points per wavelength must exceed 1");
     const double kmag = 2.0 * std::numbers::pi / (ppw * ds);
@@ -69,8 +70,6 @@ DispersionTable dispersion_table(ElementMethod method, double ds, const Material
     return t;
 }
 
-std::vector<std::array<double, 3>> default_dispersion_directions() {
-    return {{1, 0, 0}, {1, 1, 0}, {1, 1, 1}};
-}
+std::vector<std::array<double, 3>> default_dispersion_directions() { return {{1, 0, 0}, {1, 1, 0}, {1, 1, 1}}; }
 
 }  // namespace voxwave

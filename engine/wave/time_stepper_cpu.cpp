@@ -30,7 +30,7 @@ CpuTimeStepper<Real>::CpuTimeStepper(const WaveProblem& problem)
         one_minus_h_[n] = static_cast<Real>(1.0 - h);
     }
     for (std::size_t n : problem.fixed_nodes) dt2_inv_mass_[n] = Real(0);
-    // The update loops run on the same OpenMP pool; set every pool thread (and this one) once.
+        // The update loops run on the same OpenMP pool; set every pool thread (and this one) once.
 #pragma omp parallel
     flush_denormals_on_this_thread();
 }

@@ -42,7 +42,7 @@ private:
     std::size_t nn_;
     VoxelStiffnessCpu<Real> stiffness_;
     std::vector<Real> u_, up_, f_;
-    std::vector<Real> dt2_inv_mass_;   // dt^2 / m, 0 where the node is fixed or massless
+    std::vector<Real> dt2_inv_mass_;    // dt^2 / m, 0 where the node is fixed or massless
     std::vector<Real> inv_one_plus_h_;  // 1 / (1 + h) per node (h from alpha and the sponge)
     std::vector<Real> one_minus_h_;     // (1 - h) per node
     Real beta_over_dt_;

@@ -24,8 +24,8 @@ VoxelStiffnessCpu<Real>::VoxelStiffnessCpu(const VoxelGrid& grid, const std::vec
 template <class Real>
 template <bool Damped>
 void VoxelStiffnessCpu<Real>::apply_plane(int k, const std::array<const Real*, 3>& u,
-                                          const std::array<const Real*, 3>& up, Real b,
-                                          const std::array<Real*, 3>& f, Real* rowbuf) const {
+                                          const std::array<const Real*, 3>& up, Real b, const std::array<Real*, 3>& f,
+                                          Real* rowbuf) const {
     const int nx = grid_.n[0], ny = grid_.n[1];
     const Real s0 = static_cast<Real>(scales_.constant), s1 = static_cast<Real>(scales_.linear),
                s2 = static_cast<Real>(scales_.bilinear);

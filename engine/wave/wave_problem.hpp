@@ -49,8 +49,8 @@ struct WaveProblem {
     double dt = 0, dt_stable = 0;
     std::int64_t steps = 0;
     RayleighCoefficients rayleigh;
-    std::vector<double> node_mass;       // per node, sum of rho ds^3 / 8 of its elements
-    std::vector<double> sponge;          // per node mass-proportional damping (1/s); empty = none
+    std::vector<double> node_mass;  // per node, sum of rho ds^3 / 8 of its elements
+    std::vector<double> sponge;     // per node mass-proportional damping (1/s); empty = none
     std::vector<std::size_t> fixed_nodes;
     std::vector<SourceTerm> sources;
     std::vector<ReceiverPoint> receivers;

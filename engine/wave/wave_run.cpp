@@ -2,8 +2,8 @@
 
 #include <chrono>
 
-#include "wave/backend.hpp"
 #include "core/errors.hpp"
+#include "wave/backend.hpp"
 #include "wave/time_stepper_cpu.hpp"
 
 namespace voxwave {
@@ -41,7 +41,8 @@ void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r) {
 
 Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* backend_note) {
     if (p.method == Method::Tcovfem)
-        throw InputError("", "method", "tcovfem runs on INT8 Tensor Cores and needs the CUDA engine; use ovfem on the CPU");
+        throw InputError("", "method",
+                         "tcovfem runs on INT8 Tensor Cores and needs the CUDA engine; use ovfem on the CPU");
     std::string note;
     const Backend b = resolve_backend(p.backend, note);
     if (backend_note) *backend_note = note;

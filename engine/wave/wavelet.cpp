@@ -47,10 +47,14 @@ double sampled(double t, const std::vector<double>& samples, double dt) {
 
 double evaluate_wavelet(const Wavelet& w, double t) {
     switch (w.type) {
-        case WaveletType::Ricker: return ricker(t, w.frequency, w.delay);
-        case WaveletType::ToneBurst: return tone_burst(t, w.frequency, w.cycles, w.delay);
-        case WaveletType::Bandpass: return bandpass_impulse(t, w.f_low, w.f_high, w.delay);
-        case WaveletType::Samples: return sampled(t, w.samples, w.sample_dt);
+        case WaveletType::Ricker:
+            return ricker(t, w.frequency, w.delay);
+        case WaveletType::ToneBurst:
+            return tone_burst(t, w.frequency, w.cycles, w.delay);
+        case WaveletType::Bandpass:
+            return bandpass_impulse(t, w.f_low, w.f_high, w.delay);
+        case WaveletType::Samples:
+            return sampled(t, w.samples, w.sample_dt);
     }
     return 0.0;
 }

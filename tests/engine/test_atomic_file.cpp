@@ -42,7 +42,8 @@ TEST(AtomicFile, ReadOnlyDirectoryThrows) {
     if (::geteuid() == 0) GTEST_SKIP() << "root ignores directory permissions";
     test::TempDir dir;
     std::filesystem::create_directory(dir.file("ro"));
-    std::filesystem::permissions(dir.file("ro"), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    std::filesystem::permissions(dir.file("ro"),
+                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     const std::string path = dir.file("ro/x.json");
     InputError e = catch_input_error([&] { write_text_atomically(path, "x"); });
     expect_error(e, path, "", "cannot write: Permission denied");

@@ -120,9 +120,12 @@ TEST(MaterialLibrary, BadLibrariesNameFileAndField) {
         test::write_file(path, text);
         return catch_input_error([&] { load_material_library(path); });
     };
-    const std::string entry = R"({"name": "x", "density": 1000, "vp": 2000, "vs": 1000, "color": "#000000", "source": "me"})";
-    expect_error(load(R"({"format": "voxwave-scene", "version": 1, "materials": []})"), path, "format", "voxwave-materials");
-    expect_error(load(R"({"format": "voxwave-materials", "version": 2, "materials": []})"), path, "version", "unsupported");
+    const std::string entry =
+        R"({"name": "x", "density": 1000, "vp": 2000, "vs": 1000, "color": "#000000", "source": "me"})";
+    expect_error(load(R"({"format": "voxwave-scene", "version": 1, "materials": []})"), path, "format",
+                 "voxwave-materials");
+    expect_error(load(R"({"format": "voxwave-materials", "version": 2, "materials": []})"), path, "version",
+                 "unsupported");
     expect_error(load(R"({"format": "voxwave-materials", "version": 1, "materials": [)" + entry + ", " + entry + "]}"),
                  path, "materials[1].name", "duplicate");
     expect_error(load(R"({"format": "voxwave-materials", "version": 1, "materials": [{"name": "x", "density": 1000,

@@ -16,7 +16,7 @@ using namespace voxwave::testing;
 
 namespace {
 
-constexpr double kL = 0.056;           // cube side (m); the source sits at its centre
+constexpr double kL = 0.056;             // cube side (m); the source sits at its centre
 constexpr double kFreq = 2450.0 / 8e-3;  // Ricker centre frequency: lambda_S = 8 mm
 constexpr double kDelay = 1.2 / kFreq;
 constexpr double kAmp = 1.0;  // N
@@ -41,7 +41,8 @@ std::array<double, 3> point_force_displacement(const Material& m, const std::arr
     std::array<double, 3> u{};
     for (int i = 0; i < 3; ++i) {
         const double gij = g[i] * g[2], dij = (i == 2) ? 1.0 : 0.0;
-        u[i] = (3 * gij - dij) * near / (4 * M_PI * rho * r * r * r) + gij * F(t - r / a) / (4 * M_PI * rho * a * a * r) -
+        u[i] = (3 * gij - dij) * near / (4 * M_PI * rho * r * r * r) +
+               gij * F(t - r / a) / (4 * M_PI * rho * a * a * r) -
                (gij - dij) * F(t - r / b) / (4 * M_PI * rho * b * b * r);
     }
     return u;

@@ -23,10 +23,11 @@ Scene every_feature_scene(const test::TempDir& dir) {
                    {"steel", 7850, 5900, 3200, "#4a6fa5", "DESIGN §2"},
                    {"épоxy ünïcode", 1200.000000000001, 2600, 0, "#ABCDEF", "quote \" and \\ backslash"}};
     s.background = "concrete";
-    s.shapes = {{"steel", BoxShape{{0, 0, 0}, {0.01, 0.02, 0.03}}},
-                {"void", CylinderShape{{0.16, 0.064, 0.1}, {0.3, 1.0 / 7, -2}, 0.015, 0.128}},
-                {"épоxy ünïcode", SphereShape{{0.2, 0.06, 0.2}, 0.005}},
-                {"steel", AggregateShape{{0.01, 0.01, 0.01}, {0.1, 0.1, 0.1}, 0.35, 0.002, 0.004, 18446744073709551615ull}}};
+    s.shapes = {
+        {"steel", BoxShape{{0, 0, 0}, {0.01, 0.02, 0.03}}},
+        {"void", CylinderShape{{0.16, 0.064, 0.1}, {0.3, 1.0 / 7, -2}, 0.015, 0.128}},
+        {"épоxy ünïcode", SphereShape{{0.2, 0.06, 0.2}, 0.005}},
+        {"steel", AggregateShape{{0.01, 0.01, 0.01}, {0.1, 0.1, 0.1}, 0.35, 0.002, 0.004, 18446744073709551615ull}}};
     s.voxels = VoxelsRef{"painted.h5", "/model/material_ids"};
 
     Source ricker{"S-ricker", {0.156, 0.072, 1.0 / 3}, {0, 0, -1}, -2.5, {}};
@@ -179,7 +180,8 @@ TEST(SceneJson, OverriddenSceneIsRechecked) {
     test::TempDir dir;
     Scene s = every_feature_scene(dir);
     s.run.stages = 0;
-    test::expect_error(test::catch_input_error([&] { validate_scene(s, "cli"); }), "cli", "run.stages", "between 1 and 8");
+    test::expect_error(test::catch_input_error([&] { validate_scene(s, "cli"); }), "cli", "run.stages",
+                       "between 1 and 8");
     s = every_feature_scene(dir);
     s.grid.size[2] = 0.2;  // the sources at z = 1/3 now lie outside
     test::expect_error(test::catch_input_error([&] { validate_scene(s, "cli"); }), "cli", "sources[0].position",
@@ -194,7 +196,8 @@ TEST(SceneJson, WriterRefusesAnInvalidSceneAndLeavesNothing) {
     test::expect_error(test::catch_input_error([&] { write_scene_json(path, s); }), path, "materials[0].density",
                        "finite");
     EXPECT_FALSE(std::filesystem::exists(path));
-    InputError e = test::catch_input_error([&] { write_scene_json("/nonexistent-voxwave-dir/s.json", every_feature_scene(dir)); });
+    InputError e =
+        test::catch_input_error([&] { write_scene_json("/nonexistent-voxwave-dir/s.json", every_feature_scene(dir)); });
     test::expect_error(e, "/nonexistent-voxwave-dir/s.json", "", "cannot write: No such file or directory");
 }
 

@@ -23,11 +23,11 @@ TEST(Shapes, CylinderAlongXWithUnnormalisedAxis) {
     CylinderShape c{{1, 2, 3}, {2, 0, 0}, 0.5, 4};
     EXPECT_TRUE(contains(c, {1, 2, 3}));
     EXPECT_TRUE(contains(c, {2.9, 2.3, 3}));
-    EXPECT_TRUE(contains(c, {3, 2, 3}));      // on the end cap
-    EXPECT_TRUE(contains(c, {1, 2, 3.5}));    // on the mantle
-    EXPECT_FALSE(contains(c, {3.1, 2, 3}));   // beyond the end
-    EXPECT_FALSE(contains(c, {-1.1, 2, 3}));  // beyond the other end
-    EXPECT_FALSE(contains(c, {1, 2.6, 3}));   // outside radially
+    EXPECT_TRUE(contains(c, {3, 2, 3}));         // on the end cap
+    EXPECT_TRUE(contains(c, {1, 2, 3.5}));       // on the mantle
+    EXPECT_FALSE(contains(c, {3.1, 2, 3}));      // beyond the end
+    EXPECT_FALSE(contains(c, {-1.1, 2, 3}));     // beyond the other end
+    EXPECT_FALSE(contains(c, {1, 2.6, 3}));      // outside radially
     EXPECT_FALSE(contains(c, {1, 2.36, 3.36}));  // 0.509 from the axis
 }
 

@@ -19,7 +19,8 @@ TEST(StrictJson, DuplicateKeysAreReportedWithTheirPath) {
     expect_error(catch_input_error([] { json::parse_strict(R"({"a": 1, "a": 2})", "f.json"); }), "f.json", "a",
                  "duplicate key");
     expect_error(catch_input_error([] {
-                     json::parse_strict(R"({"a": [{"b": 1}, {"c": [1, [], {"d": 1, "e": {}, "d": 2}]}], "z": 0})", "f.json");
+                     json::parse_strict(R"({"a": [{"b": 1}, {"c": [1, [], {"d": 1, "e": {}, "d": 2}]}], "z": 0})",
+                                        "f.json");
                  }),
                  "f.json", "a[1].c[2].d", "duplicate key");
     // The same key in sibling objects is fine.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -19,8 +20,9 @@ class TempDir {
 public:
     TempDir() {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        std::string name = std::string("voxwave-") + (info ? info->name() : "test") + "-" +
-                           std::to_string(std::random_device{}());
+        std::string name =
+            std::string("voxwave-") + (info ? info->name() : "test") + "-" + std::to_string(std::random_device{}());
+        std::replace(name.begin(), name.end(), '/', '_');  // parameterised tests are named "Test/3"
         path_ = std::filesystem::temp_directory_path() / name;
         std::filesystem::create_directories(path_);
     }
@@ -83,7 +85,8 @@ inline void expect_error(const InputError& e, const std::string& file, const std
                          const std::string& reason_part) {
     EXPECT_EQ(e.file(), file) << e.what();
     EXPECT_EQ(e.field(), field) << e.what();
-    EXPECT_TRUE(contains_text(e.reason(), reason_part)) << "reason '" << e.reason() << "' lacks '" << reason_part << "'";
+    EXPECT_TRUE(contains_text(e.reason(), reason_part))
+        << "reason '" << e.reason() << "' lacks '" << reason_part << "'";
     std::string what = e.what();
     if (!file.empty()) {
         EXPECT_EQ(what.rfind(file + ": ", 0), 0u) << what;

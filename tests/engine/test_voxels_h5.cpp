@@ -66,8 +66,10 @@ TEST(VoxelsH5, WiderIntegerTypesAreAcceptedWhenInRange) {
     VoxelGrid g = read_voxels_h5(path, "/ids64");
     EXPECT_EQ(g.n, (std::array<int, 3>{2, 1, 2}));
     EXPECT_EQ(g.ids, (std::vector<MaterialId>{0, 1, 2, 255}));
-    expect_error(catch_input_error([&] { read_voxels_h5(path, "/too_big"); }), path, "/too_big", "value 300 outside 0..255");
-    expect_error(catch_input_error([&] { read_voxels_h5(path, "/negative"); }), path, "/negative", "value -1 outside 0..255");
+    expect_error(catch_input_error([&] { read_voxels_h5(path, "/too_big"); }), path, "/too_big",
+                 "value 300 outside 0..255");
+    expect_error(catch_input_error([&] { read_voxels_h5(path, "/negative"); }), path, "/negative",
+                 "value -1 outside 0..255");
     expect_error(catch_input_error([&] { read_voxels_h5(path, "/ids_float"); }), path, "/ids_float",
                  "expected an integer dataset");
     expect_error(catch_input_error([&] { read_voxels_h5(path, "/nothing/here"); }), path, "/nothing/here",
