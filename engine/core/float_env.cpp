@@ -6,10 +6,14 @@
 
 namespace voxwave {
 
-void flush_denormals_on_this_thread() {
 #if defined(__SSE2__)
-    _mm_setcsr(_mm_getcsr() | 0x8040);  // FTZ (bit 15) | DAZ (bit 6)
-#endif
+FlushDenormalsScope::FlushDenormalsScope() : saved_(_mm_getcsr()) {
+    _mm_setcsr(saved_ | 0x8040u);  // FTZ (bit 15) | DAZ (bit 6)
 }
+FlushDenormalsScope::~FlushDenormalsScope() { _mm_setcsr(saved_); }
+#else
+FlushDenormalsScope::FlushDenormalsScope() = default;
+FlushDenormalsScope::~FlushDenormalsScope() = default;
+#endif
 
 }  // namespace voxwave

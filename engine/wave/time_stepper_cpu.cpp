@@ -30,9 +30,6 @@ CpuTimeStepper<Real>::CpuTimeStepper(const WaveProblem& problem)
         one_minus_h_[n] = static_cast<Real>(1.0 - h);
     }
     for (std::size_t n : problem.fixed_nodes) dt2_inv_mass_[n] = Real(0);
-        // The update loops run on the same OpenMP pool; set every pool thread (and this one) once.
-#pragma omp parallel
-    flush_denormals_on_this_thread();
 }
 
 template <class Real>
@@ -78,20 +75,25 @@ void CpuTimeStepper<Real>::step(std::int64_t n) {
     stiffness_.apply(cptrs(u_), cptrs(up_), beta_over_dt_, ptrs(f_));
     const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(nn_);
     const Real* __restrict a = dt2_inv_mass_.data();
-    for (int c = 0; c < 3; ++c) {
-        const Real* __restrict u = u_.data() + c * nn_;
-        Real* __restrict up = up_.data() + c * nn_;  // becomes u+ in place
-        const Real* __restrict f = f_.data() + c * nn_;
-        if (uniform_h_) {
-            // No sponge: h is one number, so the update streams only u, u-, f and dt^2/m.
-            const Real mh = one_minus_h_[0], ih = inv_one_plus_h_[0];
-#pragma omp parallel for simd schedule(static)
-            for (std::ptrdiff_t i = 0; i < nn; ++i) up[i] = (Real(2) * u[i] - mh * up[i] - a[i] * f[i]) * ih;
-        } else {
-            const Real* __restrict ihv = inv_one_plus_h_.data();
-            const Real* __restrict mhv = one_minus_h_.data();
-#pragma omp parallel for simd schedule(static)
-            for (std::ptrdiff_t i = 0; i < nn; ++i) up[i] = (Real(2) * u[i] - mhv[i] * up[i] - a[i] * f[i]) * ihv[i];
+#pragma omp parallel
+    {
+        const FlushDenormalsScope no_subnormals;
+        for (int c = 0; c < 3; ++c) {
+            const Real* __restrict u = u_.data() + c * nn_;
+            Real* __restrict up = up_.data() + c * nn_;  // becomes u+ in place
+            const Real* __restrict f = f_.data() + c * nn_;
+            if (uniform_h_) {
+                // No sponge: h is one number, so the update streams only u, u-, f and dt^2/m.
+                const Real mh = one_minus_h_[0], ih = inv_one_plus_h_[0];
+#pragma omp for simd schedule(static) nowait
+                for (std::ptrdiff_t i = 0; i < nn; ++i) up[i] = (Real(2) * u[i] - mh * up[i] - a[i] * f[i]) * ih;
+            } else {
+                const Real* __restrict ihv = inv_one_plus_h_.data();
+                const Real* __restrict mhv = one_minus_h_.data();
+#pragma omp for simd schedule(static) nowait
+                for (std::ptrdiff_t i = 0; i < nn; ++i)
+                    up[i] = (Real(2) * u[i] - mhv[i] * up[i] - a[i] * f[i]) * ihv[i];
+            }
         }
     }
     const double t = double(n) * problem_.dt;

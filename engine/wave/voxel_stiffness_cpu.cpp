@@ -90,7 +90,7 @@ void VoxelStiffnessCpu<Real>::apply(const std::array<const Real*, 3>& u, const s
     const std::size_t rowbuf_size = 24 * static_cast<std::size_t>(grid_.n[0]);
 #pragma omp parallel
     {
-        flush_denormals_on_this_thread();
+        const FlushDenormalsScope no_subnormals;
         std::vector<Real> rowbuf(rowbuf_size);
         for (int comp = 0; comp < 3; ++comp) {
 #pragma omp for schedule(static) nowait
