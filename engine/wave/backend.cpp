@@ -2,6 +2,7 @@
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "wave/time_stepper_cuda.hpp"
 
 namespace voxwave {
 
@@ -12,23 +13,21 @@ Backend resolve_backend(Backend requested, std::string& note) {
     }
     std::string why;
     const auto devices = cuda_devices(&why);
-    // The CUDA wave engine is its own piece of work (issue 3); until it is in the build, a
-    // device is reported but the CPU engine runs.
-    constexpr bool kCudaWaveEngineBuilt = false;
+    const bool engine_built = cuda_wave_engine_built();
     if (requested == Backend::Cuda) {
         if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);
-        if (!kCudaWaveEngineBuilt)
-            throw InputError("", "backend", "cuda requested but this build has no CUDA wave engine yet; use cpu");
+        if (!engine_built)
+            throw InputError("", "backend", "cuda requested but this build has no CUDA engine (configured without nvcc); use cpu");
         note = "backend cuda (requested): " + devices.front().name;
         return Backend::Cuda;
     }
-    if (!devices.empty() && kCudaWaveEngineBuilt) {
+    if (!devices.empty() && engine_built) {
         note = "backend auto -> cuda: " + devices.front().name;
         return Backend::Cuda;
     }
     note = devices.empty()
                ? "backend auto -> cpu: " + why
-               : "backend auto -> cpu: found " + devices.front().name + " but this build has no CUDA wave engine yet";
+               : "backend auto -> cpu: found " + devices.front().name + " but this build has no CUDA engine (configured without nvcc)";
     return Backend::Cpu;
 }
 

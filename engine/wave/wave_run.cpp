@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "wave/backend.hpp"
 #include "wave/time_stepper_cpu.hpp"
+#include "wave/time_stepper_cuda.hpp"
 
 namespace voxwave {
 namespace {
@@ -40,9 +41,8 @@ void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r) {
 }  // namespace
 
 Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* backend_note) {
-    if (p.method == Method::Tcovfem)
-        throw InputError("", "method",
-                         "tcovfem runs on INT8 Tensor Cores and needs the CUDA engine; use ovfem on the CPU");
+    if (p.method == Method::Tcovfem && p.precision != Precision::Fp64)
+        throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
     std::string note;
     const Backend b = resolve_backend(p.backend, note);
     if (backend_note) *backend_note = note;
@@ -60,7 +60,9 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
         r.receiver_positions.push_back(rec.snapped);
     }
     const auto t0 = std::chrono::steady_clock::now();
-    if (p.precision == Precision::Fp64)
+    if (b == Backend::Cuda)
+        run_wave_cuda(p, progress, r);
+    else if (p.precision == Precision::Fp64)
         run_cpu<double>(p, progress, r);
     else
         run_cpu<float>(p, progress, r);

@@ -1,0 +1,43 @@
+#include "wave/tcovfem_int8.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "core/errors.hpp"
+#include "wave/voxel_element_kernel.hpp"
+
+namespace voxwave {
+
+TcovfemInt8Matrix build_tcovfem_int8_matrix() {
+    // K_kappa and K_G on the unit cube: the moment kernel with (lambda, mu) = (1, 0) gives
+    // dK/dkappa; (lambda, mu) = (-2/3, 1) gives dK/dG (lambda = kappa - 2G/3, mu = G).
+    const ModeScales sc = mode_scales(ElementMethod::Ovfem, 1.0);
+    TcovfemInt8Matrix out{};
+    for (int part = 0; part < 2; ++part) {
+        const double lambda = part == 0 ? 1.0 : -2.0 / 3.0, mu = part == 0 ? 0.0 : 1.0;
+        const double denominator = part == 0 ? kTcovfemKappaDenominator : kTcovfemShearDenominator;
+        for (int c = 0; c < 24; ++c) {
+            double u[24] = {}, f[24];
+            u[c] = 1.0;
+            voxel_element_force(u, lambda, mu, sc.constant, sc.linear, sc.bilinear, f);
+            for (int r = 0; r < 24; ++r) {
+                const double v = f[r] * denominator;
+                const double iv = std::round(v);
+                if (std::fabs(v - iv) > 1e-9)
+                    throw RuntimeError("TCOVFEM: entry (" + std::to_string(r) + ", " + std::to_string(c) +
+                                       ") of the scaled element matrix is not an integer");
+                long value = std::lround(iv);
+                if (part == 1 && r == c) {
+                    if (value != kTcovfemShearDiagonal)
+                        throw RuntimeError("TCOVFEM: the G diagonal is " + std::to_string(value) + ", expected 245");
+                    value = 0;  // the diagonal stays in FP64
+                }
+                if (value < -128 || value > 127) throw RuntimeError("TCOVFEM: scaled entry outside int8");
+                out.a[r][24 * part + c] = static_cast<std::int8_t>(value);
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace voxwave

@@ -1,0 +1,77 @@
+// The CUDA wave engine behind the same solver API as the CPU one (issue 3): VFEM and OVFEM in
+// FP64 and FP32 with the moment kernel, and TCOVFEM on INT8 Tensor Cores (FP64 + INT8, M stages).
+//
+// The whole time loop stays on the GPU: per step one stiffness kernel (element rows along x,
+// swept along z; forces combined across the warp and carried along z, then added to global
+// memory) and one fused update kernel (central difference, damping, sources); receiver
+// samples collect in device memory and leave in batches.
+//
+// This header has no CUDA types so that CPU-only code (CLI, tests) can include it. In a build
+// without CUDA every entry point throws InputError("", "backend", ...).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/progress.hpp"
+#include "scene/result.hpp"
+#include "wave/wave_problem.hpp"
+
+namespace voxwave {
+
+// True when this build contains the CUDA wave engine (nvcc was found at configure time).
+bool cuda_wave_engine_built();
+
+struct CudaStepTiming {
+    double seconds = 0;        // wall time of the timed steps (device events)
+    std::int64_t steps = 0;
+};
+
+class CudaTimeStepper {
+public:
+    // Uses problem.method, .precision and .stages (TCOVFEM: FP64 + INT8, precision must be fp64).
+    // Throws InputError("", "backend", ...) when there is no device, and
+    // InputError("", "grid", "model needs X GiB of GPU memory, the device has Y GiB free")
+    // when the model does not fit.
+    explicit CudaTimeStepper(const WaveProblem& problem);
+    ~CudaTimeStepper();
+    CudaTimeStepper(const CudaTimeStepper&) = delete;
+    CudaTimeStepper& operator=(const CudaTimeStepper&) = delete;
+
+    std::size_t node_count() const;
+    // SoA vectors [component * node_count + node], in double whatever the precision.
+    void set_state(const std::vector<double>& u_prev, const std::vector<double>& u);
+    std::vector<double> displacement() const;
+    std::vector<double> previous_displacement() const;
+
+    // Advances `count` steps from step n0 (t_n = n dt, source forces at t_n). When
+    // receiver_displacement is not null it gets, for each step n, the receivers' u^n before
+    // the step: [(n - n0) * receivers * 3 + r * 3 + c]; samples are copied back in batches.
+    void advance(std::int64_t n0, std::int64_t count, std::vector<double>* receiver_displacement = nullptr);
+
+    // K v without damping (TCOVFEM: INT8 Tensor Cores + the FP64 diagonal), in double.
+    std::vector<double> stiffness_times(const std::vector<double>& v) const;
+
+    // Median time of `repetitions` stiffness products on the current state (device events).
+    double median_stiffness_seconds(int repetitions) const;
+    // Times `steps` steps from the current state (after the caller's warm-up).
+    CudaStepTiming time_steps(std::int64_t n0, std::int64_t steps);
+    // Device memory this model holds, bytes.
+    std::size_t device_bytes() const;
+    std::string device_name() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Runs the whole time loop on the GPU into `r` (time, displacement, velocity as run_wave documents).
+void run_wave_cuda(const WaveProblem& problem, const ProgressFn& progress, Result& r);
+
+// Device-to-device copy bandwidth (bytes read + written per second / 1e9), median of several
+// cudaMemcpy of `bytes`; throws InputError("", "backend", ...) without a device.
+double measure_device_copy_bandwidth_gbs(std::size_t bytes = std::size_t(1) << 30);
+
+}  // namespace voxwave

@@ -1,0 +1,34 @@
+// Builds without nvcc: the CUDA engine's entry points exist and refuse with a clear message,
+// so the CLI, the GUI and the tests compile and link the same way everywhere.
+#include "wave/time_stepper_cuda.hpp"
+
+#if !VOXWAVE_CUDA_COMPILED
+#include "core/errors.hpp"
+
+namespace voxwave {
+namespace {
+[[noreturn]] void no_cuda() {
+    throw InputError("", "backend", "this build has no CUDA engine (nvcc was not found when it was configured)");
+}
+}  // namespace
+
+bool cuda_wave_engine_built() { return false; }
+
+struct CudaTimeStepper::Impl {};
+CudaTimeStepper::CudaTimeStepper(const WaveProblem&) { no_cuda(); }
+CudaTimeStepper::~CudaTimeStepper() = default;
+std::size_t CudaTimeStepper::node_count() const { no_cuda(); }
+void CudaTimeStepper::set_state(const std::vector<double>&, const std::vector<double>&) { no_cuda(); }
+std::vector<double> CudaTimeStepper::displacement() const { no_cuda(); }
+std::vector<double> CudaTimeStepper::previous_displacement() const { no_cuda(); }
+void CudaTimeStepper::advance(std::int64_t, std::int64_t, std::vector<double>*) { no_cuda(); }
+std::vector<double> CudaTimeStepper::stiffness_times(const std::vector<double>&) const { no_cuda(); }
+double CudaTimeStepper::median_stiffness_seconds(int) const { no_cuda(); }
+CudaStepTiming CudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_cuda(); }
+std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }
+std::string CudaTimeStepper::device_name() const { no_cuda(); }
+void run_wave_cuda(const WaveProblem&, const ProgressFn&, Result&) { no_cuda(); }
+double measure_device_copy_bandwidth_gbs(std::size_t) { no_cuda(); }
+
+}  // namespace voxwave
+#endif
