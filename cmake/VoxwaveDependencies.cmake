@@ -37,10 +37,15 @@ if(VOXWAVE_ENABLE_CUDA)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       set(CMAKE_CUDA_ARCHITECTURES 80 90)
     endif()
-    # CMake 3.25 does not know nvcc 13 can do C++20; device code needs only C++17.
-    set(CMAKE_CUDA_STANDARD 17)
+    # The .cu files include engine headers that use C++20 (defaulted operator==). CMake 3.25
+    # does not know that nvcc 13 can do C++20, so we tell it the flag.
+    set(CMAKE_CUDA_STANDARD 20)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     enable_language(CUDA)
+    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
     find_package(CUDAToolkit REQUIRED)
     set(VOXWAVE_HAVE_CUDA ON)
   endif()

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -14,11 +15,13 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/memory_bandwidth.hpp"
 #include "scene/scene_io.hpp"
 #include "wave/backend.hpp"
 #include "wave/time_stepper_cpu.hpp"
+#include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave::cli {
@@ -29,6 +32,7 @@ struct BenchOptions {
     std::vector<double> spacings{0.004, 0.002};
     std::vector<std::string> methods{"vfem", "ovfem"}, precisions{"fp64", "fp32"};
     long long steps = 200;
+    int stages = 8;
     std::string command_line;
 };
 
@@ -38,6 +42,17 @@ std::string cpu_model() {
     while (std::getline(f, line))
         if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
     return "unknown CPU";
+}
+
+// Floating-point operations of one moment-kernel element product (voxel_element_kernel.hpp):
+// 3 x 3 x (4 differences + 8 Hadamard) = 108 in, 4 stress evaluations (~20 each) + 9 bilinear
+// (2 each) = ~100, 3 x 3 x (8 Hadamard + 8 scatter) = 144 out; the damped input adds 72.
+constexpr double kMomentKernelFlops = 330;
+
+std::string format_seconds(double s) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", s);
+    return b;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -92,13 +107,116 @@ Row bench_one(const WaveProblem& p, long long steps) {
             mem};
 }
 
+// The paper's A100 80GB PCIe timings (seed 000 Table 4) for the same configuration, seconds for
+// the whole run and for the matrix-vector part; 0 where the paper has no number.
+struct PaperTiming {
+    double total_s = 0, matvec_s = 0;
+    std::int64_t steps = 0;
+};
+PaperTiming paper_a100(Method m, Precision p, double ds) {
+    const bool ds2 = std::fabs(ds - 0.002) < 1e-9, ds12 = std::fabs(ds - 0.0012) < 1e-9;
+    if (m == Method::Ovfem && p == Precision::Fp64 && ds2) return {48.3, 43.3, 16384};
+    if (m == Method::Ovfem && p == Precision::Fp32 && ds2) return {18.9, 15.5, 16384};
+    if (m == Method::Tcovfem && ds2) return {14.2, 9.62, 16384};
+    if (m == Method::Vfem && p == Precision::Fp64 && ds12) return {242.8, 0, 32768};
+    return {};
+}
+
+int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) {
+    std::fprintf(stderr, "%s\nmeasuring device copy bandwidth...\n", note.c_str());
+    const double copy_gbs = measure_device_copy_bandwidth_gbs();
+    std::ostringstream md;
+    char date[64];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+    std::string gpu = "unknown GPU";
+    {
+        std::string why;
+        const auto d = cuda_devices(&why);
+        if (!d.empty()) gpu = d.front().name + " (" + std::to_string(d.front().memory_gib).substr(0, 5) + " GiB)";
+    }
+    md << "## CUDA wave engine benchmark, " << date << "\n\n";
+    md << "- GPU: " << gpu << "\n";
+    md << "- command: `" << o.command_line << "`\n";
+    md << "- scene: " << o.scene << "; " << o.steps << " timed steps after 20 warm-up steps (device events)\n";
+    md << "- measured device copy bandwidth (cudaMemcpy D2D 1 GiB, read + write, median of 7): " << copy_gbs
+       << " GB/s\n\n";
+    md << "| method | precision | M | ds (mm) | elements | steps | loop (s) | step (us) | K u (us) | K u rate | "
+          "bytes/step moved | achieved GB/s | floor (us) | step / floor | memory/element (B) | paper A100 loop (s) | "
+          "paper K u (s) | ours at the paper's steps (s) |\n";
+    md << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (double ds : o.spacings)
+        for (const auto& m : o.methods)
+            for (const auto& pr : o.precisions) {
+                Scene sc = base;
+                sc.grid.spacing = ds;
+                sc.run.method = parse_method(m, "--methods");
+                sc.run.precision = parse_precision(pr, "--precisions");
+                if (sc.run.method == Method::Tcovfem && sc.run.precision != Precision::Fp64) continue;
+                sc.run.stages = o.stages;
+                sc.run.steps = o.steps + 20;
+                sc.run.backend = Backend::Cuda;
+                const WaveProblem p = build_wave_problem(sc, o.scene);
+                std::fprintf(stderr, "%s %s ds=%g mm: %zu elements, %lld steps...\n", m.c_str(), pr.c_str(), ds * 1e3,
+                             p.grid.element_count(), o.steps);
+                CudaTimeStepper st(p);
+                st.advance(0, 20);
+                const CudaStepTiming t = st.time_steps(20, o.steps);
+                const double step_s = t.seconds / double(o.steps);
+                const double mv_s = st.median_stiffness_seconds(20);
+                const double nn = double(p.grid.node_count()), ne = double(p.grid.element_count());
+                const double s = p.precision == Precision::Fp64 ? 8 : 4;
+                const bool damped = p.rayleigh.beta != 0, tc = p.method == Method::Tcovfem, sponge = !p.sponge.empty();
+                // Bytes our two kernels move per step: stiffness reads u (+ u- when damped), ids, and
+                // adds into f (counted once); update reads u, u-, f, dt^2/m (+ sponge factors,
+                // + TCOVFEM diagonal) and writes u+ and the zeroed f.
+                const double moved = (3 * s + (damped ? 3 * s : 0) + 3 * s) * nn + ne +
+                                     (3 * 3 * s + s + 2 * 3 * s + (sponge ? 2 * s : 0) + (tc ? 8 : 0)) * nn;
+                // The floor: every step must at least read u, u-, dt^2/m and the ids and write u+.
+                const double floor_bytes = (3 * 3 * s + s) * nn + ne;
+                const double floor_s = floor_bytes / (copy_gbs * 1e9);
+                char rate[64];
+                if (tc)
+                    std::snprintf(rate, sizeof rate, "%.1f TOPS", 2.0 * 24 * 48 * p.stages * ne / mv_s / 1e12);
+                else
+                    std::snprintf(rate, sizeof rate, "%.2f TFLOP/s", kMomentKernelFlops * ne / mv_s / 1e12);
+                const PaperTiming paper = paper_a100(p.method, p.precision, ds);
+                char line[768];
+                std::snprintf(line, sizeof line,
+                              "| %s | %s | %s | %.1f | %zu | %lld | %.3f | %.1f | %.1f | %s | %.3g | %.0f | %.1f | %.2f | "
+                              "%.0f | %s | %s | %s |\n",
+                              m.c_str(), pr.c_str(), tc ? std::to_string(p.stages).c_str() : "-", ds * 1e3,
+                              p.grid.element_count(), o.steps, t.seconds, step_s * 1e6, mv_s * 1e6, rate, moved,
+                              moved / step_s / 1e9, floor_s * 1e6, step_s / floor_s,
+                              double(st.device_bytes()) / ne, paper.total_s > 0 ? format_seconds(paper.total_s).c_str() : "-",
+                              paper.matvec_s > 0 ? format_seconds(paper.matvec_s).c_str() : "-",
+                              paper.steps > 0 ? format_seconds(step_s * double(paper.steps)).c_str() : "-");
+                md << line;
+            }
+    md << "\nbytes/step moved: stiffness kernel reads u (+ u- when Rayleigh-damped) and 1 B/element ids and adds "
+          "into f; update kernel reads u, u-, f, dt^2/m (+ sponge factors, + TCOVFEM FP64 diagonal) and writes u+ and "
+          "the zeroed f. floor = (read u, u-, dt^2/m, ids; write u+) / copy bandwidth. K u rate: moment kernel "
+       << kMomentKernelFlops
+       << " flop/element; TCOVFEM 2*24*48*M useful INT8 ops/element (the paper's accounting). Paper: one A100 80GB "
+          "PCIe, seed 000 Table 4 (VFEM at ds = 1.2 mm and 32,768 steps).\n";
+    std::printf("%s", md.str().c_str());
+    if (!o.out.empty()) {
+        std::ofstream f(o.out, std::ios::app);
+        f << md.str() << "\n";
+        if (!f) throw InputError(o.out, "", "cannot append the results");
+        std::printf("appended to %s\n", o.out.c_str());
+    }
+    return kOk;
+}
+
 int run(const BenchOptions& o) {
     std::string note;
-    if (resolve_backend(parse_backend(o.backend, "--backend"), note) != Backend::Cpu)
-        throw InputError("", "--backend", "only the cpu engine is in this build");
+    const Backend backend = resolve_backend(parse_backend(o.backend, "--backend"), note);
     if (o.steps < 1) throw InputError("", "--steps", "must be positive");
+    if (o.stages < 1 || o.stages > 8) throw InputError("", "--stages", "must be 1..8");
     if (!o.out.empty()) check_output_path(o.out);
     Scene base = read_scene_json(o.scene);
+    if (backend == Backend::Cuda) return run_cuda(o, base, note);
     std::fprintf(stderr, "measuring copy bandwidth...\n");
     const double copy_gbs = measure_copy_bandwidth_gbs();
 
@@ -157,7 +275,8 @@ std::function<int()> add_bench_command(CLI::App& app) {
     auto o = std::make_shared<BenchOptions>();
     CLI::App* c =
         app.add_subcommand("bench", "Benchmark the wave engine (element-steps/s, bandwidth vs the machine's)");
-    c->add_option("--backend", o->backend, "cpu (cuda arrives with the CUDA engine)");
+    c->add_option("--backend", o->backend, "cpu | cuda | auto (default cpu)");
+    c->add_option("--stages", o->stages, "TCOVFEM INT8 stages M (default 8)");
     c->add_option("--scene", o->scene, "Scene to benchmark (default: the paper's rebar model)");
     c->add_option("--spacing", o->spacings, "Voxel sizes in metres (default 0.004 0.002)");
     c->add_option("--methods", o->methods, "Methods (default vfem ovfem)");

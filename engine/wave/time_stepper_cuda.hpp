@@ -51,6 +51,9 @@ public:
     // the step: [(n - n0) * receivers * 3 + r * 3 + c]; samples are copied back in batches.
     void advance(std::int64_t n0, std::int64_t count, std::vector<double>* receiver_displacement = nullptr);
 
+    // u at the receivers now, [r * 3 + c].
+    std::vector<double> receiver_displacements() const;
+
     // K v without damping (TCOVFEM: INT8 Tensor Cores + the FP64 diagonal), in double.
     std::vector<double> stiffness_times(const std::vector<double>& v) const;
 
@@ -66,6 +69,13 @@ private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
+
+// Device memory a model needs (bytes): u, u-, f (3 components each), dt^2/m, the sponge's two
+// per-node factors, TCOVFEM's FP64 diagonal, one material byte per element.
+std::size_t cuda_model_bytes(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem, bool sponge);
+// Throws InputError("", "grid", "the model (N elements) needs X GiB of GPU memory, the device has
+// Y GiB free") unless the model fits in the current device's free memory.
+void check_cuda_model_fits(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem, bool sponge);
 
 // Runs the whole time loop on the GPU into `r` (time, displacement, velocity as run_wave documents).
 void run_wave_cuda(const WaveProblem& problem, const ProgressFn& progress, Result& r);

@@ -25,8 +25,11 @@ void CudaTimeStepper::advance(std::int64_t, std::int64_t, std::vector<double>*) 
 std::vector<double> CudaTimeStepper::stiffness_times(const std::vector<double>&) const { no_cuda(); }
 double CudaTimeStepper::median_stiffness_seconds(int) const { no_cuda(); }
 CudaStepTiming CudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_cuda(); }
+std::vector<double> CudaTimeStepper::receiver_displacements() const { no_cuda(); }
 std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }
 std::string CudaTimeStepper::device_name() const { no_cuda(); }
+std::size_t cuda_model_bytes(std::size_t, std::size_t, Precision, bool, bool) { no_cuda(); }
+void check_cuda_model_fits(std::size_t, std::size_t, Precision, bool, bool) { no_cuda(); }
 void run_wave_cuda(const WaveProblem&, const ProgressFn&, Result&) { no_cuda(); }
 double measure_device_copy_bandwidth_gbs(std::size_t) { no_cuda(); }
 

@@ -1,0 +1,67 @@
+// Shared by the CUDA wave engine's translation units: checked CUDA calls and the plain-data
+// argument blocks of the kernels (no Qt, no VTK, no STL in device code).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "core/errors.hpp"
+
+namespace voxwave::cuda {
+
+// Every CUDA call is checked; a failure becomes a RuntimeError naming the call, file and line.
+inline void check(cudaError_t err, const char* what, const char* file, int line) {
+    if (err != cudaSuccess)
+        throw RuntimeError(std::string("CUDA error in ") + what + " (" + file + ":" + std::to_string(line) +
+                           "): " + cudaGetErrorString(err));
+}
+#define VOXWAVE_CUDA_CHECK(call) ::voxwave::cuda::check((call), #call, __FILE__, __LINE__)
+// After a kernel launch: launch-configuration errors appear here, execution errors at the next sync.
+#define VOXWAVE_CUDA_CHECK_LAUNCH(name) ::voxwave::cuda::check(cudaGetLastError(), name, __FILE__, __LINE__)
+
+// Element rows of 32 elements along x go to one warp, which sweeps a chunk of z planes.
+inline constexpr int kWarpElements = 32;
+inline constexpr int kPlanesPerChunk = 16;
+inline constexpr int kStiffnessBlockThreads = 128;
+
+template <class Real>
+struct MomentStiffnessArgs {
+    int nx, ny, nz;
+    const std::uint8_t* ids;  // element material ids, x fastest
+    const Real* lambda;       // [256] by material id (0 for void)
+    const Real* mu;           // [256]
+    Real s0, s1, s2;          // mode scales (VFEM or OVFEM)
+    const Real* u[3];         // SoA displacement
+    const Real* u_prev[3];    // for stiffness-proportional damping (used when damped)
+    Real keep, b;             // w = keep u - b u_prev, keep = 1 + b
+    Real* f[3];               // accumulated with atomics; must be zero on entry
+};
+
+struct TcovfemStiffnessArgs {
+    int nx, ny, nz, stages;
+    const std::uint8_t* ids;
+    const double* kappa_factor;  // [256] kappa ds / 256
+    const double* shear_factor;  // [256] G ds / 384
+    const std::uint32_t* b_fragments;  // [32 lanes][3 n-tiles][2 k-blocks][2 registers]
+    const double* u[3];
+    const double* u_prev[3];
+    double keep, b;
+    double* f[3];
+};
+
+template <class Real>
+void launch_moment_stiffness(const MomentStiffnessArgs<Real>& a, bool damped, cudaStream_t stream);
+void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, cudaStream_t stream);
+// Packs A = [256 K_kappa/ds | 384 K_G/ds - 245 I] into the per-lane B fragments of
+// mma.m16n8k32 (s8), with the column permutation the kernel's lanes use.
+void tcovfem_pack_b_fragments(std::uint32_t out[32 * 3 * 2 * 2]);
+
+inline std::size_t stiffness_grid_warps(int nx, int ny, int nz) {
+    const std::size_t segs = std::size_t((nx + kWarpElements - 1) / kWarpElements);
+    const std::size_t chunks = std::size_t((nz + kPlanesPerChunk - 1) / kPlanesPerChunk);
+    return segs * std::size_t(ny) * chunks;
+}
+
+}  // namespace voxwave::cuda

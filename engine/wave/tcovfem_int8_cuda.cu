@@ -1,0 +1,219 @@
+// TCOVFEM element products on INT8 Tensor Cores (seed 000 §2.2-2.3, Figs. 2-4).
+//
+// Mapping: a warp takes 32 consecutive elements of one x-row (swept along a chunk of z planes,
+// like the FP kernels) and computes, for every digit j of the INT64 expansion, the product
+//     R_j (32 elements x 24 dofs) = D_j (32 x 48 digits, INT8) * A^T (48 x 24, INT8)
+// with mma.sync.m16n8k32.s8: 2 m-tiles (elements) x 3 n-tiles (output dofs) x 2 k-blocks
+// (48 input columns padded to 64). The constant A^T stays in registers (B fragments, loaded
+// once per warp). The input columns are permuted so that lane (g, t) builds its own A
+// fragments straight from registers: it reads nodes 2t, 2t+1 of elements g and g+8 and forms
+// the kappa and G columns of those 6 dofs itself, so no shared memory is touched on the way
+// in. The per-element scale exponent is agreed by the 4 lanes of a quad with two shuffles.
+// On the way out each lane holds dofs {8 nt + 2t, 8 nt + 2t + 1} of its two elements and adds
+// them straight to global memory (no shared-memory round trip, as in the paper).
+// Digits are Horner-combined in INT64 (digits 4..M-1 -> hi, 0..3 -> lo) and rounded once:
+// bit-identical to the CPU emulation in tcovfem_int8.hpp.
+#include "wave/cuda_support.cuh"
+#include "wave/tcovfem_int8.hpp"
+#include "wave/voxel_element_kernel.hpp"
+
+namespace voxwave::cuda {
+namespace {
+
+__device__ __forceinline__ std::size_t node_at(int nx, int ny, int i, int j, int k) {
+    return std::size_t(i) + std::size_t(nx + 1) * (std::size_t(j) + std::size_t(ny + 1) * std::size_t(k));
+}
+
+// Local node n (0..7) -> corner offsets (a, b, c); inverse of voxel_local_node.
+__device__ __forceinline__ void corner_of(int n, int& a, int& b, int& c) {
+    c = n >> 2;
+    const int m = n & 3;
+    a = (m == 1 || m == 2) ? 1 : 0;
+    b = (m >= 2) ? 1 : 0;
+}
+
+__device__ __forceinline__ std::uint32_t pack4(int d0, int d1, int d2, int d3) {
+    return (std::uint32_t(d0) & 0xffu) | ((std::uint32_t(d1) & 0xffu) << 8) | ((std::uint32_t(d2) & 0xffu) << 16) |
+           ((std::uint32_t(d3) & 0xffu) << 24);
+}
+
+__device__ __forceinline__ void mma_s8(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                       std::uint32_t a3, std::uint32_t b0, std::uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#else
+    __trap();  // only sm_80+ has INT8 mma.sync; the engine refuses TCOVFEM on older devices
+#endif
+}
+
+// Lane slot s (0..11) of lane t -> logical column of ubar (0..47): slots 0..5 are the kappa
+// part of dofs 6t..6t+5, slots 6..11 the G part of the same dofs.
+__host__ __device__ __forceinline__ int slot_column(int t, int s) { return s < 6 ? 6 * t + s : 24 + 6 * t + (s - 6); }
+
+template <bool Damped>
+__global__ void __launch_bounds__(kStiffnessBlockThreads) tcovfem_stiffness_kernel(TcovfemStiffnessArgs a) {
+    const int lane = threadIdx.x & 31;
+    const int g = lane >> 2, t = lane & 3;
+    const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+    const int segs = (a.nx + kWarpElements - 1) / kWarpElements;
+    const int chunks = (a.nz + kPlanesPerChunk - 1) / kPlanesPerChunk;
+    const int seg = int(warp % std::size_t(segs));
+    const std::size_t rest = warp / std::size_t(segs);
+    const int j = int(rest % std::size_t(a.ny));
+    const int chunk = int(rest / std::size_t(a.ny));
+    if (chunk >= chunks) return;
+    const int k0 = chunk * kPlanesPerChunk;
+    const int k1 = min(a.nz, k0 + kPlanesPerChunk);
+    const int M = a.stages;
+
+    std::uint32_t bf[3][2][2];
+#pragma unroll
+    for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+        for (int kb = 0; kb < 2; ++kb)
+#pragma unroll
+            for (int r = 0; r < 2; ++r) bf[nt][kb][r] = __ldg(a.b_fragments + ((lane * 3 + nt) * 2 + kb) * 2 + r);
+
+    for (int k = k0; k < k1; ++k) {
+#pragma unroll 1
+        for (int mt = 0; mt < 2; ++mt) {
+            // This lane's two elements (rows g and g + 8 of the m-tile).
+            int elem_i[2];
+            unsigned id[2];
+            std::int64_t q[2][12];
+            int e[2];
+#pragma unroll
+            for (int r = 0; r < 2; ++r) {
+                elem_i[r] = seg * kWarpElements + 16 * mt + g + 8 * r;
+                id[r] = elem_i[r] < a.nx
+                            ? unsigned(__ldg(a.ids + std::size_t(elem_i[r]) +
+                                             std::size_t(a.nx) * (std::size_t(j) + std::size_t(a.ny) * k)))
+                            : 0u;
+                double w[6] = {};
+                if (id[r] != 0) {
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        int ca, cb, cc;
+                        corner_of(2 * t + h, ca, cb, cc);
+                        const std::size_t n = node_at(a.nx, a.ny, elem_i[r] + ca, j + cb, k + cc);
+#pragma unroll
+                        for (int comp = 0; comp < 3; ++comp) {
+                            const double v = __ldg(a.u[comp] + n);
+                            w[3 * h + comp] = Damped ? a.keep * v - a.b * __ldg(a.u_prev[comp] + n) : v;
+                        }
+                    }
+                }
+                const double kf = id[r] ? __ldg(a.kappa_factor + id[r]) : 0.0;
+                const double gf = id[r] ? __ldg(a.shear_factor + id[r]) : 0.0;
+                double ubar[12], m = 0;
+#pragma unroll
+                for (int s = 0; s < 6; ++s) {
+                    ubar[s] = kf * w[s];
+                    ubar[6 + s] = gf * w[s];
+                }
+#pragma unroll
+                for (int s = 0; s < 12; ++s) m = fmax(m, fabs(ubar[s]));
+                m = fmax(m, __shfl_xor_sync(0xffffffffu, m, 1));
+                m = fmax(m, __shfl_xor_sync(0xffffffffu, m, 2));
+                e[r] = tcovfem_scale_exponent(m);
+#pragma unroll
+                for (int s = 0; s < 12; ++s) q[r][s] = tcovfem_keep_stages(tcovfem_to_int64(ubar[s], e[r]), M);
+            }
+
+            std::int64_t hi[2][6] = {}, lo[2][6] = {};
+#pragma unroll 1
+            for (int dj = M - 1; dj >= 0; --dj) {
+                int d[2][12];
+#pragma unroll
+                for (int r = 0; r < 2; ++r)
+#pragma unroll
+                    for (int s = 0; s < 12; ++s) d[r][s] = tcovfem_digit(q[r][s], dj, M);
+                // k-block 0: columns 4t..4t+3 (slots 0..3) and 16+4t.. (slots 4..7); k-block 1: 32+4t.. (slots 8..11).
+                const std::uint32_t a00 = pack4(d[0][0], d[0][1], d[0][2], d[0][3]);
+                const std::uint32_t a01 = pack4(d[1][0], d[1][1], d[1][2], d[1][3]);
+                const std::uint32_t a02 = pack4(d[0][4], d[0][5], d[0][6], d[0][7]);
+                const std::uint32_t a03 = pack4(d[1][4], d[1][5], d[1][6], d[1][7]);
+                const std::uint32_t a10 = pack4(d[0][8], d[0][9], d[0][10], d[0][11]);
+                const std::uint32_t a11 = pack4(d[1][8], d[1][9], d[1][10], d[1][11]);
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt) {
+                    int c[4] = {0, 0, 0, 0};
+                    mma_s8(c, a00, a01, a02, a03, bf[nt][0][0], bf[nt][0][1]);
+                    mma_s8(c, a10, a11, 0u, 0u, bf[nt][1][0], bf[nt][1][1]);
+                    // c0, c1: element row g, dofs 8nt+2t, +1; c2, c3: element row g+8.
+                    if (dj >= 4) {
+                        hi[0][2 * nt] = hi[0][2 * nt] * 128 + c[0];
+                        hi[0][2 * nt + 1] = hi[0][2 * nt + 1] * 128 + c[1];
+                        hi[1][2 * nt] = hi[1][2 * nt] * 128 + c[2];
+                        hi[1][2 * nt + 1] = hi[1][2 * nt + 1] * 128 + c[3];
+                    } else {
+                        lo[0][2 * nt] = lo[0][2 * nt] * 128 + c[0];
+                        lo[0][2 * nt + 1] = lo[0][2 * nt + 1] * 128 + c[1];
+                        lo[1][2 * nt] = lo[1][2 * nt] * 128 + c[2];
+                        lo[1][2 * nt + 1] = lo[1][2 * nt + 1] * 128 + c[3];
+                    }
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < 2; ++r) {
+                if (id[r] == 0) continue;
+#pragma unroll
+                for (int o = 0; o < 6; ++o) {
+                    const int dof = 8 * (o >> 1) + 2 * t + (o & 1);
+                    int ca, cb, cc;
+                    corner_of(dof / 3, ca, cb, cc);
+                    const std::size_t n = node_at(a.nx, a.ny, elem_i[r] + ca, j + cb, k + cc);
+                    const double y = tcovfem_combine(hi[r][o], lo[r][o], e[r], M);
+                    if (y != 0.0) atomicAdd(a.f[dof % 3] + n, y);
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void tcovfem_pack_b_fragments(std::uint32_t out[32 * 3 * 2 * 2]) {
+    const TcovfemInt8Matrix A = build_tcovfem_int8_matrix();
+    // B[p][n] (64 x 24) = A[n][column(p)]: physical k-column p -> (lane quad index t, slot s).
+    auto b_entry = [&](int p, int n) -> int {
+        const int kb = p / 32, within = p % 32, half = within / 16, t = (within % 16) / 4, i = within % 4;
+        int s;
+        if (kb == 0)
+            s = half == 0 ? i : 4 + i;
+        else if (half == 0)
+            s = 8 + i;
+        else
+            return 0;  // padding columns 48..63
+        return A.a[n][slot_column(t, s)];
+    };
+    for (int lane = 0; lane < 32; ++lane) {
+        const int g = lane >> 2, t = lane & 3;
+        for (int nt = 0; nt < 3; ++nt)
+            for (int kb = 0; kb < 2; ++kb)
+                for (int r = 0; r < 2; ++r) {
+                    std::uint32_t word = 0;
+                    for (int i = 0; i < 4; ++i) {
+                        const int p = kb * 32 + 16 * r + 4 * t + i;
+                        word |= (std::uint32_t(b_entry(p, 8 * nt + g)) & 0xffu) << (8 * i);
+                    }
+                    out[((lane * 3 + nt) * 2 + kb) * 2 + r] = word;
+                }
+    }
+}
+
+void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, cudaStream_t stream) {
+    const std::size_t threads = stiffness_grid_warps(a.nx, a.ny, a.nz) * 32;
+    const unsigned blocks = unsigned((threads + kStiffnessBlockThreads - 1) / kStiffnessBlockThreads);
+    if (damped)
+        tcovfem_stiffness_kernel<true><<<blocks, kStiffnessBlockThreads, 0, stream>>>(a);
+    else
+        tcovfem_stiffness_kernel<false><<<blocks, kStiffnessBlockThreads, 0, stream>>>(a);
+    VOXWAVE_CUDA_CHECK_LAUNCH("tcovfem_stiffness_kernel");
+}
+
+}  // namespace voxwave::cuda

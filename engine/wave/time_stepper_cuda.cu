@@ -1,0 +1,568 @@
+// The CUDA time loop: device buffers, the fused update kernel, sources and receivers, batching
+// of receiver samples, timing helpers. The stiffness kernels live in voxel_stiffness_cuda.cu
+// (VFEM/OVFEM, FP64/FP32) and tcovfem_int8_cuda.cu (INT8 Tensor Cores).
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "wave/cuda_support.cuh"
+#include "wave/tcovfem_int8.hpp"
+#include "wave/time_stepper_cuda.hpp"
+#include "wave/wavelet.hpp"
+
+namespace voxwave {
+
+bool cuda_wave_engine_built() { return true; }
+
+namespace {
+
+using cuda::check;
+
+// Owning device buffer (cudaMalloc, never managed memory).
+template <class T>
+class DeviceBuffer {
+public:
+    DeviceBuffer() = default;
+    explicit DeviceBuffer(std::size_t n) { resize(n); }
+    ~DeviceBuffer() {
+        if (p_) cudaFree(p_);
+    }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    void resize(std::size_t n) {
+        if (p_) VOXWAVE_CUDA_CHECK(cudaFree(p_));
+        p_ = nullptr;
+        n_ = n;
+        if (n) VOXWAVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&p_), n * sizeof(T)));
+        if (n) VOXWAVE_CUDA_CHECK(cudaMemset(p_, 0, n * sizeof(T)));
+    }
+    void upload(const T* src, std::size_t n, std::size_t offset = 0) {
+        if (n) VOXWAVE_CUDA_CHECK(cudaMemcpy(p_ + offset, src, n * sizeof(T), cudaMemcpyHostToDevice));
+    }
+    void upload(const std::vector<T>& v) { upload(v.data(), v.size()); }
+    void download(T* dst, std::size_t n, std::size_t offset = 0) const {
+        if (n) VOXWAVE_CUDA_CHECK(cudaMemcpy(dst, p_ + offset, n * sizeof(T), cudaMemcpyDeviceToHost));
+    }
+    T* get() const { return p_; }
+    std::size_t size() const { return n_; }
+    void swap(DeviceBuffer& o) noexcept {
+        std::swap(p_, o.p_);
+        std::swap(n_, o.n_);
+    }
+
+private:
+    T* p_ = nullptr;
+    std::size_t n_ = 0;
+};
+
+class Event {
+public:
+    Event() { VOXWAVE_CUDA_CHECK(cudaEventCreate(&e_)); }
+    ~Event() { cudaEventDestroy(e_); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    cudaEvent_t get() const { return e_; }
+
+private:
+    cudaEvent_t e_{};
+};
+
+double elapsed_seconds(const Event& a, const Event& b) {
+    VOXWAVE_CUDA_CHECK(cudaEventSynchronize(b.get()));
+    float ms = 0;
+    VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
+    return double(ms) * 1e-3;
+}
+
+template <class Real>
+struct UpdateArgs {
+    std::size_t nn;
+    const Real* u[3];
+    Real* um[3];  // u^{n-1} in, u^{n+1} out
+    Real* f[3];   // K w in, zero out (ready for the next step's atomics)
+    const Real* a;     // dt^2 / m (0 where fixed or massless)
+    const Real* ih;    // 1 / (1 + h) per node (sponge) or null
+    const Real* mh;    // 1 - h per node or null
+    Real ih0, mh0;     // the uniform values
+    const double* diag;  // TCOVFEM's FP64 diagonal per node, or null
+    Real keep, b;
+};
+
+// (1 + h) u+ = 2u - (1 - h) u- - dt^2 M^-1 K w (same expression as the CPU stepper).
+template <class Real, bool UniformH, bool Diagonal>
+__global__ void update_kernel(UpdateArgs<Real> a) {
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < a.nn; i += stride) {
+        const Real ai = a.a[i];
+        const Real ih = UniformH ? a.ih0 : a.ih[i];
+        const Real mh = UniformH ? a.mh0 : a.mh[i];
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            const Real u = a.u[c][i], um = a.um[c][i];
+            Real f = a.f[c][i];
+            a.f[c][i] = Real(0);
+            if (Diagonal) f += Real(a.diag[i] * double(a.keep * u - a.b * um));
+            a.um[c][i] = (Real(2) * u - mh * um - ai * f) * ih;
+        }
+    }
+}
+
+template <class Real>
+struct PointArgs {
+    int nsrc, nrec;
+    const long long* src_node;
+    const Real* src_scale;  // dt^2/m / (1 + h) at the source node
+    const Real* src_force;  // [nsrc * 3] force * wavelet(t_n), this step
+    Real* up[3];
+    const long long* rec_node;
+    const Real* u[3];
+    double* rec_out;  // [nrec * 3]
+};
+
+template <class Real>
+__global__ void point_kernel(PointArgs<Real> a) {
+    const int t = threadIdx.x;
+    for (int s = t; s < 3 * a.nsrc; s += blockDim.x) {
+        const int src = s / 3, c = s % 3;
+        a.up[c][a.src_node[src]] += a.src_scale[src] * a.src_force[s];
+    }
+    for (int r = t; r < 3 * a.nrec; r += blockDim.x) a.rec_out[r] = double(a.u[r % 3][a.rec_node[r / 3]]);
+}
+
+int launch_blocks(std::size_t n, int threads) {
+    int sms = 0, dev = 0;
+    VOXWAVE_CUDA_CHECK(cudaGetDevice(&dev));
+    VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const std::size_t want = (n + threads - 1) / threads;
+    return int(std::min<std::size_t>(want, std::size_t(std::max(1, sms)) * 16));
+}
+
+// What one engine instance does; the precision is a template parameter of the implementation.
+class EngineBase {
+public:
+    virtual ~EngineBase() = default;
+    virtual std::size_t node_count() const = 0;
+    virtual void set_state(const std::vector<double>& up, const std::vector<double>& u) = 0;
+    virtual std::vector<double> download(bool previous) const = 0;
+    virtual void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) = 0;
+    virtual std::vector<double> stiffness_times(const std::vector<double>& v) = 0;
+    virtual double median_stiffness_seconds(int reps) = 0;
+    virtual std::vector<double> receiver_values() = 0;  // u at the receivers now, [r * 3 + c]
+    virtual std::size_t device_bytes() const = 0;
+};
+
+constexpr std::int64_t kBatch = 512;  // steps per receiver/source batch
+
+template <class Real>
+class Engine final : public EngineBase {
+public:
+    explicit Engine(const WaveProblem& p) : p_(p), nn_(p.grid.node_count()), ne_(p.grid.element_count()) {
+        tc_ = p.method == Method::Tcovfem;
+        damped_ = p.rayleigh.beta != 0;
+        uniform_h_ = p.sponge.empty();
+        check_fits();
+        ids_.resize(ne_);
+        ids_.upload(p.grid.ids);
+        for (auto* b : {&u_, &um_, &f_}) b->resize(3 * nn_);
+        const double dt = p.dt;
+        std::vector<Real> a(nn_), ih(nn_), mh(nn_);
+        for (std::size_t n = 0; n < nn_; ++n) {
+            const double m = p.node_mass[n];
+            a[n] = m > 0 ? static_cast<Real>(dt * dt / m) : Real(0);
+            const double h = 0.5 * dt * (p.rayleigh.alpha + (p.sponge.empty() ? 0.0 : p.sponge[n]));
+            ih[n] = static_cast<Real>(1.0 / (1.0 + h));
+            mh[n] = static_cast<Real>(1.0 - h);
+        }
+        for (std::size_t n : p.fixed_nodes) a[n] = Real(0);
+        host_a_ = a;
+        ih0_ = ih.empty() ? Real(1) : ih[0];
+        mh0_ = mh.empty() ? Real(1) : mh[0];
+        host_ih_ = ih;
+        a_.resize(nn_);
+        a_.upload(a);
+        if (!uniform_h_) {
+            ih_.resize(nn_);
+            ih_.upload(ih);
+            mh_.resize(nn_);
+            mh_.upload(mh);
+        }
+        b_ = static_cast<Real>(p.rayleigh.beta / p.dt);
+        keep_ = Real(1) + b_;
+        const double ds = p.grid.spacing;
+        if (tc_) {
+            std::vector<double> kf(256, 0.0), gf(256, 0.0);
+            for (std::size_t m = 0; m < p.materials.size(); ++m) {
+                kf[m + 1] = p.materials[m].bulk_modulus() * ds / kTcovfemKappaDenominator;
+                gf[m + 1] = p.materials[m].shear_modulus() * ds / kTcovfemShearDenominator;
+            }
+            kappa_f_.resize(256);
+            kappa_f_.upload(kf);
+            shear_f_.resize(256);
+            shear_f_.upload(gf);
+            std::vector<std::uint32_t> frag(32 * 3 * 2 * 2);
+            cuda::tcovfem_pack_b_fragments(frag.data());
+            bfrag_.resize(frag.size());
+            bfrag_.upload(frag);
+            // Per-node FP64 diagonal: sum over the node's elements of 245 G ds / 384.
+            std::vector<double> diag(nn_, 0.0);
+            const auto& g = p.grid;
+            for (int k = 0; k < g.n[2]; ++k)
+                for (int j = 0; j < g.n[1]; ++j)
+                    for (int i = 0; i < g.n[0]; ++i) {
+                        const MaterialId id = g.at(i, j, k);
+                        if (id == kVoidId) continue;
+                        const double d = kTcovfemShearDiagonal * gf[id];
+                        for (int c = 0; c < 2; ++c)
+                            for (int b = 0; b < 2; ++b)
+                                for (int aa = 0; aa < 2; ++aa) diag[g.node_index(i + aa, j + b, k + c)] += d;
+                    }
+            host_diag_ = diag;
+            diag_.resize(nn_);
+            diag_.upload(diag);
+        } else {
+            const ModeScales sc = mode_scales(p.element_method(), ds);
+            s0_ = static_cast<Real>(sc.constant);
+            s1_ = static_cast<Real>(sc.linear);
+            s2_ = static_cast<Real>(sc.bilinear);
+            std::vector<Real> lam(256, Real(0)), mu(256, Real(0));
+            for (std::size_t m = 0; m < p.materials.size(); ++m) {
+                lam[m + 1] = static_cast<Real>(p.materials[m].lame_lambda());
+                mu[m + 1] = static_cast<Real>(p.materials[m].shear_modulus());
+            }
+            lambda_.resize(256);
+            lambda_.upload(lam);
+            mu_.resize(256);
+            mu_.upload(mu);
+        }
+        // Sources and receivers.
+        std::vector<long long> sn, rn;
+        std::vector<Real> sscale;
+        for (const auto& s : p.sources) {
+            sn.push_back(static_cast<long long>(s.node));
+            sscale.push_back(a[s.node] * ih[uniform_h_ ? 0 : s.node]);
+        }
+        for (const auto& r : p.receivers) rn.push_back(static_cast<long long>(r.node));
+        src_node_.resize(sn.size());
+        src_node_.upload(sn);
+        src_scale_.resize(sscale.size());
+        src_scale_.upload(sscale);
+        src_force_.resize(std::max<std::size_t>(1, kBatch * 3 * sn.size()));
+        rec_node_.resize(rn.size());
+        rec_node_.upload(rn);
+        rec_buf_.resize(std::max<std::size_t>(1, kBatch * 3 * rn.size()));
+        VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+
+    std::size_t node_count() const override { return nn_; }
+
+    void set_state(const std::vector<double>& up, const std::vector<double>& u) override {
+        if (up.size() != 3 * nn_ || u.size() != 3 * nn_) throw RuntimeError("set_state: wrong vector size");
+        std::vector<Real> a(u.begin(), u.end()), b(up.begin(), up.end());
+        for (std::size_t n = 0; n < nn_; ++n)
+            if (host_a_[n] == Real(0))
+                for (int c = 0; c < 3; ++c) a[c * nn_ + n] = b[c * nn_ + n] = Real(0);
+        u_.upload(a);
+        um_.upload(b);
+    }
+
+    std::vector<double> download(bool previous) const override {
+        std::vector<Real> h(3 * nn_);
+        (previous ? um_ : u_).download(h.data(), h.size());
+        return std::vector<double>(h.begin(), h.end());
+    }
+
+    void stiffness(const Real* u, const Real* um, bool damped, Real* f) {
+        const Real* uu[3] = {u, u + nn_, u + 2 * nn_};
+        const Real* pp[3] = {um, um + nn_, um + 2 * nn_};
+        Real* ff[3] = {f, f + nn_, f + 2 * nn_};
+        if constexpr (std::is_same_v<Real, double>) {
+            if (tc_) {
+                cuda::TcovfemStiffnessArgs a{p_.grid.n[0], p_.grid.n[1], p_.grid.n[2], p_.stages, ids_.get(),
+                                             kappa_f_.get(), shear_f_.get(), bfrag_.get(),
+                                             {uu[0], uu[1], uu[2]}, {pp[0], pp[1], pp[2]}, keep_, b_,
+                                             {ff[0], ff[1], ff[2]}};
+                cuda::launch_tcovfem_stiffness(a, damped, nullptr);
+                return;
+            }
+        }
+        cuda::MomentStiffnessArgs<Real> a{p_.grid.n[0], p_.grid.n[1], p_.grid.n[2], ids_.get(), lambda_.get(),
+                                          mu_.get(), s0_, s1_, s2_, {uu[0], uu[1], uu[2]}, {pp[0], pp[1], pp[2]},
+                                          keep_, b_, {ff[0], ff[1], ff[2]}};
+        cuda::launch_moment_stiffness<Real>(a, damped, nullptr);
+    }
+
+    void update() {
+        UpdateArgs<Real> a{};
+        a.nn = nn_;
+        for (int c = 0; c < 3; ++c) {
+            a.u[c] = u_.get() + c * nn_;
+            a.um[c] = um_.get() + c * nn_;
+            a.f[c] = f_.get() + c * nn_;
+        }
+        a.a = a_.get();
+        a.ih = ih_.get();
+        a.mh = mh_.get();
+        a.ih0 = ih0_;
+        a.mh0 = mh0_;
+        a.diag = tc_ ? diag_.get() : nullptr;
+        a.keep = keep_;
+        a.b = b_;
+        const int threads = 256;
+        if (update_blocks_ == 0) update_blocks_ = launch_blocks(nn_, threads);
+        const int blocks = update_blocks_;
+        if (uniform_h_) {
+            if (tc_)
+                update_kernel<Real, true, true><<<blocks, threads>>>(a);
+            else
+                update_kernel<Real, true, false><<<blocks, threads>>>(a);
+        } else {
+            if (tc_)
+                update_kernel<Real, false, true><<<blocks, threads>>>(a);
+            else
+                update_kernel<Real, false, false><<<blocks, threads>>>(a);
+        }
+        VOXWAVE_CUDA_CHECK_LAUNCH("update_kernel");
+    }
+
+    void points(int slot, bool sources, bool receivers) {
+        PointArgs<Real> a{};
+        a.nsrc = sources ? int(p_.sources.size()) : 0;
+        a.nrec = receivers ? int(p_.receivers.size()) : 0;
+        if (a.nsrc == 0 && a.nrec == 0) return;
+        a.src_node = src_node_.get();
+        a.src_scale = src_scale_.get();
+        a.src_force = src_force_.get() + std::size_t(slot) * 3 * p_.sources.size();
+        a.rec_node = rec_node_.get();
+        a.rec_out = rec_buf_.get() + std::size_t(slot) * 3 * p_.receivers.size();
+        for (int c = 0; c < 3; ++c) {
+            a.up[c] = um_.get() + c * nn_;
+            a.u[c] = u_.get() + c * nn_;
+        }
+        point_kernel<Real><<<1, 128>>>(a);
+        VOXWAVE_CUDA_CHECK_LAUNCH("point_kernel");
+    }
+
+    void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) override {
+        const std::size_t nsrc = p_.sources.size(), nrec = p_.receivers.size();
+        if (rec) rec->assign(std::size_t(count) * nrec * 3, 0.0);
+        std::vector<Real> forces(kBatch * 3 * nsrc);
+        for (std::int64_t b0 = 0; b0 < count; b0 += kBatch) {
+            const std::int64_t nb = std::min(kBatch, count - b0);
+            // This batch's source forces, rounded exactly as the CPU stepper rounds them.
+            for (std::int64_t s = 0; s < nb; ++s) {
+                const double t = double(n0 + b0 + s) * p_.dt;
+                for (std::size_t q = 0; q < nsrc; ++q) {
+                    const double w = evaluate_wavelet(p_.sources[q].wavelet, t);
+                    for (int c = 0; c < 3; ++c)
+                        forces[(std::size_t(s) * nsrc + q) * 3 + c] = static_cast<Real>(p_.sources[q].force[c] * w);
+                }
+            }
+            if (nsrc) src_force_.upload(forces.data(), std::size_t(nb) * 3 * nsrc);
+            for (std::int64_t s = 0; s < nb; ++s) {
+                stiffness(u_.get(), um_.get(), damped_, f_.get());
+                update();
+                points(int(s), true, rec != nullptr);
+                u_.swap(um_);
+            }
+            if (rec && nrec) rec_buf_.download(rec->data() + std::size_t(b0) * nrec * 3, std::size_t(nb) * nrec * 3);
+        }
+        VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+
+    std::vector<double> receiver_values() override {
+        points(0, false, true);
+        std::vector<double> out(3 * p_.receivers.size());
+        rec_buf_.download(out.data(), out.size());
+        return out;
+    }
+
+    std::vector<double> stiffness_times(const std::vector<double>& v) override {
+        if (v.size() != 3 * nn_) throw RuntimeError("stiffness_times: wrong vector size");
+        DeviceBuffer<Real> in(3 * nn_), out(3 * nn_);
+        std::vector<Real> h(v.begin(), v.end());
+        in.upload(h);
+        stiffness(in.get(), nullptr, false, out.get());
+        VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+        out.download(h.data(), h.size());
+        std::vector<double> y(h.begin(), h.end());
+        if (tc_)
+            for (int c = 0; c < 3; ++c)
+                for (std::size_t n = 0; n < nn_; ++n) y[c * nn_ + n] += host_diag_[n] * v[c * nn_ + n];
+        return y;
+    }
+
+    double median_stiffness_seconds(int reps) override {
+        DeviceBuffer<Real> out(3 * nn_);
+        std::vector<double> times;
+        Event a, b;
+        for (int r = 0; r < reps + 1; ++r) {
+            VOXWAVE_CUDA_CHECK(cudaMemset(out.get(), 0, out.size() * sizeof(Real)));
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(a.get()));
+            stiffness(u_.get(), um_.get(), damped_, out.get());
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(b.get()));
+            const double s = elapsed_seconds(a, b);
+            if (r > 0) times.push_back(s);  // the first is a warm-up
+        }
+        std::sort(times.begin(), times.end());
+        return times[times.size() / 2];
+    }
+
+    std::size_t device_bytes() const override { return bytes_needed(); }
+
+private:
+    std::size_t bytes_needed() const {
+        return cuda_model_bytes(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_);
+    }
+    void check_fits() const {
+        check_cuda_model_fits(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_);
+    }
+
+    const WaveProblem& p_;
+    std::size_t nn_, ne_;
+    bool tc_ = false, damped_ = false, uniform_h_ = true;
+    int update_blocks_ = 0;
+    Real s0_{}, s1_{}, s2_{}, b_{}, keep_{1}, ih0_{1}, mh0_{1};
+    std::vector<Real> host_a_, host_ih_;
+    std::vector<double> host_diag_;
+    DeviceBuffer<std::uint8_t> ids_;
+    DeviceBuffer<Real> lambda_, mu_, u_, um_, f_, a_, ih_, mh_, src_scale_, src_force_;
+    DeviceBuffer<double> kappa_f_, shear_f_, diag_, rec_buf_;
+    DeviceBuffer<std::uint32_t> bfrag_;
+    DeviceBuffer<long long> src_node_, rec_node_;
+};
+
+}  // namespace
+
+std::size_t cuda_model_bytes(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem,
+                             bool sponge) {
+    const std::size_t real = precision == Precision::Fp64 ? 8 : 4;
+    std::size_t b = 9 * nodes * real + nodes * real + elements;
+    if (sponge) b += 2 * nodes * real;
+    if (tcovfem) b += nodes * sizeof(double);
+    return b;
+}
+
+void check_cuda_model_fits(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem, bool sponge) {
+    std::size_t free_b = 0, total_b = 0;
+    VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    // + 64 MiB for scratch, receiver batches and the runtime's own needs.
+    const double need = double(cuda_model_bytes(elements, nodes, precision, tcovfem, sponge)) + double(64 << 20);
+    if (need > double(free_b)) {
+        char msg[256];
+        std::snprintf(msg, sizeof msg,
+                      "the model (%zu elements) needs %.2f GiB of GPU memory, the device has %.2f GiB free", elements,
+                      need / double(1 << 30), double(free_b) / double(1 << 30));
+        throw InputError("", "grid", msg);
+    }
+}
+
+struct CudaTimeStepper::Impl {
+    std::unique_ptr<EngineBase> engine;
+    std::string device;
+};
+
+CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem) : impl_(std::make_unique<Impl>()) {
+    std::string why;
+    const auto devices = cuda_devices(&why);
+    if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);
+    VOXWAVE_CUDA_CHECK(cudaSetDevice(devices.front().index));
+    impl_->device = devices.front().name;
+    if (problem.method == Method::Tcovfem) {
+        if (problem.precision != Precision::Fp64)
+            throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
+        if (devices.front().major < 8)
+            throw InputError("", "run.method",
+                             "tcovfem needs INT8 Tensor Cores (compute capability 8.0 or newer); " +
+                                 devices.front().name + " is " + std::to_string(devices.front().major) + "." +
+                                 std::to_string(devices.front().minor));
+        if (problem.stages < 1 || problem.stages > kTcovfemMaxStages)
+            throw InputError("", "run.stages", "must be 1..8");
+    }
+    if (problem.precision == Precision::Fp64)
+        impl_->engine = std::make_unique<Engine<double>>(problem);
+    else
+        impl_->engine = std::make_unique<Engine<float>>(problem);
+}
+
+CudaTimeStepper::~CudaTimeStepper() = default;
+std::size_t CudaTimeStepper::node_count() const { return impl_->engine->node_count(); }
+void CudaTimeStepper::set_state(const std::vector<double>& up, const std::vector<double>& u) {
+    impl_->engine->set_state(up, u);
+}
+std::vector<double> CudaTimeStepper::displacement() const { return impl_->engine->download(false); }
+std::vector<double> CudaTimeStepper::previous_displacement() const { return impl_->engine->download(true); }
+void CudaTimeStepper::advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) {
+    impl_->engine->advance(n0, count, rec);
+}
+std::vector<double> CudaTimeStepper::stiffness_times(const std::vector<double>& v) const {
+    return impl_->engine->stiffness_times(v);
+}
+double CudaTimeStepper::median_stiffness_seconds(int reps) const {
+    return impl_->engine->median_stiffness_seconds(std::max(1, reps));
+}
+CudaStepTiming CudaTimeStepper::time_steps(std::int64_t n0, std::int64_t steps) {
+    Event a, b;
+    VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+    VOXWAVE_CUDA_CHECK(cudaEventRecord(a.get()));
+    impl_->engine->advance(n0, steps, nullptr);
+    VOXWAVE_CUDA_CHECK(cudaEventRecord(b.get()));
+    return {elapsed_seconds(a, b), steps};
+}
+std::vector<double> CudaTimeStepper::receiver_displacements() const { return impl_->engine->receiver_values(); }
+std::size_t CudaTimeStepper::device_bytes() const { return impl_->engine->device_bytes(); }
+std::string CudaTimeStepper::device_name() const { return impl_->device; }
+
+void run_wave_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r) {
+    CudaTimeStepper stepper(p);
+    const std::size_t nr = p.receivers.size(), nt = std::size_t(p.steps);
+    r.time.resize(nt);
+    r.displacement.assign(nr * nt * 3, 0.0);
+    r.velocity.assign(nr * nt * 3, 0.0);
+    // u at the receivers for n = 0 .. steps (the last one closes the last velocity), and u^{-1} = 0.
+    std::vector<double> samples(std::size_t(nt + 1) * nr * 3, 0.0), batch;
+    const std::int64_t chunk = std::max<std::int64_t>(kBatch, (p.steps / 100 / kBatch + 1) * kBatch);
+    for (std::int64_t n0 = 0; n0 < p.steps; n0 += chunk) {
+        const std::int64_t count = std::min(chunk, p.steps - n0);
+        stepper.advance(n0, count, &batch);
+        std::copy(batch.begin(), batch.end(), samples.begin() + std::size_t(n0) * nr * 3);
+        if (progress && !progress(n0 + count, p.steps)) throw Cancelled{};
+    }
+    {
+        // u^N: one more sampling pass without stepping.
+        const std::vector<double> last = stepper.receiver_displacements();
+        std::copy(last.begin(), last.end(), samples.begin() + nt * nr * 3);
+    }
+    for (std::size_t t = 0; t < nt; ++t) {
+        r.time[t] = double(t) * p.dt;
+        for (std::size_t i = 0; i < nr; ++i)
+            for (int c = 0; c < 3; ++c) {
+                const double before = t == 0 ? 0.0 : samples[((t - 1) * nr + i) * 3 + c];
+                r.displacement[(i * nt + t) * 3 + c] = samples[(t * nr + i) * 3 + c];
+                r.velocity[(i * nt + t) * 3 + c] = (samples[((t + 1) * nr + i) * 3 + c] - before) / (2.0 * p.dt);
+            }
+    }
+}
+
+double measure_device_copy_bandwidth_gbs(std::size_t bytes) {
+    std::string why;
+    if (cuda_devices(&why).empty()) throw InputError("", "backend", why);
+    DeviceBuffer<unsigned char> a(bytes), b(bytes);
+    VOXWAVE_CUDA_CHECK(cudaMemset(a.get(), 1, bytes));
+    std::vector<double> times;
+    Event e0, e1;
+    for (int r = 0; r < 8; ++r) {
+        VOXWAVE_CUDA_CHECK(cudaEventRecord(e0.get()));
+        VOXWAVE_CUDA_CHECK(cudaMemcpy(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice));
+        VOXWAVE_CUDA_CHECK(cudaEventRecord(e1.get()));
+        const double s = elapsed_seconds(e0, e1);
+        if (r > 0) times.push_back(s);
+    }
+    std::sort(times.begin(), times.end());
+    return 2.0 * double(bytes) / times[times.size() / 2] / 1e9;
+}
+
+}  // namespace voxwave
