@@ -153,6 +153,7 @@ public:
     virtual double median_stiffness_seconds(int reps) = 0;
     virtual std::vector<double> receiver_values() = 0;  // u at the receivers now, [r * 3 + c]
     virtual std::size_t device_bytes() const = 0;
+    virtual CudaTimeStepper::KernelSeconds kernel_seconds(std::int64_t n0, int reps) = 0;
 };
 
 constexpr std::int64_t kBatch = 512;  // steps per receiver/source batch
@@ -413,6 +414,37 @@ public:
 
     std::size_t device_bytes() const override { return bytes_needed(); }
 
+    CudaTimeStepper::KernelSeconds kernel_seconds(std::int64_t n0, int reps) override {
+        const std::size_t nsrc = p_.sources.size();
+        std::vector<Real> forces(3 * nsrc);
+        std::vector<double> ts, tu, tp;
+        Event e0, e1, e2, e3;
+        for (int r = 0; r < reps; ++r) {
+            const double t = double(n0 + r) * p_.dt;
+            for (std::size_t q = 0; q < nsrc; ++q)
+                for (int c = 0; c < 3; ++c)
+                    forces[q * 3 + c] =
+                        static_cast<Real>(p_.sources[q].force[c] * evaluate_wavelet(p_.sources[q].wavelet, t));
+            if (nsrc) src_force_.upload(forces.data(), forces.size());
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(e0.get()));
+            stiffness(u_.get(), um_.get(), damped_, f_.get());
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(e1.get()));
+            update();
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(e2.get()));
+            points(0, true, false);
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(e3.get()));
+            u_.swap(um_);
+            ts.push_back(elapsed_seconds(e0, e1));
+            tu.push_back(elapsed_seconds(e1, e2));
+            tp.push_back(elapsed_seconds(e2, e3));
+        }
+        auto median = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            return v[v.size() / 2];
+        };
+        return {median(ts), median(tu), median(tp)};
+    }
+
 private:
     std::size_t bytes_needed() const {
         return cuda_model_bytes(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_);
@@ -503,6 +535,9 @@ std::vector<double> CudaTimeStepper::stiffness_times(const std::vector<double>& 
 }
 double CudaTimeStepper::median_stiffness_seconds(int reps) const {
     return impl_->engine->median_stiffness_seconds(std::max(1, reps));
+}
+CudaTimeStepper::KernelSeconds CudaTimeStepper::median_kernel_seconds(std::int64_t n0, int reps) {
+    return impl_->engine->kernel_seconds(n0, std::max(1, reps));
 }
 CudaStepTiming CudaTimeStepper::time_steps(std::int64_t n0, std::int64_t steps) {
     Event a, b;

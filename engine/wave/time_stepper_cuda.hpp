@@ -59,6 +59,11 @@ public:
 
     // Median time of `repetitions` stiffness products on the current state (device events).
     double median_stiffness_seconds(int repetitions) const;
+    // Median per-kernel times of `repetitions` real steps from step n0 (advances the state).
+    struct KernelSeconds {
+        double stiffness = 0, update = 0, points = 0;
+    };
+    KernelSeconds median_kernel_seconds(std::int64_t n0, int repetitions);
     // Times `steps` steps from the current state (after the caller's warm-up).
     CudaStepTiming time_steps(std::int64_t n0, std::int64_t steps);
     // Device memory this model holds, bytes.

@@ -24,6 +24,7 @@ std::vector<double> CudaTimeStepper::previous_displacement() const { no_cuda(); 
 void CudaTimeStepper::advance(std::int64_t, std::int64_t, std::vector<double>*) { no_cuda(); }
 std::vector<double> CudaTimeStepper::stiffness_times(const std::vector<double>&) const { no_cuda(); }
 double CudaTimeStepper::median_stiffness_seconds(int) const { no_cuda(); }
+CudaTimeStepper::KernelSeconds CudaTimeStepper::median_kernel_seconds(std::int64_t, int) { no_cuda(); }
 CudaStepTiming CudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_cuda(); }
 std::vector<double> CudaTimeStepper::receiver_displacements() const { no_cuda(); }
 std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }
