@@ -32,11 +32,6 @@ __device__ __forceinline__ void corner_of(int n, int& a, int& b, int& c) {
     b = (m >= 2) ? 1 : 0;
 }
 
-__device__ __forceinline__ std::uint32_t pack4(int d0, int d1, int d2, int d3) {
-    return (std::uint32_t(d0) & 0xffu) | ((std::uint32_t(d1) & 0xffu) << 8) | ((std::uint32_t(d2) & 0xffu) << 16) |
-           ((std::uint32_t(d3) & 0xffu) << 24);
-}
-
 __device__ __forceinline__ void mma_s8(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
                                        std::uint32_t a3, std::uint32_t b0, std::uint32_t b1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -54,8 +49,55 @@ __device__ __forceinline__ void mma_s8(int (&c)[4], std::uint32_t a0, std::uint3
 // part of dofs 6t..6t+5, slots 6..11 the G part of the same dofs.
 __host__ __device__ __forceinline__ int slot_column(int t, int s) { return s < 6 ? 6 * t + s : 24 + 6 * t + (s - 6); }
 
+// Products of one part (digits 4..7 or 0..3, `count` of them, most significant first) of the
+// 2 elements x 12 slots held in y (one digit per byte): acc[6 r + o] = sum_j 128^j (A d_j) for
+// element r and output o of this lane. Two digits are chained inside the INT32 accumulator of
+// mma (c = 128 c + A d, < 2^26), then folded into the FP64 accumulator, which stays an exact
+// integer (< 2^42 < 2^53).
+__device__ __forceinline__ void digit_part_products(const std::uint32_t (&y)[2][12], int count,
+                                                    const std::uint32_t (&bf)[3][2][2], double (&acc)[12]) {
+#pragma unroll 1
+    for (int idx = 0; idx < count; idx += 2) {
+        int c[3][4] = {};
+        const int pair = idx + 1 < count ? 2 : 1;
+#pragma unroll 1
+        for (int h = 0; h < pair; ++h) {
+            const int k = count - 1 - (idx + h);  // byte of this digit within the part
+            const std::uint32_t sel = std::uint32_t(k) | (std::uint32_t(4 + k) << 4);
+            std::uint32_t a[2][3];
+#pragma unroll
+            for (int r = 0; r < 2; ++r)
+#pragma unroll
+                for (int w = 0; w < 3; ++w) {
+                    const std::uint32_t lo2 = __byte_perm(y[r][4 * w], y[r][4 * w + 1], sel);
+                    const std::uint32_t hi2 = __byte_perm(y[r][4 * w + 2], y[r][4 * w + 3], sel);
+                    a[r][w] = __byte_perm(lo2, hi2, 0x5410);
+                }
+#pragma unroll
+            for (int nt = 0; nt < 3; ++nt) {
+                if (h == 1)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) c[nt][i] *= 128;
+                // k-block 0: a0 = element row g slots 0..3, a1 = row g+8 slots 0..3, a2/a3 = slots 4..7;
+                // k-block 1: slots 8..11, the upper half is padding.
+                mma_s8(c[nt], a[0][0], a[1][0], a[0][1], a[1][1], bf[nt][0][0], bf[nt][0][1]);
+                mma_s8(c[nt], a[0][2], a[1][2], 0u, 0u, bf[nt][1][0], bf[nt][1][1]);
+            }
+        }
+        const double scale = pair == 2 ? 16384.0 : 128.0;
+#pragma unroll
+        for (int nt = 0; nt < 3; ++nt) {
+            // c0, c1: element row g, dofs 8nt+2t, +1; c2, c3: element row g+8.
+            acc[2 * nt] = fma(acc[2 * nt], scale, double(c[nt][0]));
+            acc[2 * nt + 1] = fma(acc[2 * nt + 1], scale, double(c[nt][1]));
+            acc[6 + 2 * nt] = fma(acc[6 + 2 * nt], scale, double(c[nt][2]));
+            acc[6 + 2 * nt + 1] = fma(acc[6 + 2 * nt + 1], scale, double(c[nt][3]));
+        }
+    }
+}
+
 template <bool Damped>
-__global__ void __launch_bounds__(kStiffnessBlockThreads) tcovfem_stiffness_kernel(TcovfemStiffnessArgs a) {
+__global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_kernel(TcovfemStiffnessArgs a) {
     const int lane = threadIdx.x & 31;
     const int g = lane >> 2, t = lane & 3;
     const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
@@ -84,7 +126,7 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads) tcovfem_stiffness_kern
             // This lane's two elements (rows g and g + 8 of the m-tile).
             int elem_i[2];
             unsigned id[2];
-            std::int64_t q[2][12];
+            std::uint32_t y_lo[2][12], y_hi[2][12];
             int e[2];
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
@@ -120,44 +162,26 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads) tcovfem_stiffness_kern
                 m = fmax(m, __shfl_xor_sync(0xffffffffu, m, 1));
                 m = fmax(m, __shfl_xor_sync(0xffffffffu, m, 2));
                 e[r] = tcovfem_scale_exponent(m);
+                // Base-128 digits laid out one per byte (base 256): y_lo holds digits 0..3, y_hi
+                // digits 4..7, so the A fragment of digit j is three byte permutes per register.
 #pragma unroll
-                for (int s = 0; s < 12; ++s) q[r][s] = tcovfem_keep_stages(tcovfem_to_int64(ubar[s], e[r]), M);
-            }
-
-            std::int64_t hi[2][6] = {}, lo[2][6] = {};
-#pragma unroll 1
-            for (int dj = M - 1; dj >= 0; --dj) {
-                int d[2][12];
+                for (int s = 0; s < 12; ++s) {
+                    const std::int64_t q = tcovfem_keep_stages(tcovfem_to_int64(ubar[s], e[r]), M);
+                    const int lo = int(tcovfem_low_part(q, M)), hi = int(tcovfem_high_part(q, M));
+                    std::uint32_t wl = 0, wh = 0;
 #pragma unroll
-                for (int r = 0; r < 2; ++r)
-#pragma unroll
-                    for (int s = 0; s < 12; ++s) d[r][s] = tcovfem_digit(q[r][s], dj, M);
-                // k-block 0: columns 4t..4t+3 (slots 0..3) and 16+4t.. (slots 4..7); k-block 1: 32+4t.. (slots 8..11).
-                const std::uint32_t a00 = pack4(d[0][0], d[0][1], d[0][2], d[0][3]);
-                const std::uint32_t a01 = pack4(d[1][0], d[1][1], d[1][2], d[1][3]);
-                const std::uint32_t a02 = pack4(d[0][4], d[0][5], d[0][6], d[0][7]);
-                const std::uint32_t a03 = pack4(d[1][4], d[1][5], d[1][6], d[1][7]);
-                const std::uint32_t a10 = pack4(d[0][8], d[0][9], d[0][10], d[0][11]);
-                const std::uint32_t a11 = pack4(d[1][8], d[1][9], d[1][10], d[1][11]);
-#pragma unroll
-                for (int nt = 0; nt < 3; ++nt) {
-                    int c[4] = {0, 0, 0, 0};
-                    mma_s8(c, a00, a01, a02, a03, bf[nt][0][0], bf[nt][0][1]);
-                    mma_s8(c, a10, a11, 0u, 0u, bf[nt][1][0], bf[nt][1][1]);
-                    // c0, c1: element row g, dofs 8nt+2t, +1; c2, c3: element row g+8.
-                    if (dj >= 4) {
-                        hi[0][2 * nt] = hi[0][2 * nt] * 128 + c[0];
-                        hi[0][2 * nt + 1] = hi[0][2 * nt + 1] * 128 + c[1];
-                        hi[1][2 * nt] = hi[1][2 * nt] * 128 + c[2];
-                        hi[1][2 * nt + 1] = hi[1][2 * nt + 1] * 128 + c[3];
-                    } else {
-                        lo[0][2 * nt] = lo[0][2 * nt] * 128 + c[0];
-                        lo[0][2 * nt + 1] = lo[0][2 * nt + 1] * 128 + c[1];
-                        lo[1][2 * nt] = lo[1][2 * nt] * 128 + c[2];
-                        lo[1][2 * nt + 1] = lo[1][2 * nt + 1] * 128 + c[3];
+                    for (int k = 0; k < 4; ++k) {
+                        wl |= (std::uint32_t(lo >> (7 * k)) & (k == M - 1 ? 0xffu : 0x7fu)) << (8 * k);
+                        wh |= (std::uint32_t(hi >> (7 * k)) & (k + 4 == M - 1 ? 0xffu : 0x7fu)) << (8 * k);
                     }
+                    y_lo[r][s] = wl;
+                    y_hi[r][s] = wh;
                 }
             }
+
+            double acc_hi[12] = {}, acc_lo[12] = {};
+            digit_part_products(y_hi, M > 4 ? M - 4 : 0, bf, acc_hi);
+            digit_part_products(y_lo, M > 4 ? 4 : M, bf, acc_lo);
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
                 if (id[r] == 0) continue;
@@ -167,7 +191,9 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads) tcovfem_stiffness_kern
                     int ca, cb, cc;
                     corner_of(dof / 3, ca, cb, cc);
                     const std::size_t n = node_at(a.nx, a.ny, elem_i[r] + ca, j + cb, k + cc);
-                    const double y = tcovfem_combine(hi[r][o], lo[r][o], e[r], M);
+                    // acc_* are exact integers (< 2^42): the same numbers as the CPU's INT64 sums.
+                    const double y = tcovfem_combine(std::int64_t(acc_hi[6 * r + o]), std::int64_t(acc_lo[6 * r + o]),
+                                                     e[r], M);
                     if (y != 0.0) atomicAdd(a.f[dof % 3] + n, y);
                 }
             }

@@ -93,22 +93,39 @@ struct UpdateArgs {
 };
 
 // (1 + h) u+ = 2u - (1 - h) u- - dt^2 M^-1 K w (same expression as the CPU stepper).
+// One node per thread, every load issued before the first store (restrict-qualified copies of
+// the pointers): a grid-stride loop with loads and stores interleaved per component measured
+// 350 us on the 2 mm model (0.7 TB/s, stalled on dependent loads), this form streams.
 template <class Real, bool UniformH, bool Diagonal>
-__global__ void update_kernel(UpdateArgs<Real> a) {
-    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-    for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < a.nn; i += stride) {
-        const Real ai = a.a[i];
-        const Real ih = UniformH ? a.ih0 : a.ih[i];
-        const Real mh = UniformH ? a.mh0 : a.mh[i];
+__global__ void __launch_bounds__(256) update_kernel(UpdateArgs<Real> a) {
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= a.nn) return;
+    const Real* __restrict__ u0 = a.u[0];
+    const Real* __restrict__ u1 = a.u[1];
+    const Real* __restrict__ u2 = a.u[2];
+    Real* __restrict__ m0 = a.um[0];
+    Real* __restrict__ m1 = a.um[1];
+    Real* __restrict__ m2 = a.um[2];
+    Real* __restrict__ f0 = a.f[0];
+    Real* __restrict__ f1 = a.f[1];
+    Real* __restrict__ f2 = a.f[2];
+    const Real ai = __ldg(a.a + i);
+    const Real ih = UniformH ? a.ih0 : __ldg(a.ih + i);
+    const Real mh = UniformH ? a.mh0 : __ldg(a.mh + i);
+    const Real u[3] = {u0[i], u1[i], u2[i]};
+    const Real um[3] = {m0[i], m1[i], m2[i]};
+    Real f[3] = {f0[i], f1[i], f2[i]};
+    if (Diagonal) {
+        const double d = __ldg(a.diag + i);
 #pragma unroll
-        for (int c = 0; c < 3; ++c) {
-            const Real u = a.u[c][i], um = a.um[c][i];
-            Real f = a.f[c][i];
-            a.f[c][i] = Real(0);
-            if (Diagonal) f += Real(a.diag[i] * double(a.keep * u - a.b * um));
-            a.um[c][i] = (Real(2) * u - mh * um - ai * f) * ih;
-        }
+        for (int c = 0; c < 3; ++c) f[c] += Real(d * double(a.keep * u[c] - a.b * um[c]));
     }
+    f0[i] = Real(0);
+    f1[i] = Real(0);
+    f2[i] = Real(0);
+    m0[i] = (Real(2) * u[0] - mh * um[0] - ai * f[0]) * ih;
+    m1[i] = (Real(2) * u[1] - mh * um[1] - ai * f[1]) * ih;
+    m2[i] = (Real(2) * u[2] - mh * um[2] - ai * f[2]) * ih;
 }
 
 template <class Real>
@@ -133,13 +150,7 @@ __global__ void point_kernel(PointArgs<Real> a) {
     for (int r = t; r < 3 * a.nrec; r += blockDim.x) a.rec_out[r] = double(a.u[r % 3][a.rec_node[r / 3]]);
 }
 
-int launch_blocks(std::size_t n, int threads) {
-    int sms = 0, dev = 0;
-    VOXWAVE_CUDA_CHECK(cudaGetDevice(&dev));
-    VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    const std::size_t want = (n + threads - 1) / threads;
-    return int(std::min<std::size_t>(want, std::size_t(std::max(1, sms)) * 16));
-}
+int launch_blocks(std::size_t n, int threads) { return int((n + std::size_t(threads) - 1) / std::size_t(threads)); }
 
 // What one engine instance does; the precision is a template parameter of the implementation.
 class EngineBase {
