@@ -123,6 +123,11 @@ int run(const BenchOptions& o) {
                 sc.grid.spacing = ds;
                 sc.run.method = parse_method(m, "--methods");
                 sc.run.precision = parse_precision(pr, "--precisions");
+                if (sc.run.method == Method::Tcovfem && sc.run.precision != Precision::Fp64) {
+                    std::fprintf(stderr, "tcovfem %s: skipped (tcovfem runs in INT8 digits and FP64 only)\n",
+                                 pr.c_str());
+                    continue;
+                }
                 sc.run.steps = o.steps + 5;
                 sc.run.backend = Backend::Cpu;
                 const WaveProblem p = build_wave_problem(sc, o.scene);
