@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -186,13 +185,7 @@ int run(const Table3Options& o) {
     md << "\nThe paper's values are for its own random vector (ds = 2 mm; its scale, hence the size of K u, differs "
           "from ours), so only the pattern of the errors is comparable: FP32 and INT8 M=4 ~1e-7, FP64 and INT8 M=8 "
           "~1e-16 (M=8 as accurate as FP64).\n";
-    std::printf("%s", md.str().c_str());
-    if (!o.out.empty()) {
-        std::ofstream f(o.out, std::ios::app);
-        f << md.str() << "\n";
-        if (!f) throw InputError(o.out, "", "cannot append the results");
-        std::printf("appended to %s\n", o.out.c_str());
-    }
+    print_and_append(md.str(), o.out);
     return kOk;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
+#include "wave/element_rows.hpp"
 #include "wave/voxel_element_kernel.hpp"
 
 namespace voxwave {
@@ -42,8 +43,8 @@ void TcovfemStiffnessCpu::apply_plane(int k, const std::array<const double*, 3>&
     const std::size_t stride = static_cast<std::size_t>(nx);
     for (int j = 0; j < ny; ++j) {
         const MaterialId* ids = grid_.ids.data() + grid_.element_index(0, j, k);
-        const std::size_t rows[4] = {grid_.node_index(0, j, k), grid_.node_index(0, j + 1, k),
-                                     grid_.node_index(0, j, k + 1), grid_.node_index(0, j + 1, k + 1)};
+        std::size_t rows[4];
+        element_row_nodes(grid_, j, k, rows);
         double* __restrict out = rowbuf;
         for (int i = 0; i < nx; ++i) {
             const MaterialId id = ids[i];
@@ -68,49 +69,26 @@ void TcovfemStiffnessCpu::apply_plane(int k, const std::array<const double*, 3>&
             tcovfem_element_force_int(matrix_, we, factors_[id], stages_, fe);
             for (int d = 0; d < 24; ++d) out[d * stride + static_cast<std::size_t>(i)] = fe[d];
         }
-        // Same two unit-stride passes as VoxelStiffnessCpu (near corners, then far corners).
-        for (int c = 0; c < 2; ++c)
-            for (int bb = 0; bb < 2; ++bb)
-                for (int comp = 0; comp < 3; ++comp) {
-                    double* __restrict dst = f[comp] + rows[2 * c + bb];
-                    const double* __restrict near = out + (3 * voxel_local_node(0, bb, c) + comp) * stride;
-                    const double* __restrict far = out + (3 * voxel_local_node(1, bb, c) + comp) * stride;
-#pragma omp simd
-                    for (int i = 0; i < nx; ++i) dst[i] += near[i];
-#pragma omp simd
-                    for (int i = 0; i < nx; ++i) dst[i + 1] += far[i];
-                }
+        add_element_row<double>(out, rows, nx, f);
     }
 }
 
 void TcovfemStiffnessCpu::apply(const std::array<const double*, 3>& u, const std::array<const double*, 3>& u_prev,
                                 double b, const std::array<double*, 3>& f) const {
     const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(grid_.node_count());
-    const int nz = grid_.n[2];
     const bool damped = u_prev[0] != nullptr && b != 0.0;
-    const std::size_t rowbuf_size = 24 * static_cast<std::size_t>(grid_.n[0]);
+    for_each_element_plane<double>(grid_, f, [&](int k, double* rowbuf) {
+        if (damped)
+            apply_plane<true>(k, u, u_prev, b, f, rowbuf);
+        else
+            apply_plane<false>(k, u, u_prev, b, f, rowbuf);
+    });
+    // The FP64 diagonal remainder, once per node: f_n += D_n w_n.
     const double keep = 1.0 + b;
     const double* __restrict diag = diagonal_.data();
 #pragma omp parallel
     {
         const FlushDenormalsScope no_subnormals;
-        std::vector<double> rowbuf(rowbuf_size);
-        for (int comp = 0; comp < 3; ++comp) {
-#pragma omp for schedule(static) nowait
-            for (std::ptrdiff_t n = 0; n < nn; ++n) f[comp][n] = 0.0;
-        }
-#pragma omp barrier
-        // Element plane k adds to node planes k and k+1: planes of one parity never collide.
-        for (int parity = 0; parity < 2; ++parity) {
-#pragma omp for schedule(static)
-            for (int k = parity; k < nz; k += 2) {
-                if (damped)
-                    apply_plane<true>(k, u, u_prev, b, f, rowbuf.data());
-                else
-                    apply_plane<false>(k, u, u_prev, b, f, rowbuf.data());
-            }
-        }
-        // The FP64 diagonal remainder, once per node: f_n += D_n w_n.
         for (int comp = 0; comp < 3; ++comp) {
             double* __restrict fc = f[comp];
             const double* __restrict uc = u[comp];
