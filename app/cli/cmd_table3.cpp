@@ -71,7 +71,8 @@ struct Row {
 };
 
 int run(const Table3Options& o) {
-    if (!(o.spacing > 0) || !std::isfinite(o.spacing)) throw InputError("", "--spacing", "must be positive");
+    if (!(o.spacing > 0) || !std::isfinite(o.spacing))
+        throw InputError("", "--spacing", "must be positive and finite (metres)");
     const Backend requested = parse_backend(o.backend, "--backend");
     if (!o.out.empty()) check_output_path(o.out);
     Scene scene = read_scene_json(o.scene);
@@ -183,7 +184,8 @@ int run(const Table3Options& o) {
         md << "| " << r.label << " | " << r.where << " | " << r.bits << " | " << r.value << " | " << r.component_error
            << " | " << r.vector_error << " | " << r.paper << " |\n";
     md << "\nThe paper's values are for its own random vector (ds = 2 mm; its scale, hence the size of K u, differs "
-          "from ours), so only the pattern of the errors is comparable: FP32 and INT8 M=4 ~1e-7, FP64 and INT8 M=8 "
+          "from ours), so only the pattern of the errors is comparable: FP32 and INT8 M=4 1e-9 .. 1e-6, FP64 and INT8 "
+          "M=8 "
           "~1e-16 (M=8 as accurate as FP64).\n";
     print_and_append(md.str(), o.out);
     return kOk;
