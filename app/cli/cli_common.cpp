@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <new>
 
 #include "core/errors.hpp"
@@ -36,6 +37,15 @@ ProgressFn terminal_progress(const std::string& label, bool quiet) {
 void finish_progress() {
     if (g_bar_drawn) std::fputc('\n', stderr);
     g_bar_drawn = false;
+}
+
+void print_and_append(const std::string& markdown, const std::string& out) {
+    std::printf("%s", markdown.c_str());
+    if (out.empty()) return;
+    std::ofstream f(out, std::ios::app);
+    f << markdown << "\n";
+    if (!f) throw InputError(out, "", "cannot append the results");
+    std::printf("appended to %s\n", out.c_str());
 }
 
 int guarded(const std::function<int()>& body) {

@@ -18,6 +18,10 @@ ProgressFn terminal_progress(const std::string& label, bool quiet);
 // Ends the bar's line if one was drawn.
 void finish_progress();
 
+// Prints a markdown report on stdout and, when `out` is not empty, appends it (and a blank line)
+// to that file; throws InputError(out, "", ...) when it cannot.
+void print_and_append(const std::string& markdown, const std::string& out);
+
 // Runs a subcommand body, turning every exception into one line on stderr and an exit code.
 int guarded(const std::function<int()>& body);
 

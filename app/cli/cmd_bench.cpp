@@ -256,6 +256,11 @@ int run(const BenchOptions& o) {
                 sc.grid.spacing = ds;
                 sc.run.method = parse_method(m, "--methods");
                 sc.run.precision = parse_precision(pr, "--precisions");
+                if (sc.run.method == Method::Tcovfem && sc.run.precision != Precision::Fp64) {
+                    std::fprintf(stderr, "tcovfem %s: skipped (tcovfem runs in INT8 digits and FP64 only)\n",
+                                 pr.c_str());
+                    continue;
+                }
                 sc.run.steps = o.steps + 5;
                 sc.run.backend = Backend::Cpu;
                 const WaveProblem p = build_wave_problem(sc, o.scene);
@@ -275,13 +280,7 @@ int run(const BenchOptions& o) {
     }
     md << "\nbytes/step counted: stiffness pass reads u (+ u- when Rayleigh-damped) and writes f, 1 B material id per "
           "element; update pass reads u, u-, f, dt^2/m and writes u+. floor time = bytes/step / copy bandwidth.\n";
-    std::printf("%s", md.str().c_str());
-    if (!o.out.empty()) {
-        std::ofstream f(o.out, std::ios::app);
-        f << md.str() << "\n";
-        if (!f) throw InputError(o.out, "", "cannot append the results");
-        std::printf("appended to %s\n", o.out.c_str());
-    }
+    print_and_append(md.str(), o.out);
     return kOk;
 }
 }  // namespace

@@ -8,7 +8,7 @@
 
 int main(int argc, char** argv) {
     using namespace voxwave::cli;
-    CLI::App app{"voxwave-cli: voxel elastic-wave simulations (VFEM, OVFEM) from the command line"};
+    CLI::App app{"voxwave-cli: voxel elastic-wave simulations (VFEM, OVFEM, TCOVFEM) from the command line"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("voxwave-cli ") + VOXWAVE_VERSION);
     std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     add(add_dispersion_command);
     add(add_info_command);
     add(add_bench_command);
+    add(add_table3_command);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

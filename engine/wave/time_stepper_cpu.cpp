@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <type_traits>
+
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
 #include "wave/wavelet.hpp"
@@ -9,10 +11,30 @@
 namespace voxwave {
 
 template <class Real>
+typename CpuTimeStepper<Real>::Stiffness CpuTimeStepper<Real>::make_stiffness(const WaveProblem& problem) {
+    if (problem.method != Method::Tcovfem)
+        return Stiffness(std::in_place_index<0>, problem.grid, problem.materials, problem.element_method());
+    if constexpr (!std::is_same_v<Real, double>)
+        throw RuntimeError("tcovfem computes in INT8 digits and FP64; the FP32 CPU engine cannot run it");
+    return Stiffness(std::in_place_index<1>, problem.grid, problem.materials, problem.stages);
+}
+
+template <class Real>
+void CpuTimeStepper<Real>::apply_stiffness(const std::array<const Real*, 3>& u,
+                                           const std::array<const Real*, 3>& u_prev, Real b,
+                                           const std::array<Real*, 3>& f) const {
+    if (const auto* voxel = std::get_if<0>(&stiffness_)) {
+        voxel->apply(u, u_prev, b, f);
+    } else if constexpr (std::is_same_v<Real, double>) {
+        std::get<1>(stiffness_).apply(u, u_prev, b, f);
+    }
+}
+
+template <class Real>
 CpuTimeStepper<Real>::CpuTimeStepper(const WaveProblem& problem)
     : problem_(problem),
       nn_(problem.grid.node_count()),
-      stiffness_(problem.grid, problem.materials, problem.element_method()),
+      stiffness_(make_stiffness(problem)),
       u_(3 * nn_, Real(0)),
       up_(3 * nn_, Real(0)),
       f_(3 * nn_, Real(0)),
@@ -66,13 +88,13 @@ std::vector<double> CpuTimeStepper<Real>::previous_displacement() const {
 template <class Real>
 std::vector<double> CpuTimeStepper<Real>::stiffness_times(const std::vector<double>& v) const {
     std::vector<Real> in(v.begin(), v.end()), out(3 * nn_);
-    stiffness_.apply(cptrs(in), {nullptr, nullptr, nullptr}, Real(0), ptrs(out));
+    apply_stiffness(cptrs(in), {nullptr, nullptr, nullptr}, Real(0), ptrs(out));
     return std::vector<double>(out.begin(), out.end());
 }
 
 template <class Real>
 void CpuTimeStepper<Real>::step(std::int64_t n) {
-    stiffness_.apply(cptrs(u_), cptrs(up_), beta_over_dt_, ptrs(f_));
+    apply_stiffness(cptrs(u_), cptrs(up_), beta_over_dt_, ptrs(f_));
     const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(nn_);
     const Real* __restrict a = dt2_inv_mass_.data();
 #pragma omp parallel

@@ -6,11 +6,17 @@
 // i.e. the mass term is centred (diagonal, so still explicit) and the stiffness term uses the
 // backward velocity, which keeps ONE stiffness product per step (K w). Fixed nodes and nodes
 // touching no element have M^-1 = 0 and stay at rest.
+//
+// The stiffness product is VoxelStiffnessCpu<Real> for VFEM and OVFEM, and for TCOVFEM (FP64
+// only) TcovfemStiffnessCpu, the exact CPU emulation of the INT8 Tensor Core product with
+// problem.stages digits.
 #pragma once
 
 #include <cstdint>
+#include <variant>
 #include <vector>
 
+#include "wave/tcovfem_stiffness_cpu.hpp"
 #include "wave/voxel_stiffness_cpu.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -19,6 +25,7 @@ namespace voxwave {
 template <class Real>
 class CpuTimeStepper {
 public:
+    // Throws RuntimeError for TCOVFEM in FP32 (TCOVFEM computes in INT8 digits and FP64).
     explicit CpuTimeStepper(const WaveProblem& problem);
 
     std::size_t node_count() const { return nn_; }
@@ -37,10 +44,16 @@ public:
 private:
     std::array<const Real*, 3> cptrs(const std::vector<Real>& v) const;
     std::array<Real*, 3> ptrs(std::vector<Real>& v) const;
+    // f = K w (w = u + b (u - u_prev)) with whichever product the method uses.
+    void apply_stiffness(const std::array<const Real*, 3>& u, const std::array<const Real*, 3>& u_prev, Real b,
+                         const std::array<Real*, 3>& f) const;
+
+    using Stiffness = std::variant<VoxelStiffnessCpu<Real>, TcovfemStiffnessCpu>;
+    static Stiffness make_stiffness(const WaveProblem& problem);
 
     const WaveProblem& problem_;
     std::size_t nn_;
-    VoxelStiffnessCpu<Real> stiffness_;
+    Stiffness stiffness_;
     std::vector<Real> u_, up_, f_;
     std::vector<Real> dt2_inv_mass_;    // dt^2 / m, 0 where the node is fixed or massless
     std::vector<Real> inv_one_plus_h_;  // 1 / (1 + h) per node (h from alpha and the sponge)

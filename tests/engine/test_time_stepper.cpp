@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "assembly_util.hpp"
 #include "core/errors.hpp"
 #include "scene_builders.hpp"
 #include "wave/time_stepper_cpu.hpp"
@@ -125,28 +126,12 @@ TEST_P(GridTest, StiffnessProductEqualsAssembledElementMatrices) {
     std::vector<double> u(3 * nn);
     for (double& v : u) v = U(rng);
     const auto f = st.stiffness_times(u);
-    std::vector<double> ref(3 * nn, 0.0);
+    const std::vector<double> ref = assembled_product(g, p.materials, p.element_method(), u);
     int void_count = 0, steel_count = 0;
-    for (int k = 0; k < g.n[2]; ++k)
-        for (int j = 0; j < g.n[1]; ++j)
-            for (int i = 0; i < g.n[0]; ++i) {
-                const MaterialId id = g.at(i, j, k);
-                void_count += id == 0;
-                steel_count += id == 2;
-                if (id == 0) continue;
-                const ElementMatrix K = voxel_element_stiffness(p.element_method(), g.spacing, p.materials[id - 1]);
-                const int off[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
-                                       {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
-                Eigen::Matrix<double, 24, 1> ue;
-                std::size_t nodes[8];
-                for (int a = 0; a < 8; ++a) {
-                    nodes[a] = g.node_index(i + off[a][0], j + off[a][1], k + off[a][2]);
-                    for (int c = 0; c < 3; ++c) ue(3 * a + c) = u[c * nn + nodes[a]];
-                }
-                const Eigen::Matrix<double, 24, 1> fe = K * ue;
-                for (int a = 0; a < 8; ++a)
-                    for (int c = 0; c < 3; ++c) ref[c * nn + nodes[a]] += fe(3 * a + c);
-            }
+    for (MaterialId id : g.ids) {
+        void_count += id == 0;
+        steel_count += id == 2;
+    }
     EXPECT_EQ(void_count, 1);
     EXPECT_EQ(steel_count, 3);
     double scale = 0;
@@ -216,8 +201,9 @@ TEST_P(GridTest, RayleighDampingOnlyRemovesEnergy) {
     EXPECT_LT(last, 0.01 * e0);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothMethods, GridTest, ::testing::Values(Method::Vfem, Method::Ovfem),
-                         [](const auto& info) { return info.param == Method::Vfem ? "vfem" : "ovfem"; });
+// TCOVFEM (CPU emulation of the INT8 product, M = 8) must pass the same grid-level checks.
+INSTANTIATE_TEST_SUITE_P(AllMethods, GridTest, ::testing::Values(Method::Vfem, Method::Ovfem, Method::Tcovfem),
+                         [](const auto& param_info) { return std::string(to_string(param_info.param)); });
 
 TEST(WaveProblem, RefusesTimeStepAboveTheStableLimit) {
     Scene s = block_scene(4, 4, 4, 0.002, steel());
