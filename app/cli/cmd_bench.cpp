@@ -158,9 +158,14 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
                 sc.run.steps = o.steps + 20;
                 sc.run.backend = Backend::Cuda;
                 const WaveProblem p = build_wave_problem(sc, o.scene);
+                const bool tc_case = p.method == Method::Tcovfem;
+                const std::vector<TcovfemMapping> mappings =
+                    tc_case ? std::vector<TcovfemMapping>{TcovfemMapping::Staged, TcovfemMapping::PaperAtomics}
+                            : std::vector<TcovfemMapping>{TcovfemMapping::Staged};
                 std::fprintf(stderr, "%s %s ds=%g mm: %zu elements, %lld steps...\n", m.c_str(), pr.c_str(), ds * 1e3,
                              p.grid.element_count(), o.steps);
-                CudaTimeStepper st(p);
+                for (TcovfemMapping mapping : mappings) {
+                CudaTimeStepper st(p, CudaEngineOptions{mapping});
                 // Never time on zeros: the kernels skip all-zero elements, and a real run is
                 // non-zero everywhere once the wave has crossed the model. Start from a random
                 // state (fixed nodes are zeroed by set_state).
@@ -196,17 +201,20 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
                 else
                     std::snprintf(rate, sizeof rate, "%.2f TFLOP/s", kMomentKernelFlops * ne / mv_s / 1e12);
                 const PaperTiming paper = paper_a100(p.method, p.precision, ds);
+                const std::string label =
+                    !tc ? m : (mapping == TcovfemMapping::Staged ? m + " (staged rows)" : m + " (paper atomics)");
                 char line[768];
                 std::snprintf(line, sizeof line,
                               "| %s | %s | %s | %.1f | %zu | %lld | %.3f | %.1f | %.1f | %.1f | %.1f | %s | %.3g | %.0f | %.1f | %.2f | "
                               "%.0f | %s | %s | %s |\n",
-                              m.c_str(), pr.c_str(), tc ? std::to_string(p.stages).c_str() : "-", ds * 1e3,
+                              label.c_str(), pr.c_str(), tc ? std::to_string(p.stages).c_str() : "-", ds * 1e3,
                               p.grid.element_count(), o.steps, t.seconds, step_s * 1e6, mv_s * 1e6, ks.update * 1e6, ks.points * 1e6, rate, moved,
                               moved / step_s / 1e9, floor_s * 1e6, step_s / floor_s,
                               double(st.device_bytes()) / ne, paper.total_s > 0 ? format_seconds(paper.total_s).c_str() : "-",
                               paper.matvec_s > 0 ? format_seconds(paper.matvec_s).c_str() : "-",
                               paper.steps > 0 ? format_seconds(step_s * double(paper.steps)).c_str() : "-");
                 md << line;
+                }
             }
     md << "\nbytes/step moved: stiffness kernel reads u (+ u- when Rayleigh-damped) and 1 B/element ids and adds "
           "into f; update kernel reads u, u-, f, dt^2/m (+ sponge factors, + TCOVFEM FP64 diagonal) and writes u+ and "

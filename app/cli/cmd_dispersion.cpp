@@ -22,7 +22,7 @@ int run(const DispersionOptions& o) {
     const Method m = parse_method(o.method, "--method");
     if (!(o.spacing > 0)) throw InputError("", "--spacing", "must be positive");
     if (o.dt < 0) throw InputError("", "--dt", "must not be negative");
-    Material mat{.name = "material", .density = o.density, .vp = o.vp, .vs = o.vs};
+    Material mat{.name = "material", .density = o.density, .vp = o.vp, .vs = o.vs, .color = "#808080", .source = ""};
     validate_material(mat, "", "material");
     std::vector<double> ppw = o.ppw;
     if (ppw.empty())

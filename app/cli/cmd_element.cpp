@@ -21,7 +21,7 @@ ElementMethod element_method_of(Method m) { return m == Method::Vfem ? ElementMe
 int run(const ElementOptions& o) {
     const Method m = parse_method(o.method, "--method");
     if (!(o.spacing > 0)) throw InputError("", "--spacing", "must be positive");
-    Material mat{.name = "material", .density = o.density, .vp = o.vp, .vs = o.vs};
+    Material mat{.name = "material", .density = o.density, .vp = o.vp, .vs = o.vs, .color = "#808080", .source = ""};
     validate_material(mat, "", "material");
     check_output_path(o.out);
     const ElementMatrix k = voxel_element_stiffness(element_method_of(m), o.spacing, mat);

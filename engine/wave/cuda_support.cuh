@@ -53,15 +53,11 @@ struct TcovfemStiffnessArgs {
 
 template <class Real>
 void launch_moment_stiffness(const MomentStiffnessArgs<Real>& a, bool damped, cudaStream_t stream);
-void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, cudaStream_t stream);
+// staged = true: element forces pass through shared memory to the row emitter (plain adds);
+// false: the paper's mapping, each lane adds its Tensor Core outputs to global memory with atomics.
+void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, bool staged, cudaStream_t stream);
 // Packs A = [256 K_kappa/ds | 384 K_G/ds - 245 I] into the per-lane B fragments of
 // mma.m16n8k32 (s8), with the column permutation the kernel's lanes use.
 void tcovfem_pack_b_fragments(std::uint32_t out[32 * 3 * 2 * 2]);
-
-inline std::size_t stiffness_grid_warps(int nx, int ny, int nz) {
-    const std::size_t segs = std::size_t((nx + kWarpElements - 1) / kWarpElements);
-    const std::size_t chunks = std::size_t((nz + kPlanesPerChunk - 1) / kPlanesPerChunk);
-    return segs * std::size_t(ny) * chunks;
-}
 
 }  // namespace voxwave::cuda

@@ -14,15 +14,12 @@
 // Digits are Horner-combined in INT64 (digits 4..M-1 -> hi, 0..3 -> lo) and rounded once:
 // bit-identical to the CPU emulation in tcovfem_int8.hpp.
 #include "wave/cuda_support.cuh"
+#include "wave/element_row_emit.cuh"
 #include "wave/tcovfem_int8.hpp"
 #include "wave/voxel_element_kernel.hpp"
 
 namespace voxwave::cuda {
 namespace {
-
-__device__ __forceinline__ std::size_t node_at(int nx, int ny, int i, int j, int k) {
-    return std::size_t(i) + std::size_t(nx + 1) * (std::size_t(j) + std::size_t(ny + 1) * std::size_t(k));
-}
 
 // Local node n (0..7) -> corner offsets (a, b, c); inverse of voxel_local_node.
 __device__ __forceinline__ void corner_of(int n, int& a, int& b, int& c) {
@@ -96,21 +93,20 @@ __device__ __forceinline__ void digit_part_products(const std::uint32_t (&y)[2][
     }
 }
 
-template <bool Damped>
-__global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_kernel(TcovfemStiffnessArgs a) {
+template <bool Damped, bool Staged>
+__global__ void __launch_bounds__(kStiffnessBlockThreads, 3)
+    tcovfem_stiffness_kernel(TcovfemStiffnessArgs a, int parity) {
     const int lane = threadIdx.x & 31;
     const int g = lane >> 2, t = lane & 3;
-    const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-    const int segs = (a.nx + kWarpElements - 1) / kWarpElements;
-    const int chunks = (a.nz + kPlanesPerChunk - 1) / kPlanesPerChunk;
-    const int seg = int(warp % std::size_t(segs));
-    const std::size_t rest = warp / std::size_t(segs);
-    const int j = int(rest % std::size_t(a.ny));
-    const int chunk = int(rest / std::size_t(a.ny));
-    if (chunk >= chunks) return;
-    const int k0 = chunk * kPlanesPerChunk;
-    const int k1 = min(a.nz, k0 + kPlanesPerChunk);
+    const WarpRow w = warp_row(a.nx, a.ny, a.nz, parity);
+    if (!w.valid) return;
+    const int seg = w.seg, j = w.j, k0 = w.k0, k1 = w.k1;
     const int M = a.stages;
+    // Staged: the warp's 32 x 24 element forces pass through shared memory once so that each
+    // lane holds its own element and the row emitter (shuffles, z carry, plain adds) applies.
+    __shared__ double stage[Staged ? kStiffnessBlockThreads / 32 : 1][32][25];
+    const int wib = Staged ? int(threadIdx.x >> 5) : 0;
+    RowEmitter<double> emit;
 
     std::uint32_t bf[3][2][2];
 #pragma unroll
@@ -141,7 +137,7 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_k
                     for (int h = 0; h < 2; ++h) {
                         int ca, cb, cc;
                         corner_of(2 * t + h, ca, cb, cc);
-                        const std::size_t n = node_at(a.nx, a.ny, elem_i[r] + ca, j + cb, k + cc);
+                        const std::size_t n = grid_node(a.nx, a.ny, elem_i[r] + ca, j + cb, k + cc);
 #pragma unroll
                         for (int comp = 0; comp < 3; ++comp) {
                             const double v = __ldg(a.u[comp] + n);
@@ -184,21 +180,33 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_k
             digit_part_products(y_lo, M > 4 ? 4 : M, bf, acc_lo);
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
-                if (id[r] == 0) continue;
 #pragma unroll
                 for (int o = 0; o < 6; ++o) {
                     const int dof = 8 * (o >> 1) + 2 * t + (o & 1);
-                    int ca, cb, cc;
-                    corner_of(dof / 3, ca, cb, cc);
-                    const std::size_t n = node_at(a.nx, a.ny, elem_i[r] + ca, j + cb, k + cc);
                     // acc_* are exact integers (< 2^42): the same numbers as the CPU's INT64 sums.
                     const double y = tcovfem_combine(std::int64_t(acc_hi[6 * r + o]), std::int64_t(acc_lo[6 * r + o]),
                                                      e[r], M);
-                    if (y != 0.0) atomicAdd(a.f[dof % 3] + n, y);
+                    if (Staged) {
+                        stage[wib][16 * mt + g + 8 * r][dof] = y;  // 0 for void and outside the row
+                    } else if (id[r] != 0 && y != 0.0) {
+                        // The paper's mapping: straight to global memory, one atomic per dof.
+                        int ca, cb, cc;
+                        corner_of(dof / 3, ca, cb, cc);
+                        atomicAdd(a.f[dof % 3] + grid_node(a.nx, a.ny, elem_i[r] + ca, j + cb, k + cc), y);
+                    }
                 }
             }
         }
+        if (Staged) {
+            __syncwarp();
+            double fe[24];
+#pragma unroll
+            for (int d = 0; d < 24; ++d) fe[d] = stage[wib][lane][d];
+            __syncwarp();
+            emit.plane(fe, lane, w, k, a.nx, a.ny, a.f);
+        }
     }
+    if (Staged) emit.finish(lane, w, a.nx, a.ny, a.nz, a.f);
 }
 
 }  // namespace
@@ -232,14 +240,16 @@ void tcovfem_pack_b_fragments(std::uint32_t out[32 * 3 * 2 * 2]) {
     }
 }
 
-void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, cudaStream_t stream) {
-    const std::size_t threads = stiffness_grid_warps(a.nx, a.ny, a.nz) * 32;
-    const unsigned blocks = unsigned((threads + kStiffnessBlockThreads - 1) / kStiffnessBlockThreads);
-    if (damped)
-        tcovfem_stiffness_kernel<true><<<blocks, kStiffnessBlockThreads, 0, stream>>>(a);
-    else
-        tcovfem_stiffness_kernel<false><<<blocks, kStiffnessBlockThreads, 0, stream>>>(a);
-    VOXWAVE_CUDA_CHECK_LAUNCH("tcovfem_stiffness_kernel");
+void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, bool staged, cudaStream_t stream) {
+    for (int parity = 0; parity < 2; ++parity) {
+        const std::size_t threads = parity_grid_warps(a.nx, a.ny, a.nz, parity) * 32;
+        if (threads == 0) continue;
+        const unsigned blocks = unsigned((threads + kStiffnessBlockThreads - 1) / kStiffnessBlockThreads);
+        auto* kernel = damped ? (staged ? tcovfem_stiffness_kernel<true, true> : tcovfem_stiffness_kernel<true, false>)
+                              : (staged ? tcovfem_stiffness_kernel<false, true> : tcovfem_stiffness_kernel<false, false>);
+        kernel<<<blocks, kStiffnessBlockThreads, 0, stream>>>(a, parity);
+        VOXWAVE_CUDA_CHECK_LAUNCH("tcovfem_stiffness_kernel");
+    }
 }
 
 }  // namespace voxwave::cuda

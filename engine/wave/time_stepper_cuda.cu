@@ -172,7 +172,9 @@ constexpr std::int64_t kBatch = 512;  // steps per receiver/source batch
 template <class Real>
 class Engine final : public EngineBase {
 public:
-    explicit Engine(const WaveProblem& p) : p_(p), nn_(p.grid.node_count()), ne_(p.grid.element_count()) {
+    Engine(const WaveProblem& p, CudaEngineOptions options)
+        : p_(p), nn_(p.grid.node_count()), ne_(p.grid.element_count()) {
+        staged_ = options.tcovfem_mapping == TcovfemMapping::Staged;
         tc_ = p.method == Method::Tcovfem;
         damped_ = p.rayleigh.beta != 0;
         uniform_h_ = p.sponge.empty();
@@ -297,7 +299,7 @@ public:
                                              kappa_f_.get(), shear_f_.get(), bfrag_.get(),
                                              {uu[0], uu[1], uu[2]}, {pp[0], pp[1], pp[2]}, keep_, b_,
                                              {ff[0], ff[1], ff[2]}};
-                cuda::launch_tcovfem_stiffness(a, damped, nullptr);
+                cuda::launch_tcovfem_stiffness(a, damped, staged_, nullptr);
                 return;
             }
         }
@@ -466,7 +468,7 @@ private:
 
     const WaveProblem& p_;
     std::size_t nn_, ne_;
-    bool tc_ = false, damped_ = false, uniform_h_ = true;
+    bool tc_ = false, damped_ = false, uniform_h_ = true, staged_ = true;
     int update_blocks_ = 0;
     Real s0_{}, s1_{}, s2_{}, b_{}, keep_{1}, ih0_{1}, mh0_{1};
     std::vector<Real> host_a_, host_ih_;
@@ -508,7 +510,8 @@ struct CudaTimeStepper::Impl {
     std::string device;
 };
 
-CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem) : impl_(std::make_unique<Impl>()) {
+CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem, CudaEngineOptions options)
+    : impl_(std::make_unique<Impl>()) {
     std::string why;
     const auto devices = cuda_devices(&why);
     if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);
@@ -526,9 +529,9 @@ CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem) : impl_(std::make_u
             throw InputError("", "run.stages", "must be 1..8");
     }
     if (problem.precision == Precision::Fp64)
-        impl_->engine = std::make_unique<Engine<double>>(problem);
+        impl_->engine = std::make_unique<Engine<double>>(problem, options);
     else
-        impl_->engine = std::make_unique<Engine<float>>(problem);
+        impl_->engine = std::make_unique<Engine<float>>(problem, options);
 }
 
 CudaTimeStepper::~CudaTimeStepper() = default;

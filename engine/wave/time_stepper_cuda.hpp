@@ -29,13 +29,23 @@ struct CudaStepTiming {
     std::int64_t steps = 0;
 };
 
+// How TCOVFEM's Tensor Core outputs reach the global force vector.
+enum class TcovfemMapping {
+    Staged,        // through shared memory to the row emitter: plain adds, atomics only on seams (default: faster)
+    PaperAtomics,  // the paper's mapping: every output added to global memory with an atomic
+};
+
+struct CudaEngineOptions {
+    TcovfemMapping tcovfem_mapping = TcovfemMapping::Staged;
+};
+
 class CudaTimeStepper {
 public:
     // Uses problem.method, .precision and .stages (TCOVFEM: FP64 + INT8, precision must be fp64).
     // Throws InputError("", "backend", ...) when there is no device, and
     // InputError("", "grid", "model needs X GiB of GPU memory, the device has Y GiB free")
     // when the model does not fit.
-    explicit CudaTimeStepper(const WaveProblem& problem);
+    explicit CudaTimeStepper(const WaveProblem& problem, CudaEngineOptions options = {});
     ~CudaTimeStepper();
     CudaTimeStepper(const CudaTimeStepper&) = delete;
     CudaTimeStepper& operator=(const CudaTimeStepper&) = delete;

@@ -15,7 +15,7 @@ namespace {
 bool cuda_wave_engine_built() { return false; }
 
 struct CudaTimeStepper::Impl {};
-CudaTimeStepper::CudaTimeStepper(const WaveProblem&) { no_cuda(); }
+CudaTimeStepper::CudaTimeStepper(const WaveProblem&, CudaEngineOptions) { no_cuda(); }
 CudaTimeStepper::~CudaTimeStepper() = default;
 std::size_t CudaTimeStepper::node_count() const { no_cuda(); }
 void CudaTimeStepper::set_state(const std::vector<double>&, const std::vector<double>&) { no_cuda(); }

@@ -133,6 +133,19 @@ INSTANTIATE_TEST_SUITE_P(Methods, CudaTraces,
                              return std::string(to_string(info.param.method)) + "_" + to_string(info.param.precision);
                          });
 
+TEST(CudaTcovfem, PaperMappingTracesEqualTheStagedMapping) {
+    REQUIRE_CUDA();
+    Scene s = rebar_scene(300);
+    s.run.backend = Backend::Cuda;
+    s.run.method = Method::Tcovfem;
+    const WaveProblem p = build_wave_problem(s, "test");
+    CudaTimeStepper staged(p), paper(p, CudaEngineOptions{TcovfemMapping::PaperAtomics});
+    std::vector<double> a, b;
+    staged.advance(0, 300, &a);
+    paper.advance(0, 300, &b);
+    EXPECT_LT(max_diff(a, b) / max_abs(a), 1e-12);
+}
+
 TEST(CudaTcovfem, FourStagesAreFp32LevelNotFp64Level) {
     REQUIRE_CUDA();
     const Scene s = asset_scene("paper_rebar.json", 0.008, 600);
@@ -182,7 +195,10 @@ TEST(CudaStiffness, TensorCoreProductsEqualTheCpuEmulationAndFp64) {
         const WaveProblem tc = build_wave_problem(s, "test");
         const std::vector<double> emulated = CpuTimeStepper<double>(tc).stiffness_times(v);
         const std::vector<double> tensor = CudaTimeStepper(tc).stiffness_times(v);
+        const std::vector<double> paper =
+            CudaTimeStepper(tc, CudaEngineOptions{TcovfemMapping::PaperAtomics}).stiffness_times(v);
         EXPECT_LT(rel2(tensor, emulated), 1e-14);
+        EXPECT_LT(rel2(paper, emulated), 1e-14);
         const double err = rel2(tensor, fp64);
         if (stages == 8) EXPECT_LT(err, 1e-15);
         if (stages == 4) {

@@ -1,0 +1,118 @@
+// Adding one warp's element forces to the global force vector, shared by the CUDA stiffness
+// kernels. A warp owns 32 consecutive elements of one x-row (lane l = element x0 + l) and
+// sweeps a chunk of z planes.
+//
+// Why: atomics were the cost. Neighbouring lanes share x-faces, so each node's x-sum is formed
+// with one shuffle; the top face of plane k is the bottom face of plane k+1, so it is carried in
+// registers. Node rows j and j+1 are shared only with the warps of element rows j-1 and j+1:
+// the kernels run in two launches, even and odd element rows, so inside a launch no two warps
+// touch the same node row, and a plain read-add-write replaces the atomic. Only the seams a
+// warp shares with a same-parity warp (x = x0 with the previous segment, x0 + 32 with the next,
+// the first and last node plane of a z chunk) still use atomics: about 1/16 + 1/8 of the adds.
+#pragma once
+
+#include "wave/cuda_support.cuh"
+#include "wave/voxel_element_kernel.hpp"
+
+namespace voxwave::cuda {
+
+__device__ __forceinline__ std::size_t grid_node(int nx, int ny, int i, int j, int k) {
+    return std::size_t(i) + std::size_t(nx + 1) * (std::size_t(j) + std::size_t(ny + 1) * std::size_t(k));
+}
+
+// Which warp does what: segment of 32 elements along x, element row j (of the launch's parity),
+// chunk of z planes [k0, k1).
+struct WarpRow {
+    int seg, j, chunk, k0, k1;
+    bool valid;
+};
+
+__device__ __forceinline__ WarpRow warp_row(int nx, int ny, int nz, int parity) {
+    const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+    const int segs = (nx + kWarpElements - 1) / kWarpElements;
+    const int rows = (ny - parity + 1) / 2;
+    const int chunks = (nz + kPlanesPerChunk - 1) / kPlanesPerChunk;
+    WarpRow w{};
+    w.seg = int(warp % std::size_t(segs));
+    const std::size_t rest = warp / std::size_t(segs);
+    w.j = parity + 2 * int(rest % std::size_t(rows > 0 ? rows : 1));
+    w.chunk = int(rest / std::size_t(rows > 0 ? rows : 1));
+    w.valid = rows > 0 && w.chunk < chunks;
+    w.k0 = w.chunk * kPlanesPerChunk;
+    w.k1 = min(nz, w.k0 + kPlanesPerChunk);
+    return w;
+}
+
+inline std::size_t parity_grid_warps(int nx, int ny, int nz, int parity) {
+    const std::size_t segs = std::size_t((nx + kWarpElements - 1) / kWarpElements);
+    const std::size_t rows = std::size_t((ny - parity + 1) / 2);
+    const std::size_t chunks = std::size_t((nz + kPlanesPerChunk - 1) / kPlanesPerChunk);
+    return segs * rows * chunks;
+}
+
+template <class Real>
+__device__ __forceinline__ void add_to(Real* p, Real v, bool seam) {
+    if (v == Real(0)) return;  // void and quiet regions cost nothing
+    if (seam)
+        atomicAdd(p, v);
+    else
+        *p += v;
+}
+
+template <class Real>
+struct RowEmitter {
+    Real carry[2][3] = {}, carry_edge[2][3] = {};
+
+    // fe: this lane's element forces (local node order), zero for void / outside the row.
+    __device__ __forceinline__ void plane(const Real (&fe)[24], int lane, const WarpRow& w, int k, int nx, int ny,
+                                          Real* const (&f)[3]) {
+        const int i = w.seg * kWarpElements + lane;
+        Real bottom[2][3], top[2][3], edge_bottom[2][3], edge_top[2][3];
+#pragma unroll
+        for (int bb = 0; bb < 2; ++bb)
+#pragma unroll
+            for (int comp = 0; comp < 3; ++comp) {
+                const Real near0 = fe[3 * voxel_local_node(0, bb, 0) + comp];
+                const Real far0 = fe[3 * voxel_local_node(1, bb, 0) + comp];
+                const Real near1 = fe[3 * voxel_local_node(0, bb, 1) + comp];
+                const Real far1 = fe[3 * voxel_local_node(1, bb, 1) + comp];
+                const Real from_left0 = __shfl_up_sync(0xffffffffu, far0, 1);
+                const Real from_left1 = __shfl_up_sync(0xffffffffu, far1, 1);
+                bottom[bb][comp] = near0 + (lane > 0 ? from_left0 : Real(0));
+                top[bb][comp] = near1 + (lane > 0 ? from_left1 : Real(0));
+                edge_bottom[bb][comp] = far0;  // lane 31 only: node x0 + 32, the next segment's seam
+                edge_top[bb][comp] = far1;
+            }
+        const bool node_ok = i <= nx, edge_ok = lane == 31 && i + 1 <= nx;
+        const bool seam = (lane == 0 && w.seg > 0) || (k == w.k0 && w.chunk > 0);
+#pragma unroll
+        for (int bb = 0; bb < 2; ++bb) {
+            const std::size_t n = grid_node(nx, ny, i, w.j + bb, k);
+#pragma unroll
+            for (int comp = 0; comp < 3; ++comp) {
+                if (node_ok) add_to(f[comp] + n, carry[bb][comp] + bottom[bb][comp], seam);
+                if (edge_ok) add_to(f[comp] + n + 1, carry_edge[bb][comp] + edge_bottom[bb][comp], true);
+                carry[bb][comp] = top[bb][comp];
+                carry_edge[bb][comp] = edge_top[bb][comp];
+            }
+        }
+    }
+
+    // The chunk's top node plane k1 (shared with the next chunk unless it is the model's top).
+    __device__ __forceinline__ void finish(int lane, const WarpRow& w, int nx, int ny, int nz, Real* const (&f)[3]) {
+        const int i = w.seg * kWarpElements + lane;
+        const bool node_ok = i <= nx, edge_ok = lane == 31 && i + 1 <= nx;
+        const bool seam = (lane == 0 && w.seg > 0) || w.k1 < nz;
+#pragma unroll
+        for (int bb = 0; bb < 2; ++bb) {
+            const std::size_t n = grid_node(nx, ny, i, w.j + bb, w.k1);
+#pragma unroll
+            for (int comp = 0; comp < 3; ++comp) {
+                if (node_ok) add_to(f[comp] + n, carry[bb][comp], seam);
+                if (edge_ok) add_to(f[comp] + n + 1, carry_edge[bb][comp], true);
+            }
+        }
+    }
+};
+
+}  // namespace voxwave::cuda
