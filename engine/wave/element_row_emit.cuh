@@ -4,11 +4,11 @@
 //
 // Why: atomics were the cost. Neighbouring lanes share x-faces, so each node's x-sum is formed
 // with one shuffle; the top face of plane k is the bottom face of plane k+1, so it is carried in
-// registers. Node rows j and j+1 are shared only with the warps of element rows j-1 and j+1:
-// the kernels run in two launches, even and odd element rows, so inside a launch no two warps
-// touch the same node row, and a plain read-add-write replaces the atomic. Only the seams a
-// warp shares with a same-parity warp (x = x0 with the previous segment, x0 + 32 with the next,
-// the first and last node plane of a z chunk) still use atomics: about 1/16 + 1/8 of the adds.
+// registers. What is left is one add per node row (b = 0, 1) and component per element: 6
+// instead of 24, none for void or quiet regions, issued as fire-and-forget reductions (RED).
+// Measured on an H100 (2 mm paper model, FP64): colouring the y rows into two launches so that
+// plain read-add-writes could replace the reductions made the kernel 2.9x SLOWER (148 -> 424
+// us): a plain add must wait for its load, a reduction does not.
 #pragma once
 
 #include "wave/cuda_support.cuh"
@@ -20,22 +20,22 @@ __device__ __forceinline__ std::size_t grid_node(int nx, int ny, int i, int j, i
     return std::size_t(i) + std::size_t(nx + 1) * (std::size_t(j) + std::size_t(ny + 1) * std::size_t(k));
 }
 
-// Which warp does what: segment of 32 elements along x, element row j (of the launch's parity),
+// Which warp does what: segment of 32 elements along x, element row j,
 // chunk of z planes [k0, k1).
 struct WarpRow {
     int seg, j, chunk, k0, k1;
     bool valid;
 };
 
-__device__ __forceinline__ WarpRow warp_row(int nx, int ny, int nz, int parity) {
+__device__ __forceinline__ WarpRow warp_row(int nx, int ny, int nz) {
     const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
     const int segs = (nx + kWarpElements - 1) / kWarpElements;
-    const int rows = (ny - parity + 1) / 2;
+    const int rows = ny;
     const int chunks = (nz + kPlanesPerChunk - 1) / kPlanesPerChunk;
     WarpRow w{};
     w.seg = int(warp % std::size_t(segs));
     const std::size_t rest = warp / std::size_t(segs);
-    w.j = parity + 2 * int(rest % std::size_t(rows > 0 ? rows : 1));
+    w.j = int(rest % std::size_t(rows > 0 ? rows : 1));
     w.chunk = int(rest / std::size_t(rows > 0 ? rows : 1));
     w.valid = rows > 0 && w.chunk < chunks;
     w.k0 = w.chunk * kPlanesPerChunk;
@@ -43,20 +43,16 @@ __device__ __forceinline__ WarpRow warp_row(int nx, int ny, int nz, int parity) 
     return w;
 }
 
-inline std::size_t parity_grid_warps(int nx, int ny, int nz, int parity) {
+inline std::size_t row_grid_warps(int nx, int ny, int nz) {
     const std::size_t segs = std::size_t((nx + kWarpElements - 1) / kWarpElements);
-    const std::size_t rows = std::size_t((ny - parity + 1) / 2);
+    const std::size_t rows = std::size_t(ny);
     const std::size_t chunks = std::size_t((nz + kPlanesPerChunk - 1) / kPlanesPerChunk);
     return segs * rows * chunks;
 }
 
 template <class Real>
-__device__ __forceinline__ void add_to(Real* p, Real v, bool seam) {
-    if (v == Real(0)) return;  // void and quiet regions cost nothing
-    if (seam)
-        atomicAdd(p, v);
-    else
-        *p += v;
+__device__ __forceinline__ void add_to(Real* p, Real v) {
+    if (v != Real(0)) atomicAdd(p, v);  // result unused: compiles to RED; void and quiet regions cost nothing
 }
 
 template <class Real>
@@ -84,32 +80,30 @@ struct RowEmitter {
                 edge_top[bb][comp] = far1;
             }
         const bool node_ok = i <= nx, edge_ok = lane == 31 && i + 1 <= nx;
-        const bool seam = (lane == 0 && w.seg > 0) || (k == w.k0 && w.chunk > 0);
 #pragma unroll
         for (int bb = 0; bb < 2; ++bb) {
             const std::size_t n = grid_node(nx, ny, i, w.j + bb, k);
 #pragma unroll
             for (int comp = 0; comp < 3; ++comp) {
-                if (node_ok) add_to(f[comp] + n, carry[bb][comp] + bottom[bb][comp], seam);
-                if (edge_ok) add_to(f[comp] + n + 1, carry_edge[bb][comp] + edge_bottom[bb][comp], true);
+                if (node_ok) add_to(f[comp] + n, carry[bb][comp] + bottom[bb][comp]);
+                if (edge_ok) add_to(f[comp] + n + 1, carry_edge[bb][comp] + edge_bottom[bb][comp]);
                 carry[bb][comp] = top[bb][comp];
                 carry_edge[bb][comp] = edge_top[bb][comp];
             }
         }
     }
 
-    // The chunk's top node plane k1 (shared with the next chunk unless it is the model's top).
-    __device__ __forceinline__ void finish(int lane, const WarpRow& w, int nx, int ny, int nz, Real* const (&f)[3]) {
+    // The chunk's top node plane k1.
+    __device__ __forceinline__ void finish(int lane, const WarpRow& w, int nx, int ny, Real* const (&f)[3]) {
         const int i = w.seg * kWarpElements + lane;
         const bool node_ok = i <= nx, edge_ok = lane == 31 && i + 1 <= nx;
-        const bool seam = (lane == 0 && w.seg > 0) || w.k1 < nz;
 #pragma unroll
         for (int bb = 0; bb < 2; ++bb) {
             const std::size_t n = grid_node(nx, ny, i, w.j + bb, w.k1);
 #pragma unroll
             for (int comp = 0; comp < 3; ++comp) {
-                if (node_ok) add_to(f[comp] + n, carry[bb][comp], seam);
-                if (edge_ok) add_to(f[comp] + n + 1, carry_edge[bb][comp], true);
+                if (node_ok) add_to(f[comp] + n, carry[bb][comp]);
+                if (edge_ok) add_to(f[comp] + n + 1, carry_edge[bb][comp]);
             }
         }
     }

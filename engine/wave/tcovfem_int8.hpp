@@ -27,6 +27,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "core/host_device.hpp"
 
@@ -55,16 +56,34 @@ struct TcovfemMaterialFactors {
     double kappa = 0, shear = 0;
 };
 
+// 2^n as a double. Built from its bits where it is a normal number (the GPU's ldexp is a
+// multi-instruction library call, this is two integer operations); multiplying by it rounds
+// exactly as ldexp does, since both round the same exact product once.
+VOXWAVE_HD double tcovfem_pow2(int n) {
+    if (n < -1022 || n > 1023) return ldexp(1.0, n);
+    const std::uint64_t bits = std::uint64_t(1023 + n) << 52;
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
 // Exponent e of s_e = 2^e > max_abs (strictly); 0 when max_abs == 0 (then every q is 0).
 VOXWAVE_HD int tcovfem_scale_exponent(double max_abs) {
-    int e = 0;
-    if (max_abs > 0) (void)frexp(max_abs, &e);  // max_abs = f 2^e, f in [0.5, 1)  =>  max_abs < 2^e
-    return e;
+    if (!(max_abs > 0)) return 0;
+    std::uint64_t bits;
+    memcpy(&bits, &max_abs, sizeof bits);
+    const int biased = int((bits >> 52) & 0x7ff);
+    if (biased == 0) {  // subnormal: rare, let the library do it
+        int e = 0;
+        (void)frexp(max_abs, &e);
+        return e;
+    }
+    return biased - 1022;  // max_abs = f 2^e with f in [0.5, 1)  =>  max_abs < 2^e
 }
 
 // The one FP64 -> INT64 conversion (eq. 12): trunc(x / 2^e * 2^56); |result| < 2^56 when |x| < 2^e.
 VOXWAVE_HD std::int64_t tcovfem_to_int64(double x, int e) {
-    return static_cast<std::int64_t>(ldexp(x, kTcovfemFixedBits - e));
+    return static_cast<std::int64_t>(x * tcovfem_pow2(kTcovfemFixedBits - e));
 }
 
 // Keeps the top M of the 8 base-128 digits (floor division; exact arithmetic shift).
@@ -88,8 +107,8 @@ VOXWAVE_HD std::int64_t tcovfem_high_part(std::int64_t q_m, int stages) { return
 
 // The single rounding: (hi 2^28 + lo) 2^(e - 7M).
 VOXWAVE_HD double tcovfem_combine(std::int64_t hi, std::int64_t lo, int e, int stages) {
-    const double exact_sum = ldexp(static_cast<double>(hi), 28) + static_cast<double>(lo);
-    return ldexp(exact_sum, e - kTcovfemDigitBits * stages);
+    const double exact_sum = static_cast<double>(hi) * 268435456.0 + static_cast<double>(lo);  // hi 2^28 + lo
+    return exact_sum * tcovfem_pow2(e - kTcovfemDigitBits * stages);
 }
 
 // Reference element product on the CPU (and the oracle for the Tensor Core kernel):

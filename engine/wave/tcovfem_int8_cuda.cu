@@ -42,6 +42,21 @@ __device__ __forceinline__ void mma_s8(int (&c)[4], std::uint32_t a0, std::uint3
 #endif
 }
 
+// The 4 base-128 digits of a part (x < 2^28 in magnitude) one per byte: bits 0-6, 7-13, 14-20,
+// 21-27 move to bytes 0-3. Digit `top` (0..3, or out of range) is the signed top digit of q_M:
+// its byte takes bits 21-28 (x << 3), which is the digit in two's complement.
+__device__ __forceinline__ std::uint32_t digits_as_bytes(int x, int top) {
+    const std::uint32_t u = std::uint32_t(x);
+    std::uint32_t y = (u & 0x7fu) | ((u << 1) & 0x7f00u) | ((u << 2) & 0x7f0000u);
+    y |= top == 3 ? ((u << 3) & 0xff000000u) : ((u << 3) & 0x7f000000u);
+    if (top >= 0 && top < 3) {  // M <= 3: the top digit is below byte 3
+        const std::uint32_t shift = 8u * std::uint32_t(top);
+        const std::uint32_t mask = 0xffu << shift;
+        y = (y & ~mask) | ((std::uint32_t(x >> (7 * top)) & 0xffu) << shift);
+    }
+    return y;
+}
+
 // Lane slot s (0..11) of lane t -> logical column of ubar (0..47): slots 0..5 are the kappa
 // part of dofs 6t..6t+5, slots 6..11 the G part of the same dofs.
 __host__ __device__ __forceinline__ int slot_column(int t, int s) { return s < 6 ? 6 * t + s : 24 + 6 * t + (s - 6); }
@@ -95,10 +110,10 @@ __device__ __forceinline__ void digit_part_products(const std::uint32_t (&y)[2][
 
 template <bool Damped, bool Staged>
 __global__ void __launch_bounds__(kStiffnessBlockThreads, 3)
-    tcovfem_stiffness_kernel(TcovfemStiffnessArgs a, int parity) {
+    tcovfem_stiffness_kernel(TcovfemStiffnessArgs a) {
     const int lane = threadIdx.x & 31;
     const int g = lane >> 2, t = lane & 3;
-    const WarpRow w = warp_row(a.nx, a.ny, a.nz, parity);
+    const WarpRow w = warp_row(a.nx, a.ny, a.nz);
     if (!w.valid) return;
     const int seg = w.seg, j = w.j, k0 = w.k0, k1 = w.k1;
     const int M = a.stages;
@@ -164,12 +179,7 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3)
                 for (int s = 0; s < 12; ++s) {
                     const std::int64_t q = tcovfem_keep_stages(tcovfem_to_int64(ubar[s], e[r]), M);
                     const int lo = int(tcovfem_low_part(q, M)), hi = int(tcovfem_high_part(q, M));
-                    std::uint32_t wl = 0, wh = 0;
-#pragma unroll
-                    for (int k = 0; k < 4; ++k) {
-                        wl |= (std::uint32_t(lo >> (7 * k)) & (k == M - 1 ? 0xffu : 0x7fu)) << (8 * k);
-                        wh |= (std::uint32_t(hi >> (7 * k)) & (k + 4 == M - 1 ? 0xffu : 0x7fu)) << (8 * k);
-                    }
+                    const std::uint32_t wl = digits_as_bytes(lo, M - 1), wh = digits_as_bytes(hi, M - 5);
                     y_lo[r][s] = wl;
                     y_hi[r][s] = wh;
                 }
@@ -206,7 +216,7 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3)
             emit.plane(fe, lane, w, k, a.nx, a.ny, a.f);
         }
     }
-    if (Staged) emit.finish(lane, w, a.nx, a.ny, a.nz, a.f);
+    if (Staged) emit.finish(lane, w, a.nx, a.ny, a.f);
 }
 
 }  // namespace
@@ -241,13 +251,13 @@ void tcovfem_pack_b_fragments(std::uint32_t out[32 * 3 * 2 * 2]) {
 }
 
 void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, bool staged, cudaStream_t stream) {
-    for (int parity = 0; parity < 2; ++parity) {
-        const std::size_t threads = parity_grid_warps(a.nx, a.ny, a.nz, parity) * 32;
-        if (threads == 0) continue;
+    {
+        const std::size_t threads = row_grid_warps(a.nx, a.ny, a.nz) * 32;
+        if (threads == 0) return;
         const unsigned blocks = unsigned((threads + kStiffnessBlockThreads - 1) / kStiffnessBlockThreads);
         auto* kernel = damped ? (staged ? tcovfem_stiffness_kernel<true, true> : tcovfem_stiffness_kernel<true, false>)
                               : (staged ? tcovfem_stiffness_kernel<false, true> : tcovfem_stiffness_kernel<false, false>);
-        kernel<<<blocks, kStiffnessBlockThreads, 0, stream>>>(a, parity);
+        kernel<<<blocks, kStiffnessBlockThreads, 0, stream>>>(a);
         VOXWAVE_CUDA_CHECK_LAUNCH("tcovfem_stiffness_kernel");
     }
 }

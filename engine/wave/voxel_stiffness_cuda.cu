@@ -1,7 +1,7 @@
 // VFEM / OVFEM stiffness product f += K w on the GPU with the moment kernel (FP64 or FP32).
 //
 // One thread per element of a warp's x-row (element_row_emit.cuh says how the forces reach
-// global memory: shuffles along x, registers along z, plain adds between y rows of one parity).
+// global memory: shuffles along x, registers along z, reductions for the rest).
 #include "wave/cuda_support.cuh"
 #include "wave/element_row_emit.cuh"
 #include "wave/voxel_element_kernel.hpp"
@@ -10,10 +10,9 @@ namespace voxwave::cuda {
 namespace {
 
 template <class Real, bool Damped>
-__global__ void __launch_bounds__(kStiffnessBlockThreads) moment_stiffness_kernel(MomentStiffnessArgs<Real> a,
-                                                                                  int parity) {
+__global__ void __launch_bounds__(kStiffnessBlockThreads) moment_stiffness_kernel(MomentStiffnessArgs<Real> a) {
     const int lane = threadIdx.x & 31;
-    const WarpRow w = warp_row(a.nx, a.ny, a.nz, parity);
+    const WarpRow w = warp_row(a.nx, a.ny, a.nz);
     if (!w.valid) return;  // whole warp leaves together
     const int i = w.seg * kWarpElements + lane;
     const bool in_row = i < a.nx;
@@ -46,21 +45,21 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads) moment_stiffness_kerne
         }
         emit.plane(fe, lane, w, k, a.nx, a.ny, a.f);
     }
-    emit.finish(lane, w, a.nx, a.ny, a.nz, a.f);
+    emit.finish(lane, w, a.nx, a.ny, a.f);
 }
 
 }  // namespace
 
 template <class Real>
 void launch_moment_stiffness(const MomentStiffnessArgs<Real>& a, bool damped, cudaStream_t stream) {
-    for (int parity = 0; parity < 2; ++parity) {
-        const std::size_t threads = parity_grid_warps(a.nx, a.ny, a.nz, parity) * 32;
-        if (threads == 0) continue;
+    {
+        const std::size_t threads = row_grid_warps(a.nx, a.ny, a.nz) * 32;
+        if (threads == 0) return;
         const unsigned blocks = unsigned((threads + kStiffnessBlockThreads - 1) / kStiffnessBlockThreads);
         if (damped)
-            moment_stiffness_kernel<Real, true><<<blocks, kStiffnessBlockThreads, 0, stream>>>(a, parity);
+            moment_stiffness_kernel<Real, true><<<blocks, kStiffnessBlockThreads, 0, stream>>>(a);
         else
-            moment_stiffness_kernel<Real, false><<<blocks, kStiffnessBlockThreads, 0, stream>>>(a, parity);
+            moment_stiffness_kernel<Real, false><<<blocks, kStiffnessBlockThreads, 0, stream>>>(a);
         VOXWAVE_CUDA_CHECK_LAUNCH("moment_stiffness_kernel");
     }
 }
