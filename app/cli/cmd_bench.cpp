@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -142,7 +142,8 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
     md << "- scene: " << o.scene << "; " << o.steps << " timed steps after 20 warm-up steps (device events)\n";
     md << "- measured device copy bandwidth (cudaMemcpy D2D 1 GiB, read + write, median of 7): " << copy_gbs
        << " GB/s\n\n";
-    md << "| method | precision | M | ds (mm) | elements | steps | loop (s) | step (us) | K u (us) | update (us) | sources (us) | K u rate | "
+    md << "| method | precision | M | ds (mm) | elements | steps | loop (s) | step (us) | K u (us) | update (us) | "
+          "sources (us) | K u rate | "
           "bytes/step moved | achieved GB/s | floor (us) | step / floor | memory/element (B) | paper A100 loop (s) | "
           "paper K u (s) | ours at the paper's steps (s) |\n";
     md << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
@@ -165,55 +166,58 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
                 std::fprintf(stderr, "%s %s ds=%g mm: %zu elements, %lld steps...\n", m.c_str(), pr.c_str(), ds * 1e3,
                              p.grid.element_count(), o.steps);
                 for (TcovfemMapping mapping : mappings) {
-                CudaTimeStepper st(p, CudaEngineOptions{mapping});
-                // Never time on zeros: the kernels skip all-zero elements, and a real run is
-                // non-zero everywhere once the wave has crossed the model. Start from a random
-                // state (fixed nodes are zeroed by set_state).
-                {
-                    std::mt19937_64 rng(1);
-                    std::uniform_real_distribution<double> U(-1e-9, 1e-9);
-                    std::vector<double> u(3 * p.grid.node_count()), um(u.size());
-                    for (std::size_t i = 0; i < u.size(); ++i) {
-                        u[i] = U(rng);
-                        um[i] = u[i] + 1e-3 * U(rng);
+                    CudaTimeStepper st(p, CudaEngineOptions{mapping});
+                    // Never time on zeros: the kernels skip all-zero elements, and a real run is
+                    // non-zero everywhere once the wave has crossed the model. Start from a random
+                    // state (fixed nodes are zeroed by set_state).
+                    {
+                        std::mt19937_64 rng(1);
+                        std::uniform_real_distribution<double> U(-1e-9, 1e-9);
+                        std::vector<double> u(3 * p.grid.node_count()), um(u.size());
+                        for (std::size_t i = 0; i < u.size(); ++i) {
+                            u[i] = U(rng);
+                            um[i] = u[i] + 1e-3 * U(rng);
+                        }
+                        st.set_state(um, u);
                     }
-                    st.set_state(um, u);
-                }
-                st.advance(0, 20);
-                const CudaStepTiming t = st.time_steps(20, o.steps);
-                const double step_s = t.seconds / double(o.steps);
-                const double mv_s = st.median_stiffness_seconds(20);
-                const CudaTimeStepper::KernelSeconds ks = st.median_kernel_seconds(20 + o.steps, 20);
-                const double nn = double(p.grid.node_count()), ne = double(p.grid.element_count());
-                const double s = p.precision == Precision::Fp64 ? 8 : 4;
-                const bool damped = p.rayleigh.beta != 0, tc = p.method == Method::Tcovfem, sponge = !p.sponge.empty();
-                // Bytes our two kernels move per step: stiffness reads u (+ u- when damped), ids, and
-                // adds into f (counted once); update reads u, u-, f, dt^2/m (+ sponge factors,
-                // + TCOVFEM diagonal) and writes u+ and the zeroed f.
-                const double moved = (3 * s + (damped ? 3 * s : 0) + 3 * s) * nn + ne +
-                                     (3 * 3 * s + s + 2 * 3 * s + (sponge ? 2 * s : 0) + (tc ? 8 : 0)) * nn;
-                // The floor: every step must at least read u, u-, dt^2/m and the ids and write u+.
-                const double floor_bytes = (3 * 3 * s + s) * nn + ne;
-                const double floor_s = floor_bytes / (copy_gbs * 1e9);
-                char rate[64];
-                if (tc)
-                    std::snprintf(rate, sizeof rate, "%.1f TOPS", 2.0 * 24 * 48 * p.stages * ne / mv_s / 1e12);
-                else
-                    std::snprintf(rate, sizeof rate, "%.2f TFLOP/s", kMomentKernelFlops * ne / mv_s / 1e12);
-                const PaperTiming paper = paper_a100(p.method, p.precision, ds);
-                const std::string label =
-                    !tc ? m : (mapping == TcovfemMapping::Staged ? m + " (staged rows)" : m + " (paper atomics)");
-                char line[768];
-                std::snprintf(line, sizeof line,
-                              "| %s | %s | %s | %.1f | %zu | %lld | %.3f | %.1f | %.1f | %.1f | %.1f | %s | %.3g | %.0f | %.1f | %.2f | "
-                              "%.0f | %s | %s | %s |\n",
-                              label.c_str(), pr.c_str(), tc ? std::to_string(p.stages).c_str() : "-", ds * 1e3,
-                              p.grid.element_count(), o.steps, t.seconds, step_s * 1e6, mv_s * 1e6, ks.update * 1e6, ks.points * 1e6, rate, moved,
-                              moved / step_s / 1e9, floor_s * 1e6, step_s / floor_s,
-                              double(st.device_bytes()) / ne, paper.total_s > 0 ? format_seconds(paper.total_s).c_str() : "-",
-                              paper.matvec_s > 0 ? format_seconds(paper.matvec_s).c_str() : "-",
-                              paper.steps > 0 ? format_seconds(step_s * double(paper.steps)).c_str() : "-");
-                md << line;
+                    st.advance(0, 20);
+                    const CudaStepTiming t = st.time_steps(20, o.steps);
+                    const double step_s = t.seconds / double(o.steps);
+                    const double mv_s = st.median_stiffness_seconds(20);
+                    const CudaTimeStepper::KernelSeconds ks = st.median_kernel_seconds(20 + o.steps, 20);
+                    const double nn = double(p.grid.node_count()), ne = double(p.grid.element_count());
+                    const double s = p.precision == Precision::Fp64 ? 8 : 4;
+                    const bool damped = p.rayleigh.beta != 0, tc = p.method == Method::Tcovfem,
+                               sponge = !p.sponge.empty();
+                    // Bytes our two kernels move per step: stiffness reads u (+ u- when damped), ids, and
+                    // adds into f (counted once); update reads u, u-, f, dt^2/m (+ sponge factors,
+                    // + TCOVFEM diagonal) and writes u+ and the zeroed f.
+                    const double moved = (3 * s + (damped ? 3 * s : 0) + 3 * s) * nn + ne +
+                                         (3 * 3 * s + s + 2 * 3 * s + (sponge ? 2 * s : 0) + (tc ? 8 : 0)) * nn;
+                    // The floor: every step must at least read u, u-, dt^2/m and the ids and write u+.
+                    const double floor_bytes = (3 * 3 * s + s) * nn + ne;
+                    const double floor_s = floor_bytes / (copy_gbs * 1e9);
+                    char rate[64];
+                    if (tc)
+                        std::snprintf(rate, sizeof rate, "%.1f TOPS", 2.0 * 24 * 48 * p.stages * ne / mv_s / 1e12);
+                    else
+                        std::snprintf(rate, sizeof rate, "%.2f TFLOP/s", kMomentKernelFlops * ne / mv_s / 1e12);
+                    const PaperTiming paper = paper_a100(p.method, p.precision, ds);
+                    const std::string label =
+                        !tc ? m : (mapping == TcovfemMapping::Staged ? m + " (staged rows)" : m + " (paper atomics)");
+                    char line[768];
+                    std::snprintf(line, sizeof line,
+                                  "| %s | %s | %s | %.1f | %zu | %lld | %.3f | %.1f | %.1f | %.1f | %.1f | %s | %.3g | "
+                                  "%.0f | %.1f | %.2f | "
+                                  "%.0f | %s | %s | %s |\n",
+                                  label.c_str(), pr.c_str(), tc ? std::to_string(p.stages).c_str() : "-", ds * 1e3,
+                                  p.grid.element_count(), o.steps, t.seconds, step_s * 1e6, mv_s * 1e6, ks.update * 1e6,
+                                  ks.points * 1e6, rate, moved, moved / step_s / 1e9, floor_s * 1e6, step_s / floor_s,
+                                  double(st.device_bytes()) / ne,
+                                  paper.total_s > 0 ? format_seconds(paper.total_s).c_str() : "-",
+                                  paper.matvec_s > 0 ? format_seconds(paper.matvec_s).c_str() : "-",
+                                  paper.steps > 0 ? format_seconds(step_s * double(paper.steps)).c_str() : "-");
+                    md << line;
                 }
             }
     md << "\nbytes/step moved: stiffness kernel reads u (+ u- when Rayleigh-damped) and 1 B/element ids and adds "

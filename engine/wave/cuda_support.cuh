@@ -42,8 +42,8 @@ struct MomentStiffnessArgs {
 struct TcovfemStiffnessArgs {
     int nx, ny, nz, stages;
     const std::uint8_t* ids;
-    const double* kappa_factor;  // [256] kappa ds / 256
-    const double* shear_factor;  // [256] G ds / 384
+    const double* kappa_factor;        // [256] kappa ds / 256
+    const double* shear_factor;        // [256] G ds / 384
     const std::uint32_t* b_fragments;  // [32 lanes][3 n-tiles][2 k-blocks][2 registers]
     const double* u[3];
     const double* u_prev[3];

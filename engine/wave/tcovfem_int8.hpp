@@ -113,8 +113,8 @@ VOXWAVE_HD double tcovfem_combine(std::int64_t hi, std::int64_t lo, int e, int s
 
 // Reference element product on the CPU (and the oracle for the Tensor Core kernel):
 // f = A ubar for the element's 24 input dofs w (the FP64 diagonal term NOT included).
-inline void tcovfem_element_force_int(const TcovfemInt8Matrix& A, const double* w, TcovfemMaterialFactors m,
-                                      int stages, double* f) {
+inline void tcovfem_element_force_int(const TcovfemInt8Matrix& A, const double* w, TcovfemMaterialFactors m, int stages,
+                                      double* f) {
     double ubar[48];
     double max_abs = 0;
     for (int d = 0; d < 24; ++d) {

@@ -109,8 +109,7 @@ __device__ __forceinline__ void digit_part_products(const std::uint32_t (&y)[2][
 }
 
 template <bool Damped, bool Staged>
-__global__ void __launch_bounds__(kStiffnessBlockThreads, 3)
-    tcovfem_stiffness_kernel(TcovfemStiffnessArgs a) {
+__global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_kernel(TcovfemStiffnessArgs a) {
     const int lane = threadIdx.x & 31;
     const int g = lane >> 2, t = lane & 3;
     const WarpRow w = warp_row(a.nx, a.ny, a.nz);
@@ -142,10 +141,9 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3)
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
                 elem_i[r] = seg * kWarpElements + 16 * mt + g + 8 * r;
-                id[r] = elem_i[r] < a.nx
-                            ? unsigned(__ldg(a.ids + std::size_t(elem_i[r]) +
-                                             std::size_t(a.nx) * (std::size_t(j) + std::size_t(a.ny) * k)))
-                            : 0u;
+                id[r] = elem_i[r] < a.nx ? unsigned(__ldg(a.ids + std::size_t(elem_i[r]) +
+                                                          std::size_t(a.nx) * (std::size_t(j) + std::size_t(a.ny) * k)))
+                                         : 0u;
                 double w[6] = {};
                 if (id[r] != 0) {
 #pragma unroll
@@ -194,8 +192,8 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3)
                 for (int o = 0; o < 6; ++o) {
                     const int dof = 8 * (o >> 1) + 2 * t + (o & 1);
                     // acc_* are exact integers (< 2^42): the same numbers as the CPU's INT64 sums.
-                    const double y = tcovfem_combine(std::int64_t(acc_hi[6 * r + o]), std::int64_t(acc_lo[6 * r + o]),
-                                                     e[r], M);
+                    const double y =
+                        tcovfem_combine(std::int64_t(acc_hi[6 * r + o]), std::int64_t(acc_lo[6 * r + o]), e[r], M);
                     if (Staged) {
                         stage[wib][16 * mt + g + 8 * r][dof] = y;  // 0 for void and outside the row
                     } else if (id[r] != 0 && y != 0.0) {
@@ -255,8 +253,9 @@ void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, bool s
         const std::size_t threads = row_grid_warps(a.nx, a.ny, a.nz) * 32;
         if (threads == 0) return;
         const unsigned blocks = unsigned((threads + kStiffnessBlockThreads - 1) / kStiffnessBlockThreads);
-        auto* kernel = damped ? (staged ? tcovfem_stiffness_kernel<true, true> : tcovfem_stiffness_kernel<true, false>)
-                              : (staged ? tcovfem_stiffness_kernel<false, true> : tcovfem_stiffness_kernel<false, false>);
+        auto* kernel = damped
+                           ? (staged ? tcovfem_stiffness_kernel<true, true> : tcovfem_stiffness_kernel<true, false>)
+                           : (staged ? tcovfem_stiffness_kernel<false, true> : tcovfem_stiffness_kernel<false, false>);
         kernel<<<blocks, kStiffnessBlockThreads, 0, stream>>>(a);
         VOXWAVE_CUDA_CHECK_LAUNCH("tcovfem_stiffness_kernel");
     }

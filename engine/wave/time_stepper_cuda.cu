@@ -82,12 +82,12 @@ template <class Real>
 struct UpdateArgs {
     std::size_t nn;
     const Real* u[3];
-    Real* um[3];  // u^{n-1} in, u^{n+1} out
-    Real* f[3];   // K w in, zero out (ready for the next step's atomics)
-    const Real* a;     // dt^2 / m (0 where fixed or massless)
-    const Real* ih;    // 1 / (1 + h) per node (sponge) or null
-    const Real* mh;    // 1 - h per node or null
-    Real ih0, mh0;     // the uniform values
+    Real* um[3];         // u^{n-1} in, u^{n+1} out
+    Real* f[3];          // K w in, zero out (ready for the next step's atomics)
+    const Real* a;       // dt^2 / m (0 where fixed or massless)
+    const Real* ih;      // 1 / (1 + h) per node (sponge) or null
+    const Real* mh;      // 1 - h per node or null
+    Real ih0, mh0;       // the uniform values
     const double* diag;  // TCOVFEM's FP64 diagonal per node, or null
     Real keep, b;
 };
@@ -295,17 +295,37 @@ public:
         Real* ff[3] = {f, f + nn_, f + 2 * nn_};
         if constexpr (std::is_same_v<Real, double>) {
             if (tc_) {
-                cuda::TcovfemStiffnessArgs a{p_.grid.n[0], p_.grid.n[1], p_.grid.n[2], p_.stages, ids_.get(),
-                                             kappa_f_.get(), shear_f_.get(), bfrag_.get(),
-                                             {uu[0], uu[1], uu[2]}, {pp[0], pp[1], pp[2]}, keep_, b_,
+                cuda::TcovfemStiffnessArgs a{p_.grid.n[0],
+                                             p_.grid.n[1],
+                                             p_.grid.n[2],
+                                             p_.stages,
+                                             ids_.get(),
+                                             kappa_f_.get(),
+                                             shear_f_.get(),
+                                             bfrag_.get(),
+                                             {uu[0], uu[1], uu[2]},
+                                             {pp[0], pp[1], pp[2]},
+                                             keep_,
+                                             b_,
                                              {ff[0], ff[1], ff[2]}};
                 cuda::launch_tcovfem_stiffness(a, damped, staged_, nullptr);
                 return;
             }
         }
-        cuda::MomentStiffnessArgs<Real> a{p_.grid.n[0], p_.grid.n[1], p_.grid.n[2], ids_.get(), lambda_.get(),
-                                          mu_.get(), s0_, s1_, s2_, {uu[0], uu[1], uu[2]}, {pp[0], pp[1], pp[2]},
-                                          keep_, b_, {ff[0], ff[1], ff[2]}};
+        cuda::MomentStiffnessArgs<Real> a{p_.grid.n[0],
+                                          p_.grid.n[1],
+                                          p_.grid.n[2],
+                                          ids_.get(),
+                                          lambda_.get(),
+                                          mu_.get(),
+                                          s0_,
+                                          s1_,
+                                          s2_,
+                                          {uu[0], uu[1], uu[2]},
+                                          {pp[0], pp[1], pp[2]},
+                                          keep_,
+                                          b_,
+                                          {ff[0], ff[1], ff[2]}};
         cuda::launch_moment_stiffness<Real>(a, damped, nullptr);
     }
 
@@ -482,8 +502,7 @@ private:
 
 }  // namespace
 
-std::size_t cuda_model_bytes(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem,
-                             bool sponge) {
+std::size_t cuda_model_bytes(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem, bool sponge) {
     const std::size_t real = precision == Precision::Fp64 ? 8 : 4;
     std::size_t b = 9 * nodes * real + nodes * real + elements;
     if (sponge) b += 2 * nodes * real;

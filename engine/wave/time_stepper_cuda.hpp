@@ -25,7 +25,7 @@ namespace voxwave {
 bool cuda_wave_engine_built();
 
 struct CudaStepTiming {
-    double seconds = 0;        // wall time of the timed steps (device events)
+    double seconds = 0;  // wall time of the timed steps (device events)
     std::int64_t steps = 0;
 };
 

@@ -18,9 +18,9 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads) moment_stiffness_kerne
     const bool in_row = i < a.nx;
     RowEmitter<Real> emit;
     for (int k = w.k0; k < w.k1; ++k) {
-        const unsigned id =
-            in_row ? unsigned(__ldg(a.ids + std::size_t(i) + std::size_t(a.nx) * (std::size_t(w.j) + std::size_t(a.ny) * k)))
-                   : 0u;
+        const unsigned id = in_row ? unsigned(__ldg(a.ids + std::size_t(i) +
+                                                    std::size_t(a.nx) * (std::size_t(w.j) + std::size_t(a.ny) * k)))
+                                   : 0u;
         Real fe[24];
         if (id != 0) {
             Real ue[24];

@@ -32,9 +32,9 @@ bool have_cuda(std::string& why) {
     return !cuda_devices(&why).empty();
 }
 
-#define REQUIRE_CUDA()                                             \
-    do {                                                           \
-        std::string why_;                                          \
+#define REQUIRE_CUDA()                                                    \
+    do {                                                                  \
+        std::string why_;                                                 \
         if (!have_cuda(why_)) GTEST_SKIP() << "no CUDA device: " << why_; \
     } while (0)
 
@@ -123,15 +123,12 @@ TEST_P(CudaTraces, ReceiverTracesEqualTheCpuEngineOnEveryScene) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, CudaTraces,
-                         ::testing::Values(TraceCase{Method::Vfem, Precision::Fp64, 1e-12},
-                                           TraceCase{Method::Ovfem, Precision::Fp64, 1e-12},
-                                           TraceCase{Method::Vfem, Precision::Fp32, 1e-5},
-                                           TraceCase{Method::Ovfem, Precision::Fp32, 1e-5},
-                                           TraceCase{Method::Tcovfem, Precision::Fp64, 1e-12}),
-                         [](const auto& info) {
-                             return std::string(to_string(info.param.method)) + "_" + to_string(info.param.precision);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Methods, CudaTraces,
+    ::testing::Values(TraceCase{Method::Vfem, Precision::Fp64, 1e-12}, TraceCase{Method::Ovfem, Precision::Fp64, 1e-12},
+                      TraceCase{Method::Vfem, Precision::Fp32, 1e-5}, TraceCase{Method::Ovfem, Precision::Fp32, 1e-5},
+                      TraceCase{Method::Tcovfem, Precision::Fp64, 1e-12}),
+    [](const auto& info) { return std::string(to_string(info.param.method)) + "_" + to_string(info.param.precision); });
 
 TEST(CudaTcovfem, PaperMappingTracesEqualTheStagedMapping) {
     REQUIRE_CUDA();
@@ -175,7 +172,7 @@ TEST(CudaStiffness, ProductsEqualTheCpuProducts) {
             const WaveProblem prob = build_wave_problem(s, "test");
             const auto v = random_vector(3 * prob.grid.node_count(), 7);
             std::vector<double> cpu = p == Precision::Fp64 ? CpuTimeStepper<double>(prob).stiffness_times(v)
-                                                            : CpuTimeStepper<float>(prob).stiffness_times(v);
+                                                           : CpuTimeStepper<float>(prob).stiffness_times(v);
             const std::vector<double> gpu = CudaTimeStepper(prob).stiffness_times(v);
             EXPECT_LT(rel2(gpu, cpu), p == Precision::Fp64 ? 1e-13 : 1e-5);
         }
