@@ -39,13 +39,14 @@ if(VOXWAVE_ENABLE_CUDA)
     endif()
     # The .cu files include engine headers that use C++20 (defaulted operator==). CMake 3.25
     # does not know that nvcc 13 can do C++20, so we tell it the flag.
-    set(CMAKE_CUDA_STANDARD 20)
-    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    # The standard is set only after enable_language: the compiler check itself would fail.
     enable_language(CUDA)
     if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
       set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
       set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
     endif()
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)
     set(VOXWAVE_HAVE_CUDA ON)
   endif()
