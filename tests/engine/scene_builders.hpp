@@ -8,6 +8,15 @@ namespace voxwave::testing {
 inline Material concrete() { return {"concrete", 2400, 4000, 2450, "#9a9a9a", ""}; }
 inline Material steel() { return {"steel", 7850, 5900, 3200, "#4a6fa5", ""}; }
 
+// A Ricker wavelet of peak frequency f (Hz) centred at `delay` (s).
+inline Wavelet ricker(double f, double delay) {
+    Wavelet w;
+    w.type = WaveletType::Ricker;
+    w.frequency = f;
+    w.delay = delay;
+    return w;
+}
+
 // An nx x ny x nz block of one material at spacing ds, origin 0, 10 steps, auto dt.
 inline Scene block_scene(int nx, int ny, int nz, double ds, const Material& m = concrete()) {
     Scene s;

@@ -10,7 +10,7 @@
 using namespace voxwave;
 
 namespace {
-const Material kConcrete{"concrete", 2400, 4000, 2450};
+const Material kConcrete{"concrete", 2400, 4000, 2450, "#9a9a9a", ""};
 constexpr double kDs = 0.002;
 const std::array<double, 3> kAxis{1, 0, 0}, kFace{1, 1, 0}, kDiag{1, 1, 1};
 
@@ -39,7 +39,9 @@ TEST_P(DispersionTest, RatiosTendToOne) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BothMethods, DispersionTest, ::testing::Values(ElementMethod::Vfem, ElementMethod::Ovfem),
-                         [](const auto& info) { return info.param == ElementMethod::Vfem ? "vfem" : "ovfem"; });
+                         [](const auto& case_info) {
+                             return case_info.param == ElementMethod::Vfem ? "vfem" : "ovfem";
+                         });
 
 TEST(Dispersion, VfemAndOvfemCoincideAlongAnAxis) {
     for (double ppw : {4.0, 7.0, 10.0, 25.0})

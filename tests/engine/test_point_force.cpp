@@ -79,7 +79,7 @@ Errors run_case(Method method, double ds) {
     Scene s = block_scene(n, n, n, ds, m);
     s.run.method = method;
     const std::array<double, 3> src{kL / 2, kL / 2, kL / 2};
-    s.sources.push_back({"S", src, {0, 0, 1}, kAmp, {WaveletType::Ricker, kFreq, 0, 0, 0, kDelay}});
+    s.sources.push_back({"S", src, {0, 0, 1}, kAmp, ricker(kFreq, kDelay)});
     double t_end = 1e9;
     for (const auto& [name, off] : kReceivers) {
         s.receivers.push_back({name, {src[0] + off[0], src[1] + off[1], src[2] + off[2]}});

@@ -256,7 +256,7 @@ TEST(WaveProblem, StableLimitKeepsRunsBounded) {
 TEST(WaveRun, FixedNodesStayAtRestAndResultsDoNotDependOnThreadCount) {
     Scene s = block_scene(6, 5, 4, 0.002);
     s.boundary.fixed_faces = {"z-"};
-    s.sources.push_back({"S", {0.006, 0.004, 0.008}, {0.3, 0.2, 1}, 2.0, {WaveletType::Ricker, 300e3, 0, 0, 0, 4e-6}});
+    s.sources.push_back({"S", {0.006, 0.004, 0.008}, {0.3, 0.2, 1}, 2.0, ricker(300e3, 4e-6)});
     s.receivers.push_back({"top", {0.004, 0.006, 0.008}});
     s.receivers.push_back({"bottom", {0.004, 0.006, 0.0}});
     s.run.steps = 60;
@@ -283,7 +283,7 @@ TEST(WaveRun, LeavesTheCallersFloatingPointModeAsItWas) {
     // Subnormals are flushed only while the engine works (core/float_env.hpp): afterwards the
     // calling thread is back in IEEE mode, so e.g. strtod of subnormal text is unaffected.
     Scene s = block_scene(4, 4, 4, 0.002);
-    s.sources.push_back({"S", {0.004, 0.004, 0.008}, {0, 0, 1}, 1.0, {WaveletType::Ricker, 300e3, 0, 0, 0, 4e-6}});
+    s.sources.push_back({"S", {0.004, 0.004, 0.008}, {0, 0, 1}, 1.0, ricker(300e3, 4e-6)});
     s.run.steps = 20;
     volatile double tiny = 1e-310;  // subnormal
     ASSERT_GT(tiny * 1.0, 0.0);
@@ -296,7 +296,7 @@ TEST(WaveRun, Fp32TracksFp64) {
     // FP32 rounding (2^-24 relative per operation) over 300 steps stays far below 1e-3 of the
     // trace's peak; a broken FP32 path (wrong scale, wrong layout) would be O(1) off.
     Scene s = block_scene(10, 8, 8, 0.002);
-    s.sources.push_back({"S", {0.01, 0.008, 0.016}, {0, 0, 1}, 1.0, {WaveletType::Ricker, 200e3, 0, 0, 0, 6e-6}});
+    s.sources.push_back({"S", {0.01, 0.008, 0.016}, {0, 0, 1}, 1.0, ricker(200e3, 6e-6)});
     s.receivers.push_back({"R", {0.016, 0.01, 0.016}});
     s.run.steps = 300;
     s.run.method = Method::Ovfem;

@@ -11,7 +11,7 @@ using namespace voxwave;
 
 namespace {
 
-const Material kConcrete{"concrete", 2400, 4000, 2450};
+const Material kConcrete{"concrete", 2400, 4000, 2450, "#9a9a9a", ""};
 constexpr double kDs = 0.002;
 
 // Local node coordinates in the DESIGN §3 order.
@@ -123,10 +123,12 @@ TEST_P(ElementMatrixTest, MassIsRhoTimesVolume) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BothMethods, ElementMatrixTest, ::testing::Values(ElementMethod::Vfem, ElementMethod::Ovfem),
-                         [](const auto& info) { return info.param == ElementMethod::Vfem ? "vfem" : "ovfem"; });
+                         [](const auto& case_info) {
+                             return case_info.param == ElementMethod::Vfem ? "vfem" : "ovfem";
+                         });
 
 TEST(VfemElement, EqualsIndependentTrilinearGaussIntegration) {
-    for (const Material& m : {kConcrete, Material{"steel", 7850, 5900, 3200}}) {
+    for (const Material& m : {kConcrete, Material{"steel", 7850, 5900, 3200, "#4a6fa5", ""}}) {
         const ElementMatrix K = voxel_element_stiffness(ElementMethod::Vfem, kDs, m);
         const ElementMatrix R = trilinear_gauss_stiffness(kDs, m.lame_lambda(), m.shear_modulus());
         EXPECT_LT((K - R).cwiseAbs().maxCoeff(), 1e-13 * R.cwiseAbs().maxCoeff()) << m.name;

@@ -128,7 +128,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(TraceCase{Method::Vfem, Precision::Fp64, 1e-12}, TraceCase{Method::Ovfem, Precision::Fp64, 1e-12},
                       TraceCase{Method::Vfem, Precision::Fp32, 1e-5}, TraceCase{Method::Ovfem, Precision::Fp32, 1e-5},
                       TraceCase{Method::Tcovfem, Precision::Fp64, 1e-12}),
-    [](const auto& info) { return std::string(to_string(info.param.method)) + "_" + to_string(info.param.precision); });
+    [](const auto& case_info) {
+        return std::string(to_string(case_info.param.method)) + "_" + to_string(case_info.param.precision);
+    });
 
 TEST(CudaTcovfem, PaperMappingTracesEqualTheStagedMapping) {
     REQUIRE_CUDA();
