@@ -17,7 +17,8 @@ Backend resolve_backend(Backend requested, std::string& note) {
     if (requested == Backend::Cuda) {
         if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);
         if (!engine_built)
-            throw InputError("", "backend", "cuda requested but this build has no CUDA engine (configured without nvcc); use cpu");
+            throw InputError("", "backend",
+                             "cuda requested but this build has no CUDA engine (configured without nvcc); use cpu");
         note = "backend cuda (requested): " + devices.front().name;
         return Backend::Cuda;
     }
@@ -25,9 +26,9 @@ Backend resolve_backend(Backend requested, std::string& note) {
         note = "backend auto -> cuda: " + devices.front().name;
         return Backend::Cuda;
     }
-    note = devices.empty()
-               ? "backend auto -> cpu: " + why
-               : "backend auto -> cpu: found " + devices.front().name + " but this build has no CUDA engine (configured without nvcc)";
+    note = devices.empty() ? "backend auto -> cpu: " + why
+                           : "backend auto -> cpu: found " + devices.front().name +
+                                 " but this build has no CUDA engine (configured without nvcc)";
     return Backend::Cpu;
 }
 

@@ -40,4 +40,29 @@ TcovfemInt8Matrix build_tcovfem_int8_matrix() {
     return out;
 }
 
+std::array<TcovfemMaterialFactors, 256> tcovfem_material_factors(const std::vector<Material>& materials, double ds) {
+    if (materials.size() > 255) throw RuntimeError("more than 255 materials in one model");
+    std::array<TcovfemMaterialFactors, 256> out{};
+    for (std::size_t m = 0; m < materials.size(); ++m)
+        out[m + 1] = {materials[m].bulk_modulus() * ds / kTcovfemKappaDenominator,
+                      materials[m].shear_modulus() * ds / kTcovfemShearDenominator};
+    return out;
+}
+
+std::vector<double> tcovfem_node_diagonal(const VoxelGrid& grid,
+                                          const std::array<TcovfemMaterialFactors, 256>& factors) {
+    std::vector<double> diagonal(grid.node_count(), 0.0);
+    for (int k = 0; k < grid.n[2]; ++k)
+        for (int j = 0; j < grid.n[1]; ++j)
+            for (int i = 0; i < grid.n[0]; ++i) {
+                const MaterialId id = grid.at(i, j, k);
+                if (id == kVoidId) continue;
+                const double d = kTcovfemShearDiagonal * factors[id].shear;
+                for (int c = 0; c < 2; ++c)
+                    for (int b = 0; b < 2; ++b)
+                        for (int a = 0; a < 2; ++a) diagonal[grid.node_index(i + a, j + b, k + c)] += d;
+            }
+    return diagonal;
+}
+
 }  // namespace voxwave

@@ -25,11 +25,15 @@
 // Horner-combines the 8-bit Tensor Core digit products; both give bit-identical element forces.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "core/host_device.hpp"
+#include "model/material.hpp"
+#include "model/voxel_grid.hpp"
 
 namespace voxwave {
 
@@ -66,6 +70,14 @@ VOXWAVE_HD double tcovfem_pow2(int n) {
     memcpy(&d, &bits, sizeof d);
     return d;
 }
+
+// The factors of every material id at spacing ds (materials[id - 1]; id 0, void, stays {0, 0}).
+// Throws RuntimeError for more than 255 materials.
+std::array<TcovfemMaterialFactors, 256> tcovfem_material_factors(const std::vector<Material>& materials, double ds);
+
+// TCOVFEM's FP64 diagonal per node: D_n = sum over the elements at node n of 245 G_e ds / 384.
+std::vector<double> tcovfem_node_diagonal(const VoxelGrid& grid,
+                                          const std::array<TcovfemMaterialFactors, 256>& factors);
 
 // Exponent e of s_e = 2^e > max_abs (strictly); 0 when max_abs == 0 (then every q is 0).
 VOXWAVE_HD int tcovfem_scale_exponent(double max_abs) {

@@ -15,23 +15,8 @@ TcovfemStiffnessCpu::TcovfemStiffnessCpu(const VoxelGrid& grid, const std::vecto
     : grid_(grid), stages_(stages), matrix_(build_tcovfem_int8_matrix()) {
     if (stages < 1 || stages > kTcovfemMaxStages)
         throw RuntimeError("TCOVFEM: stages must be between 1 and 8 (got " + std::to_string(stages) + ")");
-    if (materials.size() > 255) throw RuntimeError("more than 255 materials in one model");
-    const double ds = grid.spacing;
-    for (std::size_t m = 0; m < materials.size(); ++m)
-        factors_[m + 1] = {materials[m].bulk_modulus() * ds / kTcovfemKappaDenominator,
-                           materials[m].shear_modulus() * ds / kTcovfemShearDenominator};
-    // D_n = sum over the elements at node n of 245 G_e ds / 384.
-    diagonal_.assign(grid.node_count(), 0.0);
-    for (int k = 0; k < grid.n[2]; ++k)
-        for (int j = 0; j < grid.n[1]; ++j)
-            for (int i = 0; i < grid.n[0]; ++i) {
-                const MaterialId id = grid.at(i, j, k);
-                if (id == kVoidId) continue;
-                const double d = kTcovfemShearDiagonal * factors_[id].shear;
-                for (int c = 0; c < 2; ++c)
-                    for (int bb = 0; bb < 2; ++bb)
-                        for (int a = 0; a < 2; ++a) diagonal_[grid.node_index(i + a, j + bb, k + c)] += d;
-            }
+    factors_ = tcovfem_material_factors(materials, grid.spacing);
+    diagonal_ = tcovfem_node_diagonal(grid, factors_);
 }
 
 template <bool Damped>

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
+#include "wave/update_coefficients.hpp"
 #include "wave/wavelet.hpp"
 
 namespace voxwave {
@@ -38,20 +39,12 @@ CpuTimeStepper<Real>::CpuTimeStepper(const WaveProblem& problem)
       u_(3 * nn_, Real(0)),
       up_(3 * nn_, Real(0)),
       f_(3 * nn_, Real(0)),
-      dt2_inv_mass_(nn_, Real(0)),
-      inv_one_plus_h_(nn_, Real(1)),
-      one_minus_h_(nn_, Real(1)),
       beta_over_dt_(static_cast<Real>(problem.rayleigh.beta / problem.dt)),
       uniform_h_(problem.sponge.empty()) {
-    const double dt = problem.dt;
-    for (std::size_t n = 0; n < nn_; ++n) {
-        const double m = problem.node_mass[n];
-        dt2_inv_mass_[n] = m > 0 ? static_cast<Real>(dt * dt / m) : Real(0);
-        const double h = 0.5 * dt * (problem.rayleigh.alpha + (problem.sponge.empty() ? 0.0 : problem.sponge[n]));
-        inv_one_plus_h_[n] = static_cast<Real>(1.0 / (1.0 + h));
-        one_minus_h_[n] = static_cast<Real>(1.0 - h);
-    }
-    for (std::size_t n : problem.fixed_nodes) dt2_inv_mass_[n] = Real(0);
+    UpdateCoefficients<Real> c = update_coefficients<Real>(problem);
+    dt2_inv_mass_ = std::move(c.dt2_inv_mass);
+    inv_one_plus_h_ = std::move(c.inv_one_plus_h);
+    one_minus_h_ = std::move(c.one_minus_h);
 }
 
 template <class Real>

@@ -12,6 +12,7 @@
 #include "wave/cuda_support.cuh"
 #include "wave/tcovfem_int8.hpp"
 #include "wave/time_stepper_cuda.hpp"
+#include "wave/update_coefficients.hpp"
 #include "wave/wavelet.hpp"
 
 namespace voxwave {
@@ -182,20 +183,13 @@ public:
         ids_.resize(ne_);
         ids_.upload(p.grid.ids);
         for (auto* b : {&u_, &um_, &f_}) b->resize(3 * nn_);
-        const double dt = p.dt;
-        std::vector<Real> a(nn_), ih(nn_), mh(nn_);
-        for (std::size_t n = 0; n < nn_; ++n) {
-            const double m = p.node_mass[n];
-            a[n] = m > 0 ? static_cast<Real>(dt * dt / m) : Real(0);
-            const double h = 0.5 * dt * (p.rayleigh.alpha + (p.sponge.empty() ? 0.0 : p.sponge[n]));
-            ih[n] = static_cast<Real>(1.0 / (1.0 + h));
-            mh[n] = static_cast<Real>(1.0 - h);
-        }
-        for (std::size_t n : p.fixed_nodes) a[n] = Real(0);
+        UpdateCoefficients<Real> coef = update_coefficients<Real>(p);
+        const std::vector<Real>& a = coef.dt2_inv_mass;
+        const std::vector<Real>& ih = coef.inv_one_plus_h;
+        const std::vector<Real>& mh = coef.one_minus_h;
         host_a_ = a;
         ih0_ = ih.empty() ? Real(1) : ih[0];
         mh0_ = mh.empty() ? Real(1) : mh[0];
-        host_ih_ = ih;
         a_.resize(nn_);
         a_.upload(a);
         if (!uniform_h_) {
@@ -208,10 +202,11 @@ public:
         keep_ = Real(1) + b_;
         const double ds = p.grid.spacing;
         if (tc_) {
-            std::vector<double> kf(256, 0.0), gf(256, 0.0);
-            for (std::size_t m = 0; m < p.materials.size(); ++m) {
-                kf[m + 1] = p.materials[m].bulk_modulus() * ds / kTcovfemKappaDenominator;
-                gf[m + 1] = p.materials[m].shear_modulus() * ds / kTcovfemShearDenominator;
+            const auto factors = tcovfem_material_factors(p.materials, ds);
+            std::vector<double> kf(256), gf(256);
+            for (int id = 0; id < 256; ++id) {
+                kf[id] = factors[id].kappa;
+                gf[id] = factors[id].shear;
             }
             kappa_f_.resize(256);
             kappa_f_.upload(kf);
@@ -221,19 +216,7 @@ public:
             cuda::tcovfem_pack_b_fragments(frag.data());
             bfrag_.resize(frag.size());
             bfrag_.upload(frag);
-            // Per-node FP64 diagonal: sum over the node's elements of 245 G ds / 384.
-            std::vector<double> diag(nn_, 0.0);
-            const auto& g = p.grid;
-            for (int k = 0; k < g.n[2]; ++k)
-                for (int j = 0; j < g.n[1]; ++j)
-                    for (int i = 0; i < g.n[0]; ++i) {
-                        const MaterialId id = g.at(i, j, k);
-                        if (id == kVoidId) continue;
-                        const double d = kTcovfemShearDiagonal * gf[id];
-                        for (int c = 0; c < 2; ++c)
-                            for (int b = 0; b < 2; ++b)
-                                for (int aa = 0; aa < 2; ++aa) diag[g.node_index(i + aa, j + b, k + c)] += d;
-                    }
+            const std::vector<double> diag = tcovfem_node_diagonal(p.grid, factors);
             host_diag_ = diag;
             diag_.resize(nn_);
             diag_.upload(diag);
@@ -380,21 +363,27 @@ public:
         VOXWAVE_CUDA_CHECK_LAUNCH("point_kernel");
     }
 
+    // Force times wavelet of every source for steps n0 .. n0 + count - 1, rounded exactly as the
+    // CPU stepper rounds them: out[(s * sources + q) * 3 + c].
+    void source_forces(std::int64_t n0, std::int64_t count, std::vector<Real>& out) const {
+        const std::size_t nsrc = p_.sources.size();
+        for (std::int64_t s = 0; s < count; ++s) {
+            const double t = double(n0 + s) * p_.dt;
+            for (std::size_t q = 0; q < nsrc; ++q) {
+                const double w = evaluate_wavelet(p_.sources[q].wavelet, t);
+                for (int c = 0; c < 3; ++c)
+                    out[(std::size_t(s) * nsrc + q) * 3 + c] = static_cast<Real>(p_.sources[q].force[c] * w);
+            }
+        }
+    }
+
     void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) override {
         const std::size_t nsrc = p_.sources.size(), nrec = p_.receivers.size();
         if (rec) rec->assign(std::size_t(count) * nrec * 3, 0.0);
         std::vector<Real> forces(kBatch * 3 * nsrc);
         for (std::int64_t b0 = 0; b0 < count; b0 += kBatch) {
             const std::int64_t nb = std::min(kBatch, count - b0);
-            // This batch's source forces, rounded exactly as the CPU stepper rounds them.
-            for (std::int64_t s = 0; s < nb; ++s) {
-                const double t = double(n0 + b0 + s) * p_.dt;
-                for (std::size_t q = 0; q < nsrc; ++q) {
-                    const double w = evaluate_wavelet(p_.sources[q].wavelet, t);
-                    for (int c = 0; c < 3; ++c)
-                        forces[(std::size_t(s) * nsrc + q) * 3 + c] = static_cast<Real>(p_.sources[q].force[c] * w);
-                }
-            }
+            source_forces(n0 + b0, nb, forces);
             if (nsrc) src_force_.upload(forces.data(), std::size_t(nb) * 3 * nsrc);
             for (std::int64_t s = 0; s < nb; ++s) {
                 stiffness(u_.get(), um_.get(), damped_, f_.get());
@@ -453,11 +442,7 @@ public:
         std::vector<double> ts, tu, tp;
         Event e0, e1, e2, e3;
         for (int r = 0; r < reps; ++r) {
-            const double t = double(n0 + r) * p_.dt;
-            for (std::size_t q = 0; q < nsrc; ++q)
-                for (int c = 0; c < 3; ++c)
-                    forces[q * 3 + c] =
-                        static_cast<Real>(p_.sources[q].force[c] * evaluate_wavelet(p_.sources[q].wavelet, t));
+            source_forces(n0 + r, 1, forces);
             if (nsrc) src_force_.upload(forces.data(), forces.size());
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e0.get()));
             stiffness(u_.get(), um_.get(), damped_, f_.get());
@@ -491,7 +476,7 @@ private:
     bool tc_ = false, damped_ = false, uniform_h_ = true, staged_ = true;
     int update_blocks_ = 0;
     Real s0_{}, s1_{}, s2_{}, b_{}, keep_{1}, ih0_{1}, mh0_{1};
-    std::vector<Real> host_a_, host_ih_;
+    std::vector<Real> host_a_;
     std::vector<double> host_diag_;
     DeviceBuffer<std::uint8_t> ids_;
     DeviceBuffer<Real> lambda_, mu_, u_, um_, f_, a_, ih_, mh_, src_scale_, src_force_;
