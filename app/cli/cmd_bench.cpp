@@ -11,6 +11,7 @@
 #include <ctime>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -108,6 +109,24 @@ Row bench_one(const WaveProblem& p, long long steps) {
             mem};
 }
 
+// The scene of one benchmark case (`warmup` untimed steps before o.steps timed ones), or nothing
+// for a combination that does not exist: tcovfem computes in INT8 digits and FP64 only.
+std::optional<Scene> bench_scene(const Scene& base, const BenchOptions& o, double ds, const std::string& method,
+                                 const std::string& precision, long long warmup, Backend backend) {
+    Scene sc = base;
+    sc.grid.spacing = ds;
+    sc.run.method = parse_method(method, "--methods");
+    sc.run.precision = parse_precision(precision, "--precisions");
+    if (sc.run.method == Method::Tcovfem && sc.run.precision != Precision::Fp64) {
+        std::fprintf(stderr, "tcovfem %s: skipped (tcovfem runs in INT8 digits and FP64 only)\n", precision.c_str());
+        return std::nullopt;
+    }
+    sc.run.stages = o.stages;
+    sc.run.steps = o.steps + warmup;
+    sc.run.backend = backend;
+    return sc;
+}
+
 // The paper's A100 80GB PCIe timings (seed 000 Table 4) for the same configuration, seconds for
 // the whole run and for the matrix-vector part; 0 where the paper has no number.
 struct PaperTiming {
@@ -150,19 +169,13 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
     for (double ds : o.spacings)
         for (const auto& m : o.methods)
             for (const auto& pr : o.precisions) {
-                Scene sc = base;
-                sc.grid.spacing = ds;
-                sc.run.method = parse_method(m, "--methods");
-                sc.run.precision = parse_precision(pr, "--precisions");
-                if (sc.run.method == Method::Tcovfem && sc.run.precision != Precision::Fp64) continue;
-                sc.run.stages = o.stages;
-                sc.run.steps = o.steps + 20;
-                sc.run.backend = Backend::Cuda;
-                const WaveProblem p = build_wave_problem(sc, o.scene);
-                const bool tc_case = p.method == Method::Tcovfem;
+                const std::optional<Scene> sc = bench_scene(base, o, ds, m, pr, 20, Backend::Cuda);
+                if (!sc) continue;
+                const WaveProblem p = build_wave_problem(*sc, o.scene);
+                const bool tc = p.method == Method::Tcovfem;
                 const std::vector<TcovfemMapping> mappings =
-                    tc_case ? std::vector<TcovfemMapping>{TcovfemMapping::Staged, TcovfemMapping::PaperAtomics}
-                            : std::vector<TcovfemMapping>{TcovfemMapping::Staged};
+                    tc ? std::vector<TcovfemMapping>{TcovfemMapping::Staged, TcovfemMapping::PaperAtomics}
+                       : std::vector<TcovfemMapping>{TcovfemMapping::Staged};
                 std::fprintf(stderr, "%s %s ds=%g mm: %zu elements, %lld steps...\n", m.c_str(), pr.c_str(), ds * 1e3,
                              p.grid.element_count(), o.steps);
                 for (TcovfemMapping mapping : mappings) {
@@ -187,8 +200,7 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
                     const CudaTimeStepper::KernelSeconds ks = st.median_kernel_seconds(20 + o.steps, 20);
                     const double nn = double(p.grid.node_count()), ne = double(p.grid.element_count());
                     const double s = p.precision == Precision::Fp64 ? 8 : 4;
-                    const bool damped = p.rayleigh.beta != 0, tc = p.method == Method::Tcovfem,
-                               sponge = !p.sponge.empty();
+                    const bool damped = p.rayleigh.beta != 0, sponge = !p.sponge.empty();
                     // Bytes our two kernels move per step: stiffness reads u (+ u- when damped), ids, and
                     // adds into f (counted once); update reads u, u-, f, dt^2/m (+ sponge factors,
                     // + TCOVFEM diagonal) and writes u+ and the zeroed f.
@@ -264,18 +276,9 @@ int run(const BenchOptions& o) {
     for (double ds : o.spacings) {
         for (const auto& m : o.methods)
             for (const auto& pr : o.precisions) {
-                Scene sc = base;
-                sc.grid.spacing = ds;
-                sc.run.method = parse_method(m, "--methods");
-                sc.run.precision = parse_precision(pr, "--precisions");
-                if (sc.run.method == Method::Tcovfem && sc.run.precision != Precision::Fp64) {
-                    std::fprintf(stderr, "tcovfem %s: skipped (tcovfem runs in INT8 digits and FP64 only)\n",
-                                 pr.c_str());
-                    continue;
-                }
-                sc.run.steps = o.steps + 5;
-                sc.run.backend = Backend::Cpu;
-                const WaveProblem p = build_wave_problem(sc, o.scene);
+                const std::optional<Scene> sc = bench_scene(base, o, ds, m, pr, 5, Backend::Cpu);
+                if (!sc) continue;
+                const WaveProblem p = build_wave_problem(*sc, o.scene);
                 std::fprintf(stderr, "%s %s ds=%g mm: %zu elements...\n", m.c_str(), pr.c_str(), ds * 1e3,
                              p.grid.element_count());
                 const Row r =

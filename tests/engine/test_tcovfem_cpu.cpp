@@ -11,6 +11,7 @@
 #include "assembly_util.hpp"
 #include "core/errors.hpp"
 #include "scene_builders.hpp"
+#include "test_util.hpp"
 #include "wave/stiffness_quad_reference.hpp"
 #include "wave/tcovfem_int8.hpp"
 #include "wave/tcovfem_stiffness_cpu.hpp"
@@ -21,6 +22,7 @@
 #include "wave/wave_run.hpp"
 
 using namespace voxwave;
+using voxwave::test::random_vector;
 using namespace voxwave::testing;
 
 namespace {
@@ -235,14 +237,6 @@ Scene rebar_scene() {
     s.shapes.push_back({"void", SphereShape{{0.018, 0.004, 0.004}, 0.0025}});
     s.boundary.fixed_points = {{0, 0, 0}, {0.024, 0, 0}, {0, 0.016, 0}, {0.024, 0.016, 0}};
     return s;
-}
-
-std::vector<double> random_vector(std::size_t n, unsigned seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> U(-1, 1);
-    std::vector<double> u(n);
-    for (double& v : u) v = U(rng);
-    return u;
 }
 
 double relative_l2(const std::vector<double>& y, const std::vector<Quad>& ref) {

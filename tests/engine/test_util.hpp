@@ -1,5 +1,5 @@
-// Helpers shared by the engine tests: per-test temporary directories, file I/O and checks on
-// InputError messages.
+// Helpers shared by the engine and gpu tests: per-test temporary directories, file I/O, checks on
+// InputError messages, random vectors.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,10 +10,20 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/errors.hpp"
 
 namespace voxwave::test {
+
+// n values uniform in [-1, 1] from std::mt19937_64(seed): random inputs for products and states.
+inline std::vector<double> random_vector(std::size_t n, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    std::vector<double> v(n);
+    for (double& x : v) x = U(rng);
+    return v;
+}
 
 // A fresh directory under the system temp dir, removed with everything in it at scope exit.
 class TempDir {

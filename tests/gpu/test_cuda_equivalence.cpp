@@ -15,12 +15,14 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "scene/scene_io.hpp"
+#include "test_util.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_problem.hpp"
 #include "wave/wave_run.hpp"
 
 using namespace voxwave;
+using voxwave::test::random_vector;
 
 namespace {
 
@@ -153,14 +155,6 @@ TEST(CudaTcovfem, FourStagesAreFp32LevelNotFp64Level) {
     const double err = max_diff(ref.displacement, m4.displacement) / max_abs(ref.displacement);
     EXPECT_GT(err, 1e-12);  // 28 bits cannot be FP64-exact
     EXPECT_LT(err, 1e-5);
-}
-
-std::vector<double> random_vector(std::size_t n, unsigned seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> U(-1.0, 1.0);
-    std::vector<double> v(n);
-    for (double& x : v) x = U(rng);
-    return v;
 }
 
 TEST(CudaStiffness, ProductsEqualTheCpuProducts) {
