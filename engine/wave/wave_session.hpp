@@ -1,0 +1,74 @@
+// An interactive run: the time loop advanced in chunks by a front end (the GUI's controller),
+// with the wavefield readable between chunks as slices and the receiver traces growing.
+// run_wave is the batch form of the same loop; both give the same traces (tested).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scene/result.hpp"
+#include "wave/wave_problem.hpp"
+
+namespace voxwave {
+
+enum class SlicePlane { XY, XZ, YZ };  // normal z, y, x
+enum class SliceQuantity { Ux, Uy, Uz, DisplacementMagnitude, VelocityMagnitude };
+
+// A plane of nodes: width x height values, row-major, `width` along the plane's first axis
+// (XY: x then y; XZ: x then z; YZ: y then z).
+struct SliceImage {
+    int width = 0, height = 0;
+    std::vector<float> values;
+    float max_abs() const;
+};
+
+// Node counts along the plane's two axes, and the number of node planes along its normal.
+std::array<int, 3> slice_extent(const VoxelGrid& grid, SlicePlane plane);
+
+class WaveSession {
+public:
+    // Takes the problem (its steps may be 0: the session runs until stopped). Resolves the
+    // backend once (auto: CUDA when present); throws InputError like run_wave for bad settings.
+    explicit WaveSession(WaveProblem problem);
+    ~WaveSession();
+    WaveSession(const WaveSession&) = delete;
+    WaveSession& operator=(const WaveSession&) = delete;
+
+    const WaveProblem& problem() const { return problem_; }
+    Backend backend() const { return backend_; }
+    const std::string& backend_note() const { return backend_note_; }
+
+    std::int64_t step() const { return step_; }
+    double time() const { return double(step_) * problem_.dt; }
+
+    // Advances `count` steps, recording u^n (before each step) at every receiver.
+    void advance(std::int64_t count);
+
+    // The wavefield now, on node plane `index` (clamped) along the plane's normal.
+    SliceImage slice(SlicePlane plane, int index, SliceQuantity quantity) const;
+
+    // Receiver samples recorded so far: [(n * receivers + r) * 3 + c] for n = 0 .. sample_count-1.
+    const std::vector<double>& receiver_samples() const { return samples_; }
+    std::size_t sample_count() const;
+
+    // The traces so far as a result (velocity by central differences, the last sample's by a
+    // backward difference), ready for write_result_h5.
+    Result result(double wall_seconds = 0) const;
+
+private:
+    struct Stepper;
+    template <class Real>
+    struct CpuStepper;
+    struct CudaStepper;
+
+    WaveProblem problem_;
+    Backend backend_ = Backend::Cpu;
+    std::string backend_note_;
+    std::unique_ptr<Stepper> stepper_;
+    std::int64_t step_ = 0;
+    std::vector<double> samples_;
+};
+
+}  // namespace voxwave
