@@ -87,9 +87,29 @@ std::vector<double> sponge_profile(const VoxelGrid& g, const AbsorbingSpec& a, d
 
 }  // namespace
 
+double stable_time_step(const VoxelGrid& g, const std::vector<Material>& materials, Method method,
+                        const DampingSpec& damping) {
+    std::array<bool, 256> used{};
+    for (MaterialId id : g.ids) used[id] = true;
+    const ElementMethod em = method == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem;
+    double omega2 = 0;
+    for (std::size_t m = 0; m < materials.size() && m < 255; ++m)
+        if (used[m + 1]) omega2 = std::max(omega2, voxel_element_max_omega2(em, g.spacing, materials[m]));
+    if (omega2 <= 0) return 0;
+    const double beta =
+        damping.type == "rayleigh" ? rayleigh_coefficients(damping.ratio, damping.f_low, damping.f_high).beta : 0.0;
+    return central_difference_stable_dt(std::sqrt(omega2), beta);
+}
+
 WaveProblem build_wave_problem(const Scene& scene, const std::string& label) {
+    return build_wave_problem(scene, rasterise(scene), label);
+}
+
+WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::string& label) {
+    if (model.spacing != scene.grid.spacing || model.element_count() != model.ids.size())
+        throw InputError(label, "grid", "the voxel model does not match the scene's grid");
     WaveProblem p;
-    p.grid = rasterise(scene);
+    p.grid = std::move(model);
     p.materials = scene.materials;
     p.method = scene.run.method;
     p.precision = scene.run.precision;
@@ -100,17 +120,14 @@ WaveProblem build_wave_problem(const Scene& scene, const std::string& label) {
     // Materials present, for the CFL bound.
     std::array<bool, 256> used{};
     for (MaterialId id : g.ids) used[id] = true;
-    double omega2 = 0, vp_max = 0;
+    double vp_max = 0;
     for (std::size_t m = 0; m < p.materials.size(); ++m)
-        if (used[m + 1]) {
-            omega2 = std::max(omega2, voxel_element_max_omega2(p.element_method(), g.spacing, p.materials[m]));
-            vp_max = std::max(vp_max, p.materials[m].vp);
-        }
-    if (omega2 <= 0) throw InputError(label, "shapes", "the model has no elements (every voxel is void)");
+        if (used[m + 1]) vp_max = std::max(vp_max, p.materials[m].vp);
+    if (vp_max <= 0) throw InputError(label, "shapes", "the model has no elements (every voxel is void)");
 
     if (scene.damping.type == "rayleigh")
         p.rayleigh = rayleigh_coefficients(scene.damping.ratio, scene.damping.f_low, scene.damping.f_high);
-    p.dt_stable = central_difference_stable_dt(std::sqrt(omega2), p.rayleigh.beta);
+    p.dt_stable = stable_time_step(g, p.materials, p.method, scene.damping);
     const char* mname = to_string(p.method);
     if (scene.run.dt > 0) {
         if (scene.run.dt > p.dt_stable)

@@ -39,6 +39,10 @@ RayleighCoefficients rayleigh_coefficients(double ratio, double f_low, double f_
 // term of our update has exactly this bound).
 double central_difference_stable_dt(double omega_max, double beta);
 
+// The largest stable central-difference step of a model (0 when every voxel is void).
+double stable_time_step(const VoxelGrid& grid, const std::vector<Material>& materials, Method method,
+                        const DampingSpec& damping);
+
 struct WaveProblem {
     VoxelGrid grid;
     std::vector<Material> materials;  // materials[id - 1]
@@ -62,6 +66,8 @@ struct WaveProblem {
 // naming `label` and the field: a dt above the stable limit ("run.dt"), sources or receivers
 // outside the model or on a node with no element, no duration, no materials in the model...
 WaveProblem build_wave_problem(const Scene& scene, const std::string& label);
+// The same on a model already voxelised at scene.grid.spacing (the GUI's painted grid).
+WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::string& label);
 
 // Nearest grid node to p (clamped into the grid).
 std::array<int, 3> nearest_node(const VoxelGrid& g, const Vec3& p);

@@ -1,0 +1,223 @@
+// The window under a real (virtual) X server: painting with the mouse, placing and moving a
+// source, a short run that animates the slice and the receiver plots, Stop, Open errors.
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QSurfaceFormat>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "editing/slice_painter.hpp"
+#include "main_window.hpp"
+#include "panels/dispersion_panel.hpp"
+#include "panels/sources_panel.hpp"
+#include "scene/scene_io.hpp"
+#include "views/model_view_3d.hpp"
+#include "views/trace_panel.hpp"
+#include "views/wavefield_view.hpp"
+
+using namespace voxwave;
+using namespace voxwave::ui;
+
+namespace {
+
+// A small two-material block the CPU runs in milliseconds per step.
+Scene small_scene() {
+    Scene s = read_scene_json(VOXWAVE_ASSETS_DIR "/scenes/homogeneous_block.json");
+    s.grid.spacing = 0.005;  // 20 x 20 x 10 elements
+    s.materials.push_back({"steel", 7850, 5900, 3200, "#4a6fa5", ""});
+    s.shapes.push_back(Shape{"steel", BoxShape{{0.03, 0.0, 0.01}, {0.05, 0.1, 0.02}}});
+    s.boundary = {};
+    s.run.backend = Backend::Cpu;
+    s.run.duration = 5e-3;  // thousands of steps: the test stops it long before the end
+    return s;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w_;
+    QTemporaryDir dir_;
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // QSettings of the tests stay apart from a user's
+        w_ = std::make_unique<MainWindow>();
+        w_->resize(1400, 900);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        // At start the paper's model is open and ready.
+        QCOMPARE(w_->document()->scene().receivers.size(), std::size_t(8));
+        QVERIFY(w_->document()->path().endsWith("paper_rebar.json"));
+        const QString path = dir_.filePath("small.json");
+        write_scene_json(path.toStdString(), small_scene());
+        QVERIFY(w_->openScene(path, true));
+        QCOMPARE(w_->document()->model().n, (std::array<int, 3>{20, 20, 10}));
+    }
+
+    void brushClickPaintsTheVoxelUnderTheCursorAndUndoRestoresIt() {
+        SlicePainter* p = w_->painter();
+        w_->tabs()->setCurrentWidget(p);
+        p->setPlane(SlicePlane::XZ);
+        p->setNodePlane(7);  // element layer 7 along y
+        p->setTool(SliceTool::Brush);
+        p->setBrushSize(1);
+        p->setMaterial(2);
+        QTest::qWait(50);
+        const auto before = w_->document()->model().ids;
+        const QPoint cell(4, 6);  // x element 4, z element 6 (concrete there)
+        QCOMPARE(int(w_->document()->model().at(4, 7, 6)), 1);
+        QTest::mouseClick(p, Qt::LeftButton, {}, p->pixelOfCellCentre(cell).toPoint());
+        const auto& after = w_->document()->model().ids;
+        std::size_t changed = 0;
+        for (std::size_t i = 0; i < after.size(); ++i) changed += after[i] != before[i];
+        QCOMPARE(changed, std::size_t(1));
+        QCOMPARE(int(w_->document()->model().at(4, 7, 6)), 2);
+        // Independent of the widget's own mapping: the cell under a pixel follows from where
+        // the slice is drawn (its lower-left corner is x = 0, z = 0).
+        const QRectF r = p->sliceRect();
+        const QPointF px(r.left() + (4 + 0.5) * r.width() / 20, r.bottom() - (6 + 0.5) * r.height() / 10);
+        QCOMPARE(p->cellAt(px), cell);
+        w_->document()->undoStack()->undo();
+        QVERIFY(w_->document()->model().ids == before);
+        w_->document()->undoStack()->redo();
+        QCOMPARE(int(w_->document()->model().at(4, 7, 6)), 2);
+        w_->document()->undoStack()->undo();
+    }
+
+    void dragRectanglePaintsTheBox() {
+        SlicePainter* p = w_->painter();
+        p->setTool(SliceTool::Rectangle);
+        p->setMaterial(2);
+        const auto before = w_->document()->model().ids;
+        QTest::mousePress(p, Qt::LeftButton, {}, p->pixelOfCellCentre({1, 1}).toPoint());
+        QTest::mouseMove(p, p->pixelOfCellCentre({3, 2}).toPoint());
+        QTest::mouseRelease(p, Qt::LeftButton, {}, p->pixelOfCellCentre({3, 2}).toPoint());
+        const VoxelGrid& g = w_->document()->model();
+        std::size_t changed = 0;
+        for (std::size_t i = 0; i < g.ids.size(); ++i) changed += g.ids[i] != before[i];
+        QCOMPARE(changed, std::size_t(6));
+        for (int i = 1; i <= 3; ++i)
+            for (int k = 1; k <= 2; ++k) QCOMPARE(int(g.at(i, 7, k)), 2);
+        w_->document()->undoStack()->undo();
+        QVERIFY(w_->document()->model().ids == before);
+    }
+
+    void clickPlacesSourceAtThePhysicalPositionAndTableMovesIt() {
+        SlicePainter* p = w_->painter();
+        p->setTool(SliceTool::PlaceSource);
+        const std::size_t n0 = w_->document()->scene().sources.size();
+        // The pixel of physical (x, z) = (35 mm, 40 mm) on the XZ plane at node plane y = 7 (35 mm):
+        // from the drawn rectangle, 0.1 m wide and 0.05 m high.
+        const QRectF r = p->sliceRect();
+        const QPointF px(r.left() + 0.035 / 0.1 * r.width(), r.bottom() - 0.040 / 0.05 * r.height());
+        QTest::mouseClick(p, Qt::LeftButton, {}, px.toPoint());
+        const auto& srcs = w_->document()->scene().sources;
+        QCOMPARE(srcs.size(), n0 + 1);
+        QVERIFY(std::abs(srcs.back().position[0] - 0.035) < 1e-12);
+        QVERIFY(std::abs(srcs.back().position[1] - 0.035) < 1e-12);
+        QVERIFY(std::abs(srcs.back().position[2] - 0.040) < 1e-12);
+        // Editing x in the table moves the source, and its glyph on the slice with it.
+        const QPointF glyph_before = p->pixelOf(srcs.back().position);
+        QTableWidget* t = w_->sources()->sourceTable();
+        t->item(int(n0), kSrcX)->setText("60");
+        const auto& moved = w_->document()->scene().sources.back();
+        QVERIFY(std::abs(moved.position[0] - 0.060) < 1e-12);
+        const QPointF glyph_after = p->pixelOf(moved.position);
+        QVERIFY(std::abs((glyph_after.x() - glyph_before.x()) - 0.025 / 0.1 * r.width()) < 1e-6);
+        QCOMPARE(glyph_after.y(), glyph_before.y());
+        // The painter draws it there: the red of a source marker just below the glyph's tip.
+        const QImage img = p->grab().toImage();
+        const QColor c = img.pixelColor((glyph_after + QPointF(0, 1)).toPoint());
+        QVERIFY2(c.red() > 180 && c.green() < 120, qPrintable(c.name()));
+        // And the 3D view has one glyph per source and receiver.
+        QCOMPARE(w_->model3d()->glyphCount(), int(moved.name.empty() ? 0
+                                                                     : w_->document()->scene().sources.size() +
+                                                                           w_->document()->scene().receivers.size()));
+        // A bad value is refused with the document unchanged.
+        QTimer::singleShot(200, [] {
+            for (QWidget* wdg : QApplication::topLevelWidgets())
+                if (auto* box = qobject_cast<QMessageBox*>(wdg)) box->accept();
+        });
+        t->item(int(n0), kSrcX)->setText("not a number");
+        QVERIFY(std::abs(w_->document()->scene().sources.back().position[0] - 0.060) < 1e-12);
+        w_->document()->undoStack()->undo();  // the move
+        w_->document()->undoStack()->undo();  // the placement
+        QCOMPARE(w_->document()->scene().sources.size(), n0);
+    }
+
+    void shortRunAnimatesAndStopReturnsAtOnce() {
+        MainWindow& w = *w_;
+        int frames = 0;
+        connect(w.controller(), &SimulationController::frameReady, this, [&frames] { ++frames; });
+        QSignalSpy finished(w.controller(), &SimulationController::finished);
+        w.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(frames >= 3 && w.traces()->sampleCount() > 20, 20000);
+        QTest::qWait(100);
+        const QImage a = w.wavefield()->grabFramebuffer();
+        const int points_a = w.traces()->plottedPoints();
+        QTRY_VERIFY_WITH_TIMEOUT(w.traces()->plottedPoints() > points_a + 10, 20000);
+        QTest::qWait(100);
+        const QImage b = w.wavefield()->grabFramebuffer();
+        QVERIFY(w.wavefield()->glErrors().isEmpty());
+        QCOMPARE(a.size(), b.size());
+        int differ = 0;
+        for (int y = 0; y < a.height(); y += 2)
+            for (int x = 0; x < a.width(); x += 2) differ += a.pixel(x, y) != b.pixel(x, y);
+        QVERIFY2(differ > 100, qPrintable(QString::number(differ)));
+        // The field is drawn in colour, not left blank: some pixels are far from white and grey.
+        int coloured = 0;
+        for (int y = 0; y < b.height(); y += 2)
+            for (int x = 0; x < b.width(); x += 2) {
+                const QColor c = b.pixelColor(x, y);
+                coloured += std::abs(c.red() - c.blue()) > 60;
+            }
+        QVERIFY2(coloured > 50, qPrintable(QString::number(coloured)));
+        // Stop: control comes back and the worker ends after its chunk in flight.
+        w.stopRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.controller()->busy(), 2000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 2000);
+        QCOMPARE(finished.first().first().toBool(), false);  // stopped, not completed
+        const Result& r = w.controller()->lastResult();
+        QCOMPARE(r.receiver_count(), std::size_t(5));
+        QCOMPARE(r.sample_count(), w.traces()->sampleCount());
+        // The plotted values are the engine's samples.
+        for (std::size_t n = 0; n < r.sample_count(); n += 7) QCOMPARE(w.traces()->value(0, n), r.u(0, n, 2));
+    }
+
+    void brokenFileShowsAnErrorAndKeepsTheScene() {
+        const Scene before = w_->document()->scene();
+        const QString bad = dir_.filePath("bad.json");
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"format\": \"voxwave-scene\", \"version\": 1, \"grid\": 3}");
+        f.close();
+        QVERIFY(!w_->openScene(bad, true));
+        QVERIFY(w_->lastError().contains("bad.json"));
+        QVERIFY(w_->lastError().contains("grid"));
+        QVERIFY(w_->document()->scene() == before);
+    }
+
+    void dispersionPanelDrawsBothMethods() {
+        // VFEM and OVFEM: one ratio curve and one polar curve each.
+        QCOMPARE(w_->dispersion()->seriesCount(), 4);
+    }
+
+    void cleanupTestCase() { w_.reset(); }
+};
+
+int main(int argc, char** argv) {
+    QSurfaceFormat fmt;
+    fmt.setVersion(3, 2);
+    fmt.setProfile(QSurfaceFormat::CoreProfile);
+    fmt.setDepthBufferSize(24);
+    fmt.setStencilBufferSize(8);
+    QSurfaceFormat::setDefaultFormat(fmt);
+    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    QApplication app(argc, argv);
+    TestMainWindow t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "test_main_window.moc"

@@ -1,0 +1,41 @@
+#include "document/edit_commands.hpp"
+
+namespace voxwave::ui {
+
+PaintVoxelsCommand::PaintVoxelsCommand(SceneDocument* doc, const std::vector<std::size_t>& indices, MaterialId value,
+                                       const QString& text)
+    : QUndoCommand(text), doc_(doc), was_painted_(doc->painted()) {
+    const auto& ids = doc->model().ids;
+    for (std::size_t i : indices)
+        if (i < ids.size() && ids[i] != value) {
+            indices_.push_back(i);
+            before_.push_back(ids[i]);
+        }
+    after_.assign(indices_.size(), value);
+}
+
+void PaintVoxelsCommand::undo() {
+    doc_->setPainted(was_painted_);
+    doc_->setVoxels(indices_, before_);
+}
+
+void PaintVoxelsCommand::redo() {
+    doc_->setPainted(true);
+    doc_->setVoxels(indices_, after_);
+}
+
+SetSourcesCommand::SetSourcesCommand(SceneDocument* doc, std::vector<Source> after, const QString& text)
+    : QUndoCommand(text), doc_(doc), before_(doc->scene().sources), after_(std::move(after)) {}
+
+SetReceiversCommand::SetReceiversCommand(SceneDocument* doc, std::vector<Receiver> after, const QString& text)
+    : QUndoCommand(text), doc_(doc), before_(doc->scene().receivers), after_(std::move(after)) {}
+
+SetRunCommand::SetRunCommand(SceneDocument* doc, const RunSpec& run, double spacing)
+    : QUndoCommand(QObject::tr("Change run settings")),
+      doc_(doc),
+      before_(doc->scene().run),
+      after_(run),
+      spacing_after_(spacing),
+      model_before_(doc->model()) {}
+
+}  // namespace voxwave::ui

@@ -1,0 +1,119 @@
+#include "document/scene_document.hpp"
+
+#include <QFileInfo>
+#include <algorithm>
+
+#include "core/errors.hpp"
+#include "scene/rasterise.hpp"
+#include "scene/scene_io.hpp"
+
+namespace voxwave::ui {
+
+QString voxelsPathFor(const QString& scene_path) {
+    QFileInfo fi(scene_path);
+    return fi.dir().filePath(fi.completeBaseName() + ".voxels.h5");
+}
+
+SceneDocument::SceneDocument(QObject* parent) : QObject(parent) {}
+
+void SceneDocument::reset(const Scene& scene, const QString& path) {
+    VoxelGrid model = rasterise(scene);  // may throw: nothing is changed before it succeeds
+    scene_ = scene;
+    model_ = std::move(model);
+    painted_ = false;
+    path_ = path;
+    undo_.clear();
+    emit documentReset();
+    emit pathChanged(path_);
+}
+
+void SceneDocument::open(const QString& path) {
+    Scene s = read_scene_json(path.toStdString());
+    reset(s, path);
+}
+
+Scene SceneDocument::sceneForSaving(const QString& path) const {
+    Scene s = scene_;
+    if (painted_) {
+        s.shapes.clear();
+        s.voxels = VoxelsRef{QFileInfo(voxelsPathFor(path)).fileName().toStdString(), "/model/material_ids"};
+    }
+    s.base_dir = QFileInfo(path).absolutePath().toStdString();
+    return s;
+}
+
+void SceneDocument::save(const QString& path) {
+    const Scene s = sceneForSaving(path);
+    if (painted_) write_voxels_h5(voxelsPathFor(path).toStdString(), "/model/material_ids", model_);
+    write_scene_json(path.toStdString(), s);
+    // Relative sample-wavelet paths were written as stored: keep them resolvable from the new place.
+    scene_.voxels = s.voxels;
+    scene_.shapes = s.shapes;
+    if (path_ != path) {
+        path_ = path;
+        emit pathChanged(path_);
+    }
+    undo_.setClean();
+}
+
+void SceneDocument::setVoxels(const std::vector<std::size_t>& indices, const std::vector<MaterialId>& values) {
+    for (std::size_t i = 0; i < indices.size(); ++i) model_.ids[indices[i]] = values[i];
+    emit modelChanged();
+}
+
+void SceneDocument::setSources(const std::vector<Source>& sources) {
+    scene_.sources = sources;
+    emit sceneChanged();
+}
+
+void SceneDocument::setReceivers(const std::vector<Receiver>& receivers) {
+    scene_.receivers = receivers;
+    emit sceneChanged();
+}
+
+void SceneDocument::setRun(const RunSpec& run, double spacing) {
+    const bool respace = spacing != scene_.grid.spacing;
+    if (respace) {
+        // A new spacing re-voxelises: from the painted grid when painted (nearest neighbour),
+        // from the geometry otherwise.
+        Scene s = scene_;
+        s.grid.spacing = spacing;
+        VoxelGrid g;
+        if (painted_) {
+            g = rasterise(Scene{[&] {
+                Scene bare = s;
+                bare.shapes.clear();
+                bare.voxels.reset();
+                return bare;
+            }()});
+            const auto& old = model_;
+            for (int k = 0; k < g.n[2]; ++k)
+                for (int j = 0; j < g.n[1]; ++j)
+                    for (int i = 0; i < g.n[0]; ++i) {
+                        const auto src = [&](int a, int axis) {
+                            const double c = g.origin[axis] + (a + 0.5) * g.spacing;
+                            return std::clamp(int((c - old.origin[axis]) / old.spacing), 0, old.n[axis] - 1);
+                        };
+                        g.ids[g.element_index(i, j, k)] = old.at(src(i, 0), src(j, 1), src(k, 2));
+                    }
+        } else {
+            g = rasterise(s);
+        }
+        scene_.grid.spacing = spacing;
+        model_ = std::move(g);
+    }
+    scene_.run = run;
+    if (respace) emit modelChanged();
+    emit sceneChanged();
+}
+
+void SceneDocument::restoreRun(const RunSpec& run, const VoxelGrid& model) {
+    const bool respace = model.spacing != model_.spacing;
+    scene_.run = run;
+    scene_.grid.spacing = model.spacing;
+    model_ = model;
+    if (respace) emit modelChanged();
+    emit sceneChanged();
+}
+
+}  // namespace voxwave::ui

@@ -1,0 +1,71 @@
+// The document the window edits: a scene (materials, sources, receivers, run settings...) and
+// its voxel model at the scene's spacing. Every edit goes through the undo stack.
+//
+// Painting bakes: the model grid is the truth once the user paints. Saving writes the grid to
+// "<scene>.voxels.h5" and the scene with that voxel layer and no parametric shapes (they are
+// already in the grid). A scene that was never painted is saved as it was read, shapes kept.
+#pragma once
+
+#include <QDir>
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+#include <cstddef>
+#include <vector>
+
+#include "model/voxel_grid.hpp"
+#include "scene/scene.hpp"
+
+namespace voxwave::ui {
+
+class SceneDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit SceneDocument(QObject* parent = nullptr);
+
+    const Scene& scene() const { return scene_; }
+    const VoxelGrid& model() const { return model_; }
+    const QString& path() const { return path_; }
+    bool painted() const { return painted_; }
+    QUndoStack* undoStack() { return &undo_; }
+    bool isModified() const { return !undo_.isClean(); }
+
+    // Replaces the document (clears undo). Throws InputError (the current document is kept).
+    void open(const QString& path);
+    void reset(const Scene& scene, const QString& path = {});
+    // Atomic: the voxel file is written first, then the scene file; a failure leaves the
+    // previous files untouched and the document unchanged. Throws InputError.
+    void save(const QString& path);
+
+    // The scene as it would be saved (voxels reference when painted, shapes baked away).
+    Scene sceneForSaving(const QString& path) const;
+
+    // --- edits, used by the undo commands only (they emit the change signals) ---
+    void setVoxels(const std::vector<std::size_t>& indices, const std::vector<MaterialId>& values);
+    void setSources(const std::vector<Source>& sources);
+    void setReceivers(const std::vector<Receiver>& receivers);
+    void setRun(const RunSpec& run, double spacing);
+    // Puts back a model saved before a change of spacing (undo of setRun).
+    void restoreRun(const RunSpec& run, const VoxelGrid& model);
+    void setPainted(bool painted) { painted_ = painted; }
+    // Material id (1-based) for a material name, 0 for void.
+    int materialId(const std::string& name) const { return scene_.material_id(name); }
+
+signals:
+    void modelChanged();   // voxels changed
+    void sceneChanged();   // anything else (sources, receivers, run settings, whole document)
+    void documentReset();  // open / new: views re-read everything
+    void pathChanged(const QString& path);
+
+private:
+    Scene scene_;
+    VoxelGrid model_;
+    QString path_;
+    bool painted_ = false;
+    QUndoStack undo_;
+};
+
+// Where the painted voxels of a scene saved at `scene_path` go.
+QString voxelsPathFor(const QString& scene_path);
+
+}  // namespace voxwave::ui

@@ -1,0 +1,368 @@
+#include "editing/slice_painter.hpp"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "document/edit_commands.hpp"
+#include "wave/wave_problem.hpp"
+
+namespace voxwave::ui {
+
+namespace {
+
+// In-plane axes (a, b) and the normal of a slice plane, as indices into x, y, z.
+std::array<int, 3> plane_axes(SlicePlane p) {
+    switch (p) {
+        case SlicePlane::XY:
+            return {0, 1, 2};
+        case SlicePlane::XZ:
+            return {0, 2, 1};
+        case SlicePlane::YZ:
+            return {1, 2, 0};
+    }
+    return {0, 1, 2};
+}
+
+QColor material_color(const Scene& s, MaterialId id) {
+    if (id == kVoidId || id > s.materials.size()) return QColor(40, 40, 46);
+    return QColor(QString::fromStdString(s.materials[id - 1].color));
+}
+
+}  // namespace
+
+SlicePainter::SlicePainter(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
+    setMouseTracking(true);
+    setMinimumSize(240, 180);
+    setFocusPolicy(Qt::StrongFocus);
+    connect(doc_, &SceneDocument::modelChanged, this, [this] {
+        rebuildImage();
+        update();
+    });
+    connect(doc_, &SceneDocument::sceneChanged, this, [this] {
+        rebuildImage();
+        update();
+    });
+    connect(doc_, &SceneDocument::documentReset, this, [this] {
+        // Start on the plane of the first source (where the wave is), else in the middle.
+        const VoxelGrid& g = doc_->model();
+        const int normal = plane_axes(plane_)[2];
+        node_plane_ = nodePlaneCount() / 2;
+        if (!doc_->scene().sources.empty())
+            node_plane_ = nearest_node(g, doc_->scene().sources.front().position)[std::size_t(normal)];
+        fitted_ = false;
+        rebuildImage();
+        fitToWindow();
+        emit sliceChanged();
+    });
+    rebuildImage();
+}
+
+int SlicePainter::nodePlaneCount() const { return slice_element_extent(doc_->model(), plane_)[2] + 1; }
+
+SliceRef SlicePainter::sliceRef() const {
+    const int layers = slice_element_extent(doc_->model(), plane_)[2];
+    return {plane_, std::clamp(node_plane_, 0, std::max(0, layers - 1))};
+}
+
+void SlicePainter::setPlane(SlicePlane plane) {
+    if (plane == plane_) return;
+    plane_ = plane;
+    node_plane_ = nodePlaneCount() / 2;
+    rebuildImage();
+    fitToWindow();
+    emit sliceChanged();
+}
+
+void SlicePainter::setNodePlane(int index) {
+    index = std::clamp(index, 0, nodePlaneCount() - 1);
+    if (index == node_plane_) return;
+    node_plane_ = index;
+    rebuildImage();
+    update();
+    emit sliceChanged();
+}
+
+void SlicePainter::rebuildImage() {
+    const VoxelGrid& g = doc_->model();
+    const auto e = slice_element_extent(g, plane_);
+    if (e[0] <= 0 || e[1] <= 0) {
+        image_ = QImage();
+        return;
+    }
+    const SliceRef s = sliceRef();
+    image_ = QImage(e[0], e[1], QImage::Format_RGB32);
+    std::array<QRgb, 256> lut{};
+    for (int id = 0; id < 256; ++id) lut[id] = material_color(doc_->scene(), MaterialId(id)).rgb();
+    for (int b = 0; b < e[1]; ++b) {
+        auto* line = reinterpret_cast<QRgb*>(image_.scanLine(e[1] - 1 - b));  // b (z or y) points up
+        for (int a = 0; a < e[0]; ++a) line[a] = lut[g.ids[slice_element_index(g, s, a, b)]];
+    }
+}
+
+void SlicePainter::fitToWindow() {
+    if (image_.isNull() || width() <= 0 || height() <= 0) return;
+    scale_ = 0.95 * std::min(double(width()) / image_.width(), double(height()) / image_.height());
+    offset_ = QPointF((width() - scale_ * image_.width()) / 2, (height() - scale_ * image_.height()) / 2);
+    fitted_ = true;
+    update();
+}
+
+void SlicePainter::resizeEvent(QResizeEvent*) { fitToWindow(); }
+
+QPoint SlicePainter::cellAt(QPointF px) const {
+    const int a = int(std::floor((px.x() - offset_.x()) / scale_));
+    const int b = image_.height() - 1 - int(std::floor((px.y() - offset_.y()) / scale_));
+    return {a, b};
+}
+
+QPointF SlicePainter::pixelOfCellCentre(QPoint c) const {
+    return {offset_.x() + (c.x() + 0.5) * scale_, offset_.y() + (image_.height() - 1 - c.y() + 0.5) * scale_};
+}
+
+Vec3 SlicePainter::physicalAt(QPointF px) const {
+    const VoxelGrid& g = doc_->model();
+    const auto ax = plane_axes(plane_);
+    const auto e = slice_element_extent(g, plane_);
+    // Continuous cell coordinates, rounded to the nearest node and kept inside the grid.
+    const double ca = (px.x() - offset_.x()) / scale_;
+    const double cb = image_.height() - (px.y() - offset_.y()) / scale_;
+    const int na = std::clamp(int(std::lround(ca)), 0, e[0]);
+    const int nb = std::clamp(int(std::lround(cb)), 0, e[1]);
+    Vec3 p{};
+    p[ax[0]] = g.origin[ax[0]] + na * g.spacing;
+    p[ax[1]] = g.origin[ax[1]] + nb * g.spacing;
+    p[ax[2]] = g.origin[ax[2]] + node_plane_ * g.spacing;
+    return p;
+}
+
+QPointF SlicePainter::pixelOf(const Vec3& p) const {
+    const VoxelGrid& g = doc_->model();
+    const auto ax = plane_axes(plane_);
+    const double ca = (p[ax[0]] - g.origin[ax[0]]) / g.spacing;
+    const double cb = (p[ax[1]] - g.origin[ax[1]]) / g.spacing;
+    return {offset_.x() + ca * scale_, offset_.y() + (image_.height() - cb) * scale_};
+}
+
+QRectF SlicePainter::sliceRect() const { return {offset_, QSizeF(scale_ * image_.width(), scale_ * image_.height())}; }
+
+MaterialId SlicePainter::paintValue() const {
+    if (tool_ == SliceTool::Eraser) return MaterialId(doc_->materialId(doc_->scene().background));
+    return material_;
+}
+
+void SlicePainter::applyStroke(const std::vector<std::size_t>& cells, const QString& what) {
+    auto* cmd = new PaintVoxelsCommand(doc_, cells, paintValue(), what);
+    if (cmd->empty()) {
+        delete cmd;
+        return;
+    }
+    doc_->undoStack()->push(cmd);
+}
+
+std::optional<std::pair<int, int>> SlicePainter::pickPoint(QPointF px) const {
+    const double radius = 8;
+    std::optional<std::pair<int, int>> best;
+    double best_d = radius;
+    const auto consider = [&](const Vec3& p, int kind, int i) {
+        const double d = std::hypot(pixelOf(p).x() - px.x(), pixelOf(p).y() - px.y());
+        if (d <= best_d) {
+            best_d = d;
+            best = std::make_pair(kind, i);
+        }
+    };
+    const auto& s = doc_->scene();
+    for (std::size_t i = 0; i < s.sources.size(); ++i) consider(s.sources[i].position, 0, int(i));
+    for (std::size_t i = 0; i < s.receivers.size(); ++i) consider(s.receivers[i].position, 1, int(i));
+    return best;
+}
+
+void SlicePainter::mousePressEvent(QMouseEvent* ev) {
+    if (ev->button() == Qt::RightButton || ev->button() == Qt::MiddleButton) {
+        pan_from_ = ev->position();
+        return;
+    }
+    if (ev->button() != Qt::LeftButton) return;
+    const QPoint c = cellAt(ev->position());
+    const SliceRef s = sliceRef();
+    const VoxelGrid& g = doc_->model();
+    switch (tool_) {
+        case SliceTool::Brush:
+        case SliceTool::Eraser:
+            drag_start_cell_ = c;
+            drag_cell_ = c;
+            stroke_ = brush_cells(g, s, c, brush_size_);
+            break;
+        case SliceTool::Rectangle:
+        case SliceTool::Ellipse:
+        case SliceTool::Line:
+            drag_start_cell_ = c;
+            drag_cell_ = c;
+            break;
+        case SliceTool::Fill:
+            applyStroke(fill_cells(g, s, c), tr("Fill"));
+            break;
+        case SliceTool::PlaceSource:
+            emit placeSourceRequested(physicalAt(ev->position()));
+            break;
+        case SliceTool::PlaceReceiver:
+            emit placeReceiverRequested(physicalAt(ev->position()));
+            break;
+        case SliceTool::Move:
+            moving_ = pickPoint(ev->position());
+            break;
+    }
+    update();
+}
+
+void SlicePainter::mouseMoveEvent(QMouseEvent* ev) {
+    if (pan_from_) {
+        offset_ += ev->position() - *pan_from_;
+        pan_from_ = ev->position();
+        update();
+        return;
+    }
+    const QPoint c = cellAt(ev->position());
+    const Vec3 p = physicalAt(ev->position());
+    const auto e = slice_element_extent(doc_->model(), plane_);
+    if (c.x() >= 0 && c.y() >= 0 && c.x() < e[0] && c.y() < e[1]) {
+        const MaterialId id = doc_->model().ids[slice_element_index(doc_->model(), sliceRef(), c.x(), c.y())];
+        const QString name =
+            id == kVoidId ? QStringLiteral("void") : QString::fromStdString(doc_->scene().materials[id - 1].name);
+        emit hoverInfo(QStringLiteral("(%1, %2, %3) mm  %4")
+                           .arg(p[0] * 1e3, 0, 'f', 1)
+                           .arg(p[1] * 1e3, 0, 'f', 1)
+                           .arg(p[2] * 1e3, 0, 'f', 1)
+                           .arg(name));
+    }
+    if (!drag_start_cell_ || !(ev->buttons() & Qt::LeftButton)) return;
+    if (tool_ == SliceTool::Brush || tool_ == SliceTool::Eraser) {
+        const auto seg = line_cells(doc_->model(), sliceRef(), drag_cell_, c, brush_size_);
+        stroke_.insert(stroke_.end(), seg.begin(), seg.end());
+    }
+    drag_cell_ = c;
+    update();
+}
+
+void SlicePainter::mouseReleaseEvent(QMouseEvent* ev) {
+    if (pan_from_ && (ev->button() == Qt::RightButton || ev->button() == Qt::MiddleButton)) {
+        pan_from_.reset();
+        return;
+    }
+    if (ev->button() != Qt::LeftButton) return;
+    if (moving_) {
+        const Vec3 p = physicalAt(ev->position());
+        const auto [kind, i] = *moving_;
+        moving_.reset();
+        if (kind == 0) {
+            auto v = doc_->scene().sources;
+            v[i].position = p;
+            doc_->undoStack()->push(new SetSourcesCommand(doc_, v, tr("Move source %1").arg(i + 1)));
+        } else {
+            auto v = doc_->scene().receivers;
+            v[i].position = p;
+            doc_->undoStack()->push(new SetReceiversCommand(doc_, v, tr("Move receiver %1").arg(i + 1)));
+        }
+        return;
+    }
+    if (!drag_start_cell_) return;
+    const QPoint a = *drag_start_cell_, b = cellAt(ev->position());
+    drag_start_cell_.reset();
+    const VoxelGrid& g = doc_->model();
+    const SliceRef s = sliceRef();
+    switch (tool_) {
+        case SliceTool::Brush:
+            applyStroke(stroke_, tr("Brush"));
+            break;
+        case SliceTool::Eraser:
+            applyStroke(stroke_, tr("Erase"));
+            break;
+        case SliceTool::Rectangle:
+            applyStroke(rectangle_cells(g, s, a, b), tr("Rectangle"));
+            break;
+        case SliceTool::Ellipse:
+            applyStroke(ellipse_cells(g, s, a, b), tr("Ellipse"));
+            break;
+        case SliceTool::Line:
+            applyStroke(line_cells(g, s, a, b, brush_size_), tr("Line"));
+            break;
+        default:
+            break;
+    }
+    stroke_.clear();
+    update();
+}
+
+void SlicePainter::wheelEvent(QWheelEvent* ev) {
+    const double factor = std::pow(1.0015, ev->angleDelta().y());
+    const QPointF at = ev->position();
+    offset_ = at - (at - offset_) * factor;  // zoom about the cursor
+    scale_ *= factor;
+    update();
+}
+
+void SlicePainter::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), QColor(24, 24, 28));
+    if (image_.isNull()) return;
+    if (!fitted_) fitToWindow();
+    const QRectF target(offset_, QSizeF(scale_ * image_.width(), scale_ * image_.height()));
+    p.drawImage(target, image_);
+    // Preview of the stroke or shape in progress, in the paint colour, half transparent.
+    std::vector<std::size_t> preview;
+    const VoxelGrid& g = doc_->model();
+    const SliceRef s = sliceRef();
+    if (drag_start_cell_) {
+        if (tool_ == SliceTool::Brush || tool_ == SliceTool::Eraser) preview = stroke_;
+        if (tool_ == SliceTool::Rectangle) preview = rectangle_cells(g, s, *drag_start_cell_, drag_cell_);
+        if (tool_ == SliceTool::Ellipse) preview = ellipse_cells(g, s, *drag_start_cell_, drag_cell_);
+        if (tool_ == SliceTool::Line) preview = line_cells(g, s, *drag_start_cell_, drag_cell_, brush_size_);
+    }
+    if (!preview.empty()) {
+        QColor c = material_color(doc_->scene(), paintValue());
+        c.setAlpha(170);
+        const auto e = slice_element_extent(g, plane_);
+        const auto ax = plane_axes(plane_);
+        for (std::size_t idx : preview) {
+            std::array<int, 3> ijk{int(idx % g.n[0]), int((idx / g.n[0]) % g.n[1]),
+                                   int(idx / (std::size_t(g.n[0]) * g.n[1]))};
+            const QPoint cell(ijk[ax[0]], ijk[ax[1]]);
+            if (cell.x() < e[0] && cell.y() < e[1])
+                p.fillRect(QRectF(pixelOfCellCentre(cell) - QPointF(scale_ / 2, scale_ / 2), QSizeF(scale_, scale_)),
+                           c);
+        }
+    }
+    p.setPen(QPen(QColor(200, 200, 200, 120), 1));
+    p.drawRect(target);
+    // Sources (red triangles) and receivers (green squares); dimmed when off this plane.
+    p.setRenderHint(QPainter::Antialiasing);
+    const auto ax = plane_axes(plane_);
+    const double here = g.origin[ax[2]] + node_plane_ * g.spacing;
+    const auto draw_marker = [&](const Vec3& pos, bool source, const std::string& name) {
+        const bool on_plane = std::abs(pos[ax[2]] - here) <= 0.5 * g.spacing;
+        const QPointF c = pixelOf(pos);
+        QColor col = source ? QColor(235, 70, 60) : QColor(70, 210, 110);
+        if (!on_plane) col.setAlpha(90);
+        p.setPen(QPen(Qt::black, 1));
+        p.setBrush(col);
+        if (source) {
+            QPainterPath tri;
+            tri.moveTo(c + QPointF(0, -7));
+            tri.lineTo(c + QPointF(6, 5));
+            tri.lineTo(c + QPointF(-6, 5));
+            tri.closeSubpath();
+            p.drawPath(tri);
+        } else {
+            p.drawRect(QRectF(c - QPointF(4, 4), QSizeF(8, 8)));
+        }
+        p.setPen(on_plane ? Qt::white : QColor(255, 255, 255, 90));
+        p.drawText(c + QPointF(8, -6), QString::fromStdString(name));
+    };
+    for (const auto& src : doc_->scene().sources) draw_marker(src.position, true, src.name);
+    for (const auto& r : doc_->scene().receivers) draw_marker(r.position, false, r.name);
+}
+
+}  // namespace voxwave::ui

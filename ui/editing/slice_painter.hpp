@@ -1,0 +1,85 @@
+// The 2D slice painter: one plane of the voxel model drawn with the material colours, painted
+// with the tools of paint_tools.hpp; sources and receivers placed by clicking and moved by
+// dragging. Zoom with the wheel, pan with the right or middle button.
+#pragma once
+
+#include <QImage>
+#include <QPointF>
+#include <QWidget>
+#include <optional>
+
+#include "document/scene_document.hpp"
+#include "editing/paint_tools.hpp"
+
+namespace voxwave::ui {
+
+enum class SliceTool { Brush, Eraser, Rectangle, Ellipse, Line, Fill, PlaceSource, PlaceReceiver, Move };
+
+class SlicePainter : public QWidget {
+    Q_OBJECT
+public:
+    explicit SlicePainter(SceneDocument* doc, QWidget* parent = nullptr);
+
+    SlicePlane plane() const { return plane_; }
+    int nodePlane() const { return node_plane_; }  // 0 .. elements along the normal
+    int nodePlaneCount() const;                    // elements along the normal + 1
+    SliceRef sliceRef() const;                     // element layer painted (node plane clamped)
+    SliceTool tool() const { return tool_; }
+    int brushSize() const { return brush_size_; }
+    MaterialId material() const { return material_; }
+
+    // Widget pixel <-> slice cell / physical position (metres) on the current plane.
+    QPoint cellAt(QPointF pixel) const;
+    QPointF pixelOfCellCentre(QPoint cell) const;
+    Vec3 physicalAt(QPointF pixel) const;  // snapped to the nearest node of the plane
+    QPointF pixelOf(const Vec3& p) const;  // projection of a 3D point onto the widget
+    QRectF sliceRect() const;              // where the slice is drawn (its lower-left is the origin)
+
+public slots:
+    void setPlane(voxwave::SlicePlane plane);
+    void setNodePlane(int index);
+    void setTool(voxwave::ui::SliceTool tool) { tool_ = tool; }
+    void setBrushSize(int size) { brush_size_ = std::max(1, size); }
+    void setMaterial(int id) { material_ = MaterialId(id); }
+    void fitToWindow();
+
+signals:
+    void placeSourceRequested(const voxwave::Vec3& position);
+    void placeReceiverRequested(const voxwave::Vec3& position);
+    void sliceChanged();
+    void hoverInfo(const QString& text);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void wheelEvent(QWheelEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+
+private:
+    void rebuildImage();
+    void applyStroke(const std::vector<std::size_t>& cells, const QString& what);
+    MaterialId paintValue() const;
+    // Nearest source (kind 0) or receiver (kind 1) within a few pixels of `pixel`.
+    std::optional<std::pair<int, int>> pickPoint(QPointF pixel) const;
+
+    SceneDocument* doc_;
+    SlicePlane plane_ = SlicePlane::XZ;
+    int node_plane_ = 0;
+    SliceTool tool_ = SliceTool::Brush;
+    int brush_size_ = 3;
+    MaterialId material_ = 1;
+    QImage image_;
+    double scale_ = 4;  // pixels per cell
+    QPointF offset_;    // pixel of the slice's top-left corner
+    bool fitted_ = false;
+    // Mouse state.
+    std::optional<QPoint> drag_start_cell_;
+    QPoint drag_cell_;
+    std::vector<std::size_t> stroke_;  // brush / eraser cells of the stroke in progress
+    std::optional<QPointF> pan_from_;
+    std::optional<std::pair<int, int>> moving_;  // (kind, index) being dragged
+};
+
+}  // namespace voxwave::ui

@@ -1,0 +1,501 @@
+#include "main_window.hpp"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "editing/slice_painter.hpp"
+#include "panels/dispersion_panel.hpp"
+#include "panels/run_panel.hpp"
+#include "panels/sources_panel.hpp"
+#include "scene/result.hpp"
+#include "views/model_view_3d.hpp"
+#include "views/trace_panel.hpp"
+#include "views/wavefield_view.hpp"
+#include "wave/backend.hpp"
+
+namespace voxwave::ui {
+
+namespace {
+constexpr int kMaxRecent = 8;
+const char* kStallTimerMs = "10";
+
+QString format_duration(double s) {
+    if (s < 60) return QStringLiteral("%1 s").arg(s, 0, 'f', 1);
+    return QStringLiteral("%1 min %2 s").arg(int(s / 60)).arg(int(s) % 60);
+}
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle("voxwave");
+    resize(1500, 920);
+
+    // Centre: the model (slice painter / 3D) beside the live wavefield.
+    painter_ = new SlicePainter(&doc_);
+    model3d_ = new ModelView3D(&doc_);
+    wavefield_ = new WavefieldView;
+    tabs_ = new QTabWidget;
+    tabs_->addTab(painter_, tr("Slice editor"));
+    tabs_->addTab(model3d_, tr("3D model"));
+    auto* split = new QSplitter;
+    split->addWidget(tabs_);
+    split->addWidget(wavefield_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    setCentralWidget(split);
+
+    buildActions();
+    buildDocks();
+
+    // Status bar: simulated time, steps per second, ETA, progress, backend.
+    time_label_ = new QLabel(tr("t = 0 µs"));
+    rate_label_ = new QLabel;
+    eta_label_ = new QLabel;
+    backend_label_ = new QLabel(tr("backend: -"));
+    progress_ = new QProgressBar;
+    progress_->setMaximumWidth(220);
+    progress_->setRange(0, 1000);
+    statusBar()->addPermanentWidget(time_label_);
+    statusBar()->addPermanentWidget(rate_label_);
+    statusBar()->addPermanentWidget(eta_label_);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(backend_label_);
+
+    connect(painter_, &SlicePainter::hoverInfo, this, [this](const QString& t) { statusBar()->showMessage(t, 3000); });
+    connect(painter_, &SlicePainter::placeSourceRequested, sources_, &SourcesPanel::addSourceAt);
+    connect(painter_, &SlicePainter::placeReceiverRequested, sources_, &SourcesPanel::addReceiverAt);
+    connect(painter_, &SlicePainter::sliceChanged, this, [this] {
+        QSignalBlocker b(slice_slider_);
+        slice_slider_->setRange(0, painter_->nodePlaneCount() - 1);
+        slice_slider_->setValue(painter_->nodePlane());
+        pushViewToController();
+    });
+    connect(doc_.undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(&doc_, &SceneDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(&doc_, &SceneDocument::documentReset, this, [this] {
+        material_box_->clear();
+        for (const auto& m : doc_.scene().materials) material_box_->addItem(QString::fromStdString(m.name));
+        material_box_->setCurrentIndex(std::min(1, material_box_->count() - 1));
+        resetRun();
+    });
+
+    connect(&controller_, &SimulationController::started, this,
+            [this](const QString& note, qint64 total, double dt, double dts) {
+                backend_label_->setText(note.section(':', 0, 0).left(60));
+                backend_label_->setToolTip(note);
+                statusBar()->showMessage(tr("%1 — dt %2 µs (stable limit %3 µs), %4 steps")
+                                             .arg(note)
+                                             .arg(dt * 1e6, 0, 'g', 4)
+                                             .arg(dts * 1e6, 0, 'g', 4)
+                                             .arg(total),
+                                         8000);
+                std::vector<std::string> names;
+                for (const auto& r : doc_.scene().receivers) names.push_back(r.name);
+                traces_->reset(names, dt);
+            });
+    connect(&controller_, &SimulationController::frameReady, this, &MainWindow::onFrame);
+    connect(&controller_, &SimulationController::failed, this,
+            [this](const QString& m) { showError(tr("Run failed"), m, false); });
+    connect(&controller_, &SimulationController::finished, this, [this](bool completed) {
+        statusBar()->showMessage(completed ? tr("Run finished") : tr("Run stopped"), 5000);
+    });
+    connect(&controller_, &SimulationController::stateChanged, this, [this] {
+        const auto s = controller_.state();
+        start_act_->setEnabled(s == SimulationController::State::Idle || s == SimulationController::State::Paused);
+        pause_act_->setEnabled(s == SimulationController::State::Running);
+        stop_act_->setEnabled(s != SimulationController::State::Idle);
+    });
+
+    // The event loop's heartbeat: the longest gap between ticks while a run is going.
+    auto* heartbeat = new QTimer(this);
+    heartbeat->setInterval(QString(kStallTimerMs).toInt());
+    stall_clock_.start();
+    connect(heartbeat, &QTimer::timeout, this, [this] {
+        const double gap = stall_clock_.restart();
+        if (controller_.busy()) longest_stall_ms_ = std::max(longest_stall_ms_, gap);
+    });
+    heartbeat->start();
+
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    updateRecentMenu();
+
+    // The paper's model, ready to run; on a CPU the app picks a coarser spacing so it animates.
+    const QString paper = QStringLiteral(VOXWAVE_ASSETS_DIR "/scenes/paper_rebar.json");
+    if (openScene(paper, true)) {
+        std::string why;
+        if (resolve_backend(Backend::Auto, why) == Backend::Cpu) {
+            Scene s = doc_.scene();
+            s.grid.spacing = 0.004;
+            s.run.dt = 0;  // auto: 0.9 of the 4 mm stable limit, 9x fewer steps than the paper's dt
+            doc_.reset(s, paper);
+            statusBar()->showMessage(tr("No CUDA device: the paper model is shown at 4 mm so the CPU animates it"),
+                                     8000);
+        }
+    }
+}
+
+MainWindow::~MainWindow() {
+    controller_.stop();
+    controller_.waitForIdle();
+}
+
+void MainWindow::buildActions() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* newAct = file->addAction(tr("&New"), this, [this] {
+        if (!maybeSave()) return;
+        Scene s;
+        s.grid.size = {0.1, 0.1, 0.05};
+        s.grid.spacing = 0.002;
+        s.materials = {{"concrete", 2400, 4000, 2450, "#9a9a9a", ""}, {"steel", 7850, 5900, 3200, "#4a6fa5", ""}};
+        s.background = "concrete";
+        s.run.duration = 1e-4;
+        doc_.reset(s);
+    });
+    newAct->setShortcut(QKeySequence::New);
+    file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
+        if (!maybeSave()) return;
+        const QString p = QFileDialog::getOpenFileName(
+            this, tr("Open scene"), QSettings().value("dirs/scenes").toString(), tr("voxwave scenes (*.json)"));
+        if (!p.isEmpty()) openScene(p);
+    });
+    recent_menu_ = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
+        if (doc_.path().isEmpty() || doc_.path().startsWith(VOXWAVE_ASSETS_DIR)) {
+            const QString p =
+                QFileDialog::getSaveFileName(this, tr("Save scene"), QString(), tr("voxwave scenes (*.json)"));
+            if (!p.isEmpty()) saveScene(p);
+        } else {
+            saveScene(doc_.path());
+        }
+    });
+    file->addAction(tr("Save &as..."), QKeySequence::SaveAs, this, [this] {
+        const QString p =
+            QFileDialog::getSaveFileName(this, tr("Save scene"), doc_.path(), tr("voxwave scenes (*.json)"));
+        if (!p.isEmpty()) saveScene(p);
+    });
+    file->addSeparator();
+    file->addAction(tr("Export traces (HDF5)..."), this, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Export traces"), QString(), tr("HDF5 (*.h5)"));
+        if (p.isEmpty()) return;
+        try {
+            write_result_h5(p.toStdString(), controller_.lastResult());
+        } catch (const std::exception& e) {
+            showError(tr("Export failed"), e.what(), false);
+        }
+    });
+    file->addAction(tr("Export traces (CSV)..."), this, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Export traces"), QString(), tr("CSV (*.csv)"));
+        if (p.isEmpty()) return;
+        try {
+            traces_->exportCsv(p);
+        } catch (const std::exception& e) {
+            showError(tr("Export failed"), e.what(), false);
+        }
+    });
+    file->addAction(tr("Export snapshot (PNG)..."), this, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Snapshot"), QString(), tr("PNG (*.png)"));
+        if (!p.isEmpty() && !wavefield_->grabFramebuffer().save(p))
+            showError(tr("Export failed"), p + tr(": cannot write the image"), false);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = doc_.undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = doc_.undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    auto* sim = menuBar()->addMenu(tr("&Simulation"));
+    start_act_ = sim->addAction(tr("&Start / resume"), this, &MainWindow::startRun);
+    start_act_->setShortcut(Qt::Key_F5);
+    pause_act_ = sim->addAction(tr("&Pause"), this, &MainWindow::pauseRun);
+    pause_act_->setShortcut(Qt::Key_F6);
+    step_act_ = sim->addAction(tr("S&tep"), this, &MainWindow::stepRun);
+    step_act_->setShortcut(Qt::Key_F7);
+    stop_act_ = sim->addAction(tr("St&op"), this, &MainWindow::stopRun);
+    stop_act_->setShortcut(Qt::SHIFT | Qt::Key_F5);
+    reset_act_ = sim->addAction(tr("&Reset"), this, &MainWindow::resetRun);
+    pause_act_->setEnabled(false);
+    stop_act_->setEnabled(false);
+
+    // Tool bar: simulation controls, then the painter's tools.
+    auto* tb = addToolBar(tr("Simulation"));
+    tb->setObjectName("simulation-toolbar");
+    tb->addActions({start_act_, pause_act_, step_act_, stop_act_, reset_act_});
+    auto* tools = addToolBar(tr("Model tools"));
+    tools->setObjectName("tools-toolbar");
+    plane_box_ = new QComboBox;
+    plane_box_->addItems({"XY", "XZ", "YZ"});
+    plane_box_->setCurrentIndex(1);
+    slice_slider_ = new QSlider(Qt::Horizontal);
+    slice_slider_->setMinimumWidth(160);
+    slice_slider_->setToolTip(tr("Slice position (node plane)"));
+    tools->addWidget(plane_box_);
+    tools->addWidget(slice_slider_);
+    auto* tool_group = new QActionGroup(this);
+    const std::pair<QString, SliceTool> tool_list[] = {{tr("Brush"), SliceTool::Brush},
+                                                       {tr("Eraser"), SliceTool::Eraser},
+                                                       {tr("Rectangle"), SliceTool::Rectangle},
+                                                       {tr("Ellipse"), SliceTool::Ellipse},
+                                                       {tr("Line"), SliceTool::Line},
+                                                       {tr("Fill"), SliceTool::Fill},
+                                                       {tr("Source"), SliceTool::PlaceSource},
+                                                       {tr("Receiver"), SliceTool::PlaceReceiver},
+                                                       {tr("Move"), SliceTool::Move}};
+    int key = 0;
+    for (const auto& [name, tool] : tool_list) {
+        QAction* a = tools->addAction(name);
+        a->setCheckable(true);
+        a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + key++)));
+        a->setChecked(tool == SliceTool::Brush);
+        tool_group->addAction(a);
+        const SliceTool t = tool;
+        connect(a, &QAction::triggered, this, [this, t] { painter_->setTool(t); });
+    }
+    brush_box_ = new QSpinBox;
+    brush_box_->setRange(1, 99);
+    brush_box_->setValue(3);
+    brush_box_->setPrefix(tr("size "));
+    material_box_ = new QComboBox;
+    material_box_->setToolTip(tr("Material to paint"));
+    tools->addWidget(brush_box_);
+    tools->addWidget(material_box_);
+    connect(brush_box_, &QSpinBox::valueChanged, painter_, &SlicePainter::setBrushSize);
+    connect(material_box_, &QComboBox::currentIndexChanged, this, [this](int i) { painter_->setMaterial(i + 1); });
+    connect(plane_box_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        painter_->setPlane(SlicePlane(std::array{SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ}[i]));
+    });
+    connect(slice_slider_, &QSlider::valueChanged, painter_, &SlicePainter::setNodePlane);
+
+    auto* field = addToolBar(tr("Wavefield"));
+    field->setObjectName("wavefield-toolbar");
+    quantity_box_ = new QComboBox;
+    quantity_box_->addItems({"u_x", "u_y", "u_z", "|u|", "|v|"});
+    quantity_box_->setCurrentIndex(2);
+    field->addWidget(quantity_box_);
+    auto* autogain = field->addAction(tr("Auto gain"));
+    autogain->setCheckable(true);
+    autogain->setChecked(true);
+    connect(autogain, &QAction::toggled, wavefield_, &WavefieldView::setAutoGain);
+    auto* gain = new QSlider(Qt::Horizontal);
+    gain->setRange(-60, 20);
+    gain->setMaximumWidth(140);
+    gain->setToolTip(tr("Manual gain (dB relative to the current peak)"));
+    field->addWidget(gain);
+    connect(gain, &QSlider::valueChanged, this, [this, autogain](int db) {
+        autogain->setChecked(false);
+        wavefield_->setManualGain(std::max(1e-30, wavefield_->gain()) * std::pow(10.0, -db / 20.0));
+    });
+    auto* mats = field->addAction(tr("Materials"));
+    mats->setCheckable(true);
+    mats->setChecked(true);
+    connect(mats, &QAction::toggled, wavefield_, &WavefieldView::setShowMaterials);
+    connect(quantity_box_, &QComboBox::currentIndexChanged, this, &MainWindow::pushViewToController);
+}
+
+void MainWindow::buildDocks() {
+    auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    sources_ = new SourcesPanel(&doc_);
+    run_panel_ = new RunPanel(&doc_);
+    traces_ = new TracePanel;
+    dispersion_ = new DispersionPanel(&doc_);
+    auto* d1 = dock(tr("Sources and receivers"), "sources-dock", sources_, Qt::LeftDockWidgetArea);
+    auto* d2 = dock(tr("Run"), "run-dock", run_panel_, Qt::LeftDockWidgetArea);
+    auto* d3 = dock(tr("Receivers"), "traces-dock", traces_, Qt::BottomDockWidgetArea);
+    auto* d4 = dock(tr("Dispersion"), "dispersion-dock", dispersion_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(d3, d4);
+    d3->raise();
+    resizeDocks({d1, d2}, {430, 430}, Qt::Horizontal);
+    resizeDocks({d1, d2}, {520, 300}, Qt::Vertical);
+    resizeDocks({d3}, {300}, Qt::Vertical);
+    auto* view = menuBar()->addMenu(tr("&View"));
+    for (auto* d : {d1, d2, d3, d4}) view->addAction(d->toggleViewAction());
+    (void)d2;
+}
+
+void MainWindow::showError(const QString& title, const QString& message, bool quiet) {
+    last_error_ = message;
+    if (!quiet) QMessageBox::critical(this, title, message);
+}
+
+bool MainWindow::openScene(const QString& path, bool quiet) {
+    if (controller_.busy()) stopRun();
+    try {
+        doc_.open(path);
+    } catch (const std::exception& e) {
+        showError(tr("Cannot open scene"), QString::fromStdString(e.what()), quiet);
+        return false;
+    }
+    if (!path.startsWith(VOXWAVE_ASSETS_DIR)) addRecent(path);
+    QSettings().setValue("dirs/scenes", QFileInfo(path).absolutePath());
+    return true;
+}
+
+bool MainWindow::saveScene(const QString& path, bool quiet) {
+    try {
+        doc_.save(path);
+    } catch (const std::exception& e) {
+        showError(tr("Cannot save scene"), QString::fromStdString(e.what()), quiet);
+        return false;
+    }
+    addRecent(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings s;
+    QStringList list = s.value("recent").toStringList();
+    list.removeAll(path);
+    list.prepend(path);
+    while (list.size() > kMaxRecent) list.removeLast();
+    s.setValue("recent", list);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    if (!recent_menu_) return;
+    recent_menu_->clear();
+    for (const QString& p : QSettings().value("recent").toStringList())
+        recent_menu_->addAction(p, this, [this, p] {
+            if (maybeSave()) openScene(p);
+        });
+    recent_menu_->setEnabled(!recent_menu_->isEmpty());
+}
+
+void MainWindow::updateTitle() {
+    const QString name = doc_.path().isEmpty() ? tr("untitled") : QFileInfo(doc_.path()).fileName();
+    setWindowTitle(QStringLiteral("%1%2 — voxwave").arg(name, doc_.isModified() ? "*" : ""));
+}
+
+bool MainWindow::maybeSave() {
+    if (!doc_.isModified() || !isVisible()) return true;
+    const auto b = QMessageBox::question(this, tr("Unsaved changes"), tr("Save the changes to the scene first?"),
+                                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (b == QMessageBox::Cancel) return false;
+    if (b == QMessageBox::Save) {
+        const QString p =
+            doc_.path().isEmpty() || doc_.path().startsWith(VOXWAVE_ASSETS_DIR)
+                ? QFileDialog::getSaveFileName(this, tr("Save scene"), QString(), tr("voxwave scenes (*.json)"))
+                : doc_.path();
+        return !p.isEmpty() && saveScene(p);
+    }
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* ev) {
+    if (!maybeSave()) {
+        ev->ignore();
+        return;
+    }
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    controller_.stop();
+    ev->accept();
+}
+
+void MainWindow::pushViewToController() {
+    const SliceQuantity q = SliceQuantity(quantity_box_ ? quantity_box_->currentIndex() : 2);
+    controller_.setView(painter_->plane(), painter_->nodePlane(), q);
+}
+
+void MainWindow::startRun() {
+    if (controller_.state() == SimulationController::State::Paused) {
+        controller_.resume();
+        return;
+    }
+    if (controller_.busy()) return;
+    pushViewToController();
+    longest_stall_ms_ = 0;
+    controller_.start(doc_.scene(), doc_.model());
+}
+
+void MainWindow::pauseRun() { controller_.pause(); }
+
+void MainWindow::stepRun() {
+    if (!controller_.busy()) {
+        pushViewToController();
+        controller_.start(doc_.scene(), doc_.model(), true);
+    }
+    controller_.stepOnce();
+}
+
+void MainWindow::stopRun() { controller_.stop(); }
+
+void MainWindow::resetRun() {
+    controller_.stop();
+    controller_.waitForIdle();
+    wavefield_->clearSlice();
+    traces_->reset({}, 0);
+    progress_->setValue(0);
+    time_label_->setText(tr("t = 0 µs"));
+    rate_label_->clear();
+    eta_label_->clear();
+}
+
+void MainWindow::onFrame(const SimulationFrame& f) {
+    // Element ids under the slice's node plane, for the material overlay.
+    const VoxelGrid& g = doc_.model();
+    const SliceRef s{f.plane, std::clamp(f.node_plane, 0, slice_element_extent(g, f.plane)[2] - 1)};
+    const auto e = slice_element_extent(g, f.plane);
+    std::vector<MaterialId> ids(std::size_t(e[0]) * e[1]);
+    if (f.slice.width == e[0] + 1 && f.slice.height == e[1] + 1)
+        for (int b = 0; b < e[1]; ++b)
+            for (int a = 0; a < e[0]; ++a) ids[std::size_t(b) * e[0] + a] = g.ids[slice_element_index(g, s, a, b)];
+    const int q = quantity_box_->currentIndex();
+    wavefield_->setSlice(f.slice, ids, q < 3);
+    wavefield_->setOverlayText(
+        tr("%1  t = %2 µs  step %3").arg(quantity_box_->currentText()).arg(f.time * 1e6, 0, 'f', 2).arg(f.step));
+    traces_->append(f.first_sample, f.samples);
+    time_label_->setText(tr("t = %1 µs").arg(f.time * 1e6, 0, 'f', 2));
+    rate_label_->setText(tr("%1 steps/s").arg(f.steps_per_second, 0, 'f', 0));
+    if (f.total_steps > 0) {
+        progress_->setValue(int(1000.0 * f.step / f.total_steps));
+        const double left = f.steps_per_second > 0 ? (f.total_steps - f.step) / f.steps_per_second : 0;
+        eta_label_->setText(tr("ETA %1").arg(format_duration(left)));
+    }
+}
+
+void MainWindow::showPage(const QString& name) {
+    if (name == "3d") tabs_->setCurrentWidget(model3d_);
+    if (name == "model") tabs_->setCurrentWidget(painter_);
+    if (name == "dispersion")
+        for (auto* d : findChildren<QDockWidget*>())
+            if (d->widget() == dispersion_) d->raise();
+}
+
+}  // namespace voxwave::ui

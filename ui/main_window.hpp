@@ -1,0 +1,106 @@
+// The main window: wires the document, the views, the panels and the simulation controller.
+// It computes nothing itself (DESIGN §1).
+#pragma once
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+
+#include "document/scene_document.hpp"
+#include "sim/simulation_controller.hpp"
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QSlider;
+class QSpinBox;
+class QTabWidget;
+class QMenu;
+
+namespace voxwave::ui {
+
+class SlicePainter;
+class WavefieldView;
+class TracePanel;
+class ModelView3D;
+class SourcesPanel;
+class RunPanel;
+class DispersionPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    SceneDocument* document() { return &doc_; }
+    SimulationController* controller() { return &controller_; }
+    SlicePainter* painter() { return painter_; }
+    WavefieldView* wavefield() { return wavefield_; }
+    TracePanel* traces() { return traces_; }
+    SourcesPanel* sources() { return sources_; }
+    DispersionPanel* dispersion() { return dispersion_; }
+    ModelView3D* model3d() { return model3d_; }
+    QTabWidget* tabs() { return tabs_; }
+
+    // Opens a scene; on error shows a message (unless quiet) and keeps the current document.
+    bool openScene(const QString& path, bool quiet = false);
+    bool saveScene(const QString& path, bool quiet = false);
+    // Longest gap between two event-loop iterations seen during runs (ms): the "never freezes" check.
+    double longestStallMs() const { return longest_stall_ms_; }
+    QString lastError() const { return last_error_; }
+
+public slots:
+    void startRun();
+    void pauseRun();
+    void stepRun();
+    void stopRun();
+    void resetRun();
+    void showPage(const QString& name);  // "model", "3d", "wavefield", "compare"... used by --screenshot
+
+protected:
+    void closeEvent(QCloseEvent*) override;
+
+private:
+    void buildActions();
+    void buildDocks();
+    void updateTitle();
+    void updateRecentMenu();
+    void addRecent(const QString& path);
+    bool maybeSave();
+    void onFrame(const SimulationFrame& f);
+    void pushViewToController();
+    void showError(const QString& title, const QString& message, bool quiet);
+
+    SceneDocument doc_;
+    SimulationController controller_;
+    SlicePainter* painter_ = nullptr;
+    WavefieldView* wavefield_ = nullptr;
+    TracePanel* traces_ = nullptr;
+    ModelView3D* model3d_ = nullptr;
+    SourcesPanel* sources_ = nullptr;
+    RunPanel* run_panel_ = nullptr;
+    DispersionPanel* dispersion_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QComboBox* plane_box_ = nullptr;
+    QSlider* slice_slider_ = nullptr;
+    QComboBox* quantity_box_ = nullptr;
+    QComboBox* material_box_ = nullptr;
+    QSpinBox* brush_box_ = nullptr;
+    QLabel* time_label_ = nullptr;
+    QLabel* rate_label_ = nullptr;
+    QLabel* eta_label_ = nullptr;
+    QLabel* backend_label_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+    QAction* start_act_ = nullptr;
+    QAction* pause_act_ = nullptr;
+    QAction* step_act_ = nullptr;
+    QAction* stop_act_ = nullptr;
+    QAction* reset_act_ = nullptr;
+    QElapsedTimer stall_clock_;
+    double longest_stall_ms_ = 0;
+    QString last_error_;
+};
+
+}  // namespace voxwave::ui

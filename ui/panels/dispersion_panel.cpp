@@ -1,0 +1,143 @@
+#include "panels/dispersion_panel.hpp"
+
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPolarChart>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <cmath>
+
+#include "wave/dispersion.hpp"
+#include "wave/wave_problem.hpp"
+
+namespace voxwave::ui {
+
+DispersionPanel::DispersionPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
+    material_ = new QComboBox;
+    direction_ = new QComboBox;
+    direction_->addItems({tr("axis [100]"), tr("face diagonal [110]"), tr("cube diagonal [111]")});
+    direction_->setCurrentIndex(2);
+    mode_ = new QComboBox;
+    mode_->addItems({tr("S wave"), tr("P wave")});
+    polar_ppw_ = new QSpinBox;
+    polar_ppw_->setRange(3, 60);
+    polar_ppw_->setValue(10);
+    polar_ppw_->setPrefix(tr("polar at "));
+    polar_ppw_->setSuffix(tr(" ppw"));
+    ratio_chart_ = new QChart;
+    polar_chart_ = new QPolarChart;
+    for (QChart* c : {ratio_chart_, static_cast<QChart*>(polar_chart_)}) {
+        c->setTheme(QChart::ChartThemeDark);
+        c->setMargins(QMargins(2, 2, 2, 2));
+    }
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(material_);
+    bar->addWidget(direction_);
+    bar->addWidget(mode_);
+    bar->addWidget(polar_ppw_);
+    bar->addStretch();
+    auto* charts = new QHBoxLayout;
+    charts->addWidget(new QChartView(ratio_chart_), 3);
+    charts->addWidget(new QChartView(polar_chart_), 2);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(2, 2, 2, 2);
+    lay->addLayout(bar);
+    lay->addLayout(charts, 1);
+    for (QComboBox* c : {material_, direction_, mode_})
+        connect(c, &QComboBox::currentIndexChanged, this, &DispersionPanel::recompute);
+    connect(polar_ppw_, &QSpinBox::valueChanged, this, &DispersionPanel::recompute);
+    const auto reload = [this] {
+        const QString keep = material_->currentText();
+        QSignalBlocker block(material_);
+        material_->clear();
+        for (const auto& m : doc_->scene().materials) material_->addItem(QString::fromStdString(m.name));
+        const int i = material_->findText(keep);
+        if (i >= 0) material_->setCurrentIndex(i);
+        recompute();
+    };
+    connect(doc_, &SceneDocument::documentReset, this, reload);
+    connect(doc_, &SceneDocument::sceneChanged, this, reload);
+    reload();
+}
+
+int DispersionPanel::seriesCount() const { return int(ratio_chart_->series().size() + polar_chart_->series().size()); }
+
+void DispersionPanel::recompute() {
+    ratio_chart_->removeAllSeries();
+    polar_chart_->removeAllSeries();
+    for (auto* a : ratio_chart_->axes()) ratio_chart_->removeAxis(a);
+    for (auto* a : polar_chart_->axes()) polar_chart_->removeAxis(a);
+    const Scene& s = doc_->scene();
+    const int mi = material_->currentIndex();
+    if (mi < 0 || mi >= int(s.materials.size())) return;
+    const Material& m = s.materials[mi];
+    const double ds = s.grid.spacing;
+    // The run's time step (auto: 0.9 of the stable limit) so the curves include its error.
+    const double stable = stable_time_step(doc_->model(), s.materials, s.run.method, s.damping);
+    const double dt = s.run.dt > 0 ? s.run.dt : 0.9 * stable;
+    const std::array<std::array<double, 3>, 3> dirs{
+        {{1, 0, 0}, {0, M_SQRT1_2, M_SQRT1_2}, {1 / std::sqrt(3.0), 1 / std::sqrt(3.0), 1 / std::sqrt(3.0)}}};
+    const auto dir = dirs[std::size_t(std::clamp(direction_->currentIndex(), 0, 2))];
+    const int mode = mode_->currentIndex() == 0 ? 0 : 2;  // S1 (slowest) or P
+    std::vector<double> ppw;
+    for (double p = 4; p <= 40.001; p += 0.5) ppw.push_back(p);
+    auto* ax = new QValueAxis;
+    ax->setTitleText(tr("points per wavelength"));
+    ax->setRange(4, 40);
+    auto* ay = new QValueAxis;
+    ay->setTitleText(tr("phase velocity / exact"));
+    ratio_chart_->addAxis(ax, Qt::AlignBottom);
+    ratio_chart_->addAxis(ay, Qt::AlignLeft);
+    double lo = 1, hi = 1;
+    for (ElementMethod em : {ElementMethod::Vfem, ElementMethod::Ovfem}) {
+        const char* name = em == ElementMethod::Vfem ? "VFEM" : "OVFEM";
+        try {
+            const DispersionTable t = dispersion_table(em, ds, m, dt, ppw, {dir});
+            auto* series = new QLineSeries;
+            series->setName(name);
+            for (std::size_t i = 0; i < ppw.size(); ++i) {
+                const double r = t.ratio(0, i, mode);
+                series->append(ppw[i], r);
+                lo = std::min(lo, r);
+                hi = std::max(hi, r);
+            }
+            ratio_chart_->addSeries(series);
+            series->attachAxis(ax);
+            series->attachAxis(ay);
+            // Polar: ratio over directions d(theta) = (cos, sin/sqrt2, sin/sqrt2).
+            std::vector<std::array<double, 3>> around;
+            for (int deg = 0; deg <= 360; deg += 5) {
+                const double th = deg * M_PI / 180;
+                around.push_back({std::cos(th), std::sin(th) * M_SQRT1_2, std::sin(th) * M_SQRT1_2});
+            }
+            const DispersionTable pt = dispersion_table(em, ds, m, dt, {double(polar_ppw_->value())}, around);
+            auto* ps = new QLineSeries;
+            ps->setName(name);
+            for (std::size_t d = 0; d < around.size(); ++d) ps->append(double(d) * 5.0, pt.ratio(d, 0, mode));
+            polar_chart_->addSeries(ps);
+        } catch (const std::exception&) {
+            // A dt above the stable limit has no dispersion curve: the run panel already says so.
+        }
+    }
+    ay->setRange(lo - 0.002, hi + 0.002);
+    auto* angle = new QValueAxis;
+    angle->setRange(0, 360);
+    angle->setTickCount(9);
+    angle->setLabelFormat("%d°");
+    auto* radial = new QValueAxis;
+    radial->setRange(lo - 0.005, hi + 0.002);
+    radial->setLabelFormat("%.3f");
+    polar_chart_->addAxis(angle, QPolarChart::PolarOrientationAngular);
+    polar_chart_->addAxis(radial, QPolarChart::PolarOrientationRadial);
+    for (auto* s2 : polar_chart_->series()) {
+        s2->attachAxis(angle);
+        s2->attachAxis(radial);
+    }
+    polar_chart_->setTitle(tr("%1 at %2 points per wavelength").arg(material_->currentText()).arg(polar_ppw_->value()));
+}
+
+}  // namespace voxwave::ui

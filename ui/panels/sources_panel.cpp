@@ -1,0 +1,367 @@
+#include "panels/sources_panel.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <cmath>
+#include <complex>
+#include <set>
+
+#include "core/errors.hpp"
+#include "document/edit_commands.hpp"
+#include "scene/scene_io.hpp"
+#include "wave/wavelet.hpp"
+
+namespace voxwave::ui {
+
+namespace {
+
+QTableWidgetItem* cell(const QString& text) { return new QTableWidgetItem(text); }
+QTableWidgetItem* cell(double v) { return new QTableWidgetItem(QString::number(v, 'g', 10)); }
+
+// The wavelet's two frequency columns and delay, per type (Hz, s).
+void wavelet_columns(const Wavelet& w, double& f1, double& f2) {
+    switch (w.type) {
+        case WaveletType::Ricker:
+            f1 = w.frequency, f2 = 0;
+            break;
+        case WaveletType::ToneBurst:
+            f1 = w.frequency, f2 = w.cycles;
+            break;
+        case WaveletType::Bandpass:
+            f1 = w.f_low, f2 = w.f_high;
+            break;
+        case WaveletType::Samples:
+            f1 = 0, f2 = w.sample_dt;
+            break;
+    }
+}
+
+QString unique_name(const QString& prefix, const std::set<std::string>& taken) {
+    for (int i = 1;; ++i) {
+        const QString n = prefix + QString::number(i);
+        if (!taken.count(n.toStdString())) return n;
+    }
+}
+
+}  // namespace
+
+SourcesPanel::SourcesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
+    sources_ = new QTableWidget(0, kSrcColumns);
+    sources_->setHorizontalHeaderLabels({tr("name"), tr("x mm"), tr("y mm"), tr("z mm"), tr("dir x"), tr("dir y"),
+                                         tr("dir z"), tr("force N"), tr("wavelet"), tr("f / f_low Hz"),
+                                         tr("cycles / f_high"), tr("delay s")});
+    sources_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    sources_->setToolTip(tr("wavelet: ricker, tone_burst, bandpass or samples"));
+    receivers_ = new QTableWidget(0, kRecColumns);
+    receivers_->setHorizontalHeaderLabels({tr("name"), tr("x mm"), tr("y mm"), tr("z mm")});
+    receivers_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    connect(sources_, &QTableWidget::cellChanged, this, &SourcesPanel::sourceEdited);
+    connect(receivers_, &QTableWidget::cellChanged, this, &SourcesPanel::receiverEdited);
+    connect(sources_, &QTableWidget::currentCellChanged, this, &SourcesPanel::updatePreview);
+
+    wavelet_chart_ = new QChart;
+    spectrum_chart_ = new QChart;
+    for (QChart* c : {wavelet_chart_, spectrum_chart_}) {
+        c->legend()->setVisible(false);
+        c->setTheme(QChart::ChartThemeDark);
+        c->setMargins(QMargins(2, 2, 2, 2));
+    }
+    auto* wv = new QChartView(wavelet_chart_);
+    auto* sv = new QChartView(spectrum_chart_);
+    wv->setMinimumHeight(150);
+    sv->setMinimumHeight(150);
+
+    auto* remove = new QPushButton(tr("Remove selected"));
+    auto* line = new QPushButton(tr("Receiver line..."));
+    connect(remove, &QPushButton::clicked, this, &SourcesPanel::removeSelected);
+    connect(line, &QPushButton::clicked, this, &SourcesPanel::showReceiverLineDialog);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(remove);
+    buttons->addWidget(line);
+    buttons->addStretch();
+    auto* plots = new QHBoxLayout;
+    plots->addWidget(wv);
+    plots->addWidget(sv);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(2, 2, 2, 2);
+    lay->addWidget(sources_, 2);
+    lay->addLayout(plots, 2);
+    lay->addWidget(receivers_, 3);
+    lay->addLayout(buttons);
+    connect(doc_, &SceneDocument::sceneChanged, this, &SourcesPanel::refresh);
+    connect(doc_, &SceneDocument::documentReset, this, &SourcesPanel::refresh);
+    refresh();
+}
+
+void SourcesPanel::refresh() {
+    refreshing_ = true;
+    const Scene& s = doc_->scene();
+    sources_->setRowCount(int(s.sources.size()));
+    for (int r = 0; r < int(s.sources.size()); ++r) {
+        const Source& src = s.sources[r];
+        double f1 = 0, f2 = 0;
+        wavelet_columns(src.wavelet, f1, f2);
+        sources_->setItem(r, kSrcName, cell(QString::fromStdString(src.name)));
+        for (int c = 0; c < 3; ++c) {
+            sources_->setItem(r, kSrcX + c, cell(src.position[c] * 1e3));
+            sources_->setItem(r, kSrcDx + c, cell(src.direction[c]));
+        }
+        sources_->setItem(r, kSrcAmp, cell(src.amplitude));
+        sources_->setItem(r, kSrcType, cell(QString(to_string(src.wavelet.type))));
+        sources_->setItem(r, kSrcF1, cell(f1));
+        sources_->setItem(r, kSrcF2, cell(f2));
+        sources_->setItem(r, kSrcDelay, cell(src.wavelet.delay));
+    }
+    receivers_->setRowCount(int(s.receivers.size()));
+    for (int r = 0; r < int(s.receivers.size()); ++r) {
+        receivers_->setItem(r, kRecName, cell(QString::fromStdString(s.receivers[r].name)));
+        for (int c = 0; c < 3; ++c) receivers_->setItem(r, kRecX + c, cell(s.receivers[r].position[c] * 1e3));
+    }
+    refreshing_ = false;
+    updatePreview();
+}
+
+void SourcesPanel::sourceEdited(int row, int col) {
+    if (refreshing_) return;
+    auto v = doc_->scene().sources;
+    if (row < 0 || row >= int(v.size())) return;
+    Source& s = v[row];
+    const QString text = sources_->item(row, col)->text().trimmed();
+    bool ok = true;
+    const double x = text.toDouble(&ok);
+    try {
+        switch (col) {
+            case kSrcName:
+                s.name = text.toStdString();
+                ok = !text.isEmpty();
+                break;
+            case kSrcX:
+            case kSrcY:
+            case kSrcZ:
+                s.position[col - kSrcX] = x * 1e-3;
+                break;
+            case kSrcDx:
+            case kSrcDy:
+            case kSrcDz:
+                s.direction[col - kSrcDx] = x;
+                break;
+            case kSrcAmp:
+                s.amplitude = x;
+                break;
+            case kSrcType:
+                s.wavelet.type = parse_wavelet_type(text.toStdString());
+                ok = true;
+                break;
+            case kSrcF1:
+                if (s.wavelet.type == WaveletType::Bandpass)
+                    s.wavelet.f_low = x;
+                else
+                    s.wavelet.frequency = x;
+                break;
+            case kSrcF2:
+                if (s.wavelet.type == WaveletType::Bandpass)
+                    s.wavelet.f_high = x;
+                else if (s.wavelet.type == WaveletType::ToneBurst)
+                    s.wavelet.cycles = x;
+                else
+                    s.wavelet.sample_dt = x;
+                break;
+            case kSrcDelay:
+                s.wavelet.delay = x;
+                break;
+        }
+        if (!ok) throw InputError("", "sources", "'" + text.toStdString() + "' is not a number");
+        Scene trial = doc_->scene();
+        trial.sources = v;
+        validate_scene(trial, "scene");
+    } catch (const InputError& e) {
+        QMessageBox::warning(this, tr("Invalid source"), QString::fromStdString(e.what()));
+        refresh();  // back to the document's values
+        return;
+    }
+    doc_->undoStack()->push(new SetSourcesCommand(doc_, v, tr("Edit source %1").arg(row + 1)));
+}
+
+void SourcesPanel::receiverEdited(int row, int col) {
+    if (refreshing_) return;
+    auto v = doc_->scene().receivers;
+    if (row < 0 || row >= int(v.size())) return;
+    const QString text = receivers_->item(row, col)->text().trimmed();
+    bool ok = true;
+    if (col == kRecName) {
+        v[row].name = text.toStdString();
+        ok = !text.isEmpty();
+    } else {
+        v[row].position[col - kRecX] = text.toDouble(&ok) * 1e-3;
+    }
+    try {
+        if (!ok) throw InputError("", "receivers", "'" + text.toStdString() + "' is not valid here");
+        Scene trial = doc_->scene();
+        trial.receivers = v;
+        validate_scene(trial, "scene");
+    } catch (const InputError& e) {
+        QMessageBox::warning(this, tr("Invalid receiver"), QString::fromStdString(e.what()));
+        refresh();
+        return;
+    }
+    doc_->undoStack()->push(new SetReceiversCommand(doc_, v, tr("Edit receiver %1").arg(row + 1)));
+}
+
+void SourcesPanel::addSourceAt(const Vec3& p) {
+    auto v = doc_->scene().sources;
+    std::set<std::string> taken;
+    for (const auto& s : v) taken.insert(s.name);
+    Source s;
+    s.name = unique_name("S", taken).toStdString();
+    s.position = p;
+    if (!v.empty()) {
+        s.wavelet = v.front().wavelet;  // the same pulse as the first source: what users expect
+        s.direction = v.front().direction;
+        s.amplitude = v.front().amplitude;
+    } else {
+        s.wavelet.type = WaveletType::Ricker;
+        s.wavelet.frequency = 100e3;
+        s.wavelet.delay = 1.2e-5;
+    }
+    v.push_back(s);
+    doc_->undoStack()->push(new SetSourcesCommand(doc_, v, tr("Place source %1").arg(QString::fromStdString(s.name))));
+}
+
+void SourcesPanel::addReceiverAt(const Vec3& p) {
+    auto v = doc_->scene().receivers;
+    std::set<std::string> taken;
+    for (const auto& r : v) taken.insert(r.name);
+    const QString name = unique_name("R", taken);
+    v.push_back({name.toStdString(), p});
+    doc_->undoStack()->push(new SetReceiversCommand(doc_, v, tr("Place receiver %1").arg(name)));
+}
+
+void SourcesPanel::addReceiverLine(const Vec3& a, const Vec3& b, int count, const QString& prefix) {
+    auto v = doc_->scene().receivers;
+    std::set<std::string> taken;
+    for (const auto& r : v) taken.insert(r.name);
+    for (int i = 0; i < count; ++i) {
+        const double t = count == 1 ? 0.0 : double(i) / (count - 1);
+        Vec3 p{};
+        for (int c = 0; c < 3; ++c) p[c] = a[c] + t * (b[c] - a[c]);
+        QString name = prefix + QString::number(i + 1);
+        if (taken.count(name.toStdString())) name = unique_name(prefix + QString::number(i + 1) + "_", taken);
+        taken.insert(name.toStdString());
+        v.push_back({name.toStdString(), p});
+    }
+    doc_->undoStack()->push(new SetReceiversCommand(doc_, v, tr("Add receiver line (%1)").arg(count)));
+}
+
+void SourcesPanel::removeSelected() {
+    std::set<int> src_rows, rec_rows;
+    for (auto* it : sources_->selectedItems()) src_rows.insert(it->row());
+    for (auto* it : receivers_->selectedItems()) rec_rows.insert(it->row());
+    if (!src_rows.empty()) {
+        auto v = doc_->scene().sources;
+        for (auto r = src_rows.rbegin(); r != src_rows.rend(); ++r) v.erase(v.begin() + *r);
+        doc_->undoStack()->push(new SetSourcesCommand(doc_, v, tr("Remove sources")));
+    }
+    if (!rec_rows.empty()) {
+        auto v = doc_->scene().receivers;
+        for (auto r = rec_rows.rbegin(); r != rec_rows.rend(); ++r) v.erase(v.begin() + *r);
+        doc_->undoStack()->push(new SetReceiversCommand(doc_, v, tr("Remove receivers")));
+    }
+}
+
+void SourcesPanel::showReceiverLineDialog() {
+    QDialog dlg(this);
+    dlg.setWindowTitle(tr("Receiver line"));
+    auto* form = new QFormLayout(&dlg);
+    const auto ext = doc_->model().extent();
+    std::array<QDoubleSpinBox*, 6> ends{};
+    for (int i = 0; i < 6; ++i) {
+        ends[i] = new QDoubleSpinBox;
+        ends[i]->setRange(-1e6, 1e6);
+        ends[i]->setDecimals(3);
+        ends[i]->setSuffix(" mm");
+        const int c = i % 3;
+        ends[i]->setValue(1e3 * (c == 0 ? (i < 3 ? 0.1 : 0.9) * ext[0] : c == 1 ? 0.5 * ext[1] : ext[2]));
+    }
+    auto* count = new QSpinBox;
+    count->setRange(1, 1000);
+    count->setValue(16);
+    auto* prefix = new QLineEdit("L");
+    form->addRow(tr("from x, y, z"), [&] {
+        auto* w = new QWidget;
+        auto* h = new QHBoxLayout(w);
+        h->setContentsMargins(0, 0, 0, 0);
+        for (int i = 0; i < 3; ++i) h->addWidget(ends[i]);
+        return w;
+    }());
+    form->addRow(tr("to x, y, z"), [&] {
+        auto* w = new QWidget;
+        auto* h = new QHBoxLayout(w);
+        h->setContentsMargins(0, 0, 0, 0);
+        for (int i = 3; i < 6; ++i) h->addWidget(ends[i]);
+        return w;
+    }());
+    form->addRow(tr("receivers"), count);
+    form->addRow(tr("name prefix"), prefix);
+    auto* bb = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(bb);
+    connect(bb, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
+    connect(bb, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+    if (dlg.exec() != QDialog::Accepted) return;
+    Vec3 a{}, b{};
+    for (int c = 0; c < 3; ++c) {
+        a[c] = ends[c]->value() * 1e-3;
+        b[c] = ends[3 + c]->value() * 1e-3;
+    }
+    addReceiverLine(a, b, count->value(), prefix->text().isEmpty() ? "L" : prefix->text());
+}
+
+void SourcesPanel::updatePreview() {
+    for (QChart* c : {wavelet_chart_, spectrum_chart_}) {
+        c->removeAllSeries();
+        for (auto* a : c->axes()) c->removeAxis(a);
+    }
+    const auto& v = doc_->scene().sources;
+    const int row = std::clamp(sources_->currentRow(), 0, int(v.size()) - 1);
+    if (v.empty()) return;
+    const Wavelet& w = v[row].wavelet;
+    // Sample 2 x delay (or 200 us) at 2048 points; the spectrum is the DFT magnitude.
+    const double span = w.delay > 0 ? 2.5 * w.delay : 2e-4;
+    const int n = 2048;
+    const double dt = span / n;
+    std::vector<double> x(n);
+    for (int i = 0; i < n; ++i) x[i] = evaluate_wavelet(w, i * dt);
+    auto* ts = new QLineSeries;
+    for (int i = 0; i < n; i += 2) ts->append(i * dt * 1e6, x[i]);
+    wavelet_chart_->addSeries(ts);
+    wavelet_chart_->createDefaultAxes();
+    wavelet_chart_->axes(Qt::Horizontal).first()->setTitleText(tr("t (µs)"));
+    auto* fs = new QLineSeries;
+    const double df = 1.0 / span;
+    const int kmax = std::min(n / 2, int(600e3 / df) + 1);
+    for (int k = 0; k < kmax; ++k) {
+        std::complex<double> acc = 0;
+        for (int i = 0; i < n; ++i) acc += x[i] * std::polar(1.0, -2 * M_PI * k * i / n);
+        fs->append(k * df * 1e-3, std::abs(acc) * dt);
+    }
+    spectrum_chart_->addSeries(fs);
+    spectrum_chart_->createDefaultAxes();
+    spectrum_chart_->axes(Qt::Horizontal).first()->setTitleText(tr("f (kHz)"));
+}
+
+}  // namespace voxwave::ui

@@ -1,0 +1,189 @@
+#include "sim/simulation_controller.hpp"
+
+#include <QMetaObject>
+#include <chrono>
+
+#include "core/errors.hpp"
+#include "wave/wave_problem.hpp"
+
+namespace voxwave::ui {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+// A chunk of steps aims at this wall time: frames at ~30 per second, and stop() answered
+// within one chunk.
+constexpr double kChunkSeconds = 0.03;
+}  // namespace
+
+SimulationController::SimulationController(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<voxwave::ui::SimulationFrame>();
+}
+
+SimulationController::~SimulationController() {
+    stop();
+    waitForIdle();
+}
+
+void SimulationController::setState(State s) {
+    state_ = s;
+    QMetaObject::invokeMethod(
+        this, [this] { emit stateChanged(); }, Qt::QueuedConnection);
+}
+
+void SimulationController::start(const Scene& scene, const VoxelGrid& model, bool start_paused) {
+    stop();
+    waitForIdle();
+    stop_ = false;
+    frame_in_flight_ = false;
+    samples_sent_ = 0;
+    {
+        std::lock_guard lock(mutex_);
+        paused_ = start_paused;
+        step_requests_ = 0;
+    }
+    state_ = State::Preparing;
+    emit stateChanged();
+    worker_ = std::thread([this, scene, model, start_paused] { run(scene, model, start_paused); });
+}
+
+void SimulationController::pause() {
+    std::lock_guard lock(mutex_);
+    paused_ = true;
+}
+
+void SimulationController::resume() {
+    {
+        std::lock_guard lock(mutex_);
+        paused_ = false;
+    }
+    wake_.notify_all();
+}
+
+void SimulationController::stepOnce() {
+    {
+        std::lock_guard lock(mutex_);
+        paused_ = true;
+        ++step_requests_;
+    }
+    wake_.notify_all();
+}
+
+void SimulationController::stop() {
+    stop_ = true;
+    wake_.notify_all();
+}
+
+void SimulationController::waitForIdle() {
+    if (worker_.joinable()) worker_.join();
+}
+
+void SimulationController::setView(SlicePlane plane, int node_plane, SliceQuantity quantity) {
+    std::lock_guard lock(mutex_);
+    plane_ = plane;
+    node_plane_ = node_plane;
+    quantity_ = quantity;
+}
+
+void SimulationController::publish(WaveSession& session, std::int64_t total, double rate) {
+    SimulationFrame f;
+    {
+        std::lock_guard lock(mutex_);
+        f.plane = plane_;
+        f.node_plane = node_plane_;
+        f.slice = session.slice(plane_, node_plane_, quantity_);
+    }
+    const auto& all = session.receiver_samples();
+    const std::size_t per_sample = 3 * std::max<std::size_t>(1, session.problem().receivers.size());
+    f.first_sample = std::int64_t(samples_sent_ / per_sample);
+    f.samples.assign(all.begin() + std::ptrdiff_t(samples_sent_), all.end());
+    samples_sent_ = all.size();
+    f.step = session.step();
+    f.total_steps = total;
+    f.time = session.time();
+    f.steps_per_second = rate;
+    frame_in_flight_ = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this, f = std::move(f)] {
+            frame_in_flight_ = false;
+            emit frameReady(f);
+        },
+        Qt::QueuedConnection);
+}
+
+void SimulationController::run(Scene scene, VoxelGrid model, bool start_paused) {
+    std::unique_ptr<WaveSession> session;
+    try {
+        session = std::make_unique<WaveSession>(build_wave_problem(scene, std::move(model), "scene"));
+    } catch (const std::exception& e) {
+        const QString msg = QString::fromStdString(e.what());
+        setState(State::Idle);
+        QMetaObject::invokeMethod(
+            this, [this, msg] { emit failed(msg); }, Qt::QueuedConnection);
+        return;
+    }
+    const WaveProblem& p = session->problem();
+    const std::int64_t total = p.steps;
+    {
+        const QString note = QString::fromStdString(session->backend_note());
+        const double dt = p.dt, dts = p.dt_stable;
+        QMetaObject::invokeMethod(
+            this, [this, note, total, dt, dts] { emit started(note, total, dt, dts); }, Qt::QueuedConnection);
+    }
+    setState(start_paused ? State::Paused : State::Running);
+    publish(*session, total, 0);
+
+    std::int64_t chunk = 1;
+    double rate = 0;
+    bool completed = false;
+    try {
+        while (!stop_) {
+            std::int64_t want = 0;
+            {
+                std::unique_lock lock(mutex_);
+                if (paused_ && step_requests_ == 0) {
+                    setState(State::Paused);
+                    wake_.wait(lock, [&] { return stop_ || !paused_ || step_requests_ > 0; });
+                    if (stop_) break;
+                    if (!paused_) setState(State::Running);
+                }
+                if (step_requests_ > 0) {
+                    --step_requests_;
+                    want = 1;
+                } else {
+                    want = chunk;
+                }
+            }
+            if (total > 0) want = std::min(want, total - session->step());
+            if (want <= 0) {
+                completed = true;
+                break;
+            }
+            const auto t0 = Clock::now();
+            session->advance(want);
+            const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
+            if (sec > 0) {
+                rate = want / sec;
+                if (want == chunk) chunk = std::clamp<std::int64_t>(std::int64_t(kChunkSeconds * rate), 1, 1 << 14);
+            }
+            if (!frame_in_flight_ || want == 1) publish(*session, total, rate);
+        }
+        if (total > 0 && session->step() >= total) completed = true;
+        publish(*session, total, rate);
+    } catch (const std::exception& e) {
+        const QString msg = QString::fromStdString(e.what());
+        QMetaObject::invokeMethod(
+            this, [this, msg] { emit failed(msg); }, Qt::QueuedConnection);
+    }
+    Result r = session->result();
+    QMetaObject::invokeMethod(
+        this,
+        [this, r = std::move(r), completed] {
+            last_result_ = r;
+            emit finished(completed);
+        },
+        Qt::QueuedConnection);
+    setState(State::Idle);
+}
+
+}  // namespace voxwave::ui

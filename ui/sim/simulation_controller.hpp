@@ -1,0 +1,88 @@
+// Owns the engine's worker thread. Widgets talk to the controller through signals and slots;
+// the controller talks to the engine (WaveSession) only on its worker thread, so the window
+// never waits for a step. Frames carry a slice of the field and the receiver samples recorded
+// since the previous frame; a new frame is made only when the window has taken the last one,
+// so a slow view never queues up work.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "scene/result.hpp"
+#include "scene/scene.hpp"
+#include "wave/wave_session.hpp"
+
+namespace voxwave::ui {
+
+struct SimulationFrame {
+    SliceImage slice;
+    SlicePlane plane = SlicePlane::XZ;
+    int node_plane = 0;
+    std::vector<double> samples;  // new receiver samples: [(n * receivers + r) * 3 + c]
+    std::int64_t first_sample = 0;
+    std::int64_t step = 0, total_steps = 0;
+    double time = 0;
+    double steps_per_second = 0;
+};
+
+class SimulationController : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Idle, Preparing, Running, Paused };
+    explicit SimulationController(QObject* parent = nullptr);
+    ~SimulationController() override;
+
+    State state() const { return state_.load(); }
+    bool busy() const { return state() != State::Idle; }
+    // The traces of the last finished or stopped run (empty before the first).
+    const Result& lastResult() const { return last_result_; }
+
+public slots:
+    // Starts a run of `scene` on `model` (the document's voxel grid): the problem is built on
+    // the worker thread; errors arrive through failed(). `start_paused` prepares and waits.
+    void start(const voxwave::Scene& scene, const voxwave::VoxelGrid& model, bool start_paused = false);
+    void pause();
+    void resume();
+    void stepOnce();
+    // Returns at once: the worker ends after the chunk in flight (tens of milliseconds).
+    void stop();
+    void setView(voxwave::SlicePlane plane, int node_plane, voxwave::SliceQuantity quantity);
+    // Blocks until the worker thread has ended (tests, shutdown).
+    void waitForIdle();
+
+signals:
+    void started(const QString& backend_note, qint64 total_steps, double dt, double dt_stable);
+    void frameReady(const voxwave::ui::SimulationFrame& frame);
+    void finished(bool completed);
+    void failed(const QString& message);
+    void stateChanged();
+
+private:
+    void run(Scene scene, VoxelGrid model, bool start_paused);
+    void publish(WaveSession& session, std::int64_t total, double rate);
+    void setState(State s);
+
+    std::thread worker_;
+    std::atomic<State> state_{State::Idle};
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> frame_in_flight_{false};
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool paused_ = false;
+    int step_requests_ = 0;
+    SlicePlane plane_ = SlicePlane::XZ;
+    int node_plane_ = 0;
+    SliceQuantity quantity_ = SliceQuantity::Uz;
+    std::size_t samples_sent_ = 0;
+    Result last_result_;
+};
+
+}  // namespace voxwave::ui
+
+Q_DECLARE_METATYPE(voxwave::ui::SimulationFrame)

@@ -1,0 +1,182 @@
+#include "views/model_view_3d.hpp"
+
+#include <vtkActor.h>
+#include <vtkAppendPolyData.h>
+#include <vtkCamera.h>
+#include <vtkDiscreteFlyingEdges3D.h>
+#include <vtkImageData.h>
+#include <vtkPlane.h>
+#include <vtkPointData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <vtkSphereSource.h>
+#include <vtkUnsignedCharArray.h>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <set>
+
+#include "views/vtk_widget.hpp"
+
+namespace voxwave::ui {
+
+struct ModelView3D::Pipeline {
+    std::vector<vtkSmartPointer<vtkActor>> surfaces;
+    std::vector<bool> is_background;
+    std::vector<vtkSmartPointer<vtkActor>> glyphs;
+    vtkSmartPointer<vtkPlane> clip = vtkSmartPointer<vtkPlane>::New();
+    bool clipping = false;
+    double background_opacity = 0.25;
+};
+
+ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
+    : QWidget(parent), doc_(doc), p_(std::make_unique<Pipeline>()) {
+    view_ = new VtkWidget;
+    opacity_ = new QSlider(Qt::Horizontal);
+    opacity_->setRange(0, 100);
+    opacity_->setValue(25);
+    opacity_->setToolTip(tr("Opacity of the background material"));
+    clip_axis_ = new QComboBox;
+    clip_axis_->addItems({tr("no clip"), tr("clip x"), tr("clip y"), tr("clip z")});
+    clip_pos_ = new QSlider(Qt::Horizontal);
+    clip_pos_->setRange(0, 100);
+    clip_pos_->setValue(50);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Opacity")));
+    bar->addWidget(opacity_);
+    bar->addWidget(clip_axis_);
+    bar->addWidget(clip_pos_);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->addWidget(view_, 1);
+    lay->addLayout(bar);
+    connect(opacity_, &QSlider::valueChanged, this, [this](int v) { setBackgroundOpacity(v / 100.0); });
+    auto clip_changed = [this] { setClip(clip_axis_->currentIndex() - 1, clip_pos_->value() / 100.0); };
+    connect(clip_axis_, &QComboBox::currentIndexChanged, this, clip_changed);
+    connect(clip_pos_, &QSlider::valueChanged, this, clip_changed);
+    connect(doc_, &SceneDocument::modelChanged, this, &ModelView3D::rebuildModel);
+    connect(doc_, &SceneDocument::sceneChanged, this, &ModelView3D::rebuildGlyphs);
+    connect(doc_, &SceneDocument::documentReset, this, [this] {
+        reset_camera_ = true;
+        rebuildModel();
+        rebuildGlyphs();
+    });
+    rebuildModel();
+    rebuildGlyphs();
+}
+
+ModelView3D::~ModelView3D() = default;
+
+int ModelView3D::surfaceCount() const { return int(p_->surfaces.size()); }
+int ModelView3D::glyphCount() const { return int(p_->glyphs.size()); }
+
+void ModelView3D::rebuildModel() {
+    vtkRenderer* ren = view_->renderer();
+    for (auto& a : p_->surfaces) ren->RemoveActor(a);
+    p_->surfaces.clear();
+    p_->is_background.clear();
+    const VoxelGrid& g = doc_->model();
+    if (g.ids.empty()) return;
+    // Voxel centres become the points of an image padded with void, so every surface closes.
+    auto img = vtkSmartPointer<vtkImageData>::New();
+    img->SetDimensions(g.n[0] + 2, g.n[1] + 2, g.n[2] + 2);
+    img->SetSpacing(g.spacing, g.spacing, g.spacing);
+    img->SetOrigin(g.origin[0] - 0.5 * g.spacing, g.origin[1] - 0.5 * g.spacing, g.origin[2] - 0.5 * g.spacing);
+    auto ids = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    ids->SetNumberOfTuples(vtkIdType(g.n[0] + 2) * (g.n[1] + 2) * (g.n[2] + 2));
+    ids->Fill(0);
+    std::set<int> present;
+    for (int k = 0; k < g.n[2]; ++k)
+        for (int j = 0; j < g.n[1]; ++j)
+            for (int i = 0; i < g.n[0]; ++i) {
+                const MaterialId m = g.at(i, j, k);
+                ids->SetValue(
+                    vtkIdType(i + 1) + vtkIdType(g.n[0] + 2) * (vtkIdType(j + 1) + vtkIdType(g.n[1] + 2) * (k + 1)), m);
+                if (m) present.insert(m);
+            }
+    img->GetPointData()->SetScalars(ids);
+    const int background = doc_->materialId(doc_->scene().background);
+    for (int m : present) {
+        auto fe = vtkSmartPointer<vtkDiscreteFlyingEdges3D>::New();
+        fe->SetInputData(img);
+        fe->SetValue(0, m);
+        fe->ComputeScalarsOff();
+        fe->Update();
+        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+        mapper->SetInputConnection(fe->GetOutputPort());
+        if (p_->clipping) mapper->AddClippingPlane(p_->clip);
+        auto actor = vtkSmartPointer<vtkActor>::New();
+        actor->SetMapper(mapper);
+        const QColor c(QString::fromStdString(doc_->scene().materials[m - 1].color));
+        actor->GetProperty()->SetColor(c.redF(), c.greenF(), c.blueF());
+        const bool bg = m == background;
+        actor->GetProperty()->SetOpacity(bg ? p_->background_opacity : 1.0);
+        ren->AddActor(actor);
+        p_->surfaces.push_back(actor);
+        p_->is_background.push_back(bg);
+    }
+    if (reset_camera_) {
+        ren->ResetCamera();
+        ren->GetActiveCamera()->Elevation(25);
+        ren->GetActiveCamera()->Azimuth(-35);
+        ren->ResetCameraClippingRange();
+        reset_camera_ = false;
+    }
+    view_->update();
+}
+
+void ModelView3D::rebuildGlyphs() {
+    vtkRenderer* ren = view_->renderer();
+    for (auto& a : p_->glyphs) ren->RemoveActor(a);
+    p_->glyphs.clear();
+    const VoxelGrid& g = doc_->model();
+    const double r = std::max(1.5 * g.spacing, 0.008 * std::max({g.extent()[0], g.extent()[1], g.extent()[2]}));
+    const auto add = [&](const Vec3& pos, double red, double green, double blue) {
+        auto s = vtkSmartPointer<vtkSphereSource>::New();
+        s->SetCenter(pos[0], pos[1], pos[2]);
+        s->SetRadius(r);
+        s->SetThetaResolution(16);
+        s->SetPhiResolution(12);
+        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+        mapper->SetInputConnection(s->GetOutputPort());
+        auto actor = vtkSmartPointer<vtkActor>::New();
+        actor->SetMapper(mapper);
+        actor->GetProperty()->SetColor(red, green, blue);
+        ren->AddActor(actor);
+        p_->glyphs.push_back(actor);
+    };
+    for (const auto& s : doc_->scene().sources) add(s.position, 0.92, 0.27, 0.23);
+    for (const auto& rc : doc_->scene().receivers) add(rc.position, 0.27, 0.82, 0.43);
+    view_->update();
+}
+
+void ModelView3D::setBackgroundOpacity(double opacity) {
+    p_->background_opacity = opacity;
+    for (std::size_t i = 0; i < p_->surfaces.size(); ++i)
+        if (p_->is_background[i]) p_->surfaces[i]->GetProperty()->SetOpacity(opacity);
+    view_->update();
+}
+
+void ModelView3D::setClip(int axis, double fraction) {
+    p_->clipping = axis >= 0;
+    if (p_->clipping) {
+        const VoxelGrid& g = doc_->model();
+        double o[3] = {g.origin[0], g.origin[1], g.origin[2]};
+        double n[3] = {0, 0, 0};
+        o[axis] += fraction * g.extent()[axis];
+        n[axis] = -1;  // keep the part below the plane
+        p_->clip->SetOrigin(o);
+        p_->clip->SetNormal(n);
+    }
+    for (auto& a : p_->surfaces) {
+        a->GetMapper()->RemoveAllClippingPlanes();
+        if (p_->clipping) a->GetMapper()->AddClippingPlane(p_->clip);
+    }
+    view_->update();
+}
+
+}  // namespace voxwave::ui

@@ -1,0 +1,166 @@
+#include "views/trace_panel.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLineSeries>
+#include <QPainter>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "core/atomic_file.hpp"
+
+namespace voxwave::ui {
+
+BScanView::BScanView(QWidget* parent) : QWidget(parent) {
+    setMinimumHeight(50);
+    setMaximumHeight(110);
+}
+
+void BScanView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), QColor(24, 24, 28));
+    if (image_.isNull()) {
+        p.setPen(Qt::gray);
+        p.drawText(rect(), Qt::AlignCenter, tr("B-scan: receivers x time"));
+        return;
+    }
+    p.drawImage(rect().adjusted(4, 4, -4, -4), image_);
+}
+
+TracePanel::TracePanel(QWidget* parent) : QWidget(parent) {
+    chart_ = new QChart;
+    chart_->legend()->setVisible(false);
+    chart_->setMargins(QMargins(4, 4, 4, 4));
+    chart_->setTheme(QChart::ChartThemeDark);
+    view_ = new QChartView(chart_);
+    view_->setRenderHint(QPainter::Antialiasing);
+    view_->setMinimumHeight(150);
+    bscan_ = new BScanView;
+    component_box_ = new QComboBox;
+    component_box_->addItems({tr("u_x"), tr("u_y"), tr("u_z"), tr("|u|")});
+    component_box_->setCurrentIndex(2);
+    connect(component_box_, &QComboBox::currentIndexChanged, this, &TracePanel::setComponent);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(view_);
+    split->addWidget(bscan_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    auto* top = new QHBoxLayout;
+    top->addWidget(component_box_);
+    top->addStretch();
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(2, 2, 2, 2);
+    lay->addLayout(top);
+    lay->addWidget(split);
+}
+
+void TracePanel::reset(const std::vector<std::string>& names, double dt) {
+    names_ = names;
+    dt_ = dt;
+    t_.clear();
+    u_.assign(names.size(), {});
+    redraw();
+}
+
+void TracePanel::append(std::int64_t first, const std::vector<double>& samples) {
+    const std::size_t nr = names_.size();
+    if (nr == 0) return;
+    const std::size_t count = samples.size() / (3 * nr);
+    // Samples arrive in order; a frame that overlaps what we have (never expected) is trimmed.
+    const std::size_t skip = t_.size() > std::size_t(first) ? t_.size() - std::size_t(first) : 0;
+    for (std::size_t n = skip; n < count; ++n) {
+        t_.push_back(double(first + std::int64_t(n)) * dt_);
+        for (std::size_t r = 0; r < nr; ++r)
+            for (int c = 0; c < 3; ++c) u_[r].push_back(samples[(n * nr + r) * 3 + c]);
+    }
+    redraw();
+}
+
+double TracePanel::value(std::size_t r, std::size_t n) const {
+    const double* u = &u_[r][n * 3];
+    return component_ == 3 ? std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) : u[component_];
+}
+
+int TracePanel::plottedPoints() const {
+    int n = 0;
+    for (auto* s : chart_->series()) n += static_cast<QLineSeries*>(s)->count();
+    return n;
+}
+
+void TracePanel::setComponent(int c) {
+    component_ = std::clamp(c, 0, 3);
+    if (component_box_->currentIndex() != component_) component_box_->setCurrentIndex(component_);
+    redraw();
+}
+
+void TracePanel::redraw() {
+    chart_->removeAllSeries();
+    for (auto* a : chart_->axes()) chart_->removeAxis(a);
+    const std::size_t nr = names_.size(), nt = t_.size();
+    if (nr == 0 || nt == 0) {
+        bscan_->setImage({});
+        return;
+    }
+    double peak = 0;
+    for (std::size_t r = 0; r < nr; ++r)
+        for (std::size_t n = 0; n < nt; ++n) peak = std::max(peak, std::abs(value(r, n)));
+    if (peak == 0) peak = 1;
+    // Stacked traces: receiver r around offset r, scaled so the largest swing is 0.45.
+    const std::size_t stride = std::max<std::size_t>(1, nt / 1500);  // enough points for the eye
+    auto* ax = new QValueAxis;
+    auto* ay = new QValueAxis;
+    ax->setTitleText(tr("time (µs)"));
+    ax->setRange(0, t_.back() * 1e6);
+    ay->setRange(-0.6, double(nr) - 0.4);
+    ay->setLabelsVisible(false);
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    for (std::size_t r = 0; r < nr; ++r) {
+        auto* s = new QLineSeries;
+        QList<QPointF> pts;
+        pts.reserve(int(nt / stride + 1));
+        for (std::size_t n = 0; n < nt; n += stride)
+            pts.append(QPointF(t_[n] * 1e6, double(nr - 1 - r) + 0.45 * value(r, n) / peak));
+        s->replace(pts);
+        s->setName(QString::fromStdString(names_[r]));
+        chart_->addSeries(s);
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    }
+    // B-scan: one row per receiver, one column per (decimated) sample.
+    const int cols = int(std::min<std::size_t>(nt, 1200));
+    QImage img(cols, int(nr), QImage::Format_RGB32);
+    for (std::size_t r = 0; r < nr; ++r)
+        for (int x = 0; x < cols; ++x) {
+            const std::size_t n = std::size_t(x) * nt / std::size_t(cols);
+            const double v = std::clamp(value(r, n) / peak, -1.0, 1.0);
+            const int a = int(255 * (1 - std::abs(v)));
+            img.setPixel(x, int(r), v >= 0 ? qRgb(255, a, a) : qRgb(a, a, 255));
+        }
+    bscan_->setImage(img);
+}
+
+void TracePanel::exportCsv(const QString& path) const {
+    std::ostringstream out;
+    out.precision(17);
+    out << "time";
+    const char* comp[] = {"x", "y", "z"};
+    for (const auto& n : names_)
+        for (const char* c : comp) out << ',' << n << "_u" << c;
+    out << '\n';
+    for (std::size_t n = 0; n < t_.size(); ++n) {
+        out << t_[n];
+        for (std::size_t r = 0; r < names_.size(); ++r)
+            for (int c = 0; c < 3; ++c) out << ',' << u_[r][n * 3 + c];
+        out << '\n';
+    }
+    write_text_atomically(path.toStdString(), out.str());
+}
+
+}  // namespace voxwave::ui

@@ -1,0 +1,67 @@
+// Live receiver traces: A-scans of every receiver (one component, stacked with offsets, or
+// one receiver alone) in a Qt Charts view, and a B-scan image (receivers x time, diverging colours).
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+
+namespace voxwave::ui {
+
+class BScanView : public QWidget {
+    Q_OBJECT
+public:
+    explicit BScanView(QWidget* parent = nullptr);
+    void setImage(const QImage& image) {
+        image_ = image;
+        update();
+    }
+    const QImage& image() const { return image_; }
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+
+private:
+    QImage image_;
+};
+
+class TracePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TracePanel(QWidget* parent = nullptr);
+
+    void reset(const std::vector<std::string>& names, double dt);
+    // samples: [(n * receivers + r) * 3 + c] for n = first .. first + count - 1.
+    void append(std::int64_t first, const std::vector<double>& samples);
+    std::size_t sampleCount() const { return t_.size(); }
+    std::size_t receiverCount() const { return names_.size(); }
+    // The value plotted for receiver r, sample n (component chosen in the panel).
+    double value(std::size_t r, std::size_t n) const;
+    // How many points the chart holds now (tests: the plots did update).
+    int plottedPoints() const;
+    const BScanView* bscan() const { return bscan_; }
+    // CSV: time then one column per receiver and component. Atomic. Throws InputError.
+    void exportCsv(const QString& path) const;
+
+public slots:
+    void setComponent(int c);  // 0..2 = x, y, z; 3 = magnitude
+
+private:
+    void redraw();
+
+    std::vector<std::string> names_;
+    double dt_ = 0;
+    std::vector<double> t_;
+    std::vector<std::vector<double>> u_;  // per receiver: n x 3
+    int component_ = 2;
+    QChart* chart_;
+    QChartView* view_;
+    BScanView* bscan_;
+    QComboBox* component_box_;
+};
+
+}  // namespace voxwave::ui

@@ -1,0 +1,145 @@
+#include "views/vtk_widget.hpp"
+
+#include <vtkCallbackCommand.h>
+#include <vtkCommand.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkGenericRenderWindowInteractor.h>
+#include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkOpenGLState.h>
+#include <vtkRenderer.h>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QWheelEvent>
+
+namespace voxwave::ui {
+
+VtkWidget::VtkWidget(QWidget* parent) : QOpenGLWidget(parent) {
+    window_ = vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New();
+    renderer_ = vtkSmartPointer<vtkRenderer>::New();
+    interactor_ = vtkSmartPointer<vtkGenericRenderWindowInteractor>::New();
+    window_->AddRenderer(renderer_);
+    window_->SetInteractor(interactor_);
+    interactor_->SetRenderWindow(window_);
+    interactor_->SetInteractorStyle(vtkSmartPointer<vtkInteractorStyleTrackballCamera>::New());
+    interactor_->EnableRenderOff();  // Qt decides when to paint
+    renderer_->SetBackground(0.10, 0.10, 0.12);
+    renderer_->SetBackground2(0.22, 0.23, 0.27);
+    renderer_->GradientBackgroundOn();
+
+    // VTK asks the host to make the context current, to say whether it is, and to present a
+    // frame. makeCurrent() only when not current: calling it always gives a blank view (§4).
+    auto* make_current = vtkCallbackCommand::New();
+    make_current->SetClientData(this);
+    make_current->SetCallback([](vtkObject*, unsigned long, void* self, void*) {
+        auto* w = static_cast<VtkWidget*>(self);
+        if (QOpenGLContext::currentContext() != w->context()) w->makeCurrent();
+    });
+    window_->AddObserver(vtkCommand::WindowMakeCurrentEvent, make_current);
+    make_current->Delete();
+    auto* is_current = vtkCallbackCommand::New();
+    is_current->SetClientData(this);
+    is_current->SetCallback([](vtkObject*, unsigned long, void* self, void* call) {
+        auto* w = static_cast<VtkWidget*>(self);
+        *static_cast<bool*>(call) = QOpenGLContext::currentContext() == w->context() && w->context() != nullptr;
+    });
+    window_->AddObserver(vtkCommand::WindowIsCurrentEvent, is_current);
+    is_current->Delete();
+    auto* frame = vtkCallbackCommand::New();
+    frame->SetClientData(this);
+    frame->SetCallback([](vtkObject*, unsigned long, void* self, void*) { static_cast<VtkWidget*>(self)->update(); });
+    window_->AddObserver(vtkCommand::WindowFrameEvent, frame);
+    frame->Delete();
+    setMinimumSize(200, 160);
+}
+
+VtkWidget::~VtkWidget() {
+    makeCurrent();
+    window_->Finalize();
+    doneCurrent();
+}
+
+void VtkWidget::initializeGL() {
+    window_->SetOwnContext(false);
+    window_->SetReadyForRendering(true);
+    window_->SetMapped(1);
+    window_->SetIsDirect(true);
+    window_->SetSupportsOpenGL(true);
+    window_->SetFrameBlitModeToNoBlit();  // we blit ourselves into Qt's framebuffer in paintGL
+    window_->OpenGLInitContext();
+    syncSize();
+}
+
+void VtkWidget::syncSize() {
+    const double dpr = devicePixelRatioF();
+    const int w = std::max(1, int(width() * dpr)), h = std::max(1, int(height() * dpr));
+    window_->SetSize(w, h);
+    interactor_->SetSize(w, h);
+    interactor_->ConfigureEvent();
+}
+
+void VtkWidget::resizeGL(int, int) { syncSize(); }
+
+void VtkWidget::paintGL() {
+    syncSize();
+    window_->SetReadyForRendering(true);
+    window_->Render();
+    vtkOpenGLState* state = window_->GetState();
+    state->Reset();
+    state->Push();
+    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+    window_->BlitDisplayFramebuffer();
+    state->Pop();
+}
+
+void VtkWidget::forwardMouse(QMouseEvent* ev, unsigned long vtk_event) {
+    syncSize();  // hidden widgets get no resize (§4): size the interactor before forwarding
+    const double dpr = devicePixelRatioF();
+    interactor_->SetEventInformationFlipY(int(ev->position().x() * dpr), int(ev->position().y() * dpr),
+                                          (ev->modifiers() & Qt::ControlModifier) ? 1 : 0,
+                                          (ev->modifiers() & Qt::ShiftModifier) ? 1 : 0);
+    interactor_->InvokeEvent(vtk_event, ev);
+    update();
+}
+
+void VtkWidget::mousePressEvent(QMouseEvent* ev) {
+    switch (ev->button()) {
+        case Qt::LeftButton:
+            forwardMouse(ev, vtkCommand::LeftButtonPressEvent);
+            break;
+        case Qt::RightButton:
+            forwardMouse(ev, vtkCommand::RightButtonPressEvent);
+            break;
+        case Qt::MiddleButton:
+            forwardMouse(ev, vtkCommand::MiddleButtonPressEvent);
+            break;
+        default:
+            break;
+    }
+}
+
+void VtkWidget::mouseReleaseEvent(QMouseEvent* ev) {
+    switch (ev->button()) {
+        case Qt::LeftButton:
+            forwardMouse(ev, vtkCommand::LeftButtonReleaseEvent);
+            break;
+        case Qt::RightButton:
+            forwardMouse(ev, vtkCommand::RightButtonReleaseEvent);
+            break;
+        case Qt::MiddleButton:
+            forwardMouse(ev, vtkCommand::MiddleButtonReleaseEvent);
+            break;
+        default:
+            break;
+    }
+}
+
+void VtkWidget::mouseMoveEvent(QMouseEvent* ev) { forwardMouse(ev, vtkCommand::MouseMoveEvent); }
+
+void VtkWidget::wheelEvent(QWheelEvent* ev) {
+    syncSize();
+    interactor_->InvokeEvent(
+        ev->angleDelta().y() > 0 ? vtkCommand::MouseWheelForwardEvent : vtkCommand::MouseWheelBackwardEvent, ev);
+    update();
+}
+
+}  // namespace voxwave::ui

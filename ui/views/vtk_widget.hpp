@@ -1,0 +1,40 @@
+// VTK 9.1 hosted in a Qt 6 QOpenGLWidget through vtkGenericOpenGLRenderWindow (DESIGN §4).
+// Debian's VTK Qt module is built against Qt 5, so we never link it; this bridge is ours.
+#pragma once
+
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkGenericRenderWindowInteractor.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <QOpenGLWidget>
+
+namespace voxwave::ui {
+
+class VtkWidget : public QOpenGLWidget {
+    Q_OBJECT
+public:
+    explicit VtkWidget(QWidget* parent = nullptr);
+    ~VtkWidget() override;
+    vtkRenderer* renderer() const { return renderer_; }
+    vtkGenericOpenGLRenderWindow* renderWindow() const { return window_; }
+    vtkGenericRenderWindowInteractor* interactor() const { return interactor_; }
+
+protected:
+    void initializeGL() override;
+    void resizeGL(int w, int h) override;
+    void paintGL() override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void wheelEvent(QWheelEvent*) override;
+
+private:
+    void forwardMouse(QMouseEvent* ev, unsigned long vtk_event);
+    void syncSize();
+
+    vtkSmartPointer<vtkGenericOpenGLRenderWindow> window_;
+    vtkSmartPointer<vtkRenderer> renderer_;
+    vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
+};
+
+}  // namespace voxwave::ui

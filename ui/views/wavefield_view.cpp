@@ -1,0 +1,175 @@
+#include "views/wavefield_view.hpp"
+
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+// The shaders live in a static library's resources, which the linker drops unless registered.
+static void register_shader_resources() { Q_INIT_RESOURCE(shaders); }
+
+namespace voxwave::ui {
+
+WavefieldView::WavefieldView(QWidget* parent) : QOpenGLWidget(parent) {
+    register_shader_resources();
+    setMinimumSize(240, 180);
+}
+
+WavefieldView::~WavefieldView() {
+    if (!gl_ready_) return;
+    makeCurrent();
+    glDeleteTextures(1, &field_tex_);
+    glDeleteTextures(1, &material_tex_);
+    quad_.destroy();
+    vao_.destroy();
+    doneCurrent();
+}
+
+void WavefieldView::checkGl(const char* what) {
+    for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError())
+        gl_errors_ << QStringLiteral("%1: GL error 0x%2").arg(what).arg(e, 0, 16);
+}
+
+void WavefieldView::initializeGL() {
+    initializeOpenGLFunctions();
+    if (!program_.addShaderFromSourceFile(QOpenGLShader::Vertex, ":/shaders/wavefield_slice.vert") ||
+        !program_.addShaderFromSourceFile(QOpenGLShader::Fragment, ":/shaders/wavefield_slice.frag") ||
+        !program_.link()) {
+        gl_errors_ << QStringLiteral("shader: ") + program_.log();
+        return;
+    }
+    vao_.create();
+    vao_.bind();
+    const GLfloat corners[] = {0, 0, 1, 0, 0, 1, 1, 1};
+    quad_.create();
+    quad_.bind();
+    quad_.allocate(corners, sizeof(corners));
+    program_.bind();
+    const int loc = program_.attributeLocation("corner");
+    program_.enableAttributeArray(loc);
+    program_.setAttributeBuffer(loc, GL_FLOAT, 0, 2);
+    vao_.release();
+    glGenTextures(1, &field_tex_);
+    glGenTextures(1, &material_tex_);
+    for (GLuint t : {field_tex_, material_tex_}) {
+        glBindTexture(GL_TEXTURE_2D, t);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    }
+    // Node values interpolate linearly; material ids must not blend.
+    glBindTexture(GL_TEXTURE_2D, field_tex_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glBindTexture(GL_TEXTURE_2D, material_tex_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    checkGl("initializeGL");
+    gl_ready_ = true;
+    dirty_ = true;
+}
+
+void WavefieldView::setSlice(const SliceImage& slice, const std::vector<MaterialId>& ids, bool signed_field) {
+    slice_ = slice;
+    ids_.assign(ids.begin(), ids.end());
+    signed_ = signed_field;
+    if (auto_gain_) {
+        // Peak hold with a slow decay: the colours follow the wave without flickering frame to frame.
+        // The 99th percentile of |value|, not the peak: the field at the source point is far
+        // larger than anywhere else and would leave the rest of the picture white.
+        std::vector<float> mags;
+        mags.reserve(slice_.values.size());
+        for (float v : slice_.values)
+            if (v != 0.0f) mags.push_back(std::abs(v));
+        double level = 0;
+        if (!mags.empty()) {
+            auto nth = mags.begin() + std::ptrdiff_t(0.99 * double(mags.size() - 1));
+            std::nth_element(mags.begin(), nth, mags.end());
+            level = *nth;
+        }
+        gain_ = std::max(level, gain_ * 0.97);
+        if (gain_ <= 0) gain_ = 1e-30;
+        emit gainChanged(gain_);
+    }
+    dirty_ = true;
+    update();
+}
+
+void WavefieldView::clearSlice() {
+    slice_ = {};
+    ids_.clear();
+    if (auto_gain_) gain_ = 1e-30;
+    dirty_ = true;
+    update();
+}
+
+void WavefieldView::setOverlayText(const QString& text) {
+    overlay_ = text;
+    update();
+}
+
+void WavefieldView::setAutoGain(bool on) {
+    auto_gain_ = on;
+    if (on) gain_ = std::max(1e-30, double(slice_.max_abs()));
+    update();
+}
+
+void WavefieldView::setManualGain(double gain) {
+    auto_gain_ = false;
+    gain_ = std::max(gain, 1e-30);
+    update();
+}
+
+void WavefieldView::setShowMaterials(bool on) {
+    show_materials_ = on;
+    update();
+}
+
+void WavefieldView::uploadIfNeeded() {
+    if (!dirty_ || slice_.width < 2 || slice_.height < 2) return;
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glBindTexture(GL_TEXTURE_2D, field_tex_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, slice_.width, slice_.height, 0, GL_RED, GL_FLOAT, slice_.values.data());
+    const int ew = slice_.width - 1, eh = slice_.height - 1;
+    if (ids_.size() != std::size_t(ew) * eh) ids_.assign(std::size_t(ew) * eh, 1);
+    glBindTexture(GL_TEXTURE_2D, material_tex_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, ew, eh, 0, GL_RED, GL_UNSIGNED_BYTE, ids_.data());
+    checkGl("upload slice");
+    dirty_ = false;
+}
+
+void WavefieldView::paintGL() {
+    glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (!gl_ready_ || slice_.width < 2 || slice_.height < 2) return;
+    uploadIfNeeded();
+    // Keep the slice's aspect ratio inside the widget.
+    const double w = slice_.width - 1, h = slice_.height - 1;
+    const double s = std::min(0.95 * width() / w, 0.92 * height() / h);
+    const double hx = s * w / width(), hy = s * h / height();
+    program_.bind();
+    program_.setUniformValue("rect", QVector4D(-hx, -hy, hx, hy));
+    program_.setUniformValue("nodes", QVector2D(slice_.width, slice_.height));
+    program_.setUniformValue("gain", float(gain_));
+    program_.setUniformValue("signed_field", signed_ ? 1 : 0);
+    program_.setUniformValue("show_materials", show_materials_ ? 1 : 0);
+    program_.setUniformValue("field", 0);
+    program_.setUniformValue("materials", 1);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, field_tex_);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, material_tex_);
+    glActiveTexture(GL_TEXTURE0);
+    vao_.bind();
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    vao_.release();
+    program_.release();
+    checkGl("draw slice");
+    if (!overlay_.isEmpty()) {
+        QPainter p(this);
+        p.setPen(Qt::white);
+        p.drawText(rect().adjusted(8, 4, -8, -4), Qt::AlignTop | Qt::AlignLeft, overlay_);
+        p.drawText(rect().adjusted(8, 4, -8, -4), Qt::AlignTop | Qt::AlignRight,
+                   QStringLiteral("gain %1%2").arg(gain_, 0, 'g', 3).arg(auto_gain_ ? " (auto)" : ""));
+    }
+}
+
+}  // namespace voxwave::ui
