@@ -119,6 +119,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&controller_, &SimulationController::failed, this,
             [this](const QString& m) { showError(tr("Run failed"), m, false); });
     connect(&controller_, &SimulationController::finished, this, [this](bool completed) {
+        traces_->flush();
         statusBar()->showMessage(completed ? tr("Run finished") : tr("Run stopped"), 5000);
     });
     connect(&controller_, &SimulationController::stateChanged, this, [this] {
@@ -348,7 +349,7 @@ void MainWindow::buildDocks() {
 
 void MainWindow::showError(const QString& title, const QString& message, bool quiet) {
     last_error_ = message;
-    if (!quiet) QMessageBox::critical(this, title, message);
+    if (!quiet && !non_interactive_) QMessageBox::critical(this, title, message);
 }
 
 bool MainWindow::openScene(const QString& path, bool quiet) {

@@ -49,6 +49,8 @@ public:
     // Longest gap between two event-loop iterations seen during runs (ms): the "never freezes" check.
     double longestStallMs() const { return longest_stall_ms_; }
     QString lastError() const { return last_error_; }
+    // Non-interactive use (--screenshot, tests): errors are recorded, not shown in dialogs.
+    void setNonInteractive(bool on) { non_interactive_ = on; }
 
 public slots:
     void startRun();
@@ -101,6 +103,7 @@ private:
     QElapsedTimer stall_clock_;
     double longest_stall_ms_ = 0;
     QString last_error_;
+    bool non_interactive_ = false;
 };
 
 }  // namespace voxwave::ui

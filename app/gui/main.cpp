@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
     cli.process(app);
 
     voxwave::ui::MainWindow w;
+    w.setNonInteractive(cli.isSet(shot));
     if (cli.isSet(scene) && !w.openScene(cli.value(scene), cli.isSet(shot))) {
         std::fprintf(stderr, "voxwave: %s\n", qPrintable(w.lastError()));
         return 1;
@@ -58,14 +59,28 @@ int main(int argc, char** argv) {
             QApplication::exit(0);
         });
     };
+    bool shot_taken = false;
+    auto finish_run = [&] {
+        if (shot_taken) return;
+        shot_taken = true;
+        std::printf("longest event-loop gap during the run: %.1f ms\n", w.longestStallMs());
+        if (!shot_path.isEmpty()) take_shot();
+        else QTimer::singleShot(300, &w, [] { QApplication::exit(0); });
+    };
     if (run_steps > 0) {
         QObject::connect(w.controller(), &voxwave::ui::SimulationController::frameReady, &w,
                          [&](const voxwave::ui::SimulationFrame& f) {
                              if (f.step >= run_steps && w.controller()->busy()) {
                                  w.controller()->stop();
-                                 if (!shot_path.isEmpty()) take_shot();
+                                 finish_run();
                              }
                          });
+        // A run shorter than N steps, or one that failed, still ends with the picture.
+        QObject::connect(w.controller(), &voxwave::ui::SimulationController::finished, &w, finish_run);
+        QObject::connect(w.controller(), &voxwave::ui::SimulationController::failed, &w, [&](const QString& m) {
+            std::fprintf(stderr, "voxwave: %s\n", qPrintable(m));
+            finish_run();
+        });
         QTimer::singleShot(200, &w, [&] { w.startRun(); });
     } else if (!shot_path.isEmpty()) {
         take_shot();

@@ -127,7 +127,7 @@ void DispersionPanel::recompute() {
     auto* angle = new QValueAxis;
     angle->setRange(0, 360);
     angle->setTickCount(9);
-    angle->setLabelFormat("%d°");
+    angle->setLabelFormat("%d");
     auto* radial = new QValueAxis;
     radial->setRange(lo - 0.005, hi + 0.002);
     radial->setLabelFormat("%.3f");

@@ -120,11 +120,21 @@ void ModelView3D::rebuildModel() {
         p_->is_background.push_back(bg);
     }
     if (reset_camera_) {
-        ren->ResetCamera();
-        ren->GetActiveCamera()->Elevation(25);
-        ren->GetActiveCamera()->Azimuth(-35);
-        ren->ResetCameraClippingRange();
         reset_camera_ = false;
+        const auto ext = g.extent();
+        const Vec3 centre{g.origin[0] + ext[0] / 2, g.origin[1] + ext[1] / 2, g.origin[2] + ext[2] / 2};
+        view_->beforeNextRender([ren, centre] {
+            // z up (the paper's source sits on the top face), seen from the front-left, above.
+            vtkCamera* cam = ren->GetActiveCamera();
+            cam->SetFocalPoint(centre[0], centre[1], centre[2]);
+            cam->SetPosition(centre[0] - 0.8, centre[1] - 1.6, centre[2] + 0.9);
+            cam->SetViewUp(0, 0, 1);
+            ren->ResetCamera();
+            // ResetCamera fits the vertical view angle only: a tall view needs a step back.
+            const double aspect = ren->GetTiledAspectRatio();
+            if (aspect < 1) cam->Zoom(aspect);
+            ren->ResetCameraClippingRange();
+        });
     }
     view_->update();
 }

@@ -39,7 +39,7 @@ TracePanel::TracePanel(QWidget* parent) : QWidget(parent) {
     chart_->setMargins(QMargins(4, 4, 4, 4));
     chart_->setTheme(QChart::ChartThemeDark);
     view_ = new QChartView(chart_);
-    view_->setRenderHint(QPainter::Antialiasing);
+
     view_->setMinimumHeight(150);
     bscan_ = new BScanView;
     component_box_ = new QComboBox;
@@ -79,8 +79,10 @@ void TracePanel::append(std::int64_t first, const std::vector<double>& samples) 
         for (std::size_t r = 0; r < nr; ++r)
             for (int c = 0; c < 3; ++c) u_[r].push_back(samples[(n * nr + r) * 3 + c]);
     }
-    redraw();
+    if (!since_redraw_.isValid() || since_redraw_.elapsed() > 150) redraw();
 }
+
+void TracePanel::flush() { redraw(); }
 
 double TracePanel::value(std::size_t r, std::size_t n) const {
     const double* u = &u_[r][n * 3];
@@ -100,6 +102,7 @@ void TracePanel::setComponent(int c) {
 }
 
 void TracePanel::redraw() {
+    since_redraw_.start();
     chart_->removeAllSeries();
     for (auto* a : chart_->axes()) chart_->removeAxis(a);
     const std::size_t nr = names_.size(), nt = t_.size();

@@ -2,6 +2,7 @@
 // one receiver alone) in a Qt Charts view, and a B-scan image (receivers x time, diverging colours).
 #pragma once
 
+#include <QElapsedTimer>
 #include <QWidget>
 #include <vector>
 
@@ -37,6 +38,9 @@ public:
     void reset(const std::vector<std::string>& names, double dt);
     // samples: [(n * receivers + r) * 3 + c] for n = first .. first + count - 1.
     void append(std::int64_t first, const std::vector<double>& samples);
+    // Draws what has arrived (append redraws at most every 150 ms: Qt Charts is the slow part
+    // of a frame, and the eye needs no more).
+    void flush();
     std::size_t sampleCount() const { return t_.size(); }
     std::size_t receiverCount() const { return names_.size(); }
     // The value plotted for receiver r, sample n (component chosen in the panel).
@@ -62,6 +66,7 @@ private:
     QChartView* view_;
     BScanView* bscan_;
     QComboBox* component_box_;
+    QElapsedTimer since_redraw_;
 };
 
 }  // namespace voxwave::ui

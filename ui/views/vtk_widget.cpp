@@ -82,6 +82,11 @@ void VtkWidget::resizeGL(int, int) { syncSize(); }
 void VtkWidget::paintGL() {
     syncSize();
     window_->SetReadyForRendering(true);
+    if (before_render_) {
+        auto fn = std::move(before_render_);
+        before_render_ = nullptr;
+        fn();
+    }
     window_->Render();
     vtkOpenGLState* state = window_->GetState();
     state->Reset();

@@ -7,6 +7,7 @@
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <QOpenGLWidget>
+#include <functional>
 
 namespace voxwave::ui {
 
@@ -18,6 +19,12 @@ public:
     vtkRenderer* renderer() const { return renderer_; }
     vtkGenericOpenGLRenderWindow* renderWindow() const { return window_; }
     vtkGenericRenderWindowInteractor* interactor() const { return interactor_; }
+    // Runs once before the next render, when the window has its real size (camera resets need
+    // the aspect ratio, which hidden or not-yet-shown widgets do not know).
+    void beforeNextRender(std::function<void()> fn) {
+        before_render_ = std::move(fn);
+        update();
+    }
 
 protected:
     void initializeGL() override;
@@ -35,6 +42,7 @@ private:
     vtkSmartPointer<vtkGenericOpenGLRenderWindow> window_;
     vtkSmartPointer<vtkRenderer> renderer_;
     vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
+    std::function<void()> before_render_;
 };
 
 }  // namespace voxwave::ui
