@@ -2,7 +2,8 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: build gpu-tests table3 bench-quick bench-full run-paper
+#   phases: gl build gpu-tests interop live table3 bench-quick bench-full run-paper
+#   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
 OUT=${OUT:-/tmp/voxwave-out}
 mkdir -p "$OUT"
@@ -12,6 +13,22 @@ CLI=$B/app/cli/voxwave-cli
 log() { echo "== $*" | tee -a "$OUT/summary.log"; }
 for phase in "$@"; do
   case $phase in
+    gl)
+      for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+      export __EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES:-/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json}
+      [ -f "$__EGL_VENDOR_LIBRARY_FILENAMES" ] || unset __EGL_VENDOR_LIBRARY_FILENAMES
+      log "gl packages unpacked" ;;
+    interop)
+      log "CUDA-OpenGL interop (EGL, no Qt)"
+      $B/tests/voxwave_gpu_tests --gtest_filter='GlInterop*' >"$OUT/interop.log" 2>&1
+      grep -E "OK|FAILED|SKIPPED|Expected|Which is|error" "$OUT/interop.log" | head -20 | tee -a "$OUT/summary.log" ;;
+    live)
+      log "live frames (bench-live, the GUI's engine loop)"
+      for cfg in "ovfem fp64" "ovfem fp32" "tcovfem fp64"; do
+        set -- $cfg
+        $CLI bench-live --backend cuda --spacing 0.002 --method $1 --precision $2 --seconds 8 \
+          --out "$OUT/live.md" 2>&1 | grep "^| [0-9]" | tee -a "$OUT/summary.log"
+      done ;;
     build)
       log "build $(date -u +%FT%TZ)"
       nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version --format=csv | tee -a "$OUT/summary.log"

@@ -151,6 +151,20 @@ __global__ void point_kernel(PointArgs<Real> a) {
     for (int r = t; r < 3 * a.nrec; r += blockDim.x) a.rec_out[r] = double(a.u[r % 3][a.rec_node[r / 3]]);
 }
 
+// One thread per slice pixel: the shared slice_value of the CPU session, straight into device
+// memory (a mapped OpenGL buffer in the GUI: no host copy).
+template <class Real>
+__global__ void slice_kernel(const Real* u0, const Real* u1, const Real* u2, const Real* p0, const Real* p1,
+                             const Real* p2, SlicePlane plane, int index, SliceQuantity q, int w, int h,
+                             std::size_t nx1, std::size_t ny1, double inv_dt, float* out) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= w * h) return;
+    const Real* const u[3] = {u0, u1, u2};
+    const Real* const up[3] = {p0, p1, p2};
+    const std::size_t node = slice_node_index(plane, index, i % w, i / w, nx1, ny1);
+    out[i] = static_cast<float>(slice_value(q, u, up, node, inv_dt));
+}
+
 int launch_blocks(std::size_t n, int threads) { return int((n + std::size_t(threads) - 1) / std::size_t(threads)); }
 
 // What one engine instance does; the precision is a template parameter of the implementation.
@@ -164,6 +178,7 @@ public:
     virtual std::vector<double> stiffness_times(const std::vector<double>& v) = 0;
     virtual double median_stiffness_seconds(int reps) = 0;
     virtual std::vector<double> receiver_values() = 0;  // u at the receivers now, [r * 3 + c]
+    virtual void write_slice(SlicePlane plane, int index, SliceQuantity q, int w, int h, float* out) const = 0;
     virtual std::size_t device_bytes() const = 0;
     virtual CudaTimeStepper::KernelSeconds kernel_seconds(std::int64_t n0, int reps) = 0;
 };
@@ -264,6 +279,18 @@ public:
                 for (int c = 0; c < 3; ++c) a[c * nn_ + n] = b[c * nn_ + n] = Real(0);
         u_.upload(a);
         um_.upload(b);
+    }
+
+    void write_slice(SlicePlane plane, int index, SliceQuantity q, int w, int h, float* out) const override {
+        const std::size_t nn = nn_;
+        const Real* u = u_.get();
+        const Real* p = um_.get();
+        const int threads = 256;
+        slice_kernel<Real><<<launch_blocks(std::size_t(w) * h, threads), threads>>>(
+            u, u + nn, u + 2 * nn, p, p + nn, p + 2 * nn, plane, index, q, w, h, std::size_t(p_.grid.n[0] + 1),
+            std::size_t(p_.grid.n[1] + 1), 1.0 / p_.dt, out);
+        VOXWAVE_CUDA_CHECK_LAUNCH("slice_kernel");
+        VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     }
 
     std::vector<double> download(bool previous) const override {
@@ -512,6 +539,7 @@ void check_cuda_model_fits(std::size_t elements, std::size_t nodes, Precision pr
 struct CudaTimeStepper::Impl {
     std::unique_ptr<EngineBase> engine;
     std::string device;
+    const WaveProblem* problem = nullptr;  // the caller keeps it alive (as the engine does)
 };
 
 CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem, CudaEngineOptions options)
@@ -521,6 +549,7 @@ CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem, CudaEngineOptions o
     if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);
     VOXWAVE_CUDA_CHECK(cudaSetDevice(devices.front().index));
     impl_->device = devices.front().name;
+    impl_->problem = &problem;
     if (problem.method == Method::Tcovfem) {
         if (problem.precision != Precision::Fp64)
             throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
@@ -565,6 +594,24 @@ CudaStepTiming CudaTimeStepper::time_steps(std::int64_t n0, std::int64_t steps) 
     VOXWAVE_CUDA_CHECK(cudaEventRecord(b.get()));
     return {elapsed_seconds(a, b), steps};
 }
+void CudaTimeStepper::write_slice(SlicePlane plane, int index, SliceQuantity q, float* out) const {
+    const VoxelGrid& g = impl_->problem->grid;
+    const int nx1 = g.n[0] + 1, ny1 = g.n[1] + 1, nz1 = g.n[2] + 1;
+    const int w = plane == SlicePlane::YZ ? ny1 : nx1;
+    const int h = plane == SlicePlane::XY ? ny1 : nz1;
+    impl_->engine->write_slice(plane, index, q, w, h, out);
+}
+
+CudaFloatArray::CudaFloatArray(std::size_t count) : count_(count) {
+    VOXWAVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), std::max<std::size_t>(1, count) * sizeof(float)));
+}
+CudaFloatArray::~CudaFloatArray() { cudaFree(data_); }
+std::vector<float> CudaFloatArray::download() const {
+    std::vector<float> h(count_);
+    if (count_) VOXWAVE_CUDA_CHECK(cudaMemcpy(h.data(), data_, count_ * sizeof(float), cudaMemcpyDeviceToHost));
+    return h;
+}
+
 std::vector<double> CudaTimeStepper::receiver_displacements() const { return impl_->engine->receiver_values(); }
 std::size_t CudaTimeStepper::device_bytes() const { return impl_->engine->device_bytes(); }
 std::string CudaTimeStepper::device_name() const { return impl_->device; }

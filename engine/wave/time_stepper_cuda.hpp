@@ -17,6 +17,7 @@
 
 #include "core/progress.hpp"
 #include "scene/result.hpp"
+#include "wave/slice.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave {
@@ -61,6 +62,9 @@ public:
     // the step: [(n - n0) * receivers * 3 + r * 3 + c]; samples are copied back in batches.
     void advance(std::int64_t n0, std::int64_t count, std::vector<double>* receiver_displacement = nullptr);
 
+    // Slice `plane` at node plane `index` of `quantity` into device memory (width x height floats).
+    void write_slice(SlicePlane plane, int index, SliceQuantity quantity, float* device_out) const;
+
     // u at the receivers now, [r * 3 + c].
     std::vector<double> receiver_displacements() const;
 
@@ -83,6 +87,23 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
+};
+
+// Floats in device memory: slices that stay on the GPU (the live-frame benchmark; the GUI's
+// frames go to a GL buffer instead, see slice_gl_interop.hpp).
+class CudaFloatArray {
+public:
+    explicit CudaFloatArray(std::size_t count);
+    ~CudaFloatArray();
+    CudaFloatArray(const CudaFloatArray&) = delete;
+    CudaFloatArray& operator=(const CudaFloatArray&) = delete;
+    float* data() const { return data_; }
+    std::size_t size() const { return count_; }
+    std::vector<float> download() const;
+
+private:
+    float* data_ = nullptr;
+    std::size_t count_ = 0;
 };
 
 // Device memory a model needs (bytes): u, u-, f (3 components each), dt^2/m, the sponge's two

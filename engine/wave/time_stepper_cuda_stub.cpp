@@ -27,6 +27,10 @@ double CudaTimeStepper::median_stiffness_seconds(int) const { no_cuda(); }
 CudaTimeStepper::KernelSeconds CudaTimeStepper::median_kernel_seconds(std::int64_t, int) { no_cuda(); }
 CudaStepTiming CudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_cuda(); }
 std::vector<double> CudaTimeStepper::receiver_displacements() const { no_cuda(); }
+CudaFloatArray::CudaFloatArray(std::size_t) { no_cuda(); }
+CudaFloatArray::~CudaFloatArray() = default;
+std::vector<float> CudaFloatArray::download() const { no_cuda(); }
+void CudaTimeStepper::write_slice(SlicePlane, int, SliceQuantity, float*) const { no_cuda(); }
 std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }
 std::string CudaTimeStepper::device_name() const { no_cuda(); }
 std::size_t cuda_model_bytes(std::size_t, std::size_t, Precision, bool, bool) { no_cuda(); }

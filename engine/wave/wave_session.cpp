@@ -99,51 +99,24 @@ SliceImage WaveSession::slice(SlicePlane plane, int index, SliceQuantity q) cons
     std::vector<double> up;
     if (q == SliceQuantity::VelocityMagnitude) up = stepper_->previous_displacement();
     const std::size_t nn = g.node_count();
+    const double* const uc[3] = {u.data(), u.data() + nn, u.data() + 2 * nn};
+    const double* const upc[3] = {up.empty() ? nullptr : up.data(), up.empty() ? nullptr : up.data() + nn,
+                                  up.empty() ? nullptr : up.data() + 2 * nn};
     SliceImage img{w, h, std::vector<float>(std::size_t(w) * h)};
     const double inv_dt = 1.0 / problem_.dt;
     for (int b = 0; b < h; ++b)
         for (int a = 0; a < w; ++a) {
-            std::size_t node = 0;
-            switch (plane) {
-                case SlicePlane::XY:
-                    node = g.node_index(a, b, index);
-                    break;
-                case SlicePlane::XZ:
-                    node = g.node_index(a, index, b);
-                    break;
-                case SlicePlane::YZ:
-                    node = g.node_index(index, a, b);
-                    break;
-            }
-            double v = 0;
-            switch (q) {
-                case SliceQuantity::Ux:
-                    v = u[node];
-                    break;
-                case SliceQuantity::Uy:
-                    v = u[nn + node];
-                    break;
-                case SliceQuantity::Uz:
-                    v = u[2 * nn + node];
-                    break;
-                case SliceQuantity::DisplacementMagnitude:
-                    v = std::sqrt(u[node] * u[node] + u[nn + node] * u[nn + node] +
-                                  u[2 * nn + node] * u[2 * nn + node]);
-                    break;
-                case SliceQuantity::VelocityMagnitude: {
-                    // Backward difference (u^n - u^{n-1}) / dt: the only velocity known without a step.
-                    double s = 0;
-                    for (int c = 0; c < 3; ++c) {
-                        const double d = (u[c * nn + node] - up[c * nn + node]) * inv_dt;
-                        s += d * d;
-                    }
-                    v = std::sqrt(s);
-                    break;
-                }
-            }
-            img.values[std::size_t(b) * w + a] = static_cast<float>(v);
+            const std::size_t node = slice_node_index(plane, index, a, b, std::size_t(g.n[0] + 1), std::size_t(g.n[1] + 1));
+            img.values[std::size_t(b) * w + a] = static_cast<float>(slice_value(q, uc, upc, node, inv_dt));
         }
     return img;
+}
+
+void WaveSession::slice_to_device(SlicePlane plane, int index, SliceQuantity q, float* device_out) const {
+    auto* cuda = dynamic_cast<const CudaStepper*>(stepper_.get());
+    if (!cuda) throw RuntimeError("slice_to_device needs the CUDA backend (this run uses the CPU)");
+    const int depth = slice_extent(problem_.grid, plane)[2];
+    cuda->s_.write_slice(plane, std::clamp(index, 0, depth - 1), q, device_out);
 }
 
 Result WaveSession::result(double wall_seconds) const {

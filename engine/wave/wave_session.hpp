@@ -9,20 +9,10 @@
 #include <vector>
 
 #include "scene/result.hpp"
+#include "wave/slice.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave {
-
-enum class SlicePlane { XY, XZ, YZ };  // normal z, y, x
-enum class SliceQuantity { Ux, Uy, Uz, DisplacementMagnitude, VelocityMagnitude };
-
-// A plane of nodes: width x height values, row-major, `width` along the plane's first axis
-// (XY: x then y; XZ: x then z; YZ: y then z).
-struct SliceImage {
-    int width = 0, height = 0;
-    std::vector<float> values;
-    float max_abs() const;
-};
 
 // Node counts along the plane's two axes, and the number of node planes along its normal.
 std::array<int, 3> slice_extent(const VoxelGrid& grid, SlicePlane plane);
@@ -48,6 +38,9 @@ public:
 
     // The wavefield now, on node plane `index` (clamped) along the plane's normal.
     SliceImage slice(SlicePlane plane, int index, SliceQuantity quantity) const;
+    // The same slice written on the GPU into `device_out` (width x height floats of device
+    // memory, e.g. a mapped OpenGL buffer): no host copy. CUDA backend only (RuntimeError otherwise).
+    void slice_to_device(SlicePlane plane, int index, SliceQuantity quantity, float* device_out) const;
 
     // Receiver samples recorded so far: [(n * receivers + r) * 3 + c] for n = 0 .. sample_count-1.
     const std::vector<double>& receiver_samples() const { return samples_; }

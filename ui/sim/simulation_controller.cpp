@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/errors.hpp"
+#include "wave/frame_pacer.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave::ui {
@@ -133,8 +134,7 @@ void SimulationController::run(Scene scene, VoxelGrid model, bool start_paused) 
     setState(start_paused ? State::Paused : State::Running);
     publish(*session, total, 0);
 
-    std::int64_t chunk = 1;
-    double rate = 0;
+    FramePacer pacer(kChunkSeconds);
     bool completed = false;
     try {
         while (!stop_) {
@@ -151,7 +151,7 @@ void SimulationController::run(Scene scene, VoxelGrid model, bool start_paused) 
                     --step_requests_;
                     want = 1;
                 } else {
-                    want = chunk;
+                    want = pacer.chunk();
                 }
             }
             if (total > 0) want = std::min(want, total - session->step());
@@ -161,15 +161,11 @@ void SimulationController::run(Scene scene, VoxelGrid model, bool start_paused) 
             }
             const auto t0 = Clock::now();
             session->advance(want);
-            const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
-            if (sec > 0) {
-                rate = want / sec;
-                if (want == chunk) chunk = std::clamp<std::int64_t>(std::int64_t(kChunkSeconds * rate), 1, 1 << 14);
-            }
-            if (!frame_in_flight_ || want == 1) publish(*session, total, rate);
+            pacer.record(want, std::chrono::duration<double>(Clock::now() - t0).count());
+            if (!frame_in_flight_ || want == 1) publish(*session, total, pacer.steps_per_second());
         }
         if (total > 0 && session->step() >= total) completed = true;
-        publish(*session, total, rate);
+        publish(*session, total, pacer.steps_per_second());
     } catch (const std::exception& e) {
         const QString msg = QString::fromStdString(e.what());
         QMetaObject::invokeMethod(
