@@ -27,6 +27,7 @@
 
 #include "core/errors.hpp"
 #include "editing/slice_painter.hpp"
+#include "panels/compare_panel.hpp"
 #include "panels/dispersion_panel.hpp"
 #include "panels/run_panel.hpp"
 #include "panels/sources_panel.hpp"
@@ -64,7 +65,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     split->addWidget(wavefield_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    setCentralWidget(split);
+    compare_ = new ComparePanel(&doc_);
+    main_tabs_ = new QTabWidget;
+    main_tabs_->addTab(split, tr("Explore"));
+    main_tabs_->addTab(compare_, tr("Compare methods"));
+    setCentralWidget(main_tabs_);
 
     buildActions();
     buildDocks();
@@ -471,17 +476,19 @@ void MainWindow::resetRun() {
 void MainWindow::onFrame(const SimulationFrame& f) {
     // Element ids under the slice's node plane, for the material overlay.
     const VoxelGrid& g = doc_.model();
-    const SliceRef s{f.plane, std::clamp(f.node_plane, 0, slice_element_extent(g, f.plane)[2] - 1)};
+    if (f.runs.empty()) return;
+    const RunFrame& run = f.runs.front();
+    const SliceRef s{f.plane, std::clamp(run.node_plane, 0, slice_element_extent(g, f.plane)[2] - 1)};
     const auto e = slice_element_extent(g, f.plane);
     std::vector<MaterialId> ids(std::size_t(e[0]) * e[1]);
-    if (f.slice.width == e[0] + 1 && f.slice.height == e[1] + 1)
+    if (run.slice.width == e[0] + 1 && run.slice.height == e[1] + 1)
         for (int b = 0; b < e[1]; ++b)
             for (int a = 0; a < e[0]; ++a) ids[std::size_t(b) * e[0] + a] = g.ids[slice_element_index(g, s, a, b)];
     const int q = quantity_box_->currentIndex();
-    wavefield_->setSlice(f.slice, ids, q < 3);
+    wavefield_->setSlice(run.slice, ids, q < 3);
     wavefield_->setOverlayText(
         tr("%1  t = %2 µs  step %3").arg(quantity_box_->currentText()).arg(f.time * 1e6, 0, 'f', 2).arg(f.step));
-    traces_->append(f.first_sample, f.samples);
+    traces_->append(f.first_sample, run.samples);
     time_label_->setText(tr("t = %1 µs").arg(f.time * 1e6, 0, 'f', 2));
     rate_label_->setText(tr("%1 steps/s").arg(f.steps_per_second, 0, 'f', 0));
     if (f.total_steps > 0) {
@@ -492,6 +499,7 @@ void MainWindow::onFrame(const SimulationFrame& f) {
 }
 
 void MainWindow::showPage(const QString& name) {
+    main_tabs_->setCurrentIndex(name == "compare" ? 1 : 0);
     if (name == "3d") tabs_->setCurrentWidget(model3d_);
     if (name == "model") tabs_->setCurrentWidget(painter_);
     if (name == "dispersion")

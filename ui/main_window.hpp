@@ -26,6 +26,7 @@ class ModelView3D;
 class SourcesPanel;
 class RunPanel;
 class DispersionPanel;
+class ComparePanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -42,6 +43,7 @@ public:
     DispersionPanel* dispersion() { return dispersion_; }
     ModelView3D* model3d() { return model3d_; }
     QTabWidget* tabs() { return tabs_; }
+    ComparePanel* compare() { return compare_; }
 
     // Opens a scene; on error shows a message (unless quiet) and keeps the current document.
     bool openScene(const QString& path, bool quiet = false);
@@ -84,6 +86,8 @@ private:
     RunPanel* run_panel_ = nullptr;
     DispersionPanel* dispersion_ = nullptr;
     QTabWidget* tabs_ = nullptr;
+    QTabWidget* main_tabs_ = nullptr;
+    ComparePanel* compare_ = nullptr;
     QComboBox* plane_box_ = nullptr;
     QSlider* slice_slider_ = nullptr;
     QComboBox* quantity_box_ = nullptr;

@@ -44,17 +44,17 @@ std::function<int()> add_bench_live_command(CLI::App& app) {
         std::fprintf(stderr, "%s\n", session.backend_note().c_str());
         // The source's plane, as the GUI shows it at start (XZ through the first source).
         const VoxelGrid& g = session.problem().grid;
-        const int index = session.problem().sources.empty() ? g.n[1] / 2
-                                                            : int(nearest_node(g, s.sources.front().position)[1]);
+        const int index =
+            session.problem().sources.empty() ? g.n[1] / 2 : int(nearest_node(g, s.sources.front().position)[1]);
         const LiveBenchResult r = run_live_bench(session, o->seconds, SlicePlane::XZ, index, SliceQuantity::Uz);
         std::ostringstream md;
         md << "| scene | backend | method | precision | elements | slice | frames/s | steps/s | slice (ms) | "
               "longest frame (ms) |\n|---|---|---|---|---|---|---|---|---|---|\n";
         md << "| " << s.grid.spacing * 1e3 << " mm " << o->scene.substr(o->scene.find_last_of('/') + 1) << " | "
-           << to_string(session.backend()) << " | " << o->method << " | " << o->precision << " | "
-           << g.element_count() << " | " << r.slice_width << " x " << r.slice_height << " | "
-           << format_number(r.frames_per_second) << " | " << format_number(r.steps_per_second) << " | "
-           << format_number(r.slice_ms_mean) << " | " << format_number(r.frame_ms_max) << " |\n";
+           << to_string(session.backend()) << " | " << o->method << " | " << o->precision << " | " << g.element_count()
+           << " | " << r.slice_width << " x " << r.slice_height << " | " << format_number(r.frames_per_second) << " | "
+           << format_number(r.steps_per_second) << " | " << format_number(r.slice_ms_mean) << " | "
+           << format_number(r.frame_ms_max) << " |\n";
         print_and_append(md.str(), o->out);
         return int(kOk);
     };

@@ -64,8 +64,10 @@ int main(int argc, char** argv) {
         if (shot_taken) return;
         shot_taken = true;
         std::printf("longest event-loop gap during the run: %.1f ms\n", w.longestStallMs());
-        if (!shot_path.isEmpty()) take_shot();
-        else QTimer::singleShot(300, &w, [] { QApplication::exit(0); });
+        if (!shot_path.isEmpty())
+            take_shot();
+        else
+            QTimer::singleShot(300, &w, [] { QApplication::exit(0); });
     };
     if (run_steps > 0) {
         QObject::connect(w.controller(), &voxwave::ui::SimulationController::frameReady, &w,

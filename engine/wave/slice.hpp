@@ -22,12 +22,14 @@ struct SliceImage {
 };
 
 // Node index of slice pixel (a, b) on node plane `index`, for node counts (nx1, ny1) along x, y.
-VOXWAVE_HD std::size_t slice_node_index(SlicePlane plane, int index, int a, int b, std::size_t nx1,
-                                               std::size_t ny1) {
+VOXWAVE_HD std::size_t slice_node_index(SlicePlane plane, int index, int a, int b, std::size_t nx1, std::size_t ny1) {
     switch (plane) {
-        case SlicePlane::XY: return std::size_t(a) + nx1 * (std::size_t(b) + ny1 * std::size_t(index));
-        case SlicePlane::XZ: return std::size_t(a) + nx1 * (std::size_t(index) + ny1 * std::size_t(b));
-        case SlicePlane::YZ: return std::size_t(index) + nx1 * (std::size_t(a) + ny1 * std::size_t(b));
+        case SlicePlane::XY:
+            return std::size_t(a) + nx1 * (std::size_t(b) + ny1 * std::size_t(index));
+        case SlicePlane::XZ:
+            return std::size_t(a) + nx1 * (std::size_t(index) + ny1 * std::size_t(b));
+        case SlicePlane::YZ:
+            return std::size_t(index) + nx1 * (std::size_t(a) + ny1 * std::size_t(b));
     }
     return 0;
 }
@@ -36,11 +38,14 @@ VOXWAVE_HD std::size_t slice_node_index(SlicePlane plane, int index, int a, int 
 // backward difference (u^n - u^{n-1}) / dt, the only velocity known without another step).
 template <class Real>
 VOXWAVE_HD double slice_value(SliceQuantity q, const Real* const u[3], const Real* const up[3], std::size_t node,
-                                     double inv_dt) {
+                              double inv_dt) {
     switch (q) {
-        case SliceQuantity::Ux: return double(u[0][node]);
-        case SliceQuantity::Uy: return double(u[1][node]);
-        case SliceQuantity::Uz: return double(u[2][node]);
+        case SliceQuantity::Ux:
+            return double(u[0][node]);
+        case SliceQuantity::Uy:
+            return double(u[1][node]);
+        case SliceQuantity::Uz:
+            return double(u[2][node]);
         case SliceQuantity::DisplacementMagnitude: {
             const double x = u[0][node], y = u[1][node], z = u[2][node];
             return sqrt(x * x + y * y + z * z);

@@ -106,7 +106,8 @@ SliceImage WaveSession::slice(SlicePlane plane, int index, SliceQuantity q) cons
     const double inv_dt = 1.0 / problem_.dt;
     for (int b = 0; b < h; ++b)
         for (int a = 0; a < w; ++a) {
-            const std::size_t node = slice_node_index(plane, index, a, b, std::size_t(g.n[0] + 1), std::size_t(g.n[1] + 1));
+            const std::size_t node =
+                slice_node_index(plane, index, a, b, std::size_t(g.n[0] + 1), std::size_t(g.n[1] + 1));
             img.values[std::size_t(b) * w + a] = static_cast<float>(slice_value(q, uc, upc, node, inv_dt));
         }
     return img;

@@ -3,8 +3,8 @@
 // through GL and compared with the CPU engine's slice of the same run.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <dlfcn.h>
+#include <cmath>
 
 #include "core/device.hpp"
 #include "scene_builders.hpp"
@@ -151,7 +151,8 @@ TEST(GlInterop, CudaSliceWrittenIntoAGlBufferEqualsTheCpuSlice) {
             const float peak = want.max_abs();
             ASSERT_GT(peak, 0.0f);
             for (std::size_t i = 0; i < got.size(); ++i)
-                ASSERT_NEAR(got[i], want.values[i], 1e-6f * peak) << "plane " << int(plane) << " quantity " << int(q) << " pixel " << i;
+                ASSERT_NEAR(got[i], want.values[i], 1e-6f * peak)
+                    << "plane " << int(plane) << " quantity " << int(q) << " pixel " << i;
         }
 #endif
 }

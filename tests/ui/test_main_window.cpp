@@ -9,6 +9,7 @@
 
 #include "editing/slice_painter.hpp"
 #include "main_window.hpp"
+#include "panels/compare_panel.hpp"
 #include "panels/dispersion_panel.hpp"
 #include "panels/sources_panel.hpp"
 #include "scene/scene_io.hpp"
@@ -197,6 +198,59 @@ private slots:
         QVERIFY(w_->lastError().contains("bad.json"));
         QVERIFY(w_->lastError().contains("grid"));
         QVERIFY(w_->document()->scene() == before);
+    }
+
+    void compareRunsTwoMethodsInLockstepWithEq18() {
+        ComparePanel* c = w_->compare();
+        w_->showPage("compare");
+        c->configure(0, 0, 0, 0.005);  // A: VFEM FP64 at 5 mm
+        c->configure(1, 1, 0, 0.005);  // B: OVFEM FP64 at 5 mm, the reference
+        c->setReference(1);
+        c->runBoth();
+        QTRY_VERIFY_WITH_TIMEOUT(c->sampleCount() > 150, 30000);
+        c->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!c->controller()->busy(), 5000);
+        QTest::qWait(100);
+        // Eq. 18 recomputed here from the two runs' traces as the controller recorded them.
+        const auto& results = c->controller()->lastResults();
+        QCOMPARE(results.size(), std::size_t(2));
+        QCOMPARE(results[0].dt, results[1].dt);  // lockstep: one time step
+        const Result a = c->traces(0), b = c->traces(1);
+        QCOMPARE(a.sample_count(), c->sampleCount());
+        for (std::size_t n = 0; n < a.sample_count(); n += 11) {
+            QCOMPARE(a.u(0, n, 2), results[0].u(0, n, 2));
+            QCOMPARE(b.u(1, n, 0), results[1].u(1, n, 0));
+        }
+        double num = 0, den = 0, sum = 0;
+        int channels = 0;
+        for (std::size_t r = 0; r < a.receiver_count(); ++r)
+            for (int comp = 0; comp < 3; ++comp) {
+                num = den = 0;
+                for (std::size_t n = 0; n < a.sample_count(); ++n) {
+                    num += std::pow(a.u(r, n, comp) - b.u(r, n, comp), 2);
+                    den += std::pow(b.u(r, n, comp), 2);
+                }
+                if (den > 0) {
+                    sum += num / den;
+                    ++channels;
+                }
+            }
+        QVERIFY(channels > 0);
+        const double expected = sum / channels;
+        QVERIFY2(std::abs(c->currentError() - expected) <= 1e-12 * expected,
+                 qPrintable(QString::number(c->currentError())));
+        // Different methods differ: VFEM against OVFEM is not zero (and is a finite number).
+        QVERIFY2(expected > 1e-8 && std::isfinite(expected), qPrintable(QString::number(expected)));
+        // The difference view shows something: A - B is not blank.
+        const QImage diff = c->view(2)->grabFramebuffer();
+        int coloured = 0;
+        for (int y = 0; y < diff.height(); y += 2)
+            for (int x = 0; x < diff.width(); x += 2) {
+                const QColor col = diff.pixelColor(x, y);
+                coloured += std::abs(col.red() - col.blue()) > 60;
+            }
+        QVERIFY(coloured > 20);
+        w_->showPage("model");
     }
 
     void dispersionPanelDrawsBothMethods() {

@@ -71,34 +71,33 @@ void SceneDocument::setReceivers(const std::vector<Receiver>& receivers) {
     emit sceneChanged();
 }
 
+VoxelGrid SceneDocument::modelAtSpacing(double spacing) const {
+    if (spacing == scene_.grid.spacing) return model_;
+    Scene s = scene_;
+    s.grid.spacing = spacing;
+    if (!painted_) return rasterise(s);
+    // Painted: nearest-neighbour resampling of the painted grid (the geometry no longer says it all).
+    s.shapes.clear();
+    s.voxels.reset();
+    VoxelGrid g = rasterise(s);
+    const auto& old = model_;
+    for (int k = 0; k < g.n[2]; ++k)
+        for (int j = 0; j < g.n[1]; ++j)
+            for (int i = 0; i < g.n[0]; ++i) {
+                const auto src = [&](int a, int axis) {
+                    const double c = g.origin[axis] + (a + 0.5) * g.spacing;
+                    return std::clamp(int((c - old.origin[axis]) / old.spacing), 0, old.n[axis] - 1);
+                };
+                g.ids[g.element_index(i, j, k)] = old.at(src(i, 0), src(j, 1), src(k, 2));
+            }
+    return g;
+}
+
 void SceneDocument::setRun(const RunSpec& run, double spacing) {
     const bool respace = spacing != scene_.grid.spacing;
     if (respace) {
-        // A new spacing re-voxelises: from the painted grid when painted (nearest neighbour),
-        // from the geometry otherwise.
-        Scene s = scene_;
-        s.grid.spacing = spacing;
-        VoxelGrid g;
-        if (painted_) {
-            g = rasterise(Scene{[&] {
-                Scene bare = s;
-                bare.shapes.clear();
-                bare.voxels.reset();
-                return bare;
-            }()});
-            const auto& old = model_;
-            for (int k = 0; k < g.n[2]; ++k)
-                for (int j = 0; j < g.n[1]; ++j)
-                    for (int i = 0; i < g.n[0]; ++i) {
-                        const auto src = [&](int a, int axis) {
-                            const double c = g.origin[axis] + (a + 0.5) * g.spacing;
-                            return std::clamp(int((c - old.origin[axis]) / old.spacing), 0, old.n[axis] - 1);
-                        };
-                        g.ids[g.element_index(i, j, k)] = old.at(src(i, 0), src(j, 1), src(k, 2));
-                    }
-        } else {
-            g = rasterise(s);
-        }
+        // A new spacing re-voxelises: from the painted grid when painted, from the geometry otherwise.
+        VoxelGrid g = modelAtSpacing(spacing);
         scene_.grid.spacing = spacing;
         model_ = std::move(g);
     }

@@ -37,6 +37,9 @@ public:
     // previous files untouched and the document unchanged. Throws InputError.
     void save(const QString& path);
 
+    // The model voxelised at another spacing (painted grids are resampled nearest-neighbour).
+    VoxelGrid modelAtSpacing(double spacing) const;
+
     // The scene as it would be saved (voxels reference when painted, shapes baked away).
     Scene sceneForSaving(const QString& path) const;
 

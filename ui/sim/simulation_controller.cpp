@@ -2,6 +2,7 @@
 
 #include <QMetaObject>
 #include <chrono>
+#include <cmath>
 
 #include "core/errors.hpp"
 #include "wave/frame_pacer.hpp"
@@ -32,11 +33,15 @@ void SimulationController::setState(State s) {
 }
 
 void SimulationController::start(const Scene& scene, const VoxelGrid& model, bool start_paused) {
+    startAll({{scene, model}}, start_paused);
+}
+
+void SimulationController::startAll(const std::vector<std::pair<Scene, VoxelGrid>>& runs, bool start_paused) {
     stop();
     waitForIdle();
     stop_ = false;
     frame_in_flight_ = false;
-    samples_sent_ = 0;
+    samples_sent_.assign(runs.size(), 0);
     {
         std::lock_guard lock(mutex_);
         paused_ = start_paused;
@@ -44,7 +49,7 @@ void SimulationController::start(const Scene& scene, const VoxelGrid& model, boo
     }
     state_ = State::Preparing;
     emit stateChanged();
-    worker_ = std::thread([this, scene, model, start_paused] { run(scene, model, start_paused); });
+    worker_ = std::thread([this, runs, start_paused] { run(runs, start_paused); });
 }
 
 void SimulationController::pause() {
@@ -85,22 +90,31 @@ void SimulationController::setView(SlicePlane plane, int node_plane, SliceQuanti
     quantity_ = quantity;
 }
 
-void SimulationController::publish(WaveSession& session, std::int64_t total, double rate) {
+void SimulationController::publish(const std::vector<std::unique_ptr<WaveSession>>& sessions, std::int64_t total,
+                                   double rate) {
     SimulationFrame f;
     {
         std::lock_guard lock(mutex_);
         f.plane = plane_;
-        f.node_plane = node_plane_;
-        f.slice = session.slice(plane_, node_plane_, quantity_);
+        const double ds0 = sessions.front()->problem().grid.spacing;
+        for (const auto& s : sessions) {
+            RunFrame rf;
+            // The same physical plane on every grid.
+            rf.node_plane = int(std::lround(node_plane_ * ds0 / s->problem().grid.spacing));
+            rf.slice = s->slice(plane_, rf.node_plane, quantity_);
+            f.runs.push_back(std::move(rf));
+        }
     }
-    const auto& all = session.receiver_samples();
-    const std::size_t per_sample = 3 * std::max<std::size_t>(1, session.problem().receivers.size());
-    f.first_sample = std::int64_t(samples_sent_ / per_sample);
-    f.samples.assign(all.begin() + std::ptrdiff_t(samples_sent_), all.end());
-    samples_sent_ = all.size();
-    f.step = session.step();
+    for (std::size_t i = 0; i < sessions.size(); ++i) {
+        const auto& all = sessions[i]->receiver_samples();
+        const std::size_t per_sample = 3 * std::max<std::size_t>(1, sessions[i]->problem().receivers.size());
+        if (i == 0) f.first_sample = std::int64_t(samples_sent_[0] / per_sample);
+        f.runs[i].samples.assign(all.begin() + std::ptrdiff_t(samples_sent_[i]), all.end());
+        samples_sent_[i] = all.size();
+    }
+    f.step = sessions.front()->step();
     f.total_steps = total;
-    f.time = session.time();
+    f.time = sessions.front()->time();
     f.steps_per_second = rate;
     frame_in_flight_ = true;
     QMetaObject::invokeMethod(
@@ -112,10 +126,11 @@ void SimulationController::publish(WaveSession& session, std::int64_t total, dou
         Qt::QueuedConnection);
 }
 
-void SimulationController::run(Scene scene, VoxelGrid model, bool start_paused) {
-    std::unique_ptr<WaveSession> session;
+void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused) {
+    std::vector<std::unique_ptr<WaveSession>> sessions;
     try {
-        session = std::make_unique<WaveSession>(build_wave_problem(scene, std::move(model), "scene"));
+        for (auto& [scene, model] : runs)
+            sessions.push_back(std::make_unique<WaveSession>(build_wave_problem(scene, std::move(model), "scene")));
     } catch (const std::exception& e) {
         const QString msg = QString::fromStdString(e.what());
         setState(State::Idle);
@@ -123,16 +138,18 @@ void SimulationController::run(Scene scene, VoxelGrid model, bool start_paused) 
             this, [this, msg] { emit failed(msg); }, Qt::QueuedConnection);
         return;
     }
-    const WaveProblem& p = session->problem();
-    const std::int64_t total = p.steps;
+    const WaveSession* first = sessions.front().get();
+    const WaveProblem& p = first->problem();
+    std::int64_t total = p.steps;
+    for (const auto& s : sessions) total = std::min(total, s->problem().steps);
     {
-        const QString note = QString::fromStdString(session->backend_note());
+        const QString note = QString::fromStdString(first->backend_note());
         const double dt = p.dt, dts = p.dt_stable;
         QMetaObject::invokeMethod(
             this, [this, note, total, dt, dts] { emit started(note, total, dt, dts); }, Qt::QueuedConnection);
     }
     setState(start_paused ? State::Paused : State::Running);
-    publish(*session, total, 0);
+    publish(sessions, total, 0);
 
     FramePacer pacer(kChunkSeconds);
     bool completed = false;
@@ -154,28 +171,29 @@ void SimulationController::run(Scene scene, VoxelGrid model, bool start_paused) 
                     want = pacer.chunk();
                 }
             }
-            if (total > 0) want = std::min(want, total - session->step());
+            if (total > 0) want = std::min(want, total - first->step());
             if (want <= 0) {
                 completed = true;
                 break;
             }
             const auto t0 = Clock::now();
-            session->advance(want);
+            for (auto& s : sessions) s->advance(want);
             pacer.record(want, std::chrono::duration<double>(Clock::now() - t0).count());
-            if (!frame_in_flight_ || want == 1) publish(*session, total, pacer.steps_per_second());
+            if (!frame_in_flight_ || want == 1) publish(sessions, total, pacer.steps_per_second());
         }
-        if (total > 0 && session->step() >= total) completed = true;
-        publish(*session, total, pacer.steps_per_second());
+        if (total > 0 && first->step() >= total) completed = true;
+        publish(sessions, total, pacer.steps_per_second());
     } catch (const std::exception& e) {
         const QString msg = QString::fromStdString(e.what());
         QMetaObject::invokeMethod(
             this, [this, msg] { emit failed(msg); }, Qt::QueuedConnection);
     }
-    Result r = session->result();
+    std::vector<Result> results;
+    for (const auto& s : sessions) results.push_back(s->result());
     QMetaObject::invokeMethod(
         this,
-        [this, r = std::move(r), completed] {
-            last_result_ = r;
+        [this, r = std::move(results), completed] {
+            last_results_ = r;
             emit finished(completed);
         },
         Qt::QueuedConnection);

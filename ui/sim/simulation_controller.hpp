@@ -20,11 +20,16 @@
 
 namespace voxwave::ui {
 
-struct SimulationFrame {
+// One run's part of a frame (a comparison runs several sessions in lockstep).
+struct RunFrame {
     SliceImage slice;
-    SlicePlane plane = SlicePlane::XZ;
-    int node_plane = 0;
+    int node_plane = 0;           // on this run's grid
     std::vector<double> samples;  // new receiver samples: [(n * receivers + r) * 3 + c]
+};
+
+struct SimulationFrame {
+    std::vector<RunFrame> runs;
+    SlicePlane plane = SlicePlane::XZ;
     std::int64_t first_sample = 0;
     std::int64_t step = 0, total_steps = 0;
     double time = 0;
@@ -40,13 +45,19 @@ public:
 
     State state() const { return state_.load(); }
     bool busy() const { return state() != State::Idle; }
-    // The traces of the last finished or stopped run (empty before the first).
-    const Result& lastResult() const { return last_result_; }
+    // The traces of the last finished or stopped run (empty before the first); one per
+    // session of a comparison.
+    const Result& lastResult() const { return last_results_.empty() ? empty_ : last_results_.front(); }
+    const std::vector<Result>& lastResults() const { return last_results_; }
 
 public slots:
     // Starts a run of `scene` on `model` (the document's voxel grid): the problem is built on
     // the worker thread; errors arrive through failed(). `start_paused` prepares and waits.
     void start(const voxwave::Scene& scene, const voxwave::VoxelGrid& model, bool start_paused = false);
+    // Several runs in lockstep (a comparison): they must share dt (the caller sets run.dt);
+    // frames carry one slice and the new samples of each, the slice plane placed at the same
+    // physical position on every grid (node plane set for the first run).
+    void startAll(const std::vector<std::pair<voxwave::Scene, voxwave::VoxelGrid>>& runs, bool start_paused = false);
     void pause();
     void resume();
     void stepOnce();
@@ -64,8 +75,8 @@ signals:
     void stateChanged();
 
 private:
-    void run(Scene scene, VoxelGrid model, bool start_paused);
-    void publish(WaveSession& session, std::int64_t total, double rate);
+    void run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused);
+    void publish(const std::vector<std::unique_ptr<WaveSession>>& sessions, std::int64_t total, double rate);
     void setState(State s);
 
     std::thread worker_;
@@ -79,8 +90,9 @@ private:
     SlicePlane plane_ = SlicePlane::XZ;
     int node_plane_ = 0;
     SliceQuantity quantity_ = SliceQuantity::Uz;
-    std::size_t samples_sent_ = 0;
-    Result last_result_;
+    std::vector<std::size_t> samples_sent_;
+    std::vector<Result> last_results_;
+    Result empty_;
 };
 
 }  // namespace voxwave::ui
