@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "main_window.hpp"
+#include "panels/compare_panel.hpp"
 #include "sim/simulation_controller.hpp"
 
 int main(int argc, char** argv) {
@@ -32,7 +33,7 @@ int main(int argc, char** argv) {
     cli.addVersionOption();
     QCommandLineOption scene({"s", "scene"}, "Scene to open.", "FILE");
     QCommandLineOption steps("run-steps", "Run N steps after opening.", "N");
-    QCommandLineOption page("page", "Page to show: model, 3d or dispersion.", "NAME");
+    QCommandLineOption page("page", "Page to show: model, 3d, dispersion or compare.", "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
     cli.addOptions({scene, steps, page, shot});
     cli.process(app);
@@ -69,21 +70,29 @@ int main(int argc, char** argv) {
         else
             QTimer::singleShot(300, &w, [] { QApplication::exit(0); });
     };
+    // On the compare page the steps run the comparison (VFEM against OVFEM) instead.
+    const bool compare = cli.value(page) == "compare";
+    voxwave::ui::SimulationController* ctl = compare ? w.compare()->controller() : w.controller();
     if (run_steps > 0) {
-        QObject::connect(w.controller(), &voxwave::ui::SimulationController::frameReady, &w,
+        QObject::connect(ctl, &voxwave::ui::SimulationController::frameReady, &w,
                          [&](const voxwave::ui::SimulationFrame& f) {
-                             if (f.step >= run_steps && w.controller()->busy()) {
-                                 w.controller()->stop();
+                             if (f.step >= run_steps && ctl->busy()) {
+                                 ctl->stop();
                                  finish_run();
                              }
                          });
         // A run shorter than N steps, or one that failed, still ends with the picture.
-        QObject::connect(w.controller(), &voxwave::ui::SimulationController::finished, &w, finish_run);
-        QObject::connect(w.controller(), &voxwave::ui::SimulationController::failed, &w, [&](const QString& m) {
+        QObject::connect(ctl, &voxwave::ui::SimulationController::finished, &w, finish_run);
+        QObject::connect(ctl, &voxwave::ui::SimulationController::failed, &w, [&](const QString& m) {
             std::fprintf(stderr, "voxwave: %s\n", qPrintable(m));
             finish_run();
         });
-        QTimer::singleShot(200, &w, [&] { w.startRun(); });
+        QTimer::singleShot(200, &w, [&] {
+            if (compare)
+                w.compare()->runBoth();
+            else
+                w.startRun();
+        });
     } else if (!shot_path.isEmpty()) {
         take_shot();
     }

@@ -254,6 +254,7 @@ void ComparePanel::redrawTraces() {
     ax->setRange(0, t_.back() * 1e6);
     const double pad = 0.05 * std::max(hi - lo, 1e-30);
     ay->setRange(lo - pad, hi + pad);
+    ay->setLabelFormat("%.2e");
 }
 
 }  // namespace voxwave::ui
