@@ -56,44 +56,50 @@ void plain_element(const ReferenceTables& t, const RealTables<Real>& rt, const s
         }
 }
 
-// One sum-factorised sweep: S[a][b] += sum_q Q(q) X(test factors of a) Y(trial factors of b),
-// where direction c's test factor is N' when r == c + 1 (else N) and likewise s for the trial.
-void sumfact_sweep(const ReferenceTables& t, int r, int s, const double* q, std::vector<double>& t1,
-                   std::vector<double>& t2, double* out) {
-    const int n = t.points_1d, P = t.order + 1, nsh = t.nsh, npre = int(t.prefixes.size());
-    const double* x[3];
-    const double* y[3];
-    for (int c = 0; c < 3; ++c) {
-        x[c] = r == c + 1 ? t.dn1d.data() : t.n1d.data();
-        y[c] = s == c + 1 ? t.dn1d.data() : t.n1d.data();
-    }
+// Sum factorisation, stages 1 and 2 of one reference-derivative pair (r, s): contract the x
+// and y directions of Q, adding into t2[(pa * npre + pb) * n + q3]. Direction c's test factor is
+// N' when r == c + 1 (else N), its trial factor N' when s == c + 1.
+void sumfact_xy_stages(const ReferenceTables& t, int r, int s, const double* q, std::vector<double>& t1,
+                       std::vector<double>& t2) {
+    const int n = t.points_1d, P = t.order + 1, npre = int(t.prefixes.size());
+    const double* x0 = r == 1 ? t.dn1d.data() : t.n1d.data();
+    const double* y0 = s == 1 ? t.dn1d.data() : t.n1d.data();
+    const double* x1 = r == 2 ? t.dn1d.data() : t.n1d.data();
+    const double* y1 = s == 2 ? t.dn1d.data() : t.n1d.data();
     t1.assign(std::size_t(P) * P * n * n, 0.0);
     for (int i1 = 0; i1 < P; ++i1)
-        for (int i2 = 0; i2 < P; ++i2)
-            for (int q32 = 0; q32 < n * n; ++q32) {
-                double acc = 0;
-                for (int q1 = 0; q1 < n; ++q1) acc += x[0][q1 * P + i1] * y[0][q1 * P + i2] * q[q32 * n + q1];
-                t1[(std::size_t(i1) * P + i2) * n * n + q32] = acc;
+        for (int i2 = 0; i2 < P; ++i2) {
+            double* dst = &t1[(std::size_t(i1) * P + i2) * n * n];
+            for (int q1 = 0; q1 < n; ++q1) {
+                const double xy = x0[q1 * P + i1] * y0[q1 * P + i2];
+                for (int q32 = 0; q32 < n * n; ++q32) dst[q32] += xy * q[q32 * n + q1];
             }
-    t2.assign(std::size_t(npre) * npre * n, 0.0);
+        }
     for (int pa = 0; pa < npre; ++pa)
         for (int pb = 0; pb < npre; ++pb) {
             const auto [i1, j1] = t.prefixes[pa];
             const auto [i2, j2] = t.prefixes[pb];
             const double* src = &t1[(std::size_t(i1) * P + i2) * n * n];
-            for (int q3 = 0; q3 < n; ++q3) {
-                double acc = 0;
-                for (int q2 = 0; q2 < n; ++q2) acc += x[1][q2 * P + j1] * y[1][q2 * P + j2] * src[q3 * n + q2];
-                t2[(std::size_t(pa) * npre + pb) * n + q3] = acc;
+            double* dst = &t2[(std::size_t(pa) * npre + pb) * n];
+            for (int q2 = 0; q2 < n; ++q2) {
+                const double xy = x1[q2 * P + j1] * y1[q2 * P + j2];
+                for (int q3 = 0; q3 < n; ++q3) dst[q3] += xy * src[q3 * n + q2];
             }
         }
+}
+
+// Stage 3 for one z pattern (test factor N' if zt, trial N' if zs): out[a][b] += z-contraction.
+void sumfact_z_stage(const ReferenceTables& t, bool zt, bool zs, const std::vector<double>& t2, double* out) {
+    const int n = t.points_1d, P = t.order + 1, nsh = t.nsh, npre = int(t.prefixes.size());
+    const double* x2 = zt ? t.dn1d.data() : t.n1d.data();
+    const double* y2 = zs ? t.dn1d.data() : t.n1d.data();
     for (int a = 0; a < nsh; ++a) {
         const int ka = t.modes[a][2], pa = t.prefix_of[a];
         for (int b = 0; b < nsh; ++b) {
             const int kb = t.modes[b][2];
             const double* src = &t2[(std::size_t(pa) * npre + t.prefix_of[b]) * n];
             double acc = 0;
-            for (int q3 = 0; q3 < n; ++q3) acc += x[2][q3 * P + ka] * y[2][q3 * P + kb] * src[q3];
+            for (int q3 = 0; q3 < n; ++q3) acc += x2[q3 * P + ka] * y2[q3 * P + kb] * src[q3];
             out[std::size_t(a) * nsh + b] += acc;
         }
     }
@@ -142,22 +148,35 @@ template <class Real>
 void integrate_element_sumfact(const ReferenceTables& t, const ProblemCoefficients& c, const double* xv, Real* k) {
     if (t.type != ElementType::Hexahedron || t.modes.empty())
         throw InputError("", "--variant", "sum factorisation needs hexahedra (a tensor-product element)");
-    const int ne = c.equations, nsh = t.nsh;
+    const int ne = c.equations, nsh = t.nsh, n = t.points_1d, npre = int(t.prefixes.size());
     std::vector<double> q(std::size_t(ne) * ne * 16 * t.nq), t1, t2, s(std::size_t(nsh) * nsh);
     sumfact_coefficients(t, c, xv, q.data());
-    const long n = long(ne) * nsh;
+    const long nn = long(ne) * nsh;
+    // Symmetric problems: block (je, ie) is the transpose of block (ie, je).
     for (int ie = 0; ie < ne; ++ie)
-        for (int je = 0; je < ne; ++je) {
+        for (int je = c.symmetric() ? ie : 0; je < ne; ++je) {
             std::fill(s.begin(), s.end(), 0.0);
-            for (int r = 0; r < 4; ++r)
-                for (int sd = 0; sd < 4; ++sd) {
-                    const double* qs = &q[(std::size_t(ie * ne + je) * 16 + r * 4 + sd) * t.nq];
-                    if (std::all_of(qs, qs + t.nq, [](double v) { return v == 0; })) continue;
-                    sumfact_sweep(t, r, sd, qs, t1, t2, s.data());
-                }
+            // Pairs (r, s) with the same z factors share stage 3: their stage-2 results add up first.
+            for (int zp = 0; zp < 4; ++zp) {
+                const bool zt = zp & 2, zs = zp & 1;
+                t2.assign(std::size_t(npre) * npre * n, 0.0);
+                bool any = false;
+                for (int r = 0; r < 4; ++r)
+                    for (int sd = 0; sd < 4; ++sd) {
+                        if ((r == 3) != zt || (sd == 3) != zs) continue;
+                        const double* qs = &q[(std::size_t(ie * ne + je) * 16 + r * 4 + sd) * t.nq];
+                        if (std::all_of(qs, qs + t.nq, [](double v) { return v == 0; })) continue;
+                        sumfact_xy_stages(t, r, sd, qs, t1, t2);
+                        any = true;
+                    }
+                if (any) sumfact_z_stage(t, zt, zs, t2, s.data());
+            }
             for (int a = 0; a < nsh; ++a)
-                for (int b = 0; b < nsh; ++b)
-                    k[(long(a) * ne + ie) * n + long(b) * ne + je] = Real(s[std::size_t(a) * nsh + b]);
+                for (int b = 0; b < nsh; ++b) {
+                    const Real v = Real(s[std::size_t(a) * nsh + b]);
+                    k[(long(a) * ne + ie) * nn + long(b) * ne + je] = v;
+                    if (c.symmetric()) k[(long(b) * ne + je) * nn + long(a) * ne + ie] = v;
+                }
         }
 }
 

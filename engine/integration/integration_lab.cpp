@@ -88,11 +88,13 @@ double plain_flops_per_element(const ReferenceTables& t, const ProblemCoefficien
 double sumfact_flops_per_element(const ReferenceTables& t, const ProblemCoefficients& c) {
     const double n = t.points_1d, pp = t.order + 1, npre = double(t.prefixes.size()), nsh = t.nsh;
     const double np = c.pairs(), ne = c.equations;
-    // Active reference-derivative pairs (r, s): 9 for gradient-only problems, 16 with values.
+    // Active reference-derivative pairs (r, s): 9 for gradient-only problems, 16 with values;
+    // stage 3 runs once per z pattern (4); symmetric problems skip the blocks below the diagonal.
     const double rs = c.problem == Problem::ConvectionDiffusion ? 16 : 9;
-    const double sweep =
-        t.nq * (4 * np + 1) + 3 * (pp * pp * n * n * n + npre * npre * n * n + nsh * nsh * n) + nsh * nsh;
-    return t.nq * (2.0 * 9 * t.nv + 60) + ne * ne * rs * sweep;
+    const double blocks = c.symmetric() ? ne * (ne + 1) / 2 : ne * ne;
+    const double xy = t.nq * (4 * np + 1) + pp * pp * (n + 2 * n * n * n) + npre * npre * (n + 2 * n * n);
+    const double z = 3 * nsh * nsh * n;
+    return t.nq * (2.0 * 9 * t.nv + 60) + blocks * (rs * xy + 4 * z);
 }
 
 IntegrationResult run_integration_lab(const IntegrationParams& p, const ProgressFn& progress) {
