@@ -43,12 +43,13 @@ for p in 2 3 4 6 8; do run 40 --element hex --order $p --elements $M --variant s
 for p in 2 3 4 6; do run 40 --element hex --order $p --elements $M --variant sumfact --jacobian computed; done
 for p in 1 2 3 4 5 6; do run 40 --element hex --order $p --elements $M --variant reg; done
 for p in 1 2 3 4 5; do run 40 --element hex --order $p --elements $M --variant aii; done
-for p in 1 2 3 4; do run 40 --element hex --order $p --elements $M --variant ai; done
+for p in 1 2 3 4 5; do run 40 --element hex --order $p --elements $M --variant ai; done
 log "hex fp64 and larger batches $(date -u +%T)"
 for p in 3 6 10; do run 60 --element hex --order $p --elements $M --variant shm --precision fp64 --repetitions 1; done
 for p in 3 6; do run 40 --element hex --order $p --elements $M --variant sumfact --precision fp64; done
 for p in 2 3 4; do run 60 --element hex --order $p --elements 100000 --variant shm; done
-run 60 --element hex --order 4 --elements 100000 --variant sumfact
+for p in 4 6; do run 60 --element hex --order $p --elements 100000 --variant sumfact; done
+run 60 --element hex --order 6 --elements 100000 --variant shm
 log "prisms $(date -u +%T)"
 for p in 2 3 4 5 6 7; do run 40 --element prism --order $p --elements $M --variant shm; done
 for p in 2 4 7; do run 40 --element prism --order $p --elements $M --variant reg; done
@@ -56,8 +57,10 @@ for p in 2 4 7; do run 40 --element prism --order $p --elements $M --variant shm
 for p in 2 4 7; do run 40 --element prism --order $p --elements $M --variant shm --problem laplace; done
 for p in 2 4 7; do run 40 --element prism --order $p --elements $M --variant shm --problem convdiff; done
 log "cpu backend, 16 threads $(date -u +%T)"
-for v in shm sumfact; do
-  timeout 60 $CLI integrate --element hex --order 4 --elements 2000 --variant $v --backend cpu --markdown "$MD" -q \
-    >>"$OUT/bench.log" 2>&1 || echo "cpu $v failed" | tee -a "$OUT/summary.log"
+for p in 3 4 6 8; do
+  for v in shm sumfact; do
+    timeout 60 $CLI integrate --element hex --order $p --elements $((p < 8 ? 2000 : 200)) --variant $v --backend cpu \
+      --markdown "$MD" -q >>"$OUT/bench.log" 2>&1 || echo "cpu p=$p $v failed" | tee -a "$OUT/summary.log"
+  done
 done
 log "done $(date -u +%T)"

@@ -139,26 +139,28 @@ struct Vec2<double> {
     using type = double2;
 };
 
-constexpr int kShmTile = 32;    // shapes per tile side
-constexpr int kShmPoints = 16;  // integration points per shared-memory batch
-constexpr int kShmThreads = 256;
+constexpr int kShmMaxTile = 36;  // shapes per tile side at most: 324 threads leave 200 registers each
+constexpr int kShmPoints = 16;   // integration points per shared-memory batch
+constexpr int kShmMaxThreads = (kShmMaxTile / 2) * (kShmMaxTile / 2);
 
-// shm: a block per (element, 32 x 32 tile of shape pairs). Each batch of points: Jacobian terms
-// (loaded or computed), then the physical derivatives of the tile's 2 x 32 shapes in shared
-// memory (test side scaled by w det), then every thread adds a 2 x 2 block of pairs.
+// shm: a block of (T/2)^2 threads per (element, T x T tile of shape pairs). Each batch of points:
+// Jacobian terms (loaded or computed), then the physical derivatives of the tile's 2 T shapes in
+// shared memory (test side scaled by w det), then every thread adds a 2 x 2 block of pairs. T
+// (even, <= 36) is chosen per order so the tiles cover the nsh x nsh pairs with little padding.
 template <class Pairs, class Real, bool kComputeJacobian>
-__global__ void __launch_bounds__(kShmThreads) shm_kernel(Args<Real> a, int tiles_per_side) {
+__global__ void __launch_bounds__(kShmMaxThreads) shm_kernel(Args<Real> a, int tiles_per_side, int tile) {
     using R2 = typename Vec2<Real>::type;
     constexpr int np = Pairs::pairs;
-    __shared__ __align__(16) Real s_test[kShmPoints][4][kShmTile];
-    __shared__ __align__(16) Real s_trial[kShmPoints][4][kShmTile];
+    __shared__ __align__(16) Real s_test[kShmPoints][4][kShmMaxTile];
+    __shared__ __align__(16) Real s_trial[kShmPoints][4][kShmMaxTile];
     __shared__ Real s_jf[kShmPoints][10];
     __shared__ Real s_xv[24];
-    const int tiles = tiles_per_side * tiles_per_side;
-    const int e = blockIdx.x / tiles, tile = blockIdx.x % tiles;
-    const int a0 = (tile / tiles_per_side) * kShmTile, b0 = (tile % tiles_per_side) * kShmTile;
-    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
-    if (kComputeJacobian && threadIdx.x < a.nv * 3) s_xv[threadIdx.x] = a.xv[long(e) * a.nv * 3 + threadIdx.x];
+    const int tiles = tiles_per_side * tiles_per_side, half = tile / 2;
+    const int e = blockIdx.x / tiles, t = blockIdx.x % tiles;
+    const int a0 = (t / tiles_per_side) * tile, b0 = (t % tiles_per_side) * tile;
+    const int tx = threadIdx.x % half, ty = threadIdx.x / half;
+    if (kComputeJacobian)
+        for (int i = threadIdx.x; i < a.nv * 3; i += blockDim.x) s_xv[i] = a.xv[long(e) * a.nv * 3 + i];
     Real acc[2][2][np];
 #pragma unroll
     for (int i = 0; i < 2; ++i)
@@ -169,25 +171,25 @@ __global__ void __launch_bounds__(kShmThreads) shm_kernel(Args<Real> a, int tile
     __syncthreads();
     for (int q0 = 0; q0 < a.nq; q0 += kShmPoints) {
         const int qn = min(kShmPoints, a.nq - q0);
-        if (threadIdx.x < qn) {
-            const int q = q0 + threadIdx.x;
+        for (int qc = threadIdx.x; qc < qn; qc += blockDim.x) {
+            const int q = q0 + qc;
             if (kComputeJacobian)
-                jacobian_terms(s_xv, a.geo + long(q) * 4 * a.nv, a.nv, a.w[q], s_jf[threadIdx.x]);
+                jacobian_terms(s_xv, a.geo + long(q) * 4 * a.nv, a.nv, a.w[q], s_jf[qc]);
             else
-                load_jacobian(a, e, q, s_jf[threadIdx.x]);
+                load_jacobian(a, e, q, s_jf[qc]);
         }
         __syncthreads();
-        for (int idx = threadIdx.x; idx < kShmPoints * 2 * kShmTile; idx += kShmThreads) {
-            const int qc = idx / (2 * kShmTile), side = (idx / kShmTile) % 2, s = idx % kShmTile;
-            const int shape = (side ? b0 : a0) + s;
+        for (int idx = threadIdx.x; idx < kShmPoints * 2 * tile; idx += blockDim.x) {
+            const int qc = idx / (2 * tile), side = (idx / tile) % 2, sh = idx % tile;
+            const int shape = (side ? b0 : a0) + sh;
             Real g[4] = {0, 0, 0, 0};
             if (qc < qn && shape < a.nsh) {
                 physical_derivatives(a.phi + long(q0 + qc) * 4 * a.nsh, a.nsh, shape, s_jf[qc], g);
                 if (side == 0)
                     for (int d = 0; d < 4; ++d) g[d] *= s_jf[qc][9];
             }
-            Real(*dst)[4][kShmTile] = side ? s_trial : s_test;
-            for (int d = 0; d < 4; ++d) dst[qc][d][s] = g[d];
+            Real(*dst)[4][kShmMaxTile] = side ? s_trial : s_test;
+            for (int d = 0; d < 4; ++d) dst[qc][d][sh] = g[d];
         }
         __syncthreads();
         for (int qc = 0; qc < qn; ++qc) {
@@ -214,67 +216,132 @@ __global__ void __launch_bounds__(kShmThreads) shm_kernel(Args<Real> a, int tile
         }
 }
 
-// Sum factorisation: a block per element. For each equation pair (ie, je) and reference
-// derivative pair (r, s): Q(q) at the tensor points, then three one-direction contractions.
+// The shm tile side for nsh shapes: even, 8..36, covering nsh with the least padding (fewer
+// tiles on a tie). p = 3 hex (32 shapes): one 32-tile; p = 4 (50): two 26-tiles; p = 10 (319): nine 36-tiles.
+void choose_shm_tile(int nsh, int& tile, int& tiles_per_side) {
+    const int first = (nsh + kShmMaxTile - 1) / kShmMaxTile;
+    long best = -1;
+    for (int nt = first; nt <= first + 2; ++nt) {
+        const int t = std::max(8, 2 * ((nsh + 2 * nt - 1) / (2 * nt)));
+        if (t > kShmMaxTile) continue;
+        const long cover = long(t) * nt;
+        if (best < 0 || cover < best) best = cover, tile = t, tiles_per_side = nt;
+    }
+}
+
+constexpr int kSumfactMaxPoints = 12;  // points per direction the register arrays hold (p <= 8)
+constexpr int kSumfactThreads = 256;
+
+// Sum factorisation: a block per element. For each equation block (ie, je) (only je >= ie for
+// symmetric problems: the mirror block is its transpose) and each z pattern, the reference-
+// derivative pairs (r, s) with that pattern go through stages 1 (x) and 2 (y), their results
+// add up, and stage 3 (z) runs once. Tables, Q and the stage arrays live in shared memory; each
+// thread keeps one line of a stage's outputs in registers.
 template <class Pairs, class Real>
-__global__ void sumfact_kernel(Args<Real> a, SumfactArgs<Real> f) {
+__global__ void __launch_bounds__(kSumfactThreads) sumfact_kernel(Args<Real> a, SumfactArgs<Real> f, bool symmetric) {
     extern __shared__ __align__(16) unsigned char smem[];
+    constexpr int ne = Pairs::equations, np = Pairs::pairs, kN = kSumfactMaxPoints;
+    const int n = f.n, pp = f.pp, nsh = a.nsh, npre = f.npre, tid = threadIdx.x;
     Real* sq = reinterpret_cast<Real*>(smem);
     Real* t1 = sq + a.nq;
-    Real* t2 = t1 + long(f.pp) * f.pp * f.n * f.n;
-    constexpr int ne = Pairs::equations, np = Pairs::pairs;
-    const int e = blockIdx.x, n = f.n, pp = f.pp, nsh = a.nsh;
+    Real* t2 = t1 + pp * pp * n * n;
+    Real* sn = t2 + npre * npre * n;  // N_i(x_q) [q * pp + i]
+    Real* sdn = sn + n * pp;          // N_i'(x_q)
+    int* spre = reinterpret_cast<int*>(sdn + n * pp);
+    int* spof = spre + 2 * npre;
+    int* skid = spof + nsh;
+    for (int i = tid; i < n * pp; i += blockDim.x) sn[i] = f.n1d[i], sdn[i] = f.dn1d[i];
+    for (int i = tid; i < 2 * npre; i += blockDim.x) spre[i] = f.prefix[i];
+    for (int i = tid; i < nsh; i += blockDim.x) spof[i] = f.prefix_of[i], skid[i] = f.kidx[i];
+    const int e = blockIdx.x;
     const long nn = long(ne) * nsh;
     Real* ke = a.k + long(e) * nn * nn;
     for (int ie = 0; ie < ne; ++ie)
-        for (int je = 0; je < ne; ++je) {
+        for (int je = symmetric ? ie : 0; je < ne; ++je) {
+            const bool mirror = symmetric && je != ie;
             bool first = true;
-            for (int rs = 0; rs < 16; ++rs) {
-                if (!((f.active_rs >> rs) & 1u)) continue;
-                const int r = rs / 4, s = rs % 4;
-                for (int q = threadIdx.x; q < a.nq; q += blockDim.x) {
-                    Real jf[10];
-                    load_jacobian(a, e, q, jf);
-                    Real tr[4][4] = {
-                        {1, 0, 0, 0}, {0, jf[0], jf[1], jf[2]}, {0, jf[3], jf[4], jf[5]}, {0, jf[6], jf[7], jf[8]}};
-                    Real v = 0;
+            for (int zp = 0; zp < 4; ++zp) {
+                const bool zt = zp & 2, zs = zp & 1;
+                bool any = false;
+                for (int i = tid; i < npre * npre * n; i += blockDim.x) t2[i] = 0;
+                for (int rs = 0; rs < 16; ++rs) {
+                    const int r = rs / 4, s = rs % 4;
+                    if (!((f.active_rs >> rs) & 1u) || (r == 3) != zt || (s == 3) != zs) continue;
+                    any = true;
+                    for (int q = tid; q < a.nq; q += blockDim.x) {
+                        Real jf[10];
+                        load_jacobian(a, e, q, jf);
+                        // Rows r and s of the reference-to-physical derivative map, selected with
+                        // compile-time d so nothing lands in local memory.
+                        Real tr_r[4], tr_s[4];
 #pragma unroll
-                    for (int p = 0; p < np; ++p)
-                        v += a.cp[(ie * ne + je) * np + p] * tr[r][Pairs::test_d(p)] * tr[s][Pairs::trial_d(p)];
-                    sq[q] = jf[9] * v;
+                        for (int d = 0; d < 4; ++d) {
+                            tr_r[d] =
+                                d == 0 ? Real(r == 0)
+                                       : (r == 0 ? Real(0) : (r == 1 ? jf[d - 1] : (r == 2 ? jf[d + 2] : jf[d + 5])));
+                            tr_s[d] =
+                                d == 0 ? Real(s == 0)
+                                       : (s == 0 ? Real(0) : (s == 1 ? jf[d - 1] : (s == 2 ? jf[d + 2] : jf[d + 5])));
+                        }
+                        Real v = 0;
+#pragma unroll
+                        for (int p = 0; p < np; ++p)
+                            v += a.cp[(ie * ne + je) * np + p] * tr_r[Pairs::test_d(p)] * tr_s[Pairs::trial_d(p)];
+                        sq[q] = jf[9] * v;
+                    }
+                    __syncthreads();
+                    const Real* x0 = r == 1 ? sdn : sn;
+                    const Real* y0 = s == 1 ? sdn : sn;
+                    for (int g = tid; g < pp * pp * n; g += blockDim.x) {  // stage 1: a line over q2
+                        const int q3 = g % n, i2 = (g / n) % pp, i1 = g / (n * pp);
+                        Real acc[kN];
+#pragma unroll
+                        for (int i = 0; i < kN; ++i) acc[i] = 0;
+                        for (int q1 = 0; q1 < n; ++q1) {
+                            const Real xy = x0[q1 * pp + i1] * y0[q1 * pp + i2];
+                            const Real* src = sq + q3 * n * n + q1;
+#pragma unroll
+                            for (int q2 = 0; q2 < kN; ++q2)
+                                if (q2 < n) acc[q2] += xy * src[q2 * n];
+                        }
+                        Real* dst = t1 + ((i1 * pp + i2) * n + q3) * n;
+#pragma unroll
+                        for (int q2 = 0; q2 < kN; ++q2)
+                            if (q2 < n) dst[q2] = acc[q2];
+                    }
+                    __syncthreads();
+                    const Real* x1 = r == 2 ? sdn : sn;
+                    const Real* y1 = s == 2 ? sdn : sn;
+                    for (int g = tid; g < npre * npre; g += blockDim.x) {  // stage 2: a line over q3
+                        const int pa = g / npre, pb = g % npre;
+                        const int i1 = spre[2 * pa], j1 = spre[2 * pa + 1], i2 = spre[2 * pb], j2 = spre[2 * pb + 1];
+                        const Real* src = t1 + (i1 * pp + i2) * n * n;
+                        Real acc[kN];
+#pragma unroll
+                        for (int i = 0; i < kN; ++i) acc[i] = 0;
+                        for (int q2 = 0; q2 < n; ++q2) {
+                            const Real xy = x1[q2 * pp + j1] * y1[q2 * pp + j2];
+#pragma unroll
+                            for (int q3 = 0; q3 < kN; ++q3)
+                                if (q3 < n) acc[q3] += xy * src[q3 * n + q2];
+                        }
+#pragma unroll
+                        for (int q3 = 0; q3 < kN; ++q3)
+                            if (q3 < n) t2[g * n + q3] += acc[q3];
+                    }
+                    __syncthreads();
                 }
-                __syncthreads();
-                const Real* x0 = r == 1 ? f.dn1d : f.n1d;
-                const Real* y0 = s == 1 ? f.dn1d : f.n1d;
-                const Real* x1 = r == 2 ? f.dn1d : f.n1d;
-                const Real* y1 = s == 2 ? f.dn1d : f.n1d;
-                const Real* x2 = r == 3 ? f.dn1d : f.n1d;
-                const Real* y2 = s == 3 ? f.dn1d : f.n1d;
-                for (int idx = threadIdx.x; idx < pp * pp * n * n; idx += blockDim.x) {
-                    const int q32 = idx % (n * n), i2 = (idx / (n * n)) % pp, i1 = idx / (n * n * pp);
-                    Real acc = 0;
-                    for (int q1 = 0; q1 < n; ++q1) acc += x0[q1 * pp + i1] * y0[q1 * pp + i2] * sq[q32 * n + q1];
-                    t1[idx] = acc;
-                }
-                __syncthreads();
-                for (int idx = threadIdx.x; idx < f.npre * f.npre * n; idx += blockDim.x) {
-                    const int q3 = idx % n, pb = (idx / n) % f.npre, pa = idx / (n * f.npre);
-                    const int i1 = f.prefix[2 * pa], j1 = f.prefix[2 * pa + 1];
-                    const int i2 = f.prefix[2 * pb], j2 = f.prefix[2 * pb + 1];
-                    const Real* src = t1 + (long(i1) * pp + i2) * n * n + q3 * n;
-                    Real acc = 0;
-                    for (int q2 = 0; q2 < n; ++q2) acc += x1[q2 * pp + j1] * y1[q2 * pp + j2] * src[q2];
-                    t2[idx] = acc;
-                }
-                __syncthreads();
-                for (int idx = threadIdx.x; idx < nsh * nsh; idx += blockDim.x) {
-                    const int ia = idx / nsh, ib = idx % nsh;
-                    const int ka = f.kidx[ia], kb = f.kidx[ib];
-                    const Real* src = t2 + (long(f.prefix_of[ia]) * f.npre + f.prefix_of[ib]) * n;
+                if (!any) continue;
+                const Real* x2 = zt ? sdn : sn;
+                const Real* y2 = zs ? sdn : sn;
+                for (int idx = tid; idx < nsh * nsh; idx += blockDim.x) {  // stage 3
+                    const int ia = idx / nsh, ib = idx % nsh, ka = skid[ia], kb = skid[ib];
+                    const Real* src = t2 + (spof[ia] * npre + spof[ib]) * n;
                     Real acc = 0;
                     for (int q3 = 0; q3 < n; ++q3) acc += x2[q3 * pp + ka] * y2[q3 * pp + kb] * src[q3];
                     Real& out = ke[(long(ia) * ne + ie) * nn + long(ib) * ne + je];
                     out = first ? acc : out + acc;
+                    if (mirror) ke[(long(ib) * ne + je) * nn + long(ia) * ne + ie] = out;
                 }
                 first = false;
                 __syncthreads();
@@ -337,7 +404,8 @@ std::vector<Real> to_real(const std::vector<double>& v) {
 }
 
 template <class Pairs, class Real>
-void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<Real>& f, std::size_t sumfact_smem) {
+void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<Real>& f, std::size_t sumfact_smem,
+            bool symmetric) {
     switch (v) {
         case Variant::Ai:
             ai_kernel<Pairs><<<(a.m + 127) / 128, 128>>>(a);
@@ -351,15 +419,17 @@ void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<R
             break;
         }
         case Variant::Shm: {
-            const int tps = (a.nsh + kShmTile - 1) / kShmTile;
+            int tile = 32, tps = 1;
+            choose_shm_tile(a.nsh, tile, tps);
+            const unsigned threads = unsigned(tile / 2) * unsigned(tile / 2);
             if (jm == JacobianMode::Computed)
-                shm_kernel<Pairs, Real, true><<<a.m * tps * tps, kShmThreads>>>(a, tps);
+                shm_kernel<Pairs, Real, true><<<a.m * tps * tps, threads>>>(a, tps, tile);
             else
-                shm_kernel<Pairs, Real, false><<<a.m * tps * tps, kShmThreads>>>(a, tps);
+                shm_kernel<Pairs, Real, false><<<a.m * tps * tps, threads>>>(a, tps, tile);
             break;
         }
         case Variant::SumFact:
-            sumfact_kernel<Pairs><<<a.m, 256, sumfact_smem>>>(a, f);
+            sumfact_kernel<Pairs><<<a.m, kSumfactThreads, sumfact_smem>>>(a, f, symmetric);
             break;
     }
     VOXWAVE_CUDA_CHECK_LAUNCH("integration kernel");
@@ -416,6 +486,11 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
     cudaDeviceProp prop{};
     VOXWAVE_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
     const std::size_t smem = r.variant == Variant::SumFact ? sumfact_shared_bytes(t, sizeof(Real) == 8) : 0;
+    if (r.variant == Variant::SumFact && t.points_1d > kSumfactMaxPoints)
+        throw InputError("", "--order",
+                         "sumfact on CUDA holds at most " + std::to_string(kSumfactMaxPoints) +
+                             " points per direction in registers; order " + std::to_string(t.order) + " needs " +
+                             std::to_string(t.points_1d) + " (use order <= 8)");
     if (smem > prop.sharedMemPerBlockOptin)
         throw InputError("", "--order",
                          "sumfact on CUDA keeps its stage arrays in shared memory: order " + std::to_string(t.order) +
@@ -533,8 +608,9 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
                 jacobian_terms_kernel<<<unsigned((threads + 255) / 256), 256>>>(a, d_jac.p);
                 VOXWAVE_CUDA_CHECK_LAUNCH("jacobian_terms_kernel");
             }
-            with_problem_pairs(c.problem,
-                               [&](auto pairs) { launch<decltype(pairs)>(r.variant, r.jacobian, a, f, smem); });
+            with_problem_pairs(c.problem, [&](auto pairs) {
+                launch<decltype(pairs)>(r.variant, r.jacobian, a, f, smem, c.symmetric());
+            });
         };
         if (!warmed) {
             run_kernels();

@@ -56,11 +56,13 @@ struct CudaIntegrationTiming {
 // keep_matrices element matrices (row-major n x n each) in `k`.
 CudaIntegrationTiming integrate_batch_cuda(const CudaIntegrationRequest& r, std::vector<double>& k);
 
-// Shared memory the sumfact kernel needs per block: the coefficient slice Q (nq) and the stage
-// arrays T1 ((p + 1)^2 n^2) and T2 (prefixes^2 n).
+// Shared memory the sumfact kernel needs per block: the coefficient slice Q (nq), the stage
+// arrays T1 ((p + 1)^2 n^2) and T2 (prefixes^2 n), the 1D tables (2 n (p + 1)) and the index
+// tables (2 prefixes + 2 nsh ints).
 inline std::size_t sumfact_shared_bytes(const ReferenceTables& t, bool fp64) {
     const std::size_t n = std::size_t(t.points_1d), pp = std::size_t(t.order + 1), npre = t.prefixes.size();
-    return (std::size_t(t.nq) + pp * pp * n * n + npre * npre * n) * (fp64 ? 8 : 4);
+    return (std::size_t(t.nq) + pp * pp * n * n + npre * npre * n + 2 * n * pp) * (fp64 ? 8 : 4) +
+           (2 * npre + 2 * std::size_t(t.nsh)) * sizeof(int);
 }
 
 }  // namespace voxwave::integration
