@@ -139,28 +139,26 @@ struct Vec2<double> {
     using type = double2;
 };
 
-constexpr int kShmMaxTile = 36;  // shapes per tile side at most: 324 threads leave 200 registers each
-constexpr int kShmPoints = 16;   // integration points per shared-memory batch
-constexpr int kShmMaxThreads = (kShmMaxTile / 2) * (kShmMaxTile / 2);
+constexpr int kShmTile = 32;    // shapes per tile side
+constexpr int kShmPoints = 16;  // integration points per shared-memory batch
+constexpr int kShmThreads = 256;
 
-// shm: a block of (T/2)^2 threads per (element, T x T tile of shape pairs). Each batch of points:
-// Jacobian terms (loaded or computed), then the physical derivatives of the tile's 2 T shapes in
-// shared memory (test side scaled by w det), then every thread adds a 2 x 2 block of pairs. T
-// (even, <= 36) is chosen per order so the tiles cover the nsh x nsh pairs with little padding.
+// shm: a block per (element, 32 x 32 tile of shape pairs). Each batch of points: Jacobian terms
+// (loaded or computed), then the physical derivatives of the tile's 2 x 32 shapes in shared
+// memory (test side scaled by w det), then every thread adds a 2 x 2 block of pairs.
 template <class Pairs, class Real, bool kComputeJacobian>
-__global__ void __launch_bounds__(kShmMaxThreads) shm_kernel(Args<Real> a, int tiles_per_side, int tile) {
+__global__ void __launch_bounds__(kShmThreads) shm_kernel(Args<Real> a, int tiles_per_side) {
     using R2 = typename Vec2<Real>::type;
     constexpr int np = Pairs::pairs;
-    __shared__ __align__(16) Real s_test[kShmPoints][4][kShmMaxTile];
-    __shared__ __align__(16) Real s_trial[kShmPoints][4][kShmMaxTile];
+    __shared__ __align__(16) Real s_test[kShmPoints][4][kShmTile];
+    __shared__ __align__(16) Real s_trial[kShmPoints][4][kShmTile];
     __shared__ Real s_jf[kShmPoints][10];
     __shared__ Real s_xv[24];
-    const int tiles = tiles_per_side * tiles_per_side, half = tile / 2;
-    const int e = blockIdx.x / tiles, t = blockIdx.x % tiles;
-    const int a0 = (t / tiles_per_side) * tile, b0 = (t % tiles_per_side) * tile;
-    const int tx = threadIdx.x % half, ty = threadIdx.x / half;
-    if (kComputeJacobian)
-        for (int i = threadIdx.x; i < a.nv * 3; i += blockDim.x) s_xv[i] = a.xv[long(e) * a.nv * 3 + i];
+    const int tiles = tiles_per_side * tiles_per_side;
+    const int e = blockIdx.x / tiles, tile = blockIdx.x % tiles;
+    const int a0 = (tile / tiles_per_side) * kShmTile, b0 = (tile % tiles_per_side) * kShmTile;
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    if (kComputeJacobian && threadIdx.x < a.nv * 3) s_xv[threadIdx.x] = a.xv[long(e) * a.nv * 3 + threadIdx.x];
     Real acc[2][2][np];
 #pragma unroll
     for (int i = 0; i < 2; ++i)
@@ -171,25 +169,25 @@ __global__ void __launch_bounds__(kShmMaxThreads) shm_kernel(Args<Real> a, int t
     __syncthreads();
     for (int q0 = 0; q0 < a.nq; q0 += kShmPoints) {
         const int qn = min(kShmPoints, a.nq - q0);
-        for (int qc = threadIdx.x; qc < qn; qc += blockDim.x) {
-            const int q = q0 + qc;
+        if (threadIdx.x < qn) {
+            const int q = q0 + threadIdx.x;
             if (kComputeJacobian)
-                jacobian_terms(s_xv, a.geo + long(q) * 4 * a.nv, a.nv, a.w[q], s_jf[qc]);
+                jacobian_terms(s_xv, a.geo + long(q) * 4 * a.nv, a.nv, a.w[q], s_jf[threadIdx.x]);
             else
-                load_jacobian(a, e, q, s_jf[qc]);
+                load_jacobian(a, e, q, s_jf[threadIdx.x]);
         }
         __syncthreads();
-        for (int idx = threadIdx.x; idx < kShmPoints * 2 * tile; idx += blockDim.x) {
-            const int qc = idx / (2 * tile), side = (idx / tile) % 2, sh = idx % tile;
-            const int shape = (side ? b0 : a0) + sh;
+        for (int idx = threadIdx.x; idx < kShmPoints * 2 * kShmTile; idx += kShmThreads) {
+            const int qc = idx / (2 * kShmTile), side = (idx / kShmTile) % 2, s = idx % kShmTile;
+            const int shape = (side ? b0 : a0) + s;
             Real g[4] = {0, 0, 0, 0};
             if (qc < qn && shape < a.nsh) {
                 physical_derivatives(a.phi + long(q0 + qc) * 4 * a.nsh, a.nsh, shape, s_jf[qc], g);
                 if (side == 0)
                     for (int d = 0; d < 4; ++d) g[d] *= s_jf[qc][9];
             }
-            Real(*dst)[4][kShmMaxTile] = side ? s_trial : s_test;
-            for (int d = 0; d < 4; ++d) dst[qc][d][sh] = g[d];
+            Real(*dst)[4][kShmTile] = side ? s_trial : s_test;
+            for (int d = 0; d < 4; ++d) dst[qc][d][s] = g[d];
         }
         __syncthreads();
         for (int qc = 0; qc < qn; ++qc) {
@@ -214,19 +212,6 @@ __global__ void __launch_bounds__(kShmMaxThreads) shm_kernel(Args<Real> a, int t
             const int ia = a0 + 2 * ty + i, ib = b0 + 2 * tx + j;
             if (ia < a.nsh && ib < a.nsh) store_block<Pairs>(acc[i][j], a.cp, a.nsh, ia, ib, ke);
         }
-}
-
-// The shm tile side for nsh shapes: even, 8..36, covering nsh with the least padding (fewer
-// tiles on a tie). p = 3 hex (32 shapes): one 32-tile; p = 4 (50): two 26-tiles; p = 10 (319): nine 36-tiles.
-void choose_shm_tile(int nsh, int& tile, int& tiles_per_side) {
-    const int first = (nsh + kShmMaxTile - 1) / kShmMaxTile;
-    long best = -1;
-    for (int nt = first; nt <= first + 2; ++nt) {
-        const int t = std::max(8, 2 * ((nsh + 2 * nt - 1) / (2 * nt)));
-        if (t > kShmMaxTile) continue;
-        const long cover = long(t) * nt;
-        if (best < 0 || cover < best) best = cover, tile = t, tiles_per_side = nt;
-    }
 }
 
 constexpr int kSumfactMaxPoints = 12;  // points per direction the register arrays hold (p <= 8)
@@ -419,13 +404,11 @@ void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<R
             break;
         }
         case Variant::Shm: {
-            int tile = 32, tps = 1;
-            choose_shm_tile(a.nsh, tile, tps);
-            const unsigned threads = unsigned(tile / 2) * unsigned(tile / 2);
+            const int tps = (a.nsh + kShmTile - 1) / kShmTile;
             if (jm == JacobianMode::Computed)
-                shm_kernel<Pairs, Real, true><<<a.m * tps * tps, threads>>>(a, tps, tile);
+                shm_kernel<Pairs, Real, true><<<a.m * tps * tps, kShmThreads>>>(a, tps);
             else
-                shm_kernel<Pairs, Real, false><<<a.m * tps * tps, threads>>>(a, tps, tile);
+                shm_kernel<Pairs, Real, false><<<a.m * tps * tps, kShmThreads>>>(a, tps);
             break;
         }
         case Variant::SumFact:
