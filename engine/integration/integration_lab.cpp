@@ -25,8 +25,8 @@ void validate(const IntegrationParams& p) {
         throw InputError("", "--order", "hexahedra have orders 1..10 (seed 001), got " + std::to_string(p.order));
     if (p.element == ElementType::Prism && (p.order < 2 || p.order > 7))
         throw InputError("", "--order", "prisms have orders 2..7 (seed 003), got " + std::to_string(p.order));
-    if (p.elements < 1 || p.elements > 100'000'000)
-        throw InputError("", "--elements", "must be between 1 and 100000000, got " + std::to_string(p.elements));
+    if (p.elements < 1 || p.elements > 10'000'000)
+        throw InputError("", "--elements", "must be between 1 and 10000000, got " + std::to_string(p.elements));
     if (p.variant == Variant::SumFact && p.element != ElementType::Hexahedron)
         throw InputError("", "--variant", "sumfact needs hexahedra (prisms are not a tensor product of 1D bases)");
     if (!(p.distortion >= 0 && p.distortion <= 0.2))
@@ -51,16 +51,18 @@ ProblemCoefficients coefficients_of(const IntegrationParams& p) {
     return elasticity_coefficients(lambda, mu);
 }
 
-void report(const ProgressFn& progress, int stage) {
-    if (progress && !progress(stage, 4)) throw Cancelled{};
+void report(const ProgressFn* progress, std::int64_t done, std::int64_t total) {
+    if (progress && *progress && !(*progress)(done, total)) throw Cancelled{};
 }
 
-// CPU batch in chunks (the matrices of a large batch need not fit in memory), keeping the first.
+// CPU batch in chunks (the matrices of a large batch need not fit in memory; a front end can
+// cancel between chunks), keeping the first element's matrix.
 template <class Real>
 double cpu_batch(const ReferenceTables& t, const ProblemCoefficients& c, const ElementBatch& b, CpuAlgorithm alg,
-                 int threads, std::vector<double>* first) {
+                 int threads, std::vector<double>* first, const ProgressFn* progress = nullptr) {
     const std::size_t mat = std::size_t(c.equations) * t.nsh * std::size_t(c.equations) * t.nsh;
-    const std::int64_t chunk = std::max<std::int64_t>(1, std::int64_t((std::size_t(256) << 20) / (mat * sizeof(Real))));
+    const std::int64_t chunk =
+        std::clamp<std::int64_t>(std::int64_t((std::size_t(256) << 20) / (mat * sizeof(Real))), 1, 1024);
     std::vector<Real> k;
     double seconds = 0;
     for (std::int64_t e0 = 0; e0 < b.count; e0 += chunk) {
@@ -73,6 +75,7 @@ double cpu_batch(const ReferenceTables& t, const ProblemCoefficients& c, const E
         integrate_batch_cpu<Real>(t, c, part, alg, threads, k);
         seconds += seconds_since(t0);
         if (e0 == 0 && first) first->assign(k.begin(), k.begin() + mat);
+        report(progress, e0 + part.count, b.count);
     }
     return seconds;
 }
@@ -118,7 +121,7 @@ IntegrationResult run_integration_lab(const IntegrationParams& p, const Progress
     const CpuAlgorithm alg = p.variant == Variant::SumFact ? CpuAlgorithm::SumFactorisation : CpuAlgorithm::Plain;
     r.flops_per_element =
         alg == CpuAlgorithm::SumFactorisation ? sumfact_flops_per_element(t, c) : plain_flops_per_element(t, c);
-    report(progress, 1);
+    report(&progress, 0, p.elements);
 
     if (use_cuda) {
         CudaIntegrationRequest q;
@@ -141,10 +144,10 @@ IntegrationResult run_integration_lab(const IntegrationParams& p, const Progress
         const int threads = p.cpu_threads > 0 ? p.cpu_threads : omp_get_max_threads();
         r.backend = "cpu (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)");
         r.init_s = setup_s;
-        r.kernel_s = p.fp64 ? cpu_batch<double>(t, c, b, alg, threads, &r.first_element)
-                            : cpu_batch<float>(t, c, b, alg, threads, &r.first_element);
+        r.kernel_s = p.fp64 ? cpu_batch<double>(t, c, b, alg, threads, &r.first_element, &progress)
+                            : cpu_batch<float>(t, c, b, alg, threads, &r.first_element, &progress);
     }
-    report(progress, 2);
+    report(&progress, p.elements, p.elements);
     r.gflops = r.kernel_s > 0 ? r.flops_per_element * double(p.elements) / r.kernel_s / 1e9 : 0;
 
     if (p.reference_elements > 0) {
@@ -165,8 +168,18 @@ IntegrationResult run_integration_lab(const IntegrationParams& p, const Progress
         r.speedup_vs_core = total > 0 ? r.cpu_core_s_per_element * double(p.elements) / total : 0;
         r.kernel_speedup_vs_core = r.kernel_s > 0 ? r.cpu_core_s_per_element * double(p.elements) / r.kernel_s : 0;
     }
-    report(progress, 4);
     return r;
+}
+
+std::vector<IntegrationResult> run_integration_sweep(IntegrationParams p, const std::vector<int>& orders,
+                                                     const ProgressFn& progress) {
+    std::vector<IntegrationResult> out;
+    for (std::size_t i = 0; i < orders.size(); ++i) {
+        p.order = orders[i];
+        out.push_back(run_integration_lab(p));
+        report(&progress, std::int64_t(i + 1), std::int64_t(orders.size()));
+    }
+    return out;
 }
 
 std::string IntegrationResult::markdown(const IntegrationParams& p) const {

@@ -57,8 +57,14 @@ struct IntegrationResult {
 std::string integration_markdown_header();
 
 // Validates the parameters (InputError naming the option), builds the tables and elements,
-// integrates, and times. progress: (stage, 4) after each stage; returning false cancels.
+// integrates, and times. progress(done, total) counts integrated elements: after every chunk of
+// at most 1024 elements on the CPU, at the start and the end on CUDA; returning false cancels
+// (Cancelled is thrown at the next check). Call it from a worker thread, never a GUI thread.
 IntegrationResult run_integration_lab(const IntegrationParams& p, const ProgressFn& progress = {});
+
+// One run per order, for a GFLOP/s-against-p plot; progress(done, total) counts runs.
+std::vector<IntegrationResult> run_integration_sweep(IntegrationParams p, const std::vector<int>& orders,
+                                                     const ProgressFn& progress = {});
 
 // Operation counts per element (multiplications and additions) of the plain algorithm and of
 // sum factorisation, for the GFLOP/s figures.

@@ -39,7 +39,7 @@ expect_error prism-order 1 "error: --order: prisms have orders 2\.\.7" "$out" --
 expect_error element 1 "error: --element: unknown element 'tet'" "$out" -- integrate --element tet --order 2 --dump "$out" -q
 expect_error variant 1 "error: --variant: unknown variant 'fast'" "$out" -- integrate --element hex --order 2 --variant fast --dump "$out" -q
 expect_error prism-sumfact 1 "error: --variant: sumfact needs hexahedra" "$out" -- integrate --element prism --order 3 --variant sumfact --dump "$out" -q
-expect_error elements 1 "error: --elements: must be between 1 and" "$out" -- integrate --element hex --order 2 --elements 0 --dump "$out" -q
+expect_error elements 1 "error: --elements: must be between 1 and 10000000" "$out" -- integrate --element hex --order 2 --elements 0 --dump "$out" -q
 expect_error precision 1 "error: --precision: unknown precision 'fp16'" "$out" -- integrate --element hex --order 2 --precision fp16 --dump "$out" -q
 expect_error jacobian 1 "error: --jacobian: unknown Jacobian mode" "$out" -- integrate --element hex --order 2 --jacobian maybe --dump "$out" -q
 expect_error backend 1 "error: --backend: unknown backend 'gpu'" "$out" -- integrate --element hex --order 2 --backend gpu --dump "$out" -q
