@@ -45,6 +45,8 @@ int run(const IntegrateOptions& o) {
     const ig::IntegrationResult r = ig::run_integration_lab(p, terminal_progress("integrate", o.quiet));
     finish_progress();
     if (!r.backend_note.empty() && !o.quiet) std::fprintf(stderr, "%s\n", r.backend_note.c_str());
+    if (r.backend.rfind("cpu", 0) == 0 && p.variant != ig::Variant::SumFact && !o.quiet)
+        std::fprintf(stderr, "the CPU runs the plain algorithm for every GPU thread mapping (ai, aii, reg, shm)\n");
     const double us = 1e6 / double(r.elements);
     std::printf("%s p=%d %s, %s, %s Jacobian, %s on %s: %lld elements, %d dofs, %d points\n", ig::to_string(p.element),
                 p.order, ig::to_string(p.problem), ig::to_string(p.variant), ig::to_string(p.jacobian),

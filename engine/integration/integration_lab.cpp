@@ -108,7 +108,8 @@ IntegrationResult run_integration_lab(const IntegrationParams& p, const Progress
     if (p.backend == LabBackend::Auto) {
         std::string why;
         use_cuda = cuda_integration_built() && !cuda_devices(&why).empty();
-        r.backend_note = use_cuda ? "auto: CUDA device found" : "auto: no CUDA device (" + why + "), using the CPU";
+        if (why.empty()) why = "this build has no CUDA engine";
+        r.backend_note = use_cuda ? "auto: CUDA device found" : "auto: " + why + "; using the CPU";
     }
     const ProblemCoefficients c = coefficients_of(p);
     auto t0 = std::chrono::steady_clock::now();
