@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     add(add_bench_command);
     add(add_table3_command);
     add(add_bench_live_command);
+    add(add_integrate_command);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

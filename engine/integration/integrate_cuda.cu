@@ -1,0 +1,636 @@
+// CUDA element-integration variants (see integrate_cuda.hpp); the CPU code in integrate_cpu.cpp
+// is their oracle. The per-point numerics come from element_kernels.hpp, shared with the CPU.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "integration/element_kernels.hpp"
+#include "integration/integrate_cpu.hpp"
+#include "integration/integrate_cuda.hpp"
+#include "wave/cuda_support.cuh"
+
+namespace voxwave::integration {
+namespace {
+
+template <class Real>
+struct Args {
+    int m = 0;  // elements in this chunk
+    int nq = 0, nsh = 0, nv = 0;
+    const Real* __restrict__ phi = nullptr;  // [(q * 4 + d) * nsh + a]
+    const Real* __restrict__ geo = nullptr;  // [(q * 4 + d) * nv + v]
+    const Real* __restrict__ w = nullptr;    // [q]
+    const Real* __restrict__ xv = nullptr;   // [(e * nv + v) * 3 + c]
+    const Real* __restrict__ jac = nullptr;  // [(q * 10 + i) * m + e]: element fastest (coalesced per thread/element)
+    const Real* __restrict__ cp = nullptr;   // packed coefficients
+    Real* __restrict__ k = nullptr;          // [e][n][n]
+};
+
+template <class Real>
+struct SumfactArgs {
+    int n = 0, pp = 0, npre = 0;
+    const int* __restrict__ prefix = nullptr;     // [pi * 2 + {0,1}]
+    const int* __restrict__ prefix_of = nullptr;  // [a]
+    const int* __restrict__ kidx = nullptr;       // [a]: t-direction index of shape a
+    const Real* __restrict__ n1d = nullptr;       // [x * pp + i]
+    const Real* __restrict__ dn1d = nullptr;
+    unsigned active_rs = 0;  // bit r * 4 + s: that reference-derivative pair occurs
+};
+
+template <class Real>
+__device__ __forceinline__ void load_jacobian(const Args<Real>& a, int e, int q, Real* jf) {
+#pragma unroll
+    for (int i = 0; i < 10; ++i) jf[i] = a.jac[(long(q) * 10 + i) * a.m + e];
+}
+
+// The device-side Jacobian ("jac" variants): one thread per (element, point).
+template <class Real>
+__global__ void jacobian_terms_kernel(Args<Real> a, Real* __restrict__ jac) {
+    const long t = long(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= long(a.m) * a.nq) return;
+    const int e = int(t % a.m), q = int(t / a.m);
+    Real x[24], jf[10];
+    for (int i = 0; i < a.nv * 3; ++i) x[i] = a.xv[long(e) * a.nv * 3 + i];
+    jacobian_terms(x, a.geo + long(q) * 4 * a.nv, a.nv, a.w[q], jf);
+#pragma unroll
+    for (int i = 0; i < 10; ++i) jac[(long(q) * 10 + i) * a.m + e] = jf[i];
+}
+
+// Per-pair contribution of one point: m_p += w det D_{i_d}(a) D_{j_d}(b).
+template <class Pairs, class Real>
+__device__ __forceinline__ void accumulate_point(const Real* phi, int nsh, int ia, int ib, const Real* jf, Real* m) {
+    Real da[4], db[4];
+    physical_derivatives(phi, nsh, ia, jf, da);
+    physical_derivatives(phi, nsh, ib, jf, db);
+#pragma unroll
+    for (int p = 0; p < Pairs::pairs; ++p) m[p] += jf[9] * da[Pairs::test_d(p)] * db[Pairs::trial_d(p)];
+}
+
+// AI: one thread per element.
+template <class Pairs, class Real>
+__global__ void ai_kernel(Args<Real> a) {
+    const int e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= a.m) return;
+    const long n = long(Pairs::equations) * a.nsh;
+    Real* ke = a.k + long(e) * n * n;
+    for (int ia = 0; ia < a.nsh; ++ia)
+        for (int ib = 0; ib < a.nsh; ++ib) {
+            Real m[Pairs::pairs] = {};
+            for (int q = 0; q < a.nq; ++q) {
+                Real jf[10];
+                load_jacobian(a, e, q, jf);
+                accumulate_point<Pairs>(a.phi + long(q) * 4 * a.nsh, a.nsh, ia, ib, jf, m);
+            }
+            store_block<Pairs>(m, a.cp, a.nsh, ia, ib, ke);
+        }
+}
+
+// AII: one thread per integration point; a warp per element, lanes over points, warp reduction.
+template <class Pairs, class Real>
+__global__ void aii_kernel(Args<Real> a) {
+    const int e = int((long(blockIdx.x) * blockDim.x + threadIdx.x) / 32), lane = threadIdx.x & 31;
+    if (e >= a.m) return;  // whole warps leave together
+    const long n = long(Pairs::equations) * a.nsh;
+    Real* ke = a.k + long(e) * n * n;
+    for (int ia = 0; ia < a.nsh; ++ia)
+        for (int ib = 0; ib < a.nsh; ++ib) {
+            Real m[Pairs::pairs] = {};
+            for (int q = lane; q < a.nq; q += 32) {
+                Real jf[10];
+                load_jacobian(a, e, q, jf);
+                accumulate_point<Pairs>(a.phi + long(q) * 4 * a.nsh, a.nsh, ia, ib, jf, m);
+            }
+#pragma unroll
+            for (int p = 0; p < Pairs::pairs; ++p)
+                for (int off = 16; off > 0; off /= 2) m[p] += __shfl_down_sync(0xffffffffu, m[p], off);
+            if (lane == 0) store_block<Pairs>(m, a.cp, a.nsh, ia, ib, ke);
+        }
+}
+
+// reg: one thread per (element, shape pair), integrals in registers, no shared memory.
+template <class Pairs, class Real>
+__global__ void reg_kernel(Args<Real> a, int blocks_per_element) {
+    const int e = blockIdx.x / blocks_per_element;
+    const int pair = (blockIdx.x % blocks_per_element) * blockDim.x + threadIdx.x;
+    if (pair >= a.nsh * a.nsh) return;
+    const int ia = pair / a.nsh, ib = pair % a.nsh;
+    const long n = long(Pairs::equations) * a.nsh;
+    Real m[Pairs::pairs] = {};
+    for (int q = 0; q < a.nq; ++q) {
+        Real jf[10];
+        load_jacobian(a, e, q, jf);
+        accumulate_point<Pairs>(a.phi + long(q) * 4 * a.nsh, a.nsh, ia, ib, jf, m);
+    }
+    store_block<Pairs>(m, a.cp, a.nsh, ia, ib, a.k + long(e) * n * n);
+}
+
+template <class Real>
+struct Vec2;
+template <>
+struct Vec2<float> {
+    using type = float2;
+};
+template <>
+struct Vec2<double> {
+    using type = double2;
+};
+
+constexpr int kShmTile = 32;    // shapes per tile side
+constexpr int kShmPoints = 16;  // integration points per shared-memory batch
+constexpr int kShmThreads = 256;
+
+// shm: a block per (element, 32 x 32 tile of shape pairs). Each batch of points: Jacobian terms
+// (loaded or computed), then the physical derivatives of the tile's 2 x 32 shapes in shared
+// memory (test side scaled by w det), then every thread adds a 2 x 2 block of pairs.
+template <class Pairs, class Real, bool kComputeJacobian>
+__global__ void __launch_bounds__(kShmThreads) shm_kernel(Args<Real> a, int tiles_per_side) {
+    using R2 = typename Vec2<Real>::type;
+    constexpr int np = Pairs::pairs;
+    __shared__ __align__(16) Real s_test[kShmPoints][4][kShmTile];
+    __shared__ __align__(16) Real s_trial[kShmPoints][4][kShmTile];
+    __shared__ Real s_jf[kShmPoints][10];
+    __shared__ Real s_xv[24];
+    const int tiles = tiles_per_side * tiles_per_side;
+    const int e = blockIdx.x / tiles, tile = blockIdx.x % tiles;
+    const int a0 = (tile / tiles_per_side) * kShmTile, b0 = (tile % tiles_per_side) * kShmTile;
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    if (kComputeJacobian && threadIdx.x < a.nv * 3) s_xv[threadIdx.x] = a.xv[long(e) * a.nv * 3 + threadIdx.x];
+    Real acc[2][2][np];
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < 2; ++j)
+#pragma unroll
+            for (int p = 0; p < np; ++p) acc[i][j][p] = 0;
+    __syncthreads();
+    for (int q0 = 0; q0 < a.nq; q0 += kShmPoints) {
+        const int qn = min(kShmPoints, a.nq - q0);
+        if (threadIdx.x < qn) {
+            const int q = q0 + threadIdx.x;
+            if (kComputeJacobian)
+                jacobian_terms(s_xv, a.geo + long(q) * 4 * a.nv, a.nv, a.w[q], s_jf[threadIdx.x]);
+            else
+                load_jacobian(a, e, q, s_jf[threadIdx.x]);
+        }
+        __syncthreads();
+        for (int idx = threadIdx.x; idx < kShmPoints * 2 * kShmTile; idx += kShmThreads) {
+            const int qc = idx / (2 * kShmTile), side = (idx / kShmTile) % 2, s = idx % kShmTile;
+            const int shape = (side ? b0 : a0) + s;
+            Real g[4] = {0, 0, 0, 0};
+            if (qc < qn && shape < a.nsh) {
+                physical_derivatives(a.phi + long(q0 + qc) * 4 * a.nsh, a.nsh, shape, s_jf[qc], g);
+                if (side == 0)
+                    for (int d = 0; d < 4; ++d) g[d] *= s_jf[qc][9];
+            }
+            Real(*dst)[4][kShmTile] = side ? s_trial : s_test;
+            for (int d = 0; d < 4; ++d) dst[qc][d][s] = g[d];
+        }
+        __syncthreads();
+        for (int qc = 0; qc < qn; ++qc) {
+#pragma unroll
+            for (int p = 0; p < np; ++p) {
+                const R2 va = *reinterpret_cast<const R2*>(&s_test[qc][Pairs::test_d(p)][2 * ty]);
+                const R2 vb = *reinterpret_cast<const R2*>(&s_trial[qc][Pairs::trial_d(p)][2 * tx]);
+                acc[0][0][p] += va.x * vb.x;
+                acc[0][1][p] += va.x * vb.y;
+                acc[1][0][p] += va.y * vb.x;
+                acc[1][1][p] += va.y * vb.y;
+            }
+        }
+        __syncthreads();
+    }
+    const long n = long(Pairs::equations) * a.nsh;
+    Real* ke = a.k + long(e) * n * n;
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+            const int ia = a0 + 2 * ty + i, ib = b0 + 2 * tx + j;
+            if (ia < a.nsh && ib < a.nsh) store_block<Pairs>(acc[i][j], a.cp, a.nsh, ia, ib, ke);
+        }
+}
+
+constexpr int kSumfactMaxPoints = 12;  // points per direction the register arrays hold (p <= 8)
+constexpr int kSumfactThreads = 256;
+
+// Sum factorisation: a block per element. For each equation block (ie, je) (only je >= ie for
+// symmetric problems: the mirror block is its transpose) and each z pattern, the reference-
+// derivative pairs (r, s) with that pattern go through stages 1 (x) and 2 (y), their results
+// add up, and stage 3 (z) runs once. Tables, Q and the stage arrays live in shared memory; each
+// thread keeps one line of a stage's outputs in registers.
+template <class Pairs, class Real>
+__global__ void __launch_bounds__(kSumfactThreads) sumfact_kernel(Args<Real> a, SumfactArgs<Real> f, bool symmetric) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    constexpr int ne = Pairs::equations, np = Pairs::pairs, kN = kSumfactMaxPoints;
+    const int n = f.n, pp = f.pp, nsh = a.nsh, npre = f.npre, tid = threadIdx.x;
+    Real* sq = reinterpret_cast<Real*>(smem);
+    Real* t1 = sq + a.nq;
+    Real* t2 = t1 + pp * pp * n * n;
+    Real* sn = t2 + npre * npre * n;  // N_i(x_q) [q * pp + i]
+    Real* sdn = sn + n * pp;          // N_i'(x_q)
+    int* spre = reinterpret_cast<int*>(sdn + n * pp);
+    int* spof = spre + 2 * npre;
+    int* skid = spof + nsh;
+    for (int i = tid; i < n * pp; i += blockDim.x) sn[i] = f.n1d[i], sdn[i] = f.dn1d[i];
+    for (int i = tid; i < 2 * npre; i += blockDim.x) spre[i] = f.prefix[i];
+    for (int i = tid; i < nsh; i += blockDim.x) spof[i] = f.prefix_of[i], skid[i] = f.kidx[i];
+    const int e = blockIdx.x;
+    const long nn = long(ne) * nsh;
+    Real* ke = a.k + long(e) * nn * nn;
+    for (int ie = 0; ie < ne; ++ie)
+        for (int je = symmetric ? ie : 0; je < ne; ++je) {
+            const bool mirror = symmetric && je != ie;
+            bool first = true;
+            for (int zp = 0; zp < 4; ++zp) {
+                const bool zt = zp & 2, zs = zp & 1;
+                bool any = false;
+                for (int i = tid; i < npre * npre * n; i += blockDim.x) t2[i] = 0;
+                for (int rs = 0; rs < 16; ++rs) {
+                    const int r = rs / 4, s = rs % 4;
+                    if (!((f.active_rs >> rs) & 1u) || (r == 3) != zt || (s == 3) != zs) continue;
+                    any = true;
+                    for (int q = tid; q < a.nq; q += blockDim.x) {
+                        Real jf[10];
+                        load_jacobian(a, e, q, jf);
+                        // Rows r and s of the reference-to-physical derivative map, selected with
+                        // compile-time d so nothing lands in local memory.
+                        Real tr_r[4], tr_s[4];
+#pragma unroll
+                        for (int d = 0; d < 4; ++d) {
+                            tr_r[d] =
+                                d == 0 ? Real(r == 0)
+                                       : (r == 0 ? Real(0) : (r == 1 ? jf[d - 1] : (r == 2 ? jf[d + 2] : jf[d + 5])));
+                            tr_s[d] =
+                                d == 0 ? Real(s == 0)
+                                       : (s == 0 ? Real(0) : (s == 1 ? jf[d - 1] : (s == 2 ? jf[d + 2] : jf[d + 5])));
+                        }
+                        Real v = 0;
+#pragma unroll
+                        for (int p = 0; p < np; ++p)
+                            v += a.cp[(ie * ne + je) * np + p] * tr_r[Pairs::test_d(p)] * tr_s[Pairs::trial_d(p)];
+                        sq[q] = jf[9] * v;
+                    }
+                    __syncthreads();
+                    const Real* x0 = r == 1 ? sdn : sn;
+                    const Real* y0 = s == 1 ? sdn : sn;
+                    for (int g = tid; g < pp * pp * n; g += blockDim.x) {  // stage 1: a line over q2
+                        const int q3 = g % n, i2 = (g / n) % pp, i1 = g / (n * pp);
+                        Real acc[kN];
+#pragma unroll
+                        for (int i = 0; i < kN; ++i) acc[i] = 0;
+                        for (int q1 = 0; q1 < n; ++q1) {
+                            const Real xy = x0[q1 * pp + i1] * y0[q1 * pp + i2];
+                            const Real* src = sq + q3 * n * n + q1;
+#pragma unroll
+                            for (int q2 = 0; q2 < kN; ++q2)
+                                if (q2 < n) acc[q2] += xy * src[q2 * n];
+                        }
+                        Real* dst = t1 + ((i1 * pp + i2) * n + q3) * n;
+#pragma unroll
+                        for (int q2 = 0; q2 < kN; ++q2)
+                            if (q2 < n) dst[q2] = acc[q2];
+                    }
+                    __syncthreads();
+                    const Real* x1 = r == 2 ? sdn : sn;
+                    const Real* y1 = s == 2 ? sdn : sn;
+                    for (int g = tid; g < npre * npre; g += blockDim.x) {  // stage 2: a line over q3
+                        const int pa = g / npre, pb = g % npre;
+                        const int i1 = spre[2 * pa], j1 = spre[2 * pa + 1], i2 = spre[2 * pb], j2 = spre[2 * pb + 1];
+                        const Real* src = t1 + (i1 * pp + i2) * n * n;
+                        Real acc[kN];
+#pragma unroll
+                        for (int i = 0; i < kN; ++i) acc[i] = 0;
+                        for (int q2 = 0; q2 < n; ++q2) {
+                            const Real xy = x1[q2 * pp + j1] * y1[q2 * pp + j2];
+#pragma unroll
+                            for (int q3 = 0; q3 < kN; ++q3)
+                                if (q3 < n) acc[q3] += xy * src[q3 * n + q2];
+                        }
+#pragma unroll
+                        for (int q3 = 0; q3 < kN; ++q3)
+                            if (q3 < n) t2[g * n + q3] += acc[q3];
+                    }
+                    __syncthreads();
+                }
+                if (!any) continue;
+                const Real* x2 = zt ? sdn : sn;
+                const Real* y2 = zs ? sdn : sn;
+                for (int idx = tid; idx < nsh * nsh; idx += blockDim.x) {  // stage 3
+                    const int ia = idx / nsh, ib = idx % nsh, ka = skid[ia], kb = skid[ib];
+                    const Real* src = t2 + (spof[ia] * npre + spof[ib]) * n;
+                    Real acc = 0;
+                    for (int q3 = 0; q3 < n; ++q3) acc += x2[q3 * pp + ka] * y2[q3 * pp + kb] * src[q3];
+                    Real& out = ke[(long(ia) * ne + ie) * nn + long(ib) * ne + je];
+                    out = first ? acc : out + acc;
+                    if (mirror) ke[(long(ib) * ne + je) * nn + long(ia) * ne + ie] = out;
+                }
+                first = false;
+                __syncthreads();
+            }
+        }
+}
+
+// A device buffer released on scope exit.
+template <class T>
+struct DeviceArray {
+    T* p = nullptr;
+    std::size_t count = 0;
+    DeviceArray() = default;
+    explicit DeviceArray(std::size_t n) { allocate(n); }
+    void allocate(std::size_t n) {
+        count = n;
+        if (n) VOXWAVE_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
+    }
+    DeviceArray(const DeviceArray&) = delete;
+    DeviceArray& operator=(const DeviceArray&) = delete;
+    ~DeviceArray() {
+        if (p) cudaFree(p);
+    }
+    void upload(const T* src, std::size_t n) {
+        VOXWAVE_CUDA_CHECK(cudaMemcpy(p, src, n * sizeof(T), cudaMemcpyHostToDevice));
+    }
+};
+
+struct PinnedBuffer {
+    void* p = nullptr;
+    explicit PinnedBuffer(std::size_t bytes) {
+        VOXWAVE_CUDA_CHECK(cudaMallocHost(&p, std::max<std::size_t>(bytes, 1)));
+    }
+    ~PinnedBuffer() {
+        if (p) cudaFreeHost(p);
+    }
+    PinnedBuffer(const PinnedBuffer&) = delete;
+    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+};
+
+struct EventPair {
+    cudaEvent_t start = nullptr, stop = nullptr;
+    EventPair() {
+        VOXWAVE_CUDA_CHECK(cudaEventCreate(&start));
+        VOXWAVE_CUDA_CHECK(cudaEventCreate(&stop));
+    }
+    ~EventPair() {
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+    }
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class Real>
+std::vector<Real> to_real(const std::vector<double>& v) {
+    return std::vector<Real>(v.begin(), v.end());
+}
+
+template <class Pairs, class Real>
+void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<Real>& f, std::size_t sumfact_smem,
+            bool symmetric) {
+    switch (v) {
+        case Variant::Ai:
+            ai_kernel<Pairs><<<(a.m + 127) / 128, 128>>>(a);
+            break;
+        case Variant::Aii:
+            aii_kernel<Pairs><<<(a.m * 32 + 127) / 128, 128>>>(a);
+            break;
+        case Variant::Reg: {
+            const int bpe = (a.nsh * a.nsh + 127) / 128;
+            reg_kernel<Pairs><<<a.m * bpe, 128>>>(a, bpe);
+            break;
+        }
+        case Variant::Shm: {
+            const int tps = (a.nsh + kShmTile - 1) / kShmTile;
+            if (jm == JacobianMode::Computed)
+                shm_kernel<Pairs, Real, true><<<a.m * tps * tps, kShmThreads>>>(a, tps);
+            else
+                shm_kernel<Pairs, Real, false><<<a.m * tps * tps, kShmThreads>>>(a, tps);
+            break;
+        }
+        case Variant::SumFact:
+            sumfact_kernel<Pairs><<<a.m, kSumfactThreads, sumfact_smem>>>(a, f, symmetric);
+            break;
+    }
+    VOXWAVE_CUDA_CHECK_LAUNCH("integration kernel");
+}
+
+template <class Pairs, class Real>
+void enable_sumfact_smem(std::size_t bytes) {
+    VOXWAVE_CUDA_CHECK(
+        cudaFuncSetAttribute(sumfact_kernel<Pairs, Real>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+}
+
+template <class Pairs>
+unsigned active_reference_pairs() {
+    bool value_test = false, grad_test = false, value_trial = false, grad_trial = false;
+    for (int p = 0; p < Pairs::pairs; ++p) {
+        (Pairs::test_d(p) == 0 ? value_test : grad_test) = true;
+        (Pairs::trial_d(p) == 0 ? value_trial : grad_trial) = true;
+    }
+    unsigned mask = 0;
+    for (int r = 0; r < 4; ++r)
+        for (int s = 0; s < 4; ++s)
+            if ((r == 0 ? value_test : grad_test) && (s == 0 ? value_trial : grad_trial)) mask |= 1u << (r * 4 + s);
+    return mask;
+}
+
+double device_peak_gflops(int device, bool fp64) {
+    int sms = 0, khz = 0, major = 0, minor = 0;
+    VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+    VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    // FP32 / FP64 lanes per SM (CUDA programming guide, arithmetic instruction throughput).
+    int fp32 = 128, dp = 2;
+    if (major == 8 && minor == 0) fp32 = 64, dp = 32;
+    if (major == 9 || (major == 10 && minor == 0)) dp = 64;
+    if (major == 7) fp32 = 64, dp = 32;
+    return double(sms) * (fp64 ? dp : fp32) * 2.0 * khz * 1e3 / 1e9;
+}
+
+template <class Real>
+CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& kout) {
+    const ReferenceTables& t = *r.tables;
+    const ProblemCoefficients& c = *r.coefficients;
+    const ElementBatch& b = *r.batch;
+    if (r.variant == Variant::SumFact && t.type != ElementType::Hexahedron)
+        throw InputError("", "--variant", "sumfact needs hexahedra (a tensor-product element)");
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        throw InputError("", "backend", "no CUDA device found");
+    }
+    int dev = 0;
+    VOXWAVE_CUDA_CHECK(cudaGetDevice(&dev));
+    cudaDeviceProp prop{};
+    VOXWAVE_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    const std::size_t smem = r.variant == Variant::SumFact ? sumfact_shared_bytes(t, sizeof(Real) == 8) : 0;
+    if (r.variant == Variant::SumFact && t.points_1d > kSumfactMaxPoints)
+        throw InputError("", "--order",
+                         "sumfact on CUDA holds at most " + std::to_string(kSumfactMaxPoints) +
+                             " points per direction in registers; order " + std::to_string(t.order) + " needs " +
+                             std::to_string(t.points_1d) + " (use order <= 8)");
+    if (smem > prop.sharedMemPerBlockOptin)
+        throw InputError("", "--order",
+                         "sumfact on CUDA keeps its stage arrays in shared memory: order " + std::to_string(t.order) +
+                             " needs " + std::to_string(smem / 1024) + " KiB, the device allows " +
+                             std::to_string(prop.sharedMemPerBlockOptin / 1024) + " KiB (use a lower order or fp32)");
+    VOXWAVE_CUDA_CHECK(cudaFree(nullptr));  // context creation is not part of any stage
+
+    CudaIntegrationTiming tm;
+    tm.device = prop.name;
+    tm.fp32_peak_gflops = device_peak_gflops(dev, false);
+    tm.fp64_peak_gflops = device_peak_gflops(dev, true);
+
+    const long n = long(c.equations) * t.nsh;
+    const std::size_t mat = std::size_t(n) * n;
+    // Chunks: at most ~1 GiB of element matrices and half the free memory per chunk.
+    std::size_t free_b = 0, total_b = 0;
+    VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const std::size_t per_element = (mat + std::size_t(t.nq) * 10 + 24) * sizeof(Real);
+    const std::size_t budget = std::min<std::size_t>(free_b / 2, std::size_t(1) << 30);
+    const std::int64_t chunk =
+        std::max<std::int64_t>(1, std::min<std::int64_t>(b.count, std::int64_t(budget / per_element)));
+
+    // --- initialisation: device buffers, reference data, coefficients, pinned staging buffer
+    auto t0 = std::chrono::steady_clock::now();
+    const std::vector<Real> phi = to_real<Real>(t.phi), geo = to_real<Real>(t.geo), w = to_real<Real>(t.weights),
+                            cp = to_real<Real>(c.packed()), n1d = to_real<Real>(t.n1d), dn1d = to_real<Real>(t.dn1d);
+    DeviceArray<Real> d_phi(phi.size()), d_geo(geo.size()), d_w(w.size()), d_cp(cp.size());
+    d_phi.upload(phi.data(), phi.size());
+    d_geo.upload(geo.data(), geo.size());
+    d_w.upload(w.data(), w.size());
+    d_cp.upload(cp.data(), cp.size());
+    DeviceArray<Real> d_xv(std::size_t(chunk) * b.vertices * 3), d_jac(std::size_t(chunk) * t.nq * 10),
+        d_k(std::size_t(chunk) * mat);
+    SumfactArgs<Real> f;
+    DeviceArray<int> d_prefix, d_prefix_of, d_kidx;
+    DeviceArray<Real> d_n1d, d_dn1d;
+    if (r.variant == Variant::SumFact) {
+        std::vector<int> pre, kidx;
+        for (const auto& p : t.prefixes) pre.insert(pre.end(), {p[0], p[1]});
+        for (const auto& m : t.modes) kidx.push_back(m[2]);
+        d_prefix.allocate(pre.size());
+        d_prefix_of.allocate(t.prefix_of.size());
+        d_kidx.allocate(kidx.size());
+        d_n1d.allocate(n1d.size());
+        d_dn1d.allocate(dn1d.size());
+        d_prefix.upload(pre.data(), pre.size());
+        d_prefix_of.upload(t.prefix_of.data(), t.prefix_of.size());
+        d_kidx.upload(kidx.data(), kidx.size());
+        d_n1d.upload(n1d.data(), n1d.size());
+        d_dn1d.upload(dn1d.data(), dn1d.size());
+        f.n = t.points_1d;
+        f.pp = t.order + 1;
+        f.npre = int(t.prefixes.size());
+        f.prefix = d_prefix.p;
+        f.prefix_of = d_prefix_of.p;
+        f.kidx = d_kidx.p;
+        f.n1d = d_n1d.p;
+        f.dn1d = d_dn1d.p;
+        with_problem_pairs(c.problem, [&](auto pairs) {
+            f.active_rs = active_reference_pairs<decltype(pairs)>();
+            enable_sumfact_smem<decltype(pairs), Real>(smem);
+        });
+    }
+    PinnedBuffer staging(std::size_t(chunk) * mat * sizeof(Real));
+    PinnedBuffer staging_in(std::size_t(chunk) * std::max<std::size_t>(std::size_t(t.nq) * 10, 24) * sizeof(Real));
+    VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+    tm.init_s = seconds_since(t0);
+
+    EventPair ev;
+    const std::int64_t keep = std::min<std::int64_t>(r.keep_matrices, b.count);
+    kout.assign(std::size_t(keep) * mat, 0.0);
+    bool warmed = false;
+    for (std::int64_t e0 = 0; e0 < b.count; e0 += chunk) {
+        const int m = int(std::min<std::int64_t>(chunk, b.count - e0));
+        ++tm.chunks;
+        // --- transfer in (the precomputed variants also pay the host's Jacobian work here)
+        t0 = std::chrono::steady_clock::now();
+        Real* in = static_cast<Real*>(staging_in.p);
+        ElementBatch part;
+        part.type = b.type;
+        part.vertices = b.vertices;
+        part.count = m;
+        part.xv.assign(b.xv.begin() + e0 * b.vertices * 3, b.xv.begin() + (e0 + m) * b.vertices * 3);
+        const bool device_jacobian = r.jacobian == JacobianMode::Computed;
+        if (device_jacobian) {
+            for (std::size_t i = 0; i < part.xv.size(); ++i) in[i] = Real(part.xv[i]);
+            VOXWAVE_CUDA_CHECK(cudaMemcpy(d_xv.p, in, part.xv.size() * sizeof(Real), cudaMemcpyHostToDevice));
+        } else {
+            const std::vector<Real> jac = precompute_jacobian_terms<Real>(t, part);  // [e][q][10]
+            for (int e = 0; e < m; ++e)
+                for (int q = 0; q < t.nq; ++q)
+                    for (int i = 0; i < 10; ++i)
+                        in[(std::size_t(q) * 10 + i) * m + e] = jac[(std::size_t(e) * t.nq + q) * 10 + i];
+            VOXWAVE_CUDA_CHECK(cudaMemcpy(d_jac.p, in, jac.size() * sizeof(Real), cudaMemcpyHostToDevice));
+        }
+        tm.transfer_in_s += seconds_since(t0);
+
+        Args<Real> a;
+        a.m = m;
+        a.nq = t.nq;
+        a.nsh = t.nsh;
+        a.nv = t.nv;
+        a.phi = d_phi.p;
+        a.geo = d_geo.p;
+        a.w = d_w.p;
+        a.xv = d_xv.p;
+        a.jac = d_jac.p;
+        a.cp = d_cp.p;
+        a.k = d_k.p;
+        auto run_kernels = [&] {
+            // The shm kernel computes its own Jacobian terms; the others read them from a
+            // device pass over (element, point) when they are not precomputed.
+            if (device_jacobian && r.variant != Variant::Shm) {
+                const long threads = long(m) * t.nq;
+                jacobian_terms_kernel<<<unsigned((threads + 255) / 256), 256>>>(a, d_jac.p);
+                VOXWAVE_CUDA_CHECK_LAUNCH("jacobian_terms_kernel");
+            }
+            with_problem_pairs(c.problem, [&](auto pairs) {
+                launch<decltype(pairs)>(r.variant, r.jacobian, a, f, smem, c.symmetric());
+            });
+        };
+        if (!warmed) {
+            run_kernels();
+            VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+            warmed = true;
+        }
+        std::vector<float> ms;
+        for (int rep = 0; rep < std::max(1, r.repetitions); ++rep) {
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(ev.start));
+            run_kernels();
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(ev.stop));
+            VOXWAVE_CUDA_CHECK(cudaEventSynchronize(ev.stop));
+            float x = 0;
+            VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&x, ev.start, ev.stop));
+            ms.push_back(x);
+        }
+        std::sort(ms.begin(), ms.end());
+        tm.kernel_s += ms[ms.size() / 2] * 1e-3;
+
+        // --- transfer out
+        t0 = std::chrono::steady_clock::now();
+        VOXWAVE_CUDA_CHECK(cudaMemcpy(staging.p, d_k.p, std::size_t(m) * mat * sizeof(Real), cudaMemcpyDeviceToHost));
+        tm.transfer_out_s += seconds_since(t0);
+        const Real* out = static_cast<const Real*>(staging.p);
+        for (std::int64_t e = e0; e < std::min<std::int64_t>(e0 + m, keep); ++e)
+            for (std::size_t i = 0; i < mat; ++i)
+                kout[std::size_t(e) * mat + i] = double(out[std::size_t(e - e0) * mat + i]);
+    }
+    return tm;
+}
+
+}  // namespace
+
+bool cuda_integration_built() { return true; }
+
+CudaIntegrationTiming integrate_batch_cuda(const CudaIntegrationRequest& r, std::vector<double>& k) {
+    return r.fp64 ? run<double>(r, k) : run<float>(r, k);
+}
+
+}  // namespace voxwave::integration
