@@ -30,6 +30,7 @@
 #include "panels/compare_panel.hpp"
 #include "panels/dispersion_panel.hpp"
 #include "panels/run_panel.hpp"
+#include "panels/shapes_panel.hpp"
 #include "panels/sources_panel.hpp"
 #include "scene/result.hpp"
 #include "views/model_view_3d.hpp"
@@ -338,18 +339,23 @@ void MainWindow::buildDocks() {
     run_panel_ = new RunPanel(&doc_);
     traces_ = new TracePanel;
     dispersion_ = new DispersionPanel(&doc_);
+    shapes_ = new ShapesPanel(&doc_);
+    connect(shapes_, &ShapesPanel::failed, this,
+            [this](const QString& m) { showError(tr("Cannot add to the model"), m, false); });
     auto* d1 = dock(tr("Sources and receivers"), "sources-dock", sources_, Qt::LeftDockWidgetArea);
     auto* d2 = dock(tr("Run"), "run-dock", run_panel_, Qt::LeftDockWidgetArea);
     auto* d3 = dock(tr("Receivers"), "traces-dock", traces_, Qt::BottomDockWidgetArea);
     auto* d4 = dock(tr("Dispersion"), "dispersion-dock", dispersion_, Qt::BottomDockWidgetArea);
+    auto* d5 = dock(tr("Shapes and import"), "shapes-dock", shapes_, Qt::LeftDockWidgetArea);
+    tabifyDockWidget(d2, d5);
+    d2->raise();
     tabifyDockWidget(d3, d4);
     d3->raise();
     resizeDocks({d1, d2}, {430, 430}, Qt::Horizontal);
     resizeDocks({d1, d2}, {520, 300}, Qt::Vertical);
     resizeDocks({d3}, {300}, Qt::Vertical);
     auto* view = menuBar()->addMenu(tr("&View"));
-    for (auto* d : {d1, d2, d3, d4}) view->addAction(d->toggleViewAction());
-    (void)d2;
+    for (auto* d : {d1, d2, d3, d4, d5}) view->addAction(d->toggleViewAction());
 }
 
 void MainWindow::showError(const QString& title, const QString& message, bool quiet) {

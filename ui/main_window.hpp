@@ -27,6 +27,7 @@ class SourcesPanel;
 class RunPanel;
 class DispersionPanel;
 class ComparePanel;
+class ShapesPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -44,6 +45,7 @@ public:
     ModelView3D* model3d() { return model3d_; }
     QTabWidget* tabs() { return tabs_; }
     ComparePanel* compare() { return compare_; }
+    ShapesPanel* shapes() { return shapes_; }
 
     // Opens a scene; on error shows a message (unless quiet) and keeps the current document.
     bool openScene(const QString& path, bool quiet = false);
@@ -88,6 +90,7 @@ private:
     QTabWidget* tabs_ = nullptr;
     QTabWidget* main_tabs_ = nullptr;
     ComparePanel* compare_ = nullptr;
+    ShapesPanel* shapes_ = nullptr;
     QComboBox* plane_box_ = nullptr;
     QSlider* slice_slider_ = nullptr;
     QComboBox* quantity_box_ = nullptr;

@@ -34,14 +34,15 @@ Bounds bounds(const CylinderShape& s) {
     return b;
 }
 
-class Painter {
+// Visits the elements whose centres lie in a shape.
+class ElementVisitor {
 public:
-    explicit Painter(VoxelGrid& g) : g_(g) {}
+    explicit ElementVisitor(const VoxelGrid& g) : g_(g) {}
 
     // Visits only the elements whose centres can lie in the shape's bounding box; contains()
     // decides, so the range may be generous by one element on each side.
-    template <class S>
-    void paint(const S& shape, MaterialId id) {
+    template <class S, class F>
+    void for_each_inside(const S& shape, F&& visit) const {
         Bounds b = bounds(shape);
         std::array<int, 3> lo{}, hi{};
         for (int a = 0; a < 3; ++a) {
@@ -53,7 +54,7 @@ public:
         for (int k = lo[2]; k <= hi[2]; ++k)
             for (int j = lo[1]; j <= hi[1]; ++j)
                 for (int i = lo[0]; i <= hi[0]; ++i)
-                    if (contains(shape, centre(i, j, k))) g_.ids[g_.element_index(i, j, k)] = id;
+                    if (contains(shape, centre(i, j, k))) visit(g_.element_index(i, j, k));
     }
 
     Vec3 centre(int i, int j, int k) const {
@@ -62,7 +63,19 @@ public:
     }
 
 private:
-    VoxelGrid& g_;
+    const VoxelGrid& g_;
+};
+
+class Painter : public ElementVisitor {
+public:
+    explicit Painter(VoxelGrid& g) : ElementVisitor(g), ids_(g.ids) {}
+    template <class S>
+    void paint(const S& shape, MaterialId id) {
+        for_each_inside(shape, [&](std::size_t e) { ids_[e] = id; });
+    }
+
+private:
+    std::vector<MaterialId>& ids_;
 };
 
 MaterialId id_of(const Scene& scene, const std::string& name, const std::string& field) {
@@ -116,6 +129,25 @@ std::array<int, 3> element_counts(const GridSpec& grid, double spacing) {
         n[a] = static_cast<int>(q);
     }
     return n;
+}
+
+std::vector<std::size_t> shape_elements(const VoxelGrid& grid, const Shape& shape) {
+    const ElementVisitor painter(grid);
+    std::vector<std::size_t> out;
+    const auto collect = [&](std::size_t e) { out.push_back(e); };
+    if (const auto* a = std::get_if<AggregateShape>(&shape.geometry)) {
+        for (const SphereShape& sphere : generate_aggregate(*a)) painter.for_each_inside(sphere, collect);
+    } else {
+        std::visit(
+            [&](const auto& geometry) {
+                if constexpr (!std::is_same_v<std::decay_t<decltype(geometry)>, AggregateShape>)
+                    painter.for_each_inside(geometry, collect);
+            },
+            shape.geometry);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
 }
 
 VoxelGrid rasterise(const Scene& scene, double spacing) {

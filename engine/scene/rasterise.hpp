@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <vector>
 
 #include "model/voxel_grid.hpp"
 #include "scene/scene.hpp"
@@ -14,6 +15,10 @@ namespace voxwave {
 // then shapes in order (later shapes win). An element takes a shape's material when its centre
 // lies inside the shape. spacing <= 0 uses scene.grid.spacing.
 VoxelGrid rasterise(const Scene& scene, double spacing = 0);
+
+// The elements of `grid` whose centres lie inside `shape` (an aggregate: inside any of its
+// spheres), sorted: what rasterise paints for it. Throws InputError for invalid aggregates.
+std::vector<std::size_t> shape_elements(const VoxelGrid& grid, const Shape& shape);
 
 // Element counts of the grid at `spacing`: max(1, round(size / spacing)) per axis. Throws
 // InputError("", "grid.spacing", reason) for a non-positive spacing or more than

@@ -172,3 +172,29 @@ TEST(Rasterise, UnknownMaterialNamesTheShape) {
 
 }  // namespace
 }  // namespace voxwave
+
+TEST(ShapeElements, AreTheElementsWhoseCentresLieInsideTheShape) {
+    // 10 x 8 x 6 grid of 1 mm; a sphere of radius 2.6 mm centred on a node, a cylinder along x.
+    voxwave::VoxelGrid g;
+    g.n = {10, 8, 6};
+    g.spacing = 0.001;
+    g.ids.assign(g.element_count(), 1);
+    const voxwave::Shape sphere{"steel", voxwave::SphereShape{{0.005, 0.004, 0.003}, 0.0026}};
+    const voxwave::Shape cyl{"steel", voxwave::CylinderShape{{0.005, 0.004, 0.003}, {1, 0, 0}, 0.0015, 0.006}};
+    std::vector<std::size_t> want_sphere, want_cyl;
+    for (int k = 0; k < 6; ++k)
+        for (int j = 0; j < 8; ++j)
+            for (int i = 0; i < 10; ++i) {
+                const double x = (i + 0.5) * 1e-3, y = (j + 0.5) * 1e-3, z = (k + 0.5) * 1e-3;
+                const double r2 = (x - 0.005) * (x - 0.005) + (y - 0.004) * (y - 0.004) + (z - 0.003) * (z - 0.003);
+                if (r2 <= 0.0026 * 0.0026) want_sphere.push_back(g.element_index(i, j, k));
+                const double d2 = (y - 0.004) * (y - 0.004) + (z - 0.003) * (z - 0.003);
+                if (d2 <= 0.0015 * 0.0015 && std::abs(x - 0.005) <= 0.003) want_cyl.push_back(g.element_index(i, j, k));
+            }
+    EXPECT_EQ(voxwave::shape_elements(g, sphere), want_sphere);
+    // Centre offsets are +-0.5, +-1.5, +-2.5 mm per axis; squared sums <= 6.76 mm^2:
+    // (.5,.5,.5) 8 + (.5,.5,1.5) 24 + (.5,1.5,1.5) 24 + (1.5,1.5,1.5) 8 + (.5,.5,2.5) 24 = 88.
+    EXPECT_EQ(want_sphere.size(), 88u);
+    EXPECT_EQ(voxwave::shape_elements(g, cyl), want_cyl);
+    EXPECT_EQ(want_cyl.size(), 6u * 4u);  // 6 elements along x, the 2 x 2 centres within 1.5 mm
+}

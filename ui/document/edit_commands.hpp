@@ -14,6 +14,9 @@ class PaintVoxelsCommand : public QUndoCommand {
 public:
     PaintVoxelsCommand(SceneDocument* doc, const std::vector<std::size_t>& indices, MaterialId value,
                        const QString& text);
+    // One value per voxel (imports).
+    PaintVoxelsCommand(SceneDocument* doc, const std::vector<std::size_t>& indices,
+                       const std::vector<MaterialId>& values, const QString& text);
     bool empty() const { return indices_.empty(); }
     void undo() override;
     void redo() override;

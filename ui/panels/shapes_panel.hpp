@@ -1,0 +1,53 @@
+// Parametric shapes (box, cylinder / rebar, sphere / void, concrete aggregate) placed with a
+// property form, and imports of a voxel volume (HDF5) or an image stack. Each becomes one
+// undoable paint of the voxel model.
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+#include <array>
+
+#include "document/scene_document.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QSpinBox;
+class QStackedWidget;
+
+namespace voxwave::ui {
+
+class ShapesPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ShapesPanel(SceneDocument* doc, QWidget* parent = nullptr);
+
+    // The shape the form describes (metres), and painting it (returns the voxels changed).
+    Shape formShape() const;
+    std::size_t addShape(const Shape& shape);
+    void setFormShape(const Shape& shape);
+    // Imports; throw InputError (naming the file) on a bad file, leaving the model unchanged.
+    std::size_t importVolume(const QString& path, const QString& dataset);
+    // Images in the given order are slices along z from k = 0; each pixel takes the material
+    // whose colour is nearest (black is void); images are resampled to nx x ny.
+    std::size_t importImageStack(const QStringList& files);
+
+signals:
+    void failed(const QString& message);
+
+private:
+    void reloadMaterials();
+
+    SceneDocument* doc_;
+    QComboBox* type_;
+    QComboBox* material_;
+    QStackedWidget* pages_;
+    // Parameters in mm: box min/max; cylinder centre, axis, radius, length; sphere centre, radius;
+    // aggregate min/max, fraction, radius min/max, seed.
+    std::array<QDoubleSpinBox*, 6> box_{};
+    std::array<QDoubleSpinBox*, 8> cyl_{};
+    std::array<QDoubleSpinBox*, 4> sph_{};
+    std::array<QDoubleSpinBox*, 9> agg_{};
+    QSpinBox* seed_;
+};
+
+}  // namespace voxwave::ui
