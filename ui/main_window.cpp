@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -227,6 +228,22 @@ void MainWindow::buildActions() {
         const QString p = QFileDialog::getSaveFileName(this, tr("Snapshot"), QString(), tr("PNG (*.png)"));
         if (!p.isEmpty() && !wavefield_->grabFramebuffer().save(p))
             showError(tr("Export failed"), p + tr(": cannot write the image"), false);
+    });
+    auto* record = file->addAction(tr("Record animation (PNG sequence)..."));
+    record->setCheckable(true);
+    connect(record, &QAction::toggled, this, [this, record](bool on) {
+        if (!on) {
+            statusBar()->showMessage(tr("Recorded %1 frames to %2").arg(recorded_frames_).arg(record_dir_), 6000);
+            record_dir_.clear();
+            return;
+        }
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the animation frames"));
+        if (dir.isEmpty()) {
+            QSignalBlocker b(record);
+            record->setChecked(false);
+            return;
+        }
+        startRecording(dir);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -479,6 +496,11 @@ void MainWindow::resetRun() {
     eta_label_->clear();
 }
 
+void MainWindow::startRecording(const QString& dir) {
+    record_dir_ = dir;
+    recorded_frames_ = 0;
+}
+
 void MainWindow::onFrame(const SimulationFrame& f) {
     // Element ids under the slice's node plane, for the material overlay.
     const VoxelGrid& g = doc_.model();
@@ -495,6 +517,16 @@ void MainWindow::onFrame(const SimulationFrame& f) {
     wavefield_->setOverlayText(
         tr("%1  t = %2 µs  step %3").arg(quantity_box_->currentText()).arg(f.time * 1e6, 0, 'f', 2).arg(f.step));
     traces_->append(f.first_sample, run.samples);
+    if (!record_dir_.isEmpty()) {
+        const QString path =
+            QDir(record_dir_).filePath(QStringLiteral("frame_%1.png").arg(recorded_frames_, 5, 10, QChar('0')));
+        if (wavefield_->grabFramebuffer().save(path))
+            ++recorded_frames_;
+        else {
+            showError(tr("Recording stopped"), path + tr(": cannot write the frame"), false);
+            record_dir_.clear();
+        }
+    }
     time_label_->setText(tr("t = %1 µs").arg(f.time * 1e6, 0, 'f', 2));
     rate_label_->setText(tr("%1 steps/s").arg(f.steps_per_second, 0, 'f', 0));
     if (f.total_steps > 0) {

@@ -55,6 +55,10 @@ public:
     QString lastError() const { return last_error_; }
     // Non-interactive use (--screenshot, tests): errors are recorded, not shown in dialogs.
     void setNonInteractive(bool on) { non_interactive_ = on; }
+    // Each frame of the wavefield view is saved as DIR/frame_NNNNN.png while recording.
+    void startRecording(const QString& dir);
+    void stopRecording() { record_dir_.clear(); }
+    int recordedFrames() const { return recorded_frames_; }
 
 public slots:
     void startRun();
@@ -111,6 +115,8 @@ private:
     double longest_stall_ms_ = 0;
     QString last_error_;
     bool non_interactive_ = false;
+    QString record_dir_;
+    int recorded_frames_ = 0;
 };
 
 }  // namespace voxwave::ui

@@ -153,6 +153,8 @@ private slots:
         int frames = 0;
         connect(w.controller(), &SimulationController::frameReady, this, [&frames] { ++frames; });
         QSignalSpy finished(w.controller(), &SimulationController::finished);
+        QTemporaryDir frames_dir;
+        w.startRecording(frames_dir.path());
         w.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(frames >= 3 && w.traces()->sampleCount() > 20, 20000);
         QTest::qWait(100);
@@ -175,6 +177,15 @@ private slots:
                 coloured += std::abs(c.red() - c.blue()) > 60;
             }
         QVERIFY2(coloured > 50, qPrintable(QString::number(coloured)));
+        // Recording wrote one PNG per frame shown, each a real image of the view.
+        w.stopRecording();
+        QVERIFY(w.recordedFrames() >= 3);
+        const QImage first(frames_dir.filePath("frame_00000.png"));
+        QCOMPARE(first.size(), w.wavefield()->grabFramebuffer().size());
+        QVERIFY(
+            QFile::exists(frames_dir.filePath(QString("frame_%1.png").arg(w.recordedFrames() - 1, 5, 10, QChar('0')))));
+        QVERIFY(
+            !QFile::exists(frames_dir.filePath(QString("frame_%1.png").arg(w.recordedFrames(), 5, 10, QChar('0')))));
         // Stop: control comes back and the worker ends after its chunk in flight.
         w.stopRun();
         QTRY_VERIFY_WITH_TIMEOUT(!w.controller()->busy(), 2000);
