@@ -90,6 +90,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(backend_label_);
 
+    connect(model3d_, &ModelView3D::wavefieldToggled, &controller_, &SimulationController::setVolumeView);
     connect(painter_, &SlicePainter::hoverInfo, this, [this](const QString& t) { statusBar()->showMessage(t, 3000); });
     connect(painter_, &SlicePainter::placeSourceRequested, sources_, &SourcesPanel::addSourceAt);
     connect(painter_, &SlicePainter::placeReceiverRequested, sources_, &SourcesPanel::addReceiverAt);
@@ -517,6 +518,7 @@ void MainWindow::onFrame(const SimulationFrame& f) {
     wavefield_->setOverlayText(
         tr("%1  t = %2 µs  step %3").arg(quantity_box_->currentText()).arg(f.time * 1e6, 0, 'f', 2).arg(f.step));
     traces_->append(f.first_sample, run.samples);
+    if (!f.volume_slices.empty()) model3d_->setWavefield(f.volume_slices, f.volume_nodes);
     if (!record_dir_.isEmpty()) {
         const QString path =
             QDir(record_dir_).filePath(QStringLiteral("frame_%1.png").arg(recorded_frames_, 5, 10, QChar('0')));
@@ -538,7 +540,8 @@ void MainWindow::onFrame(const SimulationFrame& f) {
 
 void MainWindow::showPage(const QString& name) {
     main_tabs_->setCurrentIndex(name == "compare" ? 1 : 0);
-    if (name == "3d") tabs_->setCurrentWidget(model3d_);
+    if (name == "3d" || name == "3d-wavefield") tabs_->setCurrentWidget(model3d_);
+    if (name == "3d-wavefield") model3d_->setWavefieldEnabled(true);
     if (name == "model") tabs_->setCurrentWidget(painter_);
     if (name == "dispersion")
         for (auto* d : findChildren<QDockWidget*>())

@@ -155,6 +155,7 @@ private slots:
         QSignalSpy finished(w.controller(), &SimulationController::finished);
         QTemporaryDir frames_dir;
         w.startRecording(frames_dir.path());
+        w.model3d()->setWavefieldEnabled(true);
         w.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(frames >= 3 && w.traces()->sampleCount() > 20, 20000);
         QTest::qWait(100);
@@ -177,6 +178,11 @@ private slots:
                 coloured += std::abs(c.red() - c.blue()) > 60;
             }
         QVERIFY2(coloured > 50, qPrintable(QString::number(coloured)));
+        // The 3D view got the three planes of the field a few times a second.
+        QTRY_COMPARE_WITH_TIMEOUT(w.model3d()->wavefieldPlaneCount(), 3, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.model3d()->wavefieldPeak() > 0, 5000);
+        w.model3d()->setWavefieldEnabled(false);
+        QCOMPARE(w.model3d()->wavefieldPlaneCount(), 0);
         // Recording wrote one PNG per frame shown, each a real image of the view.
         w.stopRecording();
         QVERIFY(w.recordedFrames() >= 3);

@@ -105,6 +105,22 @@ void SimulationController::publish(const std::vector<std::unique_ptr<WaveSession
             f.runs.push_back(std::move(rf));
         }
     }
+    if (volume_view_ && Clock::now() - last_volume_ > std::chrono::milliseconds(400)) {
+        last_volume_ = Clock::now();
+        const WaveSession& s0 = *sessions.front();
+        const VoxelGrid& g = s0.problem().grid;
+        std::array<int, 3> node{g.n[0] / 2, g.n[1] / 2, g.n[2] / 2};
+        if (!s0.problem().sources.empty()) node = nearest_node(g, s0.problem().sources.front().snapped);
+        f.volume_nodes = {node[2], node[1], node[0]};
+        SliceQuantity q;
+        {
+            std::lock_guard lock(mutex_);
+            q = quantity_;
+        }
+        f.volume_slices.push_back(s0.slice(SlicePlane::XY, node[2], q));
+        f.volume_slices.push_back(s0.slice(SlicePlane::XZ, node[1], q));
+        f.volume_slices.push_back(s0.slice(SlicePlane::YZ, node[0], q));
+    }
     for (std::size_t i = 0; i < sessions.size(); ++i) {
         const auto& all = sessions[i]->receiver_samples();
         const std::size_t per_sample = 3 * std::max<std::size_t>(1, sessions[i]->problem().receivers.size());

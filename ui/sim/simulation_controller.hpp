@@ -7,7 +7,9 @@
 
 #include <QObject>
 #include <QString>
+#include <array>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -29,6 +31,10 @@ struct RunFrame {
 
 struct SimulationFrame {
     std::vector<RunFrame> runs;
+    // The 3D view's planes (first run only, a few times per second when asked for): XY, XZ and
+    // YZ through the first source, at node planes volume_nodes (z, y, x index).
+    std::vector<SliceImage> volume_slices;
+    std::array<int, 3> volume_nodes{0, 0, 0};
     SlicePlane plane = SlicePlane::XZ;
     std::int64_t first_sample = 0;
     std::int64_t step = 0, total_steps = 0;
@@ -64,6 +70,8 @@ public slots:
     // Returns at once: the worker ends after the chunk in flight (tens of milliseconds).
     void stop();
     void setView(voxwave::SlicePlane plane, int node_plane, voxwave::SliceQuantity quantity);
+    // Adds the 3D view's three planes to a frame about every 0.4 s.
+    void setVolumeView(bool on) { volume_view_ = on; }
     // Blocks until the worker thread has ended (tests, shutdown).
     void waitForIdle();
 
@@ -91,6 +99,8 @@ private:
     int node_plane_ = 0;
     SliceQuantity quantity_ = SliceQuantity::Uz;
     std::vector<std::size_t> samples_sent_;
+    std::atomic<bool> volume_view_{false};
+    std::chrono::steady_clock::time_point last_volume_{};
     std::vector<Result> last_results_;
     Result empty_;
 };

@@ -3,21 +3,28 @@
 #include <vtkActor.h>
 #include <vtkAppendPolyData.h>
 #include <vtkCamera.h>
+#include <vtkColorTransferFunction.h>
 #include <vtkDiscreteFlyingEdges3D.h>
+#include <vtkFloatArray.h>
 #include <vtkImageData.h>
 #include <vtkPlane.h>
+#include <vtkPlaneSource.h>
 #include <vtkPointData.h>
+#include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <vtkSphereSource.h>
 #include <vtkUnsignedCharArray.h>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "views/vtk_widget.hpp"
@@ -31,6 +38,8 @@ struct ModelView3D::Pipeline {
     vtkSmartPointer<vtkPlane> clip = vtkSmartPointer<vtkPlane>::New();
     bool clipping = false;
     double background_opacity = 0.25;
+    std::vector<vtkSmartPointer<vtkActor>> field_planes;
+    double field_peak = 0;
 };
 
 ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
@@ -45,7 +54,10 @@ ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
     clip_pos_ = new QSlider(Qt::Horizontal);
     clip_pos_->setRange(0, 100);
     clip_pos_->setValue(50);
+    wavefield_ = new QCheckBox(tr("Wavefield"));
+    wavefield_->setToolTip(tr("The live field on three planes through the source, refreshed a few times a second"));
     auto* bar = new QHBoxLayout;
+    bar->addWidget(wavefield_);
     bar->addWidget(new QLabel(tr("Opacity")));
     bar->addWidget(opacity_);
     bar->addWidget(clip_axis_);
@@ -54,6 +66,7 @@ ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(view_, 1);
     lay->addLayout(bar);
+    connect(wavefield_, &QCheckBox::toggled, this, &ModelView3D::setWavefieldEnabled);
     connect(opacity_, &QSlider::valueChanged, this, [this](int v) { setBackgroundOpacity(v / 100.0); });
     auto clip_changed = [this] { setClip(clip_axis_->currentIndex() - 1, clip_pos_->value() / 100.0); };
     connect(clip_axis_, &QComboBox::currentIndexChanged, this, clip_changed);
@@ -73,6 +86,93 @@ ModelView3D::~ModelView3D() = default;
 
 int ModelView3D::surfaceCount() const { return int(p_->surfaces.size()); }
 int ModelView3D::glyphCount() const { return int(p_->glyphs.size()); }
+int ModelView3D::wavefieldPlaneCount() const { return int(p_->field_planes.size()); }
+double ModelView3D::wavefieldPeak() const { return p_->field_peak; }
+bool ModelView3D::wavefieldEnabled() const { return wavefield_->isChecked(); }
+
+void ModelView3D::setWavefieldEnabled(bool on) {
+    if (wavefield_->isChecked() != on) {
+        wavefield_->setChecked(on);  // emits toggled, which comes back here
+        return;
+    }
+    if (!on) {
+        for (auto& a : p_->field_planes) view_->renderer()->RemoveActor(a);
+        p_->field_planes.clear();
+        p_->field_peak = 0;
+        view_->update();
+    }
+    emit wavefieldToggled(on);
+}
+
+void ModelView3D::setWavefield(const std::vector<SliceImage>& slices, const std::array<int, 3>& nodes) {
+    if (!wavefield_->isChecked() || slices.size() != 3) return;
+    vtkRenderer* ren = view_->renderer();
+    for (auto& a : p_->field_planes) ren->RemoveActor(a);
+    p_->field_planes.clear();
+    const VoxelGrid& g = doc_->model();
+    const double ds = g.spacing;
+    const auto o = g.origin;
+    double peak = 0;
+    std::vector<float> mags;
+    for (const auto& sl : slices) {
+        peak = std::max(peak, double(sl.max_abs()));
+        for (float v : sl.values)
+            if (v != 0) mags.push_back(std::abs(v));
+    }
+    p_->field_peak = peak;
+    // Blue - white - red, symmetric about zero, saturating at the 99th percentile of |value|
+    // (the source point is far stronger than the field around it), as the 2D view does.
+    double level = peak;
+    if (!mags.empty()) {
+        auto nth = mags.begin() + std::ptrdiff_t(0.99 * double(mags.size() - 1));
+        std::nth_element(mags.begin(), nth, mags.end());
+        level = *nth;
+    }
+    auto lut = vtkSmartPointer<vtkColorTransferFunction>::New();
+    const double top = std::max(level, 1e-30);
+    lut->AddRGBPoint(-top, 0.23, 0.30, 0.75);
+    lut->AddRGBPoint(0, 0.95, 0.95, 0.95);
+    lut->AddRGBPoint(top, 0.71, 0.02, 0.15);
+    for (int p = 0; p < 3; ++p) {
+        const SliceImage& sl = slices[std::size_t(p)];
+        if (sl.width < 2 || sl.height < 2) continue;
+        // Corners of the plane: XY at z = nodes[0], XZ at y = nodes[1], YZ at x = nodes[2].
+        const double w = (sl.width - 1) * ds, h = (sl.height - 1) * ds;
+        double origin[3] = {o[0], o[1], o[2]}, p1[3], p2[3];
+        if (p == 0) origin[2] += nodes[0] * ds;
+        if (p == 1) origin[1] += nodes[1] * ds;
+        if (p == 2) origin[0] += nodes[2] * ds;
+        std::copy(origin, origin + 3, p1);
+        std::copy(origin, origin + 3, p2);
+        const int a = p == 2 ? 1 : 0, b = p == 0 ? 1 : 2;  // the plane's two axes
+        p1[a] += w;
+        p2[b] += h;
+        auto plane = vtkSmartPointer<vtkPlaneSource>::New();
+        plane->SetOrigin(origin);
+        plane->SetPoint1(p1);
+        plane->SetPoint2(p2);
+        plane->SetResolution(sl.width - 1, sl.height - 1);
+        plane->Update();
+        // vtkPlaneSource numbers its points along Point1 first: the slice's row-major order.
+        auto values = vtkSmartPointer<vtkFloatArray>::New();
+        values->SetNumberOfTuples(vtkIdType(sl.values.size()));
+        for (std::size_t i = 0; i < sl.values.size(); ++i) values->SetValue(vtkIdType(i), sl.values[i]);
+        vtkPolyData* poly = plane->GetOutput();
+        poly->GetPointData()->SetScalars(values);
+        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+        mapper->SetInputData(poly);
+        mapper->SetLookupTable(lut);
+        mapper->SetScalarRange(-top, top);
+        mapper->SetColorModeToMapScalars();
+        mapper->ScalarVisibilityOn();
+        auto actor = vtkSmartPointer<vtkActor>::New();
+        actor->SetMapper(mapper);
+        actor->GetProperty()->LightingOff();
+        ren->AddActor(actor);
+        p_->field_planes.push_back(actor);
+    }
+    view_->update();
+}
 
 void ModelView3D::rebuildModel() {
     vtkRenderer* ren = view_->renderer();

@@ -6,9 +6,11 @@
 #include <QWidget>
 
 #include "document/scene_document.hpp"
+#include "wave/slice.hpp"
 
 class QSlider;
 class QComboBox;
+class QCheckBox;
 
 namespace voxwave::ui {
 
@@ -22,12 +24,22 @@ public:
     // Number of material surfaces drawn (tests, status).
     int surfaceCount() const;
     int glyphCount() const;
+    // Wavefield planes shown now (0 or 3) and the largest |value| on them (tests).
+    int wavefieldPlaneCount() const;
+    double wavefieldPeak() const;
+    bool wavefieldEnabled() const;
 
 public slots:
     void rebuildModel();
     void rebuildGlyphs();
     void setBackgroundOpacity(double opacity);
     void setClip(int axis, double fraction);  // axis -1: no clipping
+    // The live field on three planes (XY, XZ, YZ at node planes z, y, x), coloured blue-white-red.
+    void setWavefield(const std::vector<voxwave::SliceImage>& slices, const std::array<int, 3>& nodes);
+    void setWavefieldEnabled(bool on);
+
+signals:
+    void wavefieldToggled(bool on);
 
 private:
     struct Pipeline;
@@ -36,6 +48,7 @@ private:
     QSlider* opacity_;
     QComboBox* clip_axis_;
     QSlider* clip_pos_;
+    QCheckBox* wavefield_;
     std::unique_ptr<Pipeline> p_;
     bool reset_camera_ = true;
 };
