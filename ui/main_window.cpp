@@ -34,6 +34,7 @@
 #include "panels/shapes_panel.hpp"
 #include "panels/sources_panel.hpp"
 #include "scene/result.hpp"
+#include "solvers/integration_panel.hpp"
 #include "views/model_view_3d.hpp"
 #include "views/trace_panel.hpp"
 #include "views/wavefield_view.hpp"
@@ -71,6 +72,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     main_tabs_ = new QTabWidget;
     main_tabs_->addTab(split, tr("Explore"));
     main_tabs_->addTab(compare_, tr("Compare methods"));
+    solvers_ = new QTabWidget;
+    integration_ = new IntegrationPanel;
+    solvers_->addTab(integration_, tr("Element integration"));
+    main_tabs_->addTab(solvers_, tr("Solvers"));
     setCentralWidget(main_tabs_);
 
     buildActions();
@@ -539,7 +544,7 @@ void MainWindow::onFrame(const SimulationFrame& f) {
 }
 
 void MainWindow::showPage(const QString& name) {
-    main_tabs_->setCurrentIndex(name == "compare" ? 1 : 0);
+    main_tabs_->setCurrentIndex(name == "compare" ? 1 : name.startsWith("solvers") ? 2 : 0);
     if (name == "3d" || name == "3d-wavefield") tabs_->setCurrentWidget(model3d_);
     if (name == "3d-wavefield") model3d_->setWavefieldEnabled(true);
     if (name == "model") tabs_->setCurrentWidget(painter_);

@@ -28,6 +28,7 @@ class RunPanel;
 class DispersionPanel;
 class ComparePanel;
 class ShapesPanel;
+class IntegrationPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -46,6 +47,8 @@ public:
     QTabWidget* tabs() { return tabs_; }
     ComparePanel* compare() { return compare_; }
     ShapesPanel* shapes() { return shapes_; }
+    IntegrationPanel* integration() { return integration_; }
+    QTabWidget* solvers() { return solvers_; }
 
     // Opens a scene; on error shows a message (unless quiet) and keeps the current document.
     bool openScene(const QString& path, bool quiet = false);
@@ -95,6 +98,8 @@ private:
     QTabWidget* main_tabs_ = nullptr;
     ComparePanel* compare_ = nullptr;
     ShapesPanel* shapes_ = nullptr;
+    QTabWidget* solvers_ = nullptr;
+    IntegrationPanel* integration_ = nullptr;
     QComboBox* plane_box_ = nullptr;
     QSlider* slice_slider_ = nullptr;
     QComboBox* quantity_box_ = nullptr;

@@ -1,0 +1,78 @@
+// The Solvers tab's panels run their engine on a worker thread and show exactly its results.
+#include <QApplication>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest>
+
+#include "solvers/integration_panel.hpp"
+#include "solvers/matrix_heatmap.hpp"
+
+using namespace voxwave;
+using namespace voxwave::ui;
+using namespace voxwave::integration;
+
+class TestSolverPanels : public QObject {
+    Q_OBJECT
+private slots:
+    void integrationRunShowsTheLabsResult() {
+        IntegrationPanel panel;
+        IntegrationParams p;
+        p.element = ElementType::Hexahedron;
+        p.order = 2;
+        p.elements = 40;
+        p.problem = Problem::Elasticity;
+        p.variant = Variant::Shm;
+        p.fp64 = true;
+        p.backend = LabBackend::Cpu;
+        panel.setParams(p);
+        const IntegrationParams shown = panel.params();
+        QCOMPARE(shown.order, 2);
+        QCOMPARE(shown.elements, std::int64_t(40));
+        QVERIFY(shown.fp64);
+        QSignalSpy done(panel.job(), &BackgroundJob::finished);
+        panel.run();
+        QVERIFY(done.wait(60000));
+        QCOMPARE(panel.table()->rowCount(), 1);
+        QCOMPARE(panel.table()->item(0, 6)->text(), QString("60"));  // seed 001 Table 1: p = 2 has 60 DOFs
+        const IntegrationResult direct = run_integration_lab(shown);
+        QCOMPARE(panel.results().front().first_element, direct.first_element);
+        QCOMPARE(panel.heatmap()->image().width(), 60);
+        QCOMPARE(panel.plottedPoints(), 1);
+    }
+
+    void sweepAddsOneRowAndPointPerOrder() {
+        IntegrationPanel panel;
+        IntegrationParams p;
+        p.element = ElementType::Prism;
+        p.order = 2;
+        p.elements = 4;
+        p.problem = Problem::Laplace;
+        p.backend = LabBackend::Cpu;
+        panel.setParams(p);
+        QSignalSpy done(panel.job(), &BackgroundJob::finished);
+        panel.sweep();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(panel.table()->rowCount(), 6);  // prisms p = 2..7
+        for (int r = 0; r < 6; ++r) QCOMPARE(panel.table()->item(r, 1)->text(), QString::number(r + 2));
+        QCOMPARE(panel.plottedPoints(), 6);
+    }
+
+    void cancelStopsASweep() {
+        IntegrationPanel panel;
+        IntegrationParams p;
+        p.element = ElementType::Hexahedron;
+        p.elements = 200000;
+        p.backend = LabBackend::Cpu;
+        panel.setParams(p);
+        QSignalSpy failed(panel.job(), &BackgroundJob::failed);
+        panel.sweep();
+        QTest::qWait(200);
+        panel.job()->cancel();
+        QVERIFY(failed.wait(60000));
+        QCOMPARE(failed.first().first().toString(), QString("cancelled"));
+        QCOMPARE(panel.table()->rowCount(), 0);
+    }
+};
+
+QTEST_MAIN(TestSolverPanels)
+#include "test_solver_panels.moc"

@@ -1,0 +1,258 @@
+#include "solvers/integration_panel.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <map>
+
+#include "solvers/matrix_heatmap.hpp"
+
+namespace voxwave::ui {
+
+using namespace voxwave::integration;
+
+namespace {
+const char* kColumns[] = {"element",   "p",       "variant",    "jacobian",          "precision",
+                          "backend",   "DOFs",    "init µs/el", "in µs/el",          "kernel µs/el",
+                          "out µs/el", "GFLOP/s", "% peak",     "speed-up vs 1 core"};
+}
+
+IntegrationPanel::IntegrationPanel(QWidget* parent) : QWidget(parent) {
+    element_ = new QComboBox;
+    element_->addItems({"hex", "prism"});
+    problem_ = new QComboBox;
+    problem_->addItems({"elasticity", "laplace", "convection-diffusion"});
+    variant_ = new QComboBox;
+    variant_->addItems({"ai", "aii", "reg", "shm", "sumfact"});
+    variant_->setCurrentIndex(3);
+    jacobian_ = new QComboBox;
+    jacobian_->addItems({"precomputed", "computed"});
+    precision_ = new QComboBox;
+    precision_->addItems({"fp32", "fp64"});
+    backend_ = new QComboBox;
+    backend_->addItems({"auto", "cpu", "cuda"});
+    order_ = new QSpinBox;
+    order_->setRange(1, 10);
+    order_->setValue(3);
+    elements_ = new QSpinBox;
+    elements_->setRange(1, 10'000'000);
+    elements_->setValue(10000);
+    run_ = new QPushButton(tr("Run"));
+    sweep_ = new QPushButton(tr("Sweep p"));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setEnabled(false);
+    progress_ = new QProgressBar;
+    auto* form = new QFormLayout;
+    form->addRow(tr("Element"), element_);
+    form->addRow(tr("Problem"), problem_);
+    form->addRow(tr("Order p"), order_);
+    form->addRow(tr("Elements m"), elements_);
+    form->addRow(tr("Variant"), variant_);
+    form->addRow(tr("Jacobian"), jacobian_);
+    form->addRow(tr("Precision"), precision_);
+    form->addRow(tr("Backend"), backend_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(run_);
+    buttons->addWidget(sweep_);
+    buttons->addWidget(cancel_);
+    auto* left = new QVBoxLayout;
+    left->addLayout(form);
+    left->addLayout(buttons);
+    left->addWidget(progress_);
+    left->addStretch();
+    table_ = new QTableWidget(0, int(std::size(kColumns)));
+    QStringList headers;
+    for (const char* c : kColumns) headers << QString::fromUtf8(c);
+    table_->setHorizontalHeaderLabels(headers);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    chart_ = new QChart;
+    chart_->setTheme(QChart::ChartThemeDark);
+    chart_->setTitle(tr("GFLOP/s against p"));
+    auto* cv = new QChartView(chart_);
+    heatmap_ = new MatrixHeatmap;
+    auto* plots = new QSplitter;
+    plots->addWidget(cv);
+    plots->addWidget(heatmap_);
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(table_);
+    right->addWidget(plots);
+    auto* lay = new QHBoxLayout(this);
+    lay->addLayout(left);
+    lay->addWidget(right, 1);
+    connect(run_, &QPushButton::clicked, this, &IntegrationPanel::run);
+    connect(sweep_, &QPushButton::clicked, this, &IntegrationPanel::sweep);
+    connect(cancel_, &QPushButton::clicked, &job_, &BackgroundJob::cancel);
+    connect(element_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { order_->setRange(i == 0 ? 1 : 2, i == 0 ? 10 : 7); });
+    connect(&job_, &BackgroundJob::progress, this, [this](qint64 done, qint64 total) {
+        progress_->setRange(0, int(std::max<qint64>(1, total)));
+        progress_->setValue(int(done));
+    });
+    connect(&job_, &BackgroundJob::finished, this, [this] {
+        showResults(pending_, pending_params_);
+        run_->setEnabled(true);
+        sweep_->setEnabled(true);
+        cancel_->setEnabled(false);
+    });
+    connect(&job_, &BackgroundJob::failed, this, [this](const QString& m) {
+        run_->setEnabled(true);
+        sweep_->setEnabled(true);
+        cancel_->setEnabled(false);
+        if (m != tr("cancelled")) QMessageBox::warning(this, tr("Integration failed"), m);
+    });
+}
+
+IntegrationParams IntegrationPanel::params() const {
+    IntegrationParams p;
+    p.element = parse_element(element_->currentText().toStdString(), "element");
+    p.problem = parse_problem(problem_->currentText().toStdString(), "problem");
+    p.order = order_->value();
+    p.elements = elements_->value();
+    p.variant = parse_variant(variant_->currentText().toStdString(), "variant");
+    p.jacobian = parse_jacobian(jacobian_->currentText().toStdString(), "jacobian");
+    p.fp64 = precision_->currentIndex() == 1;
+    p.backend = parse_backend(backend_->currentText().toStdString(), "backend");
+    return p;
+}
+
+void IntegrationPanel::setParams(const IntegrationParams& p) {
+    element_->setCurrentIndex(p.element == ElementType::Hexahedron ? 0 : 1);
+    problem_->setCurrentText(to_string(p.problem));
+    order_->setValue(p.order);
+    elements_->setValue(int(p.elements));
+    variant_->setCurrentText(to_string(p.variant));
+    jacobian_->setCurrentText(to_string(p.jacobian));
+    precision_->setCurrentIndex(p.fp64 ? 1 : 0);
+    backend_->setCurrentIndex(int(p.backend));
+}
+
+void IntegrationPanel::run() {
+    if (job_.busy()) return;
+    IntegrationParams p;
+    try {
+        p = params();
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Integration"), e.what());
+        return;
+    }
+    run_->setEnabled(false);
+    sweep_->setEnabled(false);
+    cancel_->setEnabled(true);
+    job_.start([this, p](const ProgressFn& progress) {
+        pending_ = {run_integration_lab(p, progress)};
+        pending_params_ = {p};
+    });
+}
+
+void IntegrationPanel::sweep() {
+    if (job_.busy()) return;
+    IntegrationParams p = params();
+    std::vector<int> orders;
+    const bool hex = p.element == ElementType::Hexahedron;
+    for (int o = hex ? 1 : 2; o <= (hex ? 10 : 7); ++o) orders.push_back(o);
+    run_->setEnabled(false);
+    sweep_->setEnabled(false);
+    cancel_->setEnabled(true);
+    job_.start([this, p, orders](const ProgressFn& progress) {
+        pending_ = run_integration_sweep(p, orders, progress);
+        pending_params_.clear();
+        for (int o : orders) {
+            IntegrationParams q = p;
+            q.order = o;
+            pending_params_.push_back(q);
+        }
+    });
+}
+
+void IntegrationPanel::showResults(const std::vector<IntegrationResult>& rs, const std::vector<IntegrationParams>& ps) {
+    for (std::size_t i = 0; i < rs.size() && i < ps.size(); ++i) {
+        const IntegrationResult& r = rs[i];
+        const IntegrationParams& p = ps[i];
+        results_.push_back(r);
+        result_params_.push_back(p);
+        const int row = table_->rowCount();
+        table_->insertRow(row);
+        const double m = double(std::max<std::int64_t>(1, r.elements));
+        const QStringList cells = {to_string(p.element),
+                                   QString::number(p.order),
+                                   to_string(p.variant),
+                                   to_string(p.jacobian),
+                                   p.fp64 ? "fp64" : "fp32",
+                                   QString::fromStdString(r.backend),
+                                   QString::number(r.ndofs),
+                                   QString::number(1e6 * r.init_s / m, 'g', 3),
+                                   QString::number(1e6 * r.transfer_in_s / m, 'g', 3),
+                                   QString::number(1e6 * r.kernel_s / m, 'g', 3),
+                                   QString::number(1e6 * r.transfer_out_s / m, 'g', 3),
+                                   QString::number(r.gflops, 'g', 4),
+                                   r.peak_gflops > 0 ? QString::number(100 * r.gflops / r.peak_gflops, 'f', 1) : "-",
+                                   r.speedup_vs_core > 0 ? QString::number(r.speedup_vs_core, 'g', 3) : "-"};
+        for (int c = 0; c < cells.size(); ++c) table_->setItem(row, c, new QTableWidgetItem(cells[c]));
+    }
+    if (!rs.empty()) heatmap_->setMatrix(rs.back().first_element, rs.back().ndofs);
+    replot();
+}
+
+int IntegrationPanel::plottedPoints() const {
+    int n = 0;
+    for (auto* s : chart_->series()) n += static_cast<QXYSeries*>(s)->count();
+    return n;
+}
+
+void IntegrationPanel::replot() {
+    chart_->removeAllSeries();
+    for (auto* a : chart_->axes()) chart_->removeAxis(a);
+    // One line per (element, variant, precision, backend): GFLOP/s against p, best per p.
+    std::map<QString, std::map<int, double>> lines;
+    for (std::size_t i = 0; i < results_.size(); ++i) {
+        const auto& p = result_params_[i];
+        const QString key = QStringLiteral("%1 %2 %3 %4")
+                                .arg(to_string(p.element), to_string(p.variant), p.fp64 ? "fp64" : "fp32",
+                                     QString::fromStdString(results_[i].backend).section(' ', 0, 0));
+        double& best = lines[key][p.order];
+        best = std::max(best, results_[i].gflops);
+    }
+    if (lines.empty()) return;
+    auto* ax = new QValueAxis;
+    ax->setTitleText(tr("order p"));
+    ax->setRange(0.5, 10.5);
+    ax->setTickCount(11);
+    ax->setLabelFormat("%d");
+    auto* ay = new QLogValueAxis;
+    ay->setTitleText(tr("GFLOP/s"));
+    ay->setLabelFormat("%g");
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    double lo = 1e30, hi = 0;
+    for (const auto& [key, pts] : lines) {
+        auto* s = new QLineSeries;
+        s->setName(key);
+        s->setPointsVisible(true);
+        for (const auto& [p, g] : pts)
+            if (g > 0) {
+                s->append(p, g);
+                lo = std::min(lo, g);
+                hi = std::max(hi, g);
+            }
+        chart_->addSeries(s);
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    }
+    if (hi > 0) ay->setRange(lo / 2, hi * 2);
+}
+
+}  // namespace voxwave::ui
