@@ -379,6 +379,21 @@ void MainWindow::buildDocks() {
     resizeDocks({d3}, {300}, Qt::Vertical);
     auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* d : {d1, d2, d3, d4, d5}) view->addAction(d->toggleViewAction());
+    // The explorer's docks have nothing to say on the Solvers tab: hide them there, bring back
+    // the ones that were open when leaving it.
+    connect(main_tabs_, &QTabWidget::currentChanged, this, [this, docks = std::vector<QDockWidget*>{d1, d2, d3, d4, d5}](int i) {
+        const bool solvers = main_tabs_->widget(i) == solvers_;
+        if (solvers && hidden_docks_.empty()) {
+            for (auto* d : docks)
+                if (!d->isHidden()) {
+                    hidden_docks_.push_back(d);
+                    d->hide();
+                }
+        } else if (!solvers) {
+            for (auto* d : hidden_docks_) d->show();
+            hidden_docks_.clear();
+        }
+    });
 }
 
 void MainWindow::showError(const QString& title, const QString& message, bool quiet) {

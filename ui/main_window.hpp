@@ -4,6 +4,7 @@
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <vector>
 
 #include "document/scene_document.hpp"
 #include "sim/simulation_controller.hpp"
@@ -16,6 +17,7 @@ class QSlider;
 class QSpinBox;
 class QTabWidget;
 class QMenu;
+class QDockWidget;
 
 namespace voxwave::ui {
 
@@ -121,6 +123,7 @@ private:
     QString last_error_;
     bool non_interactive_ = false;
     QString record_dir_;
+    std::vector<QDockWidget*> hidden_docks_;
     int recorded_frames_ = 0;
 };
 

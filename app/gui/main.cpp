@@ -10,6 +10,7 @@
 
 #include "main_window.hpp"
 #include "panels/compare_panel.hpp"
+#include "solvers/integration_panel.hpp"
 #include "sim/simulation_controller.hpp"
 
 int main(int argc, char** argv) {
@@ -33,13 +34,14 @@ int main(int argc, char** argv) {
     cli.addVersionOption();
     QCommandLineOption scene({"s", "scene"}, "Scene to open.", "FILE");
     QCommandLineOption steps("run-steps", "Run N steps after opening.", "N");
-    QCommandLineOption page("page", "Page to show: model, 3d, dispersion or compare.", "NAME");
+    QCommandLineOption page("page", "Page to show: model, 3d, 3d-wavefield, dispersion, compare or solvers.", "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
     cli.addOptions({scene, steps, page, shot});
     cli.process(app);
 
     voxwave::ui::MainWindow w;
     w.setNonInteractive(cli.isSet(shot));
+    if (cli.isSet(shot)) w.resize(1500, 920);  // pictures of one size, whatever the saved geometry
     if (cli.isSet(scene) && !w.openScene(cli.value(scene), cli.isSet(shot))) {
         std::fprintf(stderr, "voxwave: %s\n", qPrintable(w.lastError()));
         return 1;
@@ -72,6 +74,17 @@ int main(int argc, char** argv) {
     };
     // On the compare page the steps run the comparison (VFEM against OVFEM) instead.
     const bool compare = cli.value(page) == "compare";
+    // On the solvers page the steps are the element count of an integration sweep (hexahedra p = 1..10).
+    if (cli.value(page) == "solvers" && run_steps > 0) {
+        voxwave::integration::IntegrationParams ip = w.integration()->params();
+        ip.elements = run_steps;
+        w.integration()->setParams(ip);
+        QObject::connect(w.integration()->job(), &voxwave::ui::BackgroundJob::finished, &w, [&] {
+            if (!shot_path.isEmpty()) take_shot();
+        });
+        QTimer::singleShot(200, &w, [&] { w.integration()->sweep(); });
+        return app.exec();
+    }
     voxwave::ui::SimulationController* ctl = compare ? w.compare()->controller() : w.controller();
     if (run_steps > 0) {
         QObject::connect(ctl, &voxwave::ui::SimulationController::frameReady, &w,

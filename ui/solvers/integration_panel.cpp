@@ -87,9 +87,14 @@ IntegrationPanel::IntegrationPanel(QWidget* parent) : QWidget(parent) {
     auto* plots = new QSplitter;
     plots->addWidget(cv);
     plots->addWidget(heatmap_);
+    plots->setStretchFactor(0, 3);
+    plots->setStretchFactor(1, 2);
+    cv->setMinimumWidth(360);
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(table_);
     right->addWidget(plots);
+    right->setStretchFactor(0, 2);
+    right->setStretchFactor(1, 3);
     auto* lay = new QHBoxLayout(this);
     lay->addLayout(left);
     lay->addWidget(right, 1);
