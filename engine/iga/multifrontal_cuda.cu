@@ -233,7 +233,7 @@ std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& 
     std::vector<LevelOnDevice> dl(sz(levels));
     std::vector<double*> ptrs;
     std::vector<int> batch_nodes;
-    int infos = 0, max_single_k = 0, max_single_m = 0;
+    int infos = 0;
     for (int L = 0; L < levels; ++L) {
         const FrontLevel& l = t.levels[sz(L)];
         LevelOnDevice& d = dl[sz(L)];
@@ -274,7 +274,6 @@ std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& 
             b.node_begin = static_cast<std::int64_t>(batch_nodes.size());
             b.info_begin = infos;
             infos += b.count;
-            if (b.single) max_single_k = std::max(max_single_k, b.k), max_single_m = std::max(max_single_m, b.m);
             double* base = d.fronts.get();
             const std::int64_t m = b.m, k = b.k;
             for (int i : nodes) ptrs.push_back(base + d.front_begin_host[sz(i)]);              // A11
@@ -289,15 +288,15 @@ std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& 
     const DeviceArray<int> dnodes(batch_nodes);
     DeviceArray<int> info(sz(std::max(infos, 1)));
     VOXWAVE_CUDA_CHECK(cudaMemset(info.get(), 0, info.size() * sizeof(int)));
-    int lwork = 0;
-    if (max_single_k > 0) {
-        // Workspace of the largest single front (the size depends only on n and lda).
-        double* any = nullptr;
-        for (const LevelOnDevice& d : dl)
-            if (!any && d.fronts.size()) any = d.fronts.get();
-        IGA_CUSOLVER_CHECK(
-            cusolverDnDpotrf_bufferSize(h.solver, CUBLAS_FILL_MODE_LOWER, max_single_k, any, max_single_m, &lwork));
-    }
+    int lwork = 0;  // workspace of the largest single-front Cholesky
+    for (const LevelOnDevice& d : dl)
+        for (const Batch& b : d.batches)
+            if (b.single) {
+                int w = 0;
+                IGA_CUSOLVER_CHECK(
+                    cusolverDnDpotrf_bufferSize(h.solver, CUBLAS_FILL_MODE_LOWER, b.k, ptrs[sz(b.ptr_begin)], b.m, &w));
+                lwork = std::max(lwork, w);
+            }
     DeviceArray<double> work(sz(std::max(lwork, 1)));
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_t0).count();
