@@ -64,6 +64,19 @@ struct Case {
     double cuda_setup = NAN;  // allocations, uploads, pointer tables (not in the cuda column)
 };
 
+std::string table_row(const IgaBenchOptions& o, const Case& c, bool want_cuda) {
+    std::ostringstream md;
+    md << "| " << c.p << " | " << c.N << " | " << c.unknowns << " | " << c.max_front << " | " << fmt(c.flops * 1e-9)
+       << " |";
+    for (const auto& b : o.backends) md << " " << (c.seconds.count(b) ? fmt(c.seconds.at(b)) : "-") << " |";
+    if (!o.no_baseline) md << " " << fmt(c.baseline_numeric) << " | " << fmt(c.baseline_total) << " |";
+    if (want_cuda) md << " " << fmt(c.cuda_setup) << " |";
+    if (want_cuda && !o.no_baseline)
+        md << " " << (c.seconds.count("cuda") ? fmt(c.baseline_total / c.seconds.at("cuda"), "%.2f") : "-") << " |";
+    md << "\n";
+    return md.str();
+}
+
 int run(const IgaBenchOptions& o) {
     for (const auto& b : o.backends)
         if (b != "cpu-seq" && b != "cpu-par" && b != "cuda")
@@ -138,6 +151,8 @@ int run(const IgaBenchOptions& o) {
                 if (8 * c.baseline_total * o.repeat > o.max_case_seconds) gave_up[{"baseline", p}] = true;
             }
             cases.push_back(c);
+            // Each row also goes to stderr as it is measured: a run cut short keeps its numbers.
+            std::fprintf(stderr, "%s", table_row(o, c, want_cuda).c_str());
         }
 
     std::ostringstream md;
@@ -170,16 +185,7 @@ int run(const IgaBenchOptions& o) {
     if (!o.no_baseline) md << "---|---|";
     if (want_cuda && !o.no_baseline) md << "---|";
     md << "\n";
-    for (const Case& c : cases) {
-        md << "| " << c.p << " | " << c.N << " | " << c.unknowns << " | " << c.max_front << " | " << fmt(c.flops * 1e-9)
-           << " |";
-        for (const auto& b : o.backends) md << " " << (c.seconds.count(b) ? fmt(c.seconds.at(b)) : "-") << " |";
-        if (!o.no_baseline) md << " " << fmt(c.baseline_numeric) << " | " << fmt(c.baseline_total) << " |";
-        if (want_cuda) md << " " << fmt(c.cuda_setup) << " |";
-        if (want_cuda && !o.no_baseline)
-            md << " " << (c.seconds.count("cuda") ? fmt(c.baseline_total / c.seconds.at("cuda"), "%.2f") : "-") << " |";
-        md << "\n";
-    }
+    for (const Case& c : cases) md << table_row(o, c, want_cuda);
 
     // Exponents: time ~ unknowns^a per (backend, p) over N >= 64 (smaller cases are overhead),
     // and time ~ p^b at the largest N every degree 2..4 reached.
