@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "iga/dense_partial_cholesky.hpp"
 
 namespace voxwave::iga {
 
@@ -26,22 +27,9 @@ struct NodeStore {
 };
 
 // Eliminates the first k unknowns of the front F (m x (m + 1)); false if A11 is not SPD.
-bool eliminate(MapMat F, int k, NodeStore& out) {
+bool eliminate(MapMat F, int k, bool threaded, NodeStore& out) {
     const int m = static_cast<int>(F.rows()), r = m - k;
-    if (k > 0) {
-        Eigen::Ref<Mat> A11 = F.topLeftCorner(k, k);
-        Eigen::LLT<Eigen::Ref<Mat>> llt(A11);  // in place: L overwrites the lower triangle
-        if (llt.info() != Eigen::Success) return false;
-        const auto L = F.topLeftCorner(k, k).triangularView<Eigen::Lower>();
-        L.solveInPlace(F.topRightCorner(k, r + 1));
-        if (r > 0) {
-            const auto W = F.block(0, k, k, r);  // F has m + 1 columns: not topRightCorner
-            auto S = F.block(k, k, r, r);
-            S.selfadjointView<Eigen::Lower>().rankUpdate(W.transpose(), -1.0);
-            S.triangularView<Eigen::StrictlyUpper>() = S.transpose();
-            F.col(m).tail(r).noalias() -= W.transpose() * F.col(m).head(k);
-        }
-    }
+    if (!partial_cholesky_front(F.data(), m, k, threaded)) return false;
     out.factor = F.topRows(k);
     out.schur = F.bottomRightCorner(r, r + 1);
     return true;
@@ -95,9 +83,9 @@ std::vector<double> multifrontal_solve_cpu(const IgaSpace& s, const FrontTree& t
     for (int L = 0; L < levels; ++L) {
         const FrontLevel& l = t.levels[sz(L)];
         store[sz(L)].resize(sz(l.count()));
-        // Many fronts: one thread each. Few big fronts (near the root): Eigen's threads inside.
+        // Many fronts: one thread each. Few big fronts (near the root): threads inside each front.
         const bool across = parallel && l.count() >= 2 * threads;
-        Eigen::setNbThreads(parallel && !across ? threads : 1);
+        Eigen::setNbThreads(1);  // the block loops own the threads; Eigen's GEMM inside stays serial
         auto process = [&](int node) {
             const int m = l.size[sz(node)];
             std::vector<double> buf(sz(std::int64_t(m) * (m + 1)), 0.0);
@@ -118,7 +106,7 @@ std::vector<double> multifrontal_solve_cpu(const IgaSpace& s, const FrontTree& t
                 }
             }
             // No exception may leave an OpenMP loop: remember the failure, throw after it.
-            if (!eliminate(MapMat(buf.data(), m, m + 1), l.elim[sz(node)], store[sz(L)][sz(node)]))
+            if (!eliminate(MapMat(buf.data(), m, m + 1), l.elim[sz(node)], parallel && !across, store[sz(L)][sz(node)]))
 #pragma omp atomic write
                 singular = true;
         };

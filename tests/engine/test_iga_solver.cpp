@@ -132,3 +132,38 @@ TEST(IgaSolver, BadParametersAreInputErrors) {
         EXPECT_NE(std::string(e.what()).find("unknown problem 'poisson'"), std::string::npos) << e.what();
     }
 }
+
+#include <Eigen/Dense>
+#include <random>
+
+#include "iga/dense_partial_cholesky.hpp"
+
+TEST(IgaDenseFront, BlockedPartialCholeskyMatchesTheSchurComplement) {
+    // Random SPD front of several blocks: [S c] against A22 - A21 A11^-1 A12 from a plain solve.
+    const int m = 300, k = 200, r = m - k;
+    std::mt19937 gen(6);
+    std::uniform_real_distribution<double> u(-1, 1);
+    Eigen::MatrixXd B(m, m);
+    for (int j = 0; j < m; ++j)
+        for (int i = 0; i < m; ++i) B(i, j) = u(gen);
+    Eigen::MatrixXd F(m, m + 1);
+    F.leftCols(m) = B * B.transpose() + m * Eigen::MatrixXd::Identity(m, m);
+    for (int i = 0; i < m; ++i) F(i, m) = u(gen);
+    const Eigen::MatrixXd A = F;
+    const Eigen::MatrixXd X = A.topLeftCorner(k, k).llt().solve(A.topRightCorner(k, r + 1));
+    const Eigen::MatrixXd expected = A.bottomRightCorner(r, r + 1) - A.block(k, 0, r, k) * X;
+    for (bool threaded : {false, true}) {
+        Eigen::MatrixXd G = A;
+        ASSERT_TRUE(partial_cholesky_front(G.data(), m, k, threaded));
+        EXPECT_LT((G.bottomRightCorner(r, r + 1) - expected).cwiseAbs().maxCoeff(), 1e-12 * m);
+        // The top rows solve the eliminated block: L^T x1 = y - W x2 for any x2.
+        const Eigen::VectorXd x2 = Eigen::VectorXd::LinSpaced(r, -1, 1);
+        Eigen::VectorXd t = G.col(m).head(k) - G.block(0, k, k, r) * x2;
+        G.topLeftCorner(k, k).triangularView<Eigen::Lower>().transpose().solveInPlace(t);
+        const Eigen::VectorXd ref = A.topLeftCorner(k, k).llt().solve(A.col(m).head(k) - A.block(0, k, k, r) * x2);
+        EXPECT_LT((t - ref).cwiseAbs().maxCoeff(), 1e-12);
+    }
+    Eigen::MatrixXd bad = A;
+    bad(150, 150) = -1e6;  // not positive definite
+    EXPECT_FALSE(partial_cholesky_front(bad.data(), m, k, false));
+}
