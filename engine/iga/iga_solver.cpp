@@ -26,6 +26,7 @@ void validate(const IgaParams& p) {
         throw InputError("", "--degree",
                          "must be between 1 and " + std::to_string(kMaxDegree) + ", got " + std::to_string(p.degree));
     check_multifrontal_elements(p.elements);
+    check_multifrontal_fits_in_memory(p.degree, p.elements);
     if (p.grid < 2 || p.grid > 10001) throw InputError("", "grid", "must be between 2 and 10001 samples per side");
 }
 

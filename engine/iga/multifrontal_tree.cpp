@@ -1,6 +1,10 @@
 #include "iga/multifrontal_tree.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "core/errors.hpp"
@@ -24,6 +28,22 @@ void check_multifrontal_elements(int elements) {
             "", "--elements",
             "the multi-frontal solver merges 2x2 patches, so N must be a power of two from 2 to 8192, got " +
                 std::to_string(elements));
+}
+
+double estimated_front_bytes(int degree, int elements) {
+    const double N = elements, p = degree, levels = std::log2(N) + 1;
+    return 0.7 * 288.0 * N * N * p * p * levels;
+}
+
+void check_multifrontal_fits_in_memory(int degree, int elements) {
+    const double need = 0.5 * estimated_front_bytes(degree, elements);
+    const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+    if (have > 0 && need > 0.8 * have) {
+        char msg[200];
+        std::snprintf(msg, sizeof msg, "N = %d with p = %d needs about %.0f GiB of memory, this machine has %.0f GiB",
+                      elements, degree, need / double(1 << 30), have / double(1 << 30));
+        throw InputError("", "--elements", msg);
+    }
 }
 
 FrontTree build_front_tree(const IgaSpace& s) {

@@ -167,3 +167,20 @@ TEST(IgaDenseFront, BlockedPartialCholeskyMatchesTheSchurComplement) {
     bad(150, 150) = -1e6;  // not positive definite
     EXPECT_FALSE(partial_cholesky_front(bad.data(), m, k, false));
 }
+
+TEST(IgaTree, FrontBytesEstimateMatchesBuiltTrees) {
+    for (int p : {1, 3})
+        for (int N : {128, 256}) {
+            const FrontTree t = build_front_tree(make_iga_space(p, N));
+            double bytes = 0;
+            for (const FrontLevel& l : t.levels)
+                for (int m : l.size) bytes += 8.0 * m * (m + 1);
+            // Boundary patches have smaller fronts: an overestimate on small meshes.
+            const double ratio = estimated_front_bytes(p, N) / bytes;
+            EXPECT_GT(ratio, 0.85) << "p " << p << " N " << N;
+            EXPECT_LT(ratio, 1.4) << "p " << p << " N " << N;
+        }
+    // N = 8192, p = 8 would need terabytes: refused before anything is allocated.
+    EXPECT_THROW(check_multifrontal_fits_in_memory(8, 8192), InputError);
+    EXPECT_NO_THROW(check_multifrontal_fits_in_memory(2, 64));
+}
