@@ -71,8 +71,11 @@ IgaResult solve_iga(const IgaParams& params, const ProgressFn& progress) {
     r.factor_flops = tree.factor_flops;
 
     if (backend == IgaBackend::Cuda) {
+        // The device runs the whole tree from one queue of launches: progress is start and end.
+        if (progress && !progress(0, 1)) throw Cancelled{};
         CudaMultifrontalTimings ct;
         r.coefficients = multifrontal_solve_cuda(s, tree, load, &ct);
+        if (progress) progress(1, 1);
         r.factor_seconds = ct.factor_seconds;
         r.solve_seconds = ct.solve_seconds;
         r.device_setup_seconds = ct.setup_seconds;

@@ -46,7 +46,9 @@ struct IgaResult {
     double baseline_max_difference = -1;  // max |x_mf - x_sparse| / max |x_sparse|; -1 when not run
 };
 
-// Validates (InputError naming the field), solves, samples, measures the error.
+// Validates (InputError naming the field), solves, samples, measures the error. `progress`
+// gets (done, total) of the solve (CPU: tree levels up and down; CUDA: start and end) and may
+// cancel (Cancelled is thrown). Safe to call from a worker thread.
 IgaResult solve_iga(const IgaParams& params, const ProgressFn& progress = {});
 
 // Writes an IGA result (format "voxwave-iga", version 1) atomically: /samples/x, /samples/y,
