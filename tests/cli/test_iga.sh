@@ -34,6 +34,7 @@ expect_error elements-not-pow2 1 "--elements: .*power of two.*12" "$out" -- iga 
 expect_error unknown-problem 1 "--problem: unknown problem 'heat'" "$out" -- iga --degree 2 --elements 8 --problem heat --out "$out" -q
 expect_error unknown-backend 1 "--backend: unknown backend 'gpu'" "$out" -- iga --degree 2 --elements 8 --problem seed --backend gpu --out "$out" -q
 expect_error too-big 1 "--elements: N = 8192 with p = 8 needs about .* GiB of memory" "$out" -- iga --degree 8 --elements 8192 --problem seed --out "$out" -q
+expect_error bench-backend 1 "--backends: unknown backend .tpu." "" -- iga-bench --backends tpu --elements 16
 expect_error not-a-number 2 "degree" "$out" -- iga --degree two --elements 8 --problem seed --out "$out" -q
 expect_error unwritable 1 "/nonexistent-dir/iga.h5: .*does not exist" "" -- iga --degree 2 --elements 8 --problem seed --out /nonexistent-dir/iga.h5 -q
 finish

@@ -184,3 +184,22 @@ TEST(IgaTree, FrontBytesEstimateMatchesBuiltTrees) {
     EXPECT_THROW(check_multifrontal_fits_in_memory(8, 8192), InputError);
     EXPECT_NO_THROW(check_multifrontal_fits_in_memory(2, 64));
 }
+
+#include "core/device.hpp"
+
+TEST(IgaSolver, AutoBackendFallsBackToTheCpuAndSaysWhy) {
+    std::string why;
+    if (!cuda_devices(&why).empty()) GTEST_SKIP() << "a CUDA device is present";
+    IgaParams q = cpu_params(2, 8, IgaProblemKind::Seed);
+    q.backend = IgaBackend::Auto;
+    const IgaResult r = solve_iga(q);
+    EXPECT_EQ(r.backend, "cpu");
+    EXPECT_NE(r.backend_note.find("auto: CPU"), std::string::npos) << r.backend_note;
+    q.backend = IgaBackend::Cuda;
+    try {
+        solve_iga(q);
+        ADD_FAILURE() << "cuda without a device must be refused";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.field(), "--backend");
+    }
+}
