@@ -2,6 +2,7 @@
 // the solution sampled on a grid of [0,1]^2 and the run's numbers to HDF5.
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
@@ -32,9 +33,11 @@ int run(const IgaOptions& o) {
         std::printf("iga %s: p = %d, N = %d x %d elements, %lld unknowns (%lld free), largest front %d\n",
                     iga::to_string(p.problem), p.degree, p.elements, p.elements, static_cast<long long>(r.dofs),
                     static_cast<long long>(r.free_dofs), r.max_front);
-        std::printf("multi-frontal (%s%s%s, %d thread%s): factor %.4g s, solve %.4g s; L2 error %.3e\n",
-                    r.backend.c_str(), r.backend_note.empty() ? "" : ", ", r.backend_note.c_str(), r.threads,
-                    r.threads == 1 ? "" : "s", r.factor_seconds, r.solve_seconds, r.l2_error);
+        const std::string threads =
+            r.backend == "cpu" ? ", " + std::to_string(r.threads) + (r.threads == 1 ? " thread" : " threads") : "";
+        std::printf("multi-frontal (%s%s%s%s): factor %.4g s, solve %.4g s; L2 error %.3e\n", r.backend.c_str(),
+                    r.backend_note.empty() ? "" : ", ", r.backend_note.c_str(), threads.c_str(), r.factor_seconds,
+                    r.solve_seconds, r.l2_error);
         if (r.baseline_max_difference >= 0)
             std::printf("baseline %s: analyse %.4g s, factor %.4g s, solve %.4g s; max |difference| %.2e\n",
                         r.baseline_solver.c_str(), r.baseline_analyse_seconds, r.baseline_factor_seconds,
