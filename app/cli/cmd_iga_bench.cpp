@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -161,6 +162,11 @@ int run(const IgaBenchOptions& o) {
        << ")";
     if (!gpu.empty()) md << "; GPU " << gpu;
     md << "\n- command: `" << o.command_line << "`\n";
+    // Spinning idle OpenMP threads (the default policy) fight OpenBLAS's threads inside CHOLMOD:
+    // measured up to 20x slower baselines on the H100 host. Say which policy ran.
+    const char* wait = std::getenv("OMP_WAIT_POLICY");
+    md << "- OMP_WAIT_POLICY=" << (wait ? wait : "(unset)")
+       << (wait && std::string(wait) == "PASSIVE" ? "" : " (baseline times may be inflated: set PASSIVE)") << "\n";
     md << "- problem: manufactured (u = cos(pi x1) sin(pi x2)), Dirichlet at x2 = 0, 1; N x N elements, degree p, "
           "C^(p-1)\n";
     md << "- times: median of " << o.repeat << " runs" << (want_cuda ? " (CUDA: after one warm-up run)" : "")
