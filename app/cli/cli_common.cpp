@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <exception>
 #include <fstream>
 #include <new>
@@ -68,6 +69,31 @@ int guarded(const std::function<int()>& body) {
         std::fprintf(stderr, "voxwave-cli: error: %s\n", e.what());
         return kFailure;
     }
+}
+
+}  // namespace voxwave::cli
+
+namespace voxwave::cli {
+
+std::string cpu_model() {
+    std::ifstream f("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    return "unknown CPU";
+}
+
+std::string utc_timestamp() {
+    char date[64];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+    return date;
+}
+
+std::string host_name() {
+    char host[256] = "unknown";
+    gethostname(host, sizeof host - 1);
+    return host;
 }
 
 }  // namespace voxwave::cli

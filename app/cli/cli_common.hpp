@@ -22,6 +22,12 @@ void finish_progress();
 // to that file; throws InputError(out, "", ...) when it cannot.
 void print_and_append(const std::string& markdown, const std::string& out);
 
+// The CPU's model name from /proc/cpuinfo ("unknown CPU" elsewhere), for benchmark headers.
+std::string cpu_model();
+// "YYYY-MM-DD HH:MM UTC" now, and this machine's host name, for benchmark headers.
+std::string utc_timestamp();
+std::string host_name();
+
 // Runs a subcommand body, turning every exception into one line on stderr and an exit code.
 int guarded(const std::function<int()>& body);
 

@@ -38,14 +38,6 @@ struct BenchOptions {
     std::string command_line;
 };
 
-std::string cpu_model() {
-    std::ifstream f("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-    return "unknown CPU";
-}
-
 // Floating-point operations of one moment-kernel element product (voxel_element_kernel.hpp):
 // 3 x 3 x (4 differences + 8 Hadamard) = 108 in, 4 stress evaluations (~20 each) + 9 bilinear
 // (2 each) = ~100, 3 x 3 x (8 Hadamard + 8 scatter) = 144 out; the damped input adds 72.
@@ -313,12 +305,7 @@ std::function<int()> add_bench_command(CLI::App& app) {
     c->add_option("--steps", o->steps, "Timed steps per case (default 200)");
     c->add_option("--out,-o", o->out, "Append the markdown table to this file");
     return [o, c] {
-        o->command_line = "voxwave-cli bench";
-        for (const auto* opt : c->get_options())
-            if (opt->count() > 0 && opt->get_name() != "--help") {
-                o->command_line += " " + opt->get_name();
-                for (const auto& r : opt->results()) o->command_line += " " + r;
-            }
+        o->command_line = echo_command_line("voxwave-cli bench", *c);
         return run(*o);
     };
 }

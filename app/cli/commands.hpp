@@ -15,6 +15,12 @@ std::function<int()> add_bench_command(CLI::App& app);
 std::function<int()> add_table3_command(CLI::App& app);
 std::function<int()> add_bench_live_command(CLI::App& app);
 std::function<int()> add_integrate_command(CLI::App& app);
+std::function<int()> add_iga_command(CLI::App& app);
+std::function<int()> add_iga_bench_command(CLI::App& app);
+
+// "PROGRAM --option value ..." for the options the user gave: benchmark files record how
+// they were made.
+std::string echo_command_line(const std::string& program, const CLI::App& command);
 
 // Throws InputError(path, "", reason) when a file cannot be created at `path` (checked before
 // long work starts, so a typo in --out does not cost a whole simulation).

@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
     add(add_table3_command);
     add(add_bench_live_command);
     add(add_integrate_command);
+    add(add_iga_command);
+    add(add_iga_bench_command);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
