@@ -34,6 +34,7 @@
 #include "panels/shapes_panel.hpp"
 #include "panels/sources_panel.hpp"
 #include "scene/result.hpp"
+#include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
 #include "views/model_view_3d.hpp"
 #include "views/trace_panel.hpp"
@@ -75,6 +76,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     solvers_ = new QTabWidget;
     integration_ = new IntegrationPanel;
     solvers_->addTab(integration_, tr("Element integration"));
+    iga_ = new IgaPanel;
+    solvers_->addTab(iga_, tr("IGA multi-frontal"));
     main_tabs_->addTab(solvers_, tr("Solvers"));
     setCentralWidget(main_tabs_);
 
@@ -381,19 +384,20 @@ void MainWindow::buildDocks() {
     for (auto* d : {d1, d2, d3, d4, d5}) view->addAction(d->toggleViewAction());
     // The explorer's docks have nothing to say on the Solvers tab: hide them there, bring back
     // the ones that were open when leaving it.
-    connect(main_tabs_, &QTabWidget::currentChanged, this, [this, docks = std::vector<QDockWidget*>{d1, d2, d3, d4, d5}](int i) {
-        const bool solvers = main_tabs_->widget(i) == solvers_;
-        if (solvers && hidden_docks_.empty()) {
-            for (auto* d : docks)
-                if (!d->isHidden()) {
-                    hidden_docks_.push_back(d);
-                    d->hide();
+    connect(main_tabs_, &QTabWidget::currentChanged, this,
+            [this, docks = std::vector<QDockWidget*>{d1, d2, d3, d4, d5}](int i) {
+                const bool solvers = main_tabs_->widget(i) == solvers_;
+                if (solvers && hidden_docks_.empty()) {
+                    for (auto* d : docks)
+                        if (!d->isHidden()) {
+                            hidden_docks_.push_back(d);
+                            d->hide();
+                        }
+                } else if (!solvers) {
+                    for (auto* d : hidden_docks_) d->show();
+                    hidden_docks_.clear();
                 }
-        } else if (!solvers) {
-            for (auto* d : hidden_docks_) d->show();
-            hidden_docks_.clear();
-        }
-    });
+            });
 }
 
 void MainWindow::showError(const QString& title, const QString& message, bool quiet) {

@@ -31,6 +31,7 @@ class DispersionPanel;
 class ComparePanel;
 class ShapesPanel;
 class IntegrationPanel;
+class IgaPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -50,6 +51,7 @@ public:
     ComparePanel* compare() { return compare_; }
     ShapesPanel* shapes() { return shapes_; }
     IntegrationPanel* integration() { return integration_; }
+    IgaPanel* iga() { return iga_; }
     QTabWidget* solvers() { return solvers_; }
 
     // Opens a scene; on error shows a message (unless quiet) and keeps the current document.
@@ -102,6 +104,7 @@ private:
     ShapesPanel* shapes_ = nullptr;
     QTabWidget* solvers_ = nullptr;
     IntegrationPanel* integration_ = nullptr;
+    IgaPanel* iga_ = nullptr;
     QComboBox* plane_box_ = nullptr;
     QSlider* slice_slider_ = nullptr;
     QComboBox* quantity_box_ = nullptr;

@@ -10,8 +10,8 @@
 
 #include "main_window.hpp"
 #include "panels/compare_panel.hpp"
-#include "solvers/integration_panel.hpp"
 #include "sim/simulation_controller.hpp"
+#include "solvers/integration_panel.hpp"
 
 int main(int argc, char** argv) {
     // VTK and our shaders need OpenGL 3.2 core with depth and stencil, set before QApplication (§4).

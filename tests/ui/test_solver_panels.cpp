@@ -4,6 +4,7 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
 #include "solvers/matrix_heatmap.hpp"
 
@@ -71,6 +72,32 @@ private slots:
         QVERIFY(failed.wait(60000));
         QCOMPARE(failed.first().first().toString(), QString("cancelled"));
         QCOMPARE(panel.table()->rowCount(), 0);
+    }
+
+    void igaRunShowsTheSolutionAndACostSweepPlotsIt() {
+        IgaPanel panel;
+        panel.resize(900, 500);
+        panel.show();
+        iga::IgaParams p;
+        p.degree = 2;
+        p.elements = 8;
+        p.problem = iga::IgaProblemKind::Seed;
+        p.backend = iga::IgaBackend::Cpu;
+        panel.setParams(p);
+        QSignalSpy done(panel.job(), &BackgroundJob::finished);
+        panel.run();
+        QVERIFY(done.wait(60000));
+        QCOMPARE(panel.results().size(), std::size_t(1));
+        const iga::IgaResult& r = panel.results().front();
+        // The seed problem's exact solution is u = x2: the surface drawn is that plane.
+        QCOMPARE(panel.surfacePoints(), r.params.grid * r.params.grid);
+        for (std::size_t i = 0; i < r.u.size(); i += 97) QVERIFY(std::abs(r.u[i] - r.y[i]) < 1e-12);
+        QVERIFY(panel.summary().contains("L2 error"));
+        // Cost sweep: N = 4 and 8 -> two more measured points on the log-log plot.
+        panel.costSweep();
+        QVERIFY(done.wait(60000));
+        QCOMPARE(panel.results().size(), std::size_t(3));
+        QCOMPARE(panel.plottedPoints(), 2);  // N = 4 and 8 (the first run at N = 8 is the same point)
     }
 };
 

@@ -1,0 +1,300 @@
+#include "solvers/iga_panel.hpp"
+
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkDoubleArray.h>
+#include <vtkLookupTable.h>
+#include <vtkPlaneSource.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <cmath>
+#include <map>
+
+#include "iga/iga_problem.hpp"
+#include "views/vtk_widget.hpp"
+
+namespace voxwave::ui {
+
+using namespace voxwave::iga;
+
+struct IgaPanel::Pipeline {
+    vtkSmartPointer<vtkActor> actor;
+    int points = 0;
+};
+
+IgaPanel::IgaPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_unique<Pipeline>()) {
+    degree_ = new QSpinBox;
+    degree_->setRange(1, 8);
+    degree_->setValue(2);
+    elements_ = new QComboBox;
+    for (int n = 2; n <= 1024; n *= 2) elements_->addItem(QString::number(n));
+    elements_->setCurrentText("64");
+    problem_ = new QComboBox;
+    problem_->addItems({"seed", "manufactured"});
+    backend_ = new QComboBox;
+    backend_->addItems({"auto", "cpu", "cuda"});
+    parallel_ = new QCheckBox(tr("parallel fronts (CPU)"));
+    parallel_->setChecked(true);
+    run_ = new QPushButton(tr("Run"));
+    sweep_ = new QPushButton(tr("Cost sweep"));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setEnabled(false);
+    progress_ = new QProgressBar;
+    info_ = new QLabel;
+    info_->setWordWrap(true);
+    info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Degree p"), degree_);
+    form->addRow(tr("Elements N x N"), elements_);
+    form->addRow(tr("Problem"), problem_);
+    form->addRow(tr("Backend"), backend_);
+    form->addRow(parallel_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(run_);
+    buttons->addWidget(sweep_);
+    buttons->addWidget(cancel_);
+    auto* left = new QVBoxLayout;
+    left->addLayout(form);
+    left->addLayout(buttons);
+    left->addWidget(progress_);
+    left->addWidget(info_);
+    left->addStretch();
+    auto* leftw = new QWidget;
+    leftw->setLayout(left);
+    leftw->setMaximumWidth(360);
+    surface_ = new VtkWidget;
+    chart_ = new QChart;
+    chart_->setTheme(QChart::ChartThemeDark);
+    chart_->setTitle(tr("solve time against unknowns"));
+    auto* split = new QSplitter;
+    split->addWidget(surface_);
+    split->addWidget(new QChartView(chart_));
+    auto* lay = new QHBoxLayout(this);
+    lay->addWidget(leftw);
+    lay->addWidget(split, 1);
+    connect(run_, &QPushButton::clicked, this, &IgaPanel::run);
+    connect(sweep_, &QPushButton::clicked, this, &IgaPanel::costSweep);
+    connect(cancel_, &QPushButton::clicked, &job_, &BackgroundJob::cancel);
+    connect(&job_, &BackgroundJob::progress, this, [this](qint64 d, qint64 t) {
+        progress_->setRange(0, int(std::max<qint64>(1, t)));
+        progress_->setValue(int(d));
+    });
+    const auto idle = [this] {
+        run_->setEnabled(true);
+        sweep_->setEnabled(true);
+        cancel_->setEnabled(false);
+    };
+    connect(&job_, &BackgroundJob::finished, this, [this, idle] {
+        idle();
+        showResults(pending_);
+    });
+    connect(&job_, &BackgroundJob::failed, this, [this, idle](const QString& m) {
+        idle();
+        if (m != tr("cancelled")) QMessageBox::warning(this, tr("IGA solve failed"), m);
+    });
+}
+
+IgaPanel::~IgaPanel() {
+    job_.cancel();
+    job_.wait();
+}
+
+IgaParams IgaPanel::params() const {
+    IgaParams p;
+    p.degree = degree_->value();
+    p.elements = elements_->currentText().toInt();
+    p.problem = parse_iga_problem(problem_->currentText().toStdString(), "problem");
+    p.backend = parse_iga_backend(backend_->currentText().toStdString(), "backend");
+    p.parallel = parallel_->isChecked();
+    return p;
+}
+
+void IgaPanel::setParams(const IgaParams& p) {
+    degree_->setValue(p.degree);
+    elements_->setCurrentText(QString::number(p.elements));
+    problem_->setCurrentText(to_string(p.problem));
+    backend_->setCurrentIndex(int(p.backend));
+    parallel_->setChecked(p.parallel);
+}
+
+void IgaPanel::run() {
+    if (job_.busy()) return;
+    const IgaParams p = params();
+    run_->setEnabled(false);
+    sweep_->setEnabled(false);
+    cancel_->setEnabled(true);
+    job_.start([this, p](const ProgressFn& progress) { pending_ = {solve_iga(p, progress)}; });
+}
+
+void IgaPanel::costSweep() {
+    if (job_.busy()) return;
+    const IgaParams p = params();
+    run_->setEnabled(false);
+    sweep_->setEnabled(false);
+    cancel_->setEnabled(true);
+    job_.start([this, p](const ProgressFn& progress) {
+        std::vector<IgaResult> out;
+        std::vector<int> ns;
+        for (int n = 4; n <= p.elements; n *= 2) ns.push_back(n);
+        for (std::size_t i = 0; i < ns.size(); ++i) {
+            IgaParams q = p;
+            q.elements = ns[i];
+            q.baseline = false;  // the multi-frontal cost only
+            out.push_back(solve_iga(q, {}));
+            if (progress && !progress(std::int64_t(i + 1), std::int64_t(ns.size()))) throw Cancelled{};
+        }
+        pending_ = std::move(out);
+    });
+}
+
+QString IgaPanel::summary() const { return info_->text(); }
+
+int IgaPanel::surfacePoints() const { return vtk_->points; }
+
+void IgaPanel::showResults(const std::vector<IgaResult>& rs) {
+    if (rs.empty()) return;
+    results_.insert(results_.end(), rs.begin(), rs.end());
+    const IgaResult& r = rs.back();
+    info_->setText(tr("%1 unknowns (%2 free), %3 levels, largest front %4\n"
+                      "backend %5\nsetup %6 s, factor %7 s, solve %8 s\nL2 error %9%10")
+                       .arg(r.dofs)
+                       .arg(r.free_dofs)
+                       .arg(r.levels)
+                       .arg(r.max_front)
+                       .arg(QString::fromStdString(r.backend_note.empty() ? r.backend : r.backend_note))
+                       .arg(r.setup_seconds, 0, 'g', 3)
+                       .arg(r.factor_seconds, 0, 'g', 3)
+                       .arg(r.solve_seconds, 0, 'g', 3)
+                       .arg(r.l2_error, 0, 'g', 3)
+                       .arg(r.baseline_max_difference >= 0
+                                ? tr("\n%1: %2 s, max difference %3")
+                                      .arg(QString::fromStdString(r.baseline_solver))
+                                      .arg(r.baseline_factor_seconds + r.baseline_solve_seconds, 0, 'g', 3)
+                                      .arg(r.baseline_max_difference, 0, 'g', 2)
+                                : QString()));
+    // Surface z = u over [0,1]^2, coloured by u.
+    const int n = r.params.grid;
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    auto values = vtkSmartPointer<vtkDoubleArray>::New();
+    auto plane = vtkSmartPointer<vtkPlaneSource>::New();
+    plane->SetOrigin(0, 0, 0);
+    plane->SetPoint1(1, 0, 0);
+    plane->SetPoint2(0, 1, 0);
+    plane->SetResolution(n - 1, n - 1);
+    plane->Update();
+    vtkPolyData* poly = plane->GetOutput();
+    double lo = 1e300, hi = -1e300;
+    for (vtkIdType i = 0; i < poly->GetNumberOfPoints() && std::size_t(i) < r.u.size(); ++i) {
+        double x[3];
+        poly->GetPoint(i, x);
+        x[2] = 0.5 * r.u[std::size_t(i)];
+        poly->GetPoints()->SetPoint(i, x);
+        values->InsertNextValue(r.u[std::size_t(i)]);
+        lo = std::min(lo, r.u[std::size_t(i)]);
+        hi = std::max(hi, r.u[std::size_t(i)]);
+    }
+    poly->GetPointData()->SetScalars(values);
+    vtk_->points = int(poly->GetNumberOfPoints());
+    auto lut = vtkSmartPointer<vtkLookupTable>::New();
+    lut->SetHueRange(0.66, 0.0);
+    lut->Build();
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(poly);
+    mapper->SetLookupTable(lut);
+    mapper->SetScalarRange(lo, hi > lo ? hi : lo + 1);
+    vtkRenderer* ren = surface_->renderer();
+    if (vtk_->actor) ren->RemoveActor(vtk_->actor);
+    vtk_->actor = vtkSmartPointer<vtkActor>::New();
+    vtk_->actor->SetMapper(mapper);
+    ren->AddActor(vtk_->actor);
+    surface_->beforeNextRender([ren] {
+        vtkCamera* cam = ren->GetActiveCamera();
+        cam->SetFocalPoint(0.5, 0.5, 0.2);
+        cam->SetPosition(1.9, -1.4, 1.6);
+        cam->SetViewUp(0, 0, 1);
+        ren->ResetCamera();
+        ren->ResetCameraClippingRange();
+    });
+    replot();
+}
+
+int IgaPanel::plottedPoints() const {
+    int n = 0;
+    for (auto* s : chart_->series())
+        if (s->name().startsWith("p =")) n += static_cast<QXYSeries*>(s)->count();
+    return n;
+}
+
+void IgaPanel::replot() {
+    chart_->removeAllSeries();
+    for (auto* a : chart_->axes()) chart_->removeAxis(a);
+    // Measured (factor + solve) per degree and backend, and the seed's slopes from the first point.
+    std::map<QString, std::map<double, double>> lines;
+    for (const auto& r : results_)
+        lines[QStringLiteral("p = %1, %2").arg(r.params.degree).arg(QString::fromStdString(r.backend))]
+             [double(r.dofs)] = std::max(1e-9, r.factor_seconds + r.solve_seconds);
+    if (lines.empty()) return;
+    auto* ax = new QLogValueAxis;
+    ax->setTitleText(tr("unknowns"));
+    ax->setLabelFormat("%g");
+    auto* ay = new QLogValueAxis;
+    ay->setTitleText(tr("seconds"));
+    ay->setLabelFormat("%g");
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    double xlo = 1e300, xhi = 0, ylo = 1e300, yhi = 0;
+    const auto add = [&](QLineSeries* s) {
+        chart_->addSeries(s);
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    };
+    for (const auto& [name, pts] : lines) {
+        auto* s = new QLineSeries;
+        s->setName(name);
+        s->setPointsVisible(true);
+        for (const auto& [x, y] : pts) {
+            s->append(x, y);
+            xlo = std::min(xlo, x), xhi = std::max(xhi, x), ylo = std::min(ylo, y), yhi = std::max(yhi, y);
+        }
+        add(s);
+        if (pts.size() >= 2) {
+            // Slopes 1.5 (sequential, seed's O(N^1.5 p^3)) and 1 (parallel, O(N p^2)) through the last point.
+            const auto [x1, y1] = *pts.rbegin();
+            for (double slope : {1.5, 1.0}) {
+                auto* ref = new QLineSeries;
+                ref->setName(slope > 1 ? tr("N^1.5 (sequential)") : tr("N^1 (parallel)"));
+                QPen pen(slope > 1 ? QColor(220, 120, 60) : QColor(120, 200, 120));
+                pen.setStyle(Qt::DashLine);
+                ref->setPen(pen);
+                const double x0 = pts.begin()->first;
+                ref->append(x0, y1 * std::pow(x0 / x1, slope));
+                ref->append(x1, y1);
+                ylo = std::min(ylo, y1 * std::pow(x0 / x1, slope));
+                add(ref);
+            }
+        }
+    }
+    ax->setRange(xlo / 1.5, xhi * 1.5);
+    ay->setRange(ylo / 2, yhi * 2);
+}
+
+}  // namespace voxwave::ui
