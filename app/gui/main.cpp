@@ -11,6 +11,7 @@
 #include "main_window.hpp"
 #include "panels/compare_panel.hpp"
 #include "sim/simulation_controller.hpp"
+#include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
 
 int main(int argc, char** argv) {
@@ -34,7 +35,7 @@ int main(int argc, char** argv) {
     cli.addVersionOption();
     QCommandLineOption scene({"s", "scene"}, "Scene to open.", "FILE");
     QCommandLineOption steps("run-steps", "Run N steps after opening.", "N");
-    QCommandLineOption page("page", "Page to show: model, 3d, 3d-wavefield, dispersion, compare or solvers.", "NAME");
+    QCommandLineOption page("page", "Page to show: model, 3d, 3d-wavefield, dispersion, compare, solvers or solvers-iga.", "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
     cli.addOptions({scene, steps, page, shot});
     cli.process(app);
@@ -83,6 +84,20 @@ int main(int argc, char** argv) {
             if (!shot_path.isEmpty()) take_shot();
         });
         QTimer::singleShot(200, &w, [&] { w.integration()->sweep(); });
+        return app.exec();
+    }
+    // On the IGA page the steps are N (a power of two): a cost sweep up to it at p = 3.
+    if (cli.value(page) == "solvers-iga" && run_steps > 0) {
+        w.solvers()->setCurrentWidget(w.iga());
+        voxwave::iga::IgaParams ip = w.iga()->params();
+        ip.degree = 3;
+        ip.elements = int(run_steps);
+        ip.problem = voxwave::iga::IgaProblemKind::Manufactured;
+        w.iga()->setParams(ip);
+        QObject::connect(w.iga()->job(), &voxwave::ui::BackgroundJob::finished, &w, [&] {
+            if (!shot_path.isEmpty()) take_shot();
+        });
+        QTimer::singleShot(200, &w, [&] { w.iga()->costSweep(); });
         return app.exec();
     }
     voxwave::ui::SimulationController* ctl = compare ? w.compare()->controller() : w.controller();

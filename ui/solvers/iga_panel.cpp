@@ -86,8 +86,12 @@ IgaPanel::IgaPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_unique<Pip
     chart_->setTheme(QChart::ChartThemeDark);
     chart_->setTitle(tr("solve time against unknowns"));
     auto* split = new QSplitter;
+    auto* chart_view = new QChartView(chart_);
+    chart_view->setMinimumWidth(420);
     split->addWidget(surface_);
-    split->addWidget(new QChartView(chart_));
+    split->addWidget(chart_view);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto* lay = new QHBoxLayout(this);
     lay->addWidget(leftw);
     lay->addWidget(split, 1);
