@@ -13,6 +13,7 @@ std::function<int()> add_dispersion_command(CLI::App& app);
 std::function<int()> add_info_command(CLI::App& app);
 std::function<int()> add_bench_command(CLI::App& app);
 std::function<int()> add_table3_command(CLI::App& app);
+std::function<int()> add_poisson_command(CLI::App& app);
 
 // Throws InputError(path, "", reason) when a file cannot be created at `path` (checked before
 // long work starts, so a typo in --out does not cost a whole simulation).

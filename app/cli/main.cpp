@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     add(add_info_command);
     add(add_bench_command);
     add(add_table3_command);
+    add(add_poisson_command);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <memory>
 #include <string>
 
 #include "poisson/prehandling.hpp"
@@ -27,5 +28,19 @@ double direct_solve_flops(const PrehandledPoisson& p);
 // inputs of the dense products are rounded to TF32).
 Eigen::MatrixXd solve_prehandled_cpu(const PrehandledPoisson& p, PoissonPrecision precision,
                                      const Eigen::MatrixXd& b_prehandled);
+
+// The same solver with its matrices converted to the format once (for repeated, timed solves).
+class CpuPoissonSolver {
+public:
+    CpuPoissonSolver(const PrehandledPoisson& p, PoissonPrecision precision);
+    ~CpuPoissonSolver();
+    CpuPoissonSolver(const CpuPoissonSolver&) = delete;
+    CpuPoissonSolver& operator=(const CpuPoissonSolver&) = delete;
+    Eigen::MatrixXd solve(const Eigen::MatrixXd& b_prehandled) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace voxwave::poisson

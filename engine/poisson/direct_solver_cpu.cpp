@@ -1,6 +1,7 @@
 #include <Eigen/Core>
 #include <bit>
 #include <cstdint>
+#include <memory>
 
 #include "core/errors.hpp"
 #include "poisson/direct_solver.hpp"
@@ -64,85 +65,122 @@ M tf32_inputs(PoissonPrecision precision, const M& m) {
     return m;
 }
 
+struct CpuSolverBase {
+    virtual ~CpuSolverBase() = default;
+    virtual Eigen::MatrixXd solve(const Eigen::MatrixXd& b) const = 0;
+};
+
+// The matrices in the solver's format, converted once.
 template <class T>
-Eigen::MatrixXd solve_typed(const PrehandledPoisson& p, PoissonPrecision precision, const Eigen::MatrixXd& b64) {
+struct CpuTypedSolver : CpuSolverBase {
     using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
     using Sp = Eigen::SparseMatrix<T, Eigen::ColMajor, int>;
-    const int nC = p.nC, nE = p.nE, nI = p.nI, n = p.cell_nodes, K = static_cast<int>(b64.cols());
-    auto sparse = [&](const SparseMatrixd& m) {
+    const PrehandledPoisson& p;
+    PoissonPrecision precision;
+    Sp B, D, Bt, Dt;
+    Mat Pinv;
+    std::vector<Mat> Cinv;
+
+    Sp sparse(const SparseMatrixd& m) const {
         Sp s = m.cast<T>();
         if (precision == PoissonPrecision::Fp16)
             for (int k = 0; k < s.outerSize(); ++k)
                 for (typename Sp::InnerIterator it(s, k); it; ++it)
                     it.valueRef() = T(round_to(precision, float(it.value())));
         return s;
-    };
-    const Sp B = sparse(p.B), D = sparse(p.D);
-    const Sp Bt = B.transpose(), Dt = D.transpose();
-    Mat Pinv = p.pi_inverse.cast<T>();
-    round_all(precision, Pinv);
-    Pinv = tf32_inputs(precision, Pinv);
-    std::vector<Mat> Cinv;
-    for (const auto& mc : p.classes) {
-        Mat c = mc.inverse.cast<T>();
-        round_all(precision, c);
-        Cinv.push_back(tf32_inputs(precision, c));
     }
-    Mat b = b64.cast<T>();
-    round_all(precision, b);
-    const Mat bC = b.topRows(nC), bE = b.middleRows(nC, nE), bI = b.bottomRows(nI);
+    Mat dense(const Eigen::MatrixXd& m) const {
+        Mat d = m.cast<T>();
+        round_all(precision, d);
+        return tf32_inputs(precision, d);
+    }
 
-    // C^-1 applied class by class: columns = the macro cells of the class (times K).
-    auto apply_cinv = [&](const Mat& in) {
+    CpuTypedSolver(const PrehandledPoisson& pre, PoissonPrecision prec) : p(pre), precision(prec) {
+        B = sparse(p.B);
+        D = sparse(p.D);
+        Bt = B.transpose();
+        Dt = D.transpose();
+        Pinv = dense(p.pi_inverse);
+        for (const auto& mc : p.classes) Cinv.push_back(dense(mc.inverse));
+    }
+
+    // C^-1 applied class by class: columns = the macro cells of the class (for each right-hand side).
+    Mat apply_cinv(const Mat& in) const {
+        const int nI = p.nI, n = p.cell_nodes, K = static_cast<int>(in.cols());
+        const Mat x_in = tf32_inputs(precision, in);
         Mat out(nI, K);
         for (std::size_t c = 0; c < p.classes.size(); ++c) {
             const auto& mc = p.classes[c];
             for (int k = 0; k < K; ++k) {
-                Eigen::Map<const Mat> x(in.data() + std::size_t(k) * nI + mc.first_position, n, mc.cells);
+                Eigen::Map<const Mat> x(x_in.data() + std::size_t(k) * nI + mc.first_position, n, mc.cells);
                 Eigen::Map<Mat> y(out.data() + std::size_t(k) * nI + mc.first_position, n, mc.cells);
-                y.noalias() = Cinv[c] * tf32_inputs(precision, Mat(x));
+                y.noalias() = Cinv[c] * x;
             }
         }
         round_all(precision, out);
         return out;
-    };
-    // Step 4.
-    const Mat y = apply_cinv(bI);
-    Mat r = bE;
-    if (nC > 0) {
-        r -= Bt * bC;
-        round_all(precision, r);
     }
-    r -= D * y;
-    round_all(precision, r);
-    Mat xE = Pinv * tf32_inputs(precision, r);
-    round_all(precision, xE);
-    // Step 5.
-    Mat xC = bC;
-    if (nC > 0) {
-        xC -= B * xE;
-        round_all(precision, xC);
-    }
-    // Step 6.
-    Mat t = bI - Dt * xE;
-    round_all(precision, t);
-    const Mat xI = apply_cinv(t);
 
-    Eigen::MatrixXd x(p.unknowns, K);
-    x.topRows(nC) = xC.template cast<double>();
-    x.middleRows(nC, nE) = xE.template cast<double>();
-    x.bottomRows(nI) = xI.template cast<double>();
-    return x;
-}
+    Eigen::MatrixXd solve(const Eigen::MatrixXd& b64) const override {
+        const int nC = p.nC, nE = p.nE, nI = p.nI, K = static_cast<int>(b64.cols());
+        Mat b = b64.cast<T>();
+        round_all(precision, b);
+        const Mat bC = b.topRows(nC), bE = b.middleRows(nC, nE), bI = b.bottomRows(nI);
+        // Step 4.
+        const Mat y = apply_cinv(bI);
+        Mat r = bE;
+        if (nC > 0) {
+            r -= Bt * bC;
+            round_all(precision, r);
+        }
+        r -= D * y;
+        round_all(precision, r);
+        Mat xE(nE, K);
+        xE.noalias() = Pinv * tf32_inputs(precision, r);
+        round_all(precision, xE);
+        // Step 5.
+        Mat xC = bC;
+        if (nC > 0) {
+            xC -= B * xE;
+            round_all(precision, xC);
+        }
+        // Step 6.
+        Mat t = bI - Dt * xE;
+        round_all(precision, t);
+        const Mat xI = apply_cinv(t);
+
+        Eigen::MatrixXd x(p.unknowns, K);
+        x.topRows(nC) = xC.template cast<double>();
+        x.middleRows(nC, nE) = xE.template cast<double>();
+        x.bottomRows(nI) = xI.template cast<double>();
+        return x;
+    }
+};
 
 }  // namespace
+
+struct CpuPoissonSolver::Impl {
+    std::unique_ptr<CpuSolverBase> solver;
+};
+
+CpuPoissonSolver::CpuPoissonSolver(const PrehandledPoisson& p, PoissonPrecision precision)
+    : impl_(std::make_unique<Impl>()) {
+    if (precision == PoissonPrecision::Fp64)
+        impl_->solver = std::make_unique<CpuTypedSolver<double>>(p, precision);
+    else
+        impl_->solver = std::make_unique<CpuTypedSolver<float>>(p, precision);
+}
+CpuPoissonSolver::~CpuPoissonSolver() = default;
+
+Eigen::MatrixXd CpuPoissonSolver::solve(const Eigen::MatrixXd& b_prehandled) const {
+    return impl_->solver->solve(b_prehandled);
+}
 
 Eigen::MatrixXd solve_prehandled_cpu(const PrehandledPoisson& p, PoissonPrecision precision,
                                      const Eigen::MatrixXd& b_prehandled) {
     if (b_prehandled.rows() != p.unknowns)
         throw RuntimeError("solve_prehandled_cpu: right-hand side has the wrong size");
-    if (precision == PoissonPrecision::Fp64) return solve_typed<double>(p, precision, b_prehandled);
-    return solve_typed<float>(p, precision, b_prehandled);
+    return CpuPoissonSolver(p, precision).solve(b_prehandled);
 }
 
 }  // namespace voxwave::poisson

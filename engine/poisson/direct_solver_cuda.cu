@@ -2,6 +2,7 @@
 // (direct_solver_cpu.cpp) is its oracle, including the rounding of every stored intermediate.
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
+#include <cusolverDn.h>
 
 #include <algorithm>
 #include <sstream>
@@ -290,6 +291,44 @@ std::size_t storage_bytes(PoissonPrecision precision) {
 }
 
 }  // namespace
+
+Eigen::MatrixXd cuda_spd_inverse(const Eigen::MatrixXd& spd) {
+    const int n = static_cast<int>(spd.rows());
+    if (n == 0) return spd;
+    std::size_t free_bytes = 0, total = 0;
+    VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    if (8.0 * double(n) * n > 0.9 * double(free_bytes))
+        throw InputError("", "--level",
+                         "Pi (" + std::to_string(n) + " x " + std::to_string(n) +
+                             ") does not fit in the GPU's free memory for its inversion");
+    cusolverDnHandle_t h = nullptr;
+    if (cusolverDnCreate(&h) != CUSOLVER_STATUS_SUCCESS) throw RuntimeError("cuSOLVER: cusolverDnCreate failed");
+    struct HandleGuard {
+        cusolverDnHandle_t h;
+        ~HandleGuard() { cusolverDnDestroy(h); }
+    } guard{h};
+    auto check = [](cusolverStatus_t st, const char* what) {
+        if (st != CUSOLVER_STATUS_SUCCESS)
+            throw RuntimeError(std::string("cuSOLVER error in ") + what + ": status " + std::to_string(int(st)));
+    };
+    DeviceBuffer<double> a(std::size_t(n) * n);
+    VOXWAVE_CUDA_CHECK(cudaMemcpy(a.ptr, spd.data(), sizeof(double) * a.count, cudaMemcpyHostToDevice));
+    int lwork = 0, lwork2 = 0;
+    check(cusolverDnDpotrf_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a.ptr, n, &lwork), "potrf_bufferSize");
+    check(cusolverDnDpotri_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a.ptr, n, &lwork2), "potri_bufferSize");
+    DeviceBuffer<double> work(std::size_t(std::max(lwork, lwork2)));
+    DeviceBuffer<int> info(1);
+    check(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a.ptr, n, work.ptr, lwork, info.ptr), "potrf");
+    if (info.download()[0] != 0) throw RuntimeError("cuSOLVER potrf: Pi is not positive definite");
+    check(cusolverDnDpotri(h, CUBLAS_FILL_MODE_LOWER, n, a.ptr, n, work.ptr, lwork2, info.ptr), "potri");
+    if (info.download()[0] != 0) throw RuntimeError("cuSOLVER potri failed");
+    Eigen::MatrixXd inv(n, n);
+    VOXWAVE_CUDA_CHECK(cudaMemcpy(inv.data(), a.ptr, sizeof(double) * a.count, cudaMemcpyDeviceToHost));
+    // potri fills the lower triangle only.
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < j; ++i) inv(i, j) = inv(j, i);
+    return inv;
+}
 
 struct CudaPoissonSolver::Impl {
     std::unique_ptr<SolverBase> solver;

@@ -13,6 +13,7 @@ namespace {
 }  // namespace
 
 bool cuda_poisson_built() { return false; }
+Eigen::MatrixXd cuda_spd_inverse(const Eigen::MatrixXd&) { no_cuda(); }
 struct CudaPoissonSolver::Impl {};
 CudaPoissonSolver::CudaPoissonSolver(const PrehandledPoisson&, PoissonPrecision) { no_cuda(); }
 CudaPoissonSolver::~CudaPoissonSolver() = default;

@@ -25,7 +25,7 @@ double median(std::vector<double> v) {
 
 void validate_poisson_params(const PoissonParams& p) {
     check_poisson_levels(p.grid, p.level, p.coarse_level);
-    if (p.rhs < 1 || p.rhs > 65536) throw InputError("", "--rhs", "must lie in 1 .. 65536");
+    if (p.rhs < 1 || p.rhs > 65535) throw InputError("", "--rhs", "must lie in 1 .. 65535");
     if (p.solution < 1 || p.solution > 1000) throw InputError("", "--solution", "must lie in 1 .. 1000");
     if (p.repetitions < 1 || p.repetitions > 1000) throw InputError("", "--repetitions", "must lie in 1 .. 1000");
     const BlockCounts c = block_counts(p.grid, p.level, p.coarse_level);
@@ -69,7 +69,9 @@ PoissonResult run_poisson(const PoissonParams& params, const ProgressFn& progres
     step(1);
 
     t0 = std::chrono::steady_clock::now();
-    const PrehandledPoisson p = prehandle(mesh, params.coarse_level, A, dof);
+    PrehandleOptions options;
+    if (gpu) options.spd_inverse = cuda_spd_inverse;
+    const PrehandledPoisson p = prehandle(mesh, params.coarse_level, A, dof, options);
     r.timings.prehandling = seconds_since(t0);
     r.nC = p.nC;
     r.nE = p.nE;
@@ -98,9 +100,10 @@ PoissonResult run_poisson(const PoissonParams& params, const ProgressFn& progres
         step(3);
         r.timings.solve = solver.median_solve_seconds(params.repetitions);
     } else {
+        const CpuPoissonSolver solver(p, params.precision);
         for (int rep = 0; rep < params.repetitions; ++rep) {
             t0 = std::chrono::steady_clock::now();
-            xp = solve_prehandled_cpu(p, params.precision, bp);
+            xp = solver.solve(bp);
             times.push_back(seconds_since(t0));
             if (progress && !progress(2, 5)) throw Cancelled{};
         }

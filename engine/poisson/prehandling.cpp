@@ -299,7 +299,9 @@ PrehandledPoisson prehandle(const PoissonMesh& mesh, int coarse_level, const Spa
         mc.inverse = llt.solve(Eigen::MatrixXd::Identity(n, n));
     }
     report(5);
-    if (nE > 0) {
+    if (nE > 0 && options.spd_inverse) {
+        p.pi_inverse = options.spd_inverse(schur_pi(p));
+    } else if (nE > 0) {
         Eigen::LLT<Eigen::MatrixXd> llt(schur_pi(p));
         if (llt.info() != Eigen::Success) throw RuntimeError("prehandling: Pi is not positive definite");
         p.pi_inverse = llt.solve(Eigen::MatrixXd::Identity(nE, nE));

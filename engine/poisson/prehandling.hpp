@@ -10,6 +10,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct PrehandledPoisson {
 
 struct PrehandleOptions {
     bool build_inverses = true;  // C_i^-1 and Pi^-1 (dense); off for counting (Table 3) only
+    // Inverse of the dense SPD matrix Pi in FP64; empty: Eigen's LLT on the CPU. The CUDA
+    // backend passes cuSOLVER's (potrf + potri), which is what makes L >= 7 practical.
+    std::function<Eigen::MatrixXd(const Eigen::MatrixXd&)> spd_inverse;
 };
 
 // Builds the blocks for the mesh's finest level with coarse level L0 (0 <= L0 <= mesh.level).
