@@ -22,7 +22,8 @@ using namespace voxwave::poisson;
 
 struct PoissonOptions {
     std::string grid = "flow-around-square", precision = "fp64", backend = "auto", out, report;
-    int level = 5, coarse_level = 1, rhs = 1, solution = 1, repetitions = 3, max_level = 5, perf_rhs = 256;
+    int level = 5, coarse_level = 1, rhs = 1, solution = 1, repetitions = 3, max_level = 5, min_level = 5,
+        perf_rhs = 256;
     std::vector<std::string> tables;
     bool baselines = false, quiet = false;
 };
@@ -164,7 +165,7 @@ std::string performance(const PoissonOptions& o, PoissonGrid grid, bool cuda, co
           "|---|---|---|---|---|---|---|---|---|---|\n";
     const std::vector<PoissonPrecision> precs = {PoissonPrecision::Fp64, PoissonPrecision::Fp32, PoissonPrecision::Tf32,
                                                  PoissonPrecision::Fp16};
-    for (int L = std::min(o.max_level, 5); L <= o.max_level; ++L) {
+    for (int L = std::min(o.max_level, o.min_level); L <= o.max_level; ++L) {
         const int L0 = best_coarse_level(grid, L);
         for (const PerformanceRow& r :
              performance_rows(grid, L, L0, precs, {1, o.perf_rhs}, cuda, o.repetitions, o.baselines))
@@ -281,6 +282,7 @@ std::function<int()> add_poisson_command(CLI::App& app) {
     c->add_option("--table", o->tables,
                   "Print seed 002's table: 2, 3, 4, fig10, perf (Fig. 6/7 with baselines) or all (repeatable)");
     c->add_option("--perf-rhs", o->perf_rhs, "Right-hand sides of the many-rhs rows of --table perf (default 256)");
+    c->add_option("--min-level", o->min_level, "Smallest level of --table perf (default 5)");
     c->add_option("--max-level", o->max_level, "Largest level in the tables (default 5; 3 and 4 use L = 6..)");
     c->add_option("--report", o->report, "Append the markdown to this file");
     c->add_flag("--quiet,-q", o->quiet, "No progress bar");
