@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages voxwave needs, skipping what is already there.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build libhdf5-dev nlohmann-json3-dev libcli11-dev libeigen3-dev
-      libgtest-dev python3-h5py python3-numpy)
+      libgtest-dev python3-h5py python3-numpy libsuitesparse-dev)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then
