@@ -77,8 +77,10 @@ TEST(PoissonCuda, MatchesCpuInEveryPrecisionOneAndManyRhs) {
                                                                     : 1e-2;
                 EXPECT_LT(diff, tol) << poisson_precision_name(prec) << " L=" << L << " K=" << K;
                 // And the physics: the same error against eq. 7 as the CPU, within the format's noise.
+                // TF32 and FP16: cuBLAS may round differently from the emulation (ties, accumulation order).
+                const bool lower = prec == PoissonPrecision::Fp16 || prec == PoissonPrecision::Tf32;
                 const double e_gpu = solution_error(c, gpu, 0), e_cpu = solution_error(c, cpu, 0);
-                EXPECT_NEAR(e_gpu, e_cpu, prec == PoissonPrecision::Fp16 ? 0.3 * e_cpu + 2e-4 : 0.02 * e_cpu)
+                EXPECT_NEAR(e_gpu, e_cpu, lower ? 0.3 * e_cpu + 2e-4 : 0.02 * e_cpu)
                     << poisson_precision_name(prec) << " L=" << L << " K=" << K;
                 EXPECT_GT(gpu_solver.median_solve_seconds(2), 0.0);
             }
