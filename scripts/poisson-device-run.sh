@@ -21,17 +21,17 @@ echo "== gpu test $(date -u +%FT%TZ)" | tee -a "$S"
 timeout 120 $B/tests/voxwave_gpu_tests --gtest_filter='Poisson*' 2>&1 | tail -30 | tee -a "$S"
 export OMP_NUM_THREADS=16
 # One level per call: a level cut off by its timeout does not lose the others' tables.
-for L in $(seq 6 "$MAX"); do
+for L in $(seq "${MIN:-6}" "$MAX"); do
   echo "== perf L=$L $(date -u +%FT%TZ)" | tee -a "$S"
   BASE=--baselines
-  [ "$L" -ge 8 ] && BASE=
-  timeout 240 $CLI poisson --backend cuda --table perf --min-level $L --max-level $L --perf-rhs $RHS $BASE \
+  [ "$L" -ge "${BASELINES_UP_TO:-7}" ] && BASE=
+  timeout ${PERF_SECONDS:-240} $CLI poisson --backend cuda --table perf --min-level $L --max-level $L --perf-rhs $RHS $BASE \
     --repetitions 5 --report "$OUT/perf.md" >/dev/null 2>>"$OUT/perf.err"
   echo "rc=$?" | tee -a "$S"
 done
 tail -3 "$OUT/perf.err"
 echo "== fig10 $(date -u +%FT%TZ)" | tee -a "$S"
-timeout 90 $CLI poisson --backend cuda --table fig10 --max-level 7 --report "$OUT/fig10.md" >/dev/null \
+timeout ${FIG10_SECONDS:-150} $CLI poisson --backend cuda --table fig10 --max-level ${FIG10_MAX:-7} --report "$OUT/fig10.md" >/dev/null \
   2>"$OUT/fig10.err"
 echo "rc=$?" | tee -a "$S"
 echo "== done $(date -u +%FT%TZ)" | tee -a "$S"

@@ -55,6 +55,20 @@ __global__ void csr_subtract_kernel(int rows, const int* __restrict__ row_ptr, c
     Y[r + k * ldy] = from_acc<T>(to_acc(Y[r + k * ldy]) - s);
 }
 
+// The same product for node-major blocks (the K values of a node contiguous: many right-hand
+// sides). A block per row, its threads over the right-hand sides: reads of X are coalesced.
+template <class T>
+__global__ void csr_subtract_node_major_kernel(int K, const int* __restrict__ row_ptr, const int* __restrict__ col,
+                                               const T* __restrict__ val, const T* __restrict__ X, T* Y) {
+    const long long r = blockIdx.x;
+    const int k = blockIdx.y * blockDim.x + threadIdx.x;
+    if (k >= K) return;
+    using Acc = decltype(to_acc(T{}));
+    Acc s = 0;
+    for (int j = row_ptr[r]; j < row_ptr[r + 1]; ++j) s += to_acc(val[j]) * to_acc(X[col[j] * (long long)K + k]);
+    Y[r * K + k] = from_acc<T>(to_acc(Y[r * K + k]) - s);
+}
+
 template <class T>
 T to_storage(double v) {
     if constexpr (std::is_same_v<T, __half>)
@@ -133,28 +147,47 @@ DeviceBuffer<T> upload_dense(const Eigen::MatrixXd& m) {
     return d;
 }
 
+// Y -= A X. One right-hand side: a thread per row. Several: node-major blocks (see above).
 template <class T>
-void csr_subtract(const DeviceCsr<T>& A, const T* X, long long ldx, T* Y, long long ldy, int K) {
+void csr_subtract(const DeviceCsr<T>& A, const T* X, T* Y, int K) {
     if (A.rows == 0 || A.cols == 0 || K == 0) return;
-    const dim3 block(128), grid((A.rows + 127) / 128, K);
-    csr_subtract_kernel<T><<<grid, block>>>(A.rows, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, ldx, Y, ldy);
-    VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_kernel");
+    if (K == 1) {
+        const dim3 block(128), grid((A.rows + 127) / 128, 1);
+        csr_subtract_kernel<T><<<grid, block>>>(A.rows, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, A.cols, Y, A.rows);
+        VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_kernel");
+        return;
+    }
+    const int threads = std::min(256, (K + 31) / 32 * 32);
+    const dim3 block(threads), grid(A.rows, (K + threads - 1) / threads);
+    csr_subtract_node_major_kernel<T><<<grid, block>>>(K, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, Y);
+    VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_node_major_kernel");
 }
 
-// C = A B (column-major, beta = 0) in the solver's precision.
+// C = A B (column-major, beta = 0) in the solver's precision; `batch` products with strides.
 template <class T>
-void gemm(cublasHandle_t h, PoissonPrecision precision, int m, int n, int k, const T* A, const T* B, T* C) {
-    if (m == 0 || n == 0 || k == 0) return;
+void gemm(cublasHandle_t h, PoissonPrecision precision, int m, int n, int k, const T* A, int lda, long long sA,
+          const T* B, int ldb, long long sB, T* C, int ldc, long long sC, int batch = 1) {
+    if (m == 0 || n == 0 || k == 0 || batch == 0) return;
     if constexpr (std::is_same_v<T, double>) {
         const double one = 1, zero = 0;
-        VOXWAVE_CUBLAS_CHECK(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, m, B, k, &zero, C, m));
+        if (batch == 1)
+            VOXWAVE_CUBLAS_CHECK(
+                cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc));
+        else
+            VOXWAVE_CUBLAS_CHECK(cublasDgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, sA, B,
+                                                           ldb, sB, &zero, C, ldc, sC, batch));
     } else {
         const float one = 1, zero = 0;
         const cudaDataType t = std::is_same_v<T, __half> ? CUDA_R_16F : CUDA_R_32F;
         const cublasComputeType_t compute =
             precision == PoissonPrecision::Tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
-        VOXWAVE_CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, t, m, B, t, k, &zero, C, t, m,
-                                          compute, CUBLAS_GEMM_DEFAULT));
+        if (batch == 1)
+            VOXWAVE_CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, t, lda, B, t, ldb, &zero,
+                                              C, t, ldc, compute, CUBLAS_GEMM_DEFAULT));
+        else
+            VOXWAVE_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, t, lda, sA,
+                                                            B, t, ldb, sB, &zero, C, t, ldc, sC, batch, compute,
+                                                            CUBLAS_GEMM_DEFAULT));
     }
 }
 
@@ -217,21 +250,35 @@ struct TypedSolver : SolverBase {
         }
     }
 
+    // C^-1 applied to every macro cell of class c. One right-hand side: one product whose
+    // columns are the cells. Several (node-major): per cell (K x n) = (K x n) C^-1 (C^-1 is
+    // symmetric), one strided batch over the cells.
+    void apply_cinv(std::size_t c, const T* in, T* out) {
+        const int n = p.cell_nodes, cells = p.classes[c].cells;
+        if (K == 1)
+            gemm<T>(handle, precision, n, cells, n, c_inverse[c].ptr, n, 0, in, n, 0, out, n, 0);
+        else
+            gemm<T>(handle, precision, K, n, n, in, K, (long long)n * K, c_inverse[c].ptr, n, 0, out, K,
+                    (long long)n * K, cells);
+    }
+
     // Steps 4-6 on the device data.
     void run_steps() {
-        const int n = p.cell_nodes;
-        for (std::size_t c = 0; c < p.classes.size(); ++c)
-            gemm<T>(handle, precision, n, p.classes[c].cells * K, n, c_inverse[c].ptr, bI[c].ptr, y[c].ptr);
+        for (std::size_t c = 0; c < p.classes.size(); ++c) apply_cinv(c, bI[c].ptr, y[c].ptr);
         if (p.nE) VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.ptr, bE.ptr, sizeof(T) * r.count, cudaMemcpyDeviceToDevice));
-        csr_subtract(Bt, bC.ptr, p.nC, r.ptr, p.nE, K);
-        for (std::size_t c = 0; c < p.classes.size(); ++c) csr_subtract(D[c], y[c].ptr, D[c].cols, r.ptr, p.nE, K);
-        gemm<T>(handle, precision, p.nE, K, p.nE, pi_inverse.ptr, r.ptr, xE.ptr);
+        csr_subtract(Bt, bC.ptr, r.ptr, K);
+        for (std::size_t c = 0; c < p.classes.size(); ++c) csr_subtract(D[c], y[c].ptr, r.ptr, K);
+        // x_E = Pi^-1 r; node-major: x_E^T = r^T Pi^-1 (Pi^-1 symmetric).
+        if (K == 1)
+            gemm<T>(handle, precision, p.nE, 1, p.nE, pi_inverse.ptr, p.nE, 0, r.ptr, p.nE, 0, xE.ptr, p.nE, 0);
+        else
+            gemm<T>(handle, precision, K, p.nE, p.nE, r.ptr, K, 0, pi_inverse.ptr, p.nE, 0, xE.ptr, K, 0);
         if (p.nC) VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(xC.ptr, bC.ptr, sizeof(T) * xC.count, cudaMemcpyDeviceToDevice));
-        csr_subtract(B, xE.ptr, p.nE, xC.ptr, p.nC, K);
+        csr_subtract(B, xE.ptr, xC.ptr, K);
         for (std::size_t c = 0; c < p.classes.size(); ++c) {
             VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(t[c].ptr, bI[c].ptr, sizeof(T) * t[c].count, cudaMemcpyDeviceToDevice));
-            csr_subtract(Dt[c], xE.ptr, p.nE, t[c].ptr, Dt[c].rows, K);
-            gemm<T>(handle, precision, n, p.classes[c].cells * K, n, c_inverse[c].ptr, t[c].ptr, xI[c].ptr);
+            csr_subtract(Dt[c], xE.ptr, t[c].ptr, K);
+            apply_cinv(c, t[c].ptr, xI[c].ptr);
         }
     }
 
@@ -241,7 +288,7 @@ struct TypedSolver : SolverBase {
         auto pack = [&](int row0, int rows) {
             std::vector<T> h(std::size_t(rows) * K);
             for (int k = 0; k < K; ++k)
-                for (int i = 0; i < rows; ++i) h[std::size_t(k) * rows + i] = to_storage<T>(b(row0 + i, k));
+                for (int i = 0; i < rows; ++i) h[std::size_t(i) * K + k] = to_storage<T>(b(row0 + i, k));
             return h;
         };
         bC.upload(pack(0, nC));
@@ -254,7 +301,7 @@ struct TypedSolver : SolverBase {
         auto unpack = [&](const DeviceBuffer<T>& d, int row0, int rows) {
             const std::vector<T> h = d.download();
             for (int k = 0; k < K; ++k)
-                for (int i = 0; i < rows; ++i) x(row0 + i, k) = from_storage<T>(h[std::size_t(k) * rows + i]);
+                for (int i = 0; i < rows; ++i) x(row0 + i, k) = from_storage<T>(h[std::size_t(i) * K + k]);
         };
         unpack(xC, 0, nC);
         unpack(xE, nC, nE);

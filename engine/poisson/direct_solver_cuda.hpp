@@ -1,7 +1,9 @@
 // The three steps of eqs. 4-6 on the GPU: cuBLAS dense products for Pi^-1 and the C_i^-1
 // (FP64; FP32; TF32 and FP16 on Tensor Cores, FP16 with FP32 accumulation) and small CSR
 // kernels for B, B^T, D, D^T (FP32 accumulation for FP16 data). The matrices are uploaded
-// once; right-hand sides are columns of one matrix (one or many).
+// once; right-hand sides are columns of one matrix (one or many). Many right-hand sides are
+// stored node-major on the device (a node's K values contiguous): the C_i^-1 products become one
+// strided batch over the macro cells and the sparse products read coalesced.
 //
 // No CUDA types here: CPU-only code includes it. Without CUDA every entry point throws
 // InputError("", "backend", ...).
