@@ -47,6 +47,7 @@ out="$WORK/never.h5"
 expect_error coarse-above-fine 1 "--coarse-level: must not exceed --level" "$out" -- poisson --level 3 --coarse-level 4 --out "$out"
 expect_error unknown-grid 1 "--grid: unknown grid 'circle'" "$out" -- poisson --grid circle --out "$out"
 expect_error beyond-memory 1 "--level: .*beyond memory" "$out" -- poisson --level 11 --coarse-level 0 --out "$out"
+expect_error no-unknowns 1 "--level: unit-square has no interior node" "$out" -- poisson --grid unit-square --level 0 --coarse-level 0 --out "$out"
 expect_error bad-precision 1 "--precision: unknown precision 'fp8'" "$out" -- poisson --precision fp8 --out "$out"
 expect_error bad-rhs 1 "--rhs: must lie in" "$out" -- poisson --rhs 0 --out "$out"
 expect_error no-out 1 "--out: required" "" -- poisson --level 3
