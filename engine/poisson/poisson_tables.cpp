@@ -111,7 +111,9 @@ Table4Row table4_row(PoissonGrid grid, int level, int coarse_level) {
 std::vector<AccuracyRow> accuracy_rows(PoissonGrid grid, int level, int coarse_level, const std::vector<int>& ns,
                                        const std::vector<PoissonPrecision>& precisions, bool cuda) {
     Built b = build(grid, level);
-    const PrehandledPoisson p = prehandle(b.mesh, coarse_level, b.A, b.dof);
+    PrehandleOptions options;
+    if (cuda) options.spd_inverse = cuda_spd_inverse;
+    const PrehandledPoisson p = prehandle(b.mesh, coarse_level, b.A, b.dof, options);
     const int K = static_cast<int>(ns.size());
     Eigen::MatrixXd rhs(b.N, K), exact(b.N, K);
     for (int k = 0; k < K; ++k) {
