@@ -10,6 +10,7 @@
 #include "poisson/direct_solver.hpp"
 #include "poisson/hierarchical_basis.hpp"
 #include "poisson/poisson_assembly.hpp"
+#include "poisson/poisson_tables.hpp"
 #include "poisson/prehandling.hpp"
 
 using namespace voxwave::poisson;
@@ -228,4 +229,36 @@ TEST(PoissonPrehandling, BadLevelsGiveClearErrors) {
     EXPECT_THROW(parse_poisson_grid("circle"), voxwave::InputError);
     EXPECT_THROW(parse_poisson_precision("fp8"), voxwave::InputError);
     EXPECT_NO_THROW(check_poisson_levels(PoissonGrid::FlowAroundSquare, 6, 1));
+}
+
+TEST(PoissonTables, BlockCountsMatchTable3) {
+    // Seed 002 Table 3: |C|, |E|, |I| for (L, L0) = (6..8, 0..4), from the closed-form counts.
+    const long long expected[3][5][3] = {
+        {{7, 2205, 54684}, {42, 4774, 52080}, {196, 9660, 47040}, {840, 18424, 37632}, {3472, 31920, 21504}},
+        {{7, 4445, 224028}, {42, 9702, 218736}, {196, 19964, 208320}, {840, 39480, 188160}, {3472, 74480, 150528}},
+        {{7, 8925, 906780}, {42, 19558, 896112}, {196, 40572, 874944}, {840, 81592, 833280}, {3472, 159600, 752640}}};
+    for (int L = 6; L <= 8; ++L)
+        for (int L0 = 0; L0 <= 4; ++L0) {
+            const BlockCounts c = block_counts(PoissonGrid::FlowAroundSquare, L, L0);
+            EXPECT_EQ(c.nC, expected[L - 6][L0][0]) << L << " " << L0;
+            EXPECT_EQ(c.nE, expected[L - 6][L0][1]) << L << " " << L0;
+            EXPECT_EQ(c.nI, expected[L - 6][L0][2]) << L << " " << L0;
+        }
+    // The paper's optimal coarse levels (bold in Table 3): L0 = 1 for L = 6, 2 for L = 7 and 8.
+    EXPECT_EQ(best_coarse_level(PoissonGrid::FlowAroundSquare, 6), 1);
+    EXPECT_EQ(best_coarse_level(PoissonGrid::FlowAroundSquare, 7), 2);
+    EXPECT_EQ(best_coarse_level(PoissonGrid::FlowAroundSquare, 8), 2);
+}
+
+TEST(PoissonTables, SimilarityBlocksMatchTable4) {
+    // kappa(C_i) depends on L - L0 only: Table 4's rows L - L0 = 2 and 3 (C_1 isosceles right,
+    // C_2 scalene, C_3 isosceles obtuse), computed here at L = 4.
+    const double expected[2][3] = {{2.09, 2.40, 2.51}, {6.58, 8.67, 9.44}};
+    for (int d = 2; d <= 3; ++d) {
+        const Table4Row r = table4_row(PoissonGrid::FlowAroundSquare, 4, 4 - d);
+        ASSERT_EQ(r.kappa_c.size(), 3u);
+        for (int c = 0; c < 3; ++c) EXPECT_NEAR(r.kappa_c[c], expected[d - 2][c], 0.006) << d << " " << c;
+        EXPECT_GT(r.kappa_pi, 1.0);
+        EXPECT_LT(r.kappa_pi, 100.0);  // well conditioned, as the FP16 solver needs
+    }
 }
