@@ -286,7 +286,7 @@ std::function<int()> add_poisson_command(CLI::App& app) {
     c->add_option("--min-level", o->min_level, "Smallest level of --table perf (default 5)");
     c->add_option("--max-level", o->max_level, "Largest level in the tables (default 5; 3 and 4 use L = 6..)");
     c->add_option("--report", o->report, "Append the markdown to this file");
-    c->add_flag("--quiet,-q", o->quiet, "No progress bar");
+    c->add_flag("--quiet,-q", o->quiet, "No progress bar; nothing on stdout unless --report is given");
     return [o] { return run(*o); };
 }
 
