@@ -165,7 +165,11 @@ std::vector<PerformanceRow> performance_rows(PoissonGrid grid, int level, int co
             bp.col(k) /= scale[k];
         }
         for (PoissonPrecision prec : precisions) {
-            PerformanceRow r{level, coarse_level, K, b.N};
+            PerformanceRow r;
+            r.level = level;
+            r.coarse_level = coarse_level;
+            r.rhs = K;
+            r.N = b.N;
             r.solver = std::string("direct ") + poisson_precision_name(prec) + (cuda ? " (cuda)" : " (cpu)");
             r.setup_seconds = setup;
             Eigen::MatrixXd xp;
@@ -194,7 +198,11 @@ std::vector<PerformanceRow> performance_rows(PoissonGrid grid, int level, int co
         for (int which = 0; which < 2; ++which) {
             if (which == 1 && K > 1) continue;  // CG: one right-hand side (K solves cost K times as much)
             const BaselineResult br = which == 0 ? solve_sparse_cholesky(b.A, rhs) : solve_conjugate_gradient(b.A, rhs);
-            PerformanceRow r{level, coarse_level, K, b.N};
+            PerformanceRow r;
+            r.level = level;
+            r.coarse_level = coarse_level;
+            r.rhs = K;
+            r.N = b.N;
             r.solver = br.method + " (cpu)";
             r.setup_seconds = br.setup_seconds;
             r.solve_seconds = br.solve_seconds;
