@@ -51,3 +51,16 @@ if(VOXWAVE_ENABLE_CUDA)
     set(VOXWAVE_HAVE_CUDA ON)
   endif()
 endif()
+
+# CHOLMOD (SuiteSparse, Debian libsuitesparse-dev): the sparse Cholesky baseline of the Poisson
+# solver (issue 5). Optional: the GPU machine builds from a few .deb files without it, and the
+# baseline then falls back to Eigen's SimplicialLLT and says so.
+find_path(VOXWAVE_CHOLMOD_INCLUDE cholmod.h PATH_SUFFIXES suitesparse)
+find_library(VOXWAVE_CHOLMOD_LIB cholmod)
+if(VOXWAVE_CHOLMOD_INCLUDE AND VOXWAVE_CHOLMOD_LIB)
+  set(VOXWAVE_HAVE_CHOLMOD ON)
+  message(STATUS "CHOLMOD found: ${VOXWAVE_CHOLMOD_LIB} (Poisson sparse Cholesky baseline)")
+else()
+  set(VOXWAVE_HAVE_CHOLMOD OFF)
+  message(STATUS "CHOLMOD not found: Poisson CHOLMOD baseline not built (Eigen SimplicialLLT instead)")
+endif()

@@ -21,6 +21,7 @@ std::function<int()> add_iga_bench_command(CLI::App& app);
 // "PROGRAM --option value ..." for the options the user gave: benchmark files record how
 // they were made.
 std::string echo_command_line(const std::string& program, const CLI::App& command);
+std::function<int()> add_poisson_command(CLI::App& app);
 
 // Throws InputError(path, "", reason) when a file cannot be created at `path` (checked before
 // long work starts, so a typo in --out does not cost a whole simulation).
