@@ -36,6 +36,7 @@
 #include "scene/result.hpp"
 #include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
+#include "solvers/poisson_panel.hpp"
 #include "views/model_view_3d.hpp"
 #include "views/trace_panel.hpp"
 #include "views/wavefield_view.hpp"
@@ -78,6 +79,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     solvers_->addTab(integration_, tr("Element integration"));
     iga_ = new IgaPanel;
     solvers_->addTab(iga_, tr("IGA multi-frontal"));
+    poisson_ = new PoissonPanel;
+    solvers_->addTab(poisson_, tr("Poisson (prehandled direct)"));
     main_tabs_->addTab(solvers_, tr("Solvers"));
     setCentralWidget(main_tabs_);
 

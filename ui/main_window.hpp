@@ -32,6 +32,7 @@ class ComparePanel;
 class ShapesPanel;
 class IntegrationPanel;
 class IgaPanel;
+class PoissonPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -52,6 +53,7 @@ public:
     ShapesPanel* shapes() { return shapes_; }
     IntegrationPanel* integration() { return integration_; }
     IgaPanel* iga() { return iga_; }
+    PoissonPanel* poisson() { return poisson_; }
     QTabWidget* solvers() { return solvers_; }
 
     // Opens a scene; on error shows a message (unless quiet) and keeps the current document.
@@ -105,6 +107,7 @@ private:
     QTabWidget* solvers_ = nullptr;
     IntegrationPanel* integration_ = nullptr;
     IgaPanel* iga_ = nullptr;
+    PoissonPanel* poisson_ = nullptr;
     QComboBox* plane_box_ = nullptr;
     QSlider* slice_slider_ = nullptr;
     QComboBox* quantity_box_ = nullptr;

@@ -6,6 +6,7 @@
 
 #include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
+#include "solvers/poisson_panel.hpp"
 #include "solvers/matrix_heatmap.hpp"
 
 using namespace voxwave;
@@ -98,6 +99,46 @@ private slots:
         QVERIFY(done.wait(60000));
         QCOMPARE(panel.results().size(), std::size_t(3));
         QCOMPARE(panel.plottedPoints(), 2);  // N = 4 and 8 (the first run at N = 8 is the same point)
+    }
+
+    void poissonRunDrawsTheSolutionOnTheMeshAndSweepsLevels() {
+        PoissonPanel panel;
+        panel.resize(900, 600);
+        panel.show();
+        poisson::PoissonParams p;
+        p.grid = poisson::PoissonGrid::FlowAroundSquare;
+        p.level = 3;
+        p.coarse_level = 1;
+        p.precision = poisson::PoissonPrecision::Fp64;
+        p.backend = Backend::Cpu;
+        panel.setParams(p);
+        QSignalSpy done(panel.job(), &BackgroundJob::finished);
+        panel.run();
+        QVERIFY(done.wait(60000));
+        QCOMPARE(panel.results().size(), std::size_t(1));
+        const poisson::PoissonResult& r = panel.results().front();
+        QCOMPARE(r.N, 840);  // seed 002 Table 2: N at L = 3
+        QCOMPARE(panel.meshCells(), 28 * 64);
+        // Every interior node shows its solution value, every boundary node 0.
+        const auto& mesh = panel.drawnMesh();
+        std::size_t interior = 0;
+        for (std::size_t n = 0; n < mesh.node_count(); ++n) {
+            if (mesh.on_boundary[n]) {
+                QCOMPARE(panel.drawnValues()[n], 0.0);
+                continue;
+            }
+            for (std::size_t i = 0; i < r.nodes.size(); ++i)
+                if (r.nodes[i] == mesh.xy[n]) {
+                    QCOMPARE(panel.drawnValues()[n], r.solution(Eigen::Index(i), 0));
+                    ++interior;
+                    break;
+                }
+        }
+        QCOMPARE(interior, r.nodes.size());
+        panel.sweepLevels();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(panel.table()->rowCount(), 1 + 2 * 3);  // levels 2 and 3 in fp64, fp32, fp16
+        QCOMPARE(panel.plottedPoints(), 6);
     }
 };
 

@@ -1,0 +1,357 @@
+#include "solvers/poisson_panel.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <cmath>
+#include <map>
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkCellArray.h>
+#include <vtkDoubleArray.h>
+#include <vtkLookupTable.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+
+#include "views/vtk_widget.hpp"
+
+namespace voxwave::ui {
+
+using namespace voxwave::poisson;
+
+struct PoissonPanel::Pipeline {
+    vtkSmartPointer<vtkActor> actor;
+};
+
+namespace {
+const char* kColumns[] = {"grid", "L", "L0", "precision", "backend", "N", "K", "rel. error", "solve s", "GFLOP/s", "MDof/s"};
+}
+
+PoissonPanel::PoissonPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_unique<Pipeline>()) {
+    grid_ = new QComboBox;
+    grid_->addItems({"flow-around-square", "unit-square"});
+    precision_ = new QComboBox;
+    precision_->addItems({"fp64", "fp32", "tf32", "fp16"});
+    backend_ = new QComboBox;
+    backend_->addItems({"auto", "cpu", "cuda"});
+    level_ = new QSpinBox;
+    level_->setRange(1, 10);
+    level_->setValue(5);
+    coarse_ = new QSpinBox;
+    coarse_->setRange(0, 9);
+    coarse_->setValue(1);
+    rhs_ = new QSpinBox;
+    rhs_->setRange(1, 4096);
+    solution_ = new QSpinBox;
+    solution_->setRange(1, 50);
+    solution_->setToolTip(tr("n of the exact solution (seed 002 eq. 7)"));
+    run_ = new QPushButton(tr("Run"));
+    sweep_ = new QPushButton(tr("Sweep levels"));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setEnabled(false);
+    progress_ = new QProgressBar;
+    info_ = new QLabel;
+    info_->setWordWrap(true);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Grid"), grid_);
+    form->addRow(tr("Level L"), level_);
+    form->addRow(tr("Coarse level L0"), coarse_);
+    form->addRow(tr("Precision"), precision_);
+    form->addRow(tr("Right-hand sides"), rhs_);
+    form->addRow(tr("Solution n"), solution_);
+    form->addRow(tr("Backend"), backend_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(run_);
+    buttons->addWidget(sweep_);
+    buttons->addWidget(cancel_);
+    auto* left = new QVBoxLayout;
+    left->addLayout(form);
+    left->addLayout(buttons);
+    left->addWidget(progress_);
+    left->addWidget(info_);
+    left->addStretch();
+    auto* leftw = new QWidget;
+    leftw->setLayout(left);
+    leftw->setMaximumWidth(340);
+    table_ = new QTableWidget(0, int(std::size(kColumns)));
+    QStringList headers;
+    for (const char* c : kColumns) headers << c;
+    table_->setHorizontalHeaderLabels(headers);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view_ = new VtkWidget;
+    chart_ = new QChart;
+    chart_->setTheme(QChart::ChartThemeDark);
+    chart_->setTitle(tr("relative error against level (seed 002 Fig. 10)"));
+    auto* cv = new QChartView(chart_);
+    cv->setMinimumWidth(380);
+    auto* top = new QSplitter;
+    top->addWidget(view_);
+    top->addWidget(cv);
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(top);
+    right->addWidget(table_);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    auto* lay = new QHBoxLayout(this);
+    lay->addWidget(leftw);
+    lay->addWidget(right, 1);
+    connect(run_, &QPushButton::clicked, this, &PoissonPanel::run);
+    connect(sweep_, &QPushButton::clicked, this, &PoissonPanel::sweepLevels);
+    connect(cancel_, &QPushButton::clicked, &job_, &BackgroundJob::cancel);
+    connect(&job_, &BackgroundJob::progress, this, [this](qint64 d, qint64 t) {
+        progress_->setRange(0, int(std::max<qint64>(1, t)));
+        progress_->setValue(int(d));
+    });
+    const auto idle = [this] {
+        run_->setEnabled(true);
+        sweep_->setEnabled(true);
+        cancel_->setEnabled(false);
+    };
+    connect(&job_, &BackgroundJob::finished, this, [this, idle] {
+        idle();
+        mesh_ = std::move(pending_mesh_);
+        showResults(std::move(pending_));
+    });
+    connect(&job_, &BackgroundJob::failed, this, [this, idle](const QString& m) {
+        idle();
+        if (m != tr("cancelled")) QMessageBox::warning(this, tr("Poisson solve failed"), m);
+    });
+}
+
+PoissonPanel::~PoissonPanel() {
+    job_.cancel();
+    job_.wait();
+}
+
+PoissonParams PoissonPanel::params() const {
+    PoissonParams p;
+    p.grid = parse_poisson_grid(grid_->currentText().toStdString(), "grid");
+    p.level = level_->value();
+    p.coarse_level = coarse_->value();
+    p.precision = parse_poisson_precision(precision_->currentText().toStdString(), "precision");
+    p.rhs = rhs_->value();
+    p.solution = solution_->value();
+    p.backend = Backend(backend_->currentIndex());
+    p.repetitions = 1;
+    return p;
+}
+
+void PoissonPanel::setParams(const PoissonParams& p) {
+    grid_->setCurrentText(poisson_grid_name(p.grid));
+    level_->setValue(p.level);
+    coarse_->setValue(p.coarse_level);
+    precision_->setCurrentText(poisson_precision_name(p.precision));
+    rhs_->setValue(p.rhs);
+    solution_->setValue(p.solution);
+    backend_->setCurrentIndex(int(p.backend));
+}
+
+void PoissonPanel::run() {
+    if (job_.busy()) return;
+    PoissonParams p;
+    try {
+        p = params();
+        validate_poisson_params(p);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Poisson"), e.what());
+        return;
+    }
+    run_->setEnabled(false);
+    sweep_->setEnabled(false);
+    cancel_->setEnabled(true);
+    job_.start([this, p](const ProgressFn& progress) {
+        pending_ = {run_poisson(p, progress)};
+        pending_mesh_ = refined_poisson_mesh(p.grid, p.level);
+    });
+}
+
+void PoissonPanel::sweepLevels() {
+    if (job_.busy()) return;
+    PoissonParams p;
+    try {
+        p = params();
+        validate_poisson_params(p);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Poisson"), e.what());
+        return;
+    }
+    run_->setEnabled(false);
+    sweep_->setEnabled(false);
+    cancel_->setEnabled(true);
+    job_.start([this, p](const ProgressFn& progress) {
+        std::vector<PoissonResult> out;
+        const PoissonPrecision precisions[] = {PoissonPrecision::Fp64, PoissonPrecision::Fp32, PoissonPrecision::Fp16};
+        const int total = 3 * (p.level - p.coarse_level);
+        int done = 0;
+        for (int L = p.coarse_level + 1; L <= p.level; ++L)
+            for (PoissonPrecision prec : precisions) {
+                PoissonParams q = p;
+                q.level = L;
+                q.precision = prec;
+                out.push_back(run_poisson(q, {}));
+                if (progress && !progress(++done, total)) throw Cancelled{};
+            }
+        pending_ = std::move(out);
+        pending_mesh_ = refined_poisson_mesh(p.grid, p.level);
+    });
+}
+
+void PoissonPanel::showResults(std::vector<PoissonResult> rs) {
+    if (rs.empty()) return;
+    for (auto& r : rs) {
+        const int row = table_->rowCount();
+        table_->insertRow(row);
+        const QStringList cells = {poisson_grid_name(r.params.grid),
+                                   QString::number(r.params.level),
+                                   QString::number(r.params.coarse_level),
+                                   poisson_precision_name(r.params.precision),
+                                   QString::fromStdString(r.backend),
+                                   QString::number(r.N),
+                                   QString::number(r.params.rhs),
+                                   QString::number(r.relative_error, 'e', 3),
+                                   QString::number(r.timings.solve, 'g', 3),
+                                   QString::number(r.gflops, 'g', 4),
+                                   QString::number(r.mdofs, 'g', 4)};
+        for (int c = 0; c < cells.size(); ++c) table_->setItem(row, c, new QTableWidgetItem(cells[c]));
+    }
+    // Draw the finest run of this batch (the last one at the mesh's level).
+    const PoissonResult* finest = nullptr;
+    for (const auto& r : rs)
+        if (r.params.level == mesh_.level) finest = &r;
+    if (finest) drawMesh(*finest);
+    info_->setText(tr("%1 unknowns, %2 C / %3 E / %4 I nodes, %5 similarity classes\nbackend %6\n"
+                      "prehandling %7 s, solve %8 s\nrelative error %9")
+                       .arg(rs.back().N)
+                       .arg(rs.back().nC)
+                       .arg(rs.back().nE)
+                       .arg(rs.back().nI)
+                       .arg(rs.back().classes)
+                       .arg(QString::fromStdString(rs.back().backend_note.empty() ? rs.back().backend : rs.back().backend_note))
+                       .arg(rs.back().timings.prehandling, 0, 'g', 3)
+                       .arg(rs.back().timings.solve, 0, 'g', 3)
+                       .arg(rs.back().relative_error, 0, 'e', 3));
+    results_.insert(results_.end(), std::make_move_iterator(rs.begin()), std::make_move_iterator(rs.end()));
+    replot();
+}
+
+void PoissonPanel::drawMesh(const PoissonResult& r) {
+    // Interior nodes carry the solution (matched by position); boundary nodes are 0 (Dirichlet).
+    std::map<std::pair<long long, long long>, double> value;
+    const auto key = [](const std::array<double, 2>& p) {
+        return std::make_pair(std::llround(p[0] * 1e9), std::llround(p[1] * 1e9));
+    };
+    for (std::size_t i = 0; i < r.nodes.size(); ++i) value[key(r.nodes[i])] = r.solution(Eigen::Index(i), 0);
+    drawn_.assign(mesh_.node_count(), 0.0);
+    double peak = 0;
+    for (std::size_t n = 0; n < mesh_.node_count(); ++n) {
+        const auto it = value.find(key(mesh_.xy[n]));
+        if (it != value.end()) drawn_[n] = it->second;
+        peak = std::max(peak, std::abs(drawn_[n]));
+    }
+    auto points = vtkSmartPointer<vtkPoints>::New();
+    auto scalars = vtkSmartPointer<vtkDoubleArray>::New();
+    const double lift = peak > 0 ? 0.25 / peak : 0;
+    for (std::size_t n = 0; n < mesh_.node_count(); ++n) {
+        points->InsertNextPoint(mesh_.xy[n][0], mesh_.xy[n][1], lift * drawn_[n]);
+        scalars->InsertNextValue(drawn_[n]);
+    }
+    auto cells = vtkSmartPointer<vtkCellArray>::New();
+    for (const auto& c : mesh_.fine_cells()) {
+        vtkIdType ids[4] = {c[0], c[1], c[2], c[3]};
+        cells->InsertNextCell(mesh_.vertices_per_cell, ids);
+    }
+    mesh_cells_ = int(mesh_.fine_cells().size());
+    auto poly = vtkSmartPointer<vtkPolyData>::New();
+    poly->SetPoints(points);
+    poly->SetPolys(cells);
+    poly->GetPointData()->SetScalars(scalars);
+    auto lut = vtkSmartPointer<vtkLookupTable>::New();
+    lut->SetHueRange(0.66, 0.0);
+    lut->Build();
+    auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+    mapper->SetInputData(poly);
+    mapper->SetLookupTable(lut);
+    mapper->SetScalarRange(-peak, peak > 0 ? peak : 1);
+    vtkRenderer* ren = view_->renderer();
+    if (vtk_->actor) ren->RemoveActor(vtk_->actor);
+    vtk_->actor = vtkSmartPointer<vtkActor>::New();
+    vtk_->actor->SetMapper(mapper);
+    // The mesh's edges while there are few enough cells to see them.
+    if (mesh_cells_ <= 20000) {
+        vtk_->actor->GetProperty()->EdgeVisibilityOn();
+        vtk_->actor->GetProperty()->SetEdgeColor(0.15, 0.15, 0.15);
+    }
+    ren->AddActor(vtk_->actor);
+    view_->beforeNextRender([ren] {
+        vtkCamera* cam = ren->GetActiveCamera();
+        cam->SetFocalPoint(2, 0.5, 0);
+        cam->SetPosition(2, -2.5, 3.0);
+        cam->SetViewUp(0, 0, 1);
+        ren->ResetCamera();
+        ren->ResetCameraClippingRange();
+    });
+    view_->update();
+}
+
+int PoissonPanel::plottedPoints() const {
+    int n = 0;
+    for (auto* s : chart_->series()) n += static_cast<QXYSeries*>(s)->count();
+    return n;
+}
+
+void PoissonPanel::replot() {
+    chart_->removeAllSeries();
+    for (auto* a : chart_->axes()) chart_->removeAxis(a);
+    std::map<QString, std::map<int, double>> lines;
+    for (const auto& r : results_)
+        if (r.relative_error > 0)
+            lines[QStringLiteral("%1 %2 n=%3")
+                      .arg(poisson_grid_name(r.params.grid), poisson_precision_name(r.params.precision))
+                      .arg(r.params.solution)][r.params.level] = r.relative_error;
+    if (lines.empty()) return;
+    auto* ax = new QValueAxis;
+    ax->setTitleText(tr("level L"));
+    ax->setLabelFormat("%d");
+    auto* ay = new QLogValueAxis;
+    ay->setTitleText(tr("relative error"));
+    ay->setLabelFormat("%.0e");
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    double lo = 1e300, hi = 0;
+    int lmin = 99, lmax = 0;
+    for (const auto& [name, pts] : lines) {
+        auto* s = new QLineSeries;
+        s->setName(name);
+        s->setPointsVisible(true);
+        for (const auto& [L, e] : pts) {
+            s->append(L, e);
+            lo = std::min(lo, e), hi = std::max(hi, e), lmin = std::min(lmin, L), lmax = std::max(lmax, L);
+        }
+        chart_->addSeries(s);
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    }
+    ax->setRange(lmin - 0.5, lmax + 0.5);
+    ax->setTickCount(lmax - lmin + 2);
+    ay->setRange(lo / 3, hi * 3);
+}
+
+}  // namespace voxwave::ui
