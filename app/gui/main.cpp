@@ -7,6 +7,7 @@
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <cstdio>
+#include <cstdlib>
 
 #include "main_window.hpp"
 #include "panels/compare_panel.hpp"
@@ -15,6 +16,9 @@
 #include "solvers/integration_panel.hpp"
 
 int main(int argc, char** argv) {
+    // Idle engine threads sleep instead of spinning between steps: spinning threads take the
+    // cores the window needs to paint (set before the OpenMP runtime starts; a user's setting wins).
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
     // VTK and our shaders need OpenGL 3.2 core with depth and stencil, set before QApplication (§4).
     QSurfaceFormat fmt;
     fmt.setRenderableType(QSurfaceFormat::OpenGL);

@@ -2,6 +2,9 @@
 
 #include <QMetaObject>
 #include <chrono>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <cmath>
 
 #include "core/errors.hpp"
@@ -143,6 +146,10 @@ void SimulationController::publish(const std::vector<std::unique_ptr<WaveSession
 }
 
 void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused) {
+    // The engine yields to the window: a lower priority for this thread, inherited by the
+    // OpenMP threads it starts, so painting and input never wait behind a step (on Linux nice
+    // values are per thread). The engine still gets every cycle the window leaves idle.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
     std::vector<std::unique_ptr<WaveSession>> sessions;
     try {
         for (auto& [scene, model] : runs)
