@@ -14,6 +14,7 @@
 #include "sim/simulation_controller.hpp"
 #include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
+#include "solvers/poisson_panel.hpp"
 
 int main(int argc, char** argv) {
     // Idle engine threads sleep instead of spinning between steps: spinning threads take the
@@ -39,7 +40,9 @@ int main(int argc, char** argv) {
     cli.addVersionOption();
     QCommandLineOption scene({"s", "scene"}, "Scene to open.", "FILE");
     QCommandLineOption steps("run-steps", "Run N steps after opening.", "N");
-    QCommandLineOption page("page", "Page to show: model, 3d, 3d-wavefield, dispersion, compare, solvers or solvers-iga.", "NAME");
+    QCommandLineOption page(
+        "page", "Page to show: model, 3d, 3d-wavefield, dispersion, compare, solvers, solvers-iga or solvers-poisson.",
+        "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
     cli.addOptions({scene, steps, page, shot});
     cli.process(app);
@@ -88,6 +91,19 @@ int main(int argc, char** argv) {
             if (!shot_path.isEmpty()) take_shot();
         });
         QTimer::singleShot(200, &w, [&] { w.integration()->sweep(); });
+        return app.exec();
+    }
+    // On the Poisson page the steps are the finest level of a sweep (flow around a square, L0 = 1).
+    if (cli.value(page) == "solvers-poisson" && run_steps > 0) {
+        w.solvers()->setCurrentWidget(w.poisson());
+        voxwave::poisson::PoissonParams pp = w.poisson()->params();
+        pp.level = int(run_steps);
+        pp.coarse_level = 1;
+        w.poisson()->setParams(pp);
+        QObject::connect(w.poisson()->job(), &voxwave::ui::BackgroundJob::finished, &w, [&] {
+            if (!shot_path.isEmpty()) take_shot();
+        });
+        QTimer::singleShot(200, &w, [&] { w.poisson()->sweepLevels(); });
         return app.exec();
     }
     // On the IGA page the steps are N (a power of two): a cost sweep up to it at p = 3.

@@ -6,8 +6,8 @@
 
 #include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
-#include "solvers/poisson_panel.hpp"
 #include "solvers/matrix_heatmap.hpp"
+#include "solvers/poisson_panel.hpp"
 
 using namespace voxwave;
 using namespace voxwave::ui;

@@ -1,10 +1,10 @@
 #include "sim/simulation_controller.hpp"
 
-#include <QMetaObject>
-#include <chrono>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <QMetaObject>
+#include <chrono>
 #include <cmath>
 
 #include "core/errors.hpp"

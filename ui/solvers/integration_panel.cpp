@@ -95,6 +95,8 @@ IntegrationPanel::IntegrationPanel(QWidget* parent) : QWidget(parent) {
     right->addWidget(plots);
     right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 3);
+    right->setSizes({320, 520});  // the table's size hint would take the height otherwise
+    plots->setSizes({600, 400});
     auto* lay = new QHBoxLayout(this);
     lay->addLayout(left);
     lay->addWidget(right, 1);
@@ -234,8 +236,8 @@ void IntegrationPanel::replot() {
     if (lines.empty()) return;
     auto* ax = new QValueAxis;
     ax->setTitleText(tr("order p"));
-    ax->setRange(0.5, 10.5);
-    ax->setTickCount(11);
+    ax->setRange(0, 11);  // whole-number ends: every tick sits on an order
+    ax->setTickCount(12);
     ax->setLabelFormat("%d");
     auto* ay = new QLogValueAxis;
     ay->setTitleText(tr("GFLOP/s"));

@@ -1,5 +1,16 @@
 #include "solvers/poisson_panel.hpp"
 
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkCellArray.h>
+#include <vtkDoubleArray.h>
+#include <vtkLookupTable.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -15,21 +26,10 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <cmath>
 #include <map>
-#include <vtkActor.h>
-#include <vtkCamera.h>
-#include <vtkCellArray.h>
-#include <vtkDoubleArray.h>
-#include <vtkLookupTable.h>
-#include <vtkPointData.h>
-#include <vtkPoints.h>
-#include <vtkPolyData.h>
-#include <vtkPolyDataMapper.h>
-#include <vtkProperty.h>
-#include <vtkRenderer.h>
 
 #include "views/vtk_widget.hpp"
 
@@ -42,7 +42,8 @@ struct PoissonPanel::Pipeline {
 };
 
 namespace {
-const char* kColumns[] = {"grid", "L", "L0", "precision", "backend", "N", "K", "rel. error", "solve s", "GFLOP/s", "MDof/s"};
+const char* kColumns[] = {"grid", "L",          "L0",      "precision", "backend", "N",
+                          "K",    "rel. error", "solve s", "GFLOP/s",   "MDof/s"};
 }
 
 PoissonPanel::PoissonPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_unique<Pipeline>()) {
@@ -110,6 +111,7 @@ PoissonPanel::PoissonPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_un
     right->addWidget(table_);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
+    right->setSizes({560, 300});  // the table's size hint would take the height otherwise
     auto* lay = new QHBoxLayout(this);
     lay->addWidget(leftw);
     lay->addWidget(right, 1);
@@ -237,17 +239,18 @@ void PoissonPanel::showResults(std::vector<PoissonResult> rs) {
     for (const auto& r : rs)
         if (r.params.level == mesh_.level) finest = &r;
     if (finest) drawMesh(*finest);
-    info_->setText(tr("%1 unknowns, %2 C / %3 E / %4 I nodes, %5 similarity classes\nbackend %6\n"
-                      "prehandling %7 s, solve %8 s\nrelative error %9")
-                       .arg(rs.back().N)
-                       .arg(rs.back().nC)
-                       .arg(rs.back().nE)
-                       .arg(rs.back().nI)
-                       .arg(rs.back().classes)
-                       .arg(QString::fromStdString(rs.back().backend_note.empty() ? rs.back().backend : rs.back().backend_note))
-                       .arg(rs.back().timings.prehandling, 0, 'g', 3)
-                       .arg(rs.back().timings.solve, 0, 'g', 3)
-                       .arg(rs.back().relative_error, 0, 'e', 3));
+    info_->setText(
+        tr("%1 unknowns, %2 C / %3 E / %4 I nodes, %5 similarity classes\nbackend %6\n"
+           "prehandling %7 s, solve %8 s\nrelative error %9")
+            .arg(rs.back().N)
+            .arg(rs.back().nC)
+            .arg(rs.back().nE)
+            .arg(rs.back().nI)
+            .arg(rs.back().classes)
+            .arg(QString::fromStdString(rs.back().backend_note.empty() ? rs.back().backend : rs.back().backend_note))
+            .arg(rs.back().timings.prehandling, 0, 'g', 3)
+            .arg(rs.back().timings.solve, 0, 'g', 3)
+            .arg(rs.back().relative_error, 0, 'e', 3));
     results_.insert(results_.end(), std::make_move_iterator(rs.begin()), std::make_move_iterator(rs.end()));
     replot();
 }
@@ -323,9 +326,11 @@ void PoissonPanel::replot() {
     std::map<QString, std::map<int, double>> lines;
     for (const auto& r : results_)
         if (r.relative_error > 0)
-            lines[QStringLiteral("%1 %2 n=%3")
-                      .arg(poisson_grid_name(r.params.grid), poisson_precision_name(r.params.precision))
-                      .arg(r.params.solution)][r.params.level] = r.relative_error;
+            lines[QStringLiteral("%1 n=%2%3")
+                      .arg(poisson_precision_name(r.params.precision))
+                      .arg(r.params.solution)
+                      .arg(r.params.grid == PoissonGrid::UnitSquare ? " (square)" : "")][r.params.level] =
+                r.relative_error;
     if (lines.empty()) return;
     auto* ax = new QValueAxis;
     ax->setTitleText(tr("level L"));
@@ -349,8 +354,9 @@ void PoissonPanel::replot() {
         s->attachAxis(ax);
         s->attachAxis(ay);
     }
-    ax->setRange(lmin - 0.5, lmax + 0.5);
-    ax->setTickCount(lmax - lmin + 2);
+    // Whole-number ends so that every tick sits on a level.
+    ax->setRange(lmin - 1, lmax + 1);
+    ax->setTickCount(lmax - lmin + 3);
     ay->setRange(lo / 3, hi * 3);
 }
 
