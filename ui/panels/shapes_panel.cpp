@@ -213,16 +213,18 @@ std::size_t ShapesPanel::addShape(const Shape& shape) {
     validate_shape(shape, "", "shape");
     const int id = doc_->materialId(shape.material);
     const auto cells = shape_elements(doc_->model(), shape);
-    auto* cmd =
-        new PaintVoxelsCommand(doc_, cells, MaterialId(id),
-                               tr("Add %1 (%2)").arg(type_->currentText(), QString::fromStdString(shape.material)));
-    const std::size_t n = cells.size();
-    if (cmd->empty()) {
-        delete cmd;
-        return 0;
-    }
-    doc_->undoStack()->push(cmd);
-    return n;
+    pushPaint(cells, std::vector<MaterialId>(cells.size(), MaterialId(id)),
+              tr("Add %1 (%2)").arg(type_->currentText(), QString::fromStdString(shape.material)));
+    return cells.size();
+}
+
+void ShapesPanel::pushPaint(const std::vector<std::size_t>& idx, const std::vector<MaterialId>& val,
+                            const QString& what) {
+    auto* cmd = new PaintVoxelsCommand(doc_, idx, val, what);
+    if (cmd->empty())
+        delete cmd;  // nothing changes: no undo step
+    else
+        doc_->undoStack()->push(cmd);
 }
 
 std::size_t ShapesPanel::importVolume(const QString& path, const QString& dataset) {
@@ -252,13 +254,8 @@ std::size_t ShapesPanel::importVolume(const QString& path, const QString& datase
                 idx.push_back(g.element_index(i, j, k));
                 val.push_back(id);
             }
-    auto* cmd = new PaintVoxelsCommand(doc_, idx, val, tr("Import %1").arg(path.section('/', -1)));
-    const std::size_t n = idx.size();
-    if (cmd->empty())
-        delete cmd;
-    else
-        doc_->undoStack()->push(cmd);
-    return n;
+    pushPaint(idx, val, tr("Import %1").arg(path.section('/', -1)));
+    return idx.size();
 }
 
 std::size_t ShapesPanel::importImageStack(const QStringList& files) {
@@ -287,13 +284,8 @@ std::size_t ShapesPanel::importImageStack(const QStringList& files) {
                 val.push_back(MaterialId(best));
             }
     }
-    auto* cmd = new PaintVoxelsCommand(doc_, idx, val, tr("Import %1 images").arg(files.size()));
-    const std::size_t n = idx.size();
-    if (cmd->empty())
-        delete cmd;
-    else
-        doc_->undoStack()->push(cmd);
-    return n;
+    pushPaint(idx, val, tr("Import %1 images").arg(files.size()));
+    return idx.size();
 }
 
 }  // namespace voxwave::ui

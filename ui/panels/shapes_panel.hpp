@@ -36,6 +36,8 @@ signals:
 
 private:
     void reloadMaterials();
+    // One undoable paint of voxels idx to values val (dropped when it changes nothing).
+    void pushPaint(const std::vector<std::size_t>& idx, const std::vector<MaterialId>& val, const QString& what);
 
     SceneDocument* doc_;
     QComboBox* type_;

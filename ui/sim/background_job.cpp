@@ -1,6 +1,10 @@
 #include "sim/background_job.hpp"
 
+#include <QMessageBox>
 #include <QMetaObject>
+#include <QProgressBar>
+#include <QPushButton>
+#include <algorithm>
 
 namespace voxwave::ui {
 
@@ -8,6 +12,7 @@ void BackgroundJob::start(std::function<void(const ProgressFn&)> work) {
     wait();
     cancel_ = false;
     busy_ = true;
+    emit started();
     worker_ = std::thread([this, work = std::move(work)] {
         const ProgressFn report = [this](std::int64_t done, std::int64_t total) {
             QMetaObject::invokeMethod(
@@ -34,6 +39,26 @@ void BackgroundJob::start(std::function<void(const ProgressFn&)> work) {
                     emit failed(error);
             },
             Qt::QueuedConnection);
+    });
+}
+
+void bind_job_controls(BackgroundJob& job, QWidget* owner, const QList<QPushButton*>& start_buttons,
+                       QPushButton* cancel, QProgressBar* progress, const QString& title) {
+    const auto set_busy = [start_buttons, cancel](bool busy) {
+        for (QPushButton* b : start_buttons) b->setEnabled(!busy);
+        cancel->setEnabled(busy);
+    };
+    cancel->setEnabled(false);
+    QObject::connect(cancel, &QPushButton::clicked, &job, &BackgroundJob::cancel);
+    QObject::connect(&job, &BackgroundJob::started, owner, [set_busy] { set_busy(true); });
+    QObject::connect(&job, &BackgroundJob::finished, owner, [set_busy] { set_busy(false); });
+    QObject::connect(&job, &BackgroundJob::progress, owner, [progress](qint64 done, qint64 total) {
+        progress->setRange(0, int(std::max<qint64>(1, total)));
+        progress->setValue(int(done));
+    });
+    QObject::connect(&job, &BackgroundJob::failed, owner, [set_busy, owner, title](const QString& m) {
+        set_busy(false);
+        if (m != BackgroundJob::tr("cancelled")) QMessageBox::warning(owner, title, m);
     });
 }
 

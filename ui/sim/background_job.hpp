@@ -2,6 +2,7 @@
 // for the Solvers tab's panels: the window never waits for it.
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <atomic>
@@ -9,6 +10,10 @@
 #include <thread>
 
 #include "core/progress.hpp"
+
+class QProgressBar;
+class QPushButton;
+class QWidget;
 
 namespace voxwave::ui {
 
@@ -30,6 +35,7 @@ public:
     }
 
 signals:
+    void started();
     void progress(qint64 done, qint64 total);
     void finished();
     void failed(const QString& message);  // also for a cancelled job ("cancelled")
@@ -38,5 +44,11 @@ private:
     std::thread worker_;
     std::atomic<bool> busy_{false}, cancel_{false};
 };
+
+// A solver panel's controls follow its job: the start buttons are disabled and Cancel enabled
+// while it works, the progress bar shows (done, total), a failure other than a cancel is shown in
+// a message box titled `title` over `owner`.
+void bind_job_controls(BackgroundJob& job, QWidget* owner, const QList<QPushButton*>& start_buttons,
+                       QPushButton* cancel, QProgressBar* progress, const QString& title);
 
 }  // namespace voxwave::ui

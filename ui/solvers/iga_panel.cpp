@@ -57,7 +57,6 @@ IgaPanel::IgaPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_unique<Pip
     run_ = new QPushButton(tr("Run"));
     sweep_ = new QPushButton(tr("Cost sweep"));
     cancel_ = new QPushButton(tr("Cancel"));
-    cancel_->setEnabled(false);
     progress_ = new QProgressBar;
     info_ = new QLabel;
     info_->setWordWrap(true);
@@ -97,24 +96,8 @@ IgaPanel::IgaPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_unique<Pip
     lay->addWidget(split, 1);
     connect(run_, &QPushButton::clicked, this, &IgaPanel::run);
     connect(sweep_, &QPushButton::clicked, this, &IgaPanel::costSweep);
-    connect(cancel_, &QPushButton::clicked, &job_, &BackgroundJob::cancel);
-    connect(&job_, &BackgroundJob::progress, this, [this](qint64 d, qint64 t) {
-        progress_->setRange(0, int(std::max<qint64>(1, t)));
-        progress_->setValue(int(d));
-    });
-    const auto idle = [this] {
-        run_->setEnabled(true);
-        sweep_->setEnabled(true);
-        cancel_->setEnabled(false);
-    };
-    connect(&job_, &BackgroundJob::finished, this, [this, idle] {
-        idle();
-        showResults(pending_);
-    });
-    connect(&job_, &BackgroundJob::failed, this, [this, idle](const QString& m) {
-        idle();
-        if (m != tr("cancelled")) QMessageBox::warning(this, tr("IGA solve failed"), m);
-    });
+    bind_job_controls(job_, this, {run_, sweep_}, cancel_, progress_, tr("IGA solve failed"));
+    connect(&job_, &BackgroundJob::finished, this, [this] { showResults(pending_); });
 }
 
 IgaPanel::~IgaPanel() {
@@ -143,18 +126,12 @@ void IgaPanel::setParams(const IgaParams& p) {
 void IgaPanel::run() {
     if (job_.busy()) return;
     const IgaParams p = params();
-    run_->setEnabled(false);
-    sweep_->setEnabled(false);
-    cancel_->setEnabled(true);
     job_.start([this, p](const ProgressFn& progress) { pending_ = {solve_iga(p, progress)}; });
 }
 
 void IgaPanel::costSweep() {
     if (job_.busy()) return;
     const IgaParams p = params();
-    run_->setEnabled(false);
-    sweep_->setEnabled(false);
-    cancel_->setEnabled(true);
     job_.start([this, p](const ProgressFn& progress) {
         std::vector<IgaResult> out;
         std::vector<int> ns;

@@ -54,7 +54,6 @@ IntegrationPanel::IntegrationPanel(QWidget* parent) : QWidget(parent) {
     run_ = new QPushButton(tr("Run"));
     sweep_ = new QPushButton(tr("Sweep p"));
     cancel_ = new QPushButton(tr("Cancel"));
-    cancel_->setEnabled(false);
     progress_ = new QProgressBar;
     auto* form = new QFormLayout;
     form->addRow(tr("Element"), element_);
@@ -102,25 +101,8 @@ IntegrationPanel::IntegrationPanel(QWidget* parent) : QWidget(parent) {
     lay->addWidget(right, 1);
     connect(run_, &QPushButton::clicked, this, &IntegrationPanel::run);
     connect(sweep_, &QPushButton::clicked, this, &IntegrationPanel::sweep);
-    connect(cancel_, &QPushButton::clicked, &job_, &BackgroundJob::cancel);
-    connect(element_, &QComboBox::currentIndexChanged, this,
-            [this](int i) { order_->setRange(i == 0 ? 1 : 2, i == 0 ? 10 : 7); });
-    connect(&job_, &BackgroundJob::progress, this, [this](qint64 done, qint64 total) {
-        progress_->setRange(0, int(std::max<qint64>(1, total)));
-        progress_->setValue(int(done));
-    });
-    connect(&job_, &BackgroundJob::finished, this, [this] {
-        showResults(pending_, pending_params_);
-        run_->setEnabled(true);
-        sweep_->setEnabled(true);
-        cancel_->setEnabled(false);
-    });
-    connect(&job_, &BackgroundJob::failed, this, [this](const QString& m) {
-        run_->setEnabled(true);
-        sweep_->setEnabled(true);
-        cancel_->setEnabled(false);
-        if (m != tr("cancelled")) QMessageBox::warning(this, tr("Integration failed"), m);
-    });
+    bind_job_controls(job_, this, {run_, sweep_}, cancel_, progress_, tr("Integration failed"));
+    connect(&job_, &BackgroundJob::finished, this, [this] { showResults(pending_, pending_params_); });
 }
 
 IntegrationParams IntegrationPanel::params() const {
@@ -156,9 +138,6 @@ void IntegrationPanel::run() {
         QMessageBox::warning(this, tr("Integration"), e.what());
         return;
     }
-    run_->setEnabled(false);
-    sweep_->setEnabled(false);
-    cancel_->setEnabled(true);
     job_.start([this, p](const ProgressFn& progress) {
         pending_ = {run_integration_lab(p, progress)};
         pending_params_ = {p};
@@ -171,9 +150,6 @@ void IntegrationPanel::sweep() {
     std::vector<int> orders;
     const bool hex = p.element == ElementType::Hexahedron;
     for (int o = hex ? 1 : 2; o <= (hex ? 10 : 7); ++o) orders.push_back(o);
-    run_->setEnabled(false);
-    sweep_->setEnabled(false);
-    cancel_->setEnabled(true);
     job_.start([this, p, orders](const ProgressFn& progress) {
         pending_ = run_integration_sweep(p, orders, progress);
         pending_params_.clear();

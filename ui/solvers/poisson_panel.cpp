@@ -67,7 +67,6 @@ PoissonPanel::PoissonPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_un
     run_ = new QPushButton(tr("Run"));
     sweep_ = new QPushButton(tr("Sweep levels"));
     cancel_ = new QPushButton(tr("Cancel"));
-    cancel_->setEnabled(false);
     progress_ = new QProgressBar;
     info_ = new QLabel;
     info_->setWordWrap(true);
@@ -117,24 +116,10 @@ PoissonPanel::PoissonPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_un
     lay->addWidget(right, 1);
     connect(run_, &QPushButton::clicked, this, &PoissonPanel::run);
     connect(sweep_, &QPushButton::clicked, this, &PoissonPanel::sweepLevels);
-    connect(cancel_, &QPushButton::clicked, &job_, &BackgroundJob::cancel);
-    connect(&job_, &BackgroundJob::progress, this, [this](qint64 d, qint64 t) {
-        progress_->setRange(0, int(std::max<qint64>(1, t)));
-        progress_->setValue(int(d));
-    });
-    const auto idle = [this] {
-        run_->setEnabled(true);
-        sweep_->setEnabled(true);
-        cancel_->setEnabled(false);
-    };
-    connect(&job_, &BackgroundJob::finished, this, [this, idle] {
-        idle();
+    bind_job_controls(job_, this, {run_, sweep_}, cancel_, progress_, tr("Poisson solve failed"));
+    connect(&job_, &BackgroundJob::finished, this, [this] {
         mesh_ = std::move(pending_mesh_);
         showResults(std::move(pending_));
-    });
-    connect(&job_, &BackgroundJob::failed, this, [this, idle](const QString& m) {
-        idle();
-        if (m != tr("cancelled")) QMessageBox::warning(this, tr("Poisson solve failed"), m);
     });
 }
 
@@ -166,19 +151,21 @@ void PoissonPanel::setParams(const PoissonParams& p) {
     backend_->setCurrentIndex(int(p.backend));
 }
 
-void PoissonPanel::run() {
-    if (job_.busy()) return;
-    PoissonParams p;
+bool PoissonPanel::checkedParams(PoissonParams& p) {
     try {
         p = params();
         validate_poisson_params(p);
+        return true;
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Poisson"), e.what());
-        return;
+        return false;
     }
-    run_->setEnabled(false);
-    sweep_->setEnabled(false);
-    cancel_->setEnabled(true);
+}
+
+void PoissonPanel::run() {
+    if (job_.busy()) return;
+    PoissonParams p;
+    if (!checkedParams(p)) return;
     job_.start([this, p](const ProgressFn& progress) {
         pending_ = {run_poisson(p, progress)};
         pending_mesh_ = refined_poisson_mesh(p.grid, p.level);
@@ -188,16 +175,7 @@ void PoissonPanel::run() {
 void PoissonPanel::sweepLevels() {
     if (job_.busy()) return;
     PoissonParams p;
-    try {
-        p = params();
-        validate_poisson_params(p);
-    } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Poisson"), e.what());
-        return;
-    }
-    run_->setEnabled(false);
-    sweep_->setEnabled(false);
-    cancel_->setEnabled(true);
+    if (!checkedParams(p)) return;
     job_.start([this, p](const ProgressFn& progress) {
         std::vector<PoissonResult> out;
         const PoissonPrecision precisions[] = {PoissonPrecision::Fp64, PoissonPrecision::Fp32, PoissonPrecision::Fp16};

@@ -44,6 +44,8 @@ public slots:
     void sweepLevels();  // levels L0+1 .. L in FP64, FP32, FP16
 
 private:
+    // The form's parameters, validated; false (after telling the user why) when they are not.
+    bool checkedParams(poisson::PoissonParams& p);
     void showResults(std::vector<poisson::PoissonResult> rs);
     void drawMesh(const poisson::PoissonResult& r);
     void replot();
