@@ -30,6 +30,7 @@
 #include <map>
 
 #include "iga/iga_problem.hpp"
+#include "solvers/solver_layout.hpp"
 #include "views/vtk_widget.hpp"
 
 namespace voxwave::ui {
@@ -59,27 +60,13 @@ IgaPanel::IgaPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_unique<Pip
     cancel_ = new QPushButton(tr("Cancel"));
     progress_ = new QProgressBar;
     info_ = new QLabel;
-    info_->setWordWrap(true);
-    info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* form = new QFormLayout;
     form->addRow(tr("Degree p"), degree_);
     form->addRow(tr("Elements N x N"), elements_);
     form->addRow(tr("Problem"), problem_);
     form->addRow(tr("Backend"), backend_);
     form->addRow(parallel_);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(run_);
-    buttons->addWidget(sweep_);
-    buttons->addWidget(cancel_);
-    auto* left = new QVBoxLayout;
-    left->addLayout(form);
-    left->addLayout(buttons);
-    left->addWidget(progress_);
-    left->addWidget(info_);
-    left->addStretch();
-    auto* leftw = new QWidget;
-    leftw->setLayout(left);
-    leftw->setMaximumWidth(360);
+    QWidget* leftw = solver_controls_column(form, run_, sweep_, cancel_, progress_, info_);
     surface_ = new VtkWidget;
     chart_ = new QChart;
     chart_->setTheme(QChart::ChartThemeDark);

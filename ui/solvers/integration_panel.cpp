@@ -20,6 +20,7 @@
 #include <map>
 
 #include "solvers/matrix_heatmap.hpp"
+#include "solvers/solver_layout.hpp"
 
 namespace voxwave::ui {
 
@@ -64,15 +65,7 @@ IntegrationPanel::IntegrationPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Jacobian"), jacobian_);
     form->addRow(tr("Precision"), precision_);
     form->addRow(tr("Backend"), backend_);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(run_);
-    buttons->addWidget(sweep_);
-    buttons->addWidget(cancel_);
-    auto* left = new QVBoxLayout;
-    left->addLayout(form);
-    left->addLayout(buttons);
-    left->addWidget(progress_);
-    left->addStretch();
+    QWidget* left = solver_controls_column(form, run_, sweep_, cancel_, progress_);
     table_ = new QTableWidget(0, int(std::size(kColumns)));
     QStringList headers;
     for (const char* c : kColumns) headers << QString::fromUtf8(c);
@@ -97,7 +90,7 @@ IntegrationPanel::IntegrationPanel(QWidget* parent) : QWidget(parent) {
     right->setSizes({320, 520});  // the table's size hint would take the height otherwise
     plots->setSizes({600, 400});
     auto* lay = new QHBoxLayout(this);
-    lay->addLayout(left);
+    lay->addWidget(left);
     lay->addWidget(right, 1);
     connect(run_, &QPushButton::clicked, this, &IntegrationPanel::run);
     connect(sweep_, &QPushButton::clicked, this, &IntegrationPanel::sweep);

@@ -31,6 +31,7 @@
 #include <cmath>
 #include <map>
 
+#include "solvers/solver_layout.hpp"
 #include "views/vtk_widget.hpp"
 
 namespace voxwave::ui {
@@ -69,7 +70,6 @@ PoissonPanel::PoissonPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_un
     cancel_ = new QPushButton(tr("Cancel"));
     progress_ = new QProgressBar;
     info_ = new QLabel;
-    info_->setWordWrap(true);
     auto* form = new QFormLayout;
     form->addRow(tr("Grid"), grid_);
     form->addRow(tr("Level L"), level_);
@@ -78,19 +78,7 @@ PoissonPanel::PoissonPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_un
     form->addRow(tr("Right-hand sides"), rhs_);
     form->addRow(tr("Solution n"), solution_);
     form->addRow(tr("Backend"), backend_);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(run_);
-    buttons->addWidget(sweep_);
-    buttons->addWidget(cancel_);
-    auto* left = new QVBoxLayout;
-    left->addLayout(form);
-    left->addLayout(buttons);
-    left->addWidget(progress_);
-    left->addWidget(info_);
-    left->addStretch();
-    auto* leftw = new QWidget;
-    leftw->setLayout(left);
-    leftw->setMaximumWidth(340);
+    QWidget* leftw = solver_controls_column(form, run_, sweep_, cancel_, progress_, info_);
     table_ = new QTableWidget(0, int(std::size(kColumns)));
     QStringList headers;
     for (const char* c : kColumns) headers << c;
