@@ -14,5 +14,5 @@ else()
 endif()
 # The CUDA multi-frontal solver uses batched cuBLAS / cuSOLVER (shared libraries only).
 if(VOXWAVE_HAVE_CUDA)
-  target_link_libraries(voxwave_engine PRIVATE CUDA::cublas CUDA::cusolver)
+  target_link_libraries(voxwave_engine PRIVATE CUDA::cublas CUDA::cusolver CUDA::cusparse)
 endif()

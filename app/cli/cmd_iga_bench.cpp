@@ -62,6 +62,7 @@ struct Case {
     double flops;
     std::map<std::string, double> seconds;  // backend -> median factor + solve
     double baseline_numeric = NAN, baseline_total = NAN, worst_diff = 0;
+    double cusolver = NAN;    // cuSOLVER sparse Cholesky on the GPU (device time), the GPU baseline
     double cuda_setup = NAN;  // allocations, uploads, pointer tables (not in the cuda column)
 };
 
@@ -73,7 +74,11 @@ std::string table_row(const IgaBenchOptions& o, const Case& c, bool want_cuda) {
     if (!o.no_baseline) md << " " << fmt(c.baseline_numeric) << " | " << fmt(c.baseline_total) << " |";
     if (want_cuda) md << " " << fmt(c.cuda_setup) << " |";
     if (want_cuda && !o.no_baseline)
-        md << " " << (c.seconds.count("cuda") ? fmt(c.baseline_total / c.seconds.at("cuda"), "%.2f") : "-") << " |";
+        md << " " << (c.seconds.count("cuda") ? fmt(c.baseline_total / c.seconds.at("cuda"), "%.2f") : "-") << " | "
+           << fmt(c.cusolver) << " | "
+           << (c.seconds.count("cuda") && !std::isnan(c.cusolver) ? fmt(c.cusolver / c.seconds.at("cuda"), "%.2f")
+                                                                  : "-")
+           << " |";
     md << "\n";
     return md.str();
 }
@@ -150,6 +155,18 @@ int run(const IgaBenchOptions& o) {
                 c.baseline_total = median(total);
                 if (!reference.empty()) c.worst_diff = std::max(c.worst_diff, max_difference(x, reference));
                 if (8 * c.baseline_total * o.repeat > o.max_case_seconds) gave_up[{"baseline", p}] = true;
+                if (want_cuda && !gave_up[{"cusolver", p}]) {
+                    std::fprintf(stderr, "p=%d N=%d cuSOLVER sparse...\n", p, N);
+                    std::vector<double> dev;
+                    for (int r = 0; r <= o.repeat; ++r) {
+                        double secs = 0;
+                        x = sparse_direct_solve_cusolver(s, sys, load, &secs);
+                        if (r > 0) dev.push_back(secs);  // the first call loads the library's kernels
+                    }
+                    c.cusolver = median(dev);
+                    if (!reference.empty()) c.worst_diff = std::max(c.worst_diff, max_difference(x, reference));
+                    if (8 * c.cusolver * o.repeat > o.max_case_seconds) gave_up[{"cusolver", p}] = true;
+                }
             }
             cases.push_back(c);
             // Each row also goes to stderr as it is measured: a run cut short keeps its numbers.
@@ -184,12 +201,13 @@ int run(const IgaBenchOptions& o) {
     for (const auto& b : o.backends) md << " " << b << " (s) |";
     if (!o.no_baseline) md << " baseline numeric (s) | baseline total (s) |";
     if (want_cuda) md << " cuda setup (s) |";
-    if (want_cuda && !o.no_baseline) md << " baseline total / cuda |";
+    if (want_cuda && !o.no_baseline)
+        md << " baseline total / cuda | cuSOLVER sparse Cholesky, GPU (s) | cuSOLVER / cuda |";
     md << "\n|---|---|---|---|---|";
     if (want_cuda) md << "---|";
     for (std::size_t i = 0; i < o.backends.size(); ++i) md << "---|";
     if (!o.no_baseline) md << "---|---|";
-    if (want_cuda && !o.no_baseline) md << "---|";
+    if (want_cuda && !o.no_baseline) md << "---|---|---|";
     md << "\n";
     for (const Case& c : cases) md << table_row(o, c, want_cuda);
 

@@ -35,6 +35,14 @@ std::string sparse_direct_solver_name();
 std::vector<double> sparse_direct_solve(const IgaSpace& s, const SparseSystem& sys, const IgaLoad& load,
                                         SparseTimings* timings = nullptr);
 
+// The GPU baseline: cuSOLVER's sparse Cholesky (cusolverSpDcsrlsvchol, symrcm reordering) on the
+// same matrix, uploaded once. `seconds` gets the device time of the call (analysis, factorisation
+// and solve; device events), `device` the GPU's name. Throws InputError("", "backend", ...)
+// without CUDA or a device, RuntimeError if cuSOLVER finds the matrix not positive definite.
+bool gpu_sparse_baseline_built();
+std::vector<double> sparse_direct_solve_cusolver(const IgaSpace& s, const SparseSystem& sys, const IgaLoad& load,
+                                                 double* seconds = nullptr, std::string* device = nullptr);
+
 // Scatters a solution of the free unknowns into all n^2 coefficients.
 std::vector<double> expand_free_solution(const IgaSpace& s, const double* free_x, const IgaLoad& load);
 
