@@ -105,6 +105,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(painter_, &SlicePainter::hoverInfo, this, [this](const QString& t) { statusBar()->showMessage(t, 3000); });
     connect(painter_, &SlicePainter::placeSourceRequested, sources_, &SourcesPanel::addSourceAt);
     connect(painter_, &SlicePainter::placeReceiverRequested, sources_, &SourcesPanel::addReceiverAt);
+    connect(model3d_, &ModelView3D::placeSourceRequested, sources_, &SourcesPanel::addSourceAt);
+    connect(model3d_, &ModelView3D::placeReceiverRequested, sources_, &SourcesPanel::addReceiverAt);
     connect(painter_, &SlicePainter::sliceChanged, this, [this] {
         QSignalBlocker b(slice_slider_);
         slice_slider_->setRange(0, painter_->nodePlaneCount() - 1);
@@ -313,7 +315,11 @@ void MainWindow::buildActions() {
         a->setChecked(tool == SliceTool::Brush);
         tool_group->addAction(a);
         const SliceTool t = tool;
-        connect(a, &QAction::triggered, this, [this, t] { painter_->setTool(t); });
+        connect(a, &QAction::triggered, this, [this, t] {
+            painter_->setTool(t);
+            // The 3D view places what the slice tools place; otherwise its clicks turn the camera.
+            model3d_->setPlaceMode(t == SliceTool::PlaceSource ? 1 : t == SliceTool::PlaceReceiver ? 2 : 0);
+        });
     }
     brush_box_ = new QSpinBox;
     brush_box_->setRange(1, 99);

@@ -148,6 +148,35 @@ private slots:
         QCOMPARE(w_->document()->scene().sources.size(), n0);
     }
 
+    void clickOnThe3DModelPlacesASourceOnItsSurface() {
+        w_->tabs()->setCurrentWidget(w_->model3d());
+        QTest::qWait(300);
+        ModelView3D* v = w_->model3d();
+        v->setPlaceMode(1);
+        const std::size_t n0 = w_->document()->scene().sources.size();
+        const QPoint centre(v->vtkView()->width() / 2, v->vtkView()->height() / 2);
+        QTest::mouseClick(v->vtkView(), Qt::LeftButton, {}, centre);
+        const auto& srcs = w_->document()->scene().sources;
+        QCOMPARE(srcs.size(), n0 + 1);
+        // A node on the block's visible surface: inside the box, and on one of its faces (the
+        // camera looks from -x, -y, +z, so the hit is on x = 0, y = 0 or the top z = 0.05 m).
+        const Vec3 p = srcs.back().position;
+        const double ext[3] = {0.1, 0.1, 0.05};
+        for (int c = 0; c < 3; ++c) {
+            QVERIFY(p[c] >= -1e-12 && p[c] <= ext[c] + 1e-12);
+            const double cells = p[c] / 0.005;
+            QVERIFY(std::abs(cells - std::round(cells)) < 1e-9);  // a node of the 5 mm grid
+        }
+        QVERIFY(std::abs(p[0]) < 1e-12 || std::abs(p[1]) < 1e-12 || std::abs(p[2] - 0.05) < 1e-12);
+        // A click beside the model places nothing.
+        QTest::mouseClick(v->vtkView(), Qt::LeftButton, {}, QPoint(2, 2));
+        QCOMPARE(w_->document()->scene().sources.size(), n0 + 1);
+        v->setPlaceMode(0);
+        w_->document()->undoStack()->undo();
+        QCOMPARE(w_->document()->scene().sources.size(), n0);
+        w_->tabs()->setCurrentWidget(w_->painter());
+    }
+
     void shortRunAnimatesAndStopReturnsAtOnce() {
         MainWindow& w = *w_;
         int frames = 0;

@@ -3,6 +3,7 @@
 #include <vtkActor.h>
 #include <vtkAppendPolyData.h>
 #include <vtkCamera.h>
+#include <vtkCellPicker.h>
 #include <vtkColorTransferFunction.h>
 #include <vtkDiscreteFlyingEdges3D.h>
 #include <vtkFloatArray.h>
@@ -28,6 +29,7 @@
 #include <set>
 
 #include "views/vtk_widget.hpp"
+#include "wave/wave_problem.hpp"
 
 namespace voxwave::ui {
 
@@ -80,9 +82,36 @@ ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
     });
     rebuildModel();
     rebuildGlyphs();
+    view_->setClickHandler([this](QPointF px) {
+        if (place_mode_ == 0) return false;
+        Vec3 pos{};
+        if (!pickModelPoint(px, pos)) return true;  // a click beside the model places nothing
+        if (place_mode_ == 1) emit placeSourceRequested(pos);
+        if (place_mode_ == 2) emit placeReceiverRequested(pos);
+        return true;
+    });
 }
 
 ModelView3D::~ModelView3D() = default;
+
+QWidget* ModelView3D::vtkView() const { return view_; }
+
+bool ModelView3D::pickModelPoint(QPointF px, Vec3& node_position) const {
+    view_->syncSizeNow();
+    const double dpr = view_->devicePixelRatioF();
+    auto picker = vtkSmartPointer<vtkCellPicker>::New();
+    picker->SetTolerance(0.0005);
+    picker->PickFromListOn();
+    for (const auto& a : p_->surfaces) picker->AddPickList(a);
+    if (!picker->Pick(px.x() * dpr, (view_->height() - px.y()) * dpr, 0, view_->renderer()) || picker->GetCellId() < 0)
+        return false;
+    double w[3];
+    picker->GetPickPosition(w);
+    const VoxelGrid& g = doc_->model();
+    const auto node = nearest_node(g, {w[0], w[1], w[2]});
+    node_position = g.node_position(node[0], node[1], node[2]);
+    return true;
+}
 
 int ModelView3D::surfaceCount() const { return int(p_->surfaces.size()); }
 int ModelView3D::glyphCount() const { return int(p_->glyphs.size()); }

@@ -37,8 +37,15 @@ public slots:
     // The live field on three planes (XY, XZ, YZ at node planes z, y, x), coloured blue-white-red.
     void setWavefield(const std::vector<voxwave::SliceImage>& slices, const std::array<int, 3>& nodes);
     void setWavefieldEnabled(bool on);
+    // 0: clicks turn the camera; 1 / 2: a click on the model places a source / receiver there
+    // (the surface point under the cursor, snapped to the nearest node).
+    void setPlaceMode(int mode) { place_mode_ = mode; }
+    // What a click at `pixel` would place: false when no model surface is under it.
+    bool pickModelPoint(QPointF pixel, voxwave::Vec3& node_position) const;
 
 signals:
+    void placeSourceRequested(const voxwave::Vec3& position);
+    void placeReceiverRequested(const voxwave::Vec3& position);
     void wavefieldToggled(bool on);
 
 private:
@@ -50,7 +57,14 @@ private:
     QSlider* clip_pos_;
     QCheckBox* wavefield_;
     std::unique_ptr<Pipeline> p_;
+
+public:
+    // The render widget (tests click on it; VTK itself stays out of callers' includes).
+    QWidget* vtkView() const;
+
+private:
     bool reset_camera_ = true;
+    int place_mode_ = 0;
 };
 
 }  // namespace voxwave::ui

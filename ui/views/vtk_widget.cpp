@@ -107,6 +107,10 @@ void VtkWidget::forwardMouse(QMouseEvent* ev, unsigned long vtk_event) {
 }
 
 void VtkWidget::mousePressEvent(QMouseEvent* ev) {
+    if (ev->button() == Qt::LeftButton && click_handler_) {
+        syncSize();
+        if (click_handler_(ev->position())) return;
+    }
     switch (ev->button()) {
         case Qt::LeftButton:
             forwardMouse(ev, vtkCommand::LeftButtonPressEvent);

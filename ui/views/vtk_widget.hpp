@@ -7,6 +7,7 @@
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <QOpenGLWidget>
+#include <QPointF>
 #include <functional>
 
 namespace voxwave::ui {
@@ -21,6 +22,12 @@ public:
     vtkGenericRenderWindowInteractor* interactor() const { return interactor_; }
     // Runs once before the next render, when the window has its real size (camera resets need
     // the aspect ratio, which hidden or not-yet-shown widgets do not know).
+    // Called on a left click before the camera gets it (pixel in widget coordinates); returning
+    // true consumes the click (placing things in the scene instead of rotating).
+    void setClickHandler(std::function<bool(QPointF)> fn) { click_handler_ = std::move(fn); }
+    // Sizes the render window to the widget now (pickers need the real size).
+    void syncSizeNow() { syncSize(); }
+
     void beforeNextRender(std::function<void()> fn) {
         before_render_ = std::move(fn);
         update();
@@ -43,6 +50,7 @@ private:
     vtkSmartPointer<vtkRenderer> renderer_;
     vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
     std::function<void()> before_render_;
+    std::function<bool(QPointF)> click_handler_;
 };
 
 }  // namespace voxwave::ui
