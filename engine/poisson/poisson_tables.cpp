@@ -195,15 +195,19 @@ std::vector<PerformanceRow> performance_rows(PoissonGrid grid, int level, int co
             rows.push_back(r);
         }
         if (!baselines) continue;
-        for (int which = 0; which < 2; ++which) {
-            if (which == 1 && K > 1) continue;  // CG: one right-hand side (K solves cost K times as much)
-            const BaselineResult br = which == 0 ? solve_sparse_cholesky(b.A, rhs) : solve_conjugate_gradient(b.A, rhs);
+        // CPU sparse Cholesky, CG, and with CUDA the GPU sparse Cholesky (cuSOLVER).
+        for (int which = 0; which < 3; ++which) {
+            if (which == 1 && K > 1) continue;             // CG: one right-hand side (K solves cost K times as much)
+            if (which == 2 && (!cuda || K > 1)) continue;  // cuSOLVER: one call per right-hand side
+            const BaselineResult br = which == 0   ? solve_sparse_cholesky(b.A, rhs)
+                                      : which == 1 ? solve_conjugate_gradient(b.A, rhs)
+                                                   : solve_sparse_cholesky_cusolver(b.A, rhs);
             PerformanceRow r;
             r.level = level;
             r.coarse_level = coarse_level;
             r.rhs = K;
             r.N = b.N;
-            r.solver = br.method + " (cpu)";
+            r.solver = br.method + (which == 2 ? " (cuda)" : " (cpu)");
             r.setup_seconds = br.setup_seconds;
             r.solve_seconds = br.solve_seconds;
             r.iterations = br.iterations;

@@ -24,6 +24,10 @@ bool cholmod_built();
 // A x = b by sparse Cholesky (CHOLMOD supernodal when built). Throws RuntimeError if A is not SPD.
 BaselineResult solve_sparse_cholesky(const SparseMatrixd& A, const Eigen::MatrixXd& b);
 
+// A x = b on the GPU by cuSOLVER's sparse Cholesky (one call per right-hand side; setup 0, the
+// solve time is the device time of the calls). Throws InputError without CUDA or a device.
+BaselineResult solve_sparse_cholesky_cusolver(const SparseMatrixd& A, const Eigen::MatrixXd& b);
+
 // A x = b by conjugate gradients with the Jacobi preconditioner (Eigen, OpenMP products) to a
 // relative residual of `tolerance`, one right-hand side after the other.
 BaselineResult solve_conjugate_gradient(const SparseMatrixd& A, const Eigen::MatrixXd& b, double tolerance = 1e-8);

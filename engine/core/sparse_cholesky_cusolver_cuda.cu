@@ -1,4 +1,4 @@
-// cuSOLVER's sparse Cholesky as the GPU baseline of the multi-frontal solver (issue 6).
+// cuSOLVER's sparse Cholesky (see sparse_cholesky_cusolver.hpp).
 // NVIDIA marks cusolverSp deprecated in favour of cuDSS, which this CUDA installation does not
 // ship: cusolverSp is the GPU sparse direct solver at hand, so its deprecation warnings are off here.
 #if defined(__GNUC__)
@@ -13,10 +13,10 @@
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
-#include "iga/sparse_baseline.hpp"
+#include "core/sparse_cholesky_cusolver.hpp"
 #include "wave/cuda_support.cuh"
 
-namespace voxwave::iga {
+namespace voxwave {
 
 namespace {
 
@@ -44,46 +44,18 @@ struct DeviceArray {
 
 }  // namespace
 
-bool gpu_sparse_baseline_built() { return true; }
+bool cusolver_sparse_cholesky_built() { return true; }
 
-std::vector<double> sparse_direct_solve_cusolver(const IgaSpace& s, const SparseSystem& sys, const IgaLoad& load,
-                                                 double* seconds, std::string* device) {
+std::vector<double> cusolver_sparse_cholesky_solve(int n, const std::vector<int>& row_ptr, const std::vector<int>& col,
+                                                   const std::vector<double>& val, const std::vector<double>& rhs,
+                                                   double* seconds, std::string* device) {
     std::string why;
     const auto devices = cuda_devices(&why);
     if (devices.empty()) throw InputError("", "backend", "the cuSOLVER baseline needs a CUDA device: " + why);
     if (device) *device = devices.front().name;
-    // Full symmetric CSR from the lower-triangle CSC: cuSOLVER is given both triangles, so no
-    // assumption about which one it reads.
-    const std::int64_t n = sys.size;
-    std::vector<int> count(std::size_t(n) + 1, 0);
-    for (std::int64_t c = 0; c < n; ++c)
-        for (std::int32_t k = sys.col_begin[std::size_t(c)]; k < sys.col_begin[std::size_t(c) + 1]; ++k) {
-            const std::int64_t r = sys.row[std::size_t(k)];
-            ++count[std::size_t(r) + 1];
-            if (r != c) ++count[std::size_t(c) + 1];
-        }
-    for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
-    std::vector<int> row_ptr = count, col(std::size_t(count.back()));
-    std::vector<double> val(col.size());
-    std::vector<int> fill(row_ptr.begin(), row_ptr.end() - 1);
-    for (std::int64_t c = 0; c < n; ++c)
-        for (std::int32_t k = sys.col_begin[std::size_t(c)]; k < sys.col_begin[std::size_t(c) + 1]; ++k) {
-            const int r = sys.row[std::size_t(k)];
-            const double v = sys.value[std::size_t(k)];
-            col[std::size_t(fill[std::size_t(r)])] = int(c), val[std::size_t(fill[std::size_t(r)]++)] = v;
-            if (r != c) col[std::size_t(fill[std::size_t(c)])] = r, val[std::size_t(fill[std::size_t(c)]++)] = v;
-        }
-    // Column indices sorted within each row (CSR as cuSPARSE expects it).
-    for (std::int64_t r = 0; r < n; ++r) {
-        const auto b = std::size_t(row_ptr[std::size_t(r)]), e = std::size_t(row_ptr[std::size_t(r) + 1]);
-        std::vector<std::pair<int, double>> row(e - b);
-        for (std::size_t k = b; k < e; ++k) row[k - b] = {col[k], val[k]};
-        std::sort(row.begin(), row.end());
-        for (std::size_t k = b; k < e; ++k) col[k] = row[k - b].first, val[k] = row[k - b].second;
-    }
     VOXWAVE_CUDA_CHECK(cudaSetDevice(devices.front().index));
     const DeviceArray<int> d_ptr(row_ptr), d_col(col);
-    const DeviceArray<double> d_val(val), d_b(sys.rhs);
+    const DeviceArray<double> d_val(val), d_b(rhs);
     const DeviceArray<double> d_x(std::vector<double>(std::size_t(n), 0.0));
     cusolverSpHandle_t handle = nullptr;
     cusparseMatDescr_t descr = nullptr;
@@ -119,7 +91,7 @@ std::vector<double> sparse_direct_solve_cusolver(const IgaSpace& s, const Sparse
     if (seconds) *seconds = 1e-3 * ms;
     std::vector<double> x(static_cast<std::size_t>(n));
     VOXWAVE_CUDA_CHECK(cudaMemcpy(x.data(), d_x.p, x.size() * sizeof(double), cudaMemcpyDeviceToHost));
-    return expand_free_solution(s, x.data(), load);
+    return x;
 }
 
-}  // namespace voxwave::iga
+}  // namespace voxwave
