@@ -287,15 +287,16 @@ private slots:
                  qPrintable(QString::number(c->currentError())));
         // Different methods differ: VFEM against OVFEM is not zero (and is a finite number).
         QVERIFY2(expected > 1e-8 && std::isfinite(expected), qPrintable(QString::number(expected)));
-        // The difference view shows something: A - B is not blank.
-        const QImage diff = c->view(2)->grabFramebuffer();
-        int coloured = 0;
-        for (int y = 0; y < diff.height(); y += 2)
-            for (int x = 0; x < diff.width(); x += 2) {
-                const QColor col = diff.pixelColor(x, y);
-                coloured += std::abs(col.red() - col.blue()) > 60;
-            }
-        QVERIFY(coloured > 20);
+        // The difference view shows A - B of the last frame (same spacing: pixel by pixel), and it
+        // is not zero. (Its colours depend on the peak-held gain, so the values are checked.)
+        const SliceImage& a_s = c->view(0)->slice();
+        const SliceImage& b_s = c->view(1)->slice();
+        const SliceImage& d_s = c->view(2)->slice();
+        QCOMPARE(d_s.values.size(), a_s.values.size());
+        QCOMPARE(b_s.values.size(), a_s.values.size());
+        for (std::size_t i = 0; i < d_s.values.size(); ++i) QCOMPARE(d_s.values[i], a_s.values[i] - b_s.values[i]);
+        QVERIFY(d_s.max_abs() > 0);
+        QVERIFY(!c->view(2)->grabFramebuffer().isNull());
         w_->showPage("model");
     }
 

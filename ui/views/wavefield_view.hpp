@@ -25,6 +25,7 @@ public:
     void setSlice(const SliceImage& slice, const std::vector<MaterialId>& element_ids, bool signed_field);
     void clearSlice();
     double gain() const { return gain_; }
+    const SliceImage& slice() const { return slice_; }
     bool autoGain() const { return auto_gain_; }
     void setOverlayText(const QString& text);
     // GL errors seen so far (each checked call adds its name when it failed); empty is healthy.
