@@ -38,8 +38,9 @@ void check_poisson_levels(PoissonGrid grid, int level, int coarse_level) {
             "", "--coarse-level",
             "must not exceed --level (L0 = " + std::to_string(coarse_level) + " > L = " + std::to_string(level) + ")");
     if (interior_node_count(grid, level) == 0)
-        throw InputError("", "--level", std::string(poisson_grid_name(grid)) + " has no interior node at level " +
-                                            std::to_string(level) + " (use --level >= 1)");
+        throw InputError("", "--level",
+                         std::string(poisson_grid_name(grid)) + " has no interior node at level " +
+                             std::to_string(level) + " (use --level >= 1)");
     if (level > 12)
         throw InputError("", "--level", "level " + std::to_string(level) + " is beyond memory (at most 12)");
     const BlockCounts c = block_counts(grid, level, coarse_level);
