@@ -10,12 +10,6 @@
 
 namespace voxwave {
 
-float SliceImage::max_abs() const {
-    float m = 0;
-    for (float v : values) m = std::max(m, std::abs(v));
-    return m;
-}
-
 std::array<int, 3> slice_extent(const VoxelGrid& g, SlicePlane plane) {
     const int nx = g.n[0] + 1, ny = g.n[1] + 1, nz = g.n[2] + 1;
     switch (plane) {

@@ -142,21 +142,15 @@ void ModelView3D::setWavefield(const std::vector<SliceImage>& slices, const std:
     const double ds = g.spacing;
     const auto o = g.origin;
     double peak = 0;
-    std::vector<float> mags;
+    std::vector<const SliceImage*> planes;
     for (const auto& sl : slices) {
         peak = std::max(peak, double(sl.max_abs()));
-        for (float v : sl.values)
-            if (v != 0) mags.push_back(std::abs(v));
+        planes.push_back(&sl);
     }
     p_->field_peak = peak;
-    // Blue - white - red, symmetric about zero, saturating at the 99th percentile of |value|
-    // (the source point is far stronger than the field around it), as the 2D view does.
-    double level = peak;
-    if (!mags.empty()) {
-        auto nth = mags.begin() + std::ptrdiff_t(0.99 * double(mags.size() - 1));
-        std::nth_element(mags.begin(), nth, mags.end());
-        level = *nth;
-    }
+    // Blue - white - red, symmetric about zero, saturating at the 99th percentile of |value|, as
+    // the 2D view does.
+    const double level = abs_quantile(planes, 0.99);
     auto lut = vtkSmartPointer<vtkColorTransferFunction>::New();
     const double top = std::max(level, 1e-30);
     lut->AddRGBPoint(-top, 0.23, 0.30, 0.75);

@@ -75,16 +75,7 @@ void WavefieldView::setSlice(const SliceImage& slice, const std::vector<Material
         // Peak hold with a slow decay: the colours follow the wave without flickering frame to frame.
         // The 99th percentile of |value|, not the peak: the field at the source point is far
         // larger than anywhere else and would leave the rest of the picture white.
-        std::vector<float> mags;
-        mags.reserve(slice_.values.size());
-        for (float v : slice_.values)
-            if (v != 0.0f) mags.push_back(std::abs(v));
-        double level = 0;
-        if (!mags.empty()) {
-            auto nth = mags.begin() + std::ptrdiff_t(0.99 * double(mags.size() - 1));
-            std::nth_element(mags.begin(), nth, mags.end());
-            level = *nth;
-        }
+        const double level = abs_quantile({&slice_}, 0.99);
         gain_ = std::max(level, gain_ * 0.97);
         if (gain_ <= 0) gain_ = 1e-30;
         emit gainChanged(gain_);
