@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 
 #include "main_window.hpp"
 #include "panels/compare_panel.hpp"
@@ -80,18 +81,20 @@ int main(int argc, char** argv) {
         else
             QTimer::singleShot(300, &w, [] { QApplication::exit(0); });
     };
-    // On the compare page the steps run the comparison (VFEM against OVFEM) instead.
-    const bool compare = cli.value(page) == "compare";
+    // A Solvers-tab page: start its job shortly after the window shows, take the picture when it ends.
+    auto run_job_then_shot = [&](voxwave::ui::BackgroundJob* job, std::function<void()> start) {
+        QObject::connect(job, &voxwave::ui::BackgroundJob::finished, &w, [&] {
+            if (!shot_path.isEmpty()) take_shot();
+        });
+        QTimer::singleShot(200, &w, std::move(start));
+        return app.exec();
+    };
     // On the solvers page the steps are the element count of an integration sweep (hexahedra p = 1..10).
     if (cli.value(page) == "solvers" && run_steps > 0) {
         voxwave::integration::IntegrationParams ip = w.integration()->params();
         ip.elements = run_steps;
         w.integration()->setParams(ip);
-        QObject::connect(w.integration()->job(), &voxwave::ui::BackgroundJob::finished, &w, [&] {
-            if (!shot_path.isEmpty()) take_shot();
-        });
-        QTimer::singleShot(200, &w, [&] { w.integration()->sweep(); });
-        return app.exec();
+        return run_job_then_shot(w.integration()->job(), [&] { w.integration()->sweep(); });
     }
     // On the Poisson page the steps are the finest level of a sweep (flow around a square, L0 = 1).
     if (cli.value(page) == "solvers-poisson" && run_steps > 0) {
@@ -100,11 +103,7 @@ int main(int argc, char** argv) {
         pp.level = int(run_steps);
         pp.coarse_level = 1;
         w.poisson()->setParams(pp);
-        QObject::connect(w.poisson()->job(), &voxwave::ui::BackgroundJob::finished, &w, [&] {
-            if (!shot_path.isEmpty()) take_shot();
-        });
-        QTimer::singleShot(200, &w, [&] { w.poisson()->sweepLevels(); });
-        return app.exec();
+        return run_job_then_shot(w.poisson()->job(), [&] { w.poisson()->sweepLevels(); });
     }
     // On the IGA page the steps are N (a power of two): a cost sweep up to it at p = 3.
     if (cli.value(page) == "solvers-iga" && run_steps > 0) {
@@ -114,12 +113,10 @@ int main(int argc, char** argv) {
         ip.elements = int(run_steps);
         ip.problem = voxwave::iga::IgaProblemKind::Manufactured;
         w.iga()->setParams(ip);
-        QObject::connect(w.iga()->job(), &voxwave::ui::BackgroundJob::finished, &w, [&] {
-            if (!shot_path.isEmpty()) take_shot();
-        });
-        QTimer::singleShot(200, &w, [&] { w.iga()->costSweep(); });
-        return app.exec();
+        return run_job_then_shot(w.iga()->job(), [&] { w.iga()->costSweep(); });
     }
+    // On the compare page the steps run the comparison (VFEM against OVFEM) instead.
+    const bool compare = cli.value(page) == "compare";
     voxwave::ui::SimulationController* ctl = compare ? w.compare()->controller() : w.controller();
     if (run_steps > 0) {
         QObject::connect(ctl, &voxwave::ui::SimulationController::frameReady, &w,
