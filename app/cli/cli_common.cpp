@@ -49,24 +49,27 @@ void print_and_append(const std::string& markdown, const std::string& out) {
     std::printf("appended to %s\n", out.c_str());
 }
 
-int guarded(const std::function<int()>& body) {
+int guarded(const std::function<int()>& body) { return guarded(body, true); }
+
+int guarded(const std::function<int()>& body, bool report, std::string* out_line) {
+    auto say = [report, out_line](const std::string& line) {
+        finish_progress();
+        if (report) std::fprintf(stderr, "voxwave-cli: %s\n", line.c_str());
+        if (out_line) *out_line = "voxwave-cli: " + line;
+    };
     try {
         return body();
     } catch (const InputError& e) {
-        finish_progress();
-        std::fprintf(stderr, "voxwave-cli: error: %s\n", e.what());
+        say(std::string("error: ") + e.what());
         return kBadInput;
     } catch (const Cancelled&) {
-        finish_progress();
-        std::fprintf(stderr, "voxwave-cli: cancelled\n");
+        say("cancelled");
         return kCancelled;
     } catch (const std::bad_alloc&) {
-        finish_progress();
-        std::fprintf(stderr, "voxwave-cli: error: out of memory (the model is too large for this machine)\n");
+        say("error: out of memory (the model is too large for this machine)");
         return kFailure;
     } catch (const std::exception& e) {
-        finish_progress();
-        std::fprintf(stderr, "voxwave-cli: error: %s\n", e.what());
+        say(std::string("error: ") + e.what());
         return kFailure;
     }
 }

@@ -30,5 +30,8 @@ std::string host_name();
 
 // Runs a subcommand body, turning every exception into one line on stderr and an exit code.
 int guarded(const std::function<int()>& body);
+// The same; with report = false nothing is printed (the other ranks of an MPI job, whose rank 0
+// reports the error once); `line`, when given, receives the line that was or would be printed.
+int guarded(const std::function<int()>& body, bool report, std::string* line = nullptr);
 
 }  // namespace voxwave::cli

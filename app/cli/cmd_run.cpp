@@ -1,10 +1,14 @@
 // `voxwave-cli run SCENE --out RESULT.h5 [overrides]`: one simulation, traces to HDF5.
+// Under an MPI launcher (`mpirun -np K voxwave-cli run ...`) the same command runs one
+// simulation over K ranks (engine/distributed): same scene, same result file, written by rank 0.
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "core/errors.hpp"
+#include "distributed/distributed_run.hpp"
 #include "scene/result.hpp"
 #include "scene/scene_io.hpp"
 #include "wave/wave_problem.hpp"
@@ -13,14 +17,15 @@
 namespace voxwave::cli {
 namespace {
 struct RunOptions {
-    std::string scene, out, method, precision, backend;
+    std::string scene, out, method, precision, backend, halo = "auto";
     int stages = 0;
     double spacing = 0, dt = 0, duration = 0;
     long long steps = 0;
     bool quiet = false;
 };
 
-int run(const RunOptions& o) {
+// The scene with the command line's overrides, checked.
+Scene load_scene(const RunOptions& o) {
     Scene scene = read_scene_json(o.scene);
     if (!o.method.empty()) scene.run.method = parse_method(o.method, "--method");
     if (!o.precision.empty()) scene.run.precision = parse_precision(o.precision, "--precision");
@@ -46,36 +51,106 @@ int run(const RunOptions& o) {
         scene.run.duration = o.duration;
     }
     validate_scene(scene, o.scene);
-    check_output_path(o.out);
+    return scene;
+}
 
-    const WaveProblem problem = build_wave_problem(scene, o.scene);
+void print_header(const RunOptions& o, const WaveProblem& problem) {
     const auto& g = problem.grid;
-    if (!o.quiet) {
-        std::printf("scene     %s\n", o.scene.c_str());
-        std::printf("model     %d x %d x %d elements at %.4g m (%zu elements, %zu nodes)\n", g.n[0], g.n[1], g.n[2],
-                    g.spacing, g.element_count(), g.node_count());
-        std::printf("method    %s %s, dt %.4g s (stable limit %.4g s), %lld steps\n", to_string(problem.method),
-                    to_string(problem.precision), problem.dt, problem.dt_stable, static_cast<long long>(problem.steps));
-        for (const auto& s : problem.sources)
-            std::printf("source    %s at node (%.4g, %.4g, %.4g) m\n", s.name.c_str(), s.snapped[0], s.snapped[1],
-                        s.snapped[2]);
-        for (const auto& r : problem.receivers)
-            std::printf("receiver  %s snapped to (%.4g, %.4g, %.4g) m\n", r.name.c_str(), r.snapped[0], r.snapped[1],
-                        r.snapped[2]);
-        std::fflush(stdout);
-    }
+    std::printf("scene     %s\n", o.scene.c_str());
+    std::printf("model     %d x %d x %d elements at %.4g m (%zu elements, %zu nodes)\n", g.n[0], g.n[1], g.n[2],
+                g.spacing, g.element_count(), g.node_count());
+    std::printf("method    %s %s, dt %.4g s (stable limit %.4g s), %lld steps\n", to_string(problem.method),
+                to_string(problem.precision), problem.dt, problem.dt_stable, static_cast<long long>(problem.steps));
+    for (const auto& s : problem.sources)
+        std::printf("source    %s at node (%.4g, %.4g, %.4g) m\n", s.name.c_str(), s.snapped[0], s.snapped[1],
+                    s.snapped[2]);
+    for (const auto& r : problem.receivers)
+        std::printf("receiver  %s snapped to (%.4g, %.4g, %.4g) m\n", r.name.c_str(), r.snapped[0], r.snapped[1],
+                    r.snapped[2]);
+    std::fflush(stdout);
+}
+
+void print_footer(const RunOptions& o, const WaveProblem& problem, const Result& result, const std::string& note) {
+    std::printf("%s\n", note.c_str());
+    std::printf("done in %.2f s (%.3g element-steps/s)\n", result.wall_seconds,
+                double(problem.grid.element_count()) * double(problem.steps) / std::max(result.wall_seconds, 1e-9));
+    std::printf("result    %s\n", o.out.c_str());
+}
+
+int run_one_process(const RunOptions& o) {
+    const Scene scene = load_scene(o);
+    check_output_path(o.out);
+    const WaveProblem problem = build_wave_problem(scene, o.scene);
+    if (!o.quiet) print_header(o, problem);
     std::string note;
     const Result result = run_wave(problem, terminal_progress("running", o.quiet), &note);
     finish_progress();
     write_result_h5(o.out, result);
-    if (!o.quiet) {
-        std::printf("%s\n", note.c_str());
-        std::printf("done in %.2f s (%.3g element-steps/s)\n", result.wall_seconds,
-                    double(g.element_count()) * double(problem.steps) / std::max(result.wall_seconds, 1e-9));
-        std::printf("result    %s\n", o.out.c_str());
-    }
+    if (!o.quiet) print_footer(o, problem, result, note);
     return kOk;
 }
+
+// Every rank reads the scene and builds the same problem; rank 0 prints, shows the progress and
+// writes the result. An input error is the same on every rank and is printed once, by rank 0
+// (a rank that fails alone, e.g. a file missing on its machine, prints its own line).
+int run_distributed(const RunOptions& o) {
+    std::optional<MpiWorld> world_holder;
+    const char* env_rank =
+        std::getenv("OMPI_COMM_WORLD_RANK") ? std::getenv("OMPI_COMM_WORLD_RANK") : std::getenv("PMI_RANK");
+    const bool env_root = !env_rank || std::atoi(env_rank) == 0;
+    if (const int c = guarded(
+            [&] {
+                world_holder.emplace();
+                return int(kOk);
+            },
+            env_root);
+        c != kOk)
+        return c;
+    const MpiWorld& world = *world_holder;
+    const bool root = world.rank() == 0;
+
+    std::optional<WaveProblem> problem;
+    DistributedOptions options;
+    std::string message;
+    const int code = guarded(
+        [&] {
+            const Scene scene = load_scene(o);
+            options.halo = parse_halo_transport(o.halo, "--halo");
+            if (root) check_output_path(o.out);
+            problem.emplace(build_wave_problem(scene, o.scene));
+            partition_slabs(problem->grid, world.size());  // too many ranks: the same error everywhere
+            return int(kOk);
+        },
+        root, &message);
+    const bool root_ok = world.broadcast(code == kOk ? "1" : "0") == "1";
+    if (!world.all(code == kOk)) {
+        if (root && root_ok)
+            std::fprintf(stderr, "voxwave-cli: error: the input failed on another rank (see its message)\n");
+        if (!root && root_ok && code != kOk)
+            std::fprintf(stderr, "%s (rank %d of %d)\n", message.c_str(), world.rank(), world.size());
+        return code != kOk ? code : int(kBadInput);
+    }
+    if (root && !o.quiet) {
+        print_header(o, *problem);
+        std::printf("ranks     %d (mpi)\n", world.size());
+        std::fflush(stdout);
+    }
+    const int run_code = guarded(
+        [&] {
+            const DistributedRun run =
+                run_wave_distributed(*problem, world, terminal_progress("running", o.quiet || !root), options);
+            finish_progress();
+            if (root) {
+                write_result_h5(o.out, run.result);
+                if (!o.quiet) print_footer(o, *problem, run.result, run.note);
+            }
+            return int(kOk);
+        },
+        root);
+    return world.all(run_code == kOk) ? int(kOk) : (run_code != kOk ? run_code : int(kFailure));
+}
+
+int run(const RunOptions& o) { return launched_by_mpi_launcher() ? run_distributed(o) : run_one_process(o); }
 }  // namespace
 
 std::function<int()> add_run_command(CLI::App& app) {
@@ -91,6 +166,9 @@ std::function<int()> add_run_command(CLI::App& app) {
     c->add_option("--dt", o->dt, "Time step in seconds (refused above the stable limit)");
     auto* steps = c->add_option("--steps", o->steps, "Number of time steps");
     c->add_option("--duration", o->duration, "Simulated time in seconds")->excludes(steps);
+    c->add_option("--halo", o->halo,
+                  "Under mpirun with CUDA: how shared planes travel between GPUs, auto | nccl | host (staged "
+                  "through host memory and MPI)");
     c->add_flag("--quiet,-q", o->quiet, "Print nothing but errors");
     return [o] { return run(*o); };
 }

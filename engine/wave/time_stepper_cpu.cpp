@@ -88,6 +88,10 @@ std::vector<double> CpuTimeStepper<Real>::stiffness_times(const std::vector<doub
 template <class Real>
 void CpuTimeStepper<Real>::step(std::int64_t n) {
     apply_stiffness(cptrs(u_), cptrs(up_), beta_over_dt_, ptrs(f_));
+    if (exchange_) {
+        const VoxelGrid& g = problem_.grid;
+        exchange_->exchange_host(ptrs(f_), {nn_, std::size_t(g.n[0] + 1) * std::size_t(g.n[1] + 1), g.n[2]});
+    }
     const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(nn_);
     const Real* __restrict a = dt2_inv_mass_.data();
 #pragma omp parallel

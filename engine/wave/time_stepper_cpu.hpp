@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "wave/force_exchange.hpp"
 #include "wave/tcovfem_stiffness_cpu.hpp"
 #include "wave/voxel_stiffness_cpu.hpp"
 #include "wave/wave_problem.hpp"
@@ -35,6 +36,9 @@ public:
     std::vector<double> previous_displacement() const;
     // Advances from t_n = n dt to t_{n+1}, with source forces evaluated at t_n.
     void step(std::int64_t n);
+    // A slab of a distributed run: after each step's stiffness product the shared node planes'
+    // partial forces are summed with the neighbours' (force_exchange.hpp). Null: a whole model.
+    void set_force_exchange(ForceExchange* exchange) { exchange_ = exchange; }
     // K v for any v (SoA), without damping: used by energy checks and the element tests.
     std::vector<double> stiffness_times(const std::vector<double>& v) const;
     const std::vector<double>& node_mass() const { return problem_.node_mass; }
@@ -59,6 +63,7 @@ private:
     std::vector<Real> inv_one_plus_h_;  // 1 / (1 + h) per node (h from alpha and the sponge)
     std::vector<Real> one_minus_h_;     // (1 - h) per node
     Real beta_over_dt_;
+    ForceExchange* exchange_ = nullptr;
     bool uniform_h_;  // no sponge: every node has the same h (entry 0 of the h arrays)
 };
 

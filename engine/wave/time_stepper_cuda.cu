@@ -181,6 +181,8 @@ public:
     virtual void write_slice(SlicePlane plane, int index, SliceQuantity q, int w, int h, float* out) const = 0;
     virtual std::size_t device_bytes() const = 0;
     virtual CudaTimeStepper::KernelSeconds kernel_seconds(std::int64_t n0, int reps) = 0;
+    virtual CudaTimeStepper::HaloPhaseSeconds halo_phase_seconds(std::int64_t n0, int reps) = 0;
+    virtual void set_exchange_enabled(bool enabled) = 0;
 };
 
 constexpr std::int64_t kBatch = 512;  // steps per receiver/source batch
@@ -195,6 +197,17 @@ public:
         damped_ = p.rayleigh.beta != 0;
         uniform_h_ = p.sponge.empty();
         check_fits();
+        exchange_ = options.exchange;
+        if (exchange_) {
+            // Highest priority: the boundary planes and the exchange must not queue behind the
+            // interior elements, or the transfer starts late and is no longer hidden.
+            int least = 0, greatest = 0;
+            VOXWAVE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+            VOXWAVE_CUDA_CHECK(cudaStreamCreateWithPriority(&halo_.stream, cudaStreamNonBlocking, greatest));
+            for (auto* e : {&halo_.start, &halo_.done})
+                VOXWAVE_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+            layout_ = {p.grid.node_count(), std::size_t(p.grid.n[0] + 1) * std::size_t(p.grid.n[1] + 1), p.grid.n[2]};
+        }
         ids_.resize(ne_);
         ids_.upload(p.grid.ids);
         for (auto* b : {&u_, &um_, &f_}) b->resize(3 * nn_);
@@ -231,7 +244,10 @@ public:
             cuda::tcovfem_pack_b_fragments(frag.data());
             bfrag_.resize(frag.size());
             bfrag_.upload(frag);
-            const std::vector<double> diag = tcovfem_node_diagonal(p.grid, factors);
+            if (options.tcovfem_diagonal && options.tcovfem_diagonal->size() != nn_)
+                throw RuntimeError("tcovfem_diagonal: wrong size");
+            const std::vector<double> diag =
+                options.tcovfem_diagonal ? *options.tcovfem_diagonal : tcovfem_node_diagonal(p.grid, factors);
             host_diag_ = diag;
             diag_.resize(nn_);
             diag_.upload(diag);
@@ -299,17 +315,28 @@ public:
         return std::vector<double>(h.begin(), h.end());
     }
 
-    void stiffness(const Real* u, const Real* um, bool damped, Real* f) {
-        const Real* uu[3] = {u, u + nn_, u + 2 * nn_};
-        const Real* pp[3] = {um, um + nn_, um + 2 * nn_};
-        Real* ff[3] = {f, f + nn_, f + 2 * nn_};
+    // f += K w over element planes [k_lo, k_hi) (the whole model by default). A plane range is
+    // the same kernel on a shifted view: planes are contiguous in every array (z is slowest),
+    // and every add is atomic, so ranges may run concurrently on different streams.
+    void stiffness(const Real* u, const Real* um, bool damped, Real* f, int k_lo = 0, int k_hi = -1,
+                   cudaStream_t stream = nullptr) {
+        if (k_hi < 0) k_hi = p_.grid.n[2];
+        if (k_hi <= k_lo) return;
+        const std::size_t node0 = std::size_t(k_lo) * std::size_t(p_.grid.n[0] + 1) * std::size_t(p_.grid.n[1] + 1);
+        const std::uint8_t* ids =
+            ids_.get() + std::size_t(k_lo) * std::size_t(p_.grid.n[0]) * std::size_t(p_.grid.n[1]);
+        const int nz = k_hi - k_lo;
+        const Real* uu[3] = {u + node0, u + nn_ + node0, u + 2 * nn_ + node0};
+        const Real* pp[3] = {um ? um + node0 : nullptr, um ? um + nn_ + node0 : nullptr,
+                             um ? um + 2 * nn_ + node0 : nullptr};
+        Real* ff[3] = {f + node0, f + nn_ + node0, f + 2 * nn_ + node0};
         if constexpr (std::is_same_v<Real, double>) {
             if (tc_) {
                 cuda::TcovfemStiffnessArgs a{p_.grid.n[0],
                                              p_.grid.n[1],
-                                             p_.grid.n[2],
+                                             nz,
                                              p_.stages,
-                                             ids_.get(),
+                                             ids,
                                              kappa_f_.get(),
                                              shear_f_.get(),
                                              bfrag_.get(),
@@ -318,25 +345,53 @@ public:
                                              keep_,
                                              b_,
                                              {ff[0], ff[1], ff[2]}};
-                cuda::launch_tcovfem_stiffness(a, damped, staged_, nullptr);
+                cuda::launch_tcovfem_stiffness(a, damped, staged_, stream);
                 return;
             }
         }
-        cuda::MomentStiffnessArgs<Real> a{p_.grid.n[0],
-                                          p_.grid.n[1],
-                                          p_.grid.n[2],
-                                          ids_.get(),
-                                          lambda_.get(),
-                                          mu_.get(),
-                                          s0_,
-                                          s1_,
-                                          s2_,
-                                          {uu[0], uu[1], uu[2]},
-                                          {pp[0], pp[1], pp[2]},
-                                          keep_,
-                                          b_,
-                                          {ff[0], ff[1], ff[2]}};
-        cuda::launch_moment_stiffness<Real>(a, damped, nullptr);
+        cuda::MomentStiffnessArgs<Real> a{
+            p_.grid.n[0],          p_.grid.n[1],          nz,    ids, lambda_.get(),        mu_.get(), s0_, s1_, s2_,
+            {uu[0], uu[1], uu[2]}, {pp[0], pp[1], pp[2]}, keep_, b_,  {ff[0], ff[1], ff[2]}};
+        cuda::launch_moment_stiffness<Real>(a, damped, stream);
+    }
+
+    // The element planes next to shared node planes, and the rest.
+    struct PlaneRanges {
+        int lower_hi = 0, upper_lo = 0, nz = 0;  // boundary [0, lower_hi) and [upper_lo, nz)
+    };
+    PlaneRanges plane_ranges() const {
+        const int nz = p_.grid.n[2];
+        PlaneRanges r{0, nz, nz};
+        if (exchange_->shares_lower()) r.lower_hi = 1;
+        if (exchange_->shares_upper()) r.upper_lo = std::max(r.lower_hi, nz - 1);
+        return r;
+    }
+
+    // K w with the shared planes summed across slabs. Boundary planes first on the halo stream,
+    // the exchange enqueued behind them, the interior on the main stream in between; the main
+    // stream then waits for the halo stream. Events carry the order across the two streams.
+    void stiffness_exchanged(cudaEvent_t* timing = nullptr) {
+        const PlaneRanges r = plane_ranges();
+        VOXWAVE_CUDA_CHECK(cudaEventRecord(halo_.start, nullptr));
+        VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(halo_.stream, halo_.start, 0));
+        stiffness(u_.get(), um_.get(), damped_, f_.get(), 0, r.lower_hi, halo_.stream);
+        stiffness(u_.get(), um_.get(), damped_, f_.get(), r.upper_lo, r.nz, halo_.stream);
+        if (timing) VOXWAVE_CUDA_CHECK(cudaEventRecord(timing[0], halo_.stream));
+        const bool fp64 = sizeof(Real) == 8;
+        if (exchange_enabled_) exchange_->start_device(f_.get(), fp64, layout_, halo_.stream);
+        stiffness(u_.get(), um_.get(), damped_, f_.get(), r.lower_hi, r.upper_lo, nullptr);
+        if (timing) VOXWAVE_CUDA_CHECK(cudaEventRecord(timing[1], nullptr));
+        if (exchange_enabled_) exchange_->finish_device(f_.get(), fp64, layout_, halo_.stream);
+        if (timing) VOXWAVE_CUDA_CHECK(cudaEventRecord(timing[2], halo_.stream));
+        VOXWAVE_CUDA_CHECK(cudaEventRecord(halo_.done, halo_.stream));
+        VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(nullptr, halo_.done, 0));
+    }
+
+    void step_stiffness() {
+        if (exchange_)
+            stiffness_exchanged();
+        else
+            stiffness(u_.get(), um_.get(), damped_, f_.get());
     }
 
     void update() {
@@ -413,7 +468,7 @@ public:
             source_forces(n0 + b0, nb, forces);
             if (nsrc) src_force_.upload(forces.data(), std::size_t(nb) * 3 * nsrc);
             for (std::int64_t s = 0; s < nb; ++s) {
-                stiffness(u_.get(), um_.get(), damped_, f_.get());
+                step_stiffness();
                 update();
                 points(int(s), true, rec != nullptr);
                 u_.swap(um_);
@@ -490,6 +545,40 @@ public:
         return {median(ts), median(tu), median(tp)};
     }
 
+    CudaTimeStepper::HaloPhaseSeconds halo_phase_seconds(std::int64_t n0, int reps) override {
+        if (!exchange_) throw RuntimeError("halo phase times need a force exchange");
+        const std::size_t nsrc = p_.sources.size();
+        std::vector<Real> forces(3 * nsrc);
+        std::vector<double> tb, tx, th, ti, tu, ts;
+        Event e0, eb, ei, ex, eu;
+        cudaEvent_t marks[3] = {eb.get(), ei.get(), ex.get()};
+        for (int r = 0; r < reps; ++r) {
+            source_forces(n0 + r, 1, forces);
+            if (nsrc) src_force_.upload(forces.data(), forces.size());
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(e0.get()));
+            stiffness_exchanged(marks);
+            update();
+            points(0, true, false);
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(eu.get()));
+            u_.swap(um_);
+            VOXWAVE_CUDA_CHECK(cudaEventSynchronize(eu.get()));
+            tb.push_back(elapsed_seconds(e0, eb));
+            tx.push_back(elapsed_seconds(eb, ex));
+            th.push_back(elapsed_seconds(e0, ex));
+            ti.push_back(elapsed_seconds(e0, ei));
+            tu.push_back(
+                std::max(0.0, elapsed_seconds(e0, eu) - std::max(elapsed_seconds(e0, ei), elapsed_seconds(e0, ex))));
+            ts.push_back(elapsed_seconds(e0, eu));
+        }
+        auto median = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            return v[v.size() / 2];
+        };
+        return {median(tb), median(tx), median(th), median(ti), median(tu), median(ts)};
+    }
+
+    void set_exchange_enabled(bool enabled) override { exchange_enabled_ = enabled; }
+
 private:
     std::size_t bytes_needed() const {
         return cuda_model_bytes(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_);
@@ -500,6 +589,20 @@ private:
 
     const WaveProblem& p_;
     std::size_t nn_, ne_;
+    ForceExchange* exchange_ = nullptr;
+    bool exchange_enabled_ = true;
+    SlabForceLayout layout_;
+    // Owned by the engine; a member so that they are released even when the constructor throws.
+    struct HaloHandles {
+        cudaStream_t stream = nullptr;
+        cudaEvent_t start = nullptr, done = nullptr;
+        ~HaloHandles() {
+            if (stream) cudaStreamDestroy(stream);
+            if (start) cudaEventDestroy(start);
+            if (done) cudaEventDestroy(done);
+        }
+    } halo_;
+
     bool tc_ = false, damped_ = false, uniform_h_ = true, staged_ = true;
     int update_blocks_ = 0;
     Real s0_{}, s1_{}, s2_{}, b_{}, keep_{1}, ih0_{1}, mh0_{1};
@@ -547,17 +650,21 @@ CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem, CudaEngineOptions o
     std::string why;
     const auto devices = cuda_devices(&why);
     if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);
-    VOXWAVE_CUDA_CHECK(cudaSetDevice(devices.front().index));
-    impl_->device = devices.front().name;
+    if (options.device >= int(devices.size()))
+        throw InputError("", "backend",
+                         "CUDA device " + std::to_string(options.device) + " requested, " +
+                             std::to_string(devices.size()) + " present");
+    const CudaDeviceInfo& dev = devices[std::size_t(std::max(0, options.device))];
+    VOXWAVE_CUDA_CHECK(cudaSetDevice(dev.index));
+    impl_->device = dev.name;
     impl_->problem = &problem;
     if (problem.method == Method::Tcovfem) {
         if (problem.precision != Precision::Fp64)
             throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
-        if (devices.front().major < 8)
+        if (dev.major < 8)
             throw InputError("", "run.method",
-                             "tcovfem needs INT8 Tensor Cores (compute capability 8.0 or newer); " +
-                                 devices.front().name + " is " + std::to_string(devices.front().major) + "." +
-                                 std::to_string(devices.front().minor));
+                             "tcovfem needs INT8 Tensor Cores (compute capability 8.0 or newer); " + dev.name + " is " +
+                                 std::to_string(dev.major) + "." + std::to_string(dev.minor));
         if (problem.stages < 1 || problem.stages > kTcovfemMaxStages)
             throw InputError("", "run.stages", "must be 1..8");
     }
@@ -586,6 +693,10 @@ double CudaTimeStepper::median_stiffness_seconds(int reps) const {
 CudaTimeStepper::KernelSeconds CudaTimeStepper::median_kernel_seconds(std::int64_t n0, int reps) {
     return impl_->engine->kernel_seconds(n0, std::max(1, reps));
 }
+CudaTimeStepper::HaloPhaseSeconds CudaTimeStepper::median_halo_phase_seconds(std::int64_t n0, int reps) {
+    return impl_->engine->halo_phase_seconds(n0, std::max(1, reps));
+}
+void CudaTimeStepper::set_exchange_enabled(bool enabled) { impl_->engine->set_exchange_enabled(enabled); }
 CudaStepTiming CudaTimeStepper::time_steps(std::int64_t n0, std::int64_t steps) {
     Event a, b;
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
@@ -616,8 +727,8 @@ std::vector<double> CudaTimeStepper::receiver_displacements() const { return imp
 std::size_t CudaTimeStepper::device_bytes() const { return impl_->engine->device_bytes(); }
 std::string CudaTimeStepper::device_name() const { return impl_->device; }
 
-void run_wave_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r) {
-    CudaTimeStepper stepper(p);
+void run_wave_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, CudaEngineOptions options) {
+    CudaTimeStepper stepper(p, options);
     const std::size_t nr = p.receivers.size(), nt = std::size_t(p.steps);
     r.time.resize(nt);
     r.displacement.assign(nr * nt * 3, 0.0);

@@ -17,6 +17,7 @@
 
 #include "core/progress.hpp"
 #include "scene/result.hpp"
+#include "wave/force_exchange.hpp"
 #include "wave/slice.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -38,6 +39,17 @@ enum class TcovfemMapping {
 
 struct CudaEngineOptions {
     TcovfemMapping tcovfem_mapping = TcovfemMapping::Staged;
+    // Which CUDA device (index into cuda_devices()); -1: the first. A distributed run gives each
+    // rank its own.
+    int device = -1;
+    // A slab of a distributed run (force_exchange.hpp): the boundary element planes run first on
+    // a high-priority stream, their shared node planes are exchanged there while the interior
+    // elements run on the main stream, and the update waits for both.
+    ForceExchange* exchange = nullptr;
+    // TCOVFEM's FP64 node diagonal to use instead of the one of problem.grid (a slab passes the
+    // whole model's, so shared nodes get both sides' diagonal while only the Tensor Core part
+    // travels through the exchange). Must have problem.grid.node_count() entries.
+    const std::vector<double>* tcovfem_diagonal = nullptr;
 };
 
 class CudaTimeStepper {
@@ -80,6 +92,18 @@ public:
     KernelSeconds median_kernel_seconds(std::int64_t n0, int repetitions);
     // Times `steps` steps from the current state (after the caller's warm-up).
     CudaStepTiming time_steps(std::int64_t n0, std::int64_t steps);
+    // With a force exchange: the median per-phase times of `repetitions` real steps (device
+    // events). halo_path: from the step's start until the shared planes hold their totals
+    // (boundary elements + exchange); interior: the interior elements, run at the same time on
+    // the main stream; step: the whole step including the update. The exchange is hidden when
+    // halo_path <= interior.
+    struct HaloPhaseSeconds {
+        double boundary = 0, exchange = 0, halo_path = 0, interior = 0, update = 0, step = 0;
+    };
+    HaloPhaseSeconds median_halo_phase_seconds(std::int64_t n0, int repetitions);
+    // Benchmarks only: skip the exchange (wrong physics at the seams) to time the same steps
+    // without communication.
+    void set_exchange_enabled(bool enabled);
     // Device memory this model holds, bytes.
     std::size_t device_bytes() const;
     std::string device_name() const;
@@ -114,7 +138,7 @@ std::size_t cuda_model_bytes(std::size_t elements, std::size_t nodes, Precision 
 void check_cuda_model_fits(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem, bool sponge);
 
 // Runs the whole time loop on the GPU into `r` (time, displacement, velocity as run_wave documents).
-void run_wave_cuda(const WaveProblem& problem, const ProgressFn& progress, Result& r);
+void run_wave_cuda(const WaveProblem& problem, const ProgressFn& progress, Result& r, CudaEngineOptions options = {});
 
 // Device-to-device copy bandwidth (bytes read + written per second / 1e9), median of several
 // cudaMemcpy of `bytes`; throws InputError("", "backend", ...) without a device.

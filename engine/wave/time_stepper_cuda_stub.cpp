@@ -26,6 +26,8 @@ std::vector<double> CudaTimeStepper::stiffness_times(const std::vector<double>&)
 double CudaTimeStepper::median_stiffness_seconds(int) const { no_cuda(); }
 CudaTimeStepper::KernelSeconds CudaTimeStepper::median_kernel_seconds(std::int64_t, int) { no_cuda(); }
 CudaStepTiming CudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_cuda(); }
+CudaTimeStepper::HaloPhaseSeconds CudaTimeStepper::median_halo_phase_seconds(std::int64_t, int) { no_cuda(); }
+void CudaTimeStepper::set_exchange_enabled(bool) { no_cuda(); }
 std::vector<double> CudaTimeStepper::receiver_displacements() const { no_cuda(); }
 CudaFloatArray::CudaFloatArray(std::size_t) { no_cuda(); }
 CudaFloatArray::~CudaFloatArray() = default;
@@ -35,7 +37,7 @@ std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }
 std::string CudaTimeStepper::device_name() const { no_cuda(); }
 std::size_t cuda_model_bytes(std::size_t, std::size_t, Precision, bool, bool) { no_cuda(); }
 void check_cuda_model_fits(std::size_t, std::size_t, Precision, bool, bool) { no_cuda(); }
-void run_wave_cuda(const WaveProblem&, const ProgressFn&, Result&) { no_cuda(); }
+void run_wave_cuda(const WaveProblem&, const ProgressFn&, Result&, CudaEngineOptions) { no_cuda(); }
 double measure_device_copy_bandwidth_gbs(std::size_t) { no_cuda(); }
 
 }  // namespace voxwave

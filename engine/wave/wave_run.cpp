@@ -11,8 +11,9 @@ namespace voxwave {
 namespace {
 
 template <class Real>
-void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r) {
+void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, ForceExchange* exchange) {
     CpuTimeStepper<Real> stepper(p);
+    stepper.set_force_exchange(exchange);
     const std::size_t nr = p.receivers.size();
     const std::size_t nt = static_cast<std::size_t>(p.steps);
     r.time.resize(nt);
@@ -40,7 +41,7 @@ void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r) {
 
 }  // namespace
 
-Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* backend_note) {
+Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* backend_note, const SlabHooks& slab) {
     if (p.method == Method::Tcovfem && p.precision != Precision::Fp64)
         throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
     std::string note;
@@ -60,12 +61,17 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
         r.receiver_positions.push_back(rec.snapped);
     }
     const auto t0 = std::chrono::steady_clock::now();
-    if (b == Backend::Cuda)
-        run_wave_cuda(p, progress, r);
-    else if (p.precision == Precision::Fp64)
-        run_cpu<double>(p, progress, r);
-    else
-        run_cpu<float>(p, progress, r);
+    if (b == Backend::Cuda) {
+        CudaEngineOptions options;
+        options.device = slab.cuda_device;
+        options.exchange = slab.exchange;
+        options.tcovfem_diagonal = slab.tcovfem_diagonal;
+        run_wave_cuda(p, progress, r, options);
+    } else if (p.precision == Precision::Fp64) {
+        run_cpu<double>(p, progress, r, slab.exchange);
+    } else {
+        run_cpu<float>(p, progress, r, slab.exchange);
+    }
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
 }

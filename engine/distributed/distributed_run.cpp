@@ -1,0 +1,149 @@
+#include "distributed/distributed_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "wave/backend.hpp"
+#include "wave/tcovfem_int8.hpp"
+#include "wave/wave_run.hpp"
+
+namespace voxwave {
+
+int device_for_local_rank(int local_rank, int device_count) {
+    return device_count > 0 ? local_rank % device_count : -1;
+}
+
+namespace {
+
+int exit_code_of(const std::exception& e) {
+    if (dynamic_cast<const InputError*>(&e)) return 1;
+    if (dynamic_cast<const Cancelled*>(&e)) return 130;
+    return 3;
+}
+
+}  // namespace
+
+DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& world, const ProgressFn& progress,
+                                    const DistributedOptions& options) {
+    DistributedRun out;
+    out.slabs = partition_slabs(whole.grid, world.size());
+    const Slab& mine = out.slabs[std::size_t(world.rank())];
+    if (whole.method == Method::Tcovfem && whole.precision != Precision::Fp64)
+        throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
+
+    std::string backend_note;
+    const Backend backend = resolve_backend(whole.backend, backend_note);
+    if (!world.all(backend == Backend::Cuda) && !world.all(backend == Backend::Cpu))
+        throw InputError("", "backend", "some ranks have a CUDA device and others do not; pass --backend cpu or cuda");
+
+    std::string why;
+    const std::vector<CudaDeviceInfo> devices =
+        backend == Backend::Cuda ? cuda_devices(&why) : std::vector<CudaDeviceInfo>{};
+    const int device = device_for_local_rank(world.local_rank(), int(devices.size()));
+
+    SlabProblem slab = make_slab_problem(whole, mine);
+    std::unique_ptr<ForceExchange> exchange;
+    HaloTransport transport = HaloTransport::HostStaged;
+    std::vector<double> diagonal;
+    SlabHooks hooks;
+    hooks.cuda_device = device;
+    try {
+        if (backend == Backend::Cuda) {
+            transport = options.halo == HaloTransport::Auto
+                            ? (nccl_built() ? HaloTransport::Nccl : HaloTransport::HostStaged)
+                            : options.halo;
+            if (transport == HaloTransport::Nccl)
+                exchange = make_nccl_force_exchange(world, mine, device);
+            else
+                exchange = std::make_unique<MpiForceExchange>(world, mine);
+            if (whole.method == Method::Tcovfem) {
+                // Shared nodes need both sides' FP64 diagonal; only the Tensor Core part travels.
+                diagonal = restrict_to_slab(
+                    tcovfem_node_diagonal(whole.grid, tcovfem_material_factors(whole.materials, whole.grid.spacing)),
+                    whole.grid, mine);
+                hooks.tcovfem_diagonal = &diagonal;
+            }
+        } else {
+            exchange = std::make_unique<MpiForceExchange>(world, mine);
+        }
+    } catch (const std::exception& e) {
+        world.abort(
+            "voxwave: rank " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + ": " + e.what(),
+            exit_code_of(e));
+    }
+    hooks.exchange = exchange.get();
+
+    Result local;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        world.barrier();
+        local = run_wave(slab.problem, world.rank() == 0 ? progress : ProgressFn{}, nullptr, hooks);
+    } catch (const std::exception& e) {
+        world.abort(
+            "voxwave: rank " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + ": " + e.what(),
+            exit_code_of(e));
+    }
+    const double wall = world.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+
+    // Gather: each rank's receivers as [local receiver][displacement nt*3 | velocity nt*3].
+    const std::size_t nt = std::size_t(whole.steps), per = 6 * nt;
+    std::vector<double> block(slab.receiver_of.size() * per);
+    for (std::size_t i = 0; i < slab.receiver_of.size(); ++i) {
+        std::copy_n(local.displacement.begin() + std::ptrdiff_t(i * nt * 3), nt * 3,
+                    block.begin() + std::ptrdiff_t(i * per));
+        std::copy_n(local.velocity.begin() + std::ptrdiff_t(i * nt * 3), nt * 3,
+                    block.begin() + std::ptrdiff_t(i * per + nt * 3));
+    }
+    std::vector<long long> which(slab.receiver_of.begin(), slab.receiver_of.end());
+    const std::vector<double> all_blocks = world.gather(block);
+    const std::vector<long long> all_which = world.gather(which);
+
+    Result& r = out.result;
+    r.method = to_string(whole.method);
+    r.precision = to_string(whole.precision);
+    r.backend = to_string(backend);
+    r.stages = whole.stages;
+    r.spacing = whole.grid.spacing;
+    r.dt = whole.dt;
+    r.steps = whole.steps;
+    r.wall_seconds = wall;
+    for (const auto& rec : whole.receivers) {
+        r.receiver_names.push_back(rec.name);
+        r.receiver_positions.push_back(rec.snapped);
+    }
+    if (world.rank() == 0) {
+        if (all_which.size() != whole.receivers.size())
+            throw RuntimeError("distributed run: " + std::to_string(all_which.size()) + " receivers gathered, " +
+                               std::to_string(whole.receivers.size()) + " expected");
+        r.time = local.time;
+        r.displacement.assign(whole.receivers.size() * nt * 3, 0.0);
+        r.velocity.assign(whole.receivers.size() * nt * 3, 0.0);
+        for (std::size_t i = 0; i < all_which.size(); ++i) {
+            const std::size_t g = std::size_t(all_which[i]);
+            std::copy_n(all_blocks.begin() + std::ptrdiff_t(i * per), nt * 3,
+                        r.displacement.begin() + std::ptrdiff_t(g * nt * 3));
+            std::copy_n(all_blocks.begin() + std::ptrdiff_t(i * per + nt * 3), nt * 3,
+                        r.velocity.begin() + std::ptrdiff_t(g * nt * 3));
+        }
+    }
+    std::ostringstream note;
+    note << backend_note << "\n"
+         << "distributed: " << world.size() << " ranks, slabs of element planes along z:";
+    for (const Slab& s : out.slabs) note << " [" << s.k0 << "," << s.k1 << ")";
+    if (backend == Backend::Cuda) {
+        const SlabForceLayout layout{slab.problem.grid.node_count(),
+                                     std::size_t(whole.grid.n[0] + 1) * std::size_t(whole.grid.n[1] + 1),
+                                     slab.problem.grid.n[2]};
+        note << "\nhalo: " << to_string(transport) << ", "
+             << exchange->bytes_per_step(whole.precision == Precision::Fp64, layout) << " bytes per step on rank 0";
+    } else {
+        note << "\nhalo: MPI (host memory)";
+    }
+    out.note = note.str();
+    return out;
+}
+
+}  // namespace voxwave

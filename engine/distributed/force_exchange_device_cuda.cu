@@ -1,0 +1,216 @@
+// The device paths of the force exchanges: host staging through pinned memory and MPI, and NCCL
+// send/receive on the engine's halo stream. Both end with one kernel that adds the received
+// planes to the slab's own partial forces.
+#include <cuda_runtime.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "distributed/force_exchange_mpi.hpp"
+#include "wave/cuda_support.cuh"
+
+#if VOXWAVE_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+namespace voxwave {
+namespace {
+
+// f[c * nn + offset(side) + i] = own + received, for side 0 (local plane 0) and 1 (plane nz);
+// received planes are [component][plane node]. own + received in this order on both slabs of a
+// seam would be enough; IEEE addition is commutative, so any order gives both copies the same bits.
+template <class Real>
+__global__ void add_received_planes_kernel(Real* f, std::size_t nn, std::size_t pn, std::size_t upper_offset,
+                                           const Real* recv_lower, const Real* recv_upper) {
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= 3 * pn) return;
+    const int side = int(blockIdx.y);
+    const Real* in = side == 0 ? recv_lower : recv_upper;
+    if (!in) return;
+    const std::size_t c = i / pn, node = i % pn;
+    Real& out = f[c * nn + (side == 0 ? 0 : upper_offset) + node];
+    out = out + in[i];
+}
+
+void add_received_planes(void* f, bool fp64, const SlabForceLayout& l, const void* recv_lower, const void* recv_upper,
+                         cudaStream_t stream) {
+    if (!recv_lower && !recv_upper) return;
+    const unsigned threads = 256;
+    const dim3 grid(unsigned((3 * l.plane_nodes + threads - 1) / threads), 2);
+    const std::size_t upper = std::size_t(l.nz) * l.plane_nodes;
+    if (fp64)
+        add_received_planes_kernel<double><<<grid, threads, 0, stream>>>(
+            static_cast<double*>(f), l.nodes, l.plane_nodes, upper, static_cast<const double*>(recv_lower),
+            static_cast<const double*>(recv_upper));
+    else
+        add_received_planes_kernel<float><<<grid, threads, 0, stream>>>(static_cast<float*>(f), l.nodes, l.plane_nodes,
+                                                                        upper, static_cast<const float*>(recv_lower),
+                                                                        static_cast<const float*>(recv_upper));
+    VOXWAVE_CUDA_CHECK_LAUNCH("add_received_planes_kernel");
+}
+
+// Device buffers for the received planes of both sides.
+struct DeviceRecvPlanes {
+    void* side[2] = {nullptr, nullptr};
+    std::size_t bytes = 0;
+    ~DeviceRecvPlanes() {
+        for (void* p : side)
+            if (p) cudaFree(p);
+    }
+    void ensure(std::size_t b, bool lower, bool upper) {
+        if (b == bytes) return;
+        for (void*& p : side)
+            if (p) {
+                VOXWAVE_CUDA_CHECK(cudaFree(p));
+                p = nullptr;
+            }
+        bytes = b;
+        if (lower) VOXWAVE_CUDA_CHECK(cudaMalloc(&side[0], b));
+        if (upper) VOXWAVE_CUDA_CHECK(cudaMalloc(&side[1], b));
+    }
+};
+
+}  // namespace
+
+// Pinned host copies of the shared planes (3 components each) for the host-staged path.
+struct DeviceStaging {
+    void* send[2] = {nullptr, nullptr};
+    void* recv[2] = {nullptr, nullptr};
+    DeviceRecvPlanes device;
+    std::size_t bytes = 0;
+    ~DeviceStaging() { release(); }
+    void release() {
+        for (int s = 0; s < 2; ++s) {
+            if (send[s]) cudaFreeHost(send[s]);
+            if (recv[s]) cudaFreeHost(recv[s]);
+            send[s] = recv[s] = nullptr;
+        }
+    }
+    void ensure(std::size_t b, bool lower, bool upper) {
+        device.ensure(b, lower, upper);
+        if (b == bytes) return;
+        release();
+        bytes = b;
+        const bool shared[2] = {lower, upper};
+        for (int s = 0; s < 2; ++s)
+            if (shared[s]) {
+                VOXWAVE_CUDA_CHECK(cudaMallocHost(&send[s], b));
+                VOXWAVE_CUDA_CHECK(cudaMallocHost(&recv[s], b));
+            }
+    }
+};
+
+MpiForceExchange::MpiForceExchange(const MpiWorld& world, const Slab& slab)
+    : world_(world), slab_(slab), staging_(std::make_unique<DeviceStaging>()) {}
+MpiForceExchange::~MpiForceExchange() = default;
+
+void MpiForceExchange::start_device(void* f, bool fp64, const SlabForceLayout& l, void* stream_handle) {
+    auto stream = static_cast<cudaStream_t>(stream_handle);
+    const std::size_t real = fp64 ? 8 : 4, plane_bytes = l.plane_nodes * real;
+    staging_->ensure(3 * plane_bytes, slab_.shares_lower(), slab_.shares_upper());
+    const std::size_t offset[2] = {0, std::size_t(l.nz) * l.plane_nodes};
+    for (int side = 0; side < 2; ++side) {
+        if (!staging_->send[side]) continue;
+        // The three component planes are nn apart in f: one strided copy.
+        const char* src = static_cast<const char*>(f) + offset[side] * real;
+        VOXWAVE_CUDA_CHECK(cudaMemcpy2DAsync(staging_->send[side], plane_bytes, src, l.nodes * real, plane_bytes, 3,
+                                             cudaMemcpyDeviceToHost, stream));
+    }
+}
+
+void MpiForceExchange::finish_device(void* f, bool fp64, const SlabForceLayout& l, void* stream_handle) {
+    auto stream = static_cast<cudaStream_t>(stream_handle);
+    VOXWAVE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the planes are on the host now
+    swap_planes(staging_->send[0], staging_->send[1], staging_->recv[0], staging_->recv[1], staging_->bytes);
+    for (int side = 0; side < 2; ++side)
+        if (staging_->recv[side])
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(staging_->device.side[side], staging_->recv[side], staging_->bytes,
+                                               cudaMemcpyHostToDevice, stream));
+    add_received_planes(f, fp64, l, staging_->device.side[0], staging_->device.side[1], stream);
+}
+
+#if VOXWAVE_HAVE_NCCL
+
+bool nccl_built() { return true; }
+
+namespace {
+
+void nccl_check(ncclResult_t r, const char* what) {
+    if (r != ncclSuccess) throw RuntimeError(std::string("NCCL error in ") + what + ": " + ncclGetErrorString(r));
+}
+#define VOXWAVE_NCCL_CHECK(call) nccl_check((call), #call)
+
+class NcclForceExchange final : public ForceExchange {
+public:
+    NcclForceExchange(const MpiWorld& world, const Slab& slab, int device) : slab_(slab), rank_(world.rank()) {
+        // Point-to-point only; NVLink multicast must stay off on shared machines.
+        setenv("NCCL_NVLS_ENABLE", "0", 0);
+        VOXWAVE_CUDA_CHECK(cudaSetDevice(device));
+        ncclUniqueId id;
+        std::string bytes(sizeof id, '\0');
+        if (world.rank() == 0) {
+            VOXWAVE_NCCL_CHECK(ncclGetUniqueId(&id));
+            std::memcpy(bytes.data(), &id, sizeof id);
+        }
+        bytes = world.broadcast(bytes, 0);
+        std::memcpy(&id, bytes.data(), sizeof id);
+        VOXWAVE_NCCL_CHECK(ncclCommInitRank(&comm_, world.size(), id, world.rank()));
+    }
+    ~NcclForceExchange() override {
+        if (comm_) ncclCommDestroy(comm_);
+    }
+    bool shares_lower() const override { return slab_.shares_lower(); }
+    bool shares_upper() const override { return slab_.shares_upper(); }
+    void exchange_host(const std::array<double*, 3>&, const SlabForceLayout&) override { host_refused(); }
+    void exchange_host(const std::array<float*, 3>&, const SlabForceLayout&) override { host_refused(); }
+
+    void start_device(void* f, bool fp64, const SlabForceLayout& l, void* stream_handle) override {
+        auto stream = static_cast<cudaStream_t>(stream_handle);
+        const std::size_t real = fp64 ? 8 : 4;
+        recv_.ensure(3 * l.plane_nodes * real, slab_.shares_lower(), slab_.shares_upper());
+        const ncclDataType_t type = fp64 ? ncclFloat64 : ncclFloat32;
+        const std::size_t offset[2] = {0, std::size_t(l.nz) * l.plane_nodes};
+        const int peer[2] = {rank_ - 1, rank_ + 1};
+        VOXWAVE_NCCL_CHECK(ncclGroupStart());
+        for (int side = 0; side < 2; ++side) {
+            if (!recv_.side[side]) continue;
+            for (int c = 0; c < 3; ++c) {
+                // Each component plane is contiguous in f: sent straight from it, no packing.
+                const char* src = static_cast<const char*>(f) + (std::size_t(c) * l.nodes + offset[side]) * real;
+                char* dst = static_cast<char*>(recv_.side[side]) + std::size_t(c) * l.plane_nodes * real;
+                VOXWAVE_NCCL_CHECK(ncclSend(src, l.plane_nodes, type, peer[side], comm_, stream));
+                VOXWAVE_NCCL_CHECK(ncclRecv(dst, l.plane_nodes, type, peer[side], comm_, stream));
+            }
+        }
+        VOXWAVE_NCCL_CHECK(ncclGroupEnd());
+        add_received_planes(f, fp64, l, recv_.side[0], recv_.side[1], stream);
+    }
+    void finish_device(void*, bool, const SlabForceLayout&, void*) override {}  // all of it is on the stream
+
+private:
+    [[noreturn]] static void host_refused() {
+        throw RuntimeError("the NCCL exchange moves device memory; the CPU engine uses the MPI exchange");
+    }
+    Slab slab_;
+    int rank_;
+    ncclComm_t comm_ = nullptr;
+    DeviceRecvPlanes recv_;
+};
+
+}  // namespace
+
+std::unique_ptr<ForceExchange> make_nccl_force_exchange(const MpiWorld& world, const Slab& slab, int device) {
+    return std::make_unique<NcclForceExchange>(world, slab, device);
+}
+
+#else
+
+bool nccl_built() { return false; }
+std::unique_ptr<ForceExchange> make_nccl_force_exchange(const MpiWorld&, const Slab&, int) {
+    throw InputError("", "--halo", "this build has no NCCL (libnccl was not found when it was configured); use host");
+}
+
+#endif
+
+}  // namespace voxwave
