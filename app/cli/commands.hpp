@@ -14,6 +14,8 @@ std::function<int()> add_info_command(CLI::App& app);
 std::function<int()> add_bench_command(CLI::App& app);
 std::function<int()> add_table3_command(CLI::App& app);
 std::function<int()> add_bench_live_command(CLI::App& app);
+std::function<int()> add_bench_scaling_command(CLI::App& app);
+std::function<int()> add_compare_command(CLI::App& app);
 std::function<int()> add_integrate_command(CLI::App& app);
 std::function<int()> add_iga_command(CLI::App& app);
 std::function<int()> add_iga_bench_command(CLI::App& app);

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
     add(add_bench_command);
     add(add_table3_command);
     add(add_bench_live_command);
+    add(add_bench_scaling_command);
+    add(add_compare_command);
     add(add_integrate_command);
     add(add_iga_command);
     add(add_iga_bench_command);

@@ -26,55 +26,58 @@ int exit_code_of(const std::exception& e) {
 
 }  // namespace
 
+SlabForceLayout SlabSetup::layout() const {
+    const VoxelGrid& g = slab.problem.grid;
+    return {g.node_count(), std::size_t(g.n[0] + 1) * std::size_t(g.n[1] + 1), g.n[2]};
+}
+
+SlabSetup prepare_slab(const WaveProblem& whole, const MpiWorld& world, const DistributedOptions& options) {
+    SlabSetup s;
+    s.slabs = partition_slabs(whole.grid, world.size());
+    const Slab& mine = s.slabs[std::size_t(world.rank())];
+    if (whole.method == Method::Tcovfem && whole.precision != Precision::Fp64)
+        throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
+    s.backend = resolve_backend(whole.backend, s.backend_note);
+    if (!world.all(s.backend == Backend::Cuda) && !world.all(s.backend == Backend::Cpu))
+        throw InputError("", "backend", "some ranks have a CUDA device and others do not; pass --backend cpu or cuda");
+    s.slab = make_slab_problem(whole, mine);
+    if (s.backend == Backend::Cpu) {
+        s.exchange = std::make_unique<MpiForceExchange>(world, mine);
+        return s;
+    }
+    std::string why;
+    s.device = device_for_local_rank(world.local_rank(), int(cuda_devices(&why).size()));
+    s.transport = options.halo == HaloTransport::Auto
+                      ? (nccl_built() ? HaloTransport::Nccl : HaloTransport::HostStaged)
+                      : options.halo;
+    if (s.transport == HaloTransport::Nccl)
+        s.exchange = make_nccl_force_exchange(world, mine, s.device);
+    else
+        s.exchange = std::make_unique<MpiForceExchange>(world, mine);
+    if (whole.method == Method::Tcovfem)  // shared nodes need both sides' FP64 diagonal; only the Tensor Core part travels
+        s.tcovfem_diagonal = restrict_to_slab(
+            tcovfem_node_diagonal(whole.grid, tcovfem_material_factors(whole.materials, whole.grid.spacing)),
+            whole.grid, mine);
+    return s;
+}
+
 DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& world, const ProgressFn& progress,
                                     const DistributedOptions& options) {
     DistributedRun out;
-    out.slabs = partition_slabs(whole.grid, world.size());
-    const Slab& mine = out.slabs[std::size_t(world.rank())];
-    if (whole.method == Method::Tcovfem && whole.precision != Precision::Fp64)
-        throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
-
-    std::string backend_note;
-    const Backend backend = resolve_backend(whole.backend, backend_note);
-    if (!world.all(backend == Backend::Cuda) && !world.all(backend == Backend::Cpu))
-        throw InputError("", "backend", "some ranks have a CUDA device and others do not; pass --backend cpu or cuda");
-
-    std::string why;
-    const std::vector<CudaDeviceInfo> devices =
-        backend == Backend::Cuda ? cuda_devices(&why) : std::vector<CudaDeviceInfo>{};
-    const int device = device_for_local_rank(world.local_rank(), int(devices.size()));
-
-    SlabProblem slab = make_slab_problem(whole, mine);
-    std::unique_ptr<ForceExchange> exchange;
-    HaloTransport transport = HaloTransport::HostStaged;
-    std::vector<double> diagonal;
-    SlabHooks hooks;
-    hooks.cuda_device = device;
+    out.slabs = partition_slabs(whole.grid, world.size());  // too many ranks: an InputError on every rank
+    SlabSetup setup;
     try {
-        if (backend == Backend::Cuda) {
-            transport = options.halo == HaloTransport::Auto
-                            ? (nccl_built() ? HaloTransport::Nccl : HaloTransport::HostStaged)
-                            : options.halo;
-            if (transport == HaloTransport::Nccl)
-                exchange = make_nccl_force_exchange(world, mine, device);
-            else
-                exchange = std::make_unique<MpiForceExchange>(world, mine);
-            if (whole.method == Method::Tcovfem) {
-                // Shared nodes need both sides' FP64 diagonal; only the Tensor Core part travels.
-                diagonal = restrict_to_slab(
-                    tcovfem_node_diagonal(whole.grid, tcovfem_material_factors(whole.materials, whole.grid.spacing)),
-                    whole.grid, mine);
-                hooks.tcovfem_diagonal = &diagonal;
-            }
-        } else {
-            exchange = std::make_unique<MpiForceExchange>(world, mine);
-        }
+        setup = prepare_slab(whole, world, options);
     } catch (const std::exception& e) {
-        world.abort(
-            "voxwave: rank " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + ": " + e.what(),
-            exit_code_of(e));
+        world.abort("voxwave: rank " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + ": " +
+                        e.what(),
+                    exit_code_of(e));
     }
-    hooks.exchange = exchange.get();
+    const SlabProblem& slab = setup.slab;
+    SlabHooks hooks;
+    hooks.cuda_device = setup.device;
+    hooks.exchange = setup.exchange.get();
+    if (!setup.tcovfem_diagonal.empty()) hooks.tcovfem_diagonal = &setup.tcovfem_diagonal;
 
     Result local;
     const auto t0 = std::chrono::steady_clock::now();
@@ -104,7 +107,7 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
     Result& r = out.result;
     r.method = to_string(whole.method);
     r.precision = to_string(whole.precision);
-    r.backend = to_string(backend);
+    r.backend = to_string(setup.backend);
     r.stages = whole.stages;
     r.spacing = whole.grid.spacing;
     r.dt = whole.dt;
@@ -130,15 +133,13 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
         }
     }
     std::ostringstream note;
-    note << backend_note << "\n"
+    note << setup.backend_note << "\n"
          << "distributed: " << world.size() << " ranks, slabs of element planes along z:";
     for (const Slab& s : out.slabs) note << " [" << s.k0 << "," << s.k1 << ")";
-    if (backend == Backend::Cuda) {
-        const SlabForceLayout layout{slab.problem.grid.node_count(),
-                                     std::size_t(whole.grid.n[0] + 1) * std::size_t(whole.grid.n[1] + 1),
-                                     slab.problem.grid.n[2]};
-        note << "\nhalo: " << to_string(transport) << ", "
-             << exchange->bytes_per_step(whole.precision == Precision::Fp64, layout) << " bytes per step on rank 0";
+    if (setup.backend == Backend::Cuda) {
+        note << "\nhalo: " << to_string(setup.transport) << ", "
+             << setup.exchange->bytes_per_step(whole.precision == Precision::Fp64, setup.layout())
+             << " bytes per step on rank 0";
     } else {
         note << "\nhalo: MPI (host memory)";
     }

@@ -3,6 +3,7 @@
 // (force_exchange_mpi.hpp), traces gathered into one Result on rank 0.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,5 +36,21 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
 
 // The CUDA device a rank uses: its rank on the machine modulo the devices there.
 int device_for_local_rank(int local_rank, int device_count);
+
+// One rank's share of a distributed run, ready to step: its slab, the exchange with its
+// neighbours and what the CUDA engine needs (run_wave_distributed and the scaling benchmark).
+struct SlabSetup {
+    std::vector<Slab> slabs;
+    SlabProblem slab;
+    Backend backend = Backend::Cpu;
+    std::string backend_note;
+    HaloTransport transport = HaloTransport::HostStaged;  // CUDA; the CPU engine always uses MPI
+    int device = -1;
+    std::unique_ptr<ForceExchange> exchange;
+    std::vector<double> tcovfem_diagonal;  // CUDA TCOVFEM: the whole model's, restricted to the slab
+    SlabForceLayout layout() const;
+};
+// Collective. Throws InputError for bad options or too many ranks (the same on every rank).
+SlabSetup prepare_slab(const WaveProblem& whole, const MpiWorld& world, const DistributedOptions& options);
 
 }  // namespace voxwave

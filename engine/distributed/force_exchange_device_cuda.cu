@@ -3,7 +3,9 @@
 // planes to the slab's own partial forces.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <vector>
 #include <cstring>
 
 #include "core/errors.hpp"
@@ -128,6 +130,45 @@ void MpiForceExchange::finish_device(void* f, bool fp64, const SlabForceLayout& 
             VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(staging_->device.side[side], staging_->recv[side], staging_->bytes,
                                                cudaMemcpyHostToDevice, stream));
     add_received_planes(f, fp64, l, staging_->device.side[0], staging_->device.side[1], stream);
+}
+
+double measure_device_exchange_seconds(ForceExchange& exchange, std::size_t plane_nodes, bool fp64, int reps) {
+    const std::size_t real = fp64 ? 8 : 4;
+    // A slab of one element plane: node planes 0 and 1 are both shared planes.
+    const SlabForceLayout layout{2 * plane_nodes, plane_nodes, 1};
+    void* f = nullptr;
+    VOXWAVE_CUDA_CHECK(cudaMalloc(&f, 3 * layout.nodes * real));
+    VOXWAVE_CUDA_CHECK(cudaMemset(f, 0, 3 * layout.nodes * real));
+    cudaStream_t stream = nullptr;
+    cudaEvent_t a = nullptr, b = nullptr;
+    std::vector<double> times;
+    try {
+        VOXWAVE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        VOXWAVE_CUDA_CHECK(cudaEventCreate(&a));
+        VOXWAVE_CUDA_CHECK(cudaEventCreate(&b));
+        for (int r = 0; r < reps + 3; ++r) {  // 3 warm-ups (connection set-up)
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(a, stream));
+            exchange.start_device(f, fp64, layout, stream);
+            exchange.finish_device(f, fp64, layout, stream);
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(b, stream));
+            VOXWAVE_CUDA_CHECK(cudaEventSynchronize(b));
+            float ms = 0;
+            VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+            if (r >= 3) times.push_back(double(ms) * 1e-3);
+        }
+    } catch (...) {
+        if (a) cudaEventDestroy(a);
+        if (b) cudaEventDestroy(b);
+        if (stream) cudaStreamDestroy(stream);
+        cudaFree(f);
+        throw;
+    }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    cudaStreamDestroy(stream);
+    cudaFree(f);
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
 }
 
 #if VOXWAVE_HAVE_NCCL

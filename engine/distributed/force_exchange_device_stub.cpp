@@ -16,6 +16,9 @@ void MpiForceExchange::finish_device(void*, bool, const SlabForceLayout&, void*)
     throw InputError("", "backend", "this build has no CUDA engine");
 }
 bool nccl_built() { return false; }
+double measure_device_exchange_seconds(ForceExchange&, std::size_t, bool, int) {
+    throw InputError("", "backend", "this build has no CUDA engine");
+}
 std::unique_ptr<ForceExchange> make_nccl_force_exchange(const MpiWorld&, const Slab&, int) {
     throw InputError("", "--halo", "this build has no CUDA engine");
 }

@@ -55,4 +55,9 @@ bool nccl_built();
 // `device`. Throws InputError("", "--halo", ...) in builds without NCCL.
 std::unique_ptr<ForceExchange> make_nccl_force_exchange(const MpiWorld& world, const Slab& slab, int device);
 
+// Median seconds of `repetitions` device exchanges of shared planes of `plane_nodes` nodes (3
+// components of `fp64` reals per plane and direction) through `exchange`, on a scratch buffer:
+// the link's cost at any plane size, for the scaling projection. Collective over the ranks.
+double measure_device_exchange_seconds(ForceExchange& exchange, std::size_t plane_nodes, bool fp64, int repetitions);
+
 }  // namespace voxwave

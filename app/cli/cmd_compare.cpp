@@ -1,0 +1,80 @@
+// `voxwave-cli compare A.h5 B.h5 [--tolerance T]`: how far two result files' traces are apart.
+// Per receiver (matched by name) the largest |a - b| over time and components relative to the
+// largest |b| of that receiver, for displacement and velocity, and the paper's eq. 18 error.
+// Exit code 0 when every receiver is within the tolerance (when one is given), 4 when not.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "core/errors.hpp"
+#include "scene/result.hpp"
+#include "wave/trace_error.hpp"
+
+namespace voxwave::cli {
+
+namespace {
+
+constexpr int kDiffer = 4;
+
+struct Options {
+    std::string a, b;
+    double tolerance = -1;
+};
+
+// max_t,c |a - b| / max_t,c |b| for receiver ia of a and ib of b (same sample count).
+double receiver_difference(const std::vector<double>& a, const std::vector<double>& b, std::size_t ia,
+                           std::size_t ib, std::size_t nt) {
+    double diff = 0, peak = 0;
+    for (std::size_t k = 0; k < 3 * nt; ++k) {
+        diff = std::max(diff, std::fabs(a[ia * 3 * nt + k] - b[ib * 3 * nt + k]));
+        peak = std::max(peak, std::fabs(b[ib * 3 * nt + k]));
+    }
+    return peak > 0 ? diff / peak : diff;
+}
+
+int compare(const Options& o) {
+    const Result a = read_result_h5(o.a), b = read_result_h5(o.b);
+    if (a.time.size() != b.time.size())
+        throw InputError(o.a, "time", std::to_string(a.time.size()) + " samples, " + o.b + " has " +
+                                          std::to_string(b.time.size()));
+    const std::size_t nt = a.time.size();
+    std::printf("| receiver | displacement max rel. diff | velocity max rel. diff |\n|---|---|---|\n");
+    double worst = 0;
+    std::size_t matched = 0;
+    for (std::size_t i = 0; i < a.receiver_count(); ++i) {
+        const auto it = std::find(b.receiver_names.begin(), b.receiver_names.end(), a.receiver_names[i]);
+        if (it == b.receiver_names.end()) continue;
+        const std::size_t j = std::size_t(it - b.receiver_names.begin());
+        const double du = receiver_difference(a.displacement, b.displacement, i, j, nt);
+        const double dv = receiver_difference(a.velocity, b.velocity, i, j, nt);
+        worst = std::max({worst, du, dv});
+        ++matched;
+        std::printf("| %s | %.3g | %.3g |\n", a.receiver_names[i].c_str(), du, dv);
+    }
+    if (matched == 0) throw InputError(o.a, "receivers", "no receiver name is in both files");
+    std::printf("largest relative difference %.3g over %zu receivers; eq. 18 error %.3g\n", worst, matched,
+                paper_trace_error(a, b));
+    if (o.tolerance >= 0 && !(worst <= o.tolerance)) {
+        std::fprintf(stderr, "voxwave-cli: %s and %s differ by %.3g, above the tolerance %.3g\n", o.a.c_str(),
+                     o.b.c_str(), worst, o.tolerance);
+        return kDiffer;
+    }
+    return kOk;
+}
+
+}  // namespace
+
+std::function<int()> add_compare_command(CLI::App& app) {
+    auto o = std::make_shared<Options>();
+    auto* sub = app.add_subcommand("compare", "Compare the receiver traces of two result files (exit 4 when they "
+                                              "differ by more than --tolerance)");
+    sub->add_option("a", o->a, "Result file (voxwave-result HDF5)")->required();
+    sub->add_option("b", o->b, "Reference result file")->required();
+    sub->add_option("--tolerance", o->tolerance, "Largest accepted relative difference")
+        ->check(CLI::NonNegativeNumber);
+    return [o] { return compare(*o); };
+}
+
+}  // namespace voxwave::cli
