@@ -2,7 +2,8 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl build gpu-tests interop live table3 bench-quick bench-full run-paper
+#   phases: gl mpi build gpu-tests interop live table3 bench-quick bench-full run-paper scaling
+#   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
 OUT=${OUT:-/tmp/voxwave-out}
@@ -10,6 +11,7 @@ mkdir -p "$OUT"
 source .deps/unpack-debs.sh .deps >/dev/null
 B=build-device
 CLI=$B/app/cli/voxwave-cli
+MPI_ARGS=()
 log() { echo "== $*" | tee -a "$OUT/summary.log"; }
 for phase in "$@"; do
   case $phase in
@@ -18,6 +20,48 @@ for phase in "$@"; do
       export __EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES:-/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json}
       [ -f "$__EGL_VENDOR_LIBRARY_FILENAMES" ] || unset __EGL_VENDOR_LIBRARY_FILENAMES
       log "gl packages unpacked" ;;
+    mpi)
+      # OpenMPI unpacked from Debian packages into /opt/deps: relocated with OPAL_PREFIX (PMIx too).
+      export OPAL_PREFIX=/opt/deps/usr PMIX_INSTALL_PREFIX=/opt/deps/usr/lib/x86_64-linux-gnu/pmix2
+      export PATH=/opt/deps/usr/bin:$PATH
+      export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu/openmpi/lib:$LD_LIBRARY_PATH
+      export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_pcompress_base_silence_warning=1
+      export NCCL_NVLS_ENABLE=0   # NVLink multicast stays off on shared machines
+      MPI_ARGS=(-DMPI_C_COMPILER=/opt/deps/usr/bin/mpicc.openmpi -DMPIEXEC_EXECUTABLE=/opt/deps/usr/bin/mpiexec.openmpi)
+      # NCCL: the CUDA installation's, else the one PyTorch's wheel brings (no unversioned .so there).
+      if ! ls /usr/local/cuda/lib64/libnccl.so >/dev/null 2>&1; then
+        d=$(python3 -c 'import nvidia.nccl, os; print(list(nvidia.nccl.__path__)[0])' 2>/dev/null)
+        if [ -n "$d" ]; then
+          mkdir -p /tmp/nccl/lib && ln -sf "$d"/lib/libnccl.so.2 /tmp/nccl/lib/libnccl.so && ln -sfn "$d"/include /tmp/nccl/include
+          export NCCL_ROOT=/tmp/nccl LD_LIBRARY_PATH=$d/lib:$LD_LIBRARY_PATH
+        fi
+      fi
+      log "mpi: $(mpiexec.openmpi --version 2>&1 | head -1); NCCL_ROOT=${NCCL_ROOT:-cuda}; GPUs: $(nvidia-smi -L | wc -l)"
+      nvidia-smi topo -m 2>&1 | head -6 | tee -a "$OUT/summary.log" ;;
+    mpi-tests)
+      log "distributed tests (mpi label: CPU ranks; mpi.cuda_2_ranks: 2 GPUs)"
+      (cd $B && OMP_NUM_THREADS=4 ctest -R "^mpi\." --output-on-failure --timeout 600 -V) >"$OUT/mpi-tests.log" 2>&1
+      grep -E "measure|tests passed|Failed|FAILED|Expected|Which is|Passed|Skipped|error" "$OUT/mpi-tests.log" | head -60 | tee -a "$OUT/summary.log" ;;
+    scaling)
+      log "scaling (bench-scaling, paper model at 2 mm; weak: 2x the paper model per GPU)"
+      M=$OUT/scaling.md
+      for cfg in "ovfem fp64" "tcovfem fp64" "ovfem fp32"; do
+        set -- $cfg
+        common=(--method $1 --precision $2 --steps 2000 --out $M)
+        mpiexec.openmpi -np 1 $CLI bench-scaling "${common[@]}" --label "strong 1" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log"
+        mpiexec.openmpi -np 2 $CLI bench-scaling "${common[@]}" --label "strong 2" 2>&1 | grep -E "^\| (strong|weak)|error|slab" | tee -a "$OUT/summary.log"
+        mpiexec.openmpi -np 1 $CLI bench-scaling "${common[@]}" --z-scale 2 --label "weak 1" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log"
+        mpiexec.openmpi -np 2 $CLI bench-scaling "${common[@]}" --z-scale 4 --label "weak 2" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log"
+      done
+      mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --halo host --out $M --label "strong 2 host" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log"
+      mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --z-scale 4 --halo host --out $M --label "weak 2 host" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log" ;;
+    run-paper-2gpu)
+      log "full paper run, tcovfem M=8, 1 GPU vs 2 GPUs (mpirun)"
+      /usr/bin/time -f "%e s wall (1 GPU)" $CLI run assets/scenes/paper_rebar.json --backend cuda --method tcovfem \
+        -o "$OUT/paper_tcovfem_1gpu.h5" 2>&1 | tail -3 | tee -a "$OUT/summary.log"
+      /usr/bin/time -f "%e s wall (2 GPUs)" mpiexec.openmpi -np 2 $CLI run assets/scenes/paper_rebar.json --backend cuda \
+        --method tcovfem -o "$OUT/paper_tcovfem_2gpu.h5" 2>&1 | tail -5 | tee -a "$OUT/summary.log"
+      $CLI compare "$OUT/paper_tcovfem_2gpu.h5" "$OUT/paper_tcovfem_1gpu.h5" --tolerance 1e-12 2>&1 | tail -3 | tee -a "$OUT/summary.log" ;;
     interop)
       log "CUDA-OpenGL interop (EGL, no Qt)"
       $B/tests/voxwave_gpu_tests --gtest_filter='GlInterop*' >"$OUT/interop.log" 2>&1
@@ -33,12 +77,13 @@ for phase in "$@"; do
       log "build $(date -u +%FT%TZ)"
       nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version --format=csv | tee -a "$OUT/summary.log"
       cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DVOXWAVE_ENGINE_ONLY=ON -DVOXWAVE_BUILD_TESTS=ON \
-        -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-      cmake --build $B -j16 >"$OUT/build.log" 2>&1 || { grep -E "error" -A3 "$OUT/build.log" | head -40; exit 1; }
+        -DCMAKE_CUDA_ARCHITECTURES=90 "${MPI_ARGS[@]}" >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+      cmake --build $B -j"$(nproc)" >"$OUT/build.log" 2>&1 || { grep -E "error" -A3 "$OUT/build.log" | head -40; exit 1; }
+      grep -E "voxwave distributed" "$OUT/configure.log" | tee -a "$OUT/summary.log"
       $CLI info | tee -a "$OUT/summary.log" ;;
     gpu-tests)
       log "gpu tests"
-      (cd $B && ctest -L gpu --output-on-failure --timeout 300) >"$OUT/gpu-tests.log" 2>&1
+      (cd $B && ctest -L gpu -E "^mpi\\." --output-on-failure --timeout 300) >"$OUT/gpu-tests.log" 2>&1
       grep -E "tests passed|Failed|FAILED|Expected|Which is|error|Value of" "$OUT/gpu-tests.log" | head -60 | tee -a "$OUT/summary.log" ;;
     cpu-tests)
       log "cpu tests (engine label)"
