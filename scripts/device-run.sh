@@ -55,6 +55,19 @@ for phase in "$@"; do
       done
       mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --halo host --out $M --label "strong 2 host" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log"
       mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --z-scale 4 --halo host --out $M --label "weak 2 host" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log" ;;
+    scaling-large)
+      log "scaling at 0.5 mm (the paper model at 127 M elements) and the link sweep"
+      M=$OUT/scaling-large.md
+      for m in ovfem tcovfem; do
+        for np in 1 2; do
+          /usr/bin/time -f "%e s wall, %M KB max rss per rank" mpiexec.openmpi -np $np $CLI bench-scaling --spacing 0.0005 \
+            --method $m --steps 200 --phase-steps 20 --out $M --label "0.5 mm $np" 2>&1 | grep -E "^\| 0.5|error|wall" | tee -a "$OUT/summary.log"
+        done
+      done ;;
+    link)
+      log "link sweep: the exchange alone, NCCL and host staged, planes up to 4 M nodes"
+      mpiexec.openmpi -np 2 $CLI bench-scaling --steps 200 --link-sweep --out $OUT/link.md --label "link" 2>&1 \
+        | grep -E "^\||error" | tee -a "$OUT/summary.log" ;;
     run-paper-2gpu)
       log "full paper run, tcovfem M=8, 1 GPU vs 2 GPUs (mpirun)"
       /usr/bin/time -f "%e s wall (1 GPU)" $CLI run assets/scenes/paper_rebar.json --backend cuda --method tcovfem \

@@ -24,7 +24,33 @@ struct Options {
     std::string method = "ovfem", precision = "fp64", halo = "auto", out, label;
     double spacing = 0.002, z_scale = 1;
     int stages = 8, steps = 2000, phase_steps = 200;
+    bool link_sweep = false;
 };
+
+// The exchange alone at growing plane sizes, NCCL and host staging: the link figures of the
+// scaling projection (latency at small planes, bandwidth at large ones).
+void link_sweep(const MpiWorld& world, SlabSetup& setup, const std::string& out) {
+    MpiForceExchange host(world, setup.slab.slab);
+    std::unique_ptr<ForceExchange> nccl;
+    if (nccl_built()) nccl = setup.transport == HaloTransport::Nccl ? nullptr : make_nccl_force_exchange(world, setup.slab.slab, setup.device);
+    ForceExchange* via_nccl = setup.transport == HaloTransport::Nccl ? setup.exchange.get() : nccl.get();
+    std::ostringstream md;
+    md << "| plane nodes | bytes per plane (3 x FP64) | NCCL (ms) | NCCL GB/s per direction | host staged (ms) | host GB/s per direction |\n"
+          "|---|---|---|---|---|---|\n";
+    for (std::size_t nodes : {std::size_t(10595), std::size_t(100000), std::size_t(1000000), std::size_t(4000000)}) {
+        const double bytes = 3.0 * 8.0 * double(nodes);
+        world.barrier();
+        const double tn = via_nccl ? world.max(measure_device_exchange_seconds(*via_nccl, nodes, true, 20)) : 0;
+        world.barrier();
+        const double th = world.max(measure_device_exchange_seconds(host, nodes, true, 20));
+        // A rank of the middle exchanges both planes at once; a rank of 2 exchanges its one plane
+        // both ways, so the per-direction rate is one plane's bytes over the time.
+        md << "| " << nodes << " | " << format_number(bytes / 1e6) << " MB | " << (via_nccl ? format_number(tn * 1e3) : "-")
+           << " | " << (via_nccl ? format_number(bytes / tn / 1e9) : "-") << " | " << format_number(th * 1e3) << " | "
+           << format_number(bytes / th / 1e9) << " |\n";
+    }
+    if (world.rank() == 0) print_and_append(md.str(), out);
+}
 
 // The scene stretched along z by `f`: the model grows, the sources and receivers stay on its top
 // face (weak scaling: the same problem per GPU).
@@ -92,6 +118,7 @@ int bench(const Options& o) {
         link_s = world.max(measure_device_exchange_seconds(*setup.exchange, setup.layout().plane_nodes, fp64, 50));
     }
     const double total_bytes = world.sum(double(halo_bytes));
+    if (o.link_sweep && distributed) link_sweep(world, setup, o.out);
     if (!root) return kOk;
     const double elements = double(whole.grid.element_count());
     auto ms = [](double sec) { return format_number(sec * 1e3); };
@@ -132,6 +159,7 @@ std::function<int()> add_bench_scaling_command(CLI::App& app) {
     sub->add_option("--phase-steps", o->phase_steps, "Steps for the per-phase medians")->check(CLI::PositiveNumber);
     sub->add_option("--halo", o->halo, "auto | nccl | host");
     sub->add_option("--label", o->label, "First column of the row (strong, weak, ...)");
+    sub->add_flag("--link-sweep", o->link_sweep, "Also time the exchange alone at plane sizes up to 4 M nodes");
     sub->add_option("--out", o->out, "Append the row to this markdown file");
     return [o] { return bench(*o); };
 }
