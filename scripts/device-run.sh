@@ -48,26 +48,26 @@ for phase in "$@"; do
       for cfg in "ovfem fp64" "tcovfem fp64" "ovfem fp32"; do
         set -- $cfg
         common=(--method $1 --precision $2 --steps 2000 --out $M)
-        mpiexec.openmpi -np 1 $CLI bench-scaling "${common[@]}" --label "strong 1" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log"
-        mpiexec.openmpi -np 2 $CLI bench-scaling "${common[@]}" --label "strong 2" 2>&1 | grep -E "^\| (strong|weak)|error|slab" | tee -a "$OUT/summary.log"
-        mpiexec.openmpi -np 1 $CLI bench-scaling "${common[@]}" --z-scale 2 --label "weak 1" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log"
-        mpiexec.openmpi -np 2 $CLI bench-scaling "${common[@]}" --z-scale 4 --label "weak 2" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log"
+        mpiexec.openmpi -np 1 $CLI bench-scaling "${common[@]}" --label "strong 1" 2>&1 | grep -E "^\| (strong|weak)|error|phases" | tee -a "$OUT/summary.log"
+        mpiexec.openmpi -np 2 $CLI bench-scaling "${common[@]}" --label "strong 2" 2>&1 | grep -E "^\| (strong|weak)|error|slab|phases" | tee -a "$OUT/summary.log"
+        mpiexec.openmpi -np 1 $CLI bench-scaling "${common[@]}" --z-scale 2 --label "weak 1" 2>&1 | grep -E "^\| (strong|weak)|error|phases" | tee -a "$OUT/summary.log"
+        mpiexec.openmpi -np 2 $CLI bench-scaling "${common[@]}" --z-scale 4 --label "weak 2" 2>&1 | grep -E "^\| (strong|weak)|error|phases" | tee -a "$OUT/summary.log"
       done
-      mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --halo host --out $M --label "strong 2 host" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log"
-      mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --z-scale 4 --halo host --out $M --label "weak 2 host" 2>&1 | grep -E "^\| (strong|weak)|error" | tee -a "$OUT/summary.log" ;;
+      mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --halo host --out $M --label "strong 2 host" 2>&1 | grep -E "^\| (strong|weak)|error|phases" | tee -a "$OUT/summary.log"
+      mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --z-scale 4 --halo host --out $M --label "weak 2 host" 2>&1 | grep -E "^\| (strong|weak)|error|phases" | tee -a "$OUT/summary.log" ;;
     scaling-large)
       log "scaling at 0.5 mm (the paper model at 127 M elements) and the link sweep"
       M=$OUT/scaling-large.md
       for m in ovfem tcovfem; do
         for np in 1 2; do
           /usr/bin/time -f "%e s wall, %M KB max rss per rank" mpiexec.openmpi -np $np $CLI bench-scaling --spacing 0.0005 \
-            --method $m --steps 200 --phase-steps 20 --out $M --label "0.5 mm $np" 2>&1 | grep -E "^\| 0.5|error|wall" | tee -a "$OUT/summary.log"
+            --method $m --steps 200 --phase-steps 20 --out $M --label "0.5 mm $np" 2>&1 | grep -E "^\| 0.5|error|wall|phases" | tee -a "$OUT/summary.log"
         done
       done ;;
     link)
       log "link sweep: the exchange alone, NCCL and host staged, planes up to 4 M nodes"
       mpiexec.openmpi -np 2 $CLI bench-scaling --steps 200 --link-sweep --out $OUT/link.md --label "link" 2>&1 \
-        | grep -E "^\||error" | tee -a "$OUT/summary.log" ;;
+        | grep -E "^\||error|phases" | tee -a "$OUT/summary.log" ;;
     run-paper-2gpu)
       log "full paper run, tcovfem M=8, 1 GPU vs 2 GPUs (mpirun)"
       /usr/bin/time -f "%e s wall (1 GPU)" $CLI run assets/scenes/paper_rebar.json --backend cuda --method tcovfem \

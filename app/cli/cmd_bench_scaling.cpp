@@ -32,10 +32,13 @@ struct Options {
 void link_sweep(const MpiWorld& world, SlabSetup& setup, const std::string& out) {
     MpiForceExchange host(world, setup.slab.slab);
     std::unique_ptr<ForceExchange> nccl;
-    if (nccl_built()) nccl = setup.transport == HaloTransport::Nccl ? nullptr : make_nccl_force_exchange(world, setup.slab.slab, setup.device);
+    if (nccl_built())
+        nccl = setup.transport == HaloTransport::Nccl ? nullptr
+                                                      : make_nccl_force_exchange(world, setup.slab.slab, setup.device);
     ForceExchange* via_nccl = setup.transport == HaloTransport::Nccl ? setup.exchange.get() : nccl.get();
     std::ostringstream md;
-    md << "| plane nodes | bytes per plane (3 x FP64) | NCCL (ms) | NCCL GB/s per direction | host staged (ms) | host GB/s per direction |\n"
+    md << "| plane nodes | bytes per plane (3 x FP64) | NCCL (ms) | NCCL GB/s per direction | host staged (ms) | host "
+          "GB/s per direction |\n"
           "|---|---|---|---|---|---|\n";
     for (std::size_t nodes : {std::size_t(10595), std::size_t(100000), std::size_t(1000000), std::size_t(4000000)}) {
         const double bytes = 3.0 * 8.0 * double(nodes);
@@ -45,9 +48,9 @@ void link_sweep(const MpiWorld& world, SlabSetup& setup, const std::string& out)
         const double th = world.max(measure_device_exchange_seconds(host, nodes, true, 20));
         // A rank of the middle exchanges both planes at once; a rank of 2 exchanges its one plane
         // both ways, so the per-direction rate is one plane's bytes over the time.
-        md << "| " << nodes << " | " << format_number(bytes / 1e6) << " MB | " << (via_nccl ? format_number(tn * 1e3) : "-")
-           << " | " << (via_nccl ? format_number(bytes / tn / 1e9) : "-") << " | " << format_number(th * 1e3) << " | "
-           << format_number(bytes / th / 1e9) << " |\n";
+        md << "| " << nodes << " | " << format_number(bytes / 1e6) << " MB | "
+           << (via_nccl ? format_number(tn * 1e3) : "-") << " | " << (via_nccl ? format_number(bytes / tn / 1e9) : "-")
+           << " | " << format_number(th * 1e3) << " | " << format_number(bytes / th / 1e9) << " |\n";
     }
     if (world.rank() == 0) print_and_append(md.str(), out);
 }
@@ -106,7 +109,16 @@ int bench(const Options& o) {
         stepper.set_exchange_enabled(true);
         world.barrier();
         ph = stepper.median_halo_phase_seconds(50 + 2 * std::int64_t(o.steps), o.phase_steps);
-        // The slowest rank's phases: the step waits for it.
+        // Every rank's own phases (stderr), then the slowest rank's (the step waits for it).
+        const std::vector<double> all =
+            world.gather(std::vector<double>{ph.boundary, ph.exchange, ph.halo_path, ph.interior, ph.update, ph.step});
+        if (root)
+            for (std::size_t r = 0; r + 5 < all.size(); r += 6)
+                std::fprintf(stderr,
+                             "rank %zu phases (ms): boundary %.4g, exchange %.4g, halo path %.4g, interior %.4g, "
+                             "update %.4g, step %.4g\n",
+                             r / 6, all[r] * 1e3, all[r + 1] * 1e3, all[r + 2] * 1e3, all[r + 3] * 1e3,
+                             all[r + 4] * 1e3, all[r + 5] * 1e3);
         ph.boundary = world.max(ph.boundary);
         ph.exchange = world.max(ph.exchange);
         ph.halo_path = world.max(ph.halo_path);
@@ -129,8 +141,8 @@ int bench(const Options& o) {
        << (distributed ? to_string(setup.transport) : "-") << " | " << ms(t_step) << " | " << ms(t_bare) << " | "
        << (distributed ? ms(ph.boundary) : "-") << " | " << (distributed ? ms(ph.exchange) : "-") << " | "
        << (distributed ? ms(ph.halo_path) : "-") << " | " << (distributed ? ms(ph.interior) : "-") << " | "
-       << (distributed ? format_number(total_bytes / 1e6) + " MB" : "-") << " | "
-       << (distributed ? ms(link_s) : "-") << " | " << format_number(elements / t_step / 1e9) << " |\n";
+       << (distributed ? format_number(total_bytes / 1e6) + " MB" : "-") << " | " << (distributed ? ms(link_s) : "-")
+       << " | " << format_number(elements / t_step / 1e9) << " |\n";
     std::ostringstream head;
     head << "| run | GPUs | model | elements | per GPU | method | halo | step (ms) | step without exchange (ms) | "
             "boundary (ms) | exchange (ms) | halo path (ms) | interior (ms) | halo bytes/step (all ranks) | "
@@ -146,9 +158,10 @@ int bench(const Options& o) {
 
 std::function<int()> add_bench_scaling_command(CLI::App& app) {
     auto o = std::make_shared<Options>();
-    auto* sub = app.add_subcommand(
-        "bench-scaling", "Time one distributed CUDA run per GPU count (start it with mpirun -np K): time per step, "
-                         "halo bytes, per-phase times");
+    auto* sub =
+        app.add_subcommand("bench-scaling",
+                           "Time one distributed CUDA run per GPU count (start it with mpirun -np K): time per step, "
+                           "halo bytes, per-phase times");
     sub->add_option("--scene", o->scene, "Scene (default: the paper's model)");
     sub->add_option("--spacing", o->spacing, "Voxel size ds in metres (default 0.002)")->check(CLI::PositiveNumber);
     sub->add_option("--z-scale", o->z_scale, "Stretch the model along z by this factor (weak scaling)");

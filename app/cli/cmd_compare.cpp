@@ -24,8 +24,8 @@ struct Options {
 };
 
 // max_t,c |a - b| / max_t,c |b| for receiver ia of a and ib of b (same sample count).
-double receiver_difference(const std::vector<double>& a, const std::vector<double>& b, std::size_t ia,
-                           std::size_t ib, std::size_t nt) {
+double receiver_difference(const std::vector<double>& a, const std::vector<double>& b, std::size_t ia, std::size_t ib,
+                           std::size_t nt) {
     double diff = 0, peak = 0;
     for (std::size_t k = 0; k < 3 * nt; ++k) {
         diff = std::max(diff, std::fabs(a[ia * 3 * nt + k] - b[ib * 3 * nt + k]));
@@ -37,8 +37,8 @@ double receiver_difference(const std::vector<double>& a, const std::vector<doubl
 int compare(const Options& o) {
     const Result a = read_result_h5(o.a), b = read_result_h5(o.b);
     if (a.time.size() != b.time.size())
-        throw InputError(o.a, "time", std::to_string(a.time.size()) + " samples, " + o.b + " has " +
-                                          std::to_string(b.time.size()));
+        throw InputError(o.a, "time",
+                         std::to_string(a.time.size()) + " samples, " + o.b + " has " + std::to_string(b.time.size()));
     const std::size_t nt = a.time.size();
     std::printf("| receiver | displacement max rel. diff | velocity max rel. diff |\n|---|---|---|\n");
     double worst = 0;
@@ -68,12 +68,12 @@ int compare(const Options& o) {
 
 std::function<int()> add_compare_command(CLI::App& app) {
     auto o = std::make_shared<Options>();
-    auto* sub = app.add_subcommand("compare", "Compare the receiver traces of two result files (exit 4 when they "
-                                              "differ by more than --tolerance)");
+    auto* sub = app.add_subcommand("compare",
+                                   "Compare the receiver traces of two result files (exit 4 when they "
+                                   "differ by more than --tolerance)");
     sub->add_option("a", o->a, "Result file (voxwave-result HDF5)")->required();
     sub->add_option("b", o->b, "Reference result file")->required();
-    sub->add_option("--tolerance", o->tolerance, "Largest accepted relative difference")
-        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--tolerance", o->tolerance, "Largest accepted relative difference")->check(CLI::NonNegativeNumber);
     return [o] { return compare(*o); };
 }
 

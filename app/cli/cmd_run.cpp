@@ -118,7 +118,7 @@ int run_distributed(const RunOptions& o) {
             options.halo = parse_halo_transport(o.halo, "--halo");
             if (root) check_output_path(o.out);
             problem.emplace(build_wave_problem(scene, o.scene));
-            partition_slabs(problem->grid, world.size());  // too many ranks: the same error everywhere
+            check_slab_count(slab_axis_planes(problem->grid), world.size());  // the same error everywhere
             return int(kOk);
         },
         root, &message);

@@ -31,8 +31,11 @@ SlabForceLayout SlabSetup::layout() const {
     return {g.node_count(), std::size_t(g.n[0] + 1) * std::size_t(g.n[1] + 1), g.n[2]};
 }
 
-SlabSetup prepare_slab(const WaveProblem& whole, const MpiWorld& world, const DistributedOptions& options) {
+SlabSetup prepare_slab(const WaveProblem& original, const MpiWorld& world, const DistributedOptions& options) {
     SlabSetup s;
+    s.turn = longest_axis_last(original.grid);
+    if (!s.turn.identity()) s.turned = std::make_unique<WaveProblem>(turn_axes(original, s.turn));
+    const WaveProblem& whole = s.turned ? *s.turned : original;
     s.slabs = partition_slabs(whole.grid, world.size());
     const Slab& mine = s.slabs[std::size_t(world.rank())];
     if (whole.method == Method::Tcovfem && whole.precision != Precision::Fp64)
@@ -47,14 +50,14 @@ SlabSetup prepare_slab(const WaveProblem& whole, const MpiWorld& world, const Di
     }
     std::string why;
     s.device = device_for_local_rank(world.local_rank(), int(cuda_devices(&why).size()));
-    s.transport = options.halo == HaloTransport::Auto
-                      ? (nccl_built() ? HaloTransport::Nccl : HaloTransport::HostStaged)
-                      : options.halo;
+    s.transport = options.halo == HaloTransport::Auto ? (nccl_built() ? HaloTransport::Nccl : HaloTransport::HostStaged)
+                                                      : options.halo;
     if (s.transport == HaloTransport::Nccl)
         s.exchange = make_nccl_force_exchange(world, mine, s.device);
     else
         s.exchange = std::make_unique<MpiForceExchange>(world, mine);
-    if (whole.method == Method::Tcovfem)  // shared nodes need both sides' FP64 diagonal; only the Tensor Core part travels
+    if (whole.method ==
+        Method::Tcovfem)  // shared nodes need both sides' FP64 diagonal; only the Tensor Core part travels
         s.tcovfem_diagonal = restrict_to_slab(
             tcovfem_node_diagonal(whole.grid, tcovfem_material_factors(whole.materials, whole.grid.spacing)),
             whole.grid, mine);
@@ -64,15 +67,17 @@ SlabSetup prepare_slab(const WaveProblem& whole, const MpiWorld& world, const Di
 DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& world, const ProgressFn& progress,
                                     const DistributedOptions& options) {
     DistributedRun out;
-    out.slabs = partition_slabs(whole.grid, world.size());  // too many ranks: an InputError on every rank
+    // Too many ranks: an InputError on every rank, before anything collective can hang.
+    check_slab_count(slab_axis_planes(whole.grid), world.size());
     SlabSetup setup;
     try {
         setup = prepare_slab(whole, world, options);
     } catch (const std::exception& e) {
-        world.abort("voxwave: rank " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + ": " +
-                        e.what(),
-                    exit_code_of(e));
+        world.abort(
+            "voxwave: rank " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + ": " + e.what(),
+            exit_code_of(e));
     }
+    out.slabs = setup.slabs;
     const SlabProblem& slab = setup.slab;
     SlabHooks hooks;
     hooks.cuda_device = setup.device;
@@ -131,10 +136,13 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
             std::copy_n(all_blocks.begin() + std::ptrdiff_t(i * per + nt * 3), nt * 3,
                         r.velocity.begin() + std::ptrdiff_t(g * nt * 3));
         }
+        turn_result_back(r, setup.turn, whole);
     }
     std::ostringstream note;
     note << setup.backend_note << "\n"
-         << "distributed: " << world.size() << " ranks, slabs of element planes along z:";
+         << "distributed: " << world.size() << " ranks, slabs of element planes along "
+         << "xyz"[setup.turn.from[2]] << (setup.turn.identity() ? "" : " (the longest axis; the model is turned)")
+         << ":";
     for (const Slab& s : out.slabs) note << " [" << s.k0 << "," << s.k1 << ")";
     if (setup.backend == Backend::Cuda) {
         note << "\nhalo: " << to_string(setup.transport) << ", "

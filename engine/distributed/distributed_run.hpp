@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/progress.hpp"
+#include "distributed/axis_permutation.hpp"
 #include "distributed/force_exchange_mpi.hpp"
 #include "distributed/mpi_world.hpp"
 #include "distributed/slab_decomposition.hpp"
@@ -40,6 +41,8 @@ int device_for_local_rank(int local_rank, int device_count);
 // One rank's share of a distributed run, ready to step: its slab, the exchange with its
 // neighbours and what the CUDA engine needs (run_wave_distributed and the scaling benchmark).
 struct SlabSetup {
+    AxisTurn turn;                        // the model turned so that its longest axis is the slab axis
+    std::unique_ptr<WaveProblem> turned;  // the turned whole problem (null when not turned)
     std::vector<Slab> slabs;
     SlabProblem slab;
     Backend backend = Backend::Cpu;

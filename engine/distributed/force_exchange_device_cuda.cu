@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <vector>
 #include <cstring>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "distributed/force_exchange_mpi.hpp"

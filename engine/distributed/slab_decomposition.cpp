@@ -7,13 +7,17 @@
 
 namespace voxwave {
 
+void check_slab_count(int planes, int count) {
+    if (count < 1) throw InputError("", "ranks", "need at least one rank");
+    if (count > planes)
+        throw InputError("", "ranks",
+                         std::to_string(count) + " ranks but the model has only " + std::to_string(planes) +
+                             " element planes along its longest axis (at least one plane per rank)");
+}
+
 std::vector<Slab> partition_slabs(const VoxelGrid& grid, int count) {
     const int nz = grid.n[2];
-    if (count < 1) throw InputError("", "ranks", "need at least one rank");
-    if (count > nz)
-        throw InputError("", "ranks",
-                         std::to_string(count) + " ranks but the model has only " + std::to_string(nz) +
-                             " element planes along z (at least one plane per rank)");
+    check_slab_count(nz, count);
     const std::size_t plane = std::size_t(grid.n[0]) * std::size_t(grid.n[1]);
     std::vector<double> cum(std::size_t(nz) + 1, 0.0);
     for (int k = 0; k < nz; ++k) {

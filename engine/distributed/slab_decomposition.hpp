@@ -30,6 +30,8 @@ struct Slab {
 // plus a quarter of its void ones (a void element still reads its id and updates its nodes).
 // Throws InputError("", "ranks", ...) when there are more slabs than element planes.
 std::vector<Slab> partition_slabs(const VoxelGrid& grid, int count);
+// The same check alone: throws InputError("", "ranks", ...) unless 1 <= count <= planes.
+void check_slab_count(int planes, int count);
 
 struct SlabProblem {
     Slab slab;

@@ -117,13 +117,28 @@ INSTANTIATE_TEST_SUITE_P(Methods, DistributedCpu,
                                            Case{Method::Ovfem, Precision::Fp32, 1e-5}),
                          case_name);
 
+// A model longest along x is cut along x (turned, then turned back): same traces.
+TEST(DistributedCpu, AModelLongestAlongXIsCutAlongXWithTheSameTraces) {
+    Scene s = seam_scene(1, 300);
+    s.grid.size[0] = 0.6;  // 75 planes along x, 48 along z
+    s.sources.front().direction = {1, 2, 3};
+    s.receivers.clear();
+    for (int i = 0; i <= 75; i += 5) s.receivers.push_back({"x" + std::to_string(i), {i * 0.008, 0.056, 0.384}});
+    const WaveProblem whole = build_wave_problem(s, "test");
+    ASSERT_EQ(slab_axis_planes(whole.grid), 75);
+    expect_same_traces(s, Case{Method::Ovfem, Precision::Fp64, 1e-13}, {});
+}
+
 TEST(DistributedCpu, TooManyRanksForTheModelIsAnInputError) {
     Scene s = seam_scene(1, 10);
-    s.grid.size[2] = 2 * s.grid.spacing;  // two element planes
+    const double ds = s.grid.spacing;
+    s.shapes.clear();
+    s.grid.size = {2 * ds, 2 * ds, 2 * ds};  // two element planes along every axis
     s.sources.resize(1);
-    s.sources[0].position[2] = s.grid.size[2];
+    s.sources[0].position = {ds, ds, 2 * ds};
     s.receivers.resize(1);
-    s.receivers[0].position[2] = 0;
+    s.receivers[0].position = {0, 0, 0};
+    s.boundary.absorbing.faces.clear();
     const WaveProblem whole = build_wave_problem(s, "test");
     if (g_world->size() <= 2) {
         EXPECT_NO_THROW(partition_slabs(whole.grid, g_world->size()));
