@@ -60,7 +60,13 @@ std::string printable(const std::string& s) {
     return out;
 }
 
-std::string quoted_char(char c) { return c == ' ' ? std::string("a space") : "'" + printable(std::string(1, c)) + "'"; }
+std::string quoted_char(char c) {
+    if (c == ' ') return "a space";
+    std::string out = "'";
+    out += printable(std::string(1, c));
+    out += "'";
+    return out;
+}
 
 void require_not_empty(const std::string& value, const char* field) {
     if (value.empty()) throw InputError("", field, "must not be empty");
@@ -71,7 +77,10 @@ void require_not_empty(const std::string& value, const char* field) {
 void check_time_limit(const std::string& t) {
     static const std::regex form(R"(^(?:(\d{1,3})-)?(\d{1,2}):(\d{2}):(\d{2})$|^(\d{1,2}):(\d{2})$)");
     std::smatch m;
-    const std::string expected = "'" + printable(t) + "' is not [D-]HH:MM:SS or MM:SS";
+    // Appended piece by piece: `"'" + std::string` trips GCC 12's -Wrestrict false positive.
+    std::string expected = "'";
+    expected += printable(t);
+    expected += "' is not [D-]HH:MM:SS or MM:SS";
     if (!std::regex_match(t, m, form)) throw InputError("", "time_limit", expected);
     long total = 0;
     if (m[2].matched) {
@@ -150,10 +159,11 @@ std::string slurm_batch_script(const ClusterJobSpec& spec) {
     const int per_node = std::min(spec.gpus, spec.gpus_per_node);
     std::ostringstream s;
     s << "#!/bin/bash\n"
-      << "# Written by voxwave (cluster job '" << spec.job_name << "'): " << spec.gpus
-      << (spec.gpus == 1 ? " GPU" : " GPUs") << ", one MPI rank per GPU; rank 0 writes " << spec.result_file << ".\n"
-      << "# Submit it from this folder with:  sbatch " << kClusterJobScript << "\n"
-      << "# (Where Slurm starts MPI ranks through PMIx, `srun` can replace `mpirun` below.)\n"
+      << "# Written by voxwave: cluster job '" << spec.job_name << "', " << spec.gpus
+      << (spec.gpus == 1 ? " GPU" : " GPUs") << ", one MPI rank per GPU.\n"
+      << "# Rank 0 writes " << spec.result_file << " (voxwave's File > Open result... shows it).\n"
+      << "# Submit from this folder with:  sbatch " << kClusterJobScript << "\n"
+      << "# (Where Slurm starts MPI ranks through PMIx, `srun` can replace `mpirun`.)\n"
       << "#SBATCH --job-name=" << spec.job_name << "\n"
       << "#SBATCH --nodes=" << nodes << "\n"
       << "#SBATCH --ntasks=" << spec.gpus << "\n"

@@ -70,9 +70,10 @@ ClusterJobSpec six_gpu_job() {
 TEST(ClusterJob, SixGpusOnFourPerNodeExactScript) {
     const std::string expected =
         "#!/bin/bash\n"
-        "# Written by voxwave (cluster job 'rebar-6'): 6 GPUs, one MPI rank per GPU; rank 0 writes result.h5.\n"
-        "# Submit it from this folder with:  sbatch job.slurm\n"
-        "# (Where Slurm starts MPI ranks through PMIx, `srun` can replace `mpirun` below.)\n"
+        "# Written by voxwave: cluster job 'rebar-6', 6 GPUs, one MPI rank per GPU.\n"
+        "# Rank 0 writes result.h5 (voxwave's File > Open result... shows it).\n"
+        "# Submit from this folder with:  sbatch job.slurm\n"
+        "# (Where Slurm starts MPI ranks through PMIx, `srun` can replace `mpirun`.)\n"
         "#SBATCH --job-name=rebar-6\n"
         "#SBATCH --nodes=2\n"
         "#SBATCH --ntasks=6\n"
@@ -104,7 +105,7 @@ TEST(ClusterJob, OneGpuJobIsOneNodeAskingForOneGpu) {
     EXPECT_TRUE(has_line(s, "#SBATCH --ntasks-per-node=1")) << s;
     EXPECT_TRUE(has_line(s, "#SBATCH --gpus-per-node=1")) << s;
     EXPECT_TRUE(has_line(s, "#SBATCH --time=01:00:00")) << s;
-    EXPECT_TRUE(contains_text(s, "): 1 GPU, one MPI rank")) << s;
+    EXPECT_TRUE(contains_text(s, "'small', 1 GPU, one MPI rank")) << s;
     // The #SBATCH block must come before the first command, or Slurm ignores it.
     const auto lines = lines_of(s);
     std::size_t last_sbatch = 0, first_command = lines.size();
