@@ -28,6 +28,7 @@
 
 #include "core/errors.hpp"
 #include "editing/slice_painter.hpp"
+#include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
 #include "panels/dispersion_panel.hpp"
 #include "panels/run_panel.hpp"
@@ -124,6 +125,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     connect(&controller_, &SimulationController::started, this,
             [this](const QString& note, qint64 total, double dt, double dts) {
+                if (showing_result_) return;  // a stopped run's late signal
                 backend_label_->setText(note.section(':', 0, 0).left(60));
                 backend_label_->setToolTip(note);
                 statusBar()->showMessage(tr("%1 — dt %2 µs (stable limit %3 µs), %4 steps")
@@ -205,6 +207,12 @@ void MainWindow::buildActions() {
         if (!p.isEmpty()) openScene(p);
     });
     recent_menu_ = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("Open res&ult..."), this, [this] {
+        const QString p =
+            QFileDialog::getOpenFileName(this, tr("Open result"), QSettings().value("dirs/results").toString(),
+                                         tr("voxwave results (*.h5);;All files (*)"));
+        if (!p.isEmpty()) openResult(p);
+    });
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
         if (doc_.path().isEmpty() || doc_.path().startsWith(VOXWAVE_ASSETS_DIR)) {
             const QString p =
@@ -224,7 +232,8 @@ void MainWindow::buildActions() {
         const QString p = QFileDialog::getSaveFileName(this, tr("Export traces"), QString(), tr("HDF5 (*.h5)"));
         if (p.isEmpty()) return;
         try {
-            write_result_h5(p.toStdString(), controller_.lastResult());
+            // What the traces panel shows: an opened result file, else the last run.
+            write_result_h5(p.toStdString(), showing_result_ ? opened_result_ : controller_.lastResult());
         } catch (const std::exception& e) {
             showError(tr("Export failed"), e.what(), false);
         }
@@ -280,6 +289,8 @@ void MainWindow::buildActions() {
     stop_act_ = sim->addAction(tr("St&op"), this, &MainWindow::stopRun);
     stop_act_->setShortcut(Qt::SHIFT | Qt::Key_F5);
     reset_act_ = sim->addAction(tr("&Reset"), this, &MainWindow::resetRun);
+    sim->addSeparator();
+    sim->addAction(tr("Run on a &cluster..."), this, &MainWindow::openClusterJobDialog);
     pause_act_->setEnabled(false);
     stop_act_->setEnabled(false);
 
@@ -380,6 +391,8 @@ void MainWindow::buildDocks() {
     auto* d1 = dock(tr("Sources and receivers"), "sources-dock", sources_, Qt::LeftDockWidgetArea);
     auto* d2 = dock(tr("Run"), "run-dock", run_panel_, Qt::LeftDockWidgetArea);
     auto* d3 = dock(tr("Receivers"), "traces-dock", traces_, Qt::BottomDockWidgetArea);
+    traces_dock_ = d3;
+    connect(run_panel_, &RunPanel::clusterJobRequested, this, &MainWindow::openClusterJobDialog);
     auto* d4 = dock(tr("Dispersion"), "dispersion-dock", dispersion_, Qt::BottomDockWidgetArea);
     auto* d5 = dock(tr("Shapes and import"), "shapes-dock", shapes_, Qt::LeftDockWidgetArea);
     tabifyDockWidget(d2, d5);
@@ -412,6 +425,64 @@ void MainWindow::buildDocks() {
 void MainWindow::showError(const QString& title, const QString& message, bool quiet) {
     last_error_ = message;
     if (!quiet && !non_interactive_) QMessageBox::critical(this, title, message);
+}
+
+void MainWindow::showInfo(const QString& title, const QString& message) {
+    last_info_ = message;
+    if (!non_interactive_) QMessageBox::information(this, title, message);
+}
+
+bool MainWindow::openResult(const QString& path, bool quiet) {
+    Result r;
+    try {
+        r = read_result_h5(path.toStdString());
+        if (r.sample_count() > 0 && !(r.dt > 0 && std::isfinite(r.dt)))
+            throw InputError(path.toStdString(), "dt", "must be a positive number (got " + std::to_string(r.dt) + ")");
+    } catch (const std::exception& e) {
+        showError(tr("Cannot open result"), QString::fromStdString(e.what()), quiet);
+        return false;
+    }
+    resetRun();  // stops a run: its traces must not mix with the file's
+    showing_result_ = true;
+    traces_->showResult(r);
+    painter_->setResultReceivers(r.receiver_names, r.receiver_positions);
+    const QString name = QFileInfo(path).fileName();
+    const QString what = tr("%1 %2 on %3, %4 steps")
+                             .arg(QString::fromStdString(r.method), QString::fromStdString(r.precision),
+                                  QString::fromStdString(r.backend))
+                             .arg(r.steps);
+    traces_dock_->setWindowTitle(tr("Receivers — %1 (%2)").arg(name, what));
+    backend_label_->setText(tr("result: %1").arg(QString::fromStdString(r.backend)));
+    backend_label_->setToolTip(path);
+    if (r.sample_count() > 0) time_label_->setText(tr("t = %1 µs").arg(r.time.back() * 1e6, 0, 'f', 2));
+    statusBar()->showMessage(
+        tr("Result %1: %2, %3 receivers, dt %4 µs").arg(name, what).arg(r.receiver_count()).arg(r.dt * 1e6, 0, 'g', 4));
+    QSettings().setValue("dirs/results", QFileInfo(path).absolutePath());
+    opened_result_ = std::move(r);
+    return true;
+}
+
+void MainWindow::leaveResult() {
+    if (!showing_result_) return;
+    showing_result_ = false;
+    opened_result_ = {};
+    painter_->setResultReceivers({}, {});
+    traces_dock_->setWindowTitle(tr("Receivers"));
+}
+
+ClusterJobDialog* MainWindow::openClusterJobDialog() {
+    auto* d = new ClusterJobDialog(&doc_, this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    connect(d, &QDialog::accepted, this, [this, d] {
+        const QString dir = QDir::toNativeSeparators(d->folder());
+        showInfo(
+            tr("Cluster job written"),
+            tr("Wrote\n  %1\n  %2\n\nCopy the folder to the cluster and submit the job there:\n  cd %3 && sbatch %4")
+                .arg(d->scenePath(), d->scriptPath(), QString::fromStdString(shell_quote(dir.toStdString())),
+                     kClusterJobScript));
+    });
+    d->open();
+    return d;
 }
 
 bool MainWindow::openScene(const QString& path, bool quiet) {
@@ -497,6 +568,7 @@ void MainWindow::pushViewToController() {
 }
 
 void MainWindow::startRun() {
+    leaveResult();
     if (controller_.state() == SimulationController::State::Paused) {
         controller_.resume();
         return;
@@ -510,6 +582,7 @@ void MainWindow::startRun() {
 void MainWindow::pauseRun() { controller_.pause(); }
 
 void MainWindow::stepRun() {
+    leaveResult();
     if (!controller_.busy()) {
         pushViewToController();
         controller_.start(doc_.scene(), doc_.model(), true);
@@ -524,6 +597,7 @@ void MainWindow::resetRun() {
     controller_.waitForIdle();
     wavefield_->clearSlice();
     traces_->reset({}, 0);
+    leaveResult();
     progress_->setValue(0);
     time_label_->setText(tr("t = 0 µs"));
     rate_label_->clear();
@@ -538,7 +612,7 @@ void MainWindow::startRecording(const QString& dir) {
 void MainWindow::onFrame(const SimulationFrame& f) {
     // Element ids under the slice's node plane, for the material overlay.
     const VoxelGrid& g = doc_.model();
-    if (f.runs.empty()) return;
+    if (f.runs.empty() || showing_result_) return;
     const RunFrame& run = f.runs.front();
     const SliceRef s{f.plane, std::clamp(run.node_plane, 0, slice_element_extent(g, f.plane)[2] - 1)};
     const auto e = slice_element_extent(g, f.plane);

@@ -33,6 +33,7 @@ class ShapesPanel;
 class IntegrationPanel;
 class IgaPanel;
 class PoissonPanel;
+class ClusterJobDialog;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -59,9 +60,18 @@ public:
     // Opens a scene; on error shows a message (unless quiet) and keeps the current document.
     bool openScene(const QString& path, bool quiet = false);
     bool saveScene(const QString& path, bool quiet = false);
+    // Shows a result file's traces (File > Open result...) as a finished local run would: on
+    // error shows the one-line message (unless quiet) and changes nothing; the document is
+    // never touched. A run in progress is stopped first.
+    bool openResult(const QString& path, bool quiet = false);
+    // Simulation > Run on a cluster...: opens the dialog (window-modal, returns at once); when
+    // it has written the job, a message gives the two paths and the sbatch command.
+    ClusterJobDialog* openClusterJobDialog();
     // Longest gap between two event-loop iterations seen during runs (ms): the "never freezes" check.
     double longestStallMs() const { return longest_stall_ms_; }
     QString lastError() const { return last_error_; }
+    // The last information message (cluster job written...), shown or not.
+    QString lastInfo() const { return last_info_; }
     // Non-interactive use (--screenshot, tests): errors are recorded, not shown in dialogs.
     void setNonInteractive(bool on) { non_interactive_ = on; }
     // Each frame of the wavefield view is saved as DIR/frame_NNNNN.png while recording.
@@ -90,6 +100,9 @@ private:
     void onFrame(const SimulationFrame& f);
     void pushViewToController();
     void showError(const QString& title, const QString& message, bool quiet);
+    void showInfo(const QString& title, const QString& message);
+    // Back from showing a result file (a run starts, Reset): its markers and title go.
+    void leaveResult();
 
     SceneDocument doc_;
     SimulationController controller_;
@@ -127,6 +140,11 @@ private:
     QElapsedTimer stall_clock_;
     double longest_stall_ms_ = 0;
     QString last_error_;
+    QString last_info_;
+    QDockWidget* traces_dock_ = nullptr;
+    // The traces panel shows a result file: frames of a stopped run arriving late are dropped.
+    bool showing_result_ = false;
+    Result opened_result_;  // what File > Export traces (HDF5) writes while it is shown
     bool non_interactive_ = false;
     QString record_dir_;
     std::vector<QDockWidget*> hidden_docks_;

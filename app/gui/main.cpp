@@ -1,9 +1,11 @@
 // voxwave: the desktop explorer. Thin: set up OpenGL, parse, open the window.
-//   voxwave [--scene S.json] [--run-steps N] [--page model|3d|dispersion] [--screenshot FILE.png]
+//   voxwave [--scene S.json] [--run-steps N] [--page model|3d|dispersion|cluster...] [--screenshot FILE.png]
 // --screenshot renders the window after the scene (and the N steps) and exits: reviewers and
 // tests get a picture of any state without clicking.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <cstdio>
@@ -11,6 +13,7 @@
 #include <functional>
 
 #include "main_window.hpp"
+#include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
 #include "sim/simulation_controller.hpp"
 #include "solvers/iga_panel.hpp"
@@ -42,7 +45,9 @@ int main(int argc, char** argv) {
     QCommandLineOption scene({"s", "scene"}, "Scene to open.", "FILE");
     QCommandLineOption steps("run-steps", "Run N steps after opening.", "N");
     QCommandLineOption page(
-        "page", "Page to show: model, 3d, 3d-wavefield, dispersion, compare, solvers, solvers-iga or solvers-poisson.",
+        "page",
+        "Page to show: model, 3d, 3d-wavefield, dispersion, compare, solvers, solvers-iga, solvers-poisson or cluster "
+        "(the Run on a cluster dialog, filled in).",
         "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
     cli.addOptions({scene, steps, page, shot});
@@ -60,9 +65,10 @@ int main(int argc, char** argv) {
 
     const qint64 run_steps = cli.value(steps).toLongLong();
     const QString shot_path = cli.value(shot);
+    QWidget* shot_target = &w;
     auto take_shot = [&] {
         QTimer::singleShot(300, &w, [&] {
-            if (!w.grab().save(shot_path)) {
+            if (!shot_target->grab().save(shot_path)) {
                 std::fprintf(stderr, "voxwave: %s: cannot write the screenshot\n", qPrintable(shot_path));
                 QApplication::exit(3);
                 return;
@@ -114,6 +120,21 @@ int main(int argc, char** argv) {
         ip.problem = voxwave::iga::IgaProblemKind::Manufactured;
         w.iga()->setParams(ip);
         return run_job_then_shot(w.iga()->job(), [&] { w.iga()->costSweep(); });
+    }
+    // The cluster page: the dialog filled in as for an 8-GPU job; the picture is of the dialog.
+    if (cli.value(page) == "cluster") {
+        voxwave::ui::ClusterJobDialog* d = w.openClusterJobDialog();
+        d->gpusBox()->setValue(8);
+        d->gpusPerNodeBox()->setValue(4);
+        d->partitionEdit()->setText("gpu");
+        d->accountEdit()->setText("proj-ndt");
+        d->timeEdit()->setText("02:00:00");
+        d->modulesEdit()->setText("cuda openmpi");
+        d->folderEdit()->setText("/home/me/voxwave-jobs/" + d->nameEdit()->text());
+        d->resize(1180, 560);
+        shot_target = d;
+        if (!shot_path.isEmpty()) take_shot();
+        return app.exec();
     }
     // On the compare page the steps run the comparison (VFEM against OVFEM) instead.
     const bool compare = cli.value(page) == "compare";

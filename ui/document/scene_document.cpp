@@ -9,6 +9,10 @@
 
 namespace voxwave::ui {
 
+namespace {
+const char* const kVoxelsDataset = "/model/material_ids";
+}  // namespace
+
 QString voxelsPathFor(const QString& scene_path) {
     QFileInfo fi(scene_path);
     return fi.dir().filePath(fi.completeBaseName() + ".voxels.h5");
@@ -36,15 +40,26 @@ Scene SceneDocument::sceneForSaving(const QString& path) const {
     Scene s = scene_;
     if (painted_) {
         s.shapes.clear();
-        s.voxels = VoxelsRef{QFileInfo(voxelsPathFor(path)).fileName().toStdString(), "/model/material_ids"};
+        s.voxels = VoxelsRef{QFileInfo(voxelsPathFor(path)).fileName().toStdString(), kVoxelsDataset};
     }
     s.base_dir = QFileInfo(path).absolutePath().toStdString();
     return s;
 }
 
+Scene SceneDocument::sceneForCopy(const QString& path) const {
+    Scene s = scene_;  // base_dir: where the scene's relative references were read from
+    if (painted_) {
+        const QString voxels = QFileInfo(voxelsPathFor(path)).absoluteFilePath();
+        write_voxels_h5(voxels.toStdString(), kVoxelsDataset, model_);
+        s.shapes.clear();
+        s.voxels = VoxelsRef{voxels.toStdString(), kVoxelsDataset};
+    }
+    return s;
+}
+
 void SceneDocument::save(const QString& path) {
     const Scene s = sceneForSaving(path);
-    if (painted_) write_voxels_h5(voxelsPathFor(path).toStdString(), "/model/material_ids", model_);
+    if (painted_) write_voxels_h5(voxelsPathFor(path).toStdString(), kVoxelsDataset, model_);
     write_scene_json(path.toStdString(), s);
     // Relative sample-wavelet paths were written as stored: keep them resolvable from the new place.
     scene_.voxels = s.voxels;

@@ -42,6 +42,11 @@ public:
 
     // The scene as it would be saved (voxels reference when painted, shapes baked away).
     Scene sceneForSaving(const QString& path) const;
+    // For a copy of the document written elsewhere (a cluster job folder): the scene as save()
+    // would write it at `path`, the painted voxels (if any) written beside it already and
+    // referred to by absolute path; other file references stay relative to scene().base_dir.
+    // The document itself is unchanged (path, undo state). Throws InputError.
+    Scene sceneForCopy(const QString& path) const;
 
     // --- edits, used by the undo commands only (they emit the change signals) ---
     void setVoxels(const std::vector<std::size_t>& indices, const std::vector<MaterialId>& values);

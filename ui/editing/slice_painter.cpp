@@ -149,6 +149,28 @@ QPointF SlicePainter::pixelOf(const Vec3& p) const {
 
 QRectF SlicePainter::sliceRect() const { return {offset_, QSizeF(scale_ * image_.width(), scale_ * image_.height())}; }
 
+namespace {
+bool inside_model_box(const VoxelGrid& g, const Vec3& p) {
+    for (int a = 0; a < 3; ++a) {
+        const double tol = 1e-9 * g.spacing;
+        if (p[a] < g.origin[a] - tol || p[a] > g.origin[a] + g.n[a] * g.spacing + tol) return false;
+    }
+    return true;
+}
+}  // namespace
+
+void SlicePainter::setResultReceivers(const std::vector<std::string>& names, const std::vector<Vec3>& positions) {
+    result_receivers_.clear();
+    for (std::size_t i = 0; i < std::min(names.size(), positions.size()); ++i)
+        result_receivers_.emplace_back(names[i], positions[i]);
+    update();
+}
+
+int SlicePainter::resultReceiversDrawn() const {
+    return int(std::count_if(result_receivers_.begin(), result_receivers_.end(),
+                             [this](const auto& r) { return inside_model_box(doc_->model(), r.second); }));
+}
+
 MaterialId SlicePainter::paintValue() const {
     if (tool_ == SliceTool::Eraser) return MaterialId(doc_->materialId(doc_->scene().background));
     return material_;
@@ -363,6 +385,19 @@ void SlicePainter::paintEvent(QPaintEvent*) {
     };
     for (const auto& src : doc_->scene().sources) draw_marker(src.position, true, src.name);
     for (const auto& r : doc_->scene().receivers) draw_marker(r.position, false, r.name);
+    // A result file's receivers: cyan rings (its model may differ from the one shown).
+    for (const auto& [name, pos] : result_receivers_) {
+        if (!inside_model_box(g, pos)) continue;
+        const bool on_plane = std::abs(pos[ax[2]] - here) <= 0.5 * g.spacing;
+        QColor col(80, 220, 240);
+        if (!on_plane) col.setAlpha(90);
+        const QPointF c = pixelOf(pos);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(col, 2));
+        p.drawEllipse(c, 7, 7);
+        p.setPen(col);
+        p.drawText(c + QPointF(9, 12), QString::fromStdString(name));
+    }
 }
 
 }  // namespace voxwave::ui

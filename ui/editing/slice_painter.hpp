@@ -35,6 +35,12 @@ public:
     QPointF pixelOf(const Vec3& p) const;  // projection of a 3D point onto the widget
     QRectF sliceRect() const;              // where the slice is drawn (its lower-left is the origin)
 
+    // Receivers of an opened result file, drawn as rings beside the scene's own markers (those
+    // inside the model's box); empty lists clear them.
+    void setResultReceivers(const std::vector<std::string>& names, const std::vector<Vec3>& positions);
+    // How many of them are drawn (inside the model's box).
+    int resultReceiversDrawn() const;
+
 public slots:
     void setPlane(voxwave::SlicePlane plane);
     void setNodePlane(int index);
@@ -80,6 +86,7 @@ private:
     std::vector<std::size_t> stroke_;  // brush / eraser cells of the stroke in progress
     std::optional<QPointF> pan_from_;
     std::optional<std::pair<int, int>> moving_;  // (kind, index) being dragged
+    std::vector<std::pair<std::string, Vec3>> result_receivers_;
 };
 
 }  // namespace voxwave::ui

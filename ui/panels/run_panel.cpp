@@ -4,6 +4,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 
 #include "document/edit_commands.hpp"
@@ -45,6 +46,10 @@ RunPanel::RunPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(
     form->addRow(tr("Time step"), dt_);
     form->addRow(tr("Duration"), duration_);
     form->addRow(info_);
+    auto* cluster = new QPushButton(tr("Run on a cluster..."));
+    cluster->setToolTip(tr("Write the scene and a Slurm script that runs it on several GPUs"));
+    connect(cluster, &QPushButton::clicked, this, &RunPanel::clusterJobRequested);
+    form->addRow(cluster);
     for (QComboBox* c : {method_, precision_, backend_}) connect(c, &QComboBox::activated, this, &RunPanel::apply);
     for (QDoubleSpinBox* s : {spacing_, dt_, duration_})
         connect(s, &QDoubleSpinBox::editingFinished, this, &RunPanel::apply);

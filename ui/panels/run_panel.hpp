@@ -19,6 +19,9 @@ public:
     explicit RunPanel(SceneDocument* doc, QWidget* parent = nullptr);
     double stableDt() const { return stable_dt_; }
 
+signals:
+    void clusterJobRequested();  // "Run on a cluster..."
+
 public slots:
     void refresh();
 

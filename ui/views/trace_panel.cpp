@@ -84,6 +84,18 @@ void TracePanel::append(std::int64_t first, const std::vector<double>& samples) 
 
 void TracePanel::flush() { redraw(); }
 
+void TracePanel::showResult(const Result& result) {
+    // A result holds receiver x time x component; frames arrive time x receiver x component.
+    const std::size_t nr = result.receiver_count(), nt = result.sample_count();
+    std::vector<double> samples(nr * nt * 3);
+    for (std::size_t r = 0; r < nr; ++r)
+        for (std::size_t n = 0; n < nt; ++n)
+            for (int c = 0; c < 3; ++c) samples[(n * nr + r) * 3 + std::size_t(c)] = result.u(r, n, c);
+    reset(result.receiver_names, result.dt);
+    append(0, samples);
+    flush();
+}
+
 double TracePanel::value(std::size_t r, std::size_t n) const {
     const double* u = &u_[r][n * 3];
     return component_ == 3 ? std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) : u[component_];

@@ -6,6 +6,8 @@
 #include <QWidget>
 #include <vector>
 
+#include "scene/result.hpp"
+
 class QChart;
 class QChartView;
 class QComboBox;
@@ -41,8 +43,15 @@ public:
     // Draws what has arrived (append redraws at most every 150 ms: Qt Charts is the slow part
     // of a frame, and the eye needs no more).
     void flush();
+    // A finished run's traces (a result file): the path a live run takes, reset + append + flush.
+    void showResult(const voxwave::Result& result);
     std::size_t sampleCount() const { return t_.size(); }
     std::size_t receiverCount() const { return names_.size(); }
+    const std::vector<std::string>& receiverNames() const { return names_; }
+    double dt() const { return dt_; }
+    double time(std::size_t n) const { return t_[n]; }
+    // The displacement held for receiver r, sample n, component c (0..2 = x, y, z).
+    double sample(std::size_t r, std::size_t n, int c) const { return u_[r][n * 3 + std::size_t(c)]; }
     // The value plotted for receiver r, sample n (component chosen in the panel).
     double value(std::size_t r, std::size_t n) const;
     // How many points the chart holds now (tests: the plots did update).

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# voxwave-cli cluster-job (issue 8): the job folder (scene + Slurm script) and bad options.
+source "$(dirname "$0")/lib.sh" "$1" "$2"
+
+block="$SRC/assets/scenes/homogeneous_block.json"
+job="$WORK/jobs/block's run"   # a missing parent, a space and a quote: all must survive
+"$CLI" cluster-job "$block" --gpus 6 --gpus-per-node 4 --partition gpu --time 02:00:00 --dir "$job" \
+  >"$WORK/stdout" 2>"$WORK/stderr" || fail "cluster-job exited $?: $(cat "$WORK/stderr")"
+[ -s "$WORK/stderr" ] && fail "cluster-job wrote to stderr: $(cat "$WORK/stderr")"
+[ -f "$job/scene.json" ] || fail "no scene.json in $job"
+[ -x "$job/job.slurm" ] || fail "job.slurm is missing or not executable"
+[ "$(stat -c %a "$job/job.slurm")" = 755 ] || fail "job.slurm mode $(stat -c %a "$job/job.slurm"), expected 755"
+grep -qxF "wrote $job/scene.json" "$WORK/stdout" || fail "stdout does not name the scene: $(cat "$WORK/stdout")"
+grep -qxF "wrote $job/job.slurm" "$WORK/stdout" || fail "stdout does not name the script: $(cat "$WORK/stdout")"
+for line in '#SBATCH --job-name=homogeneous_block' '#SBATCH --nodes=2' '#SBATCH --ntasks=6' \
+  '#SBATCH --ntasks-per-node=4' '#SBATCH --time=02:00:00' '#SBATCH --partition=gpu' 'export NCCL_NVLS_ENABLE=0' \
+  'mpirun -np "$SLURM_NTASKS" voxwave-cli run scene.json -o result.h5 --backend cuda'; do
+  grep -qxF -- "$line" "$job/job.slurm" || fail "job.slurm lacks the line: $line"
+done
+grep -q -- '--account' "$job/job.slurm" && fail "job.slurm has an --account line nobody asked for"
+bash -n "$job/job.slurm" || fail "job.slurm is not valid bash"
+# The printed command, run with `test -x` in place of sbatch, finds the script from any directory.
+submit=$(sed -n 's/^submit with: //p' "$WORK/stdout")
+case "$submit" in *"&& sbatch job.slurm") ;; *) fail "no sbatch command printed: $(cat "$WORK/stdout")" ;; esac
+(cd / && bash -c "${submit%sbatch job.slurm}test -x job.slurm") || fail "the printed command does not reach the folder: $submit"
+
+# The written scene is the input scene, and it runs.
+$PY - "$block" "$job/scene.json" <<'PYEOF' || fail "scene content"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert b["grid"]["size"] == a["grid"]["size"] and b["grid"]["spacing"] == a["grid"]["spacing"], b["grid"]
+assert [r["name"] for r in b["receivers"]] == [r["name"] for r in a["receivers"]]
+assert [r["position"] for r in b["receivers"]] == [r["position"] for r in a["receivers"]]
+assert [m["name"] for m in b["materials"]] == [m["name"] for m in a["materials"]]
+PYEOF
+"$CLI" run "$job/scene.json" --steps 2 --backend cpu --out "$WORK/r.h5" -q || fail "the job's scene does not run"
+
+# Bad options: one line, exit 1, nothing written.
+bad="$WORK/bad"
+expect_error gpus-zero 1 "^voxwave-cli: error: --gpus: must be at least 1 \(got 0\)$" "$bad/job.slurm" -- \
+  cluster-job "$block" --gpus 0 --dir "$bad"
+[ -e "$bad" ] && fail "gpus-zero: the folder was created"
+expect_error per-node-zero 1 "--gpus-per-node: must be at least 1" "$bad/job.slurm" -- \
+  cluster-job "$block" --gpus 2 --gpus-per-node 0 --dir "$bad"
+expect_error bad-time 1 "--time: '1h' is not \[D-\]HH:MM:SS or MM:SS" "$bad/job.slurm" -- \
+  cluster-job "$block" --gpus 2 --time 1h --dir "$bad"
+expect_error bad-name 1 "--name: a space is not allowed" "$bad/job.slurm" -- \
+  cluster-job "$block" --gpus 2 --name "my job" --dir "$bad"
+expect_error bad-partition 1 "--partition: must not contain white space" "$bad/job.slurm" -- \
+  cluster-job "$block" --gpus 2 --partition "a b" --dir "$bad"
+expect_error bad-modules 1 "--modules: ';' is not allowed" "$bad/job.slurm" -- \
+  cluster-job "$block" --gpus 2 --modules "cuda; reboot" --dir "$bad"
+expect_error missing-scene 1 "$WORK/none.json" "$bad/job.slurm" -- \
+  cluster-job "$WORK/none.json" --gpus 2 --dir "$bad"
+expect_error no-gpus-option 2 "gpus" "$bad/job.slurm" -- cluster-job "$block" --dir "$bad"
+[ -e "$bad" ] && fail "a bad option created the folder"
+# A folder that cannot be created (its parent is a plain file; even root cannot).
+echo x >"$WORK/plain-file"
+expect_error unwritable-dir 1 "$WORK/plain-file/job: cannot create the folder" "" -- \
+  cluster-job "$block" --gpus 2 --dir "$WORK/plain-file/job"
+finish

@@ -1,0 +1,381 @@
+// Issue 8 in the window: File > Open result... shows a result file's traces exactly as a local
+// run shows them (and a bad file changes nothing), and the "Run on a cluster..." dialog previews
+// the Slurm script, refuses bad fields and writes the job folder.
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <functional>
+
+#include "document/edit_commands.hpp"
+#include "editing/slice_painter.hpp"
+#include "main_window.hpp"
+#include "panels/cluster_job_dialog.hpp"
+#include "scene/cluster_job.hpp"
+#include "scene/rasterise.hpp"
+#include "scene/result.hpp"
+#include "scene/scene_io.hpp"
+#include "views/trace_panel.hpp"
+
+using namespace voxwave;
+using namespace voxwave::ui;
+
+namespace {
+
+// A small block the CPU runs in milliseconds per step.
+Scene small_scene() {
+    Scene s = read_scene_json(VOXWAVE_ASSETS_DIR "/scenes/homogeneous_block.json");
+    s.grid.spacing = 0.005;
+    s.materials.push_back({"steel", 7850, 5900, 3200, "#4a6fa5", ""});
+    s.shapes.push_back(Shape{"steel", BoxShape{{0.03, 0.0, 0.01}, {0.05, 0.1, 0.02}}});
+    s.boundary = {};
+    s.run.backend = Backend::Cpu;
+    s.run.duration = 5e-3;  // long: the test stops it
+    return s;
+}
+
+// A result as a 3-receiver distributed run could write it, values known in closed form.
+Result known_result() {
+    Result r;
+    r.method = "tcovfem";
+    r.precision = "fp64";
+    r.backend = "cuda";
+    r.stages = 8;
+    r.spacing = 0.005;
+    r.dt = 2.5e-7;
+    r.steps = 59;
+    r.wall_seconds = 1.5;
+    r.receiver_names = {"near", "mid", "far"};
+    r.receiver_positions = {{0.02, 0.05, 0.05}, {0.05, 0.05, 0.05}, {0.08, 0.05, 0.05}};
+    const std::size_t nt = 60;
+    for (std::size_t n = 0; n < nt; ++n) r.time.push_back(double(n) * r.dt);
+    r.displacement.resize(3 * nt * 3);
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t n = 0; n < nt; ++n)
+            for (int c = 0; c < 3; ++c) r.u(i, n, c) = (double(i) + 1) * std::sin(0.3 * double(n) + c) * 1e-9;
+    r.velocity = r.displacement;
+    return r;
+}
+
+// Records and closes every message box the window shows while it lives (polling, so a box
+// shown from inside a nested modal loop is closed too).
+class MessageBoxCloser : public QObject {
+public:
+    MessageBoxCloser() {
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            for (QWidget* w : QApplication::topLevelWidgets())
+                if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
+                    messages << box->text();
+                    box->accept();
+                }
+        });
+        timer_.start(50);
+    }
+    QStringList messages;
+
+private:
+    QTimer timer_;
+};
+
+QAction* menu_action(QMainWindow& w, const QString& text) {
+    for (QAction* a : w.menuBar()->findChildren<QAction*>())
+        if (a->text() == text) return a;
+    return nullptr;
+}
+
+}  // namespace
+
+class TestResultsAndCluster : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w_;
+    QTemporaryDir dir_;
+
+    // Everything the traces panel holds, to compare two states exactly.
+    struct Traces {
+        std::vector<std::string> names;
+        double dt = 0;
+        std::vector<double> t, u;
+        bool operator==(const Traces&) const = default;
+    };
+    Traces traces() const {
+        const TracePanel* p = w_->traces();
+        Traces s{p->receiverNames(), p->dt(), {}, {}};
+        for (std::size_t n = 0; n < p->sampleCount(); ++n) {
+            s.t.push_back(p->time(n));
+            for (std::size_t r = 0; r < p->receiverCount(); ++r)
+                for (int c = 0; c < 3; ++c) s.u.push_back(p->sample(r, n, c));
+        }
+        return s;
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // QSettings of the tests stay apart from a user's
+        QSettings().clear();
+        w_ = std::make_unique<MainWindow>();
+        w_->resize(1400, 900);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        const QString path = dir_.filePath("small.json");
+        write_scene_json(path.toStdString(), small_scene());
+        QVERIFY(w_->openScene(path, true));
+    }
+
+    void openResultShowsTheFilesTraces() {
+        const Result r = known_result();
+        const QString path = dir_.filePath("known.h5");
+        write_result_h5(path.toStdString(), r);
+        const Scene before = w_->document()->scene();
+
+        QVERIFY(w_->openResult(path, true));
+        const TracePanel* p = w_->traces();
+        QCOMPARE(p->receiverCount(), std::size_t(3));
+        QCOMPARE(p->sampleCount(), std::size_t(60));
+        QCOMPARE(p->receiverNames(), r.receiver_names);
+        // Exact (==, not QCOMPARE's fuzzy double comparison): the file's numbers, unchanged.
+        QVERIFY(p->dt() == 2.5e-7);
+        for (std::size_t n = 0; n < 60; ++n) {
+            QVERIFY2(p->time(n) == r.time[n], qPrintable(QString::number(n)));
+            for (std::size_t i = 0; i < 3; ++i)
+                for (int c = 0; c < 3; ++c)
+                    QVERIFY2(p->sample(i, n, c) == r.u(i, n, c), qPrintable(QString("%1 %2 %3").arg(i).arg(n).arg(c)));
+        }
+        // Drawn: one stacked trace per receiver, and a B-scan row per receiver.
+        QCOMPARE(p->plottedPoints(), 3 * 60);
+        QCOMPARE(p->bscan()->image().height(), 3);
+        // The file, method, backend and steps are named; the receivers are drawn on the model.
+        const QString msg = w_->statusBar()->currentMessage();
+        for (const char* part : {"known.h5", "tcovfem", "cuda", "59 steps", "3 receivers"})
+            QVERIFY2(msg.contains(part), qPrintable(msg + " lacks " + part));
+        QVERIFY(w_->traces()->parentWidget()->windowTitle().contains("known.h5"));
+        QCOMPARE(w_->painter()->resultReceiversDrawn(), 3);
+        // The document is not touched.
+        QVERIFY(w_->document()->scene() == before);
+        QVERIFY(!w_->document()->isModified());
+        QVERIFY(w_->document()->path().endsWith("small.json"));
+        // Reset clears the file's traces and markers.
+        w_->resetRun();
+        QCOMPARE(w_->traces()->receiverCount(), std::size_t(0));
+        QCOMPARE(w_->painter()->resultReceiversDrawn(), 0);
+    }
+
+    void openResultMatchesTheLocalRunThatWroteIt() {
+        MainWindow& w = *w_;
+        w.resetRun();  // empty traces: the wait below sees this run's samples only
+        QSignalSpy finished(w.controller(), &SimulationController::finished);
+        w.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(w.traces()->sampleCount() > 30, 20000);
+        w.stopRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        const Traces after_run = traces();
+        QCOMPARE(after_run.names.size(), std::size_t(5));
+        QVERIFY(after_run.t.size() > 30);
+        const QString path = dir_.filePath("local.h5");
+        write_result_h5(path.toStdString(), w.controller()->lastResult());
+        w.resetRun();
+        QCOMPARE(w.traces()->sampleCount(), std::size_t(0));
+
+        QVERIFY(w.openResult(path, true));
+        QVERIFY(traces() == after_run);  // names, dt, times and every sample, bit for bit
+        QVERIFY(w.statusBar()->currentMessage().contains("ovfem fp64 on cpu"));
+    }
+
+    void openingAResultDuringARunStopsIt() {
+        MainWindow& w = *w_;
+        w.resetRun();
+        w.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(w.traces()->sampleCount() > 5, 20000);
+        QVERIFY(w.openResult(dir_.filePath("known.h5"), true));
+        QVERIFY(!w.controller()->busy());
+        // Frames the worker sent before it stopped arrive now: they must not mix in.
+        QTest::qWait(300);
+        QCOMPARE(w.traces()->receiverNames(), known_result().receiver_names);
+        QCOMPARE(w.traces()->sampleCount(), std::size_t(60));
+        QVERIFY(w.traces()->sample(2, 59, 1) == known_result().u(2, 59, 1));
+    }
+
+    void badResultFilesChangeNothing() {
+        QVERIFY(w_->openResult(dir_.filePath("known.h5"), true));
+        const Traces shown = traces();
+        const Scene scene = w_->document()->scene();
+        // Not HDF5; a truncated result; an HDF5 file of another kind; no file.
+        const QString text = dir_.filePath("corrupt.h5");
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not an HDF5 file\n");
+        f.close();
+        const QString truncated = dir_.filePath("truncated.h5");
+        QFile whole(dir_.filePath("known.h5"));
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        const QByteArray head = whole.read(whole.size() / 3);
+        QFile cut(truncated);
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(head);
+        cut.close();
+        const QString voxels = dir_.filePath("voxels.h5");
+        write_voxels_h5(voxels.toStdString(), "/model/material_ids", w_->document()->model());
+        for (const QString& bad : {text, truncated, voxels, dir_.filePath("missing.h5")}) {
+            QVERIFY2(!w_->openResult(bad, true), qPrintable(bad));
+            QVERIFY2(w_->lastError().startsWith(bad + ": "), qPrintable(w_->lastError()));
+            QVERIFY(!w_->lastError().contains('\n'));
+            QVERIFY(traces() == shown);
+            QVERIFY(w_->document()->scene() == scene);
+        }
+        QVERIFY2(w_->lastError().contains("missing.h5"), qPrintable(w_->lastError()));
+        // Interactively (as File > Open result... calls it): one error box with the one-line message.
+        MessageBoxCloser boxes;
+        QVERIFY(!w_->openResult(voxels));
+        QCOMPARE(boxes.messages, QStringList{w_->lastError()});
+        QVERIFY2(w_->lastError().startsWith(voxels + ": format"), qPrintable(w_->lastError()));
+        QVERIFY(menu_action(*w_, tr("Open res&ult...")));
+        QVERIFY(traces() == shown);
+        QVERIFY(w_->document()->scene() == scene);
+        QVERIFY(!w_->document()->isModified());
+    }
+
+    void clusterDialogPreviewsValidatesAndWrites() {
+        ClusterJobDialog d(w_->document());
+        QCOMPARE(d.nameEdit()->text(), QString("small"));  // from the scene file's name
+        QCOMPARE(d.gpusBox()->value(), 2);
+        QCOMPARE(d.gpusPerNodeBox()->value(), 4);
+        d.gpusBox()->setValue(6);
+        d.partitionEdit()->setText("gpu");
+        d.accountEdit()->setText("acct");
+        d.timeEdit()->setText("02:00:00");
+        const QString job = dir_.filePath("jobs/small-6");
+        d.folderEdit()->setText(job);
+        QString script = d.preview()->toPlainText();
+        for (const char* line : {"#SBATCH --ntasks=6\n", "#SBATCH --nodes=2\n", "#SBATCH --ntasks-per-node=4\n",
+                                 "#SBATCH --partition=gpu\n", "#SBATCH --account=acct\n", "#SBATCH --time=02:00:00\n"})
+            QVERIFY2(script.contains(line), qPrintable(script + " lacks " + line));
+        QVERIFY(d.okButton()->isEnabled());
+        QVERIFY(d.errorText().isEmpty());
+        // Live: one GPU more, the preview follows.
+        d.gpusBox()->setValue(7);
+        QVERIFY(d.preview()->toPlainText().contains("#SBATCH --ntasks=7\n"));
+        d.gpusBox()->setValue(6);
+
+        // Bad fields: the engine's message, OK disabled; fixed, OK again.
+        d.timeEdit()->setText("1h");
+        QVERIFY(!d.okButton()->isEnabled());
+        QVERIFY2(d.errorText().contains("Time limit: '1h' is not [D-]HH:MM:SS or MM:SS"), qPrintable(d.errorText()));
+        d.accept();  // refused: nothing written, still open
+        QVERIFY(d.result() != QDialog::Accepted);
+        QVERIFY(!QFile::exists(job));
+        d.timeEdit()->setText("02:00:00");
+        QVERIFY(d.okButton()->isEnabled());
+        d.nameEdit()->setText("my job");
+        QVERIFY(!d.okButton()->isEnabled());
+        QVERIFY2(d.errorText().contains("Job name: a space is not allowed"), qPrintable(d.errorText()));
+        d.nameEdit()->setText("small-6");
+        d.partitionEdit()->setText("gpu x");
+        QVERIFY(!d.okButton()->isEnabled());
+        QVERIFY2(d.errorText().contains("Partition: must not contain white space"), qPrintable(d.errorText()));
+        d.partitionEdit()->setText("gpu");
+        d.folderEdit()->setText("");
+        QVERIFY(!d.okButton()->isEnabled());
+        d.folderEdit()->setText(job);
+        QVERIFY(d.okButton()->isEnabled());
+        script = d.preview()->toPlainText();
+
+        // OK writes both files: the document's scene and the script previewed.
+        QTest::mouseClick(d.okButton(), Qt::LeftButton);
+        QCOMPARE(d.result(), int(QDialog::Accepted));
+        QCOMPARE(d.scenePath(), QDir(job).filePath("scene.json"));
+        QCOMPARE(d.scriptPath(), QDir(job).filePath("job.slurm"));
+        QFile sf(d.scriptPath());
+        QVERIFY(sf.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(sf.readAll()), script);
+        QVERIFY(QFileInfo(d.scriptPath()).isExecutable());
+        const Scene back = read_scene_json(d.scenePath().toStdString());
+        QVERIFY(back == w_->document()->scene());
+        QCOMPARE(QDir(job).entryList(QDir::Files), (QStringList{"job.slurm", "scene.json"}));
+
+        // The next dialog starts from this job's settings, in a folder beside it.
+        ClusterJobDialog next(w_->document());
+        QCOMPARE(next.gpusBox()->value(), 6);
+        QCOMPARE(next.gpusPerNodeBox()->value(), 4);
+        QCOMPARE(next.partitionEdit()->text(), QString("gpu"));
+        QCOMPARE(next.accountEdit()->text(), QString("acct"));
+        QCOMPARE(next.folderEdit()->text(), QDir(dir_.filePath("jobs")).filePath("small"));
+
+        // A folder that cannot be made: the message, and the dialog stays open.
+        QFile plain(dir_.filePath("plain"));
+        QVERIFY(plain.open(QIODevice::WriteOnly));
+        plain.close();
+        next.folderEdit()->setText(dir_.filePath("plain/job"));
+        next.accept();
+        QVERIFY(next.result() != QDialog::Accepted);
+        QVERIFY2(next.errorText().contains(dir_.filePath("plain/job") + ": cannot create the folder"),
+                 qPrintable(next.errorText()));
+    }
+
+    void clusterJobOfAPaintedModelCarriesItsVoxels() {
+        SceneDocument* doc = w_->document();
+        const auto& g = doc->model();
+        const std::vector<std::size_t> cells = {g.element_index(1, 1, 1), g.element_index(2, 1, 1)};
+        doc->undoStack()->push(new PaintVoxelsCommand(doc, cells, MaterialId(2), "paint"));
+        QVERIFY(doc->painted());
+        ClusterJobDialog d(doc);
+        const QString job = dir_.filePath("jobs/painted");
+        d.folderEdit()->setText(job);
+        d.accept();
+        QCOMPARE(d.result(), int(QDialog::Accepted));
+        QCOMPARE(QDir(job).entryList(QDir::Files), (QStringList{"job.slurm", "scene.json", "scene.voxels.h5"}));
+        const Scene back = read_scene_json(d.scenePath().toStdString());
+        QVERIFY(back.shapes.empty());
+        QVERIFY(back.voxels && back.voxels->file == "scene.voxels.h5");
+        QVERIFY(rasterise(back).ids == doc->model().ids);
+        // The document itself is as before: still modified, same path, nothing saved.
+        QVERIFY(doc->isModified());
+        QVERIFY(doc->path().endsWith("small.json"));
+        doc->undoStack()->undo();
+    }
+
+    void clusterJobThroughTheWindow() {
+        ClusterJobDialog* d = w_->openClusterJobDialog();
+        QVERIFY(d->isVisible());
+        const QString job = dir_.filePath("jobs/from-menu");
+        d->folderEdit()->setText(job);
+        MessageBoxCloser answer;
+        QTest::mouseClick(d->okButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(answer.messages.size(), 1, 3000);
+        for (const QString& part :
+             {QDir(job).filePath("scene.json"), QDir(job).filePath("job.slurm"), "cd " + job + " && sbatch job.slurm"})
+            QVERIFY2(answer.messages[0].contains(part), qPrintable(answer.messages[0] + " lacks " + part));
+        QCOMPARE(w_->lastInfo(), answer.messages[0]);
+        QVERIFY(QFileInfo(QDir(job).filePath("job.slurm")).isExecutable());
+        // The Simulation menu and the run panel offer it.
+        QVERIFY(menu_action(*w_, tr("Run on a &cluster...")));
+        bool in_run_panel = false;
+        for (QPushButton* b : w_->findChildren<QPushButton*>()) in_run_panel |= b->text() == tr("Run on a cluster...");
+        QVERIFY(in_run_panel);
+    }
+
+    void cleanupTestCase() { w_.reset(); }
+};
+
+int main(int argc, char** argv) {
+    QSurfaceFormat fmt;
+    fmt.setVersion(3, 2);
+    fmt.setProfile(QSurfaceFormat::CoreProfile);
+    fmt.setDepthBufferSize(24);
+    fmt.setStencilBufferSize(8);
+    QSurfaceFormat::setDefaultFormat(fmt);
+    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    QApplication app(argc, argv);
+    TestResultsAndCluster t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "test_results_and_cluster.moc"
