@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <sstream>
 
 #include "core/device.hpp"
@@ -88,6 +89,10 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
     const auto t0 = std::chrono::steady_clock::now();
     try {
         world.barrier();
+        // Fault injection for the tests of the job-wide stop: this rank fails as the run starts,
+        // while the others are already waiting for its forces.
+        if (const char* f = std::getenv("VOXWAVE_TEST_FAIL_RANK"); f && std::atoi(f) == world.rank())
+            throw RuntimeError("injected failure (VOXWAVE_TEST_FAIL_RANK)");
         local = run_wave(slab.problem, world.rank() == 0 ? progress : ProgressFn{}, nullptr, hooks);
     } catch (const std::exception& e) {
         world.abort(

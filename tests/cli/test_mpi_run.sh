@@ -35,4 +35,13 @@ grep -q "bad.json: grid" "$WORK/bad.err" || fail "the error does not name the fi
 [ $? != 0 ] || fail "7 ranks on a 6-plane model exited 0"
 n=$(grep -c "^voxwave-cli: error: ranks: 7 ranks" "$WORK/many.err")
 [ "$n" = 1 ] || fail "expected the ranks error once: $(cat "$WORK/many.err")"
+
+# A failure on one rank while the others wait for its forces: every rank stops (no hang), the
+# failing rank names itself, the exit code is non-zero and no result file is written.
+timeout 120 "$MPIEXEC" -np 3 -x VOXWAVE_TEST_FAIL_RANK=1 "$CLI" run "$scene" "${args[@]}" -o "$WORK/fail.h5" \
+  >"$WORK/fail.out" 2>"$WORK/fail.err"
+rc=$?
+[ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "an injected failure on rank 1 gave exit $rc (124: the job hung)"
+grep -q "rank 1 of 3: injected failure" "$WORK/fail.err" || fail "the failing rank did not name itself: $(head -3 "$WORK/fail.err")"
+[ ! -e "$WORK/fail.h5" ] || fail "a result file was written after a failure"
 finish
