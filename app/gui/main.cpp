@@ -19,20 +19,14 @@
 #include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
 #include "solvers/poisson_panel.hpp"
+#include "views/gl_format.hpp"
 
 int main(int argc, char** argv) {
     // Idle engine threads sleep instead of spinning between steps: spinning threads take the
     // cores the window needs to paint (set before the OpenMP runtime starts; a user's setting wins).
     setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
     // VTK and our shaders need OpenGL 3.2 core with depth and stencil, set before QApplication (§4).
-    QSurfaceFormat fmt;
-    fmt.setRenderableType(QSurfaceFormat::OpenGL);
-    fmt.setVersion(3, 2);
-    fmt.setProfile(QSurfaceFormat::CoreProfile);
-    fmt.setDepthBufferSize(24);
-    fmt.setStencilBufferSize(8);
-    QSurfaceFormat::setDefaultFormat(fmt);
-    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    voxwave::ui::set_default_gl_format();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("voxwave");
     QApplication::setApplicationName("voxwave");

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "views/gl_format.hpp"
+
 #include "editing/slice_painter.hpp"
 #include "main_window.hpp"
 #include "panels/compare_panel.hpp"
@@ -309,13 +311,7 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    QSurfaceFormat fmt;
-    fmt.setVersion(3, 2);
-    fmt.setProfile(QSurfaceFormat::CoreProfile);
-    fmt.setDepthBufferSize(24);
-    fmt.setStencilBufferSize(8);
-    QSurfaceFormat::setDefaultFormat(fmt);
-    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    voxwave::ui::set_default_gl_format();
     QApplication app(argc, argv);
     TestMainWindow t;
     return QTest::qExec(&t, argc, argv);

@@ -14,8 +14,10 @@
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QtTest>
+
 #include <cmath>
 #include <functional>
+#include "views/gl_format.hpp"
 
 #include "document/edit_commands.hpp"
 #include "editing/slice_painter.hpp"
@@ -366,13 +368,7 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    QSurfaceFormat fmt;
-    fmt.setVersion(3, 2);
-    fmt.setProfile(QSurfaceFormat::CoreProfile);
-    fmt.setDepthBufferSize(24);
-    fmt.setStencilBufferSize(8);
-    QSurfaceFormat::setDefaultFormat(fmt);
-    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    voxwave::ui::set_default_gl_format();
     QApplication app(argc, argv);
     TestResultsAndCluster t;
     return QTest::qExec(&t, argc, argv);
