@@ -64,4 +64,19 @@ std::string resolve_path(const std::string& base_dir, const std::string& file) {
     return (std::filesystem::path(base_dir) / p).string();
 }
 
+void rebase_file_references(Scene& scene, const std::string& new_base_dir) {
+    namespace fs = std::filesystem;
+    const fs::path to = fs::absolute(fs::path(new_base_dir)).lexically_normal();
+    auto rebase = [&](std::string& file) {
+        if (file.empty() || fs::path(file).is_absolute()) return;
+        const fs::path from = fs::absolute(fs::path(resolve_path(scene.base_dir, file))).lexically_normal();
+        const fs::path rel = from.lexically_relative(to);
+        file = rel.empty() ? from.string() : rel.string();
+    };
+    if (scene.voxels) rebase(scene.voxels->file);
+    for (Source& src : scene.sources)
+        if (src.wavelet.type == WaveletType::Samples) rebase(src.wavelet.file);
+    scene.base_dir = to.string();
+}
+
 }  // namespace voxwave

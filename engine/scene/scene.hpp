@@ -124,4 +124,9 @@ WaveletType parse_wavelet_type(const std::string& s, const std::string& field = 
 // with an empty base_dir are returned unchanged, relative ones are taken from base_dir.
 std::string resolve_path(const std::string& base_dir, const std::string& file);
 
+// The scene as it must be written into `new_base_dir` (Save as into another folder): every
+// relative file reference (voxels, sample wavelets) is rewritten to reach the same file from
+// there (relative when both lie under one root, else absolute), and base_dir becomes new_base_dir.
+void rebase_file_references(Scene& scene, const std::string& new_base_dir);
+
 }  // namespace voxwave

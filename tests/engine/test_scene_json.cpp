@@ -1,5 +1,6 @@
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 
 #include "scene/scene_io.hpp"
 #include "test_util.hpp"
@@ -199,6 +200,41 @@ TEST(SceneJson, WriterRefusesAnInvalidSceneAndLeavesNothing) {
     InputError e =
         test::catch_input_error([&] { write_scene_json("/nonexistent-voxwave-dir/s.json", every_feature_scene(dir)); });
     test::expect_error(e, "/nonexistent-voxwave-dir/s.json", "", "cannot write: No such file or directory");
+}
+
+}  // namespace
+}  // namespace voxwave
+
+namespace voxwave {
+namespace {
+
+// Save as into another folder: relative references are rewritten to reach the same files.
+TEST(SceneRebase, RelativeReferencesFollowTheSceneAbsoluteOnesStay) {
+    Scene s;
+    s.base_dir = "/data/projects/a";
+    s.voxels = VoxelsRef{"models/deck.h5", "/ids"};
+    Source rel, abs, ricker;
+    rel.wavelet.type = WaveletType::Samples;
+    rel.wavelet.file = "pulse.csv";
+    abs.wavelet.type = WaveletType::Samples;
+    abs.wavelet.file = "/shared/pulses/p.h5";
+    ricker.wavelet.type = WaveletType::Ricker;
+    s.sources = {rel, abs, ricker};
+    rebase_file_references(s, "/data/projects/b/run1");
+    EXPECT_EQ(s.base_dir, "/data/projects/b/run1");
+    EXPECT_EQ(s.voxels->file, "../../a/models/deck.h5");
+    EXPECT_EQ(s.sources[0].wavelet.file, "../../a/pulse.csv");
+    EXPECT_EQ(s.sources[1].wavelet.file, "/shared/pulses/p.h5");
+    EXPECT_TRUE(s.sources[2].wavelet.file.empty());
+    // Resolving from the new place reaches the original files.
+    EXPECT_EQ(std::filesystem::path(resolve_path(s.base_dir, s.voxels->file)).lexically_normal().string(),
+              "/data/projects/a/models/deck.h5");
+    // Saving into the same folder changes nothing.
+    Scene same;
+    same.base_dir = "/x/y";
+    same.voxels = VoxelsRef{"v.h5", "/ids"};
+    rebase_file_references(same, "/x/y");
+    EXPECT_EQ(same.voxels->file, "v.h5");
 }
 
 }  // namespace

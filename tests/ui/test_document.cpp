@@ -1,5 +1,6 @@
 // Save then Open gives back the same document; a broken file or an unwritable place leaves the
 // current document as it was.
+#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include "document/edit_commands.hpp"
 #include "document/scene_document.hpp"
 #include "editing/paint_tools.hpp"
+#include "scene/rasterise.hpp"
 #include "scene/scene_io.hpp"
 
 using namespace voxwave;
@@ -73,6 +75,43 @@ private slots:
         QVERIFY(back.scene().shapes.empty());
         QCOMPARE(int(back.model().at(6, 3, 4)), 2);
         QCOMPARE(int(back.model().at(0, 0, 1)), 0);
+    }
+
+    // Save as into another folder: a voxels file and a sample wavelet referenced relative to the
+    // first folder must still be found from the second (the saved scene reopens to the same model).
+    void saveAsElsewhereKeepsRelativeReferencesWorking() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("a/data") && QDir(dir.path()).mkpath("b"));
+        Scene s = sample_scene();
+        VoxelGrid g = rasterise(s);
+        g.ids[3] = 2;  // not what the shapes give: proves the voxels file is what is read
+        write_voxels_h5(dir.filePath("a/data/model.h5").toStdString(), "/ids", g);
+        {
+            std::ofstream w(dir.filePath("a/data/pulse.csv").toStdString());
+            w << "0\n1\n0.5\n0\n";
+        }
+        s.shapes.clear();
+        s.voxels = VoxelsRef{"data/model.h5", "/ids"};
+        s.sources[0].wavelet = Wavelet{};
+        s.sources[0].wavelet.type = WaveletType::Samples;
+        s.sources[0].wavelet.file = "data/pulse.csv";
+        s.sources[0].wavelet.sample_dt = 1e-7;
+        s.sources[0].wavelet.samples = {0, 1, 0.5, 0};  // as the reader loads them
+        write_scene_json(dir.filePath("a/scene.json").toStdString(), s);
+
+        SceneDocument doc;
+        doc.open(dir.filePath("a/scene.json"));
+        QCOMPARE(doc.model().ids[3], MaterialId(2));
+        doc.save(dir.filePath("b/copy.json"));
+        const Scene back = read_scene_json(dir.filePath("b/copy.json").toStdString());
+        QCOMPARE(QString::fromStdString(back.voxels->file), QString("../a/data/model.h5"));
+        QCOMPARE(QString::fromStdString(back.sources[0].wavelet.file), QString("../a/data/pulse.csv"));
+        QCOMPARE(back.sources[0].wavelet.samples.size(), std::size_t(4));
+        QCOMPARE(rasterise(back).ids, g.ids);
+        // The document itself now lives in b: saving again there keeps the same references.
+        doc.save(dir.filePath("b/copy.json"));
+        QCOMPARE(QString::fromStdString(read_scene_json(dir.filePath("b/copy.json").toStdString()).voxels->file),
+                 QString("../a/data/model.h5"));
     }
 
     void unpaintedSceneKeepsItsShapes() {

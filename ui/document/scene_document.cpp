@@ -38,11 +38,12 @@ void SceneDocument::open(const QString& path) {
 
 Scene SceneDocument::sceneForSaving(const QString& path) const {
     Scene s = scene_;
+    // References read relative to the old file must still reach their files from the new one.
+    rebase_file_references(s, QFileInfo(path).absolutePath().toStdString());
     if (painted_) {
         s.shapes.clear();
         s.voxels = VoxelsRef{QFileInfo(voxelsPathFor(path)).fileName().toStdString(), kVoxelsDataset};
     }
-    s.base_dir = QFileInfo(path).absolutePath().toStdString();
     return s;
 }
 
@@ -61,9 +62,11 @@ void SceneDocument::save(const QString& path) {
     const Scene s = sceneForSaving(path);
     if (painted_) write_voxels_h5(voxelsPathFor(path).toStdString(), kVoxelsDataset, model_);
     write_scene_json(path.toStdString(), s);
-    // Relative sample-wavelet paths were written as stored: keep them resolvable from the new place.
+    // The document now lives where it was saved: its references are the rebased ones.
     scene_.voxels = s.voxels;
     scene_.shapes = s.shapes;
+    scene_.sources = s.sources;
+    scene_.base_dir = s.base_dir;
     if (path_ != path) {
         path_ = path;
         emit pathChanged(path_);
