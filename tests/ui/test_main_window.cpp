@@ -179,6 +179,22 @@ private slots:
         w_->tabs()->setCurrentWidget(w_->painter());
     }
 
+    // An idle 3D view paints once and stops: a frame must not ask for the next one (VTK's frame
+    // event inside our own paintGL once made the view repaint back to back, ~100 ms each in
+    // software GL, the event loop's longest stalls).
+    void idle3DViewDoesNotRepaintByItself() {
+        w_->tabs()->setCurrentWidget(w_->model3d());
+        QTRY_VERIFY_WITH_TIMEOUT(w_->model3d()->vtkPaintCount() > 0, 5000);
+        QTest::qWait(500);  // let the first frames of showing the tab settle
+        const int before = w_->model3d()->vtkPaintCount();
+        QTest::qWait(1000);
+        QVERIFY2(w_->model3d()->vtkPaintCount() - before <= 1,
+                 qPrintable(QString("%1 paints in 1 s of idling").arg(w_->model3d()->vtkPaintCount() - before)));
+        w_->model3d()->vtkView()->update();  // an asked-for frame still comes
+        QTRY_VERIFY_WITH_TIMEOUT(w_->model3d()->vtkPaintCount() > before, 2000);
+        w_->tabs()->setCurrentWidget(w_->painter());
+    }
+
     void shortRunAnimatesAndStopReturnsAtOnce() {
         MainWindow& w = *w_;
         int frames = 0;

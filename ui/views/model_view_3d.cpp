@@ -95,6 +95,7 @@ ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
 ModelView3D::~ModelView3D() = default;
 
 QWidget* ModelView3D::vtkView() const { return view_; }
+int ModelView3D::vtkPaintCount() const { return view_->paintCount(); }
 
 bool ModelView3D::pickModelPoint(QPointF px, Vec3& node_position) const {
     view_->syncSizeNow();

@@ -61,6 +61,8 @@ private:
 public:
     // The render widget (tests click on it; VTK itself stays out of callers' includes).
     QWidget* vtkView() const;
+    // Frames the VTK view has painted (tests: an idle view must not repaint by itself).
+    int vtkPaintCount() const;
 
 private:
     bool reset_camera_ = true;

@@ -9,6 +9,8 @@
 #include "scene/result.hpp"
 
 class QChart;
+class QLineSeries;
+class QValueAxis;
 class QChartView;
 class QComboBox;
 class QLabel;
@@ -65,6 +67,7 @@ public slots:
 
 private:
     void redraw();
+    void rebuildSeries();
 
     std::vector<std::string> names_;
     double dt_ = 0;
@@ -72,6 +75,8 @@ private:
     std::vector<std::vector<double>> u_;  // per receiver: n x 3
     int component_ = 2;
     QChart* chart_;
+    std::vector<QLineSeries*> series_;  // one per receiver, owned by chart_
+    QValueAxis* axis_t_ = nullptr;
     QChartView* view_;
     BScanView* bscan_;
     QComboBox* component_box_;

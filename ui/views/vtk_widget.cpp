@@ -46,7 +46,13 @@ VtkWidget::VtkWidget(QWidget* parent) : QOpenGLWidget(parent) {
     is_current->Delete();
     auto* frame = vtkCallbackCommand::New();
     frame->SetClientData(this);
-    frame->SetCallback([](vtkObject*, unsigned long, void* self, void*) { static_cast<VtkWidget*>(self)->update(); });
+    // A frame VTK rendered on its own (an interactor render) needs a Qt repaint to be shown; the
+    // frames of our own paintGL must not ask for another one, or the widget repaints forever
+    // (measured: ~100 ms software-GL renders back to back, the event loop's longest stalls).
+    frame->SetCallback([](vtkObject*, unsigned long, void* self, void*) {
+        auto* w = static_cast<VtkWidget*>(self);
+        if (!w->painting_) w->update();
+    });
     window_->AddObserver(vtkCommand::WindowFrameEvent, frame);
     frame->Delete();
     setMinimumSize(200, 160);
@@ -87,7 +93,10 @@ void VtkWidget::paintGL() {
         before_render_ = nullptr;
         fn();
     }
+    ++paint_count_;
+    painting_ = true;
     window_->Render();
+    painting_ = false;
     vtkOpenGLState* state = window_->GetState();
     state->Reset();
     state->Push();

@@ -18,6 +18,8 @@ public:
     explicit VtkWidget(QWidget* parent = nullptr);
     ~VtkWidget() override;
     vtkRenderer* renderer() const { return renderer_; }
+    // Frames painted so far (tests: an idle view must not repaint by itself).
+    int paintCount() const { return paint_count_; }
     vtkGenericOpenGLRenderWindow* renderWindow() const { return window_; }
     vtkGenericRenderWindowInteractor* interactor() const { return interactor_; }
     // Runs once before the next render, when the window has its real size (camera resets need
@@ -50,6 +52,8 @@ private:
     vtkSmartPointer<vtkRenderer> renderer_;
     vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
     std::function<void()> before_render_;
+    bool painting_ = false;  // inside paintGL: VTK's frame event is our own frame
+    int paint_count_ = 0;
     std::function<bool(QPointF)> click_handler_;
 };
 
