@@ -55,6 +55,57 @@ private slots:
         QVERIFY(doc.model().ids == before);
     }
 
+    // A placed shape can be edited later: the edit gives the old shape's voxels back, paints the
+    // new one, is one undo step, and the list of placed shapes follows undo and redo.
+    void placedShapesCanBeEditedAndTheEditUndone() {
+        SceneDocument doc;
+        doc.reset(base_scene());
+        ShapesPanel panel(&doc);
+        const auto original = doc.model().ids;
+        const Shape first{"steel", SphereShape{{0.010, 0.010, 0.005}, 0.003}};
+        const Shape box{"void", BoxShape{{0.0, 0.0, 0.0}, {0.004, 0.004, 0.004}}};
+        panel.addShape(first);
+        panel.addShape(box);  // another shape, placed later, must survive the edit
+        const auto after_first = doc.model().ids;
+        QCOMPARE(panel.placedShapes().size(), std::size_t(2));
+        QVERIFY(panel.placedShapes()[0]->shape() == first);
+
+        const Shape moved{"steel", SphereShape{{0.020, 0.012, 0.005}, 0.002}};
+        panel.editShape(panel.placedShapes()[0], moved);
+        // Oracle: the rasteriser with the box and the moved sphere only.
+        Scene s = base_scene();
+        s.shapes = {box, moved};
+        const auto expected = rasterise(s).ids;
+        QVERIFY(doc.model().ids == expected);
+        QCOMPARE(panel.placedShapes().size(), std::size_t(2));
+        QVERIFY(panel.placedShapes()[1]->shape() == moved);  // the edit, listed after the box
+
+        // A second edit of the edited shape, with another material: still the rasteriser's answer.
+        const Shape grown{"void", SphereShape{{0.020, 0.012, 0.005}, 0.004}};
+        panel.editShape(panel.placedShapes()[1], grown);
+        s.shapes = {box, grown};
+        QVERIFY(doc.model().ids == rasterise(s).ids);
+        QCOMPARE(panel.placedShapes().size(), std::size_t(2));
+
+        doc.undoStack()->undo();
+        QVERIFY(doc.model().ids == expected);
+        doc.undoStack()->undo();
+        QVERIFY(doc.model().ids == after_first);
+        QVERIFY(panel.placedShapes()[0]->shape() == first);
+        doc.undoStack()->redo();
+        QVERIFY(doc.model().ids == expected);
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QVERIFY(doc.model().ids == original);
+        QVERIFY(panel.placedShapes().empty());
+        // Editing a shape that is no longer in the model is refused.
+        doc.undoStack()->redo();
+        const ShapePaintCommand* c = panel.placedShapes()[0];
+        doc.undoStack()->undo();
+        QVERIFY_THROWS_EXCEPTION(InputError, panel.editShape(c, moved));
+    }
+
     void importVolumeGivesTheFileIds() {
         QTemporaryDir dir;
         SceneDocument doc;

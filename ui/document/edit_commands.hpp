@@ -20,12 +20,33 @@ public:
     bool empty() const { return indices_.empty(); }
     void undo() override;
     void redo() override;
+    // The voxels this command changes and what they were before it.
+    const std::vector<std::size_t>& indices() const { return indices_; }
+    const std::vector<MaterialId>& before() const { return before_; }
 
 private:
     SceneDocument* doc_;
     std::vector<std::size_t> indices_;
     std::vector<MaterialId> before_, after_;
     bool was_painted_;
+};
+
+// A parametric shape painted into the model: the paint remembers its shape, so the shape can be
+// edited later. An edit is itself one of these, painting the edited shape and giving the voxels
+// of the old one back; `replaces` names the placement it edits. The list of placed shapes is
+// read off the undo stack (ShapesPanel::placedShapes), so it follows undo and redo by itself.
+class ShapePaintCommand : public PaintVoxelsCommand {
+public:
+    ShapePaintCommand(SceneDocument* doc, const std::vector<std::size_t>& indices,
+                      const std::vector<MaterialId>& values, const QString& text, Shape shape,
+                      const ShapePaintCommand* replaces)
+        : PaintVoxelsCommand(doc, indices, values, text), shape_(std::move(shape)), replaces_(replaces) {}
+    const Shape& shape() const { return shape_; }
+    const ShapePaintCommand* replaces() const { return replaces_; }
+
+private:
+    Shape shape_;
+    const ShapePaintCommand* replaces_;
 };
 
 class SetSourcesCommand : public QUndoCommand {

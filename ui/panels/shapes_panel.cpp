@@ -6,11 +6,16 @@
 #include <QFormLayout>
 #include <QImage>
 #include <QInputDialog>
+#include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <map>
 
 #include "core/errors.hpp"
 #include "document/edit_commands.hpp"
@@ -105,6 +110,29 @@ ShapesPanel::ShapesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     lay->addLayout(top);
     lay->addWidget(pages_);
     lay->addWidget(add);
+    // Placed shapes: pick one to load it into the form, change it, apply (one undo step).
+    placed_ = new QListWidget;
+    placed_->setMaximumHeight(110);
+    apply_ = new QPushButton(tr("Apply form to selected shape"));
+    apply_->setEnabled(false);
+    lay->addWidget(new QLabel(tr("Placed shapes")));
+    lay->addWidget(placed_);
+    lay->addWidget(apply_);
+    connect(placed_, &QListWidget::currentRowChanged, this, [this](int row) {
+        const bool ok = row >= 0 && std::size_t(row) < placed_cmds_.size();
+        apply_->setEnabled(ok);
+        if (ok) setFormShape(placed_cmds_[std::size_t(row)]->shape());
+    });
+    connect(apply_, &QPushButton::clicked, this, [this] {
+        const int row = placed_->currentRow();
+        if (row < 0 || std::size_t(row) >= placed_cmds_.size()) return;
+        try {
+            editShape(placed_cmds_[std::size_t(row)], formShape());
+        } catch (const std::exception& e) {
+            emit failed(QString::fromStdString(e.what()));
+        }
+    });
+    connect(doc_->undoStack(), &QUndoStack::indexChanged, this, &ShapesPanel::refreshPlaced);
     lay->addSpacing(8);
     lay->addWidget(vol);
     lay->addWidget(stack);
@@ -209,13 +237,78 @@ void ShapesPanel::setFormShape(const Shape& s) {
     }
 }
 
+namespace {
+QString shape_label(const Shape& s) {
+    static const char* kinds[] = {"box", "cylinder", "sphere", "aggregate"};
+    return QString("%1 (%2)").arg(kinds[s.geometry.index()], QString::fromStdString(s.material));
+}
+}  // namespace
+
 std::size_t ShapesPanel::addShape(const Shape& shape) {
     validate_shape(shape, "", "shape");
     const int id = doc_->materialId(shape.material);
     const auto cells = shape_elements(doc_->model(), shape);
-    pushPaint(cells, std::vector<MaterialId>(cells.size(), MaterialId(id)),
-              tr("Add %1 (%2)").arg(type_->currentText(), QString::fromStdString(shape.material)));
-    return cells.size();
+    auto* cmd = new ShapePaintCommand(doc_, cells, std::vector<MaterialId>(cells.size(), MaterialId(id)),
+                                      tr("Add %1").arg(shape_label(shape)), shape, nullptr);
+    const std::size_t changed = cmd->indices().size();
+    if (cmd->empty())
+        delete cmd;  // nothing changes: no undo step
+    else
+        doc_->undoStack()->push(cmd);
+    return changed;
+}
+
+std::vector<const ShapePaintCommand*> ShapesPanel::placedShapes() const {
+    const QUndoStack* stack = doc_->undoStack();
+    std::vector<const ShapePaintCommand*> applied;
+    for (int i = 0; i < stack->index(); ++i)
+        if (const auto* c = dynamic_cast<const ShapePaintCommand*>(stack->command(i))) applied.push_back(c);
+    // An applied edit hides the placement it replaces (the edit shows the shape as it is now).
+    std::vector<const ShapePaintCommand*> out;
+    for (const ShapePaintCommand* c : applied) {
+        const bool replaced =
+            std::any_of(applied.begin(), applied.end(), [c](const ShapePaintCommand* d) { return d->replaces() == c; });
+        if (!replaced) out.push_back(c);
+    }
+    return out;
+}
+
+std::size_t ShapesPanel::editShape(const ShapePaintCommand* which, const Shape& shape) {
+    validate_shape(shape, "", "shape");
+    const std::vector<const ShapePaintCommand*> now = placedShapes();
+    if (std::find(now.begin(), now.end(), which) == now.end())
+        throw InputError("", "shape", "that shape is no longer in the model");
+    const auto& ids = doc_->model().ids;
+    const int old_id = doc_->materialId(which->shape().material);
+    // Voxel -> value: the old shape's voxels that still hold its material go back to what they
+    // were (the chain of earlier edits included: `before` is what each edit found), then the new
+    // shape paints over.
+    std::map<std::size_t, MaterialId> change;
+    for (const ShapePaintCommand* c = which; c; c = c->replaces())
+        for (std::size_t n = 0; n < c->indices().size(); ++n) {
+            const std::size_t i = c->indices()[n];
+            if (ids[i] == MaterialId(old_id)) change[i] = c->before()[n];  // the oldest value wins
+        }
+    const MaterialId new_id = MaterialId(doc_->materialId(shape.material));
+    for (std::size_t i : shape_elements(doc_->model(), shape)) change[i] = new_id;
+    std::vector<std::size_t> idx;
+    std::vector<MaterialId> val;
+    for (const auto& [i, v] : change) {
+        idx.push_back(i);
+        val.push_back(v);
+    }
+    auto* cmd = new ShapePaintCommand(doc_, idx, val, tr("Edit %1").arg(shape_label(shape)), shape, which);
+    const std::size_t changed = cmd->indices().size();
+    doc_->undoStack()->push(cmd);  // even an edit that changes no voxel records the new parameters
+    return changed;
+}
+
+void ShapesPanel::refreshPlaced() {
+    placed_cmds_ = placedShapes();
+    const QSignalBlocker block(placed_);
+    placed_->clear();
+    for (const ShapePaintCommand* c : placed_cmds_) placed_->addItem(shape_label(c->shape()));
+    apply_->setEnabled(false);
 }
 
 void ShapesPanel::pushPaint(const std::vector<std::size_t>& idx, const std::vector<MaterialId>& val,

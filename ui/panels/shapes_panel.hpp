@@ -1,15 +1,19 @@
 // Parametric shapes (box, cylinder / rebar, sphere / void, concrete aggregate) placed with a
 // property form, and imports of a voxel volume (HDF5) or an image stack. Each becomes one
-// undoable paint of the voxel model.
+// undoable paint of the voxel model. Shapes placed here stay editable: pick one in the list,
+// change the form, apply (the old voxels come back, the new shape is painted, one undo step).
 #pragma once
 
 #include <QStringList>
 #include <QWidget>
 #include <array>
 
+#include "document/edit_commands.hpp"
 #include "document/scene_document.hpp"
 
 class QComboBox;
+class QListWidget;
+class QPushButton;
 class QDoubleSpinBox;
 class QSpinBox;
 class QStackedWidget;
@@ -24,6 +28,12 @@ public:
     // The shape the form describes (metres), and painting it (returns the voxels changed).
     Shape formShape() const;
     std::size_t addShape(const Shape& shape);
+    // The shapes placed so far and still in the model (after undo/redo), oldest first; an edited
+    // shape appears once, as edited.
+    std::vector<const ShapePaintCommand*> placedShapes() const;
+    // Re-paints placed shape `which` as `shape`: its voxels that still hold its material get their
+    // earlier value back, then the new shape is painted; one undo step. Returns voxels changed.
+    std::size_t editShape(const ShapePaintCommand* which, const Shape& shape);
     void setFormShape(const Shape& shape);
     // Imports; throw InputError (naming the file) on a bad file, leaving the model unchanged.
     std::size_t importVolume(const QString& path, const QString& dataset);
@@ -36,6 +46,7 @@ signals:
 
 private:
     void reloadMaterials();
+    void refreshPlaced();
     // One undoable paint of voxels idx to values val (dropped when it changes nothing).
     void pushPaint(const std::vector<std::size_t>& idx, const std::vector<MaterialId>& val, const QString& what);
 
@@ -50,6 +61,9 @@ private:
     std::array<QDoubleSpinBox*, 4> sph_{};
     std::array<QDoubleSpinBox*, 9> agg_{};
     QSpinBox* seed_;
+    QListWidget* placed_;
+    QPushButton* apply_;
+    std::vector<const ShapePaintCommand*> placed_cmds_;  // rows of placed_
 };
 
 }  // namespace voxwave::ui
