@@ -6,3 +6,11 @@
 #else
 #define VOXWAVE_HD inline
 #endif
+
+// Hot per-element kernels that the CPU loops vectorise across the elements of a row: an
+// outlined call stops GCC's vectoriser ("statement clobbers memory"), so these are always inlined.
+#if defined(__CUDACC__)
+#define VOXWAVE_HD_INLINE __host__ __device__ __forceinline__
+#else
+#define VOXWAVE_HD_INLINE inline __attribute__((always_inline))
+#endif

@@ -43,7 +43,7 @@ VOXWAVE_HD constexpr int voxel_local_node(int a, int b, int c) { return 4 * c + 
 // Isotropic stress of a displacement-gradient moment g (g[i][k] = moment of du_i/dr_k),
 // scaled by s: out = s * (lambda tr(g) I + mu (g + g^t)).
 template <class Real>
-VOXWAVE_HD void voxel_isotropic_stress(const Real g[3][3], Real lambda, Real mu, Real s, Real out[3][3]) {
+VOXWAVE_HD_INLINE void voxel_isotropic_stress(const Real g[3][3], Real lambda, Real mu, Real s, Real out[3][3]) {
     const Real tr = g[0][0] + g[1][1] + g[2][2];
     const Real lt = lambda * tr;
     const Real m2 = mu + mu;
@@ -58,7 +58,7 @@ VOXWAVE_HD void voxel_isotropic_stress(const Real g[3][3], Real lambda, Real mu,
 // f = K_e u for one element. u and f are 24 dofs in local node order. f is overwritten.
 // lambda, mu: Lame constants of the element's material (both 0 for void); sc: mode scales.
 template <class Real>
-VOXWAVE_HD void voxel_element_force(const Real* u, Real lambda, Real mu, Real sc0, Real sc1, Real sc2, Real* f) {
+VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, Real sc0, Real sc1, Real sc2, Real* f) {
     // Hadamard moments per direction k and component i:
     // h[k][i][0] = sum_q d_q, h[k][i][1] = sum_q s_a d_q, h[k][i][2] = sum_q s_b d_q, h[k][i][3] = sum_q s_a s_b d_q,
     // with (a, b) the other two axes in increasing order.
@@ -115,7 +115,7 @@ VOXWAVE_HD void voxel_element_force(const Real* u, Real lambda, Real mu, Real sc
 
     // psi = r_x: d/dx has no r_x moment; y edges carry it in slot 1, z edges in slot 1.
     for (int i = 0; i < 3; ++i) {
-        g[i][0] = Real(0);
+        g[i][0] = Real{};
         g[i][1] = h[1][i][1];
         g[i][2] = h[2][i][1];
     }
@@ -127,7 +127,7 @@ VOXWAVE_HD void voxel_element_force(const Real* u, Real lambda, Real mu, Real sc
     // psi = r_y: x edges slot 1, z edges slot 2.
     for (int i = 0; i < 3; ++i) {
         g[i][0] = h[0][i][1];
-        g[i][1] = Real(0);
+        g[i][1] = Real{};
         g[i][2] = h[2][i][2];
     }
     voxel_isotropic_stress(g, lambda, mu, sc1, s);
@@ -139,7 +139,7 @@ VOXWAVE_HD void voxel_element_force(const Real* u, Real lambda, Real mu, Real sc
     for (int i = 0; i < 3; ++i) {
         g[i][0] = h[0][i][2];
         g[i][1] = h[1][i][2];
-        g[i][2] = Real(0);
+        g[i][2] = Real{};
     }
     voxel_isotropic_stress(g, lambda, mu, sc1, s);
     for (int i = 0; i < 3; ++i) {

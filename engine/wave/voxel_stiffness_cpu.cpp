@@ -1,9 +1,31 @@
 #include "wave/voxel_stiffness_cpu.hpp"
 
+#include <cstring>
+
 #include "core/errors.hpp"
 #include "wave/element_rows.hpp"
 
 namespace voxwave {
+
+namespace {
+
+// W elements of a row at once: the element kernel instantiated on a GCC vector of W lanes, so
+// every operation of voxel_element_force is one SIMD instruction over W elements (the compiler
+// would not vectorise the per-element loop itself: the kernel is too large to if-convert). Same
+// operations per lane as the scalar kernel, so the same bits.
+template <class Real>
+struct RowLanes {
+    static constexpr int W = 64 / int(sizeof(Real));  // one 64-byte vector (AVX-512; narrower ISAs split it)
+    typedef Real V __attribute__((vector_size(64)));
+    static V load(const Real* p) {
+        V v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
+    static void store(Real* p, const V& v) { std::memcpy(p, &v, sizeof v); }
+};
+
+}  // namespace
 
 template <class Real>
 VoxelStiffnessCpu<Real>::VoxelStiffnessCpu(const VoxelGrid& grid, const std::vector<Material>& materials,
@@ -37,8 +59,38 @@ void VoxelStiffnessCpu<Real>::apply_plane(int k, const std::array<const Real*, 3
         const Real* __restrict py = up[1];
         const Real* __restrict pz = up[2];
         Real* __restrict out = rowbuf;
-#pragma omp simd
-        for (int i = 0; i < nx; ++i) {
+        using L = RowLanes<Real>;
+        using V = typename L::V;
+        constexpr int W = L::W;
+        int i0 = 0;
+        for (; i0 + W <= nx; i0 += W) {
+            V ue[24], fe[24];
+            for (int c = 0; c < 2; ++c)
+                for (int bb = 0; bb < 2; ++bb)
+                    for (int a = 0; a < 2; ++a) {
+                        const std::size_t node = rows[2 * c + bb] + static_cast<std::size_t>(i0 + a);
+                        const int l = voxel_local_node(a, bb, c);
+                        if constexpr (Damped) {
+                            ue[3 * l + 0] = keep * L::load(ux + node) - b * L::load(px + node);
+                            ue[3 * l + 1] = keep * L::load(uy + node) - b * L::load(py + node);
+                            ue[3 * l + 2] = keep * L::load(uz + node) - b * L::load(pz + node);
+                        } else {
+                            ue[3 * l + 0] = L::load(ux + node);
+                            ue[3 * l + 1] = L::load(uy + node);
+                            ue[3 * l + 2] = L::load(uz + node);
+                        }
+                    }
+            V lam, mu;
+            for (int q = 0; q < W; ++q) {
+                lam[q] = lambda_[ids[i0 + q]];
+                mu[q] = mu_[ids[i0 + q]];
+            }
+            const V v0 = V{} + s0, v1 = V{} + s1, v2 = V{} + s2;
+            voxel_element_force<V>(ue, lam, mu, v0, v1, v2, fe);
+            for (int d = 0; d < 24; ++d) L::store(out + d * stride + static_cast<std::size_t>(i0), fe[d]);
+        }
+        // The row's last nx mod W elements, one at a time.
+        for (int i = i0; i < nx; ++i) {
             Real ue[24], fe[24];
             for (int c = 0; c < 2; ++c)
                 for (int bb = 0; bb < 2; ++bb)
