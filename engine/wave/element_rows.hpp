@@ -11,6 +11,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <vector>
@@ -47,12 +48,23 @@ inline void add_element_row(const Real* out, const std::size_t rows[4], int nx, 
             }
 }
 
-// f = 0, then plane(k, rowbuf) for every element plane k in the even/odd order, in one OpenMP
-// parallel region with subnormals flushed; rowbuf is the calling thread's 24 nx buffer.
+// f = 0, then plane(k, rowbuf) for every element plane k, in one OpenMP parallel region with
+// subnormals flushed; rowbuf is the calling thread's 24 nx buffer. Element plane k adds to node
+// planes k and k+1. Planes go in chunks of kPlanesPerChunk swept in order by one thread, so a
+// node plane is still in cache when the next element plane adds to it (an even/odd order read
+// every node plane from memory twice: 12 % slower at 2 mm). Only the last plane of a chunk shares
+// a node plane with the next chunk, so last planes run after a barrier. The chunks do not depend
+// on the thread count, so neither does the order of the additions: results are bit-identical for
+// any number of threads.
 template <class Real, class Plane>
 void for_each_element_plane(const VoxelGrid& g, const std::array<Real*, 3>& f, const Plane& plane) {
+    constexpr int kPlanesPerChunk = 8;
     const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(g.node_count());
     const int nz = g.n[2];
+    // The last chunk takes the remainder (kPlanesPerChunk .. 2 kPlanesPerChunk - 1 planes): a
+    // chunk of one plane would run its only plane beside its neighbour's last one.
+    const int chunks = std::max(1, nz / kPlanesPerChunk);
+    auto chunk_end = [&](int c) { return c + 1 == chunks ? nz : (c + 1) * kPlanesPerChunk; };
     const std::size_t rowbuf_size = 24 * static_cast<std::size_t>(g.n[0]);
 #pragma omp parallel
     {
@@ -63,10 +75,13 @@ void for_each_element_plane(const VoxelGrid& g, const std::array<Real*, 3>& f, c
             for (std::ptrdiff_t n = 0; n < nn; ++n) f[comp][n] = Real(0);
         }
 #pragma omp barrier
-        for (int parity = 0; parity < 2; ++parity) {
 #pragma omp for schedule(static)
-            for (int k = parity; k < nz; k += 2) plane(k, rowbuf.data());
+        for (int c = 0; c < chunks; ++c) {
+            const int k1 = chunk_end(c);
+            for (int k = c * kPlanesPerChunk; k + 1 < k1; ++k) plane(k, rowbuf.data());
         }
+#pragma omp for schedule(static)
+        for (int c = 0; c < chunks; ++c) plane(chunk_end(c) - 1, rowbuf.data());
     }
 }
 
