@@ -23,7 +23,52 @@ struct RowLanes {
         return v;
     }
     static void store(Real* p, const V& v) { std::memcpy(p, &v, sizeof v); }
+    static V gather(const std::array<Real, 256>& table, const MaterialId* ids) {
+        V v;
+        for (int q = 0; q < W; ++q) v[q] = table[ids[q]];
+        return v;
+    }
 };
+
+// One element at a time: the row's last nx mod W elements.
+template <class Real>
+struct OneLane {
+    static constexpr int W = 1;
+    using V = Real;
+    static V load(const Real* p) { return *p; }
+    static void store(Real* p, const V& v) { *p = v; }
+    static V gather(const std::array<Real, 256>& table, const MaterialId* ids) { return table[*ids]; }
+};
+
+// Element forces of elements i0, i0 + W, ... of one element row into out[d * nx + i], Lanes::W
+// elements per call of the kernel, while a whole group fits; returns the first element left.
+template <class Lanes, bool Damped, class Real>
+int row_element_forces(int i0, int nx, const std::size_t rows[4], const std::array<const Real*, 3>& u,
+                       const std::array<const Real*, 3>& up, Real keep, Real b, const MaterialId* ids,
+                       const std::array<Real, 256>& lambda, const std::array<Real, 256>& mu, Real s0, Real s1, Real s2,
+                       Real* __restrict out) {
+    using V = typename Lanes::V;
+    const std::size_t stride = static_cast<std::size_t>(nx);
+    const V v0 = V{} + s0, v1 = V{} + s1, v2 = V{} + s2;
+    for (; i0 + Lanes::W <= nx; i0 += Lanes::W) {
+        V ue[24], fe[24];
+        for (int c = 0; c < 2; ++c)
+            for (int bb = 0; bb < 2; ++bb)
+                for (int a = 0; a < 2; ++a) {
+                    const std::size_t node = rows[2 * c + bb] + static_cast<std::size_t>(i0 + a);
+                    const int l = voxel_local_node(a, bb, c);
+                    for (int comp = 0; comp < 3; ++comp) {
+                        if constexpr (Damped)
+                            ue[3 * l + comp] = keep * Lanes::load(u[comp] + node) - b * Lanes::load(up[comp] + node);
+                        else
+                            ue[3 * l + comp] = Lanes::load(u[comp] + node);
+                    }
+                }
+        voxel_element_force<V>(ue, Lanes::gather(lambda, ids + i0), Lanes::gather(mu, ids + i0), v0, v1, v2, fe);
+        for (int d = 0; d < 24; ++d) Lanes::store(out + d * stride + static_cast<std::size_t>(i0), fe[d]);
+    }
+    return i0;
+}
 
 }  // namespace
 
@@ -47,71 +92,16 @@ void VoxelStiffnessCpu<Real>::apply_plane(int k, const std::array<const Real*, 3
     const Real s0 = static_cast<Real>(scales_.constant), s1 = static_cast<Real>(scales_.linear),
                s2 = static_cast<Real>(scales_.bilinear);
     const Real keep = Real(1) + b;
-    const std::size_t stride = static_cast<std::size_t>(nx);
     for (int j = 0; j < ny; ++j) {
         const MaterialId* ids = grid_.ids.data() + grid_.element_index(0, j, k);
         std::size_t rows[4];
         element_row_nodes(grid_, j, k, rows);
-        const Real* __restrict ux = u[0];
-        const Real* __restrict uy = u[1];
-        const Real* __restrict uz = u[2];
-        const Real* __restrict px = up[0];
-        const Real* __restrict py = up[1];
-        const Real* __restrict pz = up[2];
-        Real* __restrict out = rowbuf;
-        using L = RowLanes<Real>;
-        using V = typename L::V;
-        constexpr int W = L::W;
-        int i0 = 0;
-        for (; i0 + W <= nx; i0 += W) {
-            V ue[24], fe[24];
-            for (int c = 0; c < 2; ++c)
-                for (int bb = 0; bb < 2; ++bb)
-                    for (int a = 0; a < 2; ++a) {
-                        const std::size_t node = rows[2 * c + bb] + static_cast<std::size_t>(i0 + a);
-                        const int l = voxel_local_node(a, bb, c);
-                        if constexpr (Damped) {
-                            ue[3 * l + 0] = keep * L::load(ux + node) - b * L::load(px + node);
-                            ue[3 * l + 1] = keep * L::load(uy + node) - b * L::load(py + node);
-                            ue[3 * l + 2] = keep * L::load(uz + node) - b * L::load(pz + node);
-                        } else {
-                            ue[3 * l + 0] = L::load(ux + node);
-                            ue[3 * l + 1] = L::load(uy + node);
-                            ue[3 * l + 2] = L::load(uz + node);
-                        }
-                    }
-            V lam, mu;
-            for (int q = 0; q < W; ++q) {
-                lam[q] = lambda_[ids[i0 + q]];
-                mu[q] = mu_[ids[i0 + q]];
-            }
-            const V v0 = V{} + s0, v1 = V{} + s1, v2 = V{} + s2;
-            voxel_element_force<V>(ue, lam, mu, v0, v1, v2, fe);
-            for (int d = 0; d < 24; ++d) L::store(out + d * stride + static_cast<std::size_t>(i0), fe[d]);
-        }
-        // The row's last nx mod W elements, one at a time.
-        for (int i = i0; i < nx; ++i) {
-            Real ue[24], fe[24];
-            for (int c = 0; c < 2; ++c)
-                for (int bb = 0; bb < 2; ++bb)
-                    for (int a = 0; a < 2; ++a) {
-                        const std::size_t node = rows[2 * c + bb] + static_cast<std::size_t>(i + a);
-                        const int l = voxel_local_node(a, bb, c);
-                        if constexpr (Damped) {
-                            ue[3 * l + 0] = keep * ux[node] - b * px[node];
-                            ue[3 * l + 1] = keep * uy[node] - b * py[node];
-                            ue[3 * l + 2] = keep * uz[node] - b * pz[node];
-                        } else {
-                            ue[3 * l + 0] = ux[node];
-                            ue[3 * l + 1] = uy[node];
-                            ue[3 * l + 2] = uz[node];
-                        }
-                    }
-            const MaterialId id = ids[i];
-            voxel_element_force(ue, lambda_[id], mu_[id], s0, s1, s2, fe);
-            for (int d = 0; d < 24; ++d) out[d * stride + static_cast<std::size_t>(i)] = fe[d];
-        }
-        add_element_row<Real>(out, rows, nx, f);
+        // W elements per instruction while a group fits, then the rest one by one.
+        const int rest = row_element_forces<RowLanes<Real>, Damped>(0, nx, rows, u, up, keep, b, ids, lambda_, mu_, s0,
+                                                                    s1, s2, rowbuf);
+        row_element_forces<OneLane<Real>, Damped>(rest, nx, rows, u, up, keep, b, ids, lambda_, mu_, s0, s1, s2,
+                                                  rowbuf);
+        add_element_row<Real>(rowbuf, rows, nx, f);
     }
 }
 
