@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -57,6 +58,19 @@ public:
 private:
     std::filesystem::path path_;
 };
+
+// Largest |v_i|, and largest |a_i - b_i|: the numerator and denominator of the traces' relative
+// differences (the CUDA-vs-CPU and distributed-vs-one-process tests).
+inline double max_abs(const std::vector<double>& v) {
+    double m = 0;
+    for (double x : v) m = std::max(m, std::fabs(x));
+    return m;
+}
+inline double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {
+    double m = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(a[i] - b[i]));
+    return m;
+}
 
 inline void write_file(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);

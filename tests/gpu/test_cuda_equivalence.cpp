@@ -69,17 +69,8 @@ std::vector<Case> scenes() {
             {"homogeneous_block_4mm", asset_scene("homogeneous_block.json", 0.004, 400)}};
 }
 
-double max_abs(const std::vector<double>& v) {
-    double m = 0;
-    for (double x : v) m = std::max(m, std::fabs(x));
-    return m;
-}
-
-double max_diff(const std::vector<double>& a, const std::vector<double>& b) {
-    double m = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(a[i] - b[i]));
-    return m;
-}
+using test::max_abs;
+using test::max_abs_difference;
 
 double rel2(const std::vector<double>& a, const std::vector<double>& ref) {
     double num = 0, den = 0;
@@ -120,8 +111,8 @@ TEST_P(CudaTraces, ReceiverTracesEqualTheCpuEngineOnEveryScene) {
         ASSERT_EQ(cpu.displacement.size(), gpu.displacement.size());
         const double peak = max_abs(cpu.displacement);
         ASSERT_GT(peak, 0.0);
-        EXPECT_LT(max_diff(cpu.displacement, gpu.displacement) / peak, c.tolerance);
-        EXPECT_LT(max_diff(cpu.velocity, gpu.velocity) / max_abs(cpu.velocity), c.tolerance);
+        EXPECT_LT(max_abs_difference(cpu.displacement, gpu.displacement) / peak, c.tolerance);
+        EXPECT_LT(max_abs_difference(cpu.velocity, gpu.velocity) / max_abs(cpu.velocity), c.tolerance);
     }
 }
 
@@ -144,7 +135,7 @@ TEST(CudaTcovfem, PaperMappingTracesEqualTheStagedMapping) {
     std::vector<double> a, b;
     staged.advance(0, 300, &a);
     paper.advance(0, 300, &b);
-    EXPECT_LT(max_diff(a, b) / max_abs(a), 1e-12);
+    EXPECT_LT(max_abs_difference(a, b) / max_abs(a), 1e-12);
 }
 
 TEST(CudaTcovfem, FourStagesAreFp32LevelNotFp64Level) {
@@ -152,7 +143,7 @@ TEST(CudaTcovfem, FourStagesAreFp32LevelNotFp64Level) {
     const Scene s = asset_scene("paper_rebar.json", 0.008, 600);
     const Result ref = run_on(s, Backend::Cpu, Method::Ovfem, Precision::Fp64);
     const Result m4 = run_on(s, Backend::Cuda, Method::Tcovfem, Precision::Fp64, 4);
-    const double err = max_diff(ref.displacement, m4.displacement) / max_abs(ref.displacement);
+    const double err = max_abs_difference(ref.displacement, m4.displacement) / max_abs(ref.displacement);
     EXPECT_GT(err, 1e-12);  // 28 bits cannot be FP64-exact
     EXPECT_LT(err, 1e-5);
 }

@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "distributed/distributed_run.hpp"
 #include "scene/scene_io.hpp"
+#include "test_util.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_run.hpp"
 
@@ -48,17 +49,11 @@ Scene seam_scene(int ranks, std::int64_t steps) {
     return s;
 }
 
-double max_abs(const std::vector<double>& v) {
-    double m = 0;
-    for (double x : v) m = std::max(m, std::fabs(x));
-    return m;
-}
+using test::max_abs;
 
 // max |a - b| / max |ref| over everything, the CUDA issue's measure.
 double relative_difference(const std::vector<double>& a, const std::vector<double>& ref) {
-    double m = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(a[i] - ref[i]));
-    return m / max_abs(ref);
+    return test::max_abs_difference(a, ref) / max_abs(ref);
 }
 
 struct Case {
