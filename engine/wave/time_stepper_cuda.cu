@@ -165,6 +165,12 @@ __global__ void slice_kernel(const Real* u0, const Real* u1, const Real* u2, con
     out[i] = static_cast<float>(slice_value(q, u, up, node, inv_dt));
 }
 
+// Median of timings (the upper one of the two middle values for an even count).
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
 int launch_blocks(std::size_t n, int threads) { return int((n + std::size_t(threads) - 1) / std::size_t(threads)); }
 
 // What one engine instance does; the precision is a template parameter of the implementation.
@@ -512,8 +518,7 @@ public:
             const double s = elapsed_seconds(a, b);
             if (r > 0) times.push_back(s);  // the first is a warm-up
         }
-        std::sort(times.begin(), times.end());
-        return times[times.size() / 2];
+        return median(std::move(times));
     }
 
     std::size_t device_bytes() const override { return bytes_needed(); }
@@ -538,10 +543,6 @@ public:
             tu.push_back(elapsed_seconds(e1, e2));
             tp.push_back(elapsed_seconds(e2, e3));
         }
-        auto median = [](std::vector<double> v) {
-            std::sort(v.begin(), v.end());
-            return v[v.size() / 2];
-        };
         return {median(ts), median(tu), median(tp)};
     }
 
@@ -570,10 +571,6 @@ public:
                 std::max(0.0, elapsed_seconds(e0, eu) - std::max(elapsed_seconds(e0, ei), elapsed_seconds(e0, ex))));
             ts.push_back(elapsed_seconds(e0, eu));
         }
-        auto median = [](std::vector<double> v) {
-            std::sort(v.begin(), v.end());
-            return v[v.size() / 2];
-        };
         return {median(tb), median(tx), median(th), median(ti), median(tu), median(ts)};
     }
 
@@ -772,8 +769,7 @@ double measure_device_copy_bandwidth_gbs(std::size_t bytes) {
         const double s = elapsed_seconds(e0, e1);
         if (r > 0) times.push_back(s);
     }
-    std::sort(times.begin(), times.end());
-    return 2.0 * double(bytes) / times[times.size() / 2] / 1e9;
+    return 2.0 * double(bytes) / median(std::move(times)) / 1e9;
 }
 
 }  // namespace voxwave
