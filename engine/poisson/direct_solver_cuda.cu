@@ -5,6 +5,8 @@
 #include <cusolverDn.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <vector>
 
@@ -41,32 +43,86 @@ __device__ inline __half from_acc<__half>(double v) {
     return __float2half_rn(static_cast<float>(v));
 }
 
-// Y(:, k) -= A X(:, k) for a CSR matrix A; one thread per row and right-hand side.
+// Y(:, k) = Y0(:, k) - A X(:, k) for a CSR matrix A (Y0 may be Y); one thread per row and
+// right-hand side. Taking Y0 apart from Y saves the device copy that used to seed Y.
 template <class T>
 __global__ void csr_subtract_kernel(int rows, const int* __restrict__ row_ptr, const int* __restrict__ col,
-                                    const T* __restrict__ val, const T* __restrict__ X, long long ldx, T* Y,
-                                    long long ldy) {
+                                    const T* __restrict__ val, const T* __restrict__ X, long long ldx, const T* Y0,
+                                    T* Y, long long ldy) {
     const int r = blockIdx.x * blockDim.x + threadIdx.x;
     const long long k = blockIdx.y;
     if (r >= rows) return;
     using Acc = decltype(to_acc(T{}));
     Acc s = 0;
     for (int j = row_ptr[r]; j < row_ptr[r + 1]; ++j) s += to_acc(val[j]) * to_acc(X[col[j] + k * ldx]);
-    Y[r + k * ldy] = from_acc<T>(to_acc(Y[r + k * ldy]) - s);
+    Y[r + k * ldy] = from_acc<T>(to_acc(Y0[r + k * ldy]) - s);
 }
 
 // The same product for node-major blocks (the K values of a node contiguous: many right-hand
-// sides). A block per row, its threads over the right-hand sides: reads of X are coalesced.
+// sides). A block per row, each thread over V consecutive right-hand sides with 16-byte loads
+// and stores (8 FP16, 4 FP32 or 2 FP64 values): a 2-byte load per thread used only an eighth of
+// each memory transaction in FP16.
+template <class T>
+constexpr int kRhsPerThread = int(16 / sizeof(T));
+
 template <class T>
 __global__ void csr_subtract_node_major_kernel(int K, const int* __restrict__ row_ptr, const int* __restrict__ col,
-                                               const T* __restrict__ val, const T* __restrict__ X, T* Y) {
+                                               const T* __restrict__ val, const T* __restrict__ X, const T* Y0, T* Y) {
+    constexpr int V = kRhsPerThread<T>;
+    const long long r = blockIdx.x;
+    const int k0 = (blockIdx.y * blockDim.x + threadIdx.x) * V;
+    if (k0 >= K) return;
+    using Acc = decltype(to_acc(T{}));
+    Acc s[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v) s[v] = 0;
+    for (int j = row_ptr[r]; j < row_ptr[r + 1]; ++j) {
+        const Acc a = to_acc(val[j]);
+        union {
+            int4 raw;
+            T x[V];
+        } in;
+        in.raw = *reinterpret_cast<const int4*>(X + col[j] * (long long)K + k0);
+#pragma unroll
+        for (int v = 0; v < V; ++v) s[v] += a * to_acc(in.x[v]);
+    }
+    union {
+        int4 raw;
+        T x[V];
+    } y0, out;
+    y0.raw = *reinterpret_cast<const int4*>(Y0 + r * K + k0);
+#pragma unroll
+    for (int v = 0; v < V; ++v) out.x[v] = from_acc<T>(to_acc(y0.x[v]) - s[v]);
+    *reinterpret_cast<int4*>(Y + r * K + k0) = out.raw;
+}
+
+// Scalar fallback for K not a multiple of V.
+template <class T>
+__global__ void csr_subtract_node_major_scalar_kernel(int K, const int* __restrict__ row_ptr,
+                                                      const int* __restrict__ col, const T* __restrict__ val,
+                                                      const T* __restrict__ X, const T* Y0, T* Y) {
     const long long r = blockIdx.x;
     const int k = blockIdx.y * blockDim.x + threadIdx.x;
     if (k >= K) return;
     using Acc = decltype(to_acc(T{}));
     Acc s = 0;
     for (int j = row_ptr[r]; j < row_ptr[r + 1]; ++j) s += to_acc(val[j]) * to_acc(X[col[j] * (long long)K + k]);
-    Y[r * K + k] = from_acc<T>(to_acc(Y[r * K + k]) - s);
+    Y[r * K + k] = from_acc<T>(to_acc(Y0[r * K + k]) - s);
+}
+
+// Device-side narrowing of an FP64 array (Pi^-1, C_i^-1) to the solver's storage type, rounding
+// as to_storage does on the host.
+template <class T>
+__global__ void narrow_kernel(const double* __restrict__ in, T* __restrict__ out, long long n) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        out[i] = from_acc<T>(in[i]);
+}
+
+// potri fills the lower triangle; mirror it into the upper one on the device (a host loop over a
+// 40,000^2 matrix touched memory column-strided for tens of seconds).
+__global__ void mirror_lower_kernel(double* a, int n) {
+    const int i = blockIdx.x * 32 + threadIdx.x, j = blockIdx.y * 32 + threadIdx.y;
+    if (i < n && j < n && i < j) a[i + (long long)j * n] = a[j + (long long)i * n];
 }
 
 template <class T>
@@ -137,30 +193,56 @@ DeviceCsr<T> upload_csr(const SparseMatrixd& m) {
     return d;
 }
 
+// An FP64 host matrix into device storage of type T: uploaded in FP64 chunks and narrowed on the
+// device, so no single-threaded host conversion of Pi^-1 (13 GB at L = 8) is needed.
 template <class T>
 DeviceBuffer<T> upload_dense(const Eigen::MatrixXd& m) {
-    std::vector<T> host(static_cast<std::size_t>(m.size()));
-    const double* src = m.data();
-    for (std::size_t i = 0; i < host.size(); ++i) host[i] = to_storage<T>(src[i]);
-    DeviceBuffer<T> d(host.size());
-    d.upload(host);
+    const std::size_t n = static_cast<std::size_t>(m.size());
+    DeviceBuffer<T> d(n);
+    if (n == 0) return d;
+    if constexpr (std::is_same_v<T, double>) {
+        VOXWAVE_CUDA_CHECK(cudaMemcpy(d.ptr, m.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+    } else {
+        const std::size_t chunk = std::min<std::size_t>(n, std::size_t(1) << 27);  // 1 GiB of FP64
+        DeviceBuffer<double> stage(chunk);
+        for (std::size_t i0 = 0; i0 < n; i0 += chunk) {
+            const std::size_t c = std::min(chunk, n - i0);
+            VOXWAVE_CUDA_CHECK(cudaMemcpy(stage.ptr, m.data() + i0, c * sizeof(double), cudaMemcpyHostToDevice));
+            narrow_kernel<T><<<1024, 256>>>(stage.ptr, d.ptr + i0, static_cast<long long>(c));
+            VOXWAVE_CUDA_CHECK_LAUNCH("narrow_kernel");
+        }
+        VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
     return d;
 }
 
-// Y -= A X. One right-hand side: a thread per row. Several: node-major blocks (see above).
+// Y = Y0 - A X (Y0 may be Y). One right-hand side: a thread per row. Several: node-major blocks.
 template <class T>
-void csr_subtract(const DeviceCsr<T>& A, const T* X, T* Y, int K) {
-    if (A.rows == 0 || A.cols == 0 || K == 0) return;
+void csr_subtract(const DeviceCsr<T>& A, const T* X, const T* Y0, T* Y, int K) {
+    if (A.rows == 0 || K == 0) return;
+    if (A.cols == 0) {
+        if (Y0 != Y)
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(Y, Y0, sizeof(T) * std::size_t(A.rows) * K, cudaMemcpyDeviceToDevice));
+        return;
+    }
     if (K == 1) {
         const dim3 block(128), grid((A.rows + 127) / 128, 1);
-        csr_subtract_kernel<T><<<grid, block>>>(A.rows, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, A.cols, Y, A.rows);
+        csr_subtract_kernel<T><<<grid, block>>>(A.rows, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, A.cols, Y0, Y, A.rows);
         VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_kernel");
+        return;
+    }
+    constexpr int V = kRhsPerThread<T>;
+    if (K % V == 0) {
+        const int lanes = K / V, threads = std::min(256, (lanes + 31) / 32 * 32);
+        const dim3 block(threads), grid(A.rows, (lanes + threads - 1) / threads);
+        csr_subtract_node_major_kernel<T><<<grid, block>>>(K, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, Y0, Y);
+        VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_node_major_kernel");
         return;
     }
     const int threads = std::min(256, (K + 31) / 32 * 32);
     const dim3 block(threads), grid(A.rows, (K + threads - 1) / threads);
-    csr_subtract_node_major_kernel<T><<<grid, block>>>(K, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, Y);
-    VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_node_major_kernel");
+    csr_subtract_node_major_scalar_kernel<T><<<grid, block>>>(K, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, Y0, Y);
+    VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_node_major_scalar_kernel");
 }
 
 // C = A B (column-major, beta = 0) in the solver's precision; `batch` products with strides.
@@ -262,23 +344,65 @@ struct TypedSolver : SolverBase {
                     (long long)n * K, cells);
     }
 
-    // Steps 4-6 on the device data.
-    void run_steps() {
+    // Steps 4-6 on the device data. With a trace, events between the stages give their times.
+    void run_steps(std::vector<cudaEvent_t>* marks = nullptr) {
+        auto mark = [&] {
+            if (marks) {
+                cudaEvent_t e;
+                VOXWAVE_CUDA_CHECK(cudaEventCreate(&e));
+                VOXWAVE_CUDA_CHECK(cudaEventRecord(e));
+                marks->push_back(e);
+            }
+        };
+        mark();
         for (std::size_t c = 0; c < p.classes.size(); ++c) apply_cinv(c, bI[c].ptr, y[c].ptr);
-        if (p.nE) VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.ptr, bE.ptr, sizeof(T) * r.count, cudaMemcpyDeviceToDevice));
-        csr_subtract(Bt, bC.ptr, r.ptr, K);
-        for (std::size_t c = 0; c < p.classes.size(); ++c) csr_subtract(D[c], y[c].ptr, r.ptr, K);
+        mark();
+        // r = b_E - B^T b_C - sum_c D_c y_c; the first product reads b_E in place of a copy.
+        const T* r_in = bE.ptr;
+        if (p.nC) {
+            csr_subtract(Bt, bC.ptr, r_in, r.ptr, K);
+            r_in = r.ptr;
+        }
+        for (std::size_t c = 0; c < p.classes.size(); ++c) {
+            csr_subtract(D[c], y[c].ptr, r_in, r.ptr, K);
+            r_in = r.ptr;
+        }
+        if (r_in != r.ptr && p.nE)
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.ptr, bE.ptr, sizeof(T) * r.count, cudaMemcpyDeviceToDevice));
+        mark();
         // x_E = Pi^-1 r; node-major: x_E^T = r^T Pi^-1 (Pi^-1 symmetric).
         if (K == 1)
             gemm<T>(handle, precision, p.nE, 1, p.nE, pi_inverse.ptr, p.nE, 0, r.ptr, p.nE, 0, xE.ptr, p.nE, 0);
         else
             gemm<T>(handle, precision, K, p.nE, p.nE, r.ptr, K, 0, pi_inverse.ptr, p.nE, 0, xE.ptr, K, 0);
-        if (p.nC) VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(xC.ptr, bC.ptr, sizeof(T) * xC.count, cudaMemcpyDeviceToDevice));
-        csr_subtract(B, xE.ptr, xC.ptr, K);
-        for (std::size_t c = 0; c < p.classes.size(); ++c) {
-            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(t[c].ptr, bI[c].ptr, sizeof(T) * t[c].count, cudaMemcpyDeviceToDevice));
-            csr_subtract(Dt[c], xE.ptr, t[c].ptr, K);
-            apply_cinv(c, t[c].ptr, xI[c].ptr);
+        mark();
+        csr_subtract(B, xE.ptr, bC.ptr, xC.ptr, K);
+        for (std::size_t c = 0; c < p.classes.size(); ++c) csr_subtract(Dt[c], xE.ptr, bI[c].ptr, t[c].ptr, K);
+        mark();
+        for (std::size_t c = 0; c < p.classes.size(); ++c) apply_cinv(c, t[c].ptr, xI[c].ptr);
+        mark();
+    }
+
+    // VOXWAVE_POISSON_TRACE=1: one line per stage of a solve (median over the repetitions) on
+    // stderr, to see where the time of the many-right-hand-side solve goes.
+    void trace_stages(int repetitions) {
+        static const char* names[] = {"C^-1 (step 4)", "r = b_E - B^T b_C - D y", "Pi^-1 r (dense)",
+                                      "x_C, t = b_I - D^T x_E", "C^-1 (step 6)"};
+        std::vector<std::vector<double>> ms(5);
+        for (int rep = 0; rep < repetitions; ++rep) {
+            std::vector<cudaEvent_t> marks;
+            run_steps(&marks);
+            VOXWAVE_CUDA_CHECK(cudaEventSynchronize(marks.back()));
+            for (std::size_t i = 0; i + 1 < marks.size(); ++i) {
+                float x = 0;
+                VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&x, marks[i], marks[i + 1]));
+                ms[i].push_back(x);
+            }
+            for (cudaEvent_t e : marks) cudaEventDestroy(e);
+        }
+        for (std::size_t i = 0; i < ms.size(); ++i) {
+            std::sort(ms[i].begin(), ms[i].end());
+            std::fprintf(stderr, "[poisson] K = %d, %-26s %9.3f ms\n", K, names[i], ms[i][ms[i].size() / 2]);
         }
     }
 
@@ -316,6 +440,8 @@ struct TypedSolver : SolverBase {
         VOXWAVE_CUDA_CHECK(cudaEventCreate(&start));
         VOXWAVE_CUDA_CHECK(cudaEventCreate(&stop));
         run_steps();  // warm-up
+        if (const char* tr = std::getenv("VOXWAVE_POISSON_TRACE"); tr && *tr == '1')
+            trace_stages(std::max(1, repetitions));
         std::vector<double> times;
         for (int i = 0; i < repetitions; ++i) {
             VOXWAVE_CUDA_CHECK(cudaEventRecord(start));
@@ -369,11 +495,11 @@ Eigen::MatrixXd cuda_spd_inverse(const Eigen::MatrixXd& spd) {
     if (info.download()[0] != 0) throw RuntimeError("cuSOLVER potrf: Pi is not positive definite");
     check(cusolverDnDpotri(h, CUBLAS_FILL_MODE_LOWER, n, a.ptr, n, work.ptr, lwork2, info.ptr), "potri");
     if (info.download()[0] != 0) throw RuntimeError("cuSOLVER potri failed");
+    const dim3 block(32, 32), grid((n + 31) / 32, (n + 31) / 32);
+    mirror_lower_kernel<<<grid, block>>>(a.ptr, n);
+    VOXWAVE_CUDA_CHECK_LAUNCH("mirror_lower_kernel");
     Eigen::MatrixXd inv(n, n);
     VOXWAVE_CUDA_CHECK(cudaMemcpy(inv.data(), a.ptr, sizeof(double) * a.count, cudaMemcpyDeviceToHost));
-    // potri fills the lower triangle only.
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < j; ++i) inv(i, j) = inv(j, i);
     return inv;
 }
 

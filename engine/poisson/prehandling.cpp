@@ -3,7 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <numbers>
 #include <sstream>
@@ -130,7 +133,13 @@ std::array<long long, 2> local_coordinates(const PoissonMesh& m, const Canonical
 
 PrehandledPoisson prehandle(const PoissonMesh& mesh, int coarse_level, const SparseMatrixd& A,
                             const std::vector<int>& dof, const PrehandleOptions& options, const ProgressFn& progress) {
+    // VOXWAVE_POISSON_TRACE=1 prints when each stage ends (seconds since the start) on stderr.
+    const char* trace = std::getenv("VOXWAVE_POISSON_TRACE");
+    const auto start = std::chrono::steady_clock::now();
     auto report = [&](int done) {
+        if (trace && *trace == '1')
+            std::fprintf(stderr, "[poisson] prehandling stage %d of 6 done after %.2f s\n", done,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         if (progress && !progress(done, 6)) throw Cancelled{};
     };
     const int L = mesh.level, L0 = coarse_level;
