@@ -356,6 +356,325 @@ __global__ void __launch_bounds__(kSumfactThreads) sumfact_kernel(Args<Real> a, 
         }
 }
 
+// Equation block number c -> (ie, je): je >= ie for symmetric problems (the mirror block is the
+// transpose), every pair otherwise.
+template <class Pairs>
+__device__ __forceinline__ void sf_combo(int c, bool symmetric, int& ie, int& je) {
+    constexpr int ne = Pairs::equations;
+    if (!symmetric) {
+        ie = c / ne;
+        je = c % ne;
+        return;
+    }
+    ie = 0;
+    int left = c;
+    while (left >= ne - ie) {
+        left -= ne - ie;
+        ++ie;
+    }
+    je = ie + left;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sum factorisation, second design ("sumfact" for elasticity on hexahedra, p = 1..8): compiled
+// per (points per direction N, 1D functions PP), so every contraction is fully unrolled and the
+// 1D tables sit in constant memory, read as FFMA operands at compile-time offsets (the first
+// design spent a shared-memory load on every table entry). One block per element sweeps groups of
+// CG equation blocks c = (ie, je) together (one Jacobian load serves all of them), and the
+// element matrix accumulates in shared memory over the four z patterns when it fits (no global
+// read-modify-write). Stages per reference-derivative pair (r, s):
+//   G_c(q)                    = w det J sum_p C_c,p (J^-1)_{r,test_d(p)} (J^-1)_{s,trial_d(p)}
+//   T1_c[i1][i2][q2][q3]      = sum_q1 X_r(q1, i1) X_s(q1, i2) G_c(q1, q2, q3)       (x)
+//   T2_c[pa][q3][pb]         += sum_q2 Y_r(q2, j1) Y_s(q2, j2) T1_c[i1][i2][q2][q3]  (y), pa = (i1, j1)
+// and once per z pattern (which of r, s is 3):
+//   K_c[a][b]                += sum_q3 Z(q3, a3) Z(q3, b3) T2_c[pre(a)][q3][pre(b)]  (z)
+constexpr int kSfTab = 12 * 12;
+__constant__ float c_sf_f[2][kSfTab];  // [0] N_i(x_q), [1] N_i'(x_q), [q * PP + i]
+__constant__ double c_sf_d[2][kSfTab];
+
+template <class Real, bool D>
+__device__ __forceinline__ Real sf_tab(int idx) {
+    if constexpr (sizeof(Real) == 4)
+        return c_sf_f[D ? 1 : 0][idx];
+    else
+        return c_sf_d[D ? 1 : 0][idx];
+}
+
+struct SfIndex {
+    const int* __restrict__ prefix = nullptr;     // [pa * 2 + {0, 1}]: (x mode, y mode)
+    const int* __restrict__ prefix_of = nullptr;  // [a]
+    const int* __restrict__ kidx = nullptr;       // [a]: z mode
+    const int* __restrict__ pidx = nullptr;       // [i * PP + j]: prefix (i, j) or -1
+    const int* __restrict__ shape_of = nullptr;   // [pb * PP + k]: shape with prefix pb and z mode k, or -1
+    int npre = 0, cg = 1;
+    bool k_in_shared = true;
+    unsigned active_rs = 0;
+};
+
+// x stage: items (cl, q3, q2); T1 stored [cl][i1][i2][q2][q3] so the y stage's reads run along q3.
+template <int N, int PP, bool DX, bool DY, class Real>
+__device__ __forceinline__ void sf_stage_x(int ncg, int nq, const Real* sG, Real* t1) {
+    for (int item = threadIdx.x; item < ncg * N * N; item += blockDim.x) {
+        const int cl = item / (N * N), q2 = (item / N) % N, q3 = item % N;
+        const Real* g = sG + cl * nq + (q3 * N + q2) * N;
+        Real gv[N];
+#pragma unroll
+        for (int q1 = 0; q1 < N; ++q1) gv[q1] = g[q1];
+        Real* out = t1 + long(cl) * PP * PP * N * N + q2 * N + q3;
+#pragma unroll
+        for (int i1 = 0; i1 < PP; ++i1) {
+            Real gx[N];
+#pragma unroll
+            for (int q1 = 0; q1 < N; ++q1) gx[q1] = gv[q1] * sf_tab<Real, DX>(q1 * PP + i1);
+#pragma unroll
+            for (int i2 = 0; i2 < PP; ++i2) {
+                Real acc = 0;
+#pragma unroll
+                for (int q1 = 0; q1 < N; ++q1) acc += gx[q1] * sf_tab<Real, DY>(q1 * PP + i2);
+                out[(i1 * PP + i2) * N * N] = acc;
+            }
+        }
+    }
+}
+
+// y stage: items (cl, pa, i2, q3); all PP trial y modes j2, kept where (i2, j2) is a prefix.
+template <int N, int PP, bool DY, class Real>
+__device__ __forceinline__ void sf_stage_y(int ncg, const SfIndex& ix, const Real* xr, const Real* t1, Real* t2) {
+    const int npre = ix.npre;
+    for (int item = threadIdx.x; item < ncg * npre * PP * N; item += blockDim.x) {
+        const int q3 = item % N, i2 = (item / N) % PP, pa = (item / (N * PP)) % npre, cl = item / (N * PP * npre);
+        const int i1 = ix.prefix[2 * pa], j1 = ix.prefix[2 * pa + 1];
+        const Real* src = t1 + long(cl) * PP * PP * N * N + (i1 * PP + i2) * N * N + q3;
+        Real h[N];
+#pragma unroll
+        for (int q2 = 0; q2 < N; ++q2) h[q2] = src[q2 * N] * xr[q2 * PP + j1];
+        Real* dst = t2 + (long(cl) * npre + pa) * N * npre + q3 * npre;
+#pragma unroll
+        for (int j2 = 0; j2 < PP; ++j2) {
+            const int pb = ix.pidx[i2 * PP + j2];
+            if (pb < 0) continue;
+            Real acc = 0;
+#pragma unroll
+            for (int q2 = 0; q2 < N; ++q2) acc += h[q2] * sf_tab<Real, DY>(q2 * PP + j2);
+            dst[pb] += acc;
+        }
+    }
+}
+
+// z stage: items (cl, a, pb); all PP trial z modes k, kept where shape (pb, k) exists.
+template <int N, int PP, bool DZ, class Pairs, class Real>
+__device__ __forceinline__ void sf_stage_z(int ncg, int c0, int nsh, const SfIndex& ix, const Real* zr, const Real* t2,
+                                           Real* sK, Real* ke, bool first, bool symmetric) {
+    constexpr int ne = Pairs::equations;
+    const int npre = ix.npre;
+    const long nn = long(ne) * nsh;
+    for (int item = threadIdx.x; item < ncg * nsh * npre; item += blockDim.x) {
+        const int pb = item % npre, a = (item / npre) % nsh, cl = item / (npre * nsh);
+        const int pa = ix.prefix_of[a], a3 = ix.kidx[a];
+        const Real* src = t2 + (long(cl) * npre + pa) * N * npre + pb;
+        Real h[N];
+#pragma unroll
+        for (int q3 = 0; q3 < N; ++q3) h[q3] = src[q3 * npre] * zr[q3 * PP + a3];
+        int ie = 0, je = 0;
+        sf_combo<Pairs>(c0 + cl, symmetric, ie, je);
+#pragma unroll
+        for (int k = 0; k < PP; ++k) {
+            const int b = ix.shape_of[pb * PP + k];
+            if (b < 0) continue;
+            Real acc = 0;
+#pragma unroll
+            for (int q3 = 0; q3 < N; ++q3) acc += h[q3] * sf_tab<Real, DZ>(q3 * PP + k);
+            if (ix.k_in_shared) {
+                sK[(long(cl) * nsh + a) * nsh + b] += acc;
+            } else {
+                Real& out = ke[(long(a) * ne + ie) * nn + long(b) * ne + je];
+                out = first ? acc : out + acc;
+                if (symmetric && ie != je) ke[(long(b) * ne + je) * nn + long(a) * ne + ie] = out;
+            }
+        }
+    }
+}
+
+// Threads per block: 512 for the FP32 orders that fit one block per multiprocessor (p >= 6), so
+// 16 warps hide the latencies; FP64 keeps 256 (its unrolled stages need more than 128 registers).
+constexpr int sf_threads(std::size_t real, int pp) { return real == 4 && pp >= 7 ? 512 : 256; }
+
+template <int N, int PP, class Pairs, class Real>
+__global__ void __launch_bounds__(sf_threads(sizeof(Real), PP))
+    sumfact_unrolled_kernel(Args<Real> a, SfIndex ix, bool symmetric) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    constexpr int ne = Pairs::equations, np = Pairs::pairs;
+    const int nq = a.nq, nsh = a.nsh, npre = ix.npre, CG = ix.cg, tid = threadIdx.x;
+    const int combos = symmetric ? ne * (ne + 1) / 2 : ne * ne;
+    Real* sG = reinterpret_cast<Real*>(smem);
+    Real* t1 = sG + CG * nq;
+    Real* t2 = t1 + CG * PP * PP * N * N;
+    Real* sN = t2 + CG * npre * npre * N;  // runtime-indexed copies of the 1D tables
+    Real* sdN = sN + N * PP;
+    Real* sK = sdN + N * PP;  // CG nsh^2 when ix.k_in_shared
+    for (int i = tid; i < N * PP; i += blockDim.x) sN[i] = sf_tab<Real, false>(i), sdN[i] = sf_tab<Real, true>(i);
+    const int e = blockIdx.x;
+    const long nn = long(ne) * nsh;
+    Real* ke = a.k + long(e) * nn * nn;
+    for (int c0 = 0; c0 < combos; c0 += CG) {
+        const int ncg = min(CG, combos - c0);
+        if (ix.k_in_shared)
+            for (int i = tid; i < ncg * nsh * nsh; i += blockDim.x) sK[i] = 0;
+        bool first = true;
+        for (int zp = 0; zp < 4; ++zp) {
+            const bool zt = zp & 2, zs = zp & 1;
+            bool any = false;
+            __syncthreads();
+            for (int i = tid; i < ncg * npre * npre * N; i += blockDim.x) t2[i] = 0;
+            for (int rs = 0; rs < 16; ++rs) {
+                const int r = rs / 4, s = rs % 4;
+                if (!((ix.active_rs >> rs) & 1u) || (r == 3) != zt || (s == 3) != zs) continue;
+                any = true;
+                for (int q = tid; q < nq; q += blockDim.x) {
+                    Real jf[10];
+                    load_jacobian(a, e, q, jf);
+                    Real tr_r[4], tr_s[4];
+#pragma unroll
+                    for (int d = 0; d < 4; ++d) {
+                        tr_r[d] = d == 0 ? Real(r == 0)
+                                         : (r == 0 ? Real(0) : (r == 1 ? jf[d - 1] : (r == 2 ? jf[d + 2] : jf[d + 5])));
+                        tr_s[d] = d == 0 ? Real(s == 0)
+                                         : (s == 0 ? Real(0) : (s == 1 ? jf[d - 1] : (s == 2 ? jf[d + 2] : jf[d + 5])));
+                    }
+                    for (int cl = 0; cl < ncg; ++cl) {
+                        int ie = 0, je = 0;
+                        sf_combo<Pairs>(c0 + cl, symmetric, ie, je);
+                        Real v = 0;
+#pragma unroll
+                        for (int p = 0; p < np; ++p)
+                            v += a.cp[(ie * ne + je) * np + p] * tr_r[Pairs::test_d(p)] * tr_s[Pairs::trial_d(p)];
+                        sG[cl * nq + q] = jf[9] * v;
+                    }
+                }
+                __syncthreads();
+                if (r == 1) {
+                    if (s == 1)
+                        sf_stage_x<N, PP, true, true>(ncg, nq, sG, t1);
+                    else
+                        sf_stage_x<N, PP, true, false>(ncg, nq, sG, t1);
+                } else {
+                    if (s == 1)
+                        sf_stage_x<N, PP, false, true>(ncg, nq, sG, t1);
+                    else
+                        sf_stage_x<N, PP, false, false>(ncg, nq, sG, t1);
+                }
+                __syncthreads();
+                const Real* xr = r == 2 ? sdN : sN;
+                if (s == 2)
+                    sf_stage_y<N, PP, true>(ncg, ix, xr, t1, t2);
+                else
+                    sf_stage_y<N, PP, false>(ncg, ix, xr, t1, t2);
+                __syncthreads();
+            }
+            if (!any) continue;
+            const Real* zr = zt ? sdN : sN;
+            if (zs)
+                sf_stage_z<N, PP, true, Pairs>(ncg, c0, nsh, ix, zr, t2, sK, ke, first, symmetric);
+            else
+                sf_stage_z<N, PP, false, Pairs>(ncg, c0, nsh, ix, zr, t2, sK, ke, first, symmetric);
+            first = false;
+        }
+        __syncthreads();
+        if (ix.k_in_shared)
+            for (int i = tid; i < ncg * nsh * nsh; i += blockDim.x) {
+                const int cl = i / (nsh * nsh), aa = (i / nsh) % nsh, b = i % nsh;
+                int ie = 0, je = 0;
+                sf_combo<Pairs>(c0 + cl, symmetric, ie, je);
+                const Real v = sK[i];
+                ke[(long(aa) * ne + ie) * nn + long(b) * ne + je] = v;
+                if (symmetric && ie != je) ke[(long(b) * ne + je) * nn + long(aa) * ne + ie] = v;
+            }
+    }
+}
+
+// How the unrolled kernel is laid out for one order: equation blocks per pass and where K lives.
+struct SumfactPlan {
+    int cg = 1, threads = 256;
+    bool k_in_shared = true;
+    std::size_t smem = 0;
+};
+
+inline std::size_t sumfact_unrolled_bytes(const ReferenceTables& t, std::size_t real, int cg, bool k_in_shared) {
+    const std::size_t n = std::size_t(t.points_1d), pp = std::size_t(t.order + 1), npre = t.prefixes.size(),
+                      nsh = std::size_t(t.nsh);
+    const std::size_t per_c = std::size_t(t.nq) + pp * pp * n * n + npre * npre * n + (k_in_shared ? nsh * nsh : 0);
+    return (cg * per_c + 2 * n * pp) * real;
+}
+
+// The most equation blocks per pass that fit the device's shared memory with K in shared memory,
+// else K accumulated in global memory; cg = 0: the unrolled kernel does not fit at all.
+inline SumfactPlan plan_sumfact(const ReferenceTables& t, std::size_t real, int combos, std::size_t smem_limit) {
+    SumfactPlan plan;
+    for (bool ks : {true, false}) {
+        for (int cg = combos; cg >= 1; --cg) {
+            if (combos % cg != 0 && cg != 1 && cg < combos) continue;  // equal passes
+            const std::size_t b = sumfact_unrolled_bytes(t, real, cg, ks);
+            // Keep two blocks per multiprocessor where possible: at most half the limit unless
+            // even one equation block needs more.
+            if (b <= smem_limit / 2 || (cg == 1 && b <= smem_limit)) {
+                plan.cg = cg;
+                plan.k_in_shared = ks;
+                plan.smem = b;
+                plan.threads = sf_threads(real, t.order + 1);
+                return plan;
+            }
+        }
+    }
+    plan.cg = 0;
+    return plan;
+}
+
+template <class Pairs, class Real>
+void launch_sumfact_unrolled(int n, int pp, int m, const Args<Real>& a, const SfIndex& ix, const SumfactPlan& plan,
+                             bool symmetric) {
+    auto go = [&](auto kernel) {
+        VOXWAVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(plan.smem)));
+        kernel<<<m, plan.threads, plan.smem>>>(a, ix, symmetric);
+    };
+    switch (n * 100 + pp) {
+        case 202:
+            go(sumfact_unrolled_kernel<2, 2, Pairs, Real>);
+            break;
+        case 303:
+            go(sumfact_unrolled_kernel<3, 3, Pairs, Real>);
+            break;
+        case 404:
+            go(sumfact_unrolled_kernel<4, 4, Pairs, Real>);
+            break;
+        case 505:
+            go(sumfact_unrolled_kernel<5, 5, Pairs, Real>);
+            break;
+        case 706:
+            go(sumfact_unrolled_kernel<7, 6, Pairs, Real>);
+            break;
+        case 807:
+            go(sumfact_unrolled_kernel<8, 7, Pairs, Real>);
+            break;
+        case 1008:
+            go(sumfact_unrolled_kernel<10, 8, Pairs, Real>);
+            break;
+        case 1109:
+            go(sumfact_unrolled_kernel<11, 9, Pairs, Real>);
+            break;
+        default:
+            throw RuntimeError("sumfact: no unrolled kernel for " + std::to_string(n) + " points and " +
+                               std::to_string(pp) + " 1D functions");
+    }
+    VOXWAVE_CUDA_CHECK_LAUNCH("sumfact_unrolled_kernel");
+}
+
+inline bool sumfact_unrolled_available(const ReferenceTables& t) {
+    static const int known[][2] = {{2, 2}, {3, 3}, {4, 4}, {5, 5}, {7, 6}, {8, 7}, {10, 8}, {11, 9}};
+    for (const auto& k : known)
+        if (k[0] == t.points_1d && k[1] == t.order + 1) return true;
+    return false;
+}
+
 // A device buffer released on scope exit.
 template <class T>
 struct DeviceArray {
@@ -491,7 +810,16 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
     VOXWAVE_CUDA_CHECK(cudaGetDevice(&dev));
     cudaDeviceProp prop{};
     VOXWAVE_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    const std::size_t smem = r.variant == Variant::SumFact ? sumfact_shared_bytes(t, sizeof(Real) == 8) : 0;
+    // Elasticity on hexahedra of a known order takes the unrolled sum-factorisation kernel when
+    // its arrays fit; the first design serves the other problems and whatever does not fit.
+    const int combos = c.symmetric() ? c.equations * (c.equations + 1) / 2 : c.equations * c.equations;
+    SumfactPlan plan;
+    plan.cg = 0;
+    if (r.variant == Variant::SumFact && c.problem == Problem::Elasticity && sumfact_unrolled_available(t))
+        plan = plan_sumfact(t, sizeof(Real), combos, prop.sharedMemPerBlockOptin);
+    const bool unrolled = plan.cg > 0;
+    const std::size_t smem =
+        r.variant == Variant::SumFact && !unrolled ? sumfact_shared_bytes(t, sizeof(Real) == 8) : 0;
     if (r.variant == Variant::SumFact && t.points_1d > kSumfactMaxPoints)
         throw InputError("", "--order",
                          "sumfact on CUDA holds at most " + std::to_string(kSumfactMaxPoints) +
@@ -560,6 +888,39 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
             enable_sumfact_smem<decltype(pairs), Real>(smem);
         });
     }
+    SfIndex ix;
+    DeviceArray<int> d_pidx, d_shape_of;
+    if (unrolled) {
+        const int pp = t.order + 1, npre = int(t.prefixes.size());
+        std::vector<int> pidx(std::size_t(pp) * pp, -1), shape_of(std::size_t(npre) * pp, -1);
+        for (int pa = 0; pa < npre; ++pa) pidx[t.prefixes[pa][0] * pp + t.prefixes[pa][1]] = pa;
+        for (int sh = 0; sh < t.nsh; ++sh) shape_of[t.prefix_of[sh] * pp + t.modes[sh][2]] = sh;
+        d_pidx.allocate(pidx.size());
+        d_pidx.upload(pidx.data(), pidx.size());
+        d_shape_of.allocate(shape_of.size());
+        d_shape_of.upload(shape_of.data(), shape_of.size());
+        ix.prefix = d_prefix.p;
+        ix.prefix_of = d_prefix_of.p;
+        ix.kidx = d_kidx.p;
+        ix.pidx = d_pidx.p;
+        ix.shape_of = d_shape_of.p;
+        ix.npre = npre;
+        ix.cg = plan.cg;
+        ix.k_in_shared = plan.k_in_shared;
+        ix.active_rs = f.active_rs;
+        std::vector<Real> tab(2 * kSfTab, Real(0));
+        for (std::size_t i = 0; i < n1d.size() && i < std::size_t(kSfTab); ++i) {
+            tab[i] = n1d[i];
+            tab[kSfTab + i] = dn1d[i];
+        }
+        if constexpr (sizeof(Real) == 4)
+            VOXWAVE_CUDA_CHECK(cudaMemcpyToSymbol(c_sf_f, tab.data(), tab.size() * sizeof(Real)));
+        else
+            VOXWAVE_CUDA_CHECK(cudaMemcpyToSymbol(c_sf_d, tab.data(), tab.size() * sizeof(Real)));
+        tm.sumfact_design = "unrolled, " + std::to_string(plan.cg) + " equation blocks per pass, K in " +
+                            (plan.k_in_shared ? "shared" : "global") + " memory, " + std::to_string(plan.smem / 1024) +
+                            " KiB shared";
+    }
     PinnedBuffer staging(std::size_t(chunk) * mat * sizeof(Real));
     PinnedBuffer staging_in(std::size_t(chunk) * std::max<std::size_t>(std::size_t(t.nq) * 10, 24) * sizeof(Real));
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
@@ -613,6 +974,11 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
                 const long threads = long(m) * t.nq;
                 jacobian_terms_kernel<<<unsigned((threads + 255) / 256), 256>>>(a, d_jac.p);
                 VOXWAVE_CUDA_CHECK_LAUNCH("jacobian_terms_kernel");
+            }
+            if (unrolled) {
+                launch_sumfact_unrolled<ProblemPairs<Problem::Elasticity>>(t.points_1d, t.order + 1, m, a, ix, plan,
+                                                                           c.symmetric());
+                return;
             }
             with_problem_pairs(c.problem, [&](auto pairs) {
                 launch<decltype(pairs)>(r.variant, r.jacobian, a, f, smem, c.symmetric());

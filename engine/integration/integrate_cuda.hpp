@@ -49,6 +49,7 @@ struct CudaIntegrationTiming {
     double transfer_out_s = 0;  // element matrices back to the host
     int chunks = 0;
     std::string device;
+    std::string sumfact_design;  // which sum-factorisation kernel ran and its layout (empty otherwise)
     double fp32_peak_gflops = 0, fp64_peak_gflops = 0;
 };
 

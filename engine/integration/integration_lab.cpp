@@ -136,6 +136,8 @@ IntegrationResult run_integration_lab(const IntegrationParams& p, const Progress
         q.keep_matrices = 1;
         const CudaIntegrationTiming tm = integrate_batch_cuda(q, r.first_element);
         r.backend = tm.device;
+        if (!tm.sumfact_design.empty())
+            r.backend_note += (r.backend_note.empty() ? "" : "; ") + std::string("sumfact: ") + tm.sumfact_design;
         r.init_s = tm.init_s;
         r.transfer_in_s = tm.transfer_in_s;
         r.kernel_s = tm.kernel_s;

@@ -107,6 +107,21 @@ TEST(IntegrationCuda, HexHighOrdersSharedMemoryAndSumFactorisation) {
     check_all({ElementType::Hexahedron, 10, kElastic, 2}, {Variant::Shm});
 }
 
+// The unrolled sum-factorisation kernel at the orders the lower tests do not reach, in both of
+// its layouts: K in shared memory (p = 4 with six equation blocks per pass, p = 7 FP32) and K in
+// global memory (p = 7 FP64, p = 8 FP32).
+TEST(IntegrationCuda, HexElasticitySumFactorisationHighOrders) {
+    REQUIRE_CUDA_DEVICE();
+    check_all({ElementType::Hexahedron, 4, kElastic, 7}, {Variant::SumFact});
+    check_all({ElementType::Hexahedron, 7, kElastic, 2}, {Variant::SumFact});
+    const Case c{ElementType::Hexahedron, 8, kElastic, 2};
+    const ReferenceTables t = make_reference_tables(c.type, c.order);
+    const ElementBatch b = make_element_batch(c.type, c.elements, 0.01, 0.15);
+    std::vector<double> cpu;
+    integrate_batch_cpu<double>(t, c.coefficients, b, CpuAlgorithm::Plain, omp_get_max_threads(), cpu);
+    EXPECT_LT(relative_error(c, t, b, cpu, Variant::SumFact, JacobianMode::Precomputed, false), 1e-5);
+}
+
 TEST(IntegrationCuda, HexLaplaceAndConvectionDiffusion) {
     REQUIRE_CUDA_DEVICE();
     const std::vector<Variant> all = {Variant::Ai, Variant::Aii, Variant::Reg, Variant::Shm, Variant::SumFact};
