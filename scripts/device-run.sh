@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -109,22 +109,36 @@ for phase in "$@"; do
       for p in 3 6; do irun --order $p --variant shm --precision fp64; done
       for p in 3 4; do timeout 60 $CLI integrate --element hex --order $p --elements 100000 --variant shm --backend cuda --markdown "$M" -q >>"$OUT/integration.log" 2>&1; done
       grep -E "^\| hex" "$M" | cut -c1-160 | tee -a "$OUT/summary.log" ;;
+    integration-sweep)
+      # Issue 7: the shm layout knobs (tile fit, points per batch) and the unrolled sumfact kernel.
+      log "integration sweep $(date -u +%T)"
+      M=$OUT/integration.md
+      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
+      for knobs in "fit 32" "fit 16" "32 32" "32 16"; do
+        set -- $knobs
+        echo "### shm VOXWAVE_SHM_TILE=$1 VOXWAVE_SHM_POINTS=$2" >>"$M"
+        for p in 3 4 5 6 7 8; do VOXWAVE_SHM_TILE=$1 VOXWAVE_SHM_POINTS=$2 irun --order $p --variant shm; done
+      done
+      echo "### sumfact (unrolled kernel for elasticity)" >>"$M"
+      for p in 2 3 4 5 6 7 8; do irun --order $p --variant sumfact; done
+      for p in 3 6; do irun --order $p --variant sumfact --precision fp64; done
+      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
     poisson-trace)
       # Issue 5: where the time of the many-right-hand-side solve goes (VOXWAVE_POISSON_TRACE).
       log "poisson: L=7 perf with stage times $(date -u +%T)"
       export OMP_NUM_THREADS=$(nproc)
       VOXWAVE_POISSON_TRACE=1 timeout 200 $CLI poisson --backend cuda --table perf --min-level 7 --max-level 7 \
-        --perf-rhs 1024 --repetitions 5 --report "$OUT/poisson-perf.md" >/dev/null 2>"$OUT/poisson-trace-L7.log"
+        --perf-rhs 1024 --repetitions 5 --report "$OUT/poisson-perf.md" >/dev/null 2>>"$OUT/poisson-trace.log"
       echo "rc=$?" | tee -a "$OUT/summary.log"
-      grep -E "\[poisson\]" "$OUT/poisson-trace-L7.log" | tee -a "$OUT/summary.log"
+      grep -E "\[poisson\]" "$OUT/poisson-trace.log" | tee -a "$OUT/summary.log"
       grep -E "^\| 7" "$OUT/poisson-perf.md" | tee -a "$OUT/summary.log" ;;
     poisson-l8)
       log "poisson: L=8 perf with stage times $(date -u +%T)"
       export OMP_NUM_THREADS=$(nproc)
       VOXWAVE_POISSON_TRACE=1 timeout ${L8_SECONDS:-280} $CLI poisson --backend cuda --table perf --min-level 8 --max-level 8 \
-        --perf-rhs 1024 --repetitions 3 --report "$OUT/poisson-perf.md" >/dev/null 2>"$OUT/poisson-trace-L8.log"
+        --perf-rhs 1024 --repetitions 3 --report "$OUT/poisson-perf.md" >/dev/null 2>>"$OUT/poisson-trace.log"
       echo "rc=$?" | tee -a "$OUT/summary.log"
-      grep -E "\[poisson\]" "$OUT/poisson-trace-L8.log" | tee -a "$OUT/summary.log"
+      grep -E "\[poisson\]" "$OUT/poisson-trace.log" | tail -40 | tee -a "$OUT/summary.log"
       grep -E "^\| 8" "$OUT/poisson-perf.md" | tee -a "$OUT/summary.log" ;;
     gpu-tests)
       log "gpu tests"

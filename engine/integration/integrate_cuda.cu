@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -153,22 +155,35 @@ struct ShmTiling {
     int per_side = 1, side = kShmTile;
     int threads() const { return (side / 2) * (side / 2); }
 };
-inline ShmTiling shm_tiling(int nsh) {
+inline ShmTiling shm_tiling(int nsh, bool fit) {
     ShmTiling t;
     t.per_side = (nsh + kShmTile - 1) / kShmTile;
     const int per_tile = (nsh + t.per_side - 1) / t.per_side;
-    t.side = std::min(kShmTile, (per_tile + 1) / 2 * 2);
+    t.side = fit ? std::min(kShmTile, (per_tile + 1) / 2 * 2) : kShmTile;
     return t;
+}
+
+// The shm layout knobs, for benchmark sweeps: VOXWAVE_SHM_TILE=fit|32 (fitted or fixed 32-wide
+// tiles) and VOXWAVE_SHM_POINTS=16|32 (points per shared-memory batch; FP32 only).
+struct ShmKnobs {
+    bool fit = true;
+    int points = 32;
+};
+inline ShmKnobs shm_knobs() {
+    ShmKnobs k;
+    if (const char* v = std::getenv("VOXWAVE_SHM_TILE")) k.fit = std::string(v) != "32";
+    if (const char* v = std::getenv("VOXWAVE_SHM_POINTS")) k.points = std::string(v) == "16" ? 16 : 32;
+    return k;
 }
 
 // shm: a block per (element, side x side tile of shape pairs), (side / 2)^2 threads. Each batch
 // of points: Jacobian terms (loaded or computed), then the physical derivatives of the tile's
 // 2 x side shapes in shared memory (test side scaled by w det), then every thread adds a 2 x 2
 // block of pairs. The coefficients sit in shared memory for the final contraction.
-template <class Pairs, class Real, bool kComputeJacobian>
+template <class Pairs, class Real, bool kComputeJacobian, int P = kShmPoints<Real>>
 __global__ void __launch_bounds__(kShmThreads) shm_kernel(Args<Real> a, int tiles_per_side, int side) {
     using R2 = typename Vec2<Real>::type;
-    constexpr int np = Pairs::pairs, ne = Pairs::equations, P = kShmPoints<Real>;
+    constexpr int np = Pairs::pairs, ne = Pairs::equations;
     __shared__ __align__(16) Real s_test[P][4][kShmTile];
     __shared__ __align__(16) Real s_trial[P][4][kShmTile];
     __shared__ Real s_jf[P][10];
@@ -745,12 +760,22 @@ void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<R
             break;
         }
         case Variant::Shm: {
-            const ShmTiling tl = shm_tiling(a.nsh);
+            const ShmKnobs knobs = shm_knobs();
+            const ShmTiling tl = shm_tiling(a.nsh, knobs.fit);
             const unsigned blocks = unsigned(a.m) * tl.per_side * tl.per_side;
-            if (jm == JacobianMode::Computed)
-                shm_kernel<Pairs, Real, true><<<blocks, tl.threads()>>>(a, tl.per_side, tl.side);
-            else
-                shm_kernel<Pairs, Real, false><<<blocks, tl.threads()>>>(a, tl.per_side, tl.side);
+            const bool p16 = sizeof(Real) == 8 || knobs.points == 16;
+            constexpr int kWide = sizeof(Real) == 8 ? 16 : 32;  // FP64 stays within 48 KiB
+            if (jm == JacobianMode::Computed) {
+                if (p16)
+                    shm_kernel<Pairs, Real, true, 16><<<blocks, tl.threads()>>>(a, tl.per_side, tl.side);
+                else
+                    shm_kernel<Pairs, Real, true, kWide><<<blocks, tl.threads()>>>(a, tl.per_side, tl.side);
+            } else {
+                if (p16)
+                    shm_kernel<Pairs, Real, false, 16><<<blocks, tl.threads()>>>(a, tl.per_side, tl.side);
+                else
+                    shm_kernel<Pairs, Real, false, kWide><<<blocks, tl.threads()>>>(a, tl.per_side, tl.side);
+            }
             break;
         }
         case Variant::SumFact:

@@ -110,14 +110,6 @@ __global__ void csr_subtract_node_major_scalar_kernel(int K, const int* __restri
     Y[r * K + k] = from_acc<T>(to_acc(Y0[r * K + k]) - s);
 }
 
-// Device-side narrowing of an FP64 array (Pi^-1, C_i^-1) to the solver's storage type, rounding
-// as to_storage does on the host.
-template <class T>
-__global__ void narrow_kernel(const double* __restrict__ in, T* __restrict__ out, long long n) {
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-        out[i] = from_acc<T>(in[i]);
-}
-
 // potri fills the lower triangle; mirror it into the upper one on the device (a host loop over a
 // 40,000^2 matrix touched memory column-strided for tens of seconds).
 __global__ void mirror_lower_kernel(double* a, int n) {
@@ -193,27 +185,99 @@ DeviceCsr<T> upload_csr(const SparseMatrixd& m) {
     return d;
 }
 
-// An FP64 host matrix into device storage of type T: uploaded in FP64 chunks and narrowed on the
-// device, so no single-threaded host conversion of Pi^-1 (13 GB at L = 8) is needed.
+// Leading dimension for dense device matrices: a multiple of 8 elements, so every column starts
+// on a 16-byte boundary and cuBLAS can take its Tensor Core kernels (an odd |E| or cell size
+// sent FP16 products to slower paths: 264 TFLOP/s for Pi^-1 r at L = 7).
+inline int padded_ld(int rows) { return (rows + 7) / 8 * 8; }
+
+// Narrows columns [0, cols) of an FP64 column-major block (ld `rows`) into T storage with
+// leading dimension ld_out.
 template <class T>
-DeviceBuffer<T> upload_dense(const Eigen::MatrixXd& m) {
-    const std::size_t n = static_cast<std::size_t>(m.size());
-    DeviceBuffer<T> d(n);
-    if (n == 0) return d;
-    if constexpr (std::is_same_v<T, double>) {
-        VOXWAVE_CUDA_CHECK(cudaMemcpy(d.ptr, m.data(), n * sizeof(double), cudaMemcpyHostToDevice));
-    } else {
-        const std::size_t chunk = std::min<std::size_t>(n, std::size_t(1) << 27);  // 1 GiB of FP64
-        DeviceBuffer<double> stage(chunk);
-        for (std::size_t i0 = 0; i0 < n; i0 += chunk) {
-            const std::size_t c = std::min(chunk, n - i0);
-            VOXWAVE_CUDA_CHECK(cudaMemcpy(stage.ptr, m.data() + i0, c * sizeof(double), cudaMemcpyHostToDevice));
-            narrow_kernel<T><<<1024, 256>>>(stage.ptr, d.ptr + i0, static_cast<long long>(c));
-            VOXWAVE_CUDA_CHECK_LAUNCH("narrow_kernel");
-        }
-        VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+__global__ void narrow_columns_kernel(const double* __restrict__ in, int rows, int cols, T* __restrict__ out,
+                                      long long ld_out) {
+    const long long total = (long long)rows * cols;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
+         i += (long long)gridDim.x * blockDim.x)
+        out[(i / rows) * ld_out + i % rows] = from_acc<T>(in[i]);
+}
+
+// An FP64 host matrix into device storage of type T with leading dimension ld (padding zero):
+// uploaded in FP64 column chunks and narrowed on the device, so no single-threaded host
+// conversion of Pi^-1 (13 GB at L = 8) is needed.
+template <class T>
+DeviceBuffer<T> upload_dense(const Eigen::MatrixXd& m, int ld) {
+    const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
+    DeviceBuffer<T> d(std::size_t(ld) * cols);
+    if (d.count == 0) return d;
+    VOXWAVE_CUDA_CHECK(cudaMemset(d.ptr, 0, d.count * sizeof(T)));
+    const int chunk = std::max(1, static_cast<int>((std::size_t(1) << 27) / std::max(rows, 1)));  // ~1 GiB
+    DeviceBuffer<double> stage(std::size_t(rows) * std::min(chunk, cols));
+    for (int j0 = 0; j0 < cols; j0 += chunk) {
+        const int w = std::min(chunk, cols - j0);
+        VOXWAVE_CUDA_CHECK(cudaMemcpy(stage.ptr, m.data() + std::size_t(j0) * rows, sizeof(double) * rows * w,
+                                      cudaMemcpyHostToDevice));
+        narrow_columns_kernel<T><<<1024, 256>>>(stage.ptr, rows, w, d.ptr + std::size_t(j0) * ld, ld);
+        VOXWAVE_CUDA_CHECK_LAUNCH("narrow_columns_kernel");
     }
+    VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     return d;
+}
+
+// Rows [row0, row0 + rows) of every column of the host right-hand sides into node-major device
+// storage (the K values of a node contiguous), and back: transposed and converted on the device,
+// in chunks, so a 915,712 x 1024 block (L = 8) does not go through a single host thread.
+template <class T>
+__global__ void to_node_major_kernel(const double* __restrict__ in, int rows, int K, T* __restrict__ out) {
+    const long long total = (long long)rows * K;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
+         i += (long long)gridDim.x * blockDim.x) {
+        const long long node = i / K, k = i % K;
+        out[i] = from_acc<T>(in[k * rows + node]);
+    }
+}
+template <class T>
+__global__ void from_node_major_kernel(const T* __restrict__ in, int rows, int K, double* __restrict__ out) {
+    const long long total = (long long)rows * K;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
+         i += (long long)gridDim.x * blockDim.x) {
+        const long long node = i % rows, k = i / rows;
+        out[i] = static_cast<double>(to_acc(in[node * K + k]));
+    }
+}
+
+inline int transfer_chunk_rows(int rows, int K) {
+    return std::max(1, std::min(rows, static_cast<int>((std::size_t(1) << 26) / std::max(K, 1))));  // ~512 MiB
+}
+
+template <class T>
+void upload_node_major(const Eigen::MatrixXd& b, int row0, int rows, T* dst) {
+    const int K = static_cast<int>(b.cols()), N = static_cast<int>(b.rows());
+    if (rows == 0 || K == 0) return;
+    const int chunk = transfer_chunk_rows(rows, K);
+    DeviceBuffer<double> stage(std::size_t(chunk) * K);
+    for (int i0 = 0; i0 < rows; i0 += chunk) {
+        const int h = std::min(chunk, rows - i0);
+        VOXWAVE_CUDA_CHECK(cudaMemcpy2D(stage.ptr, sizeof(double) * h, b.data() + row0 + i0, sizeof(double) * N,
+                                        sizeof(double) * h, K, cudaMemcpyHostToDevice));
+        to_node_major_kernel<T><<<1024, 256>>>(stage.ptr, h, K, dst + std::size_t(i0) * K);
+        VOXWAVE_CUDA_CHECK_LAUNCH("to_node_major_kernel");
+    }
+    VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class T>
+void download_node_major(const T* src, int row0, int rows, Eigen::MatrixXd& x) {
+    const int K = static_cast<int>(x.cols()), N = static_cast<int>(x.rows());
+    if (rows == 0 || K == 0) return;
+    const int chunk = transfer_chunk_rows(rows, K);
+    DeviceBuffer<double> stage(std::size_t(chunk) * K);
+    for (int i0 = 0; i0 < rows; i0 += chunk) {
+        const int h = std::min(chunk, rows - i0);
+        from_node_major_kernel<T><<<1024, 256>>>(src + std::size_t(i0) * K, h, K, stage.ptr);
+        VOXWAVE_CUDA_CHECK_LAUNCH("from_node_major_kernel");
+        VOXWAVE_CUDA_CHECK(cudaMemcpy2D(x.data() + row0 + i0, sizeof(double) * N, stage.ptr, sizeof(double) * h,
+                                        sizeof(double) * h, K, cudaMemcpyDeviceToHost));
+    }
 }
 
 // Y = Y0 - A X (Y0 may be Y). One right-hand side: a thread per row. Several: node-major blocks.
@@ -245,32 +309,44 @@ void csr_subtract(const DeviceCsr<T>& A, const T* X, const T* Y0, T* Y, int K) {
     VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_node_major_scalar_kernel");
 }
 
-// C = A B (column-major, beta = 0) in the solver's precision; `batch` products with strides.
+// C = alpha op(A) op(B) + beta C (column-major) in the solver's precision; `batch` products with
+// strides. FP16 and TF32 run on Tensor Cores with FP32 accumulation.
+struct GemmOps {
+    cublasOperation_t a = CUBLAS_OP_N, b = CUBLAS_OP_N;
+    double alpha = 1, beta = 0;
+};
+
 template <class T>
 void gemm(cublasHandle_t h, PoissonPrecision precision, int m, int n, int k, const T* A, int lda, long long sA,
-          const T* B, int ldb, long long sB, T* C, int ldc, long long sC, int batch = 1) {
-    if (m == 0 || n == 0 || k == 0 || batch == 0) return;
+          const T* B, int ldb, long long sB, T* C, int ldc, long long sC, int batch = 1, GemmOps ops = {}) {
+    if (m == 0 || n == 0 || batch == 0) return;
     if constexpr (std::is_same_v<T, double>) {
-        const double one = 1, zero = 0;
+        const double alpha = ops.alpha, beta = ops.beta;
         if (batch == 1)
-            VOXWAVE_CUBLAS_CHECK(
-                cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc));
+            VOXWAVE_CUBLAS_CHECK(cublasDgemm(h, ops.a, ops.b, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc));
         else
-            VOXWAVE_CUBLAS_CHECK(cublasDgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, lda, sA, B,
-                                                           ldb, sB, &zero, C, ldc, sC, batch));
+            VOXWAVE_CUBLAS_CHECK(cublasDgemmStridedBatched(h, ops.a, ops.b, m, n, k, &alpha, A, lda, sA, B, ldb, sB,
+                                                           &beta, C, ldc, sC, batch));
     } else {
-        const float one = 1, zero = 0;
+        const float alpha = static_cast<float>(ops.alpha), beta = static_cast<float>(ops.beta);
         const cudaDataType t = std::is_same_v<T, __half> ? CUDA_R_16F : CUDA_R_32F;
         const cublasComputeType_t compute =
             precision == PoissonPrecision::Tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
         if (batch == 1)
-            VOXWAVE_CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, t, lda, B, t, ldb, &zero,
-                                              C, t, ldc, compute, CUBLAS_GEMM_DEFAULT));
+            VOXWAVE_CUBLAS_CHECK(cublasGemmEx(h, ops.a, ops.b, m, n, k, &alpha, A, t, lda, B, t, ldb, &beta, C, t, ldc,
+                                              compute, CUBLAS_GEMM_DEFAULT));
         else
-            VOXWAVE_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, t, lda, sA,
-                                                            B, t, ldb, sB, &zero, C, t, ldc, sC, batch, compute,
+            VOXWAVE_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, ops.a, ops.b, m, n, k, &alpha, A, t, lda, sA, B, t, ldb,
+                                                            sB, &beta, C, t, ldc, sC, batch, compute,
                                                             CUBLAS_GEMM_DEFAULT));
     }
+}
+
+// B (nC x nE) is kept dense when that is small: its few rows are thousands of entries long
+// (B = L^-1 A~_CE fills in), and the CSR kernel walked each row with one thread (4.7 ms of the
+// 12.7 ms FP16 solve at L = 7). Dense, both products with B are Tensor Core GEMMs.
+inline bool dense_coupling(const PrehandledPoisson& p, std::size_t bytes_per_value) {
+    return p.nC > 0 && p.nE > 0 && std::size_t(p.nC) * p.nE * bytes_per_value <= (std::size_t(1) << 31);
 }
 
 struct SolverBase {
@@ -285,8 +361,11 @@ struct TypedSolver : SolverBase {
     const PrehandledPoisson& p;
     PoissonPrecision precision;
     cublasHandle_t handle = nullptr;
-    DeviceBuffer<T> pi_inverse;
-    std::vector<DeviceBuffer<T>> c_inverse;
+    DeviceBuffer<T> pi_inverse;              // leading dimension ld_pi
+    std::vector<DeviceBuffer<T>> c_inverse;  // leading dimension ld_c
+    int ld_pi = 0, ld_c = 0;
+    bool dense_b = false;
+    DeviceBuffer<T> b_dense;  // B (nC x nE), column-major, leading dimension nC, when dense_b
     DeviceCsr<T> B, Bt;
     std::vector<DeviceCsr<T>> D, Dt;  // per class: columns / rows of its interior nodes
     int K = 0;
@@ -297,15 +376,22 @@ struct TypedSolver : SolverBase {
         VOXWAVE_CUBLAS_CHECK(cublasCreate(&handle));
         // Tensor Cores for FP16 (and TF32 via the compute type); pedantic FP32 otherwise.
         VOXWAVE_CUBLAS_CHECK(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
-        pi_inverse = upload_dense<T>(p.pi_inverse);
+        ld_pi = padded_ld(p.nE);
+        ld_c = padded_ld(p.cell_nodes);
+        pi_inverse = upload_dense<T>(p.pi_inverse, ld_pi);
         for (const auto& mc : p.classes) {
-            c_inverse.push_back(upload_dense<T>(mc.inverse));
+            c_inverse.push_back(upload_dense<T>(mc.inverse, ld_c));
             const SparseMatrixd Dc = p.D.middleCols(mc.first_position, std::size_t(mc.cells) * p.cell_nodes);
             D.push_back(upload_csr<T>(Dc));
             Dt.push_back(upload_csr<T>(SparseMatrixd(Dc.transpose())));
         }
-        B = upload_csr<T>(p.B);
-        Bt = upload_csr<T>(SparseMatrixd(p.B.transpose()));
+        dense_b = dense_coupling(p, sizeof(T));
+        if (dense_b) {
+            b_dense = upload_dense<T>(Eigen::MatrixXd(p.B), p.nC);
+        } else {
+            B = upload_csr<T>(p.B);
+            Bt = upload_csr<T>(SparseMatrixd(p.B.transpose()));
+        }
     }
     ~TypedSolver() override {
         if (handle) cublasDestroy(handle);
@@ -338,9 +424,9 @@ struct TypedSolver : SolverBase {
     void apply_cinv(std::size_t c, const T* in, T* out) {
         const int n = p.cell_nodes, cells = p.classes[c].cells;
         if (K == 1)
-            gemm<T>(handle, precision, n, cells, n, c_inverse[c].ptr, n, 0, in, n, 0, out, n, 0);
+            gemm<T>(handle, precision, n, cells, n, c_inverse[c].ptr, ld_c, 0, in, n, 0, out, n, 0);
         else
-            gemm<T>(handle, precision, K, n, n, in, K, (long long)n * K, c_inverse[c].ptr, n, 0, out, K,
+            gemm<T>(handle, precision, K, n, n, in, K, (long long)n * K, c_inverse[c].ptr, ld_c, 0, out, K,
                     (long long)n * K, cells);
     }
 
@@ -359,7 +445,20 @@ struct TypedSolver : SolverBase {
         mark();
         // r = b_E - B^T b_C - sum_c D_c y_c; the first product reads b_E in place of a copy.
         const T* r_in = bE.ptr;
-        if (p.nC) {
+        if (p.nC && dense_b) {
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.ptr, bE.ptr, sizeof(T) * r.count, cudaMemcpyDeviceToDevice));
+            GemmOps ops;
+            ops.alpha = -1;
+            ops.beta = 1;
+            if (K == 1) {  // r (nE) -= B^T b_C
+                ops.a = CUBLAS_OP_T;
+                gemm<T>(handle, precision, p.nE, 1, p.nC, b_dense.ptr, p.nC, 0, bC.ptr, p.nC, 0, r.ptr, p.nE, 0, 1,
+                        ops);
+            } else {  // node-major: r (K x nE) -= b_C (K x nC) B
+                gemm<T>(handle, precision, K, p.nE, p.nC, bC.ptr, K, 0, b_dense.ptr, p.nC, 0, r.ptr, K, 0, 1, ops);
+            }
+            r_in = r.ptr;
+        } else if (p.nC) {
             csr_subtract(Bt, bC.ptr, r_in, r.ptr, K);
             r_in = r.ptr;
         }
@@ -372,11 +471,25 @@ struct TypedSolver : SolverBase {
         mark();
         // x_E = Pi^-1 r; node-major: x_E^T = r^T Pi^-1 (Pi^-1 symmetric).
         if (K == 1)
-            gemm<T>(handle, precision, p.nE, 1, p.nE, pi_inverse.ptr, p.nE, 0, r.ptr, p.nE, 0, xE.ptr, p.nE, 0);
+            gemm<T>(handle, precision, p.nE, 1, p.nE, pi_inverse.ptr, ld_pi, 0, r.ptr, p.nE, 0, xE.ptr, p.nE, 0);
         else
-            gemm<T>(handle, precision, K, p.nE, p.nE, r.ptr, K, 0, pi_inverse.ptr, p.nE, 0, xE.ptr, K, 0);
+            gemm<T>(handle, precision, K, p.nE, p.nE, r.ptr, K, 0, pi_inverse.ptr, ld_pi, 0, xE.ptr, K, 0);
         mark();
-        csr_subtract(B, xE.ptr, bC.ptr, xC.ptr, K);
+        if (p.nC && dense_b) {  // x_C = b_C - B x_E
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(xC.ptr, bC.ptr, sizeof(T) * xC.count, cudaMemcpyDeviceToDevice));
+            GemmOps ops;
+            ops.alpha = -1;
+            ops.beta = 1;
+            if (K == 1) {
+                gemm<T>(handle, precision, p.nC, 1, p.nE, b_dense.ptr, p.nC, 0, xE.ptr, p.nE, 0, xC.ptr, p.nC, 0, 1,
+                        ops);
+            } else {  // node-major: x_C (K x nC) -= x_E (K x nE) B^T
+                ops.b = CUBLAS_OP_T;
+                gemm<T>(handle, precision, K, p.nC, p.nE, xE.ptr, K, 0, b_dense.ptr, p.nC, 0, xC.ptr, K, 0, 1, ops);
+            }
+        } else {
+            csr_subtract(B, xE.ptr, bC.ptr, xC.ptr, K);
+        }
         for (std::size_t c = 0; c < p.classes.size(); ++c) csr_subtract(Dt[c], xE.ptr, bI[c].ptr, t[c].ptr, K);
         mark();
         for (std::size_t c = 0; c < p.classes.size(); ++c) apply_cinv(c, t[c].ptr, xI[c].ptr);
@@ -408,30 +521,20 @@ struct TypedSolver : SolverBase {
 
     Eigen::MatrixXd solve(const Eigen::MatrixXd& b) override {
         allocate(static_cast<int>(b.cols()));
-        const int nC = p.nC, nE = p.nE, nI = p.nI;
-        auto pack = [&](int row0, int rows) {
-            std::vector<T> h(std::size_t(rows) * K);
-            for (int k = 0; k < K; ++k)
-                for (int i = 0; i < rows; ++i) h[std::size_t(i) * K + k] = to_storage<T>(b(row0 + i, k));
-            return h;
-        };
-        bC.upload(pack(0, nC));
-        bE.upload(pack(nC, nE));
+        const int nC = p.nC, nE = p.nE;
+        upload_node_major<T>(b, 0, nC, bC.ptr);
+        upload_node_major<T>(b, nC, nE, bE.ptr);
         for (std::size_t c = 0; c < p.classes.size(); ++c)
-            bI[c].upload(pack(nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes));
+            upload_node_major<T>(b, nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes,
+                                 bI[c].ptr);
         run_steps();
         VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
         Eigen::MatrixXd x(p.unknowns, K);
-        auto unpack = [&](const DeviceBuffer<T>& d, int row0, int rows) {
-            const std::vector<T> h = d.download();
-            for (int k = 0; k < K; ++k)
-                for (int i = 0; i < rows; ++i) x(row0 + i, k) = from_storage<T>(h[std::size_t(i) * K + k]);
-        };
-        unpack(xC, 0, nC);
-        unpack(xE, nC, nE);
+        download_node_major<T>(xC.ptr, 0, nC, x);
+        download_node_major<T>(xE.ptr, nC, nE, x);
         for (std::size_t c = 0; c < p.classes.size(); ++c)
-            unpack(xI[c], nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes);
-        (void)nI;
+            download_node_major<T>(xI[c].ptr, nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes,
+                                   x);
         return x;
     }
 
@@ -522,7 +625,9 @@ CudaPoissonSolver::CudaPoissonSolver(const PrehandledPoisson& p, PoissonPrecisio
     const std::size_t s = storage_bytes(precision);
     std::size_t cinv = 0;
     for (const auto& mc : p.classes) cinv += std::size_t(mc.inverse.size());
-    impl_->bytes = s * (std::size_t(p.pi_inverse.size()) + cinv) +
+    cinv = std::size_t(padded_ld(p.cell_nodes)) * p.cell_nodes * p.classes.size();
+    impl_->bytes = s * (std::size_t(padded_ld(p.nE)) * p.nE + cinv) +
+                   (dense_coupling(p, s) ? s * std::size_t(p.nC) * p.nE : 0) +
                    (s + 4) * 2 * std::size_t(p.B.nonZeros() + p.D.nonZeros()) + 8 * std::size_t(p.nE + p.nC + p.nI);
     std::size_t free_bytes = 0, total = 0;
     VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
