@@ -165,12 +165,16 @@ inline ShmTiling shm_tiling(int nsh, bool fit) {
 
 // The shm layout knobs, for benchmark sweeps: VOXWAVE_SHM_TILE=fit|32 (fitted or fixed 32-wide
 // tiles) and VOXWAVE_SHM_POINTS=16|32 (points per shared-memory batch; FP32 only).
+// Defaults from the H100 sweep (bench/results/integration-h100.md, session 5): fitted tiles won
+// up to three tiles per side (p <= 5: 0.366 against 0.432 us at p = 4), fixed 32-wide tiles
+// above (p = 6: 6.34 against 6.57 us); 32-point batches were never slower than 16 in FP32.
 struct ShmKnobs {
     bool fit = true;
     int points = 32;
 };
-inline ShmKnobs shm_knobs() {
+inline ShmKnobs shm_knobs(int nsh) {
     ShmKnobs k;
+    k.fit = (nsh + kShmTile - 1) / kShmTile <= 3;
     if (const char* v = std::getenv("VOXWAVE_SHM_TILE")) k.fit = std::string(v) != "32";
     if (const char* v = std::getenv("VOXWAVE_SHM_POINTS")) k.points = std::string(v) == "16" ? 16 : 32;
     return k;
@@ -760,7 +764,7 @@ void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<R
             break;
         }
         case Variant::Shm: {
-            const ShmKnobs knobs = shm_knobs();
+            const ShmKnobs knobs = shm_knobs(a.nsh);
             const ShmTiling tl = shm_tiling(a.nsh, knobs.fit);
             const unsigned blocks = unsigned(a.m) * tl.per_side * tl.per_side;
             const bool p16 = sizeof(Real) == 8 || knobs.points == 16;

@@ -223,25 +223,33 @@ DeviceBuffer<T> upload_dense(const Eigen::MatrixXd& m, int ld) {
     return d;
 }
 
-// Rows [row0, row0 + rows) of every column of the host right-hand sides into node-major device
-// storage (the K values of a node contiguous), and back: transposed and converted on the device,
-// in chunks, so a 915,712 x 1024 block (L = 8) does not go through a single host thread.
+// Storage row of class-local interior position `pos` (= cell * n + i): interior blocks are kept
+// node-in-cell major, [i][cell][k], so applying C^-1 to every cell of a class is ONE product
+// (cells K x n) (n x n) instead of a batch of (K x n) (n x n) products (cuBLAS ran the batch at
+// 140 TFLOP/s in FP16 at L = 8). cells = 0: the identity (the C and E blocks).
+struct RowOrder {
+    int n = 1, cells = 0;
+    __host__ __device__ long long operator()(long long pos) const { return cells ? (pos % n) * cells + pos / n : pos; }
+};
+
 template <class T>
-__global__ void to_node_major_kernel(const double* __restrict__ in, int rows, int K, T* __restrict__ out) {
+__global__ void to_node_major_kernel(const double* __restrict__ in, int rows, int K, long long pos0, RowOrder order,
+                                     T* __restrict__ out) {
     const long long total = (long long)rows * K;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
          i += (long long)gridDim.x * blockDim.x) {
         const long long node = i / K, k = i % K;
-        out[i] = from_acc<T>(in[k * rows + node]);
+        out[order(pos0 + node) * K + k] = from_acc<T>(in[k * rows + node]);
     }
 }
 template <class T>
-__global__ void from_node_major_kernel(const T* __restrict__ in, int rows, int K, double* __restrict__ out) {
+__global__ void from_node_major_kernel(const T* __restrict__ in, int rows, int K, long long pos0, RowOrder order,
+                                       double* __restrict__ out) {
     const long long total = (long long)rows * K;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
          i += (long long)gridDim.x * blockDim.x) {
         const long long node = i % rows, k = i / rows;
-        out[i] = static_cast<double>(to_acc(in[node * K + k]));
+        out[i] = static_cast<double>(to_acc(in[order(pos0 + node) * K + k]));
     }
 }
 
@@ -249,8 +257,12 @@ inline int transfer_chunk_rows(int rows, int K) {
     return std::max(1, std::min(rows, static_cast<int>((std::size_t(1) << 26) / std::max(K, 1))));  // ~512 MiB
 }
 
+// Rows [row0, row0 + rows) of every column of the host right-hand sides into node-major device
+// storage (the K values of a node contiguous, rows in `order`), and back: transposed and
+// converted on the device in chunks, so a 915,712 x 1024 block (L = 8) does not go through a
+// single host thread.
 template <class T>
-void upload_node_major(const Eigen::MatrixXd& b, int row0, int rows, T* dst) {
+void upload_node_major(const Eigen::MatrixXd& b, int row0, int rows, T* dst, RowOrder order = {}) {
     const int K = static_cast<int>(b.cols()), N = static_cast<int>(b.rows());
     if (rows == 0 || K == 0) return;
     const int chunk = transfer_chunk_rows(rows, K);
@@ -259,21 +271,21 @@ void upload_node_major(const Eigen::MatrixXd& b, int row0, int rows, T* dst) {
         const int h = std::min(chunk, rows - i0);
         VOXWAVE_CUDA_CHECK(cudaMemcpy2D(stage.ptr, sizeof(double) * h, b.data() + row0 + i0, sizeof(double) * N,
                                         sizeof(double) * h, K, cudaMemcpyHostToDevice));
-        to_node_major_kernel<T><<<1024, 256>>>(stage.ptr, h, K, dst + std::size_t(i0) * K);
+        to_node_major_kernel<T><<<1024, 256>>>(stage.ptr, h, K, i0, order, dst);
         VOXWAVE_CUDA_CHECK_LAUNCH("to_node_major_kernel");
     }
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 template <class T>
-void download_node_major(const T* src, int row0, int rows, Eigen::MatrixXd& x) {
+void download_node_major(const T* src, int row0, int rows, Eigen::MatrixXd& x, RowOrder order = {}) {
     const int K = static_cast<int>(x.cols()), N = static_cast<int>(x.rows());
     if (rows == 0 || K == 0) return;
     const int chunk = transfer_chunk_rows(rows, K);
     DeviceBuffer<double> stage(std::size_t(chunk) * K);
     for (int i0 = 0; i0 < rows; i0 += chunk) {
         const int h = std::min(chunk, rows - i0);
-        from_node_major_kernel<T><<<1024, 256>>>(src + std::size_t(i0) * K, h, K, stage.ptr);
+        from_node_major_kernel<T><<<1024, 256>>>(src, h, K, i0, order, stage.ptr);
         VOXWAVE_CUDA_CHECK_LAUNCH("from_node_major_kernel");
         VOXWAVE_CUDA_CHECK(cudaMemcpy2D(x.data() + row0 + i0, sizeof(double) * N, stage.ptr, sizeof(double) * h,
                                         sizeof(double) * h, K, cudaMemcpyDeviceToHost));
@@ -381,7 +393,16 @@ struct TypedSolver : SolverBase {
         pi_inverse = upload_dense<T>(p.pi_inverse, ld_pi);
         for (const auto& mc : p.classes) {
             c_inverse.push_back(upload_dense<T>(mc.inverse, ld_c));
-            const SparseMatrixd Dc = p.D.middleCols(mc.first_position, std::size_t(mc.cells) * p.cell_nodes);
+            // D's columns in the interior storage order (see RowOrder).
+            const SparseMatrixd Dcell = p.D.middleCols(mc.first_position, std::size_t(mc.cells) * p.cell_nodes);
+            const RowOrder order = interior_order(mc);
+            std::vector<Eigen::Triplet<double>> tr;
+            tr.reserve(std::size_t(Dcell.nonZeros()));
+            for (int col = 0; col < Dcell.outerSize(); ++col)
+                for (SparseMatrixd::InnerIterator it(Dcell, col); it; ++it)
+                    tr.emplace_back(int(it.row()), int(order(col)), it.value());
+            SparseMatrixd Dc(Dcell.rows(), Dcell.cols());
+            Dc.setFromTriplets(tr.begin(), tr.end());
             D.push_back(upload_csr<T>(Dc));
             Dt.push_back(upload_csr<T>(SparseMatrixd(Dc.transpose())));
         }
@@ -418,16 +439,18 @@ struct TypedSolver : SolverBase {
         }
     }
 
-    // C^-1 applied to every macro cell of class c. One right-hand side: one product whose
-    // columns are the cells. Several (node-major): per cell (K x n) = (K x n) C^-1 (C^-1 is
-    // symmetric), one strided batch over the cells.
+    RowOrder interior_order(const MacroCellClass& mc) const {
+        RowOrder o;
+        o.n = p.cell_nodes;
+        o.cells = mc.cells;
+        return o;
+    }
+
+    // C^-1 applied to every macro cell of class c: with the interior block stored [i][cell][k]
+    // it is a (cells K x n) matrix, and out = in C^-1 (C^-1 symmetric) is one product.
     void apply_cinv(std::size_t c, const T* in, T* out) {
-        const int n = p.cell_nodes, cells = p.classes[c].cells;
-        if (K == 1)
-            gemm<T>(handle, precision, n, cells, n, c_inverse[c].ptr, ld_c, 0, in, n, 0, out, n, 0);
-        else
-            gemm<T>(handle, precision, K, n, n, in, K, (long long)n * K, c_inverse[c].ptr, ld_c, 0, out, K,
-                    (long long)n * K, cells);
+        const int n = p.cell_nodes, rows = p.classes[c].cells * K;
+        gemm<T>(handle, precision, rows, n, n, in, rows, 0, c_inverse[c].ptr, ld_c, 0, out, rows, 0);
     }
 
     // Steps 4-6 on the device data. With a trace, events between the stages give their times.
@@ -513,6 +536,28 @@ struct TypedSolver : SolverBase {
             }
             for (cudaEvent_t e : marks) cudaEventDestroy(e);
         }
+        // The dense product once more with Pi^-1 read transposed (it is symmetric): cuBLAS picks
+        // its kernels by layout, and the FP16 product ran slower than TF32 in the N,N layout.
+        if (K > 1 && p.nE) {
+            cudaEvent_t e0, e1;
+            VOXWAVE_CUDA_CHECK(cudaEventCreate(&e0));
+            VOXWAVE_CUDA_CHECK(cudaEventCreate(&e1));
+            GemmOps ops;
+            ops.b = CUBLAS_OP_T;
+            for (int layout = 0; layout < 2; ++layout) {
+                VOXWAVE_CUDA_CHECK(cudaEventRecord(e0));
+                gemm<T>(handle, precision, K, p.nE, p.nE, r.ptr, K, 0, pi_inverse.ptr, ld_pi, 0, xE.ptr, K, 0, 1,
+                        layout ? ops : GemmOps{});
+                VOXWAVE_CUDA_CHECK(cudaEventRecord(e1));
+                VOXWAVE_CUDA_CHECK(cudaEventSynchronize(e1));
+                float x = 0;
+                VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&x, e0, e1));
+                std::fprintf(stderr, "[poisson] K = %d, Pi^-1 r with Pi read %s      %9.3f ms\n", K,
+                             layout ? "transposed" : "as stored ", x);
+            }
+            cudaEventDestroy(e0);
+            cudaEventDestroy(e1);
+        }
         for (std::size_t i = 0; i < ms.size(); ++i) {
             std::sort(ms[i].begin(), ms[i].end());
             std::fprintf(stderr, "[poisson] K = %d, %-26s %9.3f ms\n", K, names[i], ms[i][ms[i].size() / 2]);
@@ -525,8 +570,8 @@ struct TypedSolver : SolverBase {
         upload_node_major<T>(b, 0, nC, bC.ptr);
         upload_node_major<T>(b, nC, nE, bE.ptr);
         for (std::size_t c = 0; c < p.classes.size(); ++c)
-            upload_node_major<T>(b, nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes,
-                                 bI[c].ptr);
+            upload_node_major<T>(b, nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes, bI[c].ptr,
+                                 interior_order(p.classes[c]));
         run_steps();
         VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
         Eigen::MatrixXd x(p.unknowns, K);
@@ -534,7 +579,7 @@ struct TypedSolver : SolverBase {
         download_node_major<T>(xE.ptr, nC, nE, x);
         for (std::size_t c = 0; c < p.classes.size(); ++c)
             download_node_major<T>(xI[c].ptr, nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes,
-                                   x);
+                                   x, interior_order(p.classes[c]));
         return x;
     }
 
