@@ -424,18 +424,24 @@ struct TypedSolver : SolverBase {
         bC = DeviceBuffer<T>(std::size_t(p.nC) * K);
         xC = DeviceBuffer<T>(std::size_t(p.nC) * K);
         bE = DeviceBuffer<T>(std::size_t(p.nE) * K);
-        r = DeviceBuffer<T>(std::size_t(p.nE) * K);
-        xE = DeviceBuffer<T>(std::size_t(p.nE) * K);
+        // Several right-hand sides: |E| and the cell size padded to multiples of 8 with zero
+        // nodes, so the inner dimension of the Pi^-1 and C^-1 products is one too (cuBLAS's FP16
+        // Tensor Core kernels wanted it: k = 1953 ran at 134 TFLOP/s at L = 8). The padding
+        // stays zero: no sparse product touches it, and the padded rows of Pi^-1, C^-1 are zero.
+        r = DeviceBuffer<T>(std::size_t(k_e()) * K);
+        xE = DeviceBuffer<T>(std::size_t(k_e()) * K);
+        VOXWAVE_CUDA_CHECK(cudaMemset(r.ptr, 0, sizeof(T) * r.count));
+        VOXWAVE_CUDA_CHECK(cudaMemset(xE.ptr, 0, sizeof(T) * xE.count));
         bI.clear();
         y.clear();
         t.clear();
         xI.clear();
         for (const auto& mc : p.classes) {
-            const std::size_t n = std::size_t(mc.cells) * p.cell_nodes * K;
-            bI.emplace_back(n);
-            y.emplace_back(n);
-            t.emplace_back(n);
-            xI.emplace_back(n);
+            const std::size_t n = std::size_t(mc.cells) * k_i() * K;
+            for (auto* v : {&bI, &y, &t, &xI}) {
+                v->emplace_back(n);
+                VOXWAVE_CUDA_CHECK(cudaMemset(v->back().ptr, 0, sizeof(T) * n));
+            }
         }
     }
 
@@ -449,9 +455,12 @@ struct TypedSolver : SolverBase {
     // C^-1 applied to every macro cell of class c: with the interior block stored [i][cell][k]
     // it is a (cells K x n) matrix, and out = in C^-1 (C^-1 symmetric) is one product.
     void apply_cinv(std::size_t c, const T* in, T* out) {
-        const int n = p.cell_nodes, rows = p.classes[c].cells * K;
+        const int n = k_i(), rows = p.classes[c].cells * K;
         gemm<T>(handle, precision, rows, n, n, in, rows, 0, c_inverse[c].ptr, ld_c, 0, out, rows, 0);
     }
+    // Inner dimensions of the dense products: padded (= the leading dimensions) when K > 1.
+    int k_e() const { return K > 1 ? ld_pi : p.nE; }
+    int k_i() const { return K > 1 ? ld_c : p.cell_nodes; }
 
     // Steps 4-6 on the device data. With a trace, events between the stages give their times.
     void run_steps(std::vector<cudaEvent_t>* marks = nullptr) {
@@ -469,7 +478,7 @@ struct TypedSolver : SolverBase {
         // r = b_E - B^T b_C - sum_c D_c y_c; the first product reads b_E in place of a copy.
         const T* r_in = bE.ptr;
         if (p.nC && dense_b) {
-            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.ptr, bE.ptr, sizeof(T) * r.count, cudaMemcpyDeviceToDevice));
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.ptr, bE.ptr, sizeof(T) * bE.count, cudaMemcpyDeviceToDevice));
             GemmOps ops;
             ops.alpha = -1;
             ops.beta = 1;
@@ -490,13 +499,13 @@ struct TypedSolver : SolverBase {
             r_in = r.ptr;
         }
         if (r_in != r.ptr && p.nE)
-            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.ptr, bE.ptr, sizeof(T) * r.count, cudaMemcpyDeviceToDevice));
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.ptr, bE.ptr, sizeof(T) * bE.count, cudaMemcpyDeviceToDevice));
         mark();
         // x_E = Pi^-1 r; node-major: x_E^T = r^T Pi^-1 (Pi^-1 symmetric).
         if (K == 1)
             gemm<T>(handle, precision, p.nE, 1, p.nE, pi_inverse.ptr, ld_pi, 0, r.ptr, p.nE, 0, xE.ptr, p.nE, 0);
         else
-            gemm<T>(handle, precision, K, p.nE, p.nE, r.ptr, K, 0, pi_inverse.ptr, ld_pi, 0, xE.ptr, K, 0);
+            gemm<T>(handle, precision, K, k_e(), k_e(), r.ptr, K, 0, pi_inverse.ptr, ld_pi, 0, xE.ptr, K, 0);
         mark();
         if (p.nC && dense_b) {  // x_C = b_C - B x_E
             VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(xC.ptr, bC.ptr, sizeof(T) * xC.count, cudaMemcpyDeviceToDevice));
@@ -546,7 +555,7 @@ struct TypedSolver : SolverBase {
             ops.b = CUBLAS_OP_T;
             for (int layout = 0; layout < 2; ++layout) {
                 VOXWAVE_CUDA_CHECK(cudaEventRecord(e0));
-                gemm<T>(handle, precision, K, p.nE, p.nE, r.ptr, K, 0, pi_inverse.ptr, ld_pi, 0, xE.ptr, K, 0, 1,
+                gemm<T>(handle, precision, K, k_e(), k_e(), r.ptr, K, 0, pi_inverse.ptr, ld_pi, 0, xE.ptr, K, 0, 1,
                         layout ? ops : GemmOps{});
                 VOXWAVE_CUDA_CHECK(cudaEventRecord(e1));
                 VOXWAVE_CUDA_CHECK(cudaEventSynchronize(e1));
