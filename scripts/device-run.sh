@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -122,6 +122,23 @@ for phase in "$@"; do
       echo "### sumfact (unrolled kernel for elasticity)" >>"$M"
       for p in 2 3 4 5 6 7 8; do irun --order $p --variant sumfact; done
       for p in 3 6; do irun --order $p --variant sumfact --precision fp64; done
+      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
+    integration-check)
+      # Issue 7: shm with its defaults and with fixed 32-wide tiles, and sumfact, after a change.
+      log "integration check $(date -u +%T)"
+      M=$OUT/integration.md
+      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
+      echo "### shm defaults" >>"$M"
+      for p in 1 2 3 4 5 6 7 8 9 10; do irun --order $p --variant shm; done
+      echo "### shm VOXWAVE_SHM_TILE=fit (fitted tiles at every order)" >>"$M"
+      for p in 6 7 8; do VOXWAVE_SHM_TILE=fit irun --order $p --variant shm; done
+      echo "### shm VOXWAVE_SHM_TILE=32" >>"$M"
+      for p in 3 4 5 6; do VOXWAVE_SHM_TILE=32 irun --order $p --variant shm; done
+      echo "### sumfact" >>"$M"
+      for p in 4 5 6 7 8; do irun --order $p --variant sumfact; done
+      echo "### shm fp64, computed Jacobian" >>"$M"
+      for p in 3 6; do irun --order $p --variant shm --precision fp64; done
+      for p in 3 4 6; do irun --order $p --variant shm --jacobian computed; done
       grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
     poisson-trace)
       # Issue 5: where the time of the many-right-hand-side solve goes (VOXWAVE_POISSON_TRACE).

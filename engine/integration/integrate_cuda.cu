@@ -218,17 +218,25 @@ __global__ void __launch_bounds__(kShmThreads) shm_kernel(Args<Real> a, int tile
                 load_jacobian(a, e, q, s_jf[qc]);
         }
         __syncthreads();
-        for (int idx = threadIdx.x; idx < P * 2 * side; idx += blockDim.x) {
-            const int qc = idx / (2 * side), sd = (idx / side) % 2, s = idx % side;
+        // (point, side, shape) of item idx without integer division (side is a run-time value
+        // now; three divisions per item cost more than the padding the fitted tiles saved):
+        // the running remainder advances by blockDim and carries into the point index.
+        const int row = 2 * side;
+        int qd = 0, rem = threadIdx.x;
+        while (rem >= row) rem -= row, ++qd;
+        for (int idx = threadIdx.x; idx < P * row; idx += blockDim.x) {
+            const int sd = rem >= side, s = rem - sd * side;
             const int shape = (sd ? b0 : a0) + s;
             Real g[4] = {0, 0, 0, 0};
-            if (qc < qn && shape < a.nsh) {
-                physical_derivatives(a.phi + long(q0 + qc) * 4 * a.nsh, a.nsh, shape, s_jf[qc], g);
+            if (qd < qn && shape < a.nsh) {
+                physical_derivatives(a.phi + long(q0 + qd) * 4 * a.nsh, a.nsh, shape, s_jf[qd], g);
                 if (sd == 0)
-                    for (int d = 0; d < 4; ++d) g[d] *= s_jf[qc][9];
+                    for (int d = 0; d < 4; ++d) g[d] *= s_jf[qd][9];
             }
             Real(*dst)[4][kShmTile] = sd ? s_trial : s_test;
-            for (int d = 0; d < 4; ++d) dst[qc][d][s] = g[d];
+            for (int d = 0; d < 4; ++d) dst[qd][d][s] = g[d];
+            rem += blockDim.x;
+            while (rem >= row) rem -= row, ++qd;
         }
         __syncthreads();
         for (int qc = 0; qc < qn; ++qc) {
