@@ -232,24 +232,21 @@ struct RowOrder {
     __host__ __device__ long long operator()(long long pos) const { return cells ? (pos % n) * cells + pos / n : pos; }
 };
 
-template <class T>
-__global__ void to_node_major_kernel(const double* __restrict__ in, int rows, int K, long long pos0, RowOrder order,
-                                     T* __restrict__ out) {
+// One chunk between the column-major FP64 staging block (rows x K) and node-major storage of T:
+// kToNodeMajor narrows into the storage, otherwise it widens out of it. The loop runs along the
+// contiguous side of the destination so its writes coalesce.
+template <bool kToNodeMajor, class T>
+__global__ void node_major_transfer_kernel(double* staging, int rows, int K, long long pos0, RowOrder order,
+                                           T* storage) {
     const long long total = (long long)rows * K;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
          i += (long long)gridDim.x * blockDim.x) {
-        const long long node = i / K, k = i % K;
-        out[order(pos0 + node) * K + k] = from_acc<T>(in[k * rows + node]);
-    }
-}
-template <class T>
-__global__ void from_node_major_kernel(const T* __restrict__ in, int rows, int K, long long pos0, RowOrder order,
-                                       double* __restrict__ out) {
-    const long long total = (long long)rows * K;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
-         i += (long long)gridDim.x * blockDim.x) {
-        const long long node = i % rows, k = i / rows;
-        out[i] = static_cast<double>(to_acc(in[order(pos0 + node) * K + k]));
+        const long long node = kToNodeMajor ? i / K : i % rows, k = kToNodeMajor ? i % K : i / rows;
+        T& slot = storage[order(pos0 + node) * K + k];
+        if constexpr (kToNodeMajor)
+            slot = from_acc<T>(staging[k * rows + node]);
+        else
+            staging[k * rows + node] = static_cast<double>(to_acc(slot));
     }
 }
 
@@ -271,8 +268,8 @@ void upload_node_major(const Eigen::MatrixXd& b, int row0, int rows, T* dst, Row
         const int h = std::min(chunk, rows - i0);
         VOXWAVE_CUDA_CHECK(cudaMemcpy2D(stage.ptr, sizeof(double) * h, b.data() + row0 + i0, sizeof(double) * N,
                                         sizeof(double) * h, K, cudaMemcpyHostToDevice));
-        to_node_major_kernel<T><<<1024, 256>>>(stage.ptr, h, K, i0, order, dst);
-        VOXWAVE_CUDA_CHECK_LAUNCH("to_node_major_kernel");
+        node_major_transfer_kernel<true, T><<<1024, 256>>>(stage.ptr, h, K, i0, order, dst);
+        VOXWAVE_CUDA_CHECK_LAUNCH("node_major_transfer_kernel");
     }
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -285,8 +282,8 @@ void download_node_major(const T* src, int row0, int rows, Eigen::MatrixXd& x, R
     DeviceBuffer<double> stage(std::size_t(chunk) * K);
     for (int i0 = 0; i0 < rows; i0 += chunk) {
         const int h = std::min(chunk, rows - i0);
-        from_node_major_kernel<T><<<1024, 256>>>(src, h, K, i0, order, stage.ptr);
-        VOXWAVE_CUDA_CHECK_LAUNCH("from_node_major_kernel");
+        node_major_transfer_kernel<false, T><<<1024, 256>>>(stage.ptr, h, K, i0, order, const_cast<T*>(src));
+        VOXWAVE_CUDA_CHECK_LAUNCH("node_major_transfer_kernel");
         VOXWAVE_CUDA_CHECK(cudaMemcpy2D(x.data() + row0 + i0, sizeof(double) * N, stage.ptr, sizeof(double) * h,
                                         sizeof(double) * h, K, cudaMemcpyDeviceToHost));
     }
