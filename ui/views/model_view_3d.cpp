@@ -94,7 +94,7 @@ ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
 
 ModelView3D::~ModelView3D() = default;
 
-QWidget* ModelView3D::vtkView() const { return view_; }
+GlView* ModelView3D::vtkView() const { return view_; }
 int ModelView3D::vtkPaintCount() const { return view_->paintCount(); }
 
 bool ModelView3D::pickModelPoint(QPointF px, Vec3& node_position) const {
@@ -254,9 +254,8 @@ void ModelView3D::rebuildModel() {
             cam->SetPosition(centre[0] - 0.8, centre[1] - 1.6, centre[2] + 0.9);
             cam->SetViewUp(0, 0, 1);
             ren->ResetCamera();
-            // ResetCamera fits the vertical view angle only: a tall view needs a step back.
-            const double aspect = ren->GetTiledAspectRatio();
-            if (aspect < 1) cam->Zoom(aspect);
+            // ResetCamera fits the bounding sphere to the narrower of the two view angles (VTK 9.1
+            // reads the aspect ratio), so a tall view needs no extra step back.
             ren->ResetCameraClippingRange();
         });
     }

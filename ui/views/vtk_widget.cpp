@@ -13,7 +13,7 @@
 
 namespace voxwave::ui {
 
-VtkWidget::VtkWidget(QWidget* parent) : QOpenGLWidget(parent) {
+VtkWidget::VtkWidget(QWidget* parent) : GlView(parent) {
     window_ = vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New();
     renderer_ = vtkSmartPointer<vtkRenderer>::New();
     interactor_ = vtkSmartPointer<vtkGenericRenderWindowInteractor>::New();
@@ -70,7 +70,7 @@ void VtkWidget::initializeGL() {
     window_->SetMapped(1);
     window_->SetIsDirect(true);
     window_->SetSupportsOpenGL(true);
-    window_->SetFrameBlitModeToNoBlit();  // we blit ourselves into Qt's framebuffer in paintGL
+    window_->SetFrameBlitModeToNoBlit();  // we blit ourselves into the view's framebuffer in paintGL
     window_->OpenGLInitContext();
     syncSize();
 }
@@ -93,14 +93,13 @@ void VtkWidget::paintGL() {
         before_render_ = nullptr;
         fn();
     }
-    ++paint_count_;
     painting_ = true;
     window_->Render();
     painting_ = false;
     vtkOpenGLState* state = window_->GetState();
     state->Reset();
     state->Push();
-    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffer());
     window_->BlitDisplayFramebuffer();
     state->Pop();
 }
