@@ -1,6 +1,7 @@
 #include "views/gl_view.hpp"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions>
@@ -18,6 +19,9 @@ class GlView::Window : public QOpenGLWindow {
 public:
     // NoPartialUpdate: frames go straight to the window's back buffer, no extra FBO and blit.
     explicit Window(GlView* host) : QOpenGLWindow(QOpenGLWindow::NoPartialUpdate), host_(host) {}
+    ~Window() override {
+        if (last_frame_window_ == this) last_frame_window_ = nullptr;
+    }
 
 protected:
     void initializeGL() override { host_->initializeGL(); }
@@ -28,6 +32,26 @@ protected:
     }
     bool event(QEvent* e) override {
         switch (e->type()) {
+            case QEvent::UpdateRequest: {
+                // One GL view's frame per pass of the event loop: the update timers of two views
+                // (the slice and the 3D view) often expire together, and their software-GL frames
+                // back to back made the longest stalls. A frame asked for right after another
+                // view's comes one update interval later, once (so that none waits for ever).
+                if (last_frame_window_ && last_frame_window_ != this && last_frame_end_.isValid() &&
+                    last_frame_end_.elapsed() < kFrameSpacingMs && !postponed_) {
+                    postponed_ = true;
+                    requestUpdate();
+                    return true;
+                }
+                postponed_ = false;
+                const int painted = host_->paint_count_;
+                const bool handled = QOpenGLWindow::event(e);
+                if (host_->paint_count_ != painted) {
+                    last_frame_window_ = this;
+                    last_frame_end_.start();
+                }
+                return handled;
+            }
             case QEvent::MouseMove:
                 // A QWindow always sees hover moves; a widget only when it tracks the mouse. A
                 // hover must not cost a (software-GL) frame of a view that ignores it.
@@ -49,7 +73,11 @@ protected:
     }
 
 private:
+    static constexpr qint64 kFrameSpacingMs = 8;
+    static inline const Window* last_frame_window_ = nullptr;
+    static inline QElapsedTimer last_frame_end_;
     GlView* host_;
+    bool postponed_ = false;
 };
 
 GlView::GlView(QWidget* parent) : QWidget(parent), window_(new Window(this)) {
