@@ -1,7 +1,5 @@
 #include "sim/simulation_controller.hpp"
 
-#include <pthread.h>
-#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -148,14 +146,10 @@ void SimulationController::publish(const std::vector<std::unique_ptr<WaveSession
 }
 
 void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused) {
-    // The engine yields to the window: SCHED_IDLE for this thread, inherited by the OpenMP
-    // threads it starts, so painting and input never wait behind a step. The engine still gets
-    // every cycle the window leaves idle. (Nice 10, used before, still let the engine's threads
-    // stretch the 3D view's software-GL frames: longest stalls 41-57 ms against 36-43 ms on the
-    // 2-core VM.) Where SCHED_IDLE is refused, nice 10 (on Linux nice values are per thread).
-    sched_param idle{};
-    if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle) != 0)
-        setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+    // The engine yields to the window: a lower priority for this thread, inherited by the
+    // OpenMP threads it starts, so painting and input never wait behind a step (on Linux nice
+    // values are per thread). The engine still gets every cycle the window leaves idle.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
     std::vector<std::unique_ptr<WaveSession>> sessions;
     try {
         for (auto& [scene, model] : runs)
