@@ -20,6 +20,7 @@
 #include "solvers/integration_panel.hpp"
 #include "solvers/poisson_panel.hpp"
 #include "views/gl_format.hpp"
+#include "views/gl_view.hpp"
 
 int main(int argc, char** argv) {
     // Idle engine threads sleep instead of spinning between steps: spinning threads take the
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
     QWidget* shot_target = &w;
     auto take_shot = [&] {
         QTimer::singleShot(300, &w, [&] {
-            if (!shot_target->grab().save(shot_path)) {
+            if (!voxwave::ui::grab_with_gl_views(shot_target).save(shot_path)) {
                 std::fprintf(stderr, "voxwave: %s: cannot write the screenshot\n", qPrintable(shot_path));
                 QApplication::exit(3);
                 return;

@@ -5,6 +5,7 @@
 #include <QSurfaceFormat>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 #include "views/gl_format.hpp"
@@ -148,6 +149,59 @@ private slots:
         w_->document()->undoStack()->undo();  // the move
         w_->document()->undoStack()->undo();  // the placement
         QCOMPARE(w_->document()->scene().sources.size(), n0);
+    }
+
+    // The Move tool: a source's marker dragged on the slice lands on the node under the cursor,
+    // as one undo step, and the table follows; its coordinate along the plane's normal stays.
+    void dragMovesASourceAndUndoRestoresIt() {
+        SlicePainter* p = w_->painter();
+        w_->tabs()->setCurrentWidget(p);
+        p->setPlane(SlicePlane::XZ);
+        p->setNodePlane(7);  // y = 35 mm
+        QTest::qWait(50);
+        QUndoStack* undo = w_->document()->undoStack();
+        w_->sources()->addSourceAt({0.020, 0.035, 0.030});
+        const std::size_t i = w_->document()->scene().sources.size() - 1;
+        const int steps = undo->index();
+        auto source = [this, i] { return w_->document()->scene().sources[i].position; };
+        auto near = [](const Vec3& a, const Vec3& b) {
+            for (int c = 0; c < 3; ++c)
+                if (std::abs(a[c] - b[c]) > 1e-12) return false;
+            return true;
+        };
+        // Pixels of physical (x, z) from the drawn rectangle (0.1 m wide, 0.05 m high), not from
+        // the painter's own mapping.
+        const QRectF r = p->sliceRect();
+        auto pixel = [&r](double x, double z) {
+            return QPointF(r.left() + x / 0.1 * r.width(), r.bottom() - z / 0.05 * r.height()).toPoint();
+        };
+        QTableWidget* t = w_->sources()->sourceTable();
+        p->setTool(SliceTool::Move);
+        QTest::mousePress(p, Qt::LeftButton, {}, pixel(0.020, 0.030));
+        QTest::mouseMove(p, pixel(0.040, 0.020));
+        QTest::mouseMove(p, pixel(0.060, 0.010));
+        QVERIFY(near(source(), {0.020, 0.035, 0.030}));  // the document changes on release only
+        QTest::mouseRelease(p, Qt::LeftButton, {}, pixel(0.060, 0.010));
+        QVERIFY(near(source(), {0.060, 0.035, 0.010}));
+        QCOMPARE(undo->index(), steps + 1);
+        QCOMPARE(t->item(int(i), kSrcX)->text().toDouble(), 60.0);
+        QCOMPARE(t->item(int(i), kSrcZ)->text().toDouble(), 10.0);
+        undo->undo();
+        QVERIFY(near(source(), {0.020, 0.035, 0.030}));
+        QCOMPARE(t->item(int(i), kSrcX)->text().toDouble(), 20.0);
+        // A click on a marker without moving it adds no undo step.
+        QTest::mouseClick(p, Qt::LeftButton, {}, pixel(0.020, 0.030));
+        QCOMPARE(undo->index(), steps);
+        // Seen from another plane (y = 20 mm) the source moves in x and z and keeps its y.
+        p->setNodePlane(4);
+        QTest::mousePress(p, Qt::LeftButton, {}, pixel(0.020, 0.030));
+        QTest::mouseMove(p, pixel(0.030, 0.025));
+        QTest::mouseRelease(p, Qt::LeftButton, {}, pixel(0.030, 0.025));
+        QVERIFY(near(source(), {0.030, 0.035, 0.025}));
+        undo->undo();
+        undo->undo();  // the placement
+        QCOMPARE(w_->document()->scene().sources.size(), i);
+        p->setNodePlane(7);
     }
 
     void clickOnThe3DModelPlacesASourceOnItsSurface() {

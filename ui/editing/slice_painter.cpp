@@ -43,10 +43,12 @@ SlicePainter::SlicePainter(SceneDocument* doc, QWidget* parent) : QWidget(parent
         update();
     });
     connect(doc_, &SceneDocument::sceneChanged, this, [this] {
+        moving_.reset();  // a drag in progress may point at a source or receiver that went
         rebuildImage();
         update();
     });
     connect(doc_, &SceneDocument::documentReset, this, [this] {
+        moving_.reset();
         // Start on the plane of the first source (where the wave is), else in the middle.
         const VoxelGrid& g = doc_->model();
         const int normal = plane_axes(plane_)[2];
@@ -202,6 +204,16 @@ std::optional<std::pair<int, int>> SlicePainter::pickPoint(QPointF px) const {
     return best;
 }
 
+Vec3 SlicePainter::dragTarget(QPointF px) const {
+    const auto& s = doc_->scene();
+    const auto [kind, i] = *moving_;
+    const Vec3 from = kind == 0 ? s.sources[std::size_t(i)].position : s.receivers[std::size_t(i)].position;
+    Vec3 to = physicalAt(px);
+    const int normal = plane_axes(plane_)[2];
+    to[std::size_t(normal)] = from[std::size_t(normal)];
+    return to;
+}
+
 void SlicePainter::mousePressEvent(QMouseEvent* ev) {
     if (ev->button() == Qt::RightButton || ev->button() == Qt::MiddleButton) {
         pan_from_ = ev->position();
@@ -235,6 +247,7 @@ void SlicePainter::mousePressEvent(QMouseEvent* ev) {
             break;
         case SliceTool::Move:
             moving_ = pickPoint(ev->position());
+            moving_to_ = ev->position();
             break;
     }
     update();
@@ -260,6 +273,12 @@ void SlicePainter::mouseMoveEvent(QMouseEvent* ev) {
                            .arg(p[2] * 1e3, 0, 'f', 1)
                            .arg(name));
     }
+    if (moving_) {
+        // The marker follows the cursor; the document changes once, on release (one undo step).
+        moving_to_ = ev->position();
+        update();
+        return;
+    }
     if (!drag_start_cell_ || !(ev->buttons() & Qt::LeftButton)) return;
     if (tool_ == SliceTool::Brush || tool_ == SliceTool::Eraser) {
         const auto seg = line_cells(doc_->model(), sliceRef(), drag_cell_, c, brush_size_);
@@ -276,9 +295,13 @@ void SlicePainter::mouseReleaseEvent(QMouseEvent* ev) {
     }
     if (ev->button() != Qt::LeftButton) return;
     if (moving_) {
-        const Vec3 p = physicalAt(ev->position());
+        const Vec3 p = dragTarget(ev->position());
         const auto [kind, i] = *moving_;
         moving_.reset();
+        update();
+        const auto& scene = doc_->scene();
+        if (p == (kind == 0 ? scene.sources[std::size_t(i)].position : scene.receivers[std::size_t(i)].position))
+            return;  // a click, or a drag back to where it was: nothing to undo
         if (kind == 0) {
             auto v = doc_->scene().sources;
             v[i].position = p;
@@ -383,8 +406,16 @@ void SlicePainter::paintEvent(QPaintEvent*) {
         p.setPen(on_plane ? Qt::white : QColor(255, 255, 255, 90));
         p.drawText(c + QPointF(8, -6), QString::fromStdString(name));
     };
-    for (const auto& src : doc_->scene().sources) draw_marker(src.position, true, src.name);
-    for (const auto& r : doc_->scene().receivers) draw_marker(r.position, false, r.name);
+    // The marker being dragged is drawn where it would land.
+    const auto shown = [&](const Vec3& pos, int kind, std::size_t i) {
+        return moving_ && moving_->first == kind && std::size_t(moving_->second) == i ? dragTarget(moving_to_) : pos;
+    };
+    const auto& sources = doc_->scene().sources;
+    const auto& receivers = doc_->scene().receivers;
+    for (std::size_t i = 0; i < sources.size(); ++i)
+        draw_marker(shown(sources[i].position, 0, i), true, sources[i].name);
+    for (std::size_t i = 0; i < receivers.size(); ++i)
+        draw_marker(shown(receivers[i].position, 1, i), false, receivers[i].name);
     // A result file's receivers: cyan rings (its model may differ from the one shown).
     for (const auto& [name, pos] : result_receivers_) {
         if (!inside_model_box(g, pos)) continue;

@@ -69,6 +69,9 @@ private:
     MaterialId paintValue() const;
     // Nearest source (kind 0) or receiver (kind 1) within a few pixels of `pixel`.
     std::optional<std::pair<int, int>> pickPoint(QPointF pixel) const;
+    // Where the point being dragged would go for the cursor at `pixel`: the nearest node in the
+    // plane, keeping its own coordinate along the normal (a marker of another plane stays there).
+    Vec3 dragTarget(QPointF pixel) const;
 
     SceneDocument* doc_;
     SlicePlane plane_ = SlicePlane::XZ;
@@ -86,6 +89,7 @@ private:
     std::vector<std::size_t> stroke_;  // brush / eraser cells of the stroke in progress
     std::optional<QPointF> pan_from_;
     std::optional<std::pair<int, int>> moving_;  // (kind, index) being dragged
+    QPointF moving_to_;                          // the cursor during that drag
     std::vector<std::pair<std::string, Vec3>> result_receivers_;
 };
 

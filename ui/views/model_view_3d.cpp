@@ -3,20 +3,22 @@
 #include <vtkActor.h>
 #include <vtkAppendPolyData.h>
 #include <vtkCamera.h>
+#include <vtkCellArray.h>
 #include <vtkCellPicker.h>
 #include <vtkColorTransferFunction.h>
 #include <vtkDiscreteFlyingEdges3D.h>
 #include <vtkFloatArray.h>
 #include <vtkImageData.h>
 #include <vtkPlane.h>
-#include <vtkPlaneSource.h>
 #include <vtkPointData.h>
+#include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <vtkSphereSource.h>
+#include <vtkTexture.h>
 #include <vtkUnsignedCharArray.h>
 #include <QCheckBox>
 #include <QComboBox>
@@ -40,12 +42,50 @@ struct ModelView3D::Pipeline {
     vtkSmartPointer<vtkPlane> clip = vtkSmartPointer<vtkPlane>::New();
     bool clipping = false;
     double background_opacity = 0.25;
-    std::vector<vtkSmartPointer<vtkActor>> field_planes;
+    // The live field's three planes (XY, XZ, YZ): made once, their images refilled each update.
+    struct FieldPlane {
+        vtkSmartPointer<vtkPoints> points = vtkSmartPointer<vtkPoints>::New();
+        vtkSmartPointer<vtkFloatArray> tcoords = vtkSmartPointer<vtkFloatArray>::New();
+        vtkSmartPointer<vtkImageData> image = vtkSmartPointer<vtkImageData>::New();
+        vtkSmartPointer<vtkActor> actor = vtkSmartPointer<vtkActor>::New();
+    };
+    std::array<FieldPlane, 3> field;
+    vtkSmartPointer<vtkColorTransferFunction> field_lut = vtkSmartPointer<vtkColorTransferFunction>::New();
+    std::vector<vtkSmartPointer<vtkActor>> field_planes;  // those shown now
     double field_peak = 0;
 };
 
 ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
     : QWidget(parent), doc_(doc), p_(std::make_unique<Pipeline>()) {
+    // The per-mapper offsets below only apply in polygon-offset mode (a global VTK setting).
+    vtkMapper::SetResolveCoincidentTopologyToPolygonOffset();
+    for (auto& fp : p_->field) {
+        fp.points->SetNumberOfPoints(4);
+        fp.tcoords->SetNumberOfComponents(2);
+        fp.tcoords->SetNumberOfTuples(4);
+        auto quad = vtkSmartPointer<vtkCellArray>::New();
+        const vtkIdType corners[4] = {0, 1, 2, 3};
+        quad->InsertNextCell(4, corners);
+        auto poly = vtkSmartPointer<vtkPolyData>::New();
+        poly->SetPoints(fp.points);
+        poly->SetPolys(quad);
+        poly->GetPointData()->SetTCoords(fp.tcoords);
+        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+        mapper->SetInputData(poly);
+        mapper->ScalarVisibilityOff();
+        // The XY plane through a source on the top face lies in the model's surface: drawn a
+        // little nearer the camera, it wins the depth test instead of speckling with the surface.
+        mapper->SetRelativeCoincidentTopologyPolygonOffsetParameters(-2, -2);
+        auto texture = vtkSmartPointer<vtkTexture>::New();
+        texture->SetInputData(fp.image);
+        texture->SetLookupTable(p_->field_lut);
+        texture->SetColorModeToMapScalars();
+        texture->InterpolateOn();
+        texture->EdgeClampOn();
+        fp.actor->SetMapper(mapper);
+        fp.actor->SetTexture(texture);
+        fp.actor->GetProperty()->LightingOff();
+    }
     view_ = new VtkWidget;
     opacity_ = new QSlider(Qt::Horizontal);
     opacity_->setRange(0, 100);
@@ -94,7 +134,7 @@ ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
 
 ModelView3D::~ModelView3D() = default;
 
-QWidget* ModelView3D::vtkView() const { return view_; }
+GlView* ModelView3D::vtkView() const { return view_; }
 int ModelView3D::vtkPaintCount() const { return view_->paintCount(); }
 
 bool ModelView3D::pickModelPoint(QPointF px, Vec3& node_position) const {
@@ -130,6 +170,22 @@ void ModelView3D::setWavefieldEnabled(bool on) {
         p_->field_planes.clear();
         p_->field_peak = 0;
         view_->update();
+    } else if (p_->field_planes.empty()) {
+        // The planes show at once, blank, where a run's field will be (through the first
+        // source): their first frame compiles the textured-plane shaders (~100 ms in software
+        // GL), which otherwise happened in the middle of a run, its longest stall.
+        const VoxelGrid& g = doc_->model();
+        std::array<int, 3> node{g.n[0] / 2, g.n[1] / 2, g.n[2] / 2};
+        if (!doc_->scene().sources.empty()) node = nearest_node(g, doc_->scene().sources.front().position);
+        const auto blank = [](int w, int h) {
+            SliceImage s;
+            s.width = w;
+            s.height = h;
+            s.values.assign(std::size_t(w) * std::size_t(h), 0.0f);
+            return s;
+        };
+        setWavefield({blank(g.n[0] + 1, g.n[1] + 1), blank(g.n[0] + 1, g.n[2] + 1), blank(g.n[1] + 1, g.n[2] + 1)},
+                     {node[2], node[1], node[0]});
     }
     emit wavefieldToggled(on);
 }
@@ -152,48 +208,47 @@ void ModelView3D::setWavefield(const std::vector<SliceImage>& slices, const std:
     // Blue - white - red, symmetric about zero, saturating at the 99th percentile of |value|, as
     // the 2D view does.
     const double level = abs_quantile(planes, 0.99);
-    auto lut = vtkSmartPointer<vtkColorTransferFunction>::New();
     const double top = std::max(level, 1e-30);
-    lut->AddRGBPoint(-top, 0.23, 0.30, 0.75);
-    lut->AddRGBPoint(0, 0.95, 0.95, 0.95);
-    lut->AddRGBPoint(top, 0.71, 0.02, 0.15);
+    p_->field_lut->RemoveAllPoints();
+    p_->field_lut->AddRGBPoint(-top, 0.23, 0.30, 0.75);
+    p_->field_lut->AddRGBPoint(0, 0.95, 0.95, 0.95);
+    p_->field_lut->AddRGBPoint(top, 0.71, 0.02, 0.15);
     for (int p = 0; p < 3; ++p) {
         const SliceImage& sl = slices[std::size_t(p)];
         if (sl.width < 2 || sl.height < 2) continue;
+        Pipeline::FieldPlane& fp = p_->field[std::size_t(p)];
         // Corners of the plane: XY at z = nodes[0], XZ at y = nodes[1], YZ at x = nodes[2].
         const double w = (sl.width - 1) * ds, h = (sl.height - 1) * ds;
-        double origin[3] = {o[0], o[1], o[2]}, p1[3], p2[3];
+        double origin[3] = {o[0], o[1], o[2]};
         if (p == 0) origin[2] += nodes[0] * ds;
         if (p == 1) origin[1] += nodes[1] * ds;
         if (p == 2) origin[0] += nodes[2] * ds;
-        std::copy(origin, origin + 3, p1);
-        std::copy(origin, origin + 3, p2);
         const int a = p == 2 ? 1 : 0, b = p == 0 ? 1 : 2;  // the plane's two axes
-        p1[a] += w;
-        p2[b] += h;
-        auto plane = vtkSmartPointer<vtkPlaneSource>::New();
-        plane->SetOrigin(origin);
-        plane->SetPoint1(p1);
-        plane->SetPoint2(p2);
-        plane->SetResolution(sl.width - 1, sl.height - 1);
-        plane->Update();
-        // vtkPlaneSource numbers its points along Point1 first: the slice's row-major order.
+        // One textured quad per plane, not a quad per node: the node grid's tens of thousands
+        // of triangles doubled the 3D view's software-GL frame during a run. Texel centres sit
+        // on the nodes (texture coordinates from half a texel in), so the colours are where the
+        // per-node colouring put them, interpolated linearly between nodes as before.
+        const double su = 0.5 / sl.width, sv = 0.5 / sl.height;
+        const double uv[4][2] = {{su, sv}, {1 - su, sv}, {1 - su, 1 - sv}, {su, 1 - sv}};
+        const double step[4][2] = {{0, 0}, {w, 0}, {w, h}, {0, h}};
+        for (int c = 0; c < 4; ++c) {
+            double x[3] = {origin[0], origin[1], origin[2]};
+            x[a] += step[c][0];
+            x[b] += step[c][1];
+            fp.points->SetPoint(c, x);
+            fp.tcoords->SetTuple2(c, uv[c][0], uv[c][1]);
+        }
+        fp.points->Modified();
+        fp.tcoords->Modified();
+        // The slice is row-major with rows along the plane's second axis: the image's x and y.
+        fp.image->SetDimensions(sl.width, sl.height, 1);
         auto values = vtkSmartPointer<vtkFloatArray>::New();
         values->SetNumberOfTuples(vtkIdType(sl.values.size()));
-        for (std::size_t i = 0; i < sl.values.size(); ++i) values->SetValue(vtkIdType(i), sl.values[i]);
-        vtkPolyData* poly = plane->GetOutput();
-        poly->GetPointData()->SetScalars(values);
-        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-        mapper->SetInputData(poly);
-        mapper->SetLookupTable(lut);
-        mapper->SetScalarRange(-top, top);
-        mapper->SetColorModeToMapScalars();
-        mapper->ScalarVisibilityOn();
-        auto actor = vtkSmartPointer<vtkActor>::New();
-        actor->SetMapper(mapper);
-        actor->GetProperty()->LightingOff();
-        ren->AddActor(actor);
-        p_->field_planes.push_back(actor);
+        std::copy(sl.values.begin(), sl.values.end(), values->GetPointer(0));
+        fp.image->GetPointData()->SetScalars(values);
+        fp.image->Modified();
+        ren->AddActor(fp.actor);
+        p_->field_planes.push_back(fp.actor);
     }
     view_->update();
 }
@@ -254,9 +309,8 @@ void ModelView3D::rebuildModel() {
             cam->SetPosition(centre[0] - 0.8, centre[1] - 1.6, centre[2] + 0.9);
             cam->SetViewUp(0, 0, 1);
             ren->ResetCamera();
-            // ResetCamera fits the vertical view angle only: a tall view needs a step back.
-            const double aspect = ren->GetTiledAspectRatio();
-            if (aspect < 1) cam->Zoom(aspect);
+            // ResetCamera fits the bounding sphere to the narrower of the two view angles (VTK 9.1
+            // reads the aspect ratio), so a tall view needs no extra step back.
             ren->ResetCameraClippingRange();
         });
     }

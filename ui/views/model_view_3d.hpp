@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "document/scene_document.hpp"
+#include "views/gl_view.hpp"
 #include "wave/slice.hpp"
 
 class QSlider;
@@ -60,7 +61,7 @@ private:
 
 public:
     // The render widget (tests click on it; VTK itself stays out of callers' includes).
-    QWidget* vtkView() const;
+    GlView* vtkView() const;
     // Frames the VTK view has painted (tests: an idle view must not repaint by itself).
     int vtkPaintCount() const;
 

@@ -1,25 +1,25 @@
-// VTK 9.1 hosted in a Qt 6 QOpenGLWidget through vtkGenericOpenGLRenderWindow (DESIGN §4).
-// Debian's VTK Qt module is built against Qt 5, so we never link it; this bridge is ours.
+// VTK 9.1 hosted in a Qt 6 GL view through vtkGenericOpenGLRenderWindow (DESIGN §4).
+// Debian's VTK Qt module is built against Qt 5, so we never link it; this bridge is ours. A
+// GlView (a native child window), so its frames do not make Qt compose the main window through GL.
 #pragma once
 
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
-#include <QOpenGLWidget>
 #include <QPointF>
 #include <functional>
 
+#include "views/gl_view.hpp"
+
 namespace voxwave::ui {
 
-class VtkWidget : public QOpenGLWidget {
+class VtkWidget : public GlView {
     Q_OBJECT
 public:
     explicit VtkWidget(QWidget* parent = nullptr);
     ~VtkWidget() override;
     vtkRenderer* renderer() const { return renderer_; }
-    // Frames painted so far (tests: an idle view must not repaint by itself).
-    int paintCount() const { return paint_count_; }
     vtkGenericOpenGLRenderWindow* renderWindow() const { return window_; }
     vtkGenericRenderWindowInteractor* interactor() const { return interactor_; }
     // Runs once before the next render, when the window has its real size (camera resets need
@@ -53,7 +53,6 @@ private:
     vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
     std::function<void()> before_render_;
     bool painting_ = false;  // inside paintGL: VTK's frame event is our own frame
-    int paint_count_ = 0;
     std::function<bool(QPointF)> click_handler_;
 };
 

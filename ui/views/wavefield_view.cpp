@@ -9,7 +9,7 @@ static void register_shader_resources() { Q_INIT_RESOURCE(shaders); }
 
 namespace voxwave::ui {
 
-WavefieldView::WavefieldView(QWidget* parent) : QOpenGLWidget(parent) {
+WavefieldView::WavefieldView(QWidget* parent) : GlView(parent) {
     register_shader_resources();
     setMinimumSize(240, 180);
 }
@@ -19,6 +19,8 @@ WavefieldView::~WavefieldView() {
     makeCurrent();
     glDeleteTextures(1, &field_tex_);
     glDeleteTextures(1, &material_tex_);
+    glDeleteTextures(1, &overlay_tex_);
+    blitter_.destroy();
     quad_.destroy();
     vao_.destroy();
     doneCurrent();
@@ -50,18 +52,23 @@ void WavefieldView::initializeGL() {
     vao_.release();
     glGenTextures(1, &field_tex_);
     glGenTextures(1, &material_tex_);
-    for (GLuint t : {field_tex_, material_tex_}) {
+    glGenTextures(1, &overlay_tex_);
+    for (GLuint t : {field_tex_, material_tex_, overlay_tex_}) {
         glBindTexture(GL_TEXTURE_2D, t);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     }
-    // Node values interpolate linearly; material ids must not blend.
+    // Node values interpolate linearly.
     glBindTexture(GL_TEXTURE_2D, field_tex_);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glBindTexture(GL_TEXTURE_2D, material_tex_);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    // Material ids must not blend; the overlay's text is drawn 1:1.
+    for (GLuint t : {material_tex_, overlay_tex_}) {
+        glBindTexture(GL_TEXTURE_2D, t);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    }
+    if (!blitter_.create()) gl_errors_ << QStringLiteral("overlay: cannot create the texture blitter");
     checkGl("initializeGL");
     gl_ready_ = true;
     dirty_ = true;
@@ -154,13 +161,43 @@ void WavefieldView::paintGL() {
     vao_.release();
     program_.release();
     checkGl("draw slice");
-    if (!overlay_.isEmpty()) {
-        QPainter p(this);
+    drawOverlay();
+}
+
+// The text line over the view, drawn by the raster QPainter into an image and blitted as a
+// texture: QPainter's own GL engine drew each glyph upside down into this view's native window.
+void WavefieldView::drawOverlay() {
+    if (overlay_.isEmpty() || !blitter_.isCreated()) return;
+    const qreal dpr = devicePixelRatioF();
+    const QFontMetrics fm(font());
+    const QSize logical(width(), fm.height() + 8);
+    QImage text(logical * dpr, QImage::Format_RGBA8888_Premultiplied);
+    text.setDevicePixelRatio(dpr);
+    text.fill(Qt::transparent);
+    {
+        QPainter p(&text);
+        p.setFont(font());
         p.setPen(Qt::white);
-        p.drawText(rect().adjusted(8, 4, -8, -4), Qt::AlignTop | Qt::AlignLeft, overlay_);
-        p.drawText(rect().adjusted(8, 4, -8, -4), Qt::AlignTop | Qt::AlignRight,
+        const QRect r = QRect(QPoint(0, 0), logical).adjusted(8, 4, -8, -4);
+        p.drawText(r, Qt::AlignTop | Qt::AlignLeft, overlay_);
+        p.drawText(r, Qt::AlignTop | Qt::AlignRight,
                    QStringLiteral("gain %1%2").arg(gain_, 0, 'g', 3).arg(auto_gain_ ? " (auto)" : ""));
     }
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glBindTexture(GL_TEXTURE_2D, overlay_tex_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, text.width(), text.height(), 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 text.constBits());
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // premultiplied alpha
+    const QSize viewport(int(width() * dpr), int(height() * dpr));
+    blitter_.bind();
+    blitter_.blit(overlay_tex_,
+                  QOpenGLTextureBlitter::targetTransform(QRectF(QPointF(0, 0), QSizeF(text.size())),
+                                                         QRect(QPoint(0, 0), viewport)),
+                  QOpenGLTextureBlitter::OriginTopLeft);
+    blitter_.release();
+    glDisable(GL_BLEND);
+    checkGl("draw overlay");
 }
 
 }  // namespace voxwave::ui

@@ -1,20 +1,22 @@
 // The live wavefield: one slice drawn by our shaders (shaders/wavefield_slice.*) with a
-// diverging colormap and auto or manual gain, over the material layout.
+// diverging colormap and auto or manual gain, over the material layout. A GlView: its own
+// native window, so its frames do not make Qt compose the whole main window through GL.
 #pragma once
 
 #include <QOpenGLBuffer>
 #include <QOpenGLExtraFunctions>
 #include <QOpenGLShaderProgram>
+#include <QOpenGLTextureBlitter>
 #include <QOpenGLVertexArrayObject>
-#include <QOpenGLWidget>
 #include <memory>
 
 #include "model/voxel_grid.hpp"
+#include "views/gl_view.hpp"
 #include "wave/wave_session.hpp"
 
 namespace voxwave::ui {
 
-class WavefieldView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
+class WavefieldView : public GlView, protected QOpenGLExtraFunctions {
     Q_OBJECT
 public:
     explicit WavefieldView(QWidget* parent = nullptr);
@@ -46,11 +48,13 @@ protected:
 private:
     void checkGl(const char* what);
     void uploadIfNeeded();
+    void drawOverlay();
 
     QOpenGLShaderProgram program_;
     QOpenGLVertexArrayObject vao_;
     QOpenGLBuffer quad_{QOpenGLBuffer::VertexBuffer};
-    GLuint field_tex_ = 0, material_tex_ = 0;
+    QOpenGLTextureBlitter blitter_;
+    GLuint field_tex_ = 0, material_tex_ = 0, overlay_tex_ = 0;
     bool gl_ready_ = false;
     bool dirty_ = false;
     SliceImage slice_;
