@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -281,6 +282,25 @@ __global__ void __launch_bounds__(kShmThreads) shm_kernel(Args<Real> a, int tile
         }
 }
 
+// Row r of the map from reference to physical derivatives at one point: tr[0] = (r == 0) (the
+// function itself), tr[1 + k] = d xi_r / d x_k for r = 1..3 (0 for r = 0). Selected with
+// compile-time d so nothing lands in local memory. Both sum-factorisation kernels use it.
+template <class Real>
+__device__ __forceinline__ void reference_row(const Real* jf, int r, Real* tr) {
+#pragma unroll
+    for (int d = 0; d < 4; ++d)
+        tr[d] = d == 0 ? Real(r == 0) : (r == 0 ? Real(0) : (r == 1 ? jf[d - 1] : (r == 2 ? jf[d + 2] : jf[d + 5])));
+}
+
+// G = w det J sum_p C_p tr_r[test_d(p)] tr_s[trial_d(p)] for one equation block's coefficients cp.
+template <class Pairs, class Real>
+__device__ __forceinline__ Real pair_weight(const Real* cp, const Real* jf, const Real* tr_r, const Real* tr_s) {
+    Real v = 0;
+#pragma unroll
+    for (int p = 0; p < Pairs::pairs; ++p) v += cp[p] * tr_r[Pairs::test_d(p)] * tr_s[Pairs::trial_d(p)];
+    return jf[9] * v;
+}
+
 constexpr int kSumfactMaxPoints = 12;  // points per direction the register arrays hold (p <= 8)
 constexpr int kSumfactThreads = 256;
 
@@ -323,23 +343,10 @@ __global__ void __launch_bounds__(kSumfactThreads) sumfact_kernel(Args<Real> a, 
                     for (int q = tid; q < a.nq; q += blockDim.x) {
                         Real jf[10];
                         load_jacobian(a, e, q, jf);
-                        // Rows r and s of the reference-to-physical derivative map, selected with
-                        // compile-time d so nothing lands in local memory.
                         Real tr_r[4], tr_s[4];
-#pragma unroll
-                        for (int d = 0; d < 4; ++d) {
-                            tr_r[d] =
-                                d == 0 ? Real(r == 0)
-                                       : (r == 0 ? Real(0) : (r == 1 ? jf[d - 1] : (r == 2 ? jf[d + 2] : jf[d + 5])));
-                            tr_s[d] =
-                                d == 0 ? Real(s == 0)
-                                       : (s == 0 ? Real(0) : (s == 1 ? jf[d - 1] : (s == 2 ? jf[d + 2] : jf[d + 5])));
-                        }
-                        Real v = 0;
-#pragma unroll
-                        for (int p = 0; p < np; ++p)
-                            v += a.cp[(ie * ne + je) * np + p] * tr_r[Pairs::test_d(p)] * tr_s[Pairs::trial_d(p)];
-                        sq[q] = jf[9] * v;
+                        reference_row(jf, r, tr_r);
+                        reference_row(jf, s, tr_s);
+                        sq[q] = pair_weight<Pairs>(a.cp + (ie * ne + je) * np, jf, tr_r, tr_s);
                     }
                     __syncthreads();
                     const Real* x0 = r == 1 ? sdn : sn;
@@ -579,21 +586,12 @@ __global__ void __launch_bounds__(sf_threads(sizeof(Real), PP))
                     Real jf[10];
                     load_jacobian(a, e, q, jf);
                     Real tr_r[4], tr_s[4];
-#pragma unroll
-                    for (int d = 0; d < 4; ++d) {
-                        tr_r[d] = d == 0 ? Real(r == 0)
-                                         : (r == 0 ? Real(0) : (r == 1 ? jf[d - 1] : (r == 2 ? jf[d + 2] : jf[d + 5])));
-                        tr_s[d] = d == 0 ? Real(s == 0)
-                                         : (s == 0 ? Real(0) : (s == 1 ? jf[d - 1] : (s == 2 ? jf[d + 2] : jf[d + 5])));
-                    }
+                    reference_row(jf, r, tr_r);
+                    reference_row(jf, s, tr_s);
                     for (int cl = 0; cl < ncg; ++cl) {
                         int ie = 0, je = 0;
                         sf_combo<Pairs>(c0 + cl, symmetric, ie, je);
-                        Real v = 0;
-#pragma unroll
-                        for (int p = 0; p < np; ++p)
-                            v += a.cp[(ie * ne + je) * np + p] * tr_r[Pairs::test_d(p)] * tr_s[Pairs::trial_d(p)];
-                        sG[cl * nq + q] = jf[9] * v;
+                        sG[cl * nq + q] = pair_weight<Pairs>(a.cp + (ie * ne + je) * np, jf, tr_r, tr_s);
                     }
                 }
                 __syncthreads();
@@ -657,7 +655,7 @@ inline SumfactPlan plan_sumfact(const ReferenceTables& t, std::size_t real, int 
     SumfactPlan plan;
     for (bool ks : {true, false}) {
         for (int cg = combos; cg >= 1; --cg) {
-            if (combos % cg != 0 && cg != 1 && cg < combos) continue;  // equal passes
+            if (combos % cg != 0) continue;  // equal passes
             const std::size_t b = sumfact_unrolled_bytes(t, real, cg, ks);
             // Keep two blocks per multiprocessor where possible: at most half the limit unless
             // even one equation block needs more.
@@ -674,50 +672,57 @@ inline SumfactPlan plan_sumfact(const ReferenceTables& t, std::size_t real, int 
     return plan;
 }
 
+// The (points per direction N, 1D functions PP) the unrolled kernel is compiled for: p = 1..8
+// with eq. 7's points. Calls f(N, PP) as integral constants; false for any other shape.
+template <class F>
+bool with_unrolled_shape(int n, int pp, F&& f) {
+    using std::integral_constant;
+    switch (n * 100 + pp) {
+        case 202:
+            f(integral_constant<int, 2>{}, integral_constant<int, 2>{});
+            return true;
+        case 303:
+            f(integral_constant<int, 3>{}, integral_constant<int, 3>{});
+            return true;
+        case 404:
+            f(integral_constant<int, 4>{}, integral_constant<int, 4>{});
+            return true;
+        case 505:
+            f(integral_constant<int, 5>{}, integral_constant<int, 5>{});
+            return true;
+        case 706:
+            f(integral_constant<int, 7>{}, integral_constant<int, 6>{});
+            return true;
+        case 807:
+            f(integral_constant<int, 8>{}, integral_constant<int, 7>{});
+            return true;
+        case 1008:
+            f(integral_constant<int, 10>{}, integral_constant<int, 8>{});
+            return true;
+        case 1109:
+            f(integral_constant<int, 11>{}, integral_constant<int, 9>{});
+            return true;
+        default:
+            return false;
+    }
+}
+
 template <class Pairs, class Real>
 void launch_sumfact_unrolled(int n, int pp, int m, const Args<Real>& a, const SfIndex& ix, const SumfactPlan& plan,
                              bool symmetric) {
-    auto go = [&](auto kernel) {
+    const bool known = with_unrolled_shape(n, pp, [&](auto N, auto PP) {
+        auto kernel = sumfact_unrolled_kernel<decltype(N)::value, decltype(PP)::value, Pairs, Real>;
         VOXWAVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(plan.smem)));
         kernel<<<m, plan.threads, plan.smem>>>(a, ix, symmetric);
-    };
-    switch (n * 100 + pp) {
-        case 202:
-            go(sumfact_unrolled_kernel<2, 2, Pairs, Real>);
-            break;
-        case 303:
-            go(sumfact_unrolled_kernel<3, 3, Pairs, Real>);
-            break;
-        case 404:
-            go(sumfact_unrolled_kernel<4, 4, Pairs, Real>);
-            break;
-        case 505:
-            go(sumfact_unrolled_kernel<5, 5, Pairs, Real>);
-            break;
-        case 706:
-            go(sumfact_unrolled_kernel<7, 6, Pairs, Real>);
-            break;
-        case 807:
-            go(sumfact_unrolled_kernel<8, 7, Pairs, Real>);
-            break;
-        case 1008:
-            go(sumfact_unrolled_kernel<10, 8, Pairs, Real>);
-            break;
-        case 1109:
-            go(sumfact_unrolled_kernel<11, 9, Pairs, Real>);
-            break;
-        default:
-            throw RuntimeError("sumfact: no unrolled kernel for " + std::to_string(n) + " points and " +
-                               std::to_string(pp) + " 1D functions");
-    }
+    });
+    if (!known)
+        throw RuntimeError("sumfact: no unrolled kernel for " + std::to_string(n) + " points and " +
+                           std::to_string(pp) + " 1D functions");
     VOXWAVE_CUDA_CHECK_LAUNCH("sumfact_unrolled_kernel");
 }
 
 inline bool sumfact_unrolled_available(const ReferenceTables& t) {
-    static const int known[][2] = {{2, 2}, {3, 3}, {4, 4}, {5, 5}, {7, 6}, {8, 7}, {10, 8}, {11, 9}};
-    for (const auto& k : known)
-        if (k[0] == t.points_1d && k[1] == t.order + 1) return true;
-    return false;
+    return with_unrolled_shape(t.points_1d, t.order + 1, [](auto, auto) {});
 }
 
 // A device buffer released on scope exit.
