@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 #include "poisson/direct_solver_cuda.hpp"
@@ -59,16 +60,22 @@ __global__ void csr_subtract_kernel(int rows, const int* __restrict__ row_ptr, c
 }
 
 // The same product for node-major blocks (the K values of a node contiguous: many right-hand
-// sides). A block per row, each thread over V consecutive right-hand sides with 16-byte loads
-// and stores (8 FP16, 4 FP32 or 2 FP64 values): a 2-byte load per thread used only an eighth of
-// each memory transaction in FP16.
+// sides). A block per row, each thread over V consecutive right-hand sides read and written as
+// one aligned pack: V = 16 / sizeof(T) gives 16-byte accesses (8 FP16, 4 FP32 or 2 FP64 values;
+// a 2-byte access per thread used only an eighth of each memory transaction in FP16), V = 1 is
+// the fallback for K not a multiple of that.
 template <class T>
 constexpr int kRhsPerThread = int(16 / sizeof(T));
 
-template <class T>
+template <class T, int V>
+struct alignas(sizeof(T) * V) RhsPack {
+    T x[V];
+};
+
+template <class T, int V>
 __global__ void csr_subtract_node_major_kernel(int K, const int* __restrict__ row_ptr, const int* __restrict__ col,
                                                const T* __restrict__ val, const T* __restrict__ X, const T* Y0, T* Y) {
-    constexpr int V = kRhsPerThread<T>;
+    using Pack = RhsPack<T, V>;
     const long long r = blockIdx.x;
     const int k0 = (blockIdx.y * blockDim.x + threadIdx.x) * V;
     if (k0 >= K) return;
@@ -78,36 +85,15 @@ __global__ void csr_subtract_node_major_kernel(int K, const int* __restrict__ ro
     for (int v = 0; v < V; ++v) s[v] = 0;
     for (int j = row_ptr[r]; j < row_ptr[r + 1]; ++j) {
         const Acc a = to_acc(val[j]);
-        union {
-            int4 raw;
-            T x[V];
-        } in;
-        in.raw = *reinterpret_cast<const int4*>(X + col[j] * (long long)K + k0);
+        const Pack in = *reinterpret_cast<const Pack*>(X + col[j] * (long long)K + k0);
 #pragma unroll
         for (int v = 0; v < V; ++v) s[v] += a * to_acc(in.x[v]);
     }
-    union {
-        int4 raw;
-        T x[V];
-    } y0, out;
-    y0.raw = *reinterpret_cast<const int4*>(Y0 + r * K + k0);
+    const Pack y0 = *reinterpret_cast<const Pack*>(Y0 + r * K + k0);
+    Pack out;
 #pragma unroll
     for (int v = 0; v < V; ++v) out.x[v] = from_acc<T>(to_acc(y0.x[v]) - s[v]);
-    *reinterpret_cast<int4*>(Y + r * K + k0) = out.raw;
-}
-
-// Scalar fallback for K not a multiple of V.
-template <class T>
-__global__ void csr_subtract_node_major_scalar_kernel(int K, const int* __restrict__ row_ptr,
-                                                      const int* __restrict__ col, const T* __restrict__ val,
-                                                      const T* __restrict__ X, const T* Y0, T* Y) {
-    const long long r = blockIdx.x;
-    const int k = blockIdx.y * blockDim.x + threadIdx.x;
-    if (k >= K) return;
-    using Acc = decltype(to_acc(T{}));
-    Acc s = 0;
-    for (int j = row_ptr[r]; j < row_ptr[r + 1]; ++j) s += to_acc(val[j]) * to_acc(X[col[j] * (long long)K + k]);
-    Y[r * K + k] = from_acc<T>(to_acc(Y0[r * K + k]) - s);
+    *reinterpret_cast<Pack*>(Y + r * K + k0) = out;
 }
 
 // potri fills the lower triangle; mirror it into the upper one on the device (a host loop over a
@@ -123,13 +109,6 @@ T to_storage(double v) {
         return __float2half_rn(static_cast<float>(v));
     else
         return static_cast<T>(v);
-}
-template <class T>
-double from_storage(T v) {
-    if constexpr (std::is_same_v<T, __half>)
-        return static_cast<double>(__half2float(v));
-    else
-        return static_cast<double>(v);
 }
 
 template <class T>
@@ -304,18 +283,17 @@ void csr_subtract(const DeviceCsr<T>& A, const T* X, const T* Y0, T* Y, int K) {
         VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_kernel");
         return;
     }
-    constexpr int V = kRhsPerThread<T>;
-    if (K % V == 0) {
-        const int lanes = K / V, threads = std::min(256, (lanes + 31) / 32 * 32);
+    auto launch = [&](auto per_thread) {
+        constexpr int V = decltype(per_thread)::value;
+        const int lanes = (K + V - 1) / V, threads = std::min(256, (lanes + 31) / 32 * 32);
         const dim3 block(threads), grid(A.rows, (lanes + threads - 1) / threads);
-        csr_subtract_node_major_kernel<T><<<grid, block>>>(K, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, Y0, Y);
+        csr_subtract_node_major_kernel<T, V><<<grid, block>>>(K, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, Y0, Y);
         VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_node_major_kernel");
-        return;
-    }
-    const int threads = std::min(256, (K + 31) / 32 * 32);
-    const dim3 block(threads), grid(A.rows, (K + threads - 1) / threads);
-    csr_subtract_node_major_scalar_kernel<T><<<grid, block>>>(K, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, Y0, Y);
-    VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_node_major_scalar_kernel");
+    };
+    if (K % kRhsPerThread<T> == 0)
+        launch(std::integral_constant<int, kRhsPerThread<T>>{});
+    else
+        launch(std::integral_constant<int, 1>{});
 }
 
 // C = alpha op(A) op(B) + beta C (column-major) in the solver's precision; `batch` products with
@@ -541,28 +519,6 @@ struct TypedSolver : SolverBase {
                 ms[i].push_back(x);
             }
             for (cudaEvent_t e : marks) cudaEventDestroy(e);
-        }
-        // The dense product once more with Pi^-1 read transposed (it is symmetric): cuBLAS picks
-        // its kernels by layout, and the FP16 product ran slower than TF32 in the N,N layout.
-        if (K > 1 && p.nE) {
-            cudaEvent_t e0, e1;
-            VOXWAVE_CUDA_CHECK(cudaEventCreate(&e0));
-            VOXWAVE_CUDA_CHECK(cudaEventCreate(&e1));
-            GemmOps ops;
-            ops.b = CUBLAS_OP_T;
-            for (int layout = 0; layout < 2; ++layout) {
-                VOXWAVE_CUDA_CHECK(cudaEventRecord(e0));
-                gemm<T>(handle, precision, K, k_e(), k_e(), r.ptr, K, 0, pi_inverse.ptr, ld_pi, 0, xE.ptr, K, 0, 1,
-                        layout ? ops : GemmOps{});
-                VOXWAVE_CUDA_CHECK(cudaEventRecord(e1));
-                VOXWAVE_CUDA_CHECK(cudaEventSynchronize(e1));
-                float x = 0;
-                VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&x, e0, e1));
-                std::fprintf(stderr, "[poisson] K = %d, Pi^-1 r with Pi read %s      %9.3f ms\n", K,
-                             layout ? "transposed" : "as stored ", x);
-            }
-            cudaEventDestroy(e0);
-            cudaEventDestroy(e1);
         }
         for (std::size_t i = 0; i < ms.size(); ++i) {
             std::sort(ms[i].begin(), ms[i].end());
