@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-blocks integration-pack integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -123,17 +123,56 @@ for phase in "$@"; do
       for p in 2 3 4 5 6 7 8; do irun --order $p --variant sumfact; done
       for p in 3 6; do irun --order $p --variant sumfact --precision fp64; done
       grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
+    integration-blocks)
+      # Issue 7: the shm register blocks (VOXWAVE_SHM_BLOCK) and tilings, FP32 and FP64.
+      log "integration blocks sweep $(date -u +%T)"
+      M=$OUT/integration.md
+      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
+      for knobs in "4x4 fit 32" "4x4 fit 16" "4x4 max 32" "4x2 fit 32" "4x2 max 32" "2x2 fit 32"; do
+        set -- $knobs
+        echo "### shm VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_POINTS=$3" >>"$M"
+        for p in 3 4 5 6 7 8; do VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_POINTS=$3 irun --order $p --variant shm; done
+      done
+      for b in 2x2 4x2; do
+        echo "### shm fp64 VOXWAVE_SHM_BLOCK=$b" >>"$M"
+        for p in 3 6; do VOXWAVE_SHM_BLOCK=$b irun --order $p --variant shm --precision fp64; done
+      done
+      echo "### sumfact" >>"$M"
+      for p in 4 5 6 7 8; do irun --order $p --variant sumfact; done
+      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
+    integration-pack)
+      # Issue 7: tiles packed per thread block (VOXWAVE_SHM_PACK) with the 2 x 2 and 4 x 2 blocks.
+      log "integration pack sweep $(date -u +%T)"
+      M=$OUT/integration.md
+      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
+      for knobs in "2x2 fit 1" "2x2 fit 2" "2x2 fit 3" "4x2 fit 1" "4x2 fit 2" "4x2 fit 4" "4x2 max 2" "2x2 max 1"; do
+        set -- $knobs
+        echo "### shm VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_PACK=$3" >>"$M"
+        for p in 3 4 5 6 7; do VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_PACK=$3 irun --order $p --variant shm; done
+      done
+      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
+    integration-ncu)
+      # Issue 7: where the sum-factorisation kernel spends its time (p = 4 and 8), and shm at p = 4.
+      log "integration ncu $(date -u +%T)"
+      NCU=/usr/local/cuda/bin/ncu
+      for p in 4 8; do
+        timeout 120 $NCU --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+          --section WarpStateStats --section LaunchStats --section Occupancy --section InstructionStats -k regex:sumfact -c 1 \
+          $CLI integrate --element hex --order $p --elements 2000 --variant sumfact --backend cuda -q >"$OUT/ncu-sumfact-p$p.txt" 2>&1
+      done
+      timeout 120 $NCU --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats \
+        --section LaunchStats --section Occupancy --section InstructionStats -k regex:shm_kernel -c 1 \
+        $CLI integrate --element hex --order 4 --elements 10000 --variant shm --backend cuda -q >"$OUT/ncu-shm-p4.txt" 2>&1
+      grep -E "Duration|Issue Slots Busy|Registers Per|Achieved Occupancy|Throughput|Warp Cycles Per Issued" "$OUT"/ncu-*.txt | tee -a "$OUT/summary.log" ;;
     integration-check)
-      # Issue 7: shm with its defaults and with fixed 32-wide tiles, and sumfact, after a change.
+      # Issue 7: shm with its defaults and with the 2 x 2 block, and sumfact, after a change.
       log "integration check $(date -u +%T)"
       M=$OUT/integration.md
       irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
       echo "### shm defaults" >>"$M"
       for p in 1 2 3 4 5 6 7 8 9 10; do irun --order $p --variant shm; done
-      echo "### shm VOXWAVE_SHM_TILE=fit (fitted tiles at every order)" >>"$M"
-      for p in 6 7 8; do VOXWAVE_SHM_TILE=fit irun --order $p --variant shm; done
-      echo "### shm VOXWAVE_SHM_TILE=32" >>"$M"
-      for p in 3 4 5 6; do VOXWAVE_SHM_TILE=32 irun --order $p --variant shm; done
+      echo "### shm VOXWAVE_SHM_BLOCK=2x2 (session 5's register block) at every order" >>"$M"
+      for p in 3 4 5 6 7 8; do VOXWAVE_SHM_BLOCK=2x2 irun --order $p --variant shm; done
       echo "### sumfact" >>"$M"
       for p in 4 5 6 7 8; do irun --order $p --variant sumfact; done
       echo "### shm fp64, computed Jacobian" >>"$M"

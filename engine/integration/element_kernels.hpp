@@ -47,10 +47,11 @@ VOXWAVE_HD Real jacobian_terms(const Real* xv, const Real* geo, int nv, Real w, 
 
 // Function value and physical gradient of shape a at one point: out[0] = phi, out[1 + k] =
 // sum_r dphi/dxi_r (J^-1)[r][k]. phi: [d * nsh + a] at this point.
-template <class Real>
+// kValue = false skips the value (out[0] = 0): gradient-only problems then read 3 of the 4 tables.
+template <class Real, bool kValue = true>
 VOXWAVE_HD void physical_derivatives(const Real* phi, int nsh, int a, const Real* jf, Real* out) {
-    const Real d0 = phi[a], d1 = phi[nsh + a], d2 = phi[2 * nsh + a], d3 = phi[3 * nsh + a];
-    out[0] = d0;
+    const Real d1 = phi[nsh + a], d2 = phi[2 * nsh + a], d3 = phi[3 * nsh + a];
+    out[0] = kValue ? phi[a] : Real(0);
     for (int k = 0; k < 3; ++k) out[1 + k] = d1 * jf[k] + d2 * jf[3 + k] + d3 * jf[6 + k];
 }
 

@@ -131,154 +131,246 @@ __global__ void reg_kernel(Args<Real> a, int blocks_per_element) {
     store_block<Pairs>(m, a.cp, a.nsh, ia, ib, a.k + long(e) * n * n);
 }
 
-template <class Real>
-struct Vec2;
-template <>
-struct Vec2<float> {
-    using type = float2;
-};
-template <>
-struct Vec2<double> {
-    using type = double2;
-};
-
-constexpr int kShmTile = 32;  // the most shapes per tile side (the shared arrays' size)
 constexpr int kShmThreads = 256;
-// Integration points per shared-memory batch: fewer batches mean fewer barriers; FP64 keeps 16
-// so both derivative arrays stay within 48 KiB of static shared memory.
-template <class Real>
-constexpr int kShmPoints = sizeof(Real) == 4 ? 32 : 16;
 
-// Tile side for nsh shapes: as many 32-wide tiles as needed, then the side shrunk (kept even) so
-// the tiles cover nsh with the least padding. Fixed 32-wide tiles wasted 64% of the work at
-// p = 4 (nsh = 50 in 64) and 68% at p = 5 (74 in 96).
-struct ShmTiling {
-    int per_side = 1, side = kShmTile;
-    int threads() const { return (side / 2) * (side / 2); }
+// Register block of the shm kernel: each thread accumulates RA test x RB trial shapes (times the
+// problem's derivative pairs). 4 x 4 loads 24 operands per point for 144 FFMAs where 2 x 2 loaded
+// 12 for 36: the H100 profile of 2 x 2 showed the loop issue-bound with a third of the slots on
+// FFMA. Tiles hold up to side_max shapes per side within kShmThreads threads.
+struct ShmBlock {
+    int ra = 2, rb = 2;
+    int step() const { return ra > rb ? ra : rb; }  // the side is a multiple of both
+    int side_max() const {
+        int s = step();
+        while (((s + step()) / ra) * ((s + step()) / rb) <= kShmThreads) s += step();
+        return s;
+    }
 };
-inline ShmTiling shm_tiling(int nsh, bool fit) {
+
+// Tiling of nsh shapes: as few tiles per side as side_max allows, then the side shrunk to cover
+// nsh with the least padding ("fit"), or side_max ("max"). Rows of the shared derivative arrays
+// are padded to a multiple of 4 values so that vector loads stay aligned.
+struct ShmTiling {
+    ShmBlock block;
+    int per_side = 1, side = 32, pitch = 32, points = 32;
+    int pack = 1;             // tiles per thread block (see shm_kernel)
+    unsigned group_bytes = 0;  // shared memory of one tile's thread group
+    __host__ __device__ int threads() const { return (side / block.ra) * (side / block.rb); }
+};
+// Only FP32 4 x 2 packs tiles up to 512 threads (the compiler then holds it to 128 registers,
+// which it uses anyway); 2 x 2 under the same bound grew from 76 to 113 registers and lost a
+// quarter of its speed at p = 4, 4 x 4 needs 234 and FP64 spills under 128.
+__host__ __device__ constexpr int shm_max_threads(int real_bytes, int ra, int rb) {
+    return real_bytes == 4 && ra * rb == 8 ? 2 * kShmThreads : kShmThreads;
+}
+inline ShmTiling shm_tiling(int nsh, ShmBlock block, bool fit, int points) {
     ShmTiling t;
-    t.per_side = (nsh + kShmTile - 1) / kShmTile;
+    t.block = block;
+    t.points = points;
+    const int max = block.side_max(), step = block.step();
+    t.per_side = (nsh + max - 1) / max;
     const int per_tile = (nsh + t.per_side - 1) / t.per_side;
-    t.side = fit ? std::min(kShmTile, (per_tile + 1) / 2 * 2) : kShmTile;
+    t.side = fit ? std::min(max, (per_tile + step - 1) / step * step) : max;
+    t.pitch = (t.side + 3) / 4 * 4;
     return t;
 }
 
-// The shm layout knobs, for benchmark sweeps: VOXWAVE_SHM_TILE=fit|32 (fitted or fixed 32-wide
-// tiles) and VOXWAVE_SHM_POINTS=16|32 (points per shared-memory batch; FP32 only).
-// Defaults from the H100 sweep (bench/results/integration-h100.md, session 5): fitted tiles won
-// up to three tiles per side (p <= 5: 0.366 against 0.432 us at p = 4), fixed 32-wide tiles
-// above (p = 6: 6.34 against 6.57 us); 32-point batches were never slower than 16 in FP32.
+// Which derivatives d = 0..3 (value, d/dx, d/dy, d/dz) the problem uses on the test or trial
+// side, and their slot in the compact shared arrays. Loops over compile-time pairs: folded to
+// constants where the kernel calls them with constant d.
+template <class Pairs>
+__host__ __device__ constexpr bool shm_uses(bool test, int d) {
+    bool used = false;
+    for (int p = 0; p < Pairs::pairs; ++p) used |= (test ? Pairs::test_d(p) : Pairs::trial_d(p)) == d;
+    return used;
+}
+template <class Pairs>
+__host__ __device__ constexpr int shm_slot(bool test, int d) {
+    int n = 0;
+    for (int e = 0; e < 4; ++e) n += e < d && shm_uses<Pairs>(test, e);
+    return n;
+}
+template <class Pairs>
+__host__ __device__ constexpr int shm_slots(bool test) {
+    return shm_slot<Pairs>(test, 4);
+}
+
+template <class Pairs, class Real>
+std::size_t shm_shared_bytes(const ShmTiling& t) {
+    const std::size_t rows = std::size_t(t.points) * (shm_slots<Pairs>(true) + shm_slots<Pairs>(false));
+    const std::size_t ne = Pairs::equations;
+    return (rows * t.pitch + std::size_t(t.points) * 10 + ne * ne * Pairs::pairs + 24) * sizeof(Real);
+}
+
+// R consecutive values from shared memory in 16- or 8-byte loads (p is aligned to R values).
+template <class Real, int R>
+__device__ __forceinline__ void load_shapes(const Real* p, Real (&v)[R]) {
+    if constexpr (sizeof(Real) * R % 16 == 0) {
+#pragma unroll
+        for (int c = 0; c < int(sizeof(Real)) * R / 16; ++c) {
+            const float4 x = reinterpret_cast<const float4*>(p)[c];
+            std::memcpy(&v[c * 16 / sizeof(Real)], &x, 16);
+        }
+    } else if constexpr (sizeof(Real) * R == 8) {
+        const float2 x = *reinterpret_cast<const float2*>(p);
+        std::memcpy(&v[0], &x, 8);
+    } else {
+#pragma unroll
+        for (int i = 0; i < R; ++i) v[i] = p[i];
+    }
+}
+
+// The shm layout knobs, for benchmark sweeps: VOXWAVE_SHM_BLOCK=2x2|4x2|4x4 (register block),
+// VOXWAVE_SHM_TILE=fit|max (fitted or side_max tiles) and VOXWAVE_SHM_POINTS=16|32 (points per
+// shared-memory batch), VOXWAVE_SHM_PACK=N (tiles per thread block; capped by the kernel's
+// thread bound and the shared memory).
 struct ShmKnobs {
+    ShmBlock block;
     bool fit = true;
     int points = 32;
+    int pack = 1;
 };
-inline ShmKnobs shm_knobs(int nsh) {
+// Defaults by shapes per element, from the H100 sweeps of hexahedral elasticity in FP32 (bench/
+// results/integration-h100.md, session 6; kernel time per element, m = 10,000):
+//   nsh <= 32  (p <= 3)  4 x 2, fitted:            p = 3 0.056 us against 0.069 with 2 x 2
+//   nsh <= 50  (p = 4)   2 x 2, fitted:            0.368 us; 4 x 2 0.434, 4 x 4 0.452
+//   nsh <= 74  (p = 5)   4 x 2, fitted:            2.08 us; 2 x 2 2.12
+//   nsh <= 144 (p = 6, 7) 4 x 2, fitted, 4 tiles per thread block: p = 6 5.62 us against 6.22 (4 x 4)
+//                         and 6.86 (2 x 2); p = 7 19.1
+//   larger     4 x 4, side_max tiles:           p = 8 36.3 us
+// FP64 keeps 2 x 2 (4 x 2 took 14.96 against 11.23 us at p = 6; 4 x 4 would need 288 registers
+// for the sums alone).
+template <class Real>
+ShmKnobs shm_knobs(int nsh) {
     ShmKnobs k;
-    k.fit = (nsh + kShmTile - 1) / kShmTile <= 3;
-    if (const char* v = std::getenv("VOXWAVE_SHM_TILE")) k.fit = std::string(v) != "32";
+    if (sizeof(Real) == 4) {
+        if (nsh <= 32 || (nsh > 50 && nsh <= 74)) k.block = ShmBlock{4, 2};
+        if (nsh > 74 && nsh <= 144) k.block = ShmBlock{4, 2}, k.pack = 4;
+        if (nsh > 144) k.block = ShmBlock{4, 4}, k.fit = false;
+    }
+    if (const char* v = std::getenv("VOXWAVE_SHM_BLOCK")) {
+        const std::string s(v);
+        if (s == "2x2") k.block = ShmBlock{2, 2};
+        if (s == "4x2") k.block = ShmBlock{4, 2};
+        if (s == "4x4" && sizeof(Real) == 4) k.block = ShmBlock{4, 4};
+    }
+    if (const char* v = std::getenv("VOXWAVE_SHM_TILE")) k.fit = std::string(v) != "max";
     if (const char* v = std::getenv("VOXWAVE_SHM_POINTS")) k.points = std::string(v) == "16" ? 16 : 32;
+    if (const char* v = std::getenv("VOXWAVE_SHM_PACK")) k.pack = std::max(1, std::atoi(v));
     return k;
 }
 
-// shm: a block per (element, side x side tile of shape pairs), (side / 2)^2 threads. Each batch
-// of points: Jacobian terms (loaded or computed), then the physical derivatives of the tile's
-// 2 x side shapes in shared memory (test side scaled by w det), then every thread adds a 2 x 2
-// block of pairs. The coefficients sit in shared memory for the final contraction.
-template <class Pairs, class Real, bool kComputeJacobian, int P = kShmPoints<Real>>
-__global__ void __launch_bounds__(kShmThreads) shm_kernel(Args<Real> a, int tiles_per_side, int side) {
-    using R2 = typename Vec2<Real>::type;
+// shm: a block per (element, side x side tile of shape pairs), (side / RA) (side / RB) threads.
+// Each batch of points: Jacobian terms (loaded or computed), then the used physical derivatives
+// of the tile's 2 x side shapes in shared memory (test side scaled by w det), then every thread
+// adds its RA x RB block of pairs from registers. The coefficients sit in shared memory for the
+// final contraction. All arrays are in dynamic shared memory, sized by shm_shared_bytes.
+template <class Pairs, class Real, bool kComputeJacobian, int RA, int RB>
+__global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_kernel(Args<Real> a, ShmTiling tl) {
     constexpr int np = Pairs::pairs, ne = Pairs::equations;
-    __shared__ __align__(16) Real s_test[P][4][kShmTile];
-    __shared__ __align__(16) Real s_trial[P][4][kShmTile];
-    __shared__ Real s_jf[P][10];
-    __shared__ Real s_xv[24];
-    __shared__ Real s_cp[ne * ne * np];
-    const int tiles = tiles_per_side * tiles_per_side, half = side / 2;
-    const int e = blockIdx.x / tiles, tile = blockIdx.x % tiles;
+    constexpr int ndt = shm_slots<Pairs>(true), nds = shm_slots<Pairs>(false);
+    const int side = tl.side, pitch = tl.pitch, P = tl.points, tiles_per_side = tl.per_side;
+    // Packed tiles: thread group g of the block works on tile blockIdx.x * pack + g as if it were
+    // a block of its own (lt, tt stand for threadIdx.x, blockDim.x); groups past the last tile
+    // redo the last one and store nothing, so that every thread reaches every barrier.
+    const int tt = tl.threads(), g = threadIdx.x / tt, lt = threadIdx.x - g * tt;
+    const int tiles = tiles_per_side * tiles_per_side, nx = side / RB;
+    const long all_tiles = long(a.m) * tiles, gt_raw = long(blockIdx.x) * tl.pack + g;
+    const bool live = gt_raw < all_tiles;
+    const long gt = live ? gt_raw : all_tiles - 1;
+    extern __shared__ __align__(16) unsigned char shm_raw[];
+    Real* s_test = reinterpret_cast<Real*>(shm_raw + g * tl.group_bytes);  // [P][ndt][pitch]
+    Real* s_trial = s_test + P * ndt * pitch;            // [P][nds][pitch]
+    Real* s_jf = s_trial + P * nds * pitch;              // [P][10]
+    Real* s_cp = s_jf + P * 10;                          // [ne ne np]
+    Real* s_xv = s_cp + ne * ne * np;                    // [24]
+    const int e = int(gt / tiles), tile = int(gt % tiles);
     const int a0 = (tile / tiles_per_side) * side, b0 = (tile % tiles_per_side) * side;
-    const int tx = threadIdx.x % half, ty = threadIdx.x / half;
+    const int tx = lt % nx, ty = lt / nx;
     if (kComputeJacobian)
-        for (int i = threadIdx.x; i < a.nv * 3; i += blockDim.x) s_xv[i] = a.xv[long(e) * a.nv * 3 + i];
-    for (int i = threadIdx.x; i < ne * ne * np; i += blockDim.x) s_cp[i] = a.cp[i];
-    Real acc[2][2][np];
+        for (int i = lt; i < a.nv * 3; i += tt) s_xv[i] = a.xv[long(e) * a.nv * 3 + i];
+    for (int i = lt; i < ne * ne * np; i += tt) s_cp[i] = a.cp[i];
+    Real acc[RA][RB][np];
 #pragma unroll
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < RA; ++i)
 #pragma unroll
-        for (int j = 0; j < 2; ++j)
+        for (int j = 0; j < RB; ++j)
 #pragma unroll
             for (int p = 0; p < np; ++p) acc[i][j][p] = 0;
     __syncthreads();
     for (int q0 = 0; q0 < a.nq; q0 += P) {
         const int qn = min(P, a.nq - q0);
-        for (int qc = threadIdx.x; qc < qn; qc += blockDim.x) {
+        for (int qc = lt; qc < qn; qc += tt) {
             const int q = q0 + qc;
             if (kComputeJacobian)
-                jacobian_terms(s_xv, a.geo + long(q) * 4 * a.nv, a.nv, a.w[q], s_jf[qc]);
+                jacobian_terms(s_xv, a.geo + long(q) * 4 * a.nv, a.nv, a.w[q], s_jf + qc * 10);
             else
-                load_jacobian(a, e, q, s_jf[qc]);
+                load_jacobian(a, e, q, s_jf + qc * 10);
         }
         __syncthreads();
-        // (point, side, shape) of item idx without integer division (side is a run-time value
-        // now; three divisions per item cost more than the padding the fitted tiles saved):
-        // the running remainder advances by blockDim and carries into the point index.
-        const int row = 2 * side;
-        int qd = 0, rem = threadIdx.x;
+        // (point, side, shape) of item idx without integer division (side is a run-time value):
+        // the running remainder advances by blockDim and carries into the point index. A tile on
+        // the diagonal (a0 == b0) has the same shapes on both sides: one item per shape writes
+        // both arrays, which halves this phase and its reads of the reference tables.
+        const bool diagonal = a0 == b0;
+        const int row = diagonal ? side : 2 * side;
+        constexpr bool kValue = shm_uses<Pairs>(true, 0) || shm_uses<Pairs>(false, 0);
+        int qd = 0, rem = lt;
         while (rem >= row) rem -= row, ++qd;
-        for (int idx = threadIdx.x; idx < P * row; idx += blockDim.x) {
+        for (int idx = lt; idx < P * row; idx += tt) {
             const int sd = rem >= side, s = rem - sd * side;
             const int shape = (sd ? b0 : a0) + s;
             Real g[4] = {0, 0, 0, 0};
-            if (qd < qn && shape < a.nsh) {
-                physical_derivatives(a.phi + long(q0 + qd) * 4 * a.nsh, a.nsh, shape, s_jf[qd], g);
-                if (sd == 0)
-                    for (int d = 0; d < 4; ++d) g[d] *= s_jf[qd][9];
+            if (qd < qn && shape < a.nsh)
+                physical_derivatives<Real, kValue>(a.phi + long(q0 + qd) * 4 * a.nsh, a.nsh, shape, s_jf + qd * 10, g);
+            if (sd || diagonal) {
+#pragma unroll
+                for (int d = 0; d < 4; ++d)
+                    if (shm_uses<Pairs>(false, d)) s_trial[(qd * nds + shm_slot<Pairs>(false, d)) * pitch + s] = g[d];
             }
-            Real(*dst)[4][kShmTile] = sd ? s_trial : s_test;
-            for (int d = 0; d < 4; ++d) dst[qd][d][s] = g[d];
-            rem += blockDim.x;
+            if (!sd) {
+                const Real wdet = s_jf[qd * 10 + 9];
+#pragma unroll
+                for (int d = 0; d < 4; ++d)
+                    if (shm_uses<Pairs>(true, d))
+                        s_test[(qd * ndt + shm_slot<Pairs>(true, d)) * pitch + s] = g[d] * wdet;
+            }
+            rem += tt;
             while (rem >= row) rem -= row, ++qd;
         }
         __syncthreads();
-        // Each derivative the problem uses is loaded once per point (the H100 profile showed the
-        // loop issue-bound at 60-77 % busy with a third of the slots on FFMA), then every pair
-        // product runs from registers; two points per trip halve the loop overhead.
-        const R2* test_col = reinterpret_cast<const R2*>(&s_test[0][0][2 * ty]);
-        const R2* trial_col = reinterpret_cast<const R2*>(&s_trial[0][0][2 * tx]);
-        constexpr int pitch = kShmTile / 2;  // R2 elements per derivative row
-#pragma unroll 2
+        // Each used derivative of the thread's RA test and RB trial shapes is loaded once per
+        // point, then every pair product runs from registers.
+        const Real* test_col = s_test + RA * ty;
+        const Real* trial_col = s_trial + RB * tx;
+        constexpr int kUnroll = RA * RB >= 8 ? 1 : 2;  // large blocks have ILP enough, and no registers to spare
+#pragma unroll kUnroll
         for (int qc = 0; qc < qn; ++qc) {
-            R2 va[4], vb[4];
+            Real va[4][RA], vb[4][RB];
 #pragma unroll
             for (int d = 0; d < 4; ++d) {
-                bool test_used = false, trial_used = false;
-#pragma unroll
-                for (int p = 0; p < np; ++p) {
-                    test_used |= Pairs::test_d(p) == d;
-                    trial_used |= Pairs::trial_d(p) == d;
-                }
-                if (test_used) va[d] = test_col[(qc * 4 + d) * pitch];
-                if (trial_used) vb[d] = trial_col[(qc * 4 + d) * pitch];
+                if (shm_uses<Pairs>(true, d))
+                    load_shapes<Real, RA>(test_col + (qc * ndt + shm_slot<Pairs>(true, d)) * pitch, va[d]);
+                if (shm_uses<Pairs>(false, d))
+                    load_shapes<Real, RB>(trial_col + (qc * nds + shm_slot<Pairs>(false, d)) * pitch, vb[d]);
             }
 #pragma unroll
-            for (int p = 0; p < np; ++p) {
-                const R2 x = va[Pairs::test_d(p)], y = vb[Pairs::trial_d(p)];
-                acc[0][0][p] += x.x * y.x;
-                acc[0][1][p] += x.x * y.y;
-                acc[1][0][p] += x.y * y.x;
-                acc[1][1][p] += x.y * y.y;
-            }
+            for (int p = 0; p < np; ++p)
+#pragma unroll
+                for (int i = 0; i < RA; ++i)
+#pragma unroll
+                    for (int j = 0; j < RB; ++j) acc[i][j][p] += va[Pairs::test_d(p)][i] * vb[Pairs::trial_d(p)][j];
         }
         __syncthreads();
     }
     const long n = long(ne) * a.nsh;
     Real* ke = a.k + long(e) * n * n;
 #pragma unroll
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < RA; ++i)
 #pragma unroll
-        for (int j = 0; j < 2; ++j) {
-            const int ia = a0 + 2 * ty + i, ib = b0 + 2 * tx + j;
-            if (ia < a.nsh && ib < a.nsh) store_block<Pairs>(acc[i][j], s_cp, a.nsh, ia, ib, ke);
+        for (int j = 0; j < RB; ++j) {
+            const int ia = a0 + RA * ty + i, ib = b0 + RB * tx + j;
+            if (live && ia < a.nsh && ib < a.nsh) store_block<Pairs>(acc[i][j], s_cp, a.nsh, ia, ib, ke);
         }
 }
 
@@ -516,7 +608,7 @@ __device__ __forceinline__ void sf_stage_y(int ncg, const SfIndex& ix, const Rea
 // z stage: items (cl, a, pb); all PP trial z modes k, kept where shape (pb, k) exists.
 template <int N, int PP, bool DZ, class Pairs, class Real>
 __device__ __forceinline__ void sf_stage_z(int ncg, int c0, int nsh, const SfIndex& ix, const Real* zr, const Real* t2,
-                                           Real* sK, Real* ke, bool first, bool symmetric) {
+                                           Real* sK, Real* ke, bool first, bool last, bool symmetric) {
     constexpr int ne = Pairs::equations;
     const int npre = ix.npre;
     const long nn = long(ne) * nsh;
@@ -541,7 +633,8 @@ __device__ __forceinline__ void sf_stage_z(int ncg, int c0, int nsh, const SfInd
             } else {
                 Real& out = ke[(long(a) * ne + ie) * nn + long(b) * ne + je];
                 out = first ? acc : out + acc;
-                if (symmetric && ie != je) ke[(long(b) * ne + je) * nn + long(a) * ne + ie] = out;
+                // The mirror entry once, after the last z pattern (not a write per pattern).
+                if (last && symmetric && ie != je) ke[(long(b) * ne + je) * nn + long(a) * ne + ie] = out;
             }
         }
     }
@@ -568,6 +661,9 @@ __global__ void __launch_bounds__(sf_threads(sizeof(Real), PP))
     const int e = blockIdx.x;
     const long nn = long(ne) * nsh;
     Real* ke = a.k + long(e) * nn * nn;
+    int last_zp = -1;  // the last z pattern with an active reference-derivative pair
+    for (int rs = 0; rs < 16; ++rs)
+        if ((ix.active_rs >> rs) & 1u) last_zp = max(last_zp, 2 * (rs / 4 == 3) + (rs % 4 == 3));
     for (int c0 = 0; c0 < combos; c0 += CG) {
         const int ncg = min(CG, combos - c0);
         if (ix.k_in_shared)
@@ -617,9 +713,9 @@ __global__ void __launch_bounds__(sf_threads(sizeof(Real), PP))
             if (!any) continue;
             const Real* zr = zt ? sdN : sN;
             if (zs)
-                sf_stage_z<N, PP, true, Pairs>(ncg, c0, nsh, ix, zr, t2, sK, ke, first, symmetric);
+                sf_stage_z<N, PP, true, Pairs>(ncg, c0, nsh, ix, zr, t2, sK, ke, first, zp == last_zp, symmetric);
             else
-                sf_stage_z<N, PP, false, Pairs>(ncg, c0, nsh, ix, zr, t2, sK, ke, first, symmetric);
+                sf_stage_z<N, PP, false, Pairs>(ncg, c0, nsh, ix, zr, t2, sK, ke, first, zp == last_zp, symmetric);
             first = false;
         }
         __syncthreads();
@@ -795,22 +891,36 @@ void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<R
             break;
         }
         case Variant::Shm: {
-            const ShmKnobs knobs = shm_knobs(a.nsh);
-            const ShmTiling tl = shm_tiling(a.nsh, knobs.fit);
-            const unsigned blocks = unsigned(a.m) * tl.per_side * tl.per_side;
-            const bool p16 = sizeof(Real) == 8 || knobs.points == 16;
-            constexpr int kWide = sizeof(Real) == 8 ? 16 : 32;  // FP64 stays within 48 KiB
-            if (jm == JacobianMode::Computed) {
-                if (p16)
-                    shm_kernel<Pairs, Real, true, 16><<<blocks, tl.threads()>>>(a, tl.per_side, tl.side);
-                else
-                    shm_kernel<Pairs, Real, true, kWide><<<blocks, tl.threads()>>>(a, tl.per_side, tl.side);
-            } else {
-                if (p16)
-                    shm_kernel<Pairs, Real, false, 16><<<blocks, tl.threads()>>>(a, tl.per_side, tl.side);
-                else
-                    shm_kernel<Pairs, Real, false, kWide><<<blocks, tl.threads()>>>(a, tl.per_side, tl.side);
+            const ShmKnobs knobs = shm_knobs<Real>(a.nsh);
+            ShmTiling tl = shm_tiling(a.nsh, knobs.block, knobs.fit, knobs.points);
+            tl.group_bytes = unsigned((shm_shared_bytes<Pairs, Real>(tl) + 15) / 16 * 16);
+            int dev = 0, smem_optin = 0;
+            VOXWAVE_CUDA_CHECK(cudaGetDevice(&dev));
+            VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+            const int max_threads = shm_max_threads(sizeof(Real), tl.block.ra, tl.block.rb);
+            tl.pack = std::max(1, std::min(knobs.pack, max_threads / tl.threads()));
+            while (tl.pack > 1 && std::size_t(tl.pack) * tl.group_bytes > std::size_t(smem_optin)) --tl.pack;
+            const long all_tiles = long(a.m) * tl.per_side * tl.per_side;
+            const unsigned blocks = unsigned((all_tiles + tl.pack - 1) / tl.pack);
+            const std::size_t smem = std::size_t(tl.pack) * tl.group_bytes;
+            const auto go = [&](auto kernel) {
+                if (smem > 48 * 1024)
+                    VOXWAVE_CUDA_CHECK(
+                        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+                kernel<<<blocks, tl.pack * tl.threads(), smem>>>(a, tl);
+            };
+            const bool jc = jm == JacobianMode::Computed;
+            const int b = tl.block.ra * 10 + tl.block.rb;
+            if constexpr (sizeof(Real) == 4) {
+                if (b == 44) {
+                    jc ? go(shm_kernel<Pairs, Real, true, 4, 4>) : go(shm_kernel<Pairs, Real, false, 4, 4>);
+                    break;
+                }
             }
+            if (b == 42)
+                jc ? go(shm_kernel<Pairs, Real, true, 4, 2>) : go(shm_kernel<Pairs, Real, false, 4, 2>);
+            else
+                jc ? go(shm_kernel<Pairs, Real, true, 2, 2>) : go(shm_kernel<Pairs, Real, false, 2, 2>);
             break;
         }
         case Variant::SumFact:

@@ -21,21 +21,21 @@ struct ProblemPairs;
 template <>
 struct ProblemPairs<Problem::Laplace> {
     static constexpr int equations = 1, pairs = 3;
-    static VOXWAVE_HD int test_d(int p) { return p + 1; }
-    static VOXWAVE_HD int trial_d(int p) { return p + 1; }
+    static constexpr VOXWAVE_HD int test_d(int p) { return p + 1; }
+    static constexpr VOXWAVE_HD int trial_d(int p) { return p + 1; }
 };
 template <>
 struct ProblemPairs<Problem::Elasticity> {
     static constexpr int equations = 3, pairs = 9;
-    static VOXWAVE_HD int test_d(int p) { return p / 3 + 1; }
-    static VOXWAVE_HD int trial_d(int p) { return p % 3 + 1; }
+    static constexpr VOXWAVE_HD int test_d(int p) { return p / 3 + 1; }
+    static constexpr VOXWAVE_HD int trial_d(int p) { return p % 3 + 1; }
 };
 template <>
 struct ProblemPairs<Problem::ConvectionDiffusion> {
     // (1,1), (2,2), (3,3) diffusion; (0,1), (0,2), (0,3) convection; (0,0) reaction.
     static constexpr int equations = 1, pairs = 7;
-    static VOXWAVE_HD int test_d(int p) { return p < 3 ? p + 1 : 0; }
-    static VOXWAVE_HD int trial_d(int p) { return p < 3 ? p + 1 : (p < 6 ? p - 2 : 0); }
+    static constexpr VOXWAVE_HD int test_d(int p) { return p < 3 ? p + 1 : 0; }
+    static constexpr VOXWAVE_HD int trial_d(int p) { return p < 3 ? p + 1 : (p < 6 ? p - 2 : 0); }
 };
 
 // Calls f(ProblemPairs<P>{}) for the run-time problem p: the one place a problem becomes a type.

@@ -1,6 +1,7 @@
 // Every CUDA element-integration variant against the CPU oracle (issue 7): FP64 to 1e-12 and
 // FP32 to 1e-5 of the largest entry, for hexahedra and prisms, both Jacobian modes. Labelled
 // gpu; without a device every test reports itself skipped.
+#include <cstdlib>
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -127,6 +128,32 @@ TEST(IntegrationCuda, HexLaplaceAndConvectionDiffusion) {
     const std::vector<Variant> all = {Variant::Ai, Variant::Aii, Variant::Reg, Variant::Shm, Variant::SumFact};
     check_all({ElementType::Hexahedron, 4, laplace_coefficients(2.0), 9}, all);
     check_all({ElementType::Hexahedron, 4, convection_diffusion_coefficients(0.1, kVelocity, 2.0), 9}, all);
+}
+
+// Every register block, tiling and packing of the shm kernel (the defaults pick one per order):
+// VOXWAVE_SHM_BLOCK / _TILE / _POINTS / _PACK are read at each launch.
+// p = 4 has one tile per side with 4 x 4 blocks (the diagonal-tile path), p = 6 several (off-
+// diagonal tiles); convection-diffusion uses the value on both sides.
+TEST(IntegrationCuda, ShmEveryRegisterBlockAndTiling) {
+    REQUIRE_CUDA_DEVICE();
+    for (const char* block : {"2x2", "4x2", "4x4"})
+        for (const char* tile : {"fit", "max"}) {
+            setenv("VOXWAVE_SHM_BLOCK", block, 1);
+            setenv("VOXWAVE_SHM_TILE", tile, 1);
+            setenv("VOXWAVE_SHM_POINTS", std::string(tile) == "fit" ? "32" : "16", 1);
+            // Three tiles per thread block where they fit: 5 elements leave groups past the last tile.
+            setenv("VOXWAVE_SHM_PACK", std::string(tile) == "fit" ? "3" : "1", 1);
+            SCOPED_TRACE(std::string("block ") + block + ", tile " + tile);
+            check_all({ElementType::Hexahedron, 4, kElastic, 5}, {Variant::Shm});
+            check_all({ElementType::Hexahedron, 6, kElastic, 2}, {Variant::Shm});
+            check_all({ElementType::Hexahedron, 3, convection_diffusion_coefficients(0.1, kVelocity, 2.0), 5},
+                      {Variant::Shm});
+            check_all({ElementType::Prism, 4, laplace_coefficients(1.0), 5}, {Variant::Shm});
+        }
+    unsetenv("VOXWAVE_SHM_BLOCK");
+    unsetenv("VOXWAVE_SHM_TILE");
+    unsetenv("VOXWAVE_SHM_POINTS");
+    unsetenv("VOXWAVE_SHM_PACK");
 }
 
 TEST(IntegrationCuda, PrismsEveryProblemEveryVariant) {
