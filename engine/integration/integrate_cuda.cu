@@ -203,17 +203,28 @@ std::size_t shm_shared_bytes(const ShmTiling& t) {
 }
 
 // R consecutive values from shared memory in 16- or 8-byte loads (p is aligned to R values).
+// Vector types of the value's own type: a float4 reinterpreted as doubles went through a local-
+// memory round trip (64-byte stack frame, FP64 three times slower).
 template <class Real, int R>
 __device__ __forceinline__ void load_shapes(const Real* p, Real (&v)[R]) {
-    if constexpr (sizeof(Real) * R % 16 == 0) {
+    if constexpr (sizeof(Real) == 8 && R % 2 == 0) {
 #pragma unroll
-        for (int c = 0; c < int(sizeof(Real)) * R / 16; ++c) {
-            const float4 x = reinterpret_cast<const float4*>(p)[c];
-            std::memcpy(&v[c * 16 / sizeof(Real)], &x, 16);
+        for (int c = 0; c < R / 2; ++c) {
+            const double2 x = reinterpret_cast<const double2*>(p)[c];
+            v[2 * c] = x.x, v[2 * c + 1] = x.y;
         }
-    } else if constexpr (sizeof(Real) * R == 8) {
-        const float2 x = *reinterpret_cast<const float2*>(p);
-        std::memcpy(&v[0], &x, 8);
+    } else if constexpr (sizeof(Real) == 4 && R % 4 == 0) {
+#pragma unroll
+        for (int c = 0; c < R / 4; ++c) {
+            const float4 x = reinterpret_cast<const float4*>(p)[c];
+            v[4 * c] = x.x, v[4 * c + 1] = x.y, v[4 * c + 2] = x.z, v[4 * c + 3] = x.w;
+        }
+    } else if constexpr (sizeof(Real) == 4 && R % 2 == 0) {
+#pragma unroll
+        for (int c = 0; c < R / 2; ++c) {
+            const float2 x = reinterpret_cast<const float2*>(p)[c];
+            v[2 * c] = x.x, v[2 * c + 1] = x.y;
+        }
     } else {
 #pragma unroll
         for (int i = 0; i < R; ++i) v[i] = p[i];
