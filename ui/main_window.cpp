@@ -162,8 +162,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         stop_act_->setEnabled(s != SimulationController::State::Idle);
     });
 
-    // The event loop's heartbeat: the longest gap between ticks while a run is going. A precise
-    // timer (a coarse one may fire up to 5% late) and the gap in fractions of a millisecond.
+    // The event loop's heartbeat: the longest gap between ticks while a run is going (the main
+    // run or the compare page's). A precise timer (a coarse one may fire up to 5% late) and the
+    // gap in fractions of a millisecond.
     auto* heartbeat = new QTimer(this);
     heartbeat->setTimerType(Qt::PreciseTimer);
     heartbeat->setInterval(QString(kStallTimerMs).toInt());
@@ -171,7 +172,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(heartbeat, &QTimer::timeout, this, [this] {
         const double gap = 1e-6 * double(stall_clock_.nsecsElapsed());
         stall_clock_.restart();
-        if (controller_.busy()) longest_stall_ms_ = std::max(longest_stall_ms_, gap);
+        if (controller_.busy() || compare_->controller()->busy())
+            longest_stall_ms_ = std::max(longest_stall_ms_, gap);
     });
     heartbeat->start();
 
