@@ -172,8 +172,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(heartbeat, &QTimer::timeout, this, [this] {
         const double gap = 1e-6 * double(stall_clock_.nsecsElapsed());
         stall_clock_.restart();
-        if (controller_.busy() || compare_->controller()->busy())
-            longest_stall_ms_ = std::max(longest_stall_ms_, gap);
+        if (controller_.busy() || compare_->controller()->busy()) longest_stall_ms_ = std::max(longest_stall_ms_, gap);
     });
     heartbeat->start();
 
