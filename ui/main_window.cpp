@@ -139,6 +139,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 traces_->reset(names, dt);
             });
     connect(&controller_, &SimulationController::frameReady, this, &MainWindow::onFrame);
+    // Which way a CUDA run's slice reaches the view: said once per distinct message.
+    connect(&controller_, &SimulationController::sliceTransport, this, [this](const QString& text) {
+        if (slice_transport_said_.contains(text)) return;
+        slice_transport_said_.insert(text);
+        qInfo("voxwave: %s", qPrintable(text));
+        statusBar()->showMessage(text, 8000);
+    });
+    connect(wavefield_, &WavefieldView::interopFailed, this, [this](const QString& m) {
+        controller_.setDeviceSlices(false, tr("CUDA-OpenGL interop failed: %1").arg(m));
+    });
     connect(&controller_, &SimulationController::failed, this,
             [this](const QString& m) { showError(tr("Run failed"), m, false); });
     connect(&controller_, &SimulationController::finished, this, [this](bool completed) {
@@ -152,8 +162,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         stop_act_->setEnabled(s != SimulationController::State::Idle);
     });
 
-    // The event loop's heartbeat: the longest gap between ticks while a run is going. A precise
-    // timer (a coarse one may fire up to 5% late) and the gap in fractions of a millisecond.
+    // The event loop's heartbeat: the longest gap between ticks while a run is going (the main
+    // run or the compare page's). A precise timer (a coarse one may fire up to 5% late) and the
+    // gap in fractions of a millisecond.
     auto* heartbeat = new QTimer(this);
     heartbeat->setTimerType(Qt::PreciseTimer);
     heartbeat->setInterval(QString(kStallTimerMs).toInt());
@@ -161,7 +172,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(heartbeat, &QTimer::timeout, this, [this] {
         const double gap = 1e-6 * double(stall_clock_.nsecsElapsed());
         stall_clock_.restart();
-        if (controller_.busy()) longest_stall_ms_ = std::max(longest_stall_ms_, gap);
+        if (controller_.busy() || compare_->controller()->busy()) longest_stall_ms_ = std::max(longest_stall_ms_, gap);
     });
     heartbeat->start();
 
@@ -579,6 +590,7 @@ void MainWindow::startRun() {
     if (controller_.busy()) return;
     pushViewToController();
     longest_stall_ms_ = 0;
+    controller_.setDeviceSlices(wavefield_->interopUsable(), wavefield_->interopStatus());
     controller_.start(doc_.scene(), doc_.model());
 }
 
@@ -588,6 +600,7 @@ void MainWindow::stepRun() {
     leaveResult();
     if (!controller_.busy()) {
         pushViewToController();
+        controller_.setDeviceSlices(wavefield_->interopUsable(), wavefield_->interopStatus());
         controller_.start(doc_.scene(), doc_.model(), true);
     }
     controller_.stepOnce();
@@ -624,7 +637,10 @@ void MainWindow::onFrame(const SimulationFrame& f) {
         for (int b = 0; b < e[1]; ++b)
             for (int a = 0; a < e[0]; ++a) ids[std::size_t(b) * e[0] + a] = g.ids[slice_element_index(g, s, a, b)];
     const int q = quantity_box_->currentIndex();
-    wavefield_->setSlice(run.slice, ids, q < 3);
+    if (run.staged)
+        wavefield_->setStagedSlice(run.staged, run.slice.width, run.slice.height, ids, q < 3);
+    else
+        wavefield_->setSlice(run.slice, ids, q < 3);
     wavefield_->setOverlayText(
         tr("%1  t = %2 µs  step %3").arg(quantity_box_->currentText()).arg(f.time * 1e6, 0, 'f', 2).arg(f.step));
     traces_->append(f.first_sample, run.samples);

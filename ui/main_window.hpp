@@ -4,6 +4,7 @@
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <QSet>
 #include <vector>
 
 #include "document/scene_document.hpp"
@@ -108,6 +109,7 @@ private:
     SimulationController controller_;
     SlicePainter* painter_ = nullptr;
     WavefieldView* wavefield_ = nullptr;
+    QSet<QString> slice_transport_said_;
     TracePanel* traces_ = nullptr;
     ModelView3D* model3d_ = nullptr;
     SourcesPanel* sources_ = nullptr;

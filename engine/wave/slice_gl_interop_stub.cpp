@@ -6,12 +6,22 @@
 
 namespace voxwave {
 
-bool gl_interop_built() { return false; }
-GlSliceBuffer::GlSliceBuffer(unsigned) {
-    throw RuntimeError("this build has no CUDA-OpenGL interop (CUDA or the OpenGL headers were missing)");
+namespace {
+const char* const kNoInterop = "this build has no CUDA-OpenGL interop (CUDA or the OpenGL headers were missing)";
 }
+
+bool gl_interop_built() { return false; }
+std::vector<int> gl_interop_devices(std::string* why) {
+    if (why) *why = kNoInterop;
+    return {};
+}
+GlSliceBuffer::GlSliceBuffer(unsigned, int) { throw RuntimeError(kNoInterop); }
 GlSliceBuffer::~GlSliceBuffer() = default;
 void GlSliceBuffer::write(const WaveSession&, SlicePlane, int, SliceQuantity) {}
+bool GlSliceBuffer::copy_from(DeviceSliceStaging&, StagedSliceInfo* info) {
+    if (info) *info = {};
+    return false;
+}
 
 }  // namespace voxwave
 #endif

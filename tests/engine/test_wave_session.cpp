@@ -2,11 +2,14 @@
 // chunking, slices that read the same field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "core/errors.hpp"
 
 #include "scene_builders.hpp"
+#include "wave/slice_staging.hpp"
 #include "wave/wave_run.hpp"
 #include "wave/wave_session.hpp"
 
@@ -98,4 +101,34 @@ TEST(WaveSession, RefusesTcovfemInFp32) {
     p.method = Method::Tcovfem;
     p.precision = Precision::Fp32;
     EXPECT_THROW(WaveSession session(p), InputError);
+}
+
+// The GPU staging's colour-scale level comes from a log histogram of |value| / max (the device
+// fills it; this host function reads it): within one bin (2^(1/16)) of abs_quantile's level.
+TEST(SliceStaging, HistogramLevelMatchesAbsQuantile) {
+    std::mt19937 rng(7);
+    std::lognormal_distribution<float> mag(-20.0f, 2.5f);
+    for (int trial = 0; trial < 4; ++trial) {
+        SliceImage img{97, 61, {}};
+        for (int i = 0; i < img.width * img.height; ++i)
+            img.values.push_back(i % 11 == 0 ? 0.0f : (i % 2 ? 1.0f : -1.0f) * mag(rng));
+        img.values[std::size_t(trial) * 100] = 3e-6f;  // a source-point peak far above the rest
+        const float peak = img.max_abs();
+        std::vector<std::uint32_t> bins(kStagingBins, 0);
+        std::uint32_t count = 0;
+        for (float v : img.values) {
+            if (v == 0.0f) continue;
+            const double t = -std::log2(std::min(1.0, double(std::abs(v)) / peak)) * kStagingBinsPerOctave;
+            ++bins[t < kStagingBins - 1 ? int(t) : kStagingBins - 1];
+            ++count;
+        }
+        for (double q : {0.5, 0.9, 0.99}) {
+            const float want = abs_quantile({&img}, q);
+            const float got = staged_level_from_histogram(bins.data(), count, peak, q);
+            EXPECT_GT(got, want / 1.045f) << q;
+            EXPECT_LT(got, want * 1.045f) << q;
+        }
+        EXPECT_EQ(staged_level_from_histogram(bins.data(), count, peak, 1.0), peak);
+    }
+    EXPECT_EQ(staged_level_from_histogram(std::vector<std::uint32_t>(kStagingBins, 0).data(), 0, 0.0f, 0.99), 0.0f);
 }

@@ -1,14 +1,20 @@
 // CUDA-OpenGL interop without Qt: a headless EGL context on the NVIDIA driver, a GL buffer
-// registered with CUDA, the CUDA engine writing a wavefield slice into it on the GPU; read back
-// through GL and compared with the CPU engine's slice of the same run.
+// registered with CUDA, the CUDA engine writing a wavefield slice into it on the GPU (directly,
+// or through a DeviceSliceStaging filled by another thread, as in the GUI); read back through GL
+// and compared with the CPU engine's slice of the same run.
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 #include "core/device.hpp"
 #include "scene_builders.hpp"
 #include "wave/slice_gl_interop.hpp"
+#include "wave/slice_staging.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_session.hpp"
 
@@ -154,5 +160,144 @@ TEST(GlInterop, CudaSliceWrittenIntoAGlBufferEqualsTheCpuSlice) {
                 ASSERT_NEAR(got[i], want.values[i], 1e-6f * peak)
                     << "plane " << int(plane) << " quantity " << int(q) << " pixel " << i;
         }
+#endif
+}
+
+// The GUI's path across threads: a worker steps a CUDA session and snapshots slices into a
+// DeviceSliceStaging while this thread (EGL context current) copies the latest snapshot into a
+// registered GL buffer, reads it back through GL and keeps it with its step. Afterwards each kept
+// slice must equal the CPU engine's at that step, and the device max |value| and level the CPU
+// slice's: a slot overwritten during a copy would mix two steps.
+TEST(GlInterop, StagedSlicesCopiedOnAnotherThreadEqualTheCpuSlices) {
+    std::string why;
+    if (!cuda_wave_engine_built() || cuda_devices(&why).empty()) GTEST_SKIP() << "SKIPPED: no CUDA device " << why;
+    if (!gl_interop_built() || !device_slice_staging_built())
+        GTEST_SKIP() << "SKIPPED: this build has no CUDA-OpenGL interop";
+#if !VOXWAVE_TEST_HAVE_EGL_HEADERS
+    GTEST_SKIP() << "SKIPPED: built without the EGL headers";
+#else
+    Egl egl;
+    if (!egl.open()) GTEST_SKIP() << "SKIPPED: " << egl.error;
+    const std::vector<int> gl_devices = gl_interop_devices(&why);
+    ASSERT_FALSE(gl_devices.empty()) << why;
+    auto genBuffers = egl.fn<GenBuffers>("glGenBuffers");
+    auto bindBuffer = egl.fn<BindBuffer>("glBindBuffer");
+    auto bufferData = egl.fn<BufferData>("glBufferData");
+    auto getSubData = egl.fn<GetBufferSubData>("glGetBufferSubData");
+    auto deleteBuffers = egl.fn<DeleteBuffers>("glDeleteBuffers");
+    auto getError = egl.fn<GetError>("glGetError");
+    ASSERT_TRUE(genBuffers && bindBuffer && bufferData && getSubData && deleteBuffers && getError);
+
+    Scene s = voxwave::testing::block_scene(16, 10, 12, 0.004);
+    s.materials.push_back(voxwave::testing::steel());
+    s.shapes.push_back(Shape{"steel", CylinderShape{{0.032, 0.02, 0.02}, {0, 1, 0}, 0.008, 0.04}});
+    s.sources.push_back({"S", {0.03, 0.02, 0.048}, {0.3, 0.1, 1.0}, 1.0, voxwave::testing::ricker(60e3, 2e-5)});
+    s.run.steps = 0;
+    s.run.backend = Backend::Cpu;
+    const WaveProblem cpu_p = build_wave_problem(s, "test");
+    s.run.backend = Backend::Cuda;
+    const WaveProblem gpu_p = build_wave_problem(s, "test");
+    const SlicePlane plane = SlicePlane::XZ;
+    const SliceQuantity q = SliceQuantity::Uz;
+    const auto e = slice_extent(cpu_p.grid, plane);
+    const int index = e[2] / 2;
+    const std::size_t n = std::size_t(e[0]) * e[1];
+
+    // The worker owns the CUDA session and the staging, as the GUI's controller does.
+    std::shared_ptr<DeviceSliceStaging> staging;
+    std::mutex m;
+    std::condition_variable cv;
+    bool ready = false;
+    std::atomic<bool> done{false};
+    std::string worker_error;
+    std::thread worker([&] {
+        try {
+            WaveSession gpu(gpu_p);
+            if (gpu.backend() != Backend::Cuda) throw std::runtime_error("the session did not take the CUDA backend");
+            auto st = std::make_shared<DeviceSliceStaging>();
+            gpu.advance(100);
+            st->snapshot(gpu, plane, index, q);
+            {
+                std::lock_guard lock(m);
+                staging = st;
+                ready = true;
+            }
+            cv.notify_all();
+            // Keeps stepping and publishing while the main thread copies.
+            for (int k = 0; k < 150; ++k) {
+                gpu.advance(1 + k % 3);
+                st->snapshot(gpu, plane, index, q);
+            }
+        } catch (const std::exception& ex) {
+            std::lock_guard lock(m);
+            worker_error = ex.what();
+            ready = true;
+            cv.notify_all();
+        }
+        done = true;
+    });
+    {
+        std::unique_lock lock(m);
+        cv.wait(lock, [&] { return ready; });
+    }
+    if (!staging) {
+        worker.join();
+        FAIL() << worker_error;
+    }
+
+    GLuint buf = 0;
+    genBuffers(1, &buf);
+    bindBuffer(kArrayBuffer, buf);
+    bufferData(kArrayBuffer, std::ptrdiff_t(n * sizeof(float)), nullptr, kDynamicDraw);
+    ASSERT_EQ(getError(), GLenum(GL_NO_ERROR));
+    struct Kept {
+        StagedSliceInfo info;
+        std::vector<float> values;
+    };
+    std::vector<Kept> kept;
+    {
+        GlSliceBuffer target(buf, staging->device());
+        std::uint64_t last_sequence = 0;
+        while (!done || staging->has_new()) {
+            Kept k;
+            if (!target.copy_from(*staging, &k.info)) {
+                std::this_thread::yield();
+                continue;
+            }
+            EXPECT_GT(k.info.sequence, last_sequence);
+            last_sequence = k.info.sequence;
+            k.values.assign(n, -1.0f);
+            bindBuffer(kArrayBuffer, buf);
+            getSubData(kArrayBuffer, 0, std::ptrdiff_t(n * sizeof(float)), k.values.data());
+            ASSERT_EQ(getError(), GLenum(GL_NO_ERROR));
+            kept.push_back(std::move(k));
+        }
+    }
+    worker.join();
+    ASSERT_TRUE(worker_error.empty()) << worker_error;
+    deleteBuffers(1, &buf);
+    ASSERT_GE(kept.size(), 2u);
+    EXPECT_GE(kept.front().info.step, 100);
+    // The last copy is the last snapshot: nothing was lost at the end.
+    EXPECT_EQ(kept.back().info.sequence, 151u);
+
+    WaveSession cpu(cpu_p);
+    for (const Kept& k : kept) {
+        ASSERT_EQ(k.info.width, e[0]);
+        ASSERT_EQ(k.info.height, e[1]);
+        ASSERT_GE(k.info.step, cpu.step());
+        if (k.info.step > cpu.step()) cpu.advance(k.info.step - cpu.step());
+        const SliceImage want = cpu.slice(plane, index, q);
+        const float peak = want.max_abs();
+        ASSERT_GT(peak, 0.0f);
+        for (std::size_t i = 0; i < n; ++i)
+            ASSERT_NEAR(k.values[i], want.values[i], 1e-6f * peak) << "step " << k.info.step << " pixel " << i;
+        // The device reductions: the max exactly up to the engines' difference, the level within
+        // one histogram bin (2^(1/16), ~4.4 %) of abs_quantile's.
+        EXPECT_NEAR(k.info.max_abs, peak, 1e-6f * peak) << "step " << k.info.step;
+        const float level = abs_quantile({&want}, 0.99);
+        EXPECT_GT(k.info.level, level / 1.05f) << "step " << k.info.step;
+        EXPECT_LT(k.info.level, level * 1.05f) << "step " << k.info.step;
+    }
 #endif
 }

@@ -93,6 +93,42 @@ void SimulationController::setView(SlicePlane plane, int node_plane, SliceQuanti
     quantity_ = quantity;
 }
 
+void SimulationController::setDeviceSlices(bool on, const QString& why_not) {
+    std::lock_guard lock(mutex_);
+    device_slices_ = on;
+    device_slices_why_not_ = why_not;
+}
+
+void SimulationController::transport(const QString& text) {
+    QMetaObject::invokeMethod(
+        this, [this, text] { emit sliceTransport(text); }, Qt::QueuedConnection);
+}
+
+// On the worker thread, mutex_ held.
+RunFrame SimulationController::stagedOrHostSlice(const WaveSession& s, SlicePlane plane, int node_plane,
+                                                 SliceQuantity q) {
+    RunFrame rf;
+    rf.node_plane = node_plane;
+    if (staging_ && !device_slices_) {
+        staging_.reset();
+        transport(tr("Live slice: host copy (%1)").arg(device_slices_why_not_));
+    }
+    if (staging_) {
+        try {
+            const StagedSliceInfo info = staging_->snapshot(s, plane, node_plane, q);
+            rf.slice.width = info.width;
+            rf.slice.height = info.height;
+            rf.staged = staging_;
+            return rf;
+        } catch (const std::exception& e) {
+            staging_.reset();
+            transport(tr("Live slice: host copy (the GPU snapshot failed: %1)").arg(QString::fromUtf8(e.what())));
+        }
+    }
+    rf.slice = s.slice(plane, node_plane, q);
+    return rf;
+}
+
 void SimulationController::publish(const std::vector<std::unique_ptr<WaveSession>>& sessions, std::int64_t total,
                                    double rate) {
     SimulationFrame f;
@@ -101,11 +137,12 @@ void SimulationController::publish(const std::vector<std::unique_ptr<WaveSession
         f.plane = plane_;
         const double ds0 = sessions.front()->problem().grid.spacing;
         for (const auto& s : sessions) {
-            RunFrame rf;
             // The same physical plane on every grid.
-            rf.node_plane = int(std::lround(node_plane_ * ds0 / s->problem().grid.spacing));
-            rf.slice = s->slice(plane_, rf.node_plane, quantity_);
-            f.runs.push_back(std::move(rf));
+            const int node_plane = int(std::lround(node_plane_ * ds0 / s->problem().grid.spacing));
+            if (f.runs.empty())
+                f.runs.push_back(stagedOrHostSlice(*s, plane_, node_plane, quantity_));
+            else
+                f.runs.push_back(RunFrame{s->slice(plane_, node_plane, quantity_), nullptr, node_plane, {}});
         }
     }
     if (volume_view_ && Clock::now() - last_volume_ > std::chrono::milliseconds(400)) {
@@ -162,6 +199,31 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
         return;
     }
     const WaveSession* first = sessions.front().get();
+    // A single CUDA run's slices stay on the GPU when the view can take them (a comparison's
+    // views also draw the difference of the runs' slices, which the host computes).
+    staging_.reset();
+    if (first->backend() == Backend::Cuda) {
+        bool device = false;
+        QString why_not;
+        {
+            std::lock_guard lock(mutex_);
+            device = device_slices_;
+            why_not = device_slices_why_not_;
+        }
+        if (sessions.size() > 1) {
+            transport(tr("Live slices: host copies (a comparison)"));
+        } else if (!device) {
+            transport(
+                tr("Live slice: host copy (%1)").arg(why_not.isEmpty() ? tr("the view takes no GPU slices") : why_not));
+        } else {
+            try {
+                staging_ = std::make_shared<DeviceSliceStaging>();
+                transport(tr("Live slice: CUDA-OpenGL interop (no host copy)"));
+            } catch (const std::exception& e) {
+                transport(tr("Live slice: host copy (%1)").arg(QString::fromUtf8(e.what())));
+            }
+        }
+    }
     const WaveProblem& p = first->problem();
     std::int64_t total = p.steps;
     for (const auto& s : sessions) total = std::min(total, s->problem().steps);
@@ -213,6 +275,7 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
     }
     std::vector<Result> results;
     for (const auto& s : sessions) results.push_back(s->result());
+    staging_.reset();  // frames in the queue keep it alive
     QMetaObject::invokeMethod(
         this,
         [this, r = std::move(results), completed] {

@@ -3,6 +3,12 @@
 // never waits for a step. Frames carry a slice of the field and the receiver samples recorded
 // since the previous frame; a new frame is made only when the window has taken the last one,
 // so a slow view never queues up work.
+//
+// With the CUDA backend and a view that can take CUDA-OpenGL interop (setDeviceSlices), a
+// single run's slice stays on the GPU: the worker snapshots it into a DeviceSliceStaging and the
+// frame carries that staging instead of the values (RunFrame::staged); the view copies it into
+// its GL buffer on the GPU. Otherwise, and after any failure of that path, frames carry the slice
+// on the host. sliceTransport() says which path a CUDA run takes.
 #pragma once
 
 #include <QObject>
@@ -18,13 +24,16 @@
 
 #include "scene/result.hpp"
 #include "scene/scene.hpp"
+#include "wave/slice_staging.hpp"
 #include "wave/wave_session.hpp"
 
 namespace voxwave::ui {
 
 // One run's part of a frame (a comparison runs several sessions in lockstep).
 struct RunFrame {
+    // The slice's values, or only its width and height when `staged` holds it on the GPU.
     SliceImage slice;
+    std::shared_ptr<DeviceSliceStaging> staged;
     int node_plane = 0;           // on this run's grid
     std::vector<double> samples;  // new receiver samples: [(n * receivers + r) * 3 + c]
 };
@@ -72,6 +81,10 @@ public slots:
     void setView(voxwave::SlicePlane plane, int node_plane, voxwave::SliceQuantity quantity);
     // Adds the 3D view's three planes to a frame about every 0.4 s.
     void setVolumeView(bool on) { volume_view_ = on; }
+    // Whether the view can take slices that stay on the GPU (a single CUDA run's); `why_not`
+    // explains a refusal in sliceTransport(). Read at each frame: turning it off mid-run (the
+    // view's interop failed) sends host slices from the next frame on.
+    void setDeviceSlices(bool on, const QString& why_not = {});
     // Blocks until the worker thread has ended (tests, shutdown).
     void waitForIdle();
 
@@ -81,11 +94,16 @@ signals:
     void finished(bool completed);
     void failed(const QString& message);
     void stateChanged();
+    // A CUDA run's slice path, at its start and when it changes: through the GPU
+    // (CUDA-OpenGL interop) or a host copy, and why.
+    void sliceTransport(const QString& text);
 
 private:
     void run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused);
     void publish(const std::vector<std::unique_ptr<WaveSession>>& sessions, std::int64_t total, double rate);
     void setState(State s);
+    void transport(const QString& text);
+    RunFrame stagedOrHostSlice(const WaveSession& s, SlicePlane plane, int node_plane, SliceQuantity q);
 
     std::thread worker_;
     std::atomic<State> state_{State::Idle};
@@ -100,6 +118,9 @@ private:
     SliceQuantity quantity_ = SliceQuantity::Uz;
     std::vector<std::size_t> samples_sent_;
     std::atomic<bool> volume_view_{false};
+    bool device_slices_ = false;  // guarded by mutex_
+    QString device_slices_why_not_;
+    std::shared_ptr<DeviceSliceStaging> staging_;  // worker thread only
     std::chrono::steady_clock::time_point last_volume_{};
     std::vector<Result> last_results_;
     Result empty_;

@@ -3,6 +3,10 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "wave/slice_gl_interop.hpp"
 
 // The shaders live in a static library's resources, which the linker drops unless registered.
 static void register_shader_resources() { Q_INIT_RESOURCE(shaders); }
@@ -17,6 +21,8 @@ WavefieldView::WavefieldView(QWidget* parent) : GlView(parent) {
 WavefieldView::~WavefieldView() {
     if (!gl_ready_) return;
     makeCurrent();
+    interop_.reset();  // unregistered from CUDA before GL deletes the buffer
+    glDeleteBuffers(1, &pbo_);
     glDeleteTextures(1, &field_tex_);
     glDeleteTextures(1, &material_tex_);
     glDeleteTextures(1, &overlay_tex_);
@@ -69,29 +75,52 @@ void WavefieldView::initializeGL() {
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     }
     if (!blitter_.create()) gl_errors_ << QStringLiteral("overlay: cannot create the texture blitter");
+    // The slice's pixel-unpack buffer; its storage is made when the first slice's size is known.
+    glGenBuffers(1, &pbo_);
     checkGl("initializeGL");
+    // Whether CUDA can fill that buffer: only when this context renders on a CUDA device (not,
+    // e.g., in Mesa's software GL under a virtual X server).
+    std::string why;
+    gl_devices_ = gl_interop_built() ? gl_interop_devices(&why) : std::vector<int>{};
+    if (!gl_interop_built()) why = "this build has no CUDA-OpenGL interop";
+    interop_usable_ = !gl_devices_.empty();
+    interop_status_ = interop_usable_ ? QStringLiteral("CUDA-OpenGL interop") : QString::fromStdString(why);
     gl_ready_ = true;
     dirty_ = true;
 }
 
 void WavefieldView::setSlice(const SliceImage& slice, const std::vector<MaterialId>& ids, bool signed_field) {
+    staged_.reset();
     slice_ = slice;
     ids_.assign(ids.begin(), ids.end());
     signed_ = signed_field;
-    if (auto_gain_) {
-        // Peak hold with a slow decay: the colours follow the wave without flickering frame to frame.
-        // The 99th percentile of |value|, not the peak: the field at the source point is far
-        // larger than anywhere else and would leave the rest of the picture white.
-        const double level = abs_quantile({&slice_}, 0.99);
-        gain_ = std::max(level, gain_ * 0.97);
-        if (gain_ <= 0) gain_ = 1e-30;
-        emit gainChanged(gain_);
-    }
+    // The 99th percentile of |value|, not the peak: the field at the source point is far larger
+    // than anywhere else and would leave the rest of the picture white.
+    if (auto_gain_) applyAutoGain(abs_quantile({&slice_}, 0.99));
     dirty_ = true;
     update();
 }
 
+void WavefieldView::setStagedSlice(std::shared_ptr<DeviceSliceStaging> staging, int width, int height,
+                                   const std::vector<MaterialId>& ids, bool signed_field) {
+    if (interop_failed_) return;  // frames queued before the controller heard of the failure
+    staged_ = std::move(staging);
+    slice_ = SliceImage{width, height, {}};
+    ids_.assign(ids.begin(), ids.end());
+    signed_ = signed_field;
+    dirty_ = true;
+    update();
+}
+
+void WavefieldView::applyAutoGain(double level) {
+    // Peak hold with a slow decay: the colours follow the wave without flickering frame to frame.
+    gain_ = std::max(level, gain_ * 0.97);
+    if (gain_ <= 0) gain_ = 1e-30;
+    emit gainChanged(gain_);
+}
+
 void WavefieldView::clearSlice() {
+    staged_.reset();
     slice_ = {};
     ids_.clear();
     if (auto_gain_) gain_ = 1e-30;
@@ -106,7 +135,7 @@ void WavefieldView::setOverlayText(const QString& text) {
 
 void WavefieldView::setAutoGain(bool on) {
     auto_gain_ = on;
-    if (on) gain_ = std::max(1e-30, double(slice_.max_abs()));
+    if (on) gain_ = std::max(1e-30, double(staged_ ? staged_max_ : slice_.max_abs()));
     update();
 }
 
@@ -121,17 +150,107 @@ void WavefieldView::setShowMaterials(bool on) {
     update();
 }
 
+// Grows the PBO (never shrinks it: a plane switched back and forth keeps one buffer). Its storage
+// is re-specified, so a CUDA registration of the old one is dropped first.
+void WavefieldView::ensurePbo(std::size_t bytes) {
+    if (bytes <= pbo_bytes_) return;
+    interop_.reset();
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_);
+    glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_DRAW);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    checkGl("slice PBO storage");
+    pbo_bytes_ = bytes;
+}
+
+bool WavefieldView::fillPboFromHost() {
+    const std::size_t bytes = slice_.values.size() * sizeof(float);
+    ensurePbo(bytes);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_);
+    glBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, GLsizeiptr(bytes), slice_.values.data());
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    checkGl("slice PBO from the host");
+    ++host_pbo_uploads_;
+    return true;
+}
+
+// CUDA copies the latest snapshot into the PBO (registered once, again after it grew).
+bool WavefieldView::fillPboFromDevice() {
+    try {
+        StagedSliceInfo info;
+        if (!staged_->has_new(&info)) return false;
+        if (std::find(gl_devices_.begin(), gl_devices_.end(), staged_->device()) == gl_devices_.end())
+            throw std::runtime_error("the engine runs on CUDA device " + std::to_string(staged_->device()) +
+                                     ", which does not render this view's OpenGL context");
+        for (int attempt = 0; attempt < 2 && info.width > 0; ++attempt) {
+            ensurePbo(std::size_t(info.width) * info.height * sizeof(float));
+            if (!interop_) interop_ = std::make_unique<GlSliceBuffer>(pbo_, staged_->device());
+            if (interop_->copy_from(*staged_, &info)) {
+                // The snapshot drawn is the latest one, possibly newer than the frame that announced it.
+                slice_.width = info.width;
+                slice_.height = info.height;
+                staged_max_ = info.max_abs;
+                if (auto_gain_) applyAutoGain(info.level);
+                ++device_pbo_uploads_;
+                return true;
+            }
+        }
+    } catch (const std::exception& e) {
+        interopFailure(QString::fromUtf8(e.what()));
+    }
+    return false;
+}
+
+void WavefieldView::interopFailure(const QString& message) {
+    interop_.reset();
+    staged_.reset();
+    interop_usable_ = false;
+    interop_failed_ = true;
+    interop_status_ = message;
+    // Queued: this runs inside paintGL.
+    QMetaObject::invokeMethod(
+        this, [this, message] { emit interopFailed(message); }, Qt::QueuedConnection);
+}
+
 void WavefieldView::uploadIfNeeded() {
     if (!dirty_ || slice_.width < 2 || slice_.height < 2) return;
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glBindTexture(GL_TEXTURE_2D, field_tex_);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, slice_.width, slice_.height, 0, GL_RED, GL_FLOAT, slice_.values.data());
-    const int ew = slice_.width - 1, eh = slice_.height - 1;
+    dirty_ = false;
+    bool filled = false;
+    if (staged_) {
+        filled = fillPboFromDevice();
+    } else if (slice_.values.size() == std::size_t(slice_.width) * slice_.height) {
+        if (pbo_upload_) {
+            filled = fillPboFromHost();
+        } else {
+            glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+            glBindTexture(GL_TEXTURE_2D, field_tex_);
+            glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, slice_.width, slice_.height, 0, GL_RED, GL_FLOAT,
+                         slice_.values.data());
+            checkGl("upload slice");
+            tex_w_ = slice_.width;
+            tex_h_ = slice_.height;
+        }
+    }
+    if (filled) {
+        // The one GL upload of both paths: texture <- PBO (the data pointer is an offset into it).
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glBindTexture(GL_TEXTURE_2D, field_tex_);
+        if (slice_.width != tex_w_ || slice_.height != tex_h_)
+            glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, slice_.width, slice_.height, 0, GL_RED, GL_FLOAT, nullptr);
+        else
+            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, slice_.width, slice_.height, GL_RED, GL_FLOAT, nullptr);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        checkGl("slice texture from the PBO");
+        tex_w_ = slice_.width;
+        tex_h_ = slice_.height;
+    }
+    if (tex_w_ < 2 || tex_h_ < 2) return;
+    const int ew = tex_w_ - 1, eh = tex_h_ - 1;
     if (ids_.size() != std::size_t(ew) * eh) ids_.assign(std::size_t(ew) * eh, 1);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glBindTexture(GL_TEXTURE_2D, material_tex_);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, ew, eh, 0, GL_RED, GL_UNSIGNED_BYTE, ids_.data());
-    checkGl("upload slice");
-    dirty_ = false;
+    checkGl("upload materials");
 }
 
 void WavefieldView::paintGL() {
@@ -139,13 +258,14 @@ void WavefieldView::paintGL() {
     glClear(GL_COLOR_BUFFER_BIT);
     if (!gl_ready_ || slice_.width < 2 || slice_.height < 2) return;
     uploadIfNeeded();
+    if (tex_w_ < 2 || tex_h_ < 2) return;  // a GPU slice not copied yet
     // Keep the slice's aspect ratio inside the widget.
-    const double w = slice_.width - 1, h = slice_.height - 1;
+    const double w = tex_w_ - 1, h = tex_h_ - 1;
     const double s = std::min(0.95 * width() / w, 0.92 * height() / h);
     const double hx = s * w / width(), hy = s * h / height();
     program_.bind();
     program_.setUniformValue("rect", QVector4D(-hx, -hy, hx, hy));
-    program_.setUniformValue("nodes", QVector2D(slice_.width, slice_.height));
+    program_.setUniformValue("nodes", QVector2D(tex_w_, tex_h_));
     program_.setUniformValue("gain", float(gain_));
     program_.setUniformValue("signed_field", signed_ ? 1 : 0);
     program_.setUniformValue("show_materials", show_materials_ ? 1 : 0);

@@ -1,6 +1,11 @@
 // The live wavefield: one slice drawn by our shaders (shaders/wavefield_slice.*) with a
 // diverging colormap and auto or manual gain, over the material layout. A GlView: its own
 // native window, so its frames do not make Qt compose the whole main window through GL.
+//
+// The slice reaches its texture through a pixel-unpack buffer (PBO) in both paths: the host
+// writes a host slice into it (glBufferSubData), or, with CUDA-OpenGL interop, the GPU copies a
+// DeviceSliceStaging snapshot into it (the buffer registered with CUDA); the texture is then
+// updated from the PBO. An interop failure falls back to the host path (interopFailed()).
 #pragma once
 
 #include <QOpenGLBuffer>
@@ -12,7 +17,12 @@
 
 #include "model/voxel_grid.hpp"
 #include "views/gl_view.hpp"
+#include "wave/slice_staging.hpp"
 #include "wave/wave_session.hpp"
+
+namespace voxwave {
+class GlSliceBuffer;
+}
 
 namespace voxwave::ui {
 
@@ -25,6 +35,10 @@ public:
     // Values per node of the plane (width x height) and the element ids under it
     // ((width-1) x (height-1)); `signed_field` picks the diverging colormap.
     void setSlice(const SliceImage& slice, const std::vector<MaterialId>& element_ids, bool signed_field);
+    // The same for a slice held on the GPU (width x height, no values on the host): copied into
+    // the PBO by CUDA when the view next draws; the auto gain comes with it (reduced on the GPU).
+    void setStagedSlice(std::shared_ptr<DeviceSliceStaging> staging, int width, int height,
+                        const std::vector<MaterialId>& element_ids, bool signed_field);
     void clearSlice();
     double gain() const { return gain_; }
     const SliceImage& slice() const { return slice_; }
@@ -32,6 +46,16 @@ public:
     void setOverlayText(const QString& text);
     // GL errors seen so far (each checked call adds its name when it failed); empty is healthy.
     const QStringList& glErrors() const { return gl_errors_; }
+    // Whether this view's GL context renders on a CUDA device that can fill its PBO (known once
+    // the view was first shown), and if not why.
+    bool interopUsable() const { return interop_usable_; }
+    const QString& interopStatus() const { return interop_status_; }
+    // Slices drawn through the PBO: filled by the host, and copied by CUDA.
+    int hostPboUploads() const { return host_pbo_uploads_; }
+    int devicePboUploads() const { return device_pbo_uploads_; }
+    // false: host slices go straight from client memory into the texture, as before the PBO
+    // (kept as the reference the PBO path is tested against).
+    void setPixelBufferUpload(bool on) { pbo_upload_ = on; }
 
 public slots:
     void setAutoGain(bool on);
@@ -40,6 +64,8 @@ public slots:
 
 signals:
     void gainChanged(double gain);
+    // The CUDA-OpenGL path failed (the message says how); the view takes host slices from now on.
+    void interopFailed(const QString& message);
 
 protected:
     void initializeGL() override;
@@ -48,6 +74,11 @@ protected:
 private:
     void checkGl(const char* what);
     void uploadIfNeeded();
+    void applyAutoGain(double level);
+    void ensurePbo(std::size_t bytes);
+    bool fillPboFromHost();
+    bool fillPboFromDevice();
+    void interopFailure(const QString& message);
     void drawOverlay();
 
     QOpenGLShaderProgram program_;
@@ -55,6 +86,18 @@ private:
     QOpenGLBuffer quad_{QOpenGLBuffer::VertexBuffer};
     QOpenGLTextureBlitter blitter_;
     GLuint field_tex_ = 0, material_tex_ = 0, overlay_tex_ = 0;
+    GLuint pbo_ = 0;
+    std::size_t pbo_bytes_ = 0;
+    int tex_w_ = 0, tex_h_ = 0;
+    bool pbo_upload_ = true;
+    std::unique_ptr<GlSliceBuffer> interop_;  // pbo_ registered with CUDA
+    std::shared_ptr<DeviceSliceStaging> staged_;
+    std::vector<int> gl_devices_;  // CUDA devices of this view's GL context
+    bool interop_usable_ = false;
+    bool interop_failed_ = false;  // once failed, GPU slices are ignored (host ones follow)
+    QString interop_status_;
+    int host_pbo_uploads_ = 0, device_pbo_uploads_ = 0;
+    float staged_max_ = 0;
     bool gl_ready_ = false;
     bool dirty_ = false;
     SliceImage slice_;
