@@ -758,15 +758,23 @@ inline std::size_t sumfact_unrolled_bytes(const ReferenceTables& t, std::size_t 
 
 // The most equation blocks per pass that fit the device's shared memory with K in shared memory,
 // else K accumulated in global memory; cg = 0: the unrolled kernel does not fit at all.
+// VOXWAVE_SUMFACT_CG=n (benchmark sweeps) asks for n equation blocks per pass where n divides the
+// blocks and fits; otherwise the default choice stands.
 inline SumfactPlan plan_sumfact(const ReferenceTables& t, std::size_t real, int combos, std::size_t smem_limit) {
     SumfactPlan plan;
+    int forced = 0;
+    if (const char* v = std::getenv("VOXWAVE_SUMFACT_CG")) forced = std::atoi(v);
+    if (forced < 1 || forced > combos || combos % forced != 0 ||
+        sumfact_unrolled_bytes(t, real, forced, false) > smem_limit)
+        forced = 0;
     for (bool ks : {true, false}) {
         for (int cg = combos; cg >= 1; --cg) {
             if (combos % cg != 0) continue;  // equal passes
+            if (forced && cg != forced) continue;
             const std::size_t b = sumfact_unrolled_bytes(t, real, cg, ks);
             // Keep two blocks per multiprocessor where possible: at most half the limit unless
             // even one equation block needs more.
-            if (b <= smem_limit / 2 || (cg == 1 && b <= smem_limit)) {
+            if (b <= smem_limit / 2 || ((cg == 1 || forced) && b <= smem_limit)) {
                 plan.cg = cg;
                 plan.k_in_shared = ks;
                 plan.smem = b;

@@ -192,7 +192,7 @@ TEST(GlInterop, StagedSlicesCopiedOnAnotherThreadEqualTheCpuSlices) {
     s.materials.push_back(voxwave::testing::steel());
     s.shapes.push_back(Shape{"steel", CylinderShape{{0.032, 0.02, 0.02}, {0, 1, 0}, 0.008, 0.04}});
     s.sources.push_back({"S", {0.03, 0.02, 0.048}, {0.3, 0.1, 1.0}, 1.0, voxwave::testing::ricker(60e3, 2e-5)});
-    s.run.steps = 0;
+    s.run.steps = 600;  // the worker advances 400 steps; a run needs a duration
     s.run.backend = Backend::Cpu;
     const WaveProblem cpu_p = build_wave_problem(s, "test");
     s.run.backend = Backend::Cuda;
