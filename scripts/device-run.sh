@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-blocks integration-pack integration-sumfact-cg integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-blocks integration-pack integration-side integration-sumfact-cg integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -149,6 +149,16 @@ for phase in "$@"; do
         set -- $knobs
         echo "### shm VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_PACK=$3" >>"$M"
         for p in 3 4 5 6 7; do VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_PACK=$3 irun --order $p --variant shm; done
+      done
+      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
+    integration-side)
+      # Issue 7: larger 4 x 2 tiles (VOXWAVE_SHM_SIDE, up to 512 threads per tile).
+      log "integration side sweep $(date -u +%T)"
+      M=$OUT/integration.md
+      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
+      for side in 52 64; do
+        echo "### shm VOXWAVE_SHM_BLOCK=4x2 VOXWAVE_SHM_SIDE=$side VOXWAVE_SHM_PACK=1" >>"$M"
+        for p in 4 5 6 7; do VOXWAVE_SHM_BLOCK=4x2 VOXWAVE_SHM_SIDE=$side VOXWAVE_SHM_PACK=1 irun --order $p --variant shm; done
       done
       grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
     integration-sumfact-cg)

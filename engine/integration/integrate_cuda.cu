@@ -136,13 +136,14 @@ constexpr int kShmThreads = 256;
 // Register block of the shm kernel: each thread accumulates RA test x RB trial shapes (times the
 // problem's derivative pairs). 4 x 4 loads 24 operands per point for 144 FFMAs where 2 x 2 loaded
 // 12 for 36: the H100 profile of 2 x 2 showed the loop issue-bound with a third of the slots on
-// FFMA. Tiles hold up to side_max shapes per side within kShmThreads threads.
+// FFMA. Tiles hold up to side_max shapes per side within `threads` threads (kShmThreads, or the
+// kernel's bound when VOXWAVE_SHM_SIDE asks for larger tiles).
 struct ShmBlock {
     int ra = 2, rb = 2;
     int step() const { return ra > rb ? ra : rb; }  // the side is a multiple of both
-    int side_max() const {
+    int side_max(int threads = kShmThreads) const {
         int s = step();
-        while (((s + step()) / ra) * ((s + step()) / rb) <= kShmThreads) s += step();
+        while (((s + step()) / ra) * ((s + step()) / rb) <= threads) s += step();
         return s;
     }
 };
@@ -163,11 +164,11 @@ struct ShmTiling {
 __host__ __device__ constexpr int shm_max_threads(int real_bytes, int ra, int rb) {
     return real_bytes == 4 && ra * rb == 8 ? 2 * kShmThreads : kShmThreads;
 }
-inline ShmTiling shm_tiling(int nsh, ShmBlock block, bool fit, int points) {
+inline ShmTiling shm_tiling(int nsh, ShmBlock block, bool fit, int points, int side_max) {
     ShmTiling t;
     t.block = block;
     t.points = points;
-    const int max = block.side_max(), step = block.step();
+    const int max = side_max, step = block.step();
     t.per_side = (nsh + max - 1) / max;
     const int per_tile = (nsh + t.per_side - 1) / t.per_side;
     t.side = fit ? std::min(max, (per_tile + step - 1) / step * step) : max;
@@ -234,17 +235,20 @@ __device__ __forceinline__ void load_shapes(const Real* p, Real (&v)[R]) {
 // The shm layout knobs, for benchmark sweeps: VOXWAVE_SHM_BLOCK=2x2|4x2|4x4 (register block),
 // VOXWAVE_SHM_TILE=fit|max (fitted or side_max tiles) and VOXWAVE_SHM_POINTS=16|32 (points per
 // shared-memory batch), VOXWAVE_SHM_PACK=N (tiles per thread block; capped by the kernel's
-// thread bound and the shared memory).
+// thread bound and the shared memory), VOXWAVE_SHM_SIDE=N (largest tile side, up to what the
+// kernel's thread bound allows).
 struct ShmKnobs {
     ShmBlock block;
     bool fit = true;
     int points = 32;
     int pack = 1;
+    int side = 0;  // largest tile side; 0: side_max() for kShmThreads
 };
 // Defaults by shapes per element, from the H100 sweeps of hexahedral elasticity in FP32 (bench/
 // results/integration-h100.md, session 6; kernel time per element, m = 10,000):
 //   nsh <= 32  (p <= 3)  4 x 2, fitted:            p = 3 0.056 us against 0.069 with 2 x 2
-//   nsh <= 50  (p = 4)   2 x 2, fitted:            0.368 us; 4 x 2 0.434, 4 x 4 0.452
+//   nsh <= 50  (p = 4)   4 x 2, one tile of up to 64 (338 threads at p = 4): 0.337 us; 2 x 2 0.368,
+//                         4 x 2 in 256-thread tiles 0.434, 4 x 4 0.452
 //   nsh <= 74  (p = 5)   4 x 2, fitted:            2.08 us; 2 x 2 2.12
 //   nsh <= 144 (p = 6, 7) 4 x 2, fitted, 4 tiles per thread block: p = 6 5.62 us against 6.22 (4 x 4)
 //                         and 6.86 (2 x 2); p = 7 19.1
@@ -256,6 +260,7 @@ ShmKnobs shm_knobs(int nsh) {
     ShmKnobs k;
     if (sizeof(Real) == 4) {
         if (nsh <= 32 || (nsh > 50 && nsh <= 74)) k.block = ShmBlock{4, 2};
+        if (nsh > 32 && nsh <= 50) k.block = ShmBlock{4, 2}, k.side = 64;
         if (nsh > 74 && nsh <= 144) k.block = ShmBlock{4, 2}, k.pack = 4;
         if (nsh > 144) k.block = ShmBlock{4, 4}, k.fit = false;
     }
@@ -268,6 +273,7 @@ ShmKnobs shm_knobs(int nsh) {
     if (const char* v = std::getenv("VOXWAVE_SHM_TILE")) k.fit = std::string(v) != "max";
     if (const char* v = std::getenv("VOXWAVE_SHM_POINTS")) k.points = std::string(v) == "16" ? 16 : 32;
     if (const char* v = std::getenv("VOXWAVE_SHM_PACK")) k.pack = std::max(1, std::atoi(v));
+    if (const char* v = std::getenv("VOXWAVE_SHM_SIDE")) k.side = std::max(0, std::atoi(v));
     return k;
 }
 
@@ -762,7 +768,12 @@ inline std::size_t sumfact_unrolled_bytes(const ReferenceTables& t, std::size_t 
 // blocks and fits; otherwise the default choice stands.
 inline SumfactPlan plan_sumfact(const ReferenceTables& t, std::size_t real, int combos, std::size_t smem_limit) {
     SumfactPlan plan;
-    int forced = 0;
+    // Measured best on the H100 for elasticity (6 equation blocks; session 6 sweep, µs per
+    // element): p = 4 three per pass (0.651 against 0.684 with six), p = 5 and 6 two (p = 6:
+    // 4.33 against 4.92 with one; one block of 171 KiB per multiprocessor beat two of 85 KiB).
+    // FP32 only, and only with K in shared memory (FP64 keeps the general rule below).
+    int forced = combos == 6 && t.order == 4 ? 3 : (combos == 6 && (t.order == 5 || t.order == 6) ? 2 : 0);
+    if (real != 4 || (forced && sumfact_unrolled_bytes(t, real, forced, true) > smem_limit)) forced = 0;
     if (const char* v = std::getenv("VOXWAVE_SUMFACT_CG")) forced = std::atoi(v);
     if (forced < 1 || forced > combos || combos % forced != 0 ||
         sumfact_unrolled_bytes(t, real, forced, false) > smem_limit)
@@ -911,12 +922,15 @@ void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<R
         }
         case Variant::Shm: {
             const ShmKnobs knobs = shm_knobs<Real>(a.nsh);
-            ShmTiling tl = shm_tiling(a.nsh, knobs.block, knobs.fit, knobs.points);
+            const int max_threads = shm_max_threads(sizeof(Real), knobs.block.ra, knobs.block.rb);
+            const int side_cap = knobs.block.side_max(max_threads);
+            const int side_max = knobs.side > 0 ? std::min(side_cap, knobs.side / knobs.block.step() * knobs.block.step())
+                                                : knobs.block.side_max();
+            ShmTiling tl = shm_tiling(a.nsh, knobs.block, knobs.fit, knobs.points, std::max(knobs.block.step(), side_max));
             tl.group_bytes = unsigned((shm_shared_bytes<Pairs, Real>(tl) + 15) / 16 * 16);
             int dev = 0, smem_optin = 0;
             VOXWAVE_CUDA_CHECK(cudaGetDevice(&dev));
             VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-            const int max_threads = shm_max_threads(sizeof(Real), tl.block.ra, tl.block.rb);
             tl.pack = std::max(1, std::min(knobs.pack, max_threads / tl.threads()));
             while (tl.pack > 1 && std::size_t(tl.pack) * tl.group_bytes > std::size_t(smem_optin)) --tl.pack;
             const long all_tiles = long(a.m) * tl.per_side * tl.per_side;

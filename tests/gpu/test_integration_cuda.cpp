@@ -150,10 +150,15 @@ TEST(IntegrationCuda, ShmEveryRegisterBlockAndTiling) {
                       {Variant::Shm});
             check_all({ElementType::Prism, 4, laplace_coefficients(1.0), 5}, {Variant::Shm});
         }
-    unsetenv("VOXWAVE_SHM_BLOCK");
-    unsetenv("VOXWAVE_SHM_TILE");
-    unsetenv("VOXWAVE_SHM_POINTS");
-    unsetenv("VOXWAVE_SHM_PACK");
+    // 4 x 2 tiles beyond 256 threads (p = 4: one 52 x 52 tile, 338 threads).
+    setenv("VOXWAVE_SHM_BLOCK", "4x2", 1);
+    setenv("VOXWAVE_SHM_TILE", "fit", 1);
+    setenv("VOXWAVE_SHM_PACK", "1", 1);
+    setenv("VOXWAVE_SHM_SIDE", "64", 1);
+    check_all({ElementType::Hexahedron, 4, kElastic, 5}, {Variant::Shm});
+    check_all({ElementType::Hexahedron, 6, kElastic, 2}, {Variant::Shm});
+    for (const char* v : {"VOXWAVE_SHM_BLOCK", "VOXWAVE_SHM_TILE", "VOXWAVE_SHM_POINTS", "VOXWAVE_SHM_PACK", "VOXWAVE_SHM_SIDE"})
+        unsetenv(v);
 }
 
 TEST(IntegrationCuda, PrismsEveryProblemEveryVariant) {
