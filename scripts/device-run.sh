@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-blocks integration-pack integration-side integration-sumfact-cg integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-blocks integration-pack integration-side integration-sumfact-cg integration-sumfact-threads integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -171,6 +171,16 @@ for phase in "$@"; do
         for p in 4 5 6; do VOXWAVE_SUMFACT_CG=$cg irun --order $p --variant sumfact; done
       done
       grep -h "sumfact:" "$OUT/sumfact-cg.log" | sort | uniq -c | tee -a "$OUT/summary.log"
+      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
+    integration-sumfact-threads)
+      # Issue 7: 512 threads per block for the unrolled sumfact kernel below p = 6 (VOXWAVE_SUMFACT_THREADS).
+      log "integration sumfact threads sweep $(date -u +%T)"
+      M=$OUT/integration.md
+      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
+      for th in 512 256; do
+        echo "### sumfact VOXWAVE_SUMFACT_THREADS=$th" >>"$M"
+        for p in 3 4 5 6; do VOXWAVE_SUMFACT_THREADS=$th irun --order $p --variant sumfact; done
+      done
       grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
     integration-ncu)
       # Issue 7: where the sum-factorisation kernel spends its time (p = 4 and 8), and shm at p = 4.

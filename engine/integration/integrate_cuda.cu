@@ -660,9 +660,12 @@ __device__ __forceinline__ void sf_stage_z(int ncg, int c0, int nsh, const SfInd
 // Threads per block: 512 for the FP32 orders that fit one block per multiprocessor (p >= 6), so
 // 16 warps hide the latencies; FP64 keeps 256 (its unrolled stages need more than 128 registers).
 constexpr int sf_threads(std::size_t real, int pp) { return real == 4 && pp >= 7 ? 512 : 256; }
+// The kernels' bound: every FP32 kernel may run 512 threads (VOXWAVE_SUMFACT_THREADS=512 for
+// benchmark sweeps below p = 6).
+constexpr int sf_max_threads(std::size_t real) { return real == 4 ? 512 : 256; }
 
 template <int N, int PP, class Pairs, class Real>
-__global__ void __launch_bounds__(sf_threads(sizeof(Real), PP))
+__global__ void __launch_bounds__(sf_max_threads(sizeof(Real)))
     sumfact_unrolled_kernel(Args<Real> a, SfIndex ix, bool symmetric) {
     extern __shared__ __align__(16) unsigned char smem[];
     constexpr int ne = Pairs::equations, np = Pairs::pairs;
@@ -790,6 +793,8 @@ inline SumfactPlan plan_sumfact(const ReferenceTables& t, std::size_t real, int 
                 plan.k_in_shared = ks;
                 plan.smem = b;
                 plan.threads = sf_threads(real, t.order + 1);
+                if (const char* v = std::getenv("VOXWAVE_SUMFACT_THREADS"))
+                    plan.threads = std::atoi(v) == 512 && sf_max_threads(real) == 512 ? 512 : 256;
                 return plan;
             }
         }
