@@ -659,9 +659,11 @@ __device__ __forceinline__ void sf_stage_z(int ncg, int c0, int nsh, const SfInd
 
 // Threads per block: 512 for the FP32 orders that fit one block per multiprocessor (p >= 6), so
 // 16 warps hide the latencies; FP64 keeps 256 (its unrolled stages need more than 128 registers).
-constexpr int sf_threads(std::size_t real, int pp) { return real == 4 && pp >= 7 ? 512 : 256; }
-// The kernels' bound: every FP32 kernel may run 512 threads (VOXWAVE_SUMFACT_THREADS=512 for
-// benchmark sweeps below p = 6).
+// Session 6 sweep (H100, µs per element, 512 against 256 threads): p = 5 1.98 against 2.07-2.10,
+// p = 6 4.28 against 4.37; p = 4 0.683 against 0.652 and p = 3 0.277 against 0.229 stay at 256.
+constexpr int sf_threads(std::size_t real, int pp) { return real == 4 && pp >= 6 ? 512 : 256; }
+// The kernels' bound: every FP32 kernel may run 512 threads (VOXWAVE_SUMFACT_THREADS=256|512 for
+// benchmark sweeps).
 constexpr int sf_max_threads(std::size_t real) { return real == 4 ? 512 : 256; }
 
 template <int N, int PP, class Pairs, class Real>
