@@ -39,6 +39,11 @@ public:
     // A slab of a distributed run: after each step's stiffness product the shared node planes'
     // partial forces are summed with the neighbours' (force_exchange.hpp). Null: a whole model.
     void set_force_exchange(ForceExchange* exchange) { exchange_ = exchange; }
+    // Bytes one step must move between the caches and memory, counted for the path step takes
+    // (the fused sweep, or the product and update passes when distributed or TCOVFEM).
+    double bytes_per_step() const;
+    // Bytes the stepper holds now: state, update factors, force vector or fused-sweep buffers.
+    std::size_t memory_bytes() const;
     // K v for any v (SoA), without damping: used by energy checks and the element tests.
     std::vector<double> stiffness_times(const std::vector<double>& v) const;
     const std::vector<double>& node_mass() const { return problem_.node_mass; }
@@ -51,6 +56,11 @@ private:
     // f = K w (w = u + b (u - u_prev)) with whichever product the method uses.
     void apply_stiffness(const std::array<const Real*, 3>& u, const std::array<const Real*, 3>& u_prev, Real b,
                          const std::array<Real*, 3>& f) const;
+
+    // The VFEM/OVFEM product when step fuses the update into its sweep (not when distributed:
+    // the exchange needs the whole force vector first); null otherwise.
+    const VoxelStiffnessCpu<Real>* fused() const;
+    void add_sources(std::int64_t n);
 
     using Stiffness = std::variant<VoxelStiffnessCpu<Real>, TcovfemStiffnessCpu>;
     static Stiffness make_stiffness(const WaveProblem& problem);
