@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "core/errors.hpp"
@@ -54,6 +55,22 @@ struct OneLane {
     static void store(Real* p, const V& v) { *p = v; }
     static V gather(const std::array<Real, 256>& table, const MaterialId* ids) { return table[*ids]; }
 };
+
+// Whether the W material ids at p are all equal (compared 8 bytes at a time).
+template <int W>
+bool same_material(const MaterialId* p) {
+    static_assert(sizeof(MaterialId) == 1 && W % 8 == 0);
+    std::uint64_t first;
+    std::memcpy(&first, p, 8);
+    const std::uint64_t all = (first & 0xff) * 0x0101010101010101ull;
+    bool same = first == all;
+    for (int q = 8; q < W; q += 8) {
+        std::uint64_t next;
+        std::memcpy(&next, p + q, 8);
+        same &= next == all;
+    }
+    return same;
+}
 
 // Element forces of elements i0, i0 + W, ... of one element row into out[d * nx + i], Lanes::W
 // elements per call of the kernel, while a whole group fits; returns the first element left.
@@ -227,7 +244,16 @@ void VoxelStiffnessCpu<Real>::step_fused_impl(const std::array<const Real*, 3>& 
                             for (int comp = 0; comp < 3; ++comp)
                                 ue[3 * l + comp] = L::load(wrow[c][bb] + comp * cs + i0 + std::size_t(a));
                         }
-                voxel_element_force<V>(ue, L::gather(lambda_, idrow + i0), L::gather(mu_, idrow + i0), v0, v1, v2, fe);
+                // Most chunks lie in one material: then lambda and mu are broadcasts, not gathers.
+                V lam, mu;
+                if (same_material<W>(idrow + i0)) {
+                    lam = V{} + lambda_[idrow[i0]];
+                    mu = V{} + mu_[idrow[i0]];
+                } else {
+                    lam = L::gather(lambda_, idrow + i0);
+                    mu = L::gather(mu_, idrow + i0);
+                }
+                voxel_element_force<V>(ue, lam, mu, v0, v1, v2, fe);
                 for (int c = 0; c < 2; ++c)
                     for (int bb = 0; bb < 2; ++bb)
                         for (int comp = 0; comp < 3; ++comp) {
