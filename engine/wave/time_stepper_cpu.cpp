@@ -44,6 +44,12 @@ CpuTimeStepper<Real>::CpuTimeStepper(const WaveProblem& problem)
     dt2_inv_mass_ = std::move(c.dt2_inv_mass);
     inv_one_plus_h_ = std::move(c.inv_one_plus_h);
     one_minus_h_ = std::move(c.one_minus_h);
+    if (uniform_h_) {  // no sponge: one h for every node, keep only entry 0
+        inv_one_plus_h_.resize(1);
+        one_minus_h_.resize(1);
+        inv_one_plus_h_.shrink_to_fit();
+        one_minus_h_.shrink_to_fit();
+    }
 }
 
 template <class Real>

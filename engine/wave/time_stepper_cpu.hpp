@@ -7,6 +7,10 @@
 // backward velocity, which keeps ONE stiffness product per step (K w). Fixed nodes and nodes
 // touching no element have M^-1 = 0 and stay at rest.
 //
+// For VFEM and OVFEM the step is one sweep (VoxelStiffnessCpu::step_fused): the update of a node
+// plane runs as soon as its force is complete, so f never goes to memory. A distributed slab
+// (set_force_exchange) and TCOVFEM take two passes, product then update.
+//
 // The stiffness product is VoxelStiffnessCpu<Real> for VFEM and OVFEM, and for TCOVFEM (FP64
 // only) TcovfemStiffnessCpu, the exact CPU emulation of the INT8 Tensor Core product with
 // problem.stages digits.
@@ -70,8 +74,8 @@ private:
     Stiffness stiffness_;
     std::vector<Real> u_, up_, f_;
     std::vector<Real> dt2_inv_mass_;    // dt^2 / m, 0 where the node is fixed or massless
-    std::vector<Real> inv_one_plus_h_;  // 1 / (1 + h) per node (h from alpha and the sponge)
-    std::vector<Real> one_minus_h_;     // (1 - h) per node
+    std::vector<Real> inv_one_plus_h_;  // 1 / (1 + h) per node (h from alpha and the sponge); one entry if uniform_h_
+    std::vector<Real> one_minus_h_;     // (1 - h) per node; one entry if uniform_h_
     Real beta_over_dt_;
     ForceExchange* exchange_ = nullptr;
     bool uniform_h_;  // no sponge: every node has the same h (entry 0 of the h arrays)

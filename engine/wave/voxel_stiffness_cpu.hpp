@@ -1,11 +1,12 @@
-// Element-by-element stiffness product f = K u over the whole voxel grid, on the CPU.
+// Element-by-element stiffness product f = K u over the whole voxel grid, on the CPU, and the
+// time step that fuses the central-difference update into the same sweep (step_fused).
 //
 // Layout (why): displacements are structure-of-arrays, one array per component over the
 // x-fastest node numbering, so the 8 corners of the elements of one x-row are 4 contiguous
-// node rows: loads are unit-stride and the element loop vectorises. Results of one element
-// row go to a small per-thread buffer, then are added to the 4 node rows in unit-stride loops
-// (no scatter conflicts inside a vector). Threads take whole z-planes of elements; even and
-// odd planes run in two phases so no two threads ever add to the same node.
+// node rows: loads are unit-stride and W elements of a row go through the element kernel per
+// SIMD instruction. apply() sends a row's element forces through a small per-thread buffer
+// into f (element_rows.hpp); step_fused() keeps the forces of the two node planes an element
+// plane touches in a per-thread ring and updates a node plane as soon as it is complete.
 #pragma once
 
 #include <array>
