@@ -10,6 +10,11 @@
 #include "core/float_env.hpp"
 #include "wave/element_rows.hpp"
 
+// The 64-byte vectors below never cross a non-inlined call boundary of another translation unit;
+// without AVX-512 GCC warns that passing them by value changes the ABI, which does not matter
+// here (and would fail -Werror builds that are not -march=native).
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace voxwave {
 
 namespace {
