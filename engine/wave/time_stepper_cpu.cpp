@@ -38,13 +38,18 @@ CpuTimeStepper<Real>::CpuTimeStepper(const WaveProblem& problem)
       stiffness_(make_stiffness(problem)),
       u_(3 * nn_, Real(0)),
       up_(3 * nn_, Real(0)),
-      f_(3 * nn_, Real(0)),
       beta_over_dt_(static_cast<Real>(problem.rayleigh.beta / problem.dt)),
       uniform_h_(problem.sponge.empty()) {
     UpdateCoefficients<Real> c = update_coefficients<Real>(problem);
     dt2_inv_mass_ = std::move(c.dt2_inv_mass);
     inv_one_plus_h_ = std::move(c.inv_one_plus_h);
     one_minus_h_ = std::move(c.one_minus_h);
+    if (uniform_h_) {  // no sponge: one h for every node, keep only entry 0
+        inv_one_plus_h_.resize(1);
+        one_minus_h_.resize(1);
+        inv_one_plus_h_.shrink_to_fit();
+        one_minus_h_.shrink_to_fit();
+    }
 }
 
 template <class Real>
@@ -86,7 +91,40 @@ std::vector<double> CpuTimeStepper<Real>::stiffness_times(const std::vector<doub
 }
 
 template <class Real>
+const VoxelStiffnessCpu<Real>* CpuTimeStepper<Real>::fused() const {
+    return exchange_ ? nullptr : std::get_if<0>(&stiffness_);
+}
+
+template <class Real>
+double CpuTimeStepper<Real>::bytes_per_step() const {
+    const double s = sizeof(Real), nn = double(nn_), ne = double(problem_.grid.element_count());
+    const double h = uniform_h_ ? 0 : 2 * s;  // per-node h factors with a sponge
+    if (const auto* voxel = fused()) return voxel->fused_step_bytes(!uniform_h_);
+    // Two passes: the product reads u (+ u- when damped) and writes f; the update reads u, u-,
+    // f, dt^2/m (+ h) and writes u+.
+    const bool damped = beta_over_dt_ != Real(0);
+    return (3 * s + (damped ? 3 * s : 0) + 3 * s) * nn + ne + (3 * s * 3 + s + h + 3 * s) * nn;
+}
+
+template <class Real>
+std::size_t CpuTimeStepper<Real>::memory_bytes() const {
+    std::size_t b =
+        (u_.size() + up_.size() + f_.size() + dt2_inv_mass_.size() + inv_one_plus_h_.size() + one_minus_h_.size()) *
+        sizeof(Real);
+    if (const auto* voxel = std::get_if<0>(&stiffness_)) b += voxel->buffer_bytes();
+    return b;
+}
+
+template <class Real>
 void CpuTimeStepper<Real>::step(std::int64_t n) {
+    if (const auto* voxel = fused()) {
+        voxel->step_fused(cptrs(u_), ptrs(up_), beta_over_dt_,
+                          {dt2_inv_mass_.data(), inv_one_plus_h_.data(), one_minus_h_.data(), uniform_h_});
+        add_sources(n);
+        u_.swap(up_);
+        return;
+    }
+    if (f_.empty()) f_.assign(3 * nn_, Real(0));  // the force vector of the two-pass path
     apply_stiffness(cptrs(u_), cptrs(up_), beta_over_dt_, ptrs(f_));
     if (exchange_) {
         const VoxelGrid& g = problem_.grid;
@@ -115,14 +153,20 @@ void CpuTimeStepper<Real>::step(std::int64_t n) {
             }
         }
     }
+    add_sources(n);
+    u_.swap(up_);
+}
+
+// u+ += dt^2/m F(t_n) / (1 + h) at the source nodes.
+template <class Real>
+void CpuTimeStepper<Real>::add_sources(std::int64_t n) {
     const double t = double(n) * problem_.dt;
     for (const auto& s : problem_.sources) {
         const double w = evaluate_wavelet(s.wavelet, t);
         if (w == 0.0) continue;
-        const Real scale = a[s.node] * inv_one_plus_h_[uniform_h_ ? 0 : s.node];
+        const Real scale = dt2_inv_mass_[s.node] * inv_one_plus_h_[uniform_h_ ? 0 : s.node];
         for (int c = 0; c < 3; ++c) up_[c * nn_ + s.node] += scale * static_cast<Real>(s.force[c] * w);
     }
-    u_.swap(up_);
 }
 
 template class CpuTimeStepper<double>;

@@ -7,6 +7,10 @@
 // backward velocity, which keeps ONE stiffness product per step (K w). Fixed nodes and nodes
 // touching no element have M^-1 = 0 and stay at rest.
 //
+// For VFEM and OVFEM the step is one sweep (VoxelStiffnessCpu::step_fused): the update of a node
+// plane runs as soon as its force is complete, so f never goes to memory. A distributed slab
+// (set_force_exchange) and TCOVFEM take two passes, product then update.
+//
 // The stiffness product is VoxelStiffnessCpu<Real> for VFEM and OVFEM, and for TCOVFEM (FP64
 // only) TcovfemStiffnessCpu, the exact CPU emulation of the INT8 Tensor Core product with
 // problem.stages digits.
@@ -39,6 +43,11 @@ public:
     // A slab of a distributed run: after each step's stiffness product the shared node planes'
     // partial forces are summed with the neighbours' (force_exchange.hpp). Null: a whole model.
     void set_force_exchange(ForceExchange* exchange) { exchange_ = exchange; }
+    // Bytes one step must move between the caches and memory, counted for the path step takes
+    // (the fused sweep, or the product and update passes when distributed or TCOVFEM).
+    double bytes_per_step() const;
+    // Bytes the stepper holds now: state, update factors, force vector or fused-sweep buffers.
+    std::size_t memory_bytes() const;
     // K v for any v (SoA), without damping: used by energy checks and the element tests.
     std::vector<double> stiffness_times(const std::vector<double>& v) const;
     const std::vector<double>& node_mass() const { return problem_.node_mass; }
@@ -52,6 +61,11 @@ private:
     void apply_stiffness(const std::array<const Real*, 3>& u, const std::array<const Real*, 3>& u_prev, Real b,
                          const std::array<Real*, 3>& f) const;
 
+    // The VFEM/OVFEM product when step fuses the update into its sweep (not when distributed:
+    // the exchange needs the whole force vector first); null otherwise.
+    const VoxelStiffnessCpu<Real>* fused() const;
+    void add_sources(std::int64_t n);
+
     using Stiffness = std::variant<VoxelStiffnessCpu<Real>, TcovfemStiffnessCpu>;
     static Stiffness make_stiffness(const WaveProblem& problem);
 
@@ -60,8 +74,8 @@ private:
     Stiffness stiffness_;
     std::vector<Real> u_, up_, f_;
     std::vector<Real> dt2_inv_mass_;    // dt^2 / m, 0 where the node is fixed or massless
-    std::vector<Real> inv_one_plus_h_;  // 1 / (1 + h) per node (h from alpha and the sponge)
-    std::vector<Real> one_minus_h_;     // (1 - h) per node
+    std::vector<Real> inv_one_plus_h_;  // 1 / (1 + h) per node (h from alpha and the sponge); one entry if uniform_h_
+    std::vector<Real> one_minus_h_;     // (1 - h) per node; one entry if uniform_h_
     Real beta_over_dt_;
     ForceExchange* exchange_ = nullptr;
     bool uniform_h_;  // no sponge: every node has the same h (entry 0 of the h arrays)

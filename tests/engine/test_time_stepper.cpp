@@ -315,3 +315,72 @@ TEST(WaveRun, Fp32TracksFp64) {
 }
 
 }  // namespace
+
+namespace {
+// A ForceExchange with no neighbours: it makes CpuTimeStepper take its two-pass path (product,
+// then update) without changing any force.
+class NoNeighbours final : public ForceExchange {
+public:
+    bool shares_lower() const override { return false; }
+    bool shares_upper() const override { return false; }
+    void exchange_host(const std::array<double*, 3>&, const SlabForceLayout&) override {}
+    void exchange_host(const std::array<float*, 3>&, const SlabForceLayout&) override {}
+    void start_device(void*, bool, const SlabForceLayout&, void*) override {}
+    void finish_device(void*, bool, const SlabForceLayout&, void*) override {}
+};
+
+template <class Real>
+std::vector<double> run_steps(const WaveProblem& p, int steps, bool two_pass, int threads) {
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    CpuTimeStepper<Real> st(p);
+    NoNeighbours none;
+    if (two_pass) st.set_force_exchange(&none);
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> U(-1e-9, 1e-9);
+    std::vector<double> u(3 * st.node_count()), um(u.size());
+    for (std::size_t i = 0; i < u.size(); ++i) {
+        u[i] = U(rng);
+        um[i] = u[i] + 1e-2 * U(rng);
+    }
+    st.set_state(um, u);
+    for (int n = 0; n < steps; ++n) st.step(n);
+    omp_set_num_threads(saved);
+    return st.displacement();
+}
+}  // namespace
+
+TEST(WaveRun, FusedStepEqualsProductThenUpdateAndDoesNotDependOnThreadCount) {
+    // Several plane chunks (nz = 37 > 2 x 16), rows that are no multiple of the SIMD width,
+    // Rayleigh damping, a sponge, a void, a second material, fixed nodes and a source.
+    Scene s = block_scene(21, 9, 37, 0.002);
+    s.materials.push_back(steel());
+    s.shapes.push_back({"steel", SphereShape{{0.02, 0.01, 0.03}, 0.006}});
+    s.shapes.push_back({"void", BoxShape{{0.0, 0.0, 0.05}, {0.01, 0.006, 0.06}}});
+    s.boundary.fixed_faces = {"z-"};
+    s.sources.push_back({"S", {0.02, 0.008, 0.074}, {0.3, 0.2, 1}, 2.0, ricker(300e3, 4e-6)});
+    s.damping = {"rayleigh", 0.02, 100e3, 300e3};
+    for (const bool sponge : {false, true}) {
+        s.boundary.absorbing = sponge ? AbsorbingSpec{{"x+", "z+"}, 0.008} : AbsorbingSpec{};
+        for (const Precision pr : {Precision::Fp64, Precision::Fp32}) {
+            s.run.precision = pr;
+            const WaveProblem p = build_wave_problem(s, "fused");
+            ASSERT_NE(p.rayleigh.beta, 0.0);
+            ASSERT_EQ(p.sponge.empty(), !sponge);
+            const bool fp64 = pr == Precision::Fp64;
+            auto go = [&](bool two_pass, int threads) {
+                return fp64 ? run_steps<double>(p, 40, two_pass, threads) : run_steps<float>(p, 40, two_pass, threads);
+            };
+            const std::vector<double> fused = go(false, 1), fused3 = go(false, 3), two = go(true, 2);
+            EXPECT_EQ(fused, fused3) << "sponge " << sponge << " fp64 " << fp64;
+            double peak = 0, diff = 0;
+            for (std::size_t i = 0; i < fused.size(); ++i) {
+                peak = std::max(peak, std::abs(two[i]));
+                diff = std::max(diff, std::abs(two[i] - fused[i]));
+            }
+            ASSERT_GT(peak, 0);
+            // Only the order of the force additions differs: rounding.
+            EXPECT_LT(diff / peak, fp64 ? 1e-13 : 1e-4) << "sponge " << sponge << " fp64 " << fp64;
+        }
+    }
+}
