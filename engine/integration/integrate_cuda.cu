@@ -154,7 +154,7 @@ struct ShmBlock {
 struct ShmTiling {
     ShmBlock block;
     int per_side = 1, side = 32, pitch = 32, points = 32;
-    int pack = 1;             // tiles per thread block (see shm_kernel)
+    int pack = 1;              // tiles per thread block (see shm_kernel)
     unsigned group_bytes = 0;  // shared memory of one tile's thread group
     __host__ __device__ int threads() const { return (side / block.ra) * (side / block.rb); }
 };
@@ -297,10 +297,10 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
     const long gt = live ? gt_raw : all_tiles - 1;
     extern __shared__ __align__(16) unsigned char shm_raw[];
     Real* s_test = reinterpret_cast<Real*>(shm_raw + g * tl.group_bytes);  // [P][ndt][pitch]
-    Real* s_trial = s_test + P * ndt * pitch;            // [P][nds][pitch]
-    Real* s_jf = s_trial + P * nds * pitch;              // [P][10]
-    Real* s_cp = s_jf + P * 10;                          // [ne ne np]
-    Real* s_xv = s_cp + ne * ne * np;                    // [24]
+    Real* s_trial = s_test + P * ndt * pitch;                              // [P][nds][pitch]
+    Real* s_jf = s_trial + P * nds * pitch;                                // [P][10]
+    Real* s_cp = s_jf + P * 10;                                            // [ne ne np]
+    Real* s_xv = s_cp + ne * ne * np;                                      // [24]
     const int e = int(gt / tiles), tile = int(gt % tiles);
     const int a0 = (tile / tiles_per_side) * side, b0 = (tile % tiles_per_side) * side;
     const int tx = lt % nx, ty = lt / nx;
@@ -931,9 +931,11 @@ void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<R
             const ShmKnobs knobs = shm_knobs<Real>(a.nsh);
             const int max_threads = shm_max_threads(sizeof(Real), knobs.block.ra, knobs.block.rb);
             const int side_cap = knobs.block.side_max(max_threads);
-            const int side_max = knobs.side > 0 ? std::min(side_cap, knobs.side / knobs.block.step() * knobs.block.step())
-                                                : knobs.block.side_max();
-            ShmTiling tl = shm_tiling(a.nsh, knobs.block, knobs.fit, knobs.points, std::max(knobs.block.step(), side_max));
+            const int side_max = knobs.side > 0
+                                     ? std::min(side_cap, knobs.side / knobs.block.step() * knobs.block.step())
+                                     : knobs.block.side_max();
+            ShmTiling tl =
+                shm_tiling(a.nsh, knobs.block, knobs.fit, knobs.points, std::max(knobs.block.step(), side_max));
             tl.group_bytes = unsigned((shm_shared_bytes<Pairs, Real>(tl) + 15) / 16 * 16);
             int dev = 0, smem_optin = 0;
             VOXWAVE_CUDA_CHECK(cudaGetDevice(&dev));

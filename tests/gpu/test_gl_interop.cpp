@@ -99,6 +99,33 @@ using GetError = GLenum (*)();
 constexpr GLenum kArrayBuffer = 0x8892;  // GL_ARRAY_BUFFER
 constexpr GLenum kDynamicDraw = 0x88E8;  // GL_DYNAMIC_DRAW
 
+// The buffer calls both tests make, loaded through EGL.
+struct GlBufferCalls {
+    GenBuffers genBuffers;
+    BindBuffer bindBuffer;
+    BufferData bufferData;
+    GetBufferSubData getSubData;
+    DeleteBuffers deleteBuffers;
+    GetError getError;
+    explicit GlBufferCalls(Egl& egl)
+        : genBuffers(egl.fn<GenBuffers>("glGenBuffers")),
+          bindBuffer(egl.fn<BindBuffer>("glBindBuffer")),
+          bufferData(egl.fn<BufferData>("glBufferData")),
+          getSubData(egl.fn<GetBufferSubData>("glGetBufferSubData")),
+          deleteBuffers(egl.fn<DeleteBuffers>("glDeleteBuffers")),
+          getError(egl.fn<GetError>("glGetError")) {}
+    bool complete() const { return genBuffers && bindBuffer && bufferData && getSubData && deleteBuffers && getError; }
+};
+
+// Rebar-like inclusion in concrete at a coarse spacing; the same run on both engines.
+Scene rebar_block_scene(int steps) {
+    Scene s = voxwave::testing::block_scene(16, 10, 12, 0.004);
+    s.materials.push_back(voxwave::testing::steel());
+    s.shapes.push_back(Shape{"steel", CylinderShape{{0.032, 0.02, 0.02}, {0, 1, 0}, 0.008, 0.04}});
+    s.sources.push_back({"S", {0.03, 0.02, 0.048}, {0.3, 0.1, 1.0}, 1.0, voxwave::testing::ricker(60e3, 2e-5)});
+    s.run.steps = steps;
+    return s;
+}
 }  // namespace
 #endif
 
@@ -111,20 +138,11 @@ TEST(GlInterop, CudaSliceWrittenIntoAGlBufferEqualsTheCpuSlice) {
 #else
     Egl egl;
     if (!egl.open()) GTEST_SKIP() << "SKIPPED: " << egl.error;
-    auto genBuffers = egl.fn<GenBuffers>("glGenBuffers");
-    auto bindBuffer = egl.fn<BindBuffer>("glBindBuffer");
-    auto bufferData = egl.fn<BufferData>("glBufferData");
-    auto getSubData = egl.fn<GetBufferSubData>("glGetBufferSubData");
-    auto deleteBuffers = egl.fn<DeleteBuffers>("glDeleteBuffers");
-    auto getError = egl.fn<GetError>("glGetError");
-    ASSERT_TRUE(genBuffers && bindBuffer && bufferData && getSubData && deleteBuffers && getError);
+    const GlBufferCalls gl(egl);
+    ASSERT_TRUE(gl.complete());
+    const auto& [genBuffers, bindBuffer, bufferData, getSubData, deleteBuffers, getError] = gl;
 
-    // Rebar-like inclusion in concrete at a coarse spacing; the same run on both engines.
-    Scene s = voxwave::testing::block_scene(16, 10, 12, 0.004);
-    s.materials.push_back(voxwave::testing::steel());
-    s.shapes.push_back(Shape{"steel", CylinderShape{{0.032, 0.02, 0.02}, {0, 1, 0}, 0.008, 0.04}});
-    s.sources.push_back({"S", {0.03, 0.02, 0.048}, {0.3, 0.1, 1.0}, 1.0, voxwave::testing::ricker(60e3, 2e-5)});
-    s.run.steps = 150;
+    Scene s = rebar_block_scene(150);
     s.run.backend = Backend::Cpu;
     const WaveProblem cpu_p = build_wave_problem(s, "test");
     s.run.backend = Backend::Cuda;
@@ -180,19 +198,11 @@ TEST(GlInterop, StagedSlicesCopiedOnAnotherThreadEqualTheCpuSlices) {
     if (!egl.open()) GTEST_SKIP() << "SKIPPED: " << egl.error;
     const std::vector<int> gl_devices = gl_interop_devices(&why);
     ASSERT_FALSE(gl_devices.empty()) << why;
-    auto genBuffers = egl.fn<GenBuffers>("glGenBuffers");
-    auto bindBuffer = egl.fn<BindBuffer>("glBindBuffer");
-    auto bufferData = egl.fn<BufferData>("glBufferData");
-    auto getSubData = egl.fn<GetBufferSubData>("glGetBufferSubData");
-    auto deleteBuffers = egl.fn<DeleteBuffers>("glDeleteBuffers");
-    auto getError = egl.fn<GetError>("glGetError");
-    ASSERT_TRUE(genBuffers && bindBuffer && bufferData && getSubData && deleteBuffers && getError);
+    const GlBufferCalls gl(egl);
+    ASSERT_TRUE(gl.complete());
+    const auto& [genBuffers, bindBuffer, bufferData, getSubData, deleteBuffers, getError] = gl;
 
-    Scene s = voxwave::testing::block_scene(16, 10, 12, 0.004);
-    s.materials.push_back(voxwave::testing::steel());
-    s.shapes.push_back(Shape{"steel", CylinderShape{{0.032, 0.02, 0.02}, {0, 1, 0}, 0.008, 0.04}});
-    s.sources.push_back({"S", {0.03, 0.02, 0.048}, {0.3, 0.1, 1.0}, 1.0, voxwave::testing::ricker(60e3, 2e-5)});
-    s.run.steps = 600;  // the worker advances 400 steps; a run needs a duration
+    Scene s = rebar_block_scene(600);  // the worker advances 400 steps; a run needs a duration
     s.run.backend = Backend::Cpu;
     const WaveProblem cpu_p = build_wave_problem(s, "test");
     s.run.backend = Backend::Cuda;

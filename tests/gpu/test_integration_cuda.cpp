@@ -1,9 +1,9 @@
 // Every CUDA element-integration variant against the CPU oracle (issue 7): FP64 to 1e-12 and
 // FP32 to 1e-5 of the largest entry, for hexahedra and prisms, both Jacobian modes. Labelled
 // gpu; without a device every test reports itself skipped.
-#include <cstdlib>
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <cstdlib>
 
 #include <algorithm>
 #include <cmath>
@@ -157,7 +157,8 @@ TEST(IntegrationCuda, ShmEveryRegisterBlockAndTiling) {
     setenv("VOXWAVE_SHM_SIDE", "64", 1);
     check_all({ElementType::Hexahedron, 4, kElastic, 5}, {Variant::Shm});
     check_all({ElementType::Hexahedron, 6, kElastic, 2}, {Variant::Shm});
-    for (const char* v : {"VOXWAVE_SHM_BLOCK", "VOXWAVE_SHM_TILE", "VOXWAVE_SHM_POINTS", "VOXWAVE_SHM_PACK", "VOXWAVE_SHM_SIDE"})
+    for (const char* v :
+         {"VOXWAVE_SHM_BLOCK", "VOXWAVE_SHM_TILE", "VOXWAVE_SHM_POINTS", "VOXWAVE_SHM_PACK", "VOXWAVE_SHM_SIDE"})
         unsetenv(v);
 }
 
