@@ -335,8 +335,8 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
         // kBatch items per trip: their reference-table loads are issued together, so the phase
         // waits for the memory once per kBatch items instead of once per item. Only FP32 blocks
         // of 4 x 2 and up: 2 x 2 (the FP64 default) would grow from 127 to 154 registers in FP64
-        // and lose a block per multiprocessor.
-        constexpr int kBatch = sizeof(Real) == 4 && RA * RB >= 8 ? 4 : 1;
+        // and lose a block per multiprocessor; 4 x 2 spills with 8 under its 128-register bound.
+        constexpr int kBatch = sizeof(Real) != 4 ? 1 : (RA * RB >= 16 ? 8 : (RA * RB >= 8 ? 4 : 1));
         const int items = P * row;
         int qd = 0, rem = lt;
         while (rem >= row) rem -= row, ++qd;
