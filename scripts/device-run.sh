@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-blocks integration-pack integration-side integration-sumfact-cg integration-sumfact-threads integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-blocks integration-pack integration-side integration-sumfact-cg integration-sumfact-threads integration-mid integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -180,6 +180,19 @@ for phase in "$@"; do
       for th in 512 256; do
         echo "### sumfact VOXWAVE_SUMFACT_THREADS=$th" >>"$M"
         for p in 3 4 5 6; do VOXWAVE_SUMFACT_THREADS=$th irun --order $p --variant sumfact; done
+      done
+      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
+    integration-mid)
+      # Issue 7: the register blocks again at p = 4..6 after the batched derivative loads.
+      log "integration p = 4..6 sweep $(date -u +%T)"
+      M=$OUT/integration.md
+      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
+      KN=("4x4 fit 1 32 0" "4x4 max 1 32 0" "4x2 fit 1 32 0" "4x2 fit 2 32 0" "4x2 fit 3 32 0" "4x2 fit 3 16 0" "4x2 fit 1 32 64" "4x2 fit 1 16 64")
+      [ -n "${MID_KNOBS:-}" ] && IFS=';' read -ra KN <<<"$MID_KNOBS"  # e.g. MID_KNOBS="4x2 fit 3 64 0;4x4 max 1 64 0"
+      for knobs in "${KN[@]}"; do
+        set -- $knobs
+        echo "### shm BLOCK=$1 TILE=$2 PACK=$3 POINTS=$4 SIDE=$5" >>"$M"
+        for p in 4 5 6; do VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_PACK=$3 VOXWAVE_SHM_POINTS=$4 VOXWAVE_SHM_SIDE=$5 irun --order $p --variant shm; done
       done
       grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
     integration-ncu)

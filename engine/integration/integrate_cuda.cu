@@ -233,7 +233,7 @@ __device__ __forceinline__ void load_shapes(const Real* p, Real (&v)[R]) {
 }
 
 // The shm layout knobs, for benchmark sweeps: VOXWAVE_SHM_BLOCK=2x2|4x2|4x4 (register block),
-// VOXWAVE_SHM_TILE=fit|max (fitted or side_max tiles) and VOXWAVE_SHM_POINTS=16|32 (points per
+// VOXWAVE_SHM_TILE=fit|max (fitted or side_max tiles) and VOXWAVE_SHM_POINTS=16|32|64|128 (points per
 // shared-memory batch), VOXWAVE_SHM_PACK=N (tiles per thread block; capped by the kernel's
 // thread bound and the shared memory), VOXWAVE_SHM_SIDE=N (largest tile side, up to what the
 // kernel's thread bound allows).
@@ -247,11 +247,11 @@ struct ShmKnobs {
 // Defaults by shapes per element, from the H100 sweeps of hexahedral elasticity in FP32 (bench/
 // results/integration-h100.md, session 6; kernel time per element, m = 10,000):
 //   nsh <= 32  (p <= 3)  4 x 2, fitted:            p = 3 0.056 us against 0.069 with 2 x 2
-//   nsh <= 50  (p = 4)   4 x 2, one tile of up to 64 (338 threads at p = 4): 0.337 us; 2 x 2 0.368,
-//                         4 x 2 in 256-thread tiles 0.434, 4 x 4 0.452
+//   nsh <= 50  (p = 4)   4 x 2, one tile of up to 64 (338 threads at p = 4), 128 points per batch:
+//                         0.311 us (32 points: 0.337); 2 x 2 0.368, 4 x 2 in 256-thread tiles 0.434
 //   nsh <= 74  (p = 5)   4 x 2, fitted:            2.08 us; 2 x 2 2.12
-//   nsh <= 144 (p = 6, 7) 4 x 2, fitted, 4 tiles per thread block: p = 6 5.62 us against 6.22 (4 x 4)
-//                         and 6.86 (2 x 2); p = 7 19.1
+//   nsh <= 144 (p = 6, 7) 4 x 2, fitted, 4 tiles per thread block (3 fit), 64 points per batch:
+//                         p = 6 5.24 us (32 points 5.34) against 5.56 (4 x 4) and 6.89 (2 x 2)
 //   larger     4 x 4, side_max tiles:           p = 8 36.3 us
 // FP64 keeps 2 x 2 (4 x 2 took 14.96 against 11.23 us at p = 6; 4 x 4 would need 288 registers
 // for the sums alone).
@@ -260,8 +260,8 @@ ShmKnobs shm_knobs(int nsh) {
     ShmKnobs k;
     if (sizeof(Real) == 4) {
         if (nsh <= 32 || (nsh > 50 && nsh <= 74)) k.block = ShmBlock{4, 2};
-        if (nsh > 32 && nsh <= 50) k.block = ShmBlock{4, 2}, k.side = 64;
-        if (nsh > 74 && nsh <= 144) k.block = ShmBlock{4, 2}, k.pack = 4;
+        if (nsh > 32 && nsh <= 50) k.block = ShmBlock{4, 2}, k.side = 64, k.points = 128;
+        if (nsh > 74 && nsh <= 144) k.block = ShmBlock{4, 2}, k.pack = 4, k.points = 64;
         if (nsh > 144) k.block = ShmBlock{4, 4}, k.fit = false;
     }
     if (const char* v = std::getenv("VOXWAVE_SHM_BLOCK")) {
@@ -271,7 +271,10 @@ ShmKnobs shm_knobs(int nsh) {
         if (s == "4x4" && sizeof(Real) == 4) k.block = ShmBlock{4, 4};
     }
     if (const char* v = std::getenv("VOXWAVE_SHM_TILE")) k.fit = std::string(v) != "max";
-    if (const char* v = std::getenv("VOXWAVE_SHM_POINTS")) k.points = std::string(v) == "16" ? 16 : 32;
+    if (const char* v = std::getenv("VOXWAVE_SHM_POINTS")) {
+        const int n = std::atoi(v);
+        if (n == 16 || n == 32 || n == 64 || n == 128) k.points = n;
+    }
     if (const char* v = std::getenv("VOXWAVE_SHM_PACK")) k.pack = std::max(1, std::atoi(v));
     if (const char* v = std::getenv("VOXWAVE_SHM_SIDE")) k.side = std::max(0, std::atoi(v));
     return k;
@@ -958,10 +961,15 @@ void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<R
                                      : knobs.block.side_max();
             ShmTiling tl =
                 shm_tiling(a.nsh, knobs.block, knobs.fit, knobs.points, std::max(knobs.block.step(), side_max));
-            tl.group_bytes = unsigned((shm_shared_bytes<Pairs, Real>(tl) + 15) / 16 * 16);
             int dev = 0, smem_optin = 0;
             VOXWAVE_CUDA_CHECK(cudaGetDevice(&dev));
             VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+            // Fewer points per batch where one tile's arrays would not fit the device's shared memory.
+            for (;;) {
+                tl.group_bytes = unsigned((shm_shared_bytes<Pairs, Real>(tl) + 15) / 16 * 16);
+                if (tl.group_bytes <= unsigned(smem_optin) || tl.points <= 16) break;
+                tl.points /= 2;
+            }
             tl.pack = std::max(1, std::min(knobs.pack, max_threads / tl.threads()));
             while (tl.pack > 1 && std::size_t(tl.pack) * tl.group_bytes > std::size_t(smem_optin)) --tl.pack;
             const long all_tiles = long(a.m) * tl.per_side * tl.per_side;
