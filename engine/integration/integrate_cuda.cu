@@ -369,7 +369,8 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
                 if (isd[k] || diagonal) {
 #pragma unroll
                     for (int d = 0; d < 4; ++d)
-                        if (shm_uses<Pairs>(false, d)) s_trial[(q * nds + shm_slot<Pairs>(false, d)) * pitch + sl] = g[d];
+                        if (shm_uses<Pairs>(false, d))
+                            s_trial[(q * nds + shm_slot<Pairs>(false, d)) * pitch + sl] = g[d];
                 }
                 if (!isd[k]) {
                     const Real wdet = s_jf[q * 10 + 9];

@@ -140,7 +140,7 @@ TEST(IntegrationCuda, ShmEveryRegisterBlockAndTiling) {
         for (const char* tile : {"fit", "max"}) {
             setenv("VOXWAVE_SHM_BLOCK", block, 1);
             setenv("VOXWAVE_SHM_TILE", tile, 1);
-            setenv("VOXWAVE_SHM_POINTS", std::string(tile) == "fit" ? "32" : "16", 1);
+            setenv("VOXWAVE_SHM_POINTS", std::string(tile) == "fit" ? "64" : "16", 1);
             // Three tiles per thread block where they fit: 5 elements leave groups past the last tile.
             setenv("VOXWAVE_SHM_PACK", std::string(tile) == "fit" ? "3" : "1", 1);
             SCOPED_TRACE(std::string("block ") + block + ", tile " + tile);
@@ -155,11 +155,16 @@ TEST(IntegrationCuda, ShmEveryRegisterBlockAndTiling) {
     setenv("VOXWAVE_SHM_TILE", "fit", 1);
     setenv("VOXWAVE_SHM_PACK", "1", 1);
     setenv("VOXWAVE_SHM_SIDE", "64", 1);
+    setenv("VOXWAVE_SHM_POINTS", "128", 1);
     check_all({ElementType::Hexahedron, 4, kElastic, 5}, {Variant::Shm});
     check_all({ElementType::Hexahedron, 6, kElastic, 2}, {Variant::Shm});
     for (const char* v :
          {"VOXWAVE_SHM_BLOCK", "VOXWAVE_SHM_TILE", "VOXWAVE_SHM_POINTS", "VOXWAVE_SHM_PACK", "VOXWAVE_SHM_SIDE"})
         unsetenv(v);
+    // The defaults at the orders whose settings differ (p = 4: one 52 x 52 tile, 128 points;
+    // p = 6: packed tiles, 64 points).
+    check_all({ElementType::Hexahedron, 4, kElastic, 3}, {Variant::Shm});
+    check_all({ElementType::Hexahedron, 6, kElastic, 3}, {Variant::Shm});
 }
 
 TEST(IntegrationCuda, PrismsEveryProblemEveryVariant) {
