@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-blocks integration-pack integration-side integration-sumfact-cg integration-sumfact-threads integration-mid integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -123,77 +123,23 @@ for phase in "$@"; do
       for p in 2 3 4 5 6 7 8; do irun --order $p --variant sumfact; done
       for p in 3 6; do irun --order $p --variant sumfact --precision fp64; done
       grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
-    integration-blocks)
-      # Issue 7: the shm register blocks (VOXWAVE_SHM_BLOCK) and tilings, FP32 and FP64.
-      log "integration blocks sweep $(date -u +%T)"
+    integration-knobs)
+      # Issue 7: one variant under sets of layout knobs (env assignments; sets separated by ';'),
+      # e.g. KNOBS="VOXWAVE_SHM_BLOCK=4x2 VOXWAVE_SHM_PACK=3;VOXWAVE_SHM_BLOCK=4x4 VOXWAVE_SHM_TILE=max"
+      # ORDERS="4 5 6" VARIANT=shm|sumfact PRECISION=fp32|fp64. Session 6's sweeps (integration-h100.md)
+      # ran as separate phases (blocks, pack, side, mid, sumfact-cg, sumfact-threads) that this replaces.
+      log "integration knobs sweep $(date -u +%T)"
       M=$OUT/integration.md
-      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
-      for knobs in "4x4 fit 32" "4x4 fit 16" "4x4 max 32" "4x2 fit 32" "4x2 max 32" "2x2 fit 32"; do
-        set -- $knobs
-        echo "### shm VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_POINTS=$3" >>"$M"
-        for p in 3 4 5 6 7 8; do VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_POINTS=$3 irun --order $p --variant shm; done
-      done
-      for b in 2x2 4x2; do
-        echo "### shm fp64 VOXWAVE_SHM_BLOCK=$b" >>"$M"
-        for p in 3 6; do VOXWAVE_SHM_BLOCK=$b irun --order $p --variant shm --precision fp64; done
-      done
-      echo "### sumfact" >>"$M"
-      for p in 4 5 6 7 8; do irun --order $p --variant sumfact; done
-      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
-    integration-pack)
-      # Issue 7: tiles packed per thread block (VOXWAVE_SHM_PACK) with the 2 x 2 and 4 x 2 blocks.
-      log "integration pack sweep $(date -u +%T)"
-      M=$OUT/integration.md
-      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
-      for knobs in "2x2 fit 1" "2x2 fit 2" "2x2 fit 3" "4x2 fit 1" "4x2 fit 2" "4x2 fit 4" "4x2 max 2" "2x2 max 1"; do
-        set -- $knobs
-        echo "### shm VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_PACK=$3" >>"$M"
-        for p in 3 4 5 6 7; do VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_PACK=$3 irun --order $p --variant shm; done
-      done
-      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
-    integration-side)
-      # Issue 7: larger 4 x 2 tiles (VOXWAVE_SHM_SIDE, up to 512 threads per tile).
-      log "integration side sweep $(date -u +%T)"
-      M=$OUT/integration.md
-      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
-      for side in 52 64; do
-        echo "### shm VOXWAVE_SHM_BLOCK=4x2 VOXWAVE_SHM_SIDE=$side VOXWAVE_SHM_PACK=1" >>"$M"
-        for p in 4 5 6 7; do VOXWAVE_SHM_BLOCK=4x2 VOXWAVE_SHM_SIDE=$side VOXWAVE_SHM_PACK=1 irun --order $p --variant shm; done
-      done
-      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
-    integration-sumfact-cg)
-      # Issue 7: equation blocks per pass of the unrolled sumfact kernel (VOXWAVE_SUMFACT_CG).
-      log "integration sumfact cg sweep $(date -u +%T)"
-      M=$OUT/integration.md
-      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" "$@" >>"$OUT/sumfact-cg.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
-      for cg in 1 2 3 6; do
-        echo "### sumfact VOXWAVE_SUMFACT_CG=$cg" >>"$M"
-        for p in 4 5 6; do VOXWAVE_SUMFACT_CG=$cg irun --order $p --variant sumfact; done
-      done
-      grep -h "sumfact:" "$OUT/sumfact-cg.log" | sort | uniq -c | tee -a "$OUT/summary.log"
-      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
-    integration-sumfact-threads)
-      # Issue 7: 512 threads per block for the unrolled sumfact kernel below p = 6 (VOXWAVE_SUMFACT_THREADS).
-      log "integration sumfact threads sweep $(date -u +%T)"
-      M=$OUT/integration.md
-      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
-      for th in 512 256; do
-        echo "### sumfact VOXWAVE_SUMFACT_THREADS=$th" >>"$M"
-        for p in 3 4 5 6; do VOXWAVE_SUMFACT_THREADS=$th irun --order $p --variant sumfact; done
-      done
-      grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
-    integration-mid)
-      # Issue 7: the register blocks again at p = 4..6 after the batched derivative loads.
-      log "integration p = 4..6 sweep $(date -u +%T)"
-      M=$OUT/integration.md
-      irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
-      KN=("4x4 fit 1 32 0" "4x4 max 1 32 0" "4x2 fit 1 32 0" "4x2 fit 2 32 0" "4x2 fit 3 32 0" "4x2 fit 3 16 0" "4x2 fit 1 32 64" "4x2 fit 1 16 64")
-      [ -n "${MID_KNOBS:-}" ] && IFS=';' read -ra KN <<<"$MID_KNOBS"  # e.g. MID_KNOBS="4x2 fit 3 64 0;4x4 max 1 64 0"
+      IFS=';' read -ra KN <<<"${KNOBS:-VOXWAVE_SHM_BLOCK=2x2;VOXWAVE_SHM_BLOCK=4x2;VOXWAVE_SHM_BLOCK=4x4}"
       for knobs in "${KN[@]}"; do
-        set -- $knobs
-        echo "### shm BLOCK=$1 TILE=$2 PACK=$3 POINTS=$4 SIDE=$5" >>"$M"
-        for p in 4 5 6; do VOXWAVE_SHM_BLOCK=$1 VOXWAVE_SHM_TILE=$2 VOXWAVE_SHM_PACK=$3 VOXWAVE_SHM_POINTS=$4 VOXWAVE_SHM_SIDE=$5 irun --order $p --variant shm; done
+        echo "### ${VARIANT:-shm} ${PRECISION:-fp32} $knobs" >>"$M"
+        for p in ${ORDERS:-3 4 5 6 7 8}; do
+          env $knobs timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" \
+            --order $p --variant "${VARIANT:-shm}" --precision "${PRECISION:-fp32}" >>"$OUT/integration-knobs.log" 2>&1 ||
+            echo "FAILED: $knobs p=$p" | tee -a "$OUT/summary.log"
+        done
       done
+      grep -h "sumfact:" "$OUT/integration-knobs.log" | sort | uniq -c | tee -a "$OUT/summary.log"
       grep -E "^(\| hex|###)" "$M" | cut -d'|' -f1-17 | tee -a "$OUT/summary.log" ;;
     integration-ncu)
       # Issue 7: where the sum-factorisation kernel spends its time (p = 4 and 8), and shm at p = 4.
