@@ -252,17 +252,17 @@ struct ShmKnobs {
 //   nsh <= 74  (p = 5)   4 x 2, fitted:            2.08 us; 2 x 2 2.12
 //   nsh <= 144 (p = 6, 7) 4 x 2, fitted, 4 tiles per thread block (3 fit), 64 points per batch:
 //                         p = 6 5.24 us (32 points 5.34) against 5.56 (4 x 4) and 6.89 (2 x 2)
-//   larger     4 x 4, side_max tiles:           p = 8 36.3 us
+//   larger     4 x 4, side_max tiles:           p = 8 31.9 us
 // FP64 keeps 2 x 2 (4 x 2 took 14.96 against 11.23 us at p = 6; 4 x 4 would need 288 registers
 // for the sums alone).
 template <class Real>
 ShmKnobs shm_knobs(int nsh) {
     ShmKnobs k;
     if (sizeof(Real) == 4) {
-        if (nsh <= 32 || (nsh > 50 && nsh <= 74)) k.block = ShmBlock{4, 2};
-        if (nsh > 32 && nsh <= 50) k.block = ShmBlock{4, 2}, k.side = 64, k.points = 128;
-        if (nsh > 74 && nsh <= 144) k.block = ShmBlock{4, 2}, k.pack = 4, k.points = 64;
-        if (nsh > 144) k.block = ShmBlock{4, 4}, k.fit = false;
+        k.block = nsh > 144 ? ShmBlock{4, 4} : ShmBlock{4, 2};
+        if (nsh > 32 && nsh <= 50) k.side = 64, k.points = 128;
+        if (nsh > 74 && nsh <= 144) k.pack = 4, k.points = 64;
+        if (nsh > 144) k.fit = false;
     }
     if (const char* v = std::getenv("VOXWAVE_SHM_BLOCK")) {
         const std::string s(v);
@@ -317,6 +317,17 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
         for (int j = 0; j < RB; ++j)
 #pragma unroll
             for (int p = 0; p < np; ++p) acc[i][j][p] = 0;
+    // The derivative phase's items per batch: (point, side, shape). A tile on the diagonal
+    // (a0 == b0) has the same shapes on both sides: one item per shape writes both arrays, which
+    // halves the phase and its reads of the reference tables.
+    const bool diagonal = a0 == b0;
+    const int row = diagonal ? side : 2 * side, items = P * row;
+    constexpr bool kValue = shm_uses<Pairs>(true, 0) || shm_uses<Pairs>(false, 0);
+    // kBatch items per trip: their reference-table loads are issued together, so the phase waits
+    // for the memory once per kBatch items instead of once per item. Only FP32 blocks of 4 x 2
+    // and up: 2 x 2 (the FP64 default) would grow from 127 to 154 registers in FP64 and lose a
+    // block per multiprocessor; 4 x 2 spills with 8 under its 128-register bound.
+    constexpr int kBatch = sizeof(Real) != 4 ? 1 : (RA * RB >= 16 ? 8 : (RA * RB >= 8 ? 4 : 1));
     __syncthreads();
     for (int q0 = 0; q0 < a.nq; q0 += P) {
         const int qn = min(P, a.nq - q0);
@@ -329,18 +340,8 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
         }
         __syncthreads();
         // (point, side, shape) of item idx without integer division (side is a run-time value):
-        // the running remainder advances by blockDim and carries into the point index. A tile on
-        // the diagonal (a0 == b0) has the same shapes on both sides: one item per shape writes
-        // both arrays, which halves this phase and its reads of the reference tables.
-        const bool diagonal = a0 == b0;
-        const int row = diagonal ? side : 2 * side;
-        constexpr bool kValue = shm_uses<Pairs>(true, 0) || shm_uses<Pairs>(false, 0);
-        // kBatch items per trip: their reference-table loads are issued together, so the phase
-        // waits for the memory once per kBatch items instead of once per item. Only FP32 blocks
-        // of 4 x 2 and up: 2 x 2 (the FP64 default) would grow from 127 to 154 registers in FP64
-        // and lose a block per multiprocessor; 4 x 2 spills with 8 under its 128-register bound.
-        constexpr int kBatch = sizeof(Real) != 4 ? 1 : (RA * RB >= 16 ? 8 : (RA * RB >= 8 ? 4 : 1));
-        const int items = P * row;
+        // the running remainder advances by the group's thread count and carries into the point
+        // index.
         int qd = 0, rem = lt;
         while (rem >= row) rem -= row, ++qd;
         for (int idx0 = lt; idx0 < items; idx0 += kBatch * tt) {
@@ -866,17 +867,30 @@ bool with_unrolled_shape(int n, int pp, F&& f) {
     }
 }
 
-template <class Pairs, class Real>
-void launch_sumfact_unrolled(int n, int pp, int m, const Args<Real>& a, const SfIndex& ix, const SumfactPlan& plan,
-                             bool symmetric) {
+// Calls f(kernel) with the unrolled kernel compiled for (n, pp).
+template <class Pairs, class Real, class F>
+void with_unrolled_kernel(int n, int pp, F&& f) {
     const bool known = with_unrolled_shape(n, pp, [&](auto N, auto PP) {
-        auto kernel = sumfact_unrolled_kernel<decltype(N)::value, decltype(PP)::value, Pairs, Real>;
-        VOXWAVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(plan.smem)));
-        kernel<<<m, plan.threads, plan.smem>>>(a, ix, symmetric);
+        f(sumfact_unrolled_kernel<decltype(N)::value, decltype(PP)::value, Pairs, Real>);
     });
     if (!known)
         throw RuntimeError("sumfact: no unrolled kernel for " + std::to_string(n) + " points and " +
                            std::to_string(pp) + " 1D functions");
+}
+
+// Once per run, before the timed launches: the kernel's shared-memory allowance.
+template <class Pairs, class Real>
+void enable_sumfact_unrolled_smem(int n, int pp, const SumfactPlan& plan) {
+    with_unrolled_kernel<Pairs, Real>(n, pp, [&](auto kernel) {
+        VOXWAVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(plan.smem)));
+    });
+}
+
+template <class Pairs, class Real>
+void launch_sumfact_unrolled(int n, int pp, int m, const Args<Real>& a, const SfIndex& ix, const SumfactPlan& plan,
+                             bool symmetric) {
+    with_unrolled_kernel<Pairs, Real>(n, pp,
+                                      [&](auto kernel) { kernel<<<m, plan.threads, plan.smem>>>(a, ix, symmetric); });
     VOXWAVE_CUDA_CHECK_LAUNCH("sumfact_unrolled_kernel");
 }
 
@@ -938,9 +952,49 @@ std::vector<Real> to_real(const std::vector<double>& v) {
     return std::vector<Real>(v.begin(), v.end());
 }
 
+// Calls f(kernel) with the shm kernel compiled for this register block and Jacobian mode.
+template <class Pairs, class Real, class F>
+void with_shm_kernel(const ShmBlock& b, bool computed_jacobian, F&& f) {
+    const auto pick = [&](auto computed) {
+        constexpr bool kComputed = decltype(computed)::value;
+        if constexpr (sizeof(Real) == 4)
+            if (b.ra * b.rb == 16) return f(shm_kernel<Pairs, Real, kComputed, 4, 4>);
+        if (b.ra * b.rb == 8) return f(shm_kernel<Pairs, Real, kComputed, 4, 2>);
+        f(shm_kernel<Pairs, Real, kComputed, 2, 2>);
+    };
+    computed_jacobian ? pick(std::true_type{}) : pick(std::false_type{});
+}
+
+// The shm launch of a run, planned once before the timed launches: the knobs (defaults per order
+// or the environment), the tiling, points per batch and packing that fit the device's shared
+// memory, and the kernel's shared-memory allowance.
+template <class Pairs, class Real>
+ShmTiling plan_shm(int nsh, JacobianMode jm, std::size_t smem_optin) {
+    const ShmKnobs knobs = shm_knobs<Real>(nsh);
+    const int max_threads = shm_max_threads(sizeof(Real), knobs.block.ra, knobs.block.rb);
+    const int side_cap = knobs.block.side_max(max_threads);
+    const int side_max = knobs.side > 0 ? std::min(side_cap, knobs.side / knobs.block.step() * knobs.block.step())
+                                        : knobs.block.side_max();
+    ShmTiling tl = shm_tiling(nsh, knobs.block, knobs.fit, knobs.points, std::max(knobs.block.step(), side_max));
+    // Fewer points per batch where one tile's arrays would not fit the device's shared memory.
+    for (;;) {
+        tl.group_bytes = unsigned((shm_shared_bytes<Pairs, Real>(tl) + 15) / 16 * 16);
+        if (tl.group_bytes <= smem_optin || tl.points <= 16) break;
+        tl.points /= 2;
+    }
+    tl.pack = std::max(1, std::min(knobs.pack, max_threads / tl.threads()));
+    while (tl.pack > 1 && std::size_t(tl.pack) * tl.group_bytes > smem_optin) --tl.pack;
+    const std::size_t smem = std::size_t(tl.pack) * tl.group_bytes;
+    if (smem > 48 * 1024)
+        with_shm_kernel<Pairs, Real>(tl.block, jm == JacobianMode::Computed, [&](auto kernel) {
+            VOXWAVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        });
+    return tl;
+}
+
 template <class Pairs, class Real>
 void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<Real>& f, std::size_t sumfact_smem,
-            bool symmetric) {
+            const ShmTiling& shm, bool symmetric) {
     switch (v) {
         case Variant::Ai:
             ai_kernel<Pairs><<<(a.m + 127) / 128, 128>>>(a);
@@ -954,46 +1008,12 @@ void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<R
             break;
         }
         case Variant::Shm: {
-            const ShmKnobs knobs = shm_knobs<Real>(a.nsh);
-            const int max_threads = shm_max_threads(sizeof(Real), knobs.block.ra, knobs.block.rb);
-            const int side_cap = knobs.block.side_max(max_threads);
-            const int side_max = knobs.side > 0
-                                     ? std::min(side_cap, knobs.side / knobs.block.step() * knobs.block.step())
-                                     : knobs.block.side_max();
-            ShmTiling tl =
-                shm_tiling(a.nsh, knobs.block, knobs.fit, knobs.points, std::max(knobs.block.step(), side_max));
-            int dev = 0, smem_optin = 0;
-            VOXWAVE_CUDA_CHECK(cudaGetDevice(&dev));
-            VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-            // Fewer points per batch where one tile's arrays would not fit the device's shared memory.
-            for (;;) {
-                tl.group_bytes = unsigned((shm_shared_bytes<Pairs, Real>(tl) + 15) / 16 * 16);
-                if (tl.group_bytes <= unsigned(smem_optin) || tl.points <= 16) break;
-                tl.points /= 2;
-            }
-            tl.pack = std::max(1, std::min(knobs.pack, max_threads / tl.threads()));
-            while (tl.pack > 1 && std::size_t(tl.pack) * tl.group_bytes > std::size_t(smem_optin)) --tl.pack;
-            const long all_tiles = long(a.m) * tl.per_side * tl.per_side;
-            const unsigned blocks = unsigned((all_tiles + tl.pack - 1) / tl.pack);
-            const std::size_t smem = std::size_t(tl.pack) * tl.group_bytes;
-            const auto go = [&](auto kernel) {
-                if (smem > 48 * 1024)
-                    VOXWAVE_CUDA_CHECK(
-                        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-                kernel<<<blocks, tl.pack * tl.threads(), smem>>>(a, tl);
-            };
-            const bool jc = jm == JacobianMode::Computed;
-            const int b = tl.block.ra * 10 + tl.block.rb;
-            if constexpr (sizeof(Real) == 4) {
-                if (b == 44) {
-                    jc ? go(shm_kernel<Pairs, Real, true, 4, 4>) : go(shm_kernel<Pairs, Real, false, 4, 4>);
-                    break;
-                }
-            }
-            if (b == 42)
-                jc ? go(shm_kernel<Pairs, Real, true, 4, 2>) : go(shm_kernel<Pairs, Real, false, 4, 2>);
-            else
-                jc ? go(shm_kernel<Pairs, Real, true, 2, 2>) : go(shm_kernel<Pairs, Real, false, 2, 2>);
+            const long all_tiles = long(a.m) * shm.per_side * shm.per_side;
+            const unsigned blocks = unsigned((all_tiles + shm.pack - 1) / shm.pack);
+            const std::size_t smem = std::size_t(shm.pack) * shm.group_bytes;
+            with_shm_kernel<Pairs, Real>(shm.block, jm == JacobianMode::Computed, [&](auto kernel) {
+                kernel<<<blocks, shm.pack * shm.threads(), smem>>>(a, shm);
+            });
             break;
         }
         case Variant::SumFact:
@@ -1163,7 +1183,13 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
         tm.sumfact_design = "unrolled, " + std::to_string(plan.cg) + " equation blocks per pass, K in " +
                             (plan.k_in_shared ? "shared" : "global") + " memory, " + std::to_string(plan.smem / 1024) +
                             " KiB shared";
+        enable_sumfact_unrolled_smem<ProblemPairs<Problem::Elasticity>, Real>(t.points_1d, t.order + 1, plan);
     }
+    ShmTiling shm;
+    if (r.variant == Variant::Shm)
+        with_problem_pairs(c.problem, [&](auto pairs) {
+            shm = plan_shm<decltype(pairs), Real>(t.nsh, r.jacobian, prop.sharedMemPerBlockOptin);
+        });
     PinnedBuffer staging(std::size_t(chunk) * mat * sizeof(Real));
     PinnedBuffer staging_in(std::size_t(chunk) * std::max<std::size_t>(std::size_t(t.nq) * 10, 24) * sizeof(Real));
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
@@ -1224,7 +1250,7 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
                 return;
             }
             with_problem_pairs(c.problem, [&](auto pairs) {
-                launch<decltype(pairs)>(r.variant, r.jacobian, a, f, smem, c.symmetric());
+                launch<decltype(pairs)>(r.variant, r.jacobian, a, f, smem, shm, c.symmetric());
             });
         };
         if (!warmed) {
