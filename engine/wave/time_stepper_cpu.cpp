@@ -143,13 +143,14 @@ void CpuTimeStepper<Real>::step(std::int64_t n) {
                 // No sponge: h is one number, so the update streams only u, u-, f and dt^2/m.
                 const Real mh = one_minus_h_[0], ih = inv_one_plus_h_[0];
 #pragma omp for simd schedule(static) nowait
-                for (std::ptrdiff_t i = 0; i < nn; ++i) up[i] = (Real(2) * u[i] - mh * up[i] - a[i] * f[i]) * ih;
+                for (std::ptrdiff_t i = 0; i < nn; ++i)
+                    up[i] = central_difference_node(u[i], up[i], a[i] * f[i], mh, ih);
             } else {
                 const Real* __restrict ihv = inv_one_plus_h_.data();
                 const Real* __restrict mhv = one_minus_h_.data();
 #pragma omp for simd schedule(static) nowait
                 for (std::ptrdiff_t i = 0; i < nn; ++i)
-                    up[i] = (Real(2) * u[i] - mhv[i] * up[i] - a[i] * f[i]) * ihv[i];
+                    up[i] = central_difference_node(u[i], up[i], a[i] * f[i], mhv[i], ihv[i]);
             }
         }
     }

@@ -296,17 +296,19 @@ void VoxelStiffnessCpu<Real>::step_fused_impl(const std::array<const Real*, 3>& 
                     if (fb) {
 #pragma omp simd
                         for (int i = 0; i <= nx; ++i)
-                            pp[i] = (Real(2) * uu[i] - mh * pp[i] - a[i] * (fa[i] + fb[i])) * ih;
+                            pp[i] = central_difference_node(uu[i], pp[i], a[i] * (fa[i] + fb[i]), mh, ih);
                     } else {
 #pragma omp simd
-                        for (int i = 0; i <= nx; ++i) pp[i] = (Real(2) * uu[i] - mh * pp[i] - a[i] * fa[i]) * ih;
+                        for (int i = 0; i <= nx; ++i)
+                            pp[i] = central_difference_node(uu[i], pp[i], a[i] * fa[i], mh, ih);
                     }
                 } else {
                     const Real* __restrict ih = cd.inv_one_plus_h + n0;
                     const Real* __restrict mh = cd.one_minus_h + n0;
 #pragma omp simd
                     for (int i = 0; i <= nx; ++i)
-                        pp[i] = (Real(2) * uu[i] - mh[i] * pp[i] - a[i] * (fb ? fa[i] + fb[i] : fa[i])) * ih[i];
+                        pp[i] =
+                            central_difference_node(uu[i], pp[i], a[i] * (fb ? fa[i] + fb[i] : fa[i]), mh[i], ih[i]);
                 }
             }
         }

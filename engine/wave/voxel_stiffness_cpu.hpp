@@ -30,6 +30,12 @@ struct CentralDifference {
     bool uniform = true;
 };
 
+// That update at one node; a_f = dt^2/m f. Both CPU paths (two-pass and fused) call it.
+template <class Real>
+inline Real central_difference_node(Real u, Real u_prev, Real a_f, Real one_minus_h, Real inv_one_plus_h) {
+    return (Real(2) * u - one_minus_h * u_prev - a_f) * inv_one_plus_h;
+}
+
 template <class Real>
 class VoxelStiffnessCpu {
 public:
