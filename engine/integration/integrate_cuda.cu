@@ -784,6 +784,7 @@ __global__ void __launch_bounds__(sf_max_threads(sizeof(Real)))
 struct SumfactPlan {
     int cg = 1, threads = 256;
     bool k_in_shared = true;
+    bool pair = false;  // the pair design (a block per element and equation block) instead
     std::size_t smem = 0;
 };
 
@@ -896,6 +897,198 @@ void launch_sumfact_unrolled(int n, int pp, int m, const Args<Real>& a, const Sf
 
 inline bool sumfact_unrolled_available(const ReferenceTables& t) {
     return with_unrolled_shape(t.points_1d, t.order + 1, [](auto, auto) {});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sum factorisation, third design ("pair", elasticity on hexahedra, p = 3..6): a thread block per
+// (element, equation block). The x stage runs for all nine reference-derivative pairs (r, s) at
+// once, a warp per (r, s), into shared memory. Then each thread owns one (test prefix pa, trial
+// prefix pb) and finishes in registers: the y contraction of the nine T1_rs into the four z
+// patterns of T2[pa][pb][q3], and the z contraction into every K entry whose shapes have these
+// prefixes, each written once to global memory. The block design keeps T2 and K in shared memory
+// and, at p <= 4, spends most of its time at barriers between small stages (p = 4: about 70
+// __syncthreads per element and 75 of 256 threads busy in its x stage); this one has one barrier
+// after the x stage, and no shared-memory read-modify-write.
+constexpr int kSfPairBlocks = 6;     // symmetric elasticity: equation blocks ie <= je
+constexpr int kSfPairThreads = 160;  // 5 warps: 9 x stages in two rounds; p = 4: 289 pairs in two
+
+// Shared bytes of the pair design: Jacobian terms, the nine T1, the 1D tables and prefix tables.
+inline std::size_t sumfact_pair_bytes(const ReferenceTables& t, std::size_t real) {
+    const std::size_t n = std::size_t(t.points_1d), pp = std::size_t(t.order + 1), npre = t.prefixes.size();
+    const std::size_t reals = 10 * n * n * n + 9 * pp * pp * n * n + 2 * n * pp;
+    return reals * real + (2 * npre + npre * pp) * sizeof(int);
+}
+
+// x stage of one (r, s) for item (q2, q3): G_rs at the N points along x, from the Jacobian terms
+// (jr, js: rows r and s of J^-T, jw: w det J), contracted with the 1D tables.
+template <int N, int PP, bool DX, bool DY, class Real>
+__device__ __forceinline__ void sfp_stage_x(int item, const Real* jr, const Real* js, const Real* jw, const Real* c,
+                                            Real* t1) {
+    constexpr int NQ = N * N * N;
+    const int q2 = item / N, q3 = item % N, q0 = (q3 * N + q2) * N;
+    Real g[N];
+#pragma unroll
+    for (int q1 = 0; q1 < N; ++q1) {
+        const int q = q0 + q1;
+        const Real s0 = js[q], s1 = js[NQ + q], s2 = js[2 * NQ + q];
+        Real v = 0;
+#pragma unroll
+        for (int k = 0; k < 3; ++k) v += jr[k * NQ + q] * (c[3 * k] * s0 + c[3 * k + 1] * s1 + c[3 * k + 2] * s2);
+        g[q1] = jw[q] * v;
+    }
+    Real* out = t1 + q2 * N + q3;  // T1[i1][i2][q2][q3]
+#pragma unroll
+    for (int i1 = 0; i1 < PP; ++i1) {
+        Real gx[N];
+#pragma unroll
+        for (int q1 = 0; q1 < N; ++q1) gx[q1] = g[q1] * sf_tab<Real, DX>(q1 * PP + i1);
+#pragma unroll
+        for (int i2 = 0; i2 < PP; ++i2) {
+            Real acc = 0;
+#pragma unroll
+            for (int q1 = 0; q1 < N; ++q1) acc += gx[q1] * sf_tab<Real, DY>(q1 * PP + i2);
+            out[(i1 * PP + i2) * N * N] = acc;
+        }
+    }
+}
+
+template <int N, int PP, class Real>
+__global__ void __launch_bounds__(kSfPairThreads) sumfact_pair_kernel(Args<Real> a, SfIndex ix) {
+    using Pairs = ProblemPairs<Problem::Elasticity>;
+    constexpr int NQ = N * N * N, T1 = PP * PP * N * N, np = Pairs::pairs;
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int npre = ix.npre, nsh = a.nsh, tid = threadIdx.x;
+    const int e = blockIdx.x / kSfPairBlocks, block = blockIdx.x % kSfPairBlocks;
+    Real* sJ = reinterpret_cast<Real*>(smem);  // [i][q]: the 10 Jacobian terms of every point
+    Real* t1 = sJ + 10 * NQ;                   // [rs][i1][i2][q2][q3]
+    Real* sN = t1 + 9 * T1;                    // runtime-indexed copies of the 1D tables
+    Real* sdN = sN + N * PP;
+    int* spi = reinterpret_cast<int*>(sdN + N * PP);
+    int* spj = spi + npre;
+    int* sshape = spj + npre;  // [pa * PP + k]: shape with prefix pa and z mode k, or -1
+    for (int i = tid; i < 10 * NQ; i += blockDim.x) sJ[i] = a.jac[(long(i % NQ) * 10 + i / NQ) * a.m + e];
+    for (int i = tid; i < N * PP; i += blockDim.x) sN[i] = sf_tab<Real, false>(i), sdN[i] = sf_tab<Real, true>(i);
+    for (int i = tid; i < npre; i += blockDim.x) spi[i] = ix.prefix[2 * i], spj[i] = ix.prefix[2 * i + 1];
+    for (int i = tid; i < npre * PP; i += blockDim.x) sshape[i] = ix.shape_of[i];
+    int ie = 0, je = 0;
+    sf_combo<Pairs>(block, true, ie, je);
+    Real c[np];
+#pragma unroll
+    for (int p = 0; p < np; ++p) c[p] = a.cp[(ie * Pairs::equations + je) * np + p];
+    __syncthreads();
+    // x stage: a warp per (r, s) (r, s = 1..3: x, y, z derivatives), its lanes over (q2, q3).
+    for (int rs = tid >> 5; rs < 9; rs += blockDim.x >> 5) {
+        const int r = rs / 3 + 1, s = rs % 3 + 1;
+        const Real *jr = sJ + 3 * (r - 1) * NQ, *js = sJ + 3 * (s - 1) * NQ, *jw = sJ + 9 * NQ;
+        for (int item = tid & 31; item < N * N; item += 32) {
+            Real* out = t1 + rs * T1;
+            if (r == 1) {
+                if (s == 1)
+                    sfp_stage_x<N, PP, true, true>(item, jr, js, jw, c, out);
+                else
+                    sfp_stage_x<N, PP, true, false>(item, jr, js, jw, c, out);
+            } else {
+                if (s == 1)
+                    sfp_stage_x<N, PP, false, true>(item, jr, js, jw, c, out);
+                else
+                    sfp_stage_x<N, PP, false, false>(item, jr, js, jw, c, out);
+            }
+        }
+    }
+    __syncthreads();
+    const long nn = 3L * nsh;
+    Real* ke = a.k + long(e) * nn * nn;
+    for (int item = tid; item < npre * npre; item += blockDim.x) {
+        const int pa = item / npre, pb = item % npre;
+        const int i1 = spi[pa], j1 = spj[pa], i2 = spi[pb], j2 = spj[pb];
+        // y weights Y_r(q2, j1) Y_s(q2, j2) for (r is y, s is y) = (0, 0), (0, 1), (1, 0), (1, 1).
+        Real w[4][N];
+#pragma unroll
+        for (int q2 = 0; q2 < N; ++q2) {
+            const Real a0 = sN[q2 * PP + j1], a1 = sdN[q2 * PP + j1], b0 = sN[q2 * PP + j2], b1 = sdN[q2 * PP + j2];
+            w[0][q2] = a0 * b0;
+            w[1][q2] = a0 * b1;
+            w[2][q2] = a1 * b0;
+            w[3][q2] = a1 * b1;
+        }
+        // y stage: T2 of the four z patterns (r is z, s is z), summed over (r, s) in registers.
+        Real t2[4][N];
+#pragma unroll
+        for (int zp = 0; zp < 4; ++zp)
+#pragma unroll
+            for (int q3 = 0; q3 < N; ++q3) t2[zp][q3] = 0;
+        const Real* src = t1 + (i1 * PP + i2) * N * N;
+#pragma unroll
+        for (int rs = 0; rs < 9; ++rs) {
+            const int r = rs / 3 + 1, s = rs % 3 + 1;
+            const int wy = 2 * (r == 2) + (s == 2), zp = 2 * (r == 3) + (s == 3);
+            const Real* t = src + rs * T1;
+#pragma unroll
+            for (int q2 = 0; q2 < N; ++q2)
+#pragma unroll
+                for (int q3 = 0; q3 < N; ++q3) t2[zp][q3] += w[wy][q2] * t[q2 * N + q3];
+        }
+        // z stage: K[(pa, k1)][(pb, k2)] = sum over patterns and q3 of Z_zt(q3, k1) Z_zs(q3, k2) T2.
+        int bk[PP];
+#pragma unroll
+        for (int k2 = 0; k2 < PP; ++k2) bk[k2] = sshape[pb * PP + k2];
+#pragma unroll
+        for (int k1 = 0; k1 < PP; ++k1) {
+            const int sa = sshape[pa * PP + k1];
+            if (sa < 0) continue;
+            Real x[2][N];  // x[zs][q3] = sum over zt of Z_zt(q3, k1) T2[zt][zs][q3]
+#pragma unroll
+            for (int zs = 0; zs < 2; ++zs)
+#pragma unroll
+                for (int q3 = 0; q3 < N; ++q3)
+                    x[zs][q3] = sf_tab<Real, false>(q3 * PP + k1) * t2[zs][q3] +
+                                sf_tab<Real, true>(q3 * PP + k1) * t2[2 + zs][q3];
+#pragma unroll
+            for (int k2 = 0; k2 < PP; ++k2) {
+                Real v = 0;
+#pragma unroll
+                for (int q3 = 0; q3 < N; ++q3)
+                    v += sf_tab<Real, false>(q3 * PP + k2) * x[0][q3] + sf_tab<Real, true>(q3 * PP + k2) * x[1][q3];
+                const int sb = bk[k2];
+                if (sb < 0) continue;
+                ke[(long(sa) * 3 + ie) * nn + long(sb) * 3 + je] = v;
+                if (ie != je) ke[(long(sb) * 3 + je) * nn + long(sa) * 3 + ie] = v;
+            }
+        }
+    }
+}
+
+// The (N, PP) the pair design is compiled for: p = 3..6 (eq. 7's points). Calls f(kernel).
+template <class Real, class F>
+bool with_pair_kernel(int n, int pp, F&& f) {
+    switch (n * 100 + pp) {
+        case 404:
+            f(sumfact_pair_kernel<4, 4, Real>);
+            return true;
+        case 505:
+            f(sumfact_pair_kernel<5, 5, Real>);
+            return true;
+        case 706:
+            f(sumfact_pair_kernel<7, 6, Real>);
+            return true;
+        case 807:
+            f(sumfact_pair_kernel<8, 7, Real>);
+            return true;
+        default:
+            return false;
+    }
+}
+
+// The pair design wherever it is compiled and fits (H100, session 7, FP32 µs per element against
+// the block design: p = 3 0.083 / 0.229, p = 4 0.237 / 0.651, p = 5 0.968 / 1.97; FP64 p = 4
+// 0.363 / 1.06); VOXWAVE_SUMFACT_DESIGN=pair|block chooses for benchmarks and tests.
+template <class Real>
+bool use_sumfact_pair(const ReferenceTables& t, int combos, std::size_t smem_limit) {
+    if (combos != kSfPairBlocks || !with_pair_kernel<Real>(t.points_1d, t.order + 1, [](auto) {}) ||
+        sumfact_pair_bytes(t, sizeof(Real)) > smem_limit)
+        return false;
+    if (const char* v = std::getenv("VOXWAVE_SUMFACT_DESIGN")) return std::string(v) != "block";
+    return true;
 }
 
 // A device buffer released on scope exit.
@@ -1080,6 +1273,11 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
     plan.cg = 0;
     if (r.variant == Variant::SumFact && c.problem == Problem::Elasticity && sumfact_unrolled_available(t))
         plan = plan_sumfact(t, sizeof(Real), combos, prop.sharedMemPerBlockOptin);
+    if (plan.cg > 0 && use_sumfact_pair<Real>(t, combos, prop.sharedMemPerBlockOptin)) {
+        plan.pair = true;
+        plan.threads = kSfPairThreads;
+        plan.smem = sumfact_pair_bytes(t, sizeof(Real));
+    }
     const bool unrolled = plan.cg > 0;
     const std::size_t smem =
         r.variant == Variant::SumFact && !unrolled ? sumfact_shared_bytes(t, sizeof(Real) == 8) : 0;
@@ -1180,10 +1378,18 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
             VOXWAVE_CUDA_CHECK(cudaMemcpyToSymbol(c_sf_f, tab.data(), tab.size() * sizeof(Real)));
         else
             VOXWAVE_CUDA_CHECK(cudaMemcpyToSymbol(c_sf_d, tab.data(), tab.size() * sizeof(Real)));
-        tm.sumfact_design = "unrolled, " + std::to_string(plan.cg) + " equation blocks per pass, K in " +
-                            (plan.k_in_shared ? "shared" : "global") + " memory, " + std::to_string(plan.smem / 1024) +
-                            " KiB shared";
-        enable_sumfact_unrolled_smem<ProblemPairs<Problem::Elasticity>, Real>(t.points_1d, t.order + 1, plan);
+        if (plan.pair) {
+            tm.sumfact_design = "pair, a block per equation block, " + std::to_string(plan.smem / 1024) + " KiB shared";
+            with_pair_kernel<Real>(t.points_1d, t.order + 1, [&](auto kernel) {
+                VOXWAVE_CUDA_CHECK(
+                    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(plan.smem)));
+            });
+        } else {
+            tm.sumfact_design = "unrolled, " + std::to_string(plan.cg) + " equation blocks per pass, K in " +
+                                (plan.k_in_shared ? "shared" : "global") + " memory, " +
+                                std::to_string(plan.smem / 1024) + " KiB shared";
+            enable_sumfact_unrolled_smem<ProblemPairs<Problem::Elasticity>, Real>(t.points_1d, t.order + 1, plan);
+        }
     }
     ShmTiling shm;
     if (r.variant == Variant::Shm)
@@ -1243,6 +1449,13 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
                 const long threads = long(m) * t.nq;
                 jacobian_terms_kernel<<<unsigned((threads + 255) / 256), 256>>>(a, d_jac.p);
                 VOXWAVE_CUDA_CHECK_LAUNCH("jacobian_terms_kernel");
+            }
+            if (unrolled && plan.pair) {
+                with_pair_kernel<Real>(t.points_1d, t.order + 1, [&](auto kernel) {
+                    kernel<<<m * kSfPairBlocks, plan.threads, plan.smem>>>(a, ix);
+                });
+                VOXWAVE_CUDA_CHECK_LAUNCH("sumfact_pair_kernel");
+                return;
             }
             if (unrolled) {
                 launch_sumfact_unrolled<ProblemPairs<Problem::Elasticity>>(t.points_1d, t.order + 1, m, a, ix, plan,

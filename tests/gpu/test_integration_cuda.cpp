@@ -123,6 +123,30 @@ TEST(IntegrationCuda, HexElasticitySumFactorisationHighOrders) {
     EXPECT_LT(relative_error(c, t, b, cpu, Variant::SumFact, JacobianMode::Precomputed, false), 1e-5);
 }
 
+// Both unrolled sum-factorisation designs (VOXWAVE_SUMFACT_DESIGN; the default picks one per
+// order) at the orders the pair design is compiled for, and the design that ran is the one asked
+// for (p = 2 has no pair kernel, nor p = 6 in FP64 room in shared memory: both keep the block design).
+TEST(IntegrationCuda, SumFactorisationPairAndBlockDesigns) {
+    REQUIRE_CUDA_DEVICE();
+    for (const char* design : {"pair", "block"}) {
+        setenv("VOXWAVE_SUMFACT_DESIGN", design, 1);
+        SCOPED_TRACE(std::string("design ") + design);
+        for (int p : {2, 3, 4, 5, 6}) check_all({ElementType::Hexahedron, p, kElastic, 3}, {Variant::SumFact});
+        const ReferenceTables t = make_reference_tables(ElementType::Hexahedron, 4);
+        const ElementBatch b = make_element_batch(ElementType::Hexahedron, 2, 0.01, 0.15);
+        CudaIntegrationRequest r;
+        r.tables = &t;
+        r.coefficients = &kElastic;
+        r.batch = &b;
+        r.variant = Variant::SumFact;
+        std::vector<double> k;
+        const CudaIntegrationTiming tm = integrate_batch_cuda(r, k);
+        EXPECT_EQ(tm.sumfact_design.rfind(std::string(design) == "pair" ? "pair" : "unrolled", 0), 0u)
+            << tm.sumfact_design;
+    }
+    unsetenv("VOXWAVE_SUMFACT_DESIGN");
+}
+
 TEST(IntegrationCuda, HexLaplaceAndConvectionDiffusion) {
     REQUIRE_CUDA_DEVICE();
     const std::vector<Variant> all = {Variant::Ai, Variant::Aii, Variant::Reg, Variant::Shm, Variant::SumFact};
