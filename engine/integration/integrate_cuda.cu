@@ -901,7 +901,7 @@ inline bool sumfact_unrolled_available(const ReferenceTables& t) {
 
 // ---------------------------------------------------------------------------------------------
 // Sum factorisation, third design ("pair", elasticity on hexahedra, p = 3..6): a thread block per
-// (element, equation block). The x stage runs for all nine reference-derivative pairs (r, s) at
+// element, its six equation blocks in turn. The x stage runs for all nine reference-derivative pairs (r, s) at
 // once, a warp per (r, s), into shared memory. Then each thread owns one (test prefix pa, trial
 // prefix pb) and finishes in registers: the y contraction of the nine T1_rs into the four z
 // patterns of T2[pa][pb][q3], and the z contraction into every K entry whose shapes have these
@@ -914,8 +914,9 @@ constexpr int kSfPairThreads = 160;  // 5 warps: 9 x stages in two rounds; p = 4
 
 // Shared bytes of the pair design: Jacobian terms, the nine T1, the 1D tables and prefix tables.
 inline std::size_t sumfact_pair_bytes(const ReferenceTables& t, std::size_t real) {
-    const std::size_t n = std::size_t(t.points_1d), pp = std::size_t(t.order + 1), npre = t.prefixes.size();
-    const std::size_t reals = 10 * n * n * n + 9 * pp * pp * n * n + 2 * n * pp;
+    const std::size_t n = std::size_t(t.points_1d), pp = std::size_t(t.order + 1), npre = t.prefixes.size(),
+                      nsh = std::size_t(t.nsh);
+    const std::size_t reals = 10 * n * n * n + 9 * pp * pp * n * n + 2 * n * pp + nsh * nsh;
     return reals * real + (2 * npre + npre * pp) * sizeof(int);
 }
 
@@ -958,103 +959,115 @@ __global__ void __launch_bounds__(kSfPairThreads) sumfact_pair_kernel(Args<Real>
     constexpr int NQ = N * N * N, T1 = PP * PP * N * N, np = Pairs::pairs;
     extern __shared__ __align__(16) unsigned char smem[];
     const int npre = ix.npre, nsh = a.nsh, tid = threadIdx.x;
-    const int e = blockIdx.x / kSfPairBlocks, block = blockIdx.x % kSfPairBlocks;
+    const int e = blockIdx.x;
     Real* sJ = reinterpret_cast<Real*>(smem);  // [i][q]: the 10 Jacobian terms of every point
     Real* t1 = sJ + 10 * NQ;                   // [rs][i1][i2][q2][q3]
     Real* sN = t1 + 9 * T1;                    // runtime-indexed copies of the 1D tables
     Real* sdN = sN + N * PP;
-    int* spi = reinterpret_cast<int*>(sdN + N * PP);
+    Real* sK = sdN + N * PP;  // [a][b]: one equation block, written out in row order
+    int* spi = reinterpret_cast<int*>(sK + nsh * nsh);
     int* spj = spi + npre;
     int* sshape = spj + npre;  // [pa * PP + k]: shape with prefix pa and z mode k, or -1
     for (int i = tid; i < 10 * NQ; i += blockDim.x) sJ[i] = a.jac[(long(i % NQ) * 10 + i / NQ) * a.m + e];
     for (int i = tid; i < N * PP; i += blockDim.x) sN[i] = sf_tab<Real, false>(i), sdN[i] = sf_tab<Real, true>(i);
     for (int i = tid; i < npre; i += blockDim.x) spi[i] = ix.prefix[2 * i], spj[i] = ix.prefix[2 * i + 1];
     for (int i = tid; i < npre * PP; i += blockDim.x) sshape[i] = ix.shape_of[i];
-    int ie = 0, je = 0;
-    sf_combo<Pairs>(block, true, ie, je);
-    Real c[np];
+    // The six equation blocks one after the other: the element's Jacobian terms are loaded once
+    // (their layout puts one element's terms in separate 32-byte sectors).
+    for (int block = 0; block < kSfPairBlocks; ++block) {
+        int ie = 0, je = 0;
+        sf_combo<Pairs>(block, true, ie, je);
+        Real c[np];
 #pragma unroll
-    for (int p = 0; p < np; ++p) c[p] = a.cp[(ie * Pairs::equations + je) * np + p];
-    __syncthreads();
-    // x stage: a warp per (r, s) (r, s = 1..3: x, y, z derivatives), its lanes over (q2, q3).
-    for (int rs = tid >> 5; rs < 9; rs += blockDim.x >> 5) {
-        const int r = rs / 3 + 1, s = rs % 3 + 1;
-        const Real *jr = sJ + 3 * (r - 1) * NQ, *js = sJ + 3 * (s - 1) * NQ, *jw = sJ + 9 * NQ;
-        for (int item = tid & 31; item < N * N; item += 32) {
-            Real* out = t1 + rs * T1;
-            if (r == 1) {
-                if (s == 1)
-                    sfp_stage_x<N, PP, true, true>(item, jr, js, jw, c, out);
-                else
-                    sfp_stage_x<N, PP, true, false>(item, jr, js, jw, c, out);
-            } else {
-                if (s == 1)
-                    sfp_stage_x<N, PP, false, true>(item, jr, js, jw, c, out);
-                else
-                    sfp_stage_x<N, PP, false, false>(item, jr, js, jw, c, out);
-            }
-        }
-    }
-    __syncthreads();
-    const long nn = 3L * nsh;
-    Real* ke = a.k + long(e) * nn * nn;
-    for (int item = tid; item < npre * npre; item += blockDim.x) {
-        const int pa = item / npre, pb = item % npre;
-        const int i1 = spi[pa], j1 = spj[pa], i2 = spi[pb], j2 = spj[pb];
-        // y weights Y_r(q2, j1) Y_s(q2, j2) for (r is y, s is y) = (0, 0), (0, 1), (1, 0), (1, 1).
-        Real w[4][N];
-#pragma unroll
-        for (int q2 = 0; q2 < N; ++q2) {
-            const Real a0 = sN[q2 * PP + j1], a1 = sdN[q2 * PP + j1], b0 = sN[q2 * PP + j2], b1 = sdN[q2 * PP + j2];
-            w[0][q2] = a0 * b0;
-            w[1][q2] = a0 * b1;
-            w[2][q2] = a1 * b0;
-            w[3][q2] = a1 * b1;
-        }
-        // y stage: T2 of the four z patterns (r is z, s is z), summed over (r, s) in registers.
-        Real t2[4][N];
-#pragma unroll
-        for (int zp = 0; zp < 4; ++zp)
-#pragma unroll
-            for (int q3 = 0; q3 < N; ++q3) t2[zp][q3] = 0;
-        const Real* src = t1 + (i1 * PP + i2) * N * N;
-#pragma unroll
-        for (int rs = 0; rs < 9; ++rs) {
+        for (int p = 0; p < np; ++p) c[p] = a.cp[(ie * Pairs::equations + je) * np + p];
+        __syncthreads();  // the tables (first block) or the previous block's pair stage (T1 is rewritten)
+        // x stage: a warp per (r, s) (r, s = 1..3: x, y, z derivatives), its lanes over (q2, q3).
+        for (int rs = tid >> 5; rs < 9; rs += blockDim.x >> 5) {
             const int r = rs / 3 + 1, s = rs % 3 + 1;
-            const int wy = 2 * (r == 2) + (s == 2), zp = 2 * (r == 3) + (s == 3);
-            const Real* t = src + rs * T1;
-#pragma unroll
-            for (int q2 = 0; q2 < N; ++q2)
-#pragma unroll
-                for (int q3 = 0; q3 < N; ++q3) t2[zp][q3] += w[wy][q2] * t[q2 * N + q3];
-        }
-        // z stage: K[(pa, k1)][(pb, k2)] = sum over patterns and q3 of Z_zt(q3, k1) Z_zs(q3, k2) T2.
-        int bk[PP];
-#pragma unroll
-        for (int k2 = 0; k2 < PP; ++k2) bk[k2] = sshape[pb * PP + k2];
-#pragma unroll
-        for (int k1 = 0; k1 < PP; ++k1) {
-            const int sa = sshape[pa * PP + k1];
-            if (sa < 0) continue;
-            Real x[2][N];  // x[zs][q3] = sum over zt of Z_zt(q3, k1) T2[zt][zs][q3]
-#pragma unroll
-            for (int zs = 0; zs < 2; ++zs)
-#pragma unroll
-                for (int q3 = 0; q3 < N; ++q3)
-                    x[zs][q3] = sf_tab<Real, false>(q3 * PP + k1) * t2[zs][q3] +
-                                sf_tab<Real, true>(q3 * PP + k1) * t2[2 + zs][q3];
-#pragma unroll
-            for (int k2 = 0; k2 < PP; ++k2) {
-                Real v = 0;
-#pragma unroll
-                for (int q3 = 0; q3 < N; ++q3)
-                    v += sf_tab<Real, false>(q3 * PP + k2) * x[0][q3] + sf_tab<Real, true>(q3 * PP + k2) * x[1][q3];
-                const int sb = bk[k2];
-                if (sb < 0) continue;
-                ke[(long(sa) * 3 + ie) * nn + long(sb) * 3 + je] = v;
-                if (ie != je) ke[(long(sb) * 3 + je) * nn + long(sa) * 3 + ie] = v;
+            const Real *jr = sJ + 3 * (r - 1) * NQ, *js = sJ + 3 * (s - 1) * NQ, *jw = sJ + 9 * NQ;
+            for (int item = tid & 31; item < N * N; item += 32) {
+                Real* out = t1 + rs * T1;
+                if (r == 1) {
+                    if (s == 1)
+                        sfp_stage_x<N, PP, true, true>(item, jr, js, jw, c, out);
+                    else
+                        sfp_stage_x<N, PP, true, false>(item, jr, js, jw, c, out);
+                } else {
+                    if (s == 1)
+                        sfp_stage_x<N, PP, false, true>(item, jr, js, jw, c, out);
+                    else
+                        sfp_stage_x<N, PP, false, false>(item, jr, js, jw, c, out);
+                }
             }
         }
+        __syncthreads();
+        const long nn = 3L * nsh;
+        Real* ke = a.k + long(e) * nn * nn;
+        for (int item = tid; item < npre * npre; item += blockDim.x) {
+            const int pa = item / npre, pb = item % npre;
+            const int i1 = spi[pa], j1 = spj[pa], i2 = spi[pb], j2 = spj[pb];
+            // y weights Y_r(q2, j1) Y_s(q2, j2) for (r is y, s is y) = (0, 0), (0, 1), (1, 0), (1, 1).
+            Real w[4][N];
+#pragma unroll
+            for (int q2 = 0; q2 < N; ++q2) {
+                const Real a0 = sN[q2 * PP + j1], a1 = sdN[q2 * PP + j1], b0 = sN[q2 * PP + j2], b1 = sdN[q2 * PP + j2];
+                w[0][q2] = a0 * b0;
+                w[1][q2] = a0 * b1;
+                w[2][q2] = a1 * b0;
+                w[3][q2] = a1 * b1;
+            }
+            // y stage: T2 of the four z patterns (r is z, s is z), summed over (r, s) in registers.
+            Real t2[4][N];
+#pragma unroll
+            for (int zp = 0; zp < 4; ++zp)
+#pragma unroll
+                for (int q3 = 0; q3 < N; ++q3) t2[zp][q3] = 0;
+            const Real* src = t1 + (i1 * PP + i2) * N * N;
+#pragma unroll
+            for (int rs = 0; rs < 9; ++rs) {
+                const int r = rs / 3 + 1, s = rs % 3 + 1;
+                const int wy = 2 * (r == 2) + (s == 2), zp = 2 * (r == 3) + (s == 3);
+                const Real* t = src + rs * T1;
+#pragma unroll
+                for (int q2 = 0; q2 < N; ++q2)
+#pragma unroll
+                    for (int q3 = 0; q3 < N; ++q3) t2[zp][q3] += w[wy][q2] * t[q2 * N + q3];
+            }
+            // z stage: K[(pa, k1)][(pb, k2)] = sum over patterns and q3 of Z_zt(q3, k1) Z_zs(q3, k2) T2.
+            int bk[PP];
+#pragma unroll
+            for (int k2 = 0; k2 < PP; ++k2) bk[k2] = sshape[pb * PP + k2];
+#pragma unroll
+            for (int k1 = 0; k1 < PP; ++k1) {
+                const int sa = sshape[pa * PP + k1];
+                if (sa < 0) continue;
+                Real x[2][N];  // x[zs][q3] = sum over zt of Z_zt(q3, k1) T2[zt][zs][q3]
+#pragma unroll
+                for (int zs = 0; zs < 2; ++zs)
+#pragma unroll
+                    for (int q3 = 0; q3 < N; ++q3)
+                        x[zs][q3] = sf_tab<Real, false>(q3 * PP + k1) * t2[zs][q3] +
+                                    sf_tab<Real, true>(q3 * PP + k1) * t2[2 + zs][q3];
+#pragma unroll
+                for (int k2 = 0; k2 < PP; ++k2) {
+                    Real v = 0;
+#pragma unroll
+                    for (int q3 = 0; q3 < N; ++q3)
+                        v += sf_tab<Real, false>(q3 * PP + k2) * x[0][q3] + sf_tab<Real, true>(q3 * PP + k2) * x[1][q3];
+                    if (bk[k2] >= 0) sK[sa * nsh + bk[k2]] = v;
+                }
+            }
+        }
+        // K leaves through shared memory: a thread's entries of one (pa, pb) are scattered over
+        // the rows; written in row order, a warp's stores cover 12 sectors instead of about 34.
+        __syncthreads();
+        for (int i = tid; i < nsh * nsh; i += blockDim.x)
+            ke[(long(i / nsh) * 3 + ie) * nn + long(i % nsh) * 3 + je] = sK[i];
+        if (ie != je)
+            for (int i = tid; i < nsh * nsh; i += blockDim.x) {
+                const int b = i / nsh, aa = i % nsh;
+                ke[(long(b) * 3 + je) * nn + long(aa) * 3 + ie] = sK[aa * nsh + b];
+            }
     }
 }
 
@@ -1379,7 +1392,7 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
         else
             VOXWAVE_CUDA_CHECK(cudaMemcpyToSymbol(c_sf_d, tab.data(), tab.size() * sizeof(Real)));
         if (plan.pair) {
-            tm.sumfact_design = "pair, a block per equation block, " + std::to_string(plan.smem / 1024) + " KiB shared";
+            tm.sumfact_design = "pair, " + std::to_string(plan.smem / 1024) + " KiB shared";
             with_pair_kernel<Real>(t.points_1d, t.order + 1, [&](auto kernel) {
                 VOXWAVE_CUDA_CHECK(
                     cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(plan.smem)));
@@ -1451,9 +1464,8 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
                 VOXWAVE_CUDA_CHECK_LAUNCH("jacobian_terms_kernel");
             }
             if (unrolled && plan.pair) {
-                with_pair_kernel<Real>(t.points_1d, t.order + 1, [&](auto kernel) {
-                    kernel<<<m * kSfPairBlocks, plan.threads, plan.smem>>>(a, ix);
-                });
+                with_pair_kernel<Real>(t.points_1d, t.order + 1,
+                                       [&](auto kernel) { kernel<<<m, plan.threads, plan.smem>>>(a, ix); });
                 VOXWAVE_CUDA_CHECK_LAUNCH("sumfact_pair_kernel");
                 return;
             }
