@@ -149,11 +149,11 @@ struct ShmBlock {
 };
 
 // Tiling of nsh shapes: as few tiles per side as side_max allows, then the side shrunk to cover
-// nsh with the least padding ("fit"), or side_max ("max"). Rows of the shared derivative arrays
-// are padded to a multiple of 4 values so that vector loads stay aligned.
+// nsh with the least padding ("fit"), or side_max ("max"). The side is a multiple of RA and RB,
+// so a thread's register block of derivatives starts aligned for its vector loads.
 struct ShmTiling {
     ShmBlock block;
-    int per_side = 1, side = 32, pitch = 32, points = 32;
+    int per_side = 1, side = 32, points = 32;
     int pack = 1;              // tiles per thread block (see shm_kernel)
     unsigned group_bytes = 0;  // shared memory of one tile's thread group
     __host__ __device__ int threads() const { return (side / block.ra) * (side / block.rb); }
@@ -172,7 +172,6 @@ inline ShmTiling shm_tiling(int nsh, ShmBlock block, bool fit, int points, int s
     t.per_side = (nsh + max - 1) / max;
     const int per_tile = (nsh + t.per_side - 1) / t.per_side;
     t.side = fit ? std::min(max, (per_tile + step - 1) / step * step) : max;
-    t.pitch = (t.side + 3) / 4 * 4;
     return t;
 }
 
@@ -200,7 +199,7 @@ template <class Pairs, class Real>
 std::size_t shm_shared_bytes(const ShmTiling& t) {
     const std::size_t rows = std::size_t(t.points) * (shm_slots<Pairs>(true) + shm_slots<Pairs>(false));
     const std::size_t ne = Pairs::equations;
-    return (rows * t.pitch + std::size_t(t.points) * 10 + ne * ne * Pairs::pairs + 24) * sizeof(Real);
+    return (rows * t.side + std::size_t(t.points) * 10 + ne * ne * Pairs::pairs + 24) * sizeof(Real);
 }
 
 // R consecutive values from shared memory in 16- or 8-byte loads (p is aligned to R values).
@@ -289,7 +288,7 @@ template <class Pairs, class Real, bool kComputeJacobian, int RA, int RB>
 __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_kernel(Args<Real> a, ShmTiling tl) {
     constexpr int np = Pairs::pairs, ne = Pairs::equations;
     constexpr int ndt = shm_slots<Pairs>(true), nds = shm_slots<Pairs>(false);
-    const int side = tl.side, pitch = tl.pitch, P = tl.points, tiles_per_side = tl.per_side;
+    const int side = tl.side, P = tl.points, tiles_per_side = tl.per_side;
     // Packed tiles: thread group g of the block works on tile blockIdx.x * pack + g as if it were
     // a block of its own (lt, tt stand for threadIdx.x, blockDim.x); groups past the last tile
     // redo the last one and store nothing, so that every thread reaches every barrier.
@@ -299,11 +298,16 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
     const bool live = gt_raw < all_tiles;
     const long gt = live ? gt_raw : all_tiles - 1;
     extern __shared__ __align__(16) unsigned char shm_raw[];
-    Real* s_test = reinterpret_cast<Real*>(shm_raw + g * tl.group_bytes);  // [P][ndt][pitch]
-    Real* s_trial = s_test + P * ndt * pitch;                              // [P][nds][pitch]
-    Real* s_jf = s_trial + P * nds * pitch;                                // [P][10]
-    Real* s_cp = s_jf + P * 10;                                            // [ne ne np]
-    Real* s_xv = s_cp + ne * ne * np;                                      // [24]
+    // Derivative arrays interleaved by register block: [point][shape / RA][slot][shape % RA] (test)
+    // and [point][shape / RB][slot][shape % RB] (trial), so a thread's values of one point are
+    // contiguous and its loads take immediate offsets from one pointer per side (the [point][slot]
+    // [shape] rows cost a dozen integer instructions per point for the addresses: 94 instructions
+    // per point for 72 FFMAs in the 4 x 2 loop).
+    Real* s_test = reinterpret_cast<Real*>(shm_raw + g * tl.group_bytes);
+    Real* s_trial = s_test + P * ndt * side;
+    Real* s_jf = s_trial + P * nds * side;  // [P][10]
+    Real* s_cp = s_jf + P * 10;             // [ne ne np]
+    Real* s_xv = s_cp + ne * ne * np;       // [24]
     const int e = int(gt / tiles), tile = int(gt % tiles);
     const int a0 = (tile / tiles_per_side) * side, b0 = (tile % tiles_per_side) * side;
     const int tx = lt % nx, ty = lt / nx;
@@ -371,32 +375,33 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
 #pragma unroll
                     for (int d = 0; d < 4; ++d)
                         if (shm_uses<Pairs>(false, d))
-                            s_trial[(q * nds + shm_slot<Pairs>(false, d)) * pitch + sl] = g[d];
+                            s_trial[((q * (side / RB) + sl / RB) * nds + shm_slot<Pairs>(false, d)) * RB + sl % RB] =
+                                g[d];
                 }
                 if (!isd[k]) {
                     const Real wdet = s_jf[q * 10 + 9];
 #pragma unroll
                     for (int d = 0; d < 4; ++d)
                         if (shm_uses<Pairs>(true, d))
-                            s_test[(q * ndt + shm_slot<Pairs>(true, d)) * pitch + sl] = g[d] * wdet;
+                            s_test[((q * (side / RA) + sl / RA) * ndt + shm_slot<Pairs>(true, d)) * RA + sl % RA] =
+                                g[d] * wdet;
                 }
             }
         }
         __syncthreads();
         // Each used derivative of the thread's RA test and RB trial shapes is loaded once per
         // point, then every pair product runs from registers.
-        const Real* test_col = s_test + RA * ty;
-        const Real* trial_col = s_trial + RB * tx;
+        const Real* test_col = s_test + ty * ndt * RA;
+        const Real* trial_col = s_trial + tx * nds * RB;
+        const int test_step = side * ndt, trial_step = side * nds;
         constexpr int kUnroll = RA * RB >= 8 ? 1 : 2;  // large blocks have ILP enough, and no registers to spare
 #pragma unroll kUnroll
-        for (int qc = 0; qc < qn; ++qc) {
+        for (int qc = 0; qc < qn; ++qc, test_col += test_step, trial_col += trial_step) {
             Real va[4][RA], vb[4][RB];
 #pragma unroll
             for (int d = 0; d < 4; ++d) {
-                if (shm_uses<Pairs>(true, d))
-                    load_shapes<Real, RA>(test_col + (qc * ndt + shm_slot<Pairs>(true, d)) * pitch, va[d]);
-                if (shm_uses<Pairs>(false, d))
-                    load_shapes<Real, RB>(trial_col + (qc * nds + shm_slot<Pairs>(false, d)) * pitch, vb[d]);
+                if (shm_uses<Pairs>(true, d)) load_shapes<Real, RA>(test_col + shm_slot<Pairs>(true, d) * RA, va[d]);
+                if (shm_uses<Pairs>(false, d)) load_shapes<Real, RB>(trial_col + shm_slot<Pairs>(false, d) * RB, vb[d]);
             }
 #pragma unroll
             for (int p = 0; p < np; ++p)
