@@ -148,15 +148,20 @@ struct ShmBlock {
     }
 };
 
-// Tiling of nsh shapes: as few tiles per side as side_max allows, then the side shrunk to cover
-// nsh with the least padding ("fit"), or side_max ("max"). The side is a multiple of RA and RB,
-// so a thread's register block of derivatives starts aligned for its vector loads.
+// Tiling of nsh shapes into tiles of side_a test x side_b trial shapes, per_a x per_b of them.
+// Square tiles: as few per side as side_max allows, the side shrunk to cover nsh with the least
+// padding ("fit") or side_max ("max"). Rectangular ("rect"): all test shapes in one tile row and
+// the trial shapes split in as few tiles as the thread bound allows; a side only has to be a
+// multiple of its own register-block size, so p = 5 (74 shapes) computes 76 x 38 tiles (5,776
+// pairs per element) instead of four 40 x 40 (6,400). Sides are multiples of RA (test) and RB
+// (trial), so a thread's register block of derivatives starts aligned for its vector loads.
+enum class ShmTileShape { Fit, Max, Rect };
 struct ShmTiling {
     ShmBlock block;
-    int per_side = 1, side = 32, points = 32;
+    int per_a = 1, per_b = 1, side_a = 32, side_b = 32, points = 32;
     int pack = 1;              // tiles per thread block (see shm_kernel)
     unsigned group_bytes = 0;  // shared memory of one tile's thread group
-    __host__ __device__ int threads() const { return (side / block.ra) * (side / block.rb); }
+    __host__ __device__ int threads() const { return (side_a / block.ra) * (side_b / block.rb); }
 };
 // Only FP32 4 x 2 packs tiles up to 512 threads (the compiler then holds it to 128 registers,
 // which it uses anyway); 2 x 2 under the same bound grew from 76 to 113 registers and lost a
@@ -164,14 +169,22 @@ struct ShmTiling {
 __host__ __device__ constexpr int shm_max_threads(int real_bytes, int ra, int rb) {
     return real_bytes == 4 && ra * rb == 8 ? 2 * kShmThreads : kShmThreads;
 }
-inline ShmTiling shm_tiling(int nsh, ShmBlock block, bool fit, int points, int side_max) {
+inline int round_up(int n, int m) { return (n + m - 1) / m * m; }
+inline ShmTiling shm_tiling(int nsh, ShmBlock block, ShmTileShape shape, int points, int side_max, int max_threads) {
     ShmTiling t;
     t.block = block;
     t.points = points;
+    if (shape == ShmTileShape::Rect && round_up(nsh, block.ra) / block.ra <= max_threads) {
+        t.side_a = round_up(nsh, block.ra);
+        for (t.per_b = 1;; ++t.per_b) {
+            t.side_b = round_up((nsh + t.per_b - 1) / t.per_b, block.rb);
+            if (t.threads() <= max_threads) return t;
+        }
+    }
     const int max = side_max, step = block.step();
-    t.per_side = (nsh + max - 1) / max;
-    const int per_tile = (nsh + t.per_side - 1) / t.per_side;
-    t.side = fit ? std::min(max, (per_tile + step - 1) / step * step) : max;
+    t.per_a = t.per_b = (nsh + max - 1) / max;
+    const int per_tile = (nsh + t.per_a - 1) / t.per_a;
+    t.side_a = t.side_b = shape == ShmTileShape::Max ? max : std::min(max, round_up(per_tile, step));
     return t;
 }
 
@@ -197,9 +210,10 @@ __host__ __device__ constexpr int shm_slots(bool test) {
 
 template <class Pairs, class Real>
 std::size_t shm_shared_bytes(const ShmTiling& t) {
-    const std::size_t rows = std::size_t(t.points) * (shm_slots<Pairs>(true) + shm_slots<Pairs>(false));
     const std::size_t ne = Pairs::equations;
-    return (rows * t.side + std::size_t(t.points) * 10 + ne * ne * Pairs::pairs + 24) * sizeof(Real);
+    return (std::size_t(t.points) * (shm_slots<Pairs>(true) * t.side_a + shm_slots<Pairs>(false) * t.side_b) +
+            std::size_t(t.points) * 10 + ne * ne * Pairs::pairs + 24) *
+           sizeof(Real);
 }
 
 // R consecutive values from shared memory in 16- or 8-byte loads (p is aligned to R values).
@@ -232,26 +246,26 @@ __device__ __forceinline__ void load_shapes(const Real* p, Real (&v)[R]) {
 }
 
 // The shm layout knobs, for benchmark sweeps: VOXWAVE_SHM_BLOCK=2x2|4x2|4x4 (register block),
-// VOXWAVE_SHM_TILE=fit|max (fitted or side_max tiles) and VOXWAVE_SHM_POINTS=16|32|64|128 (points per
-// shared-memory batch), VOXWAVE_SHM_PACK=N (tiles per thread block; capped by the kernel's
-// thread bound and the shared memory), VOXWAVE_SHM_SIDE=N (largest tile side, up to what the
-// kernel's thread bound allows).
+// VOXWAVE_SHM_TILE=fit|max|rect (fitted, side_max or rectangular tiles), VOXWAVE_SHM_POINTS=
+// 16|32|64|128 (points per shared-memory batch), VOXWAVE_SHM_PACK=N (tiles per thread block;
+// capped by the kernel's thread bound and the shared memory), VOXWAVE_SHM_SIDE=N (largest
+// square tile side, up to what the kernel's thread bound allows).
 struct ShmKnobs {
     ShmBlock block;
-    bool fit = true;
+    ShmTileShape tile = ShmTileShape::Fit;
     int points = 32;
     int pack = 1;
     int side = 0;  // largest tile side; 0: side_max() for kShmThreads
 };
 // Defaults by shapes per element, from the H100 sweeps of hexahedral elasticity in FP32 (bench/
-// results/integration-h100.md, session 6; kernel time per element, m = 10,000):
-//   nsh <= 32  (p <= 3)  4 x 2, fitted:            p = 3 0.056 us against 0.069 with 2 x 2
+// results/integration-h100.md, sessions 6 and 7; kernel time per element, m = 10,000):
+//   nsh <= 32  (p <= 3)  4 x 2, fitted:            p = 3 0.052 us against 0.069 with 2 x 2
 //   nsh <= 50  (p = 4)   4 x 2, one tile of up to 64 (338 threads at p = 4), 128 points per batch:
-//                         0.311 us (32 points: 0.337); 2 x 2 0.368, 4 x 2 in 256-thread tiles 0.434
-//   nsh <= 74  (p = 5)   4 x 2, fitted:            2.08 us; 2 x 2 2.12
-//   nsh <= 144 (p = 6, 7) 4 x 2, fitted, 4 tiles per thread block (3 fit), 64 points per batch:
-//                         p = 6 5.24 us (32 points 5.34) against 5.56 (4 x 4) and 6.89 (2 x 2)
-//   larger     4 x 4, side_max tiles:           p = 8 31.9 us
+//                         0.293 us; rect (52 x 50, not a diagonal tile) 0.338, 2 x 2 0.454
+//   nsh <= 144 (p = 5..7) 4 x 2, rect, 64 points per batch: p = 5 1.72 us (76 x 38 tiles) against
+//                         1.85-1.87 with four fitted 40 x 40 tiles; p = 6 4.17 (108 x 36) against
+//                         4.84-5.08 (fitted, 4 tiles per thread block); p = 7 16.7 against 17.1
+//   larger     4 x 4, side_max tiles:           p = 8 30.7 us
 // FP64 keeps 2 x 2 (4 x 2 took 14.96 against 11.23 us at p = 6; 4 x 4 would need 288 registers
 // for the sums alone).
 template <class Real>
@@ -260,8 +274,8 @@ ShmKnobs shm_knobs(int nsh) {
     if (sizeof(Real) == 4) {
         k.block = nsh > 144 ? ShmBlock{4, 4} : ShmBlock{4, 2};
         if (nsh > 32 && nsh <= 50) k.side = 64, k.points = 128;
-        if (nsh > 74 && nsh <= 144) k.pack = 4, k.points = 64;
-        if (nsh > 144) k.fit = false;
+        if (nsh > 50 && nsh <= 144) k.tile = ShmTileShape::Rect, k.points = 64;
+        if (nsh > 144) k.tile = ShmTileShape::Max;
     }
     if (const char* v = std::getenv("VOXWAVE_SHM_BLOCK")) {
         const std::string s(v);
@@ -269,7 +283,10 @@ ShmKnobs shm_knobs(int nsh) {
         if (s == "4x2") k.block = ShmBlock{4, 2};
         if (s == "4x4" && sizeof(Real) == 4) k.block = ShmBlock{4, 4};
     }
-    if (const char* v = std::getenv("VOXWAVE_SHM_TILE")) k.fit = std::string(v) != "max";
+    if (const char* v = std::getenv("VOXWAVE_SHM_TILE")) {
+        const std::string s(v);
+        k.tile = s == "max" ? ShmTileShape::Max : (s == "rect" ? ShmTileShape::Rect : ShmTileShape::Fit);
+    }
     if (const char* v = std::getenv("VOXWAVE_SHM_POINTS")) {
         const int n = std::atoi(v);
         if (n == 16 || n == 32 || n == 64 || n == 128) k.points = n;
@@ -279,21 +296,21 @@ ShmKnobs shm_knobs(int nsh) {
     return k;
 }
 
-// shm: a block per (element, side x side tile of shape pairs), (side / RA) (side / RB) threads.
-// Each batch of points: Jacobian terms (loaded or computed), then the used physical derivatives
-// of the tile's 2 x side shapes in shared memory (test side scaled by w det), then every thread
+// shm: a block per (element, side_a x side_b tile of shape pairs), (side_a / RA) (side_b / RB)
+// threads. Each batch of points: Jacobian terms (loaded or computed), then the used physical
+// derivatives of the tile's side_a + side_b shapes in shared memory (test side scaled by w det), then every thread
 // adds its RA x RB block of pairs from registers. The coefficients sit in shared memory for the
 // final contraction. All arrays are in dynamic shared memory, sized by shm_shared_bytes.
 template <class Pairs, class Real, bool kComputeJacobian, int RA, int RB>
 __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_kernel(Args<Real> a, ShmTiling tl) {
     constexpr int np = Pairs::pairs, ne = Pairs::equations;
     constexpr int ndt = shm_slots<Pairs>(true), nds = shm_slots<Pairs>(false);
-    const int side = tl.side, P = tl.points, tiles_per_side = tl.per_side;
+    const int side_a = tl.side_a, side_b = tl.side_b, P = tl.points;
     // Packed tiles: thread group g of the block works on tile blockIdx.x * pack + g as if it were
     // a block of its own (lt, tt stand for threadIdx.x, blockDim.x); groups past the last tile
     // redo the last one and store nothing, so that every thread reaches every barrier.
     const int tt = tl.threads(), g = threadIdx.x / tt, lt = threadIdx.x - g * tt;
-    const int tiles = tiles_per_side * tiles_per_side, nx = side / RB;
+    const int tiles = tl.per_a * tl.per_b, nx = side_b / RB;
     const long all_tiles = long(a.m) * tiles, gt_raw = long(blockIdx.x) * tl.pack + g;
     const bool live = gt_raw < all_tiles;
     const long gt = live ? gt_raw : all_tiles - 1;
@@ -304,12 +321,12 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
     // [shape] rows cost a dozen integer instructions per point for the addresses: 94 instructions
     // per point for 72 FFMAs in the 4 x 2 loop).
     Real* s_test = reinterpret_cast<Real*>(shm_raw + g * tl.group_bytes);
-    Real* s_trial = s_test + P * ndt * side;
-    Real* s_jf = s_trial + P * nds * side;  // [P][10]
-    Real* s_cp = s_jf + P * 10;             // [ne ne np]
-    Real* s_xv = s_cp + ne * ne * np;       // [24]
+    Real* s_trial = s_test + P * ndt * side_a;
+    Real* s_jf = s_trial + P * nds * side_b;  // [P][10]
+    Real* s_cp = s_jf + P * 10;               // [ne ne np]
+    Real* s_xv = s_cp + ne * ne * np;         // [24]
     const int e = int(gt / tiles), tile = int(gt % tiles);
-    const int a0 = (tile / tiles_per_side) * side, b0 = (tile % tiles_per_side) * side;
+    const int a0 = (tile / tl.per_b) * side_a, b0 = (tile % tl.per_b) * side_b;
     const int tx = lt % nx, ty = lt / nx;
     if (kComputeJacobian)
         for (int i = lt; i < a.nv * 3; i += tt) s_xv[i] = a.xv[long(e) * a.nv * 3 + i];
@@ -324,8 +341,8 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
     // The derivative phase's items per batch: (point, side, shape). A tile on the diagonal
     // (a0 == b0) has the same shapes on both sides: one item per shape writes both arrays, which
     // halves the phase and its reads of the reference tables.
-    const bool diagonal = a0 == b0;
-    const int row = diagonal ? side : 2 * side, items = P * row;
+    const bool diagonal = a0 == b0 && side_a == side_b;
+    const int row = diagonal ? side_a : side_a + side_b, items = P * row;
     constexpr bool kValue = shm_uses<Pairs>(true, 0) || shm_uses<Pairs>(false, 0);
     // kBatch items per trip: their reference-table loads are issued together, so the phase waits
     // for the memory once per kBatch items instead of once per item. Only FP32 blocks of 4 x 2
@@ -355,8 +372,8 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
 #pragma unroll
             for (int k = 0; k < kBatch; ++k) {
                 iq[k] = qd;
-                isd[k] = rem >= side;
-                is[k] = rem - isd[k] * side;
+                isd[k] = rem >= side_a;
+                is[k] = rem - isd[k] * side_a;
                 const int shape = (isd[k] ? b0 : a0) + is[k];
                 const bool ok = idx0 + k * tt < items && qd < qn && shape < a.nsh;
                 const Real* ph = a.phi + (ok ? long(q0 + qd) * 4 * a.nsh + shape : 0);
@@ -375,7 +392,7 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
 #pragma unroll
                     for (int d = 0; d < 4; ++d)
                         if (shm_uses<Pairs>(false, d))
-                            s_trial[((q * (side / RB) + sl / RB) * nds + shm_slot<Pairs>(false, d)) * RB + sl % RB] =
+                            s_trial[((q * (side_b / RB) + sl / RB) * nds + shm_slot<Pairs>(false, d)) * RB + sl % RB] =
                                 g[d];
                 }
                 if (!isd[k]) {
@@ -383,7 +400,7 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
 #pragma unroll
                     for (int d = 0; d < 4; ++d)
                         if (shm_uses<Pairs>(true, d))
-                            s_test[((q * (side / RA) + sl / RA) * ndt + shm_slot<Pairs>(true, d)) * RA + sl % RA] =
+                            s_test[((q * (side_a / RA) + sl / RA) * ndt + shm_slot<Pairs>(true, d)) * RA + sl % RA] =
                                 g[d] * wdet;
                 }
             }
@@ -393,7 +410,7 @@ __global__ void __launch_bounds__(shm_max_threads(sizeof(Real), RA, RB)) shm_ker
         // point, then every pair product runs from registers.
         const Real* test_col = s_test + ty * ndt * RA;
         const Real* trial_col = s_trial + tx * nds * RB;
-        const int test_step = side * ndt, trial_step = side * nds;
+        const int test_step = side_a * ndt, trial_step = side_b * nds;
         constexpr int kUnroll = RA * RB >= 8 ? 1 : 2;  // large blocks have ILP enough, and no registers to spare
 #pragma unroll kUnroll
         for (int qc = 0; qc < qn; ++qc, test_col += test_step, trial_col += trial_step) {
@@ -1186,7 +1203,8 @@ ShmTiling plan_shm(int nsh, JacobianMode jm, std::size_t smem_optin) {
     const int side_cap = knobs.block.side_max(max_threads);
     const int side_max = knobs.side > 0 ? std::min(side_cap, knobs.side / knobs.block.step() * knobs.block.step())
                                         : knobs.block.side_max();
-    ShmTiling tl = shm_tiling(nsh, knobs.block, knobs.fit, knobs.points, std::max(knobs.block.step(), side_max));
+    ShmTiling tl =
+        shm_tiling(nsh, knobs.block, knobs.tile, knobs.points, std::max(knobs.block.step(), side_max), max_threads);
     // Fewer points per batch where one tile's arrays would not fit the device's shared memory.
     for (;;) {
         tl.group_bytes = unsigned((shm_shared_bytes<Pairs, Real>(tl) + 15) / 16 * 16);
@@ -1219,7 +1237,7 @@ void launch(Variant v, JacobianMode jm, const Args<Real>& a, const SumfactArgs<R
             break;
         }
         case Variant::Shm: {
-            const long all_tiles = long(a.m) * shm.per_side * shm.per_side;
+            const long all_tiles = long(a.m) * shm.per_a * shm.per_b;
             const unsigned blocks = unsigned((all_tiles + shm.pack - 1) / shm.pack);
             const std::size_t smem = std::size_t(shm.pack) * shm.group_bytes;
             with_shm_kernel<Pairs, Real>(shm.block, jm == JacobianMode::Computed, [&](auto kernel) {

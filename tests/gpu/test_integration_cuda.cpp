@@ -157,16 +157,17 @@ TEST(IntegrationCuda, HexLaplaceAndConvectionDiffusion) {
 // Every register block, tiling and packing of the shm kernel (the defaults pick one per order):
 // VOXWAVE_SHM_BLOCK / _TILE / _POINTS / _PACK are read at each launch.
 // p = 4 has one tile per side with 4 x 4 blocks (the diagonal-tile path), p = 6 several (off-
-// diagonal tiles); convection-diffusion uses the value on both sides.
+// diagonal tiles); rect tiles put all test shapes in one row of tiles (4 x 2 at p = 4: one
+// 52 x 50 tile, not diagonal); convection-diffusion uses the value on both sides.
 TEST(IntegrationCuda, ShmEveryRegisterBlockAndTiling) {
     REQUIRE_CUDA_DEVICE();
     for (const char* block : {"2x2", "4x2", "4x4"})
-        for (const char* tile : {"fit", "max"}) {
+        for (const std::string tile : {"fit", "max", "rect"}) {
             setenv("VOXWAVE_SHM_BLOCK", block, 1);
-            setenv("VOXWAVE_SHM_TILE", tile, 1);
-            setenv("VOXWAVE_SHM_POINTS", std::string(tile) == "fit" ? "64" : "16", 1);
-            // Three tiles per thread block where they fit: 5 elements leave groups past the last tile.
-            setenv("VOXWAVE_SHM_PACK", std::string(tile) == "fit" ? "3" : "1", 1);
+            setenv("VOXWAVE_SHM_TILE", tile.c_str(), 1);
+            setenv("VOXWAVE_SHM_POINTS", tile == "fit" ? "64" : (tile == "max" ? "16" : "32"), 1);
+            // Several tiles per thread block where they fit: 5 elements leave groups past the last tile.
+            setenv("VOXWAVE_SHM_PACK", tile == "fit" ? "3" : (tile == "max" ? "1" : "2"), 1);
             SCOPED_TRACE(std::string("block ") + block + ", tile " + tile);
             check_all({ElementType::Hexahedron, 4, kElastic, 5}, {Variant::Shm});
             check_all({ElementType::Hexahedron, 6, kElastic, 2}, {Variant::Shm});
@@ -186,9 +187,8 @@ TEST(IntegrationCuda, ShmEveryRegisterBlockAndTiling) {
          {"VOXWAVE_SHM_BLOCK", "VOXWAVE_SHM_TILE", "VOXWAVE_SHM_POINTS", "VOXWAVE_SHM_PACK", "VOXWAVE_SHM_SIDE"})
         unsetenv(v);
     // The defaults at the orders whose settings differ (p = 4: one 52 x 52 tile, 128 points;
-    // p = 6: packed tiles, 64 points).
-    check_all({ElementType::Hexahedron, 4, kElastic, 3}, {Variant::Shm});
-    check_all({ElementType::Hexahedron, 6, kElastic, 3}, {Variant::Shm});
+    // p = 5 and 6: rectangular 76 x 38 and 108 x 36 tiles, 64 points).
+    for (int p : {4, 5, 6}) check_all({ElementType::Hexahedron, p, kElastic, 3}, {Variant::Shm});
 }
 
 TEST(IntegrationCuda, PrismsEveryProblemEveryVariant) {
