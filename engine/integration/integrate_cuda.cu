@@ -598,7 +598,7 @@ __device__ __forceinline__ void sf_combo(int c, bool symmetric, int& ie, int& je
 //   T2_c[pa][q3][pb]         += sum_q2 Y_r(q2, j1) Y_s(q2, j2) T1_c[i1][i2][q2][q3]  (y), pa = (i1, j1)
 // and once per z pattern (which of r, s is 3):
 //   K_c[a][b]                += sum_q3 Z(q3, a3) Z(q3, b3) T2_c[pre(a)][q3][pre(b)]  (z)
-constexpr int kSfTab = 12 * 12;
+constexpr int kSfTab = 16 * 16;        // [q * PP + i]: up to p = 10 (14 points, 11 functions)
 __constant__ float c_sf_f[2][kSfTab];  // [0] N_i(x_q), [1] N_i'(x_q), [q * PP + i]
 __constant__ double c_sf_d[2][kSfTab];
 
@@ -806,7 +806,9 @@ __global__ void __launch_bounds__(sf_max_threads(sizeof(Real)))
 struct SumfactPlan {
     int cg = 1, threads = 256;
     bool k_in_shared = true;
-    bool pair = false;  // the pair design (a block per element and equation block) instead
+    bool pair = false;    // the pair design instead (a thread per prefix pair, nine T1 in shared memory)
+    bool stream = false;  // the stream design instead (one T1 at a time, T2 in a global scratch)
+    int stream_blocks = 0;
     std::size_t smem = 0;
 };
 
@@ -1114,16 +1116,211 @@ bool with_pair_kernel(int n, int pp, F&& f) {
     }
 }
 
-// The pair design wherever it is compiled and fits (H100, session 7, FP32 µs per element against
-// the block design: p = 3 0.083 / 0.229, p = 4 0.237 / 0.651, p = 5 0.968 / 1.97; FP64 p = 4
-// 0.363 / 1.06); VOXWAVE_SUMFACT_DESIGN=pair|block chooses for benchmarks and tests.
+// ---------------------------------------------------------------------------------------------
+// Sum factorisation, fourth design ("stream", elasticity on hexahedra, p = 6..10): the pair
+// design's thread per (test prefix, trial prefix), for the orders whose nine T1 do not fit in
+// shared memory. One (r, s) at a time: its x stage fills T1 in shared memory (G_rs formed from the
+// Jacobian terms in global memory), then each thread adds its pairs' y contractions into the four
+// z patterns of T2, which live in a global scratch area of the thread block: one read-modify-write
+// of N values per (r, s) and pair, coalesced across the threads, far below the arithmetic at
+// these orders. The blocks are persistent (as many as the device holds at once) and loop over the
+// elements, so the scratch is sized by the device, not by the batch. K entries are written once.
+constexpr int kSfStreamThreads = 256;
+
+// Shared bytes of the stream design: one T1, the 1D tables and prefix tables.
+inline std::size_t sumfact_stream_bytes(const ReferenceTables& t, std::size_t real) {
+    const std::size_t n = std::size_t(t.points_1d), pp = std::size_t(t.order + 1), npre = t.prefixes.size();
+    return (pp * pp * n * n + 2 * n * pp) * real + (2 * npre + npre * pp) * sizeof(int);
+}
+inline std::size_t sumfact_stream_scratch(const ReferenceTables& t) {
+    const std::size_t npre = t.prefixes.size();
+    return npre * npre * 4 * std::size_t(t.points_1d);  // Reals per thread block
+}
+
+// x stage of one (r, s) for item (q2, q3), reading the Jacobian terms of element e from global
+// memory ([(q * 10 + i) * m + e]).
+template <int N, int PP, bool DX, bool DY, class Real>
+__device__ __forceinline__ void sfs_stage_x(int item, const Args<Real>& a, int e, int r, int s, const Real* c,
+                                            Real* t1) {
+    const int q2 = item / N, q3 = item % N, q0 = (q3 * N + q2) * N;
+    Real g[N];
+#pragma unroll
+    for (int q1 = 0; q1 < N; ++q1) {
+        const Real* jq = a.jac + long(q0 + q1) * 10 * a.m + e;
+        const Real* jr = jq + long(3 * (r - 1)) * a.m;
+        const Real* js = jq + long(3 * (s - 1)) * a.m;
+        const Real s0 = js[0], s1 = js[a.m], s2 = js[2L * a.m];
+        Real v = 0;
+#pragma unroll
+        for (int k = 0; k < 3; ++k) v += jr[k * long(a.m)] * (c[3 * k] * s0 + c[3 * k + 1] * s1 + c[3 * k + 2] * s2);
+        g[q1] = jq[9L * a.m] * v;
+    }
+    Real* out = t1 + q2 * N + q3;  // T1[i1][i2][q2][q3]
+#pragma unroll
+    for (int i1 = 0; i1 < PP; ++i1) {
+        Real gx[N];
+#pragma unroll
+        for (int q1 = 0; q1 < N; ++q1) gx[q1] = g[q1] * sf_tab<Real, DX>(q1 * PP + i1);
+#pragma unroll
+        for (int i2 = 0; i2 < PP; ++i2) {
+            Real acc = 0;
+#pragma unroll
+            for (int q1 = 0; q1 < N; ++q1) acc += gx[q1] * sf_tab<Real, DY>(q1 * PP + i2);
+            out[(i1 * PP + i2) * N * N] = acc;
+        }
+    }
+}
+
+template <int N, int PP, class Real>
+__global__ void __launch_bounds__(kSfStreamThreads)
+    sumfact_stream_kernel(Args<Real> a, SfIndex ix, Real* __restrict__ scratch) {
+    using Pairs = ProblemPairs<Problem::Elasticity>;
+    constexpr int T1 = PP * PP * N * N, np = Pairs::pairs;
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int npre = ix.npre, nsh = a.nsh, tid = threadIdx.x, npairs = npre * npre;
+    Real* t1 = reinterpret_cast<Real*>(smem);  // [i1][i2][q2][q3] of the current (r, s)
+    Real* sN = t1 + T1;                        // runtime-indexed copies of the 1D tables
+    Real* sdN = sN + N * PP;
+    int* spi = reinterpret_cast<int*>(sdN + N * PP);
+    int* spj = spi + npre;
+    int* sshape = spj + npre;  // [pa * PP + k]: shape with prefix pa and z mode k, or -1
+    for (int i = tid; i < N * PP; i += blockDim.x) sN[i] = sf_tab<Real, false>(i), sdN[i] = sf_tab<Real, true>(i);
+    for (int i = tid; i < npre; i += blockDim.x) spi[i] = ix.prefix[2 * i], spj[i] = ix.prefix[2 * i + 1];
+    for (int i = tid; i < npre * PP; i += blockDim.x) sshape[i] = ix.shape_of[i];
+    Real* t2 = scratch + long(blockIdx.x) * npairs * 4 * N;  // [z pattern][q3][pair]
+    const long nn = 3L * nsh;
+    for (int e = blockIdx.x; e < a.m; e += gridDim.x) {
+        Real* ke = a.k + long(e) * nn * nn;
+        for (int block = 0; block < kSfPairBlocks; ++block) {
+            int ie = 0, je = 0;
+            sf_combo<Pairs>(block, true, ie, je);
+            Real c[np];
+#pragma unroll
+            for (int p = 0; p < np; ++p) c[p] = a.cp[(ie * Pairs::equations + je) * np + p];
+            for (int rs = 0; rs < 9; ++rs) {
+                const int r = rs / 3 + 1, s = rs % 3 + 1;
+                __syncthreads();  // the tables are loaded, and the previous T1 has been read
+                for (int item = tid; item < N * N; item += blockDim.x) {
+                    if (r == 1) {
+                        if (s == 1)
+                            sfs_stage_x<N, PP, true, true>(item, a, e, r, s, c, t1);
+                        else
+                            sfs_stage_x<N, PP, true, false>(item, a, e, r, s, c, t1);
+                    } else {
+                        if (s == 1)
+                            sfs_stage_x<N, PP, false, true>(item, a, e, r, s, c, t1);
+                        else
+                            sfs_stage_x<N, PP, false, false>(item, a, e, r, s, c, t1);
+                    }
+                }
+                __syncthreads();
+                // The first (r, s) of each z pattern (loop order (1,1), (1,3), (3,1), (3,3)) writes.
+                const int zp = 2 * (r == 3) + (s == 3);
+                const bool first = r != 2 && s != 2;
+                const Real* wa = r == 2 ? sdN : sN;
+                const Real* wb = s == 2 ? sdN : sN;
+                for (int item = tid; item < npairs; item += blockDim.x) {
+                    const int pa = item / npre, pb = item % npre;
+                    const int i1 = spi[pa], j1 = spj[pa], i2 = spi[pb], j2 = spj[pb];
+                    Real acc[N];
+#pragma unroll
+                    for (int q = 0; q < N; ++q) acc[q] = 0;
+                    const Real* src = t1 + (i1 * PP + i2) * N * N;
+#pragma unroll 1  // a row of N loads per step: unrolled, the compiler hoists all N^2 and spills
+                    for (int q2 = 0; q2 < N; ++q2) {
+                        const Real w = wa[q2 * PP + j1] * wb[q2 * PP + j2];
+#pragma unroll
+                        for (int q3 = 0; q3 < N; ++q3) acc[q3] += w * src[q2 * N + q3];
+                    }
+                    Real* dst = t2 + long(zp) * N * npairs + item;
+#pragma unroll
+                    for (int q3 = 0; q3 < N; ++q3) {
+                        Real& d = dst[long(q3) * npairs];
+                        d = first ? acc[q3] : d + acc[q3];
+                    }
+                }
+            }
+            // z stage: each thread reads back the T2 it wrote (same item-to-thread map, no barrier).
+            for (int item = tid; item < npairs; item += blockDim.x) {
+                const int pa = item / npre, pb = item % npre;
+                Real t2r[4][N];
+#pragma unroll
+                for (int zp = 0; zp < 4; ++zp)
+#pragma unroll
+                    for (int q3 = 0; q3 < N; ++q3) t2r[zp][q3] = t2[(long(zp) * N + q3) * npairs + item];
+#pragma unroll 1
+                for (int k1 = 0; k1 < PP; ++k1) {
+                    const int sa = sshape[pa * PP + k1];
+                    if (sa < 0) continue;
+                    Real x[2][N];  // x[zs][q3] = sum over zt of Z_zt(q3, k1) T2[zt][zs][q3]
+#pragma unroll
+                    for (int zs = 0; zs < 2; ++zs)
+#pragma unroll
+                        for (int q3 = 0; q3 < N; ++q3)
+                            x[zs][q3] = sN[q3 * PP + k1] * t2r[zs][q3] + sdN[q3 * PP + k1] * t2r[2 + zs][q3];
+#pragma unroll
+                    for (int k2 = 0; k2 < PP; ++k2) {
+                        const int sb = sshape[pb * PP + k2];
+                        if (sb < 0) continue;
+                        Real v = 0;
+#pragma unroll
+                        for (int q3 = 0; q3 < N; ++q3)
+                            v += sf_tab<Real, false>(q3 * PP + k2) * x[0][q3] +
+                                 sf_tab<Real, true>(q3 * PP + k2) * x[1][q3];
+                        ke[(long(sa) * 3 + ie) * nn + long(sb) * 3 + je] = v;
+                        if (ie != je) ke[(long(sb) * 3 + je) * nn + long(sa) * 3 + ie] = v;
+                    }
+                }
+            }
+        }
+    }
+}
+
+// The (N, PP) the stream design is compiled for: p = 6..10 (eq. 7's points). Calls f(kernel).
+template <class Real, class F>
+bool with_stream_kernel(int n, int pp, F&& f) {
+    switch (n * 100 + pp) {
+        case 807:
+            f(sumfact_stream_kernel<8, 7, Real>);
+            return true;
+        case 1008:
+            f(sumfact_stream_kernel<10, 8, Real>);
+            return true;
+        case 1109:
+            f(sumfact_stream_kernel<11, 9, Real>);
+            return true;
+        case 1310:
+            f(sumfact_stream_kernel<13, 10, Real>);
+            return true;
+        case 1411:
+            f(sumfact_stream_kernel<14, 11, Real>);
+            return true;
+        default:
+            return false;
+    }
+}
+
+// Which unrolled sum-factorisation design runs. The pair design wherever it is compiled and fits
+// (H100, session 7, FP32 µs per element against the block design: p = 3 0.069 / 0.229, p = 4
+// 0.167 / 0.651, p = 5 0.60 / 1.97, p = 6 2.88 / 4.29), else the stream design (p = 6..10),
+// else the block design; VOXWAVE_SUMFACT_DESIGN=pair|stream|block chooses where that one is
+// available (benchmarks and tests).
+enum class SumfactDesign { Block, Pair, Stream };
 template <class Real>
-bool use_sumfact_pair(const ReferenceTables& t, int combos, std::size_t smem_limit) {
-    if (combos != kSfPairBlocks || !with_pair_kernel<Real>(t.points_1d, t.order + 1, [](auto) {}) ||
-        sumfact_pair_bytes(t, sizeof(Real)) > smem_limit)
-        return false;
-    if (const char* v = std::getenv("VOXWAVE_SUMFACT_DESIGN")) return std::string(v) != "block";
-    return true;
+SumfactDesign choose_sumfact_design(const ReferenceTables& t, int combos, std::size_t smem_limit, bool block_ok) {
+    const int n = t.points_1d, pp = t.order + 1;
+    const bool six = combos == kSfPairBlocks;
+    const bool pair_ok =
+        six && with_pair_kernel<Real>(n, pp, [](auto) {}) && sumfact_pair_bytes(t, sizeof(Real)) <= smem_limit;
+    const bool stream_ok =
+        six && with_stream_kernel<Real>(n, pp, [](auto) {}) && sumfact_stream_bytes(t, sizeof(Real)) <= smem_limit;
+    if (const char* v = std::getenv("VOXWAVE_SUMFACT_DESIGN")) {
+        const std::string d(v);
+        if (d == "block" && block_ok) return SumfactDesign::Block;
+        if (d == "stream" && stream_ok) return SumfactDesign::Stream;
+        if (d == "pair" && pair_ok) return SumfactDesign::Pair;
+    }
+    return pair_ok ? SumfactDesign::Pair : (stream_ok ? SumfactDesign::Stream : SumfactDesign::Block);
 }
 
 // A device buffer released on scope exit.
@@ -1307,17 +1504,25 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
     const int combos = c.symmetric() ? c.equations * (c.equations + 1) / 2 : c.equations * c.equations;
     SumfactPlan plan;
     plan.cg = 0;
-    if (r.variant == Variant::SumFact && c.problem == Problem::Elasticity && sumfact_unrolled_available(t))
-        plan = plan_sumfact(t, sizeof(Real), combos, prop.sharedMemPerBlockOptin);
-    if (plan.cg > 0 && use_sumfact_pair<Real>(t, combos, prop.sharedMemPerBlockOptin)) {
-        plan.pair = true;
-        plan.threads = kSfPairThreads;
-        plan.smem = sumfact_pair_bytes(t, sizeof(Real));
+    if (r.variant == Variant::SumFact && c.problem == Problem::Elasticity) {
+        if (sumfact_unrolled_available(t)) plan = plan_sumfact(t, sizeof(Real), combos, prop.sharedMemPerBlockOptin);
+        const SumfactDesign d = choose_sumfact_design<Real>(t, combos, prop.sharedMemPerBlockOptin, plan.cg > 0);
+        if (d == SumfactDesign::Pair) {
+            plan.cg = 1;
+            plan.pair = true;
+            plan.threads = kSfPairThreads;
+            plan.smem = sumfact_pair_bytes(t, sizeof(Real));
+        } else if (d == SumfactDesign::Stream) {
+            plan.cg = 1;
+            plan.stream = true;
+            plan.threads = kSfStreamThreads;
+            plan.smem = sumfact_stream_bytes(t, sizeof(Real));
+        }
     }
     const bool unrolled = plan.cg > 0;
     const std::size_t smem =
         r.variant == Variant::SumFact && !unrolled ? sumfact_shared_bytes(t, sizeof(Real) == 8) : 0;
-    if (r.variant == Variant::SumFact && t.points_1d > kSumfactMaxPoints)
+    if (r.variant == Variant::SumFact && !unrolled && t.points_1d > kSumfactMaxPoints)
         throw InputError("", "--order",
                          "sumfact on CUDA holds at most " + std::to_string(kSumfactMaxPoints) +
                              " points per direction in registers; order " + std::to_string(t.order) + " needs " +
@@ -1387,6 +1592,7 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
     }
     SfIndex ix;
     DeviceArray<int> d_pidx, d_shape_of;
+    DeviceArray<Real> d_scratch;  // the stream design's T2, per persistent thread block
     if (unrolled) {
         const int pp = t.order + 1, npre = int(t.prefixes.size());
         std::vector<int> pidx(std::size_t(pp) * pp, -1), shape_of(std::size_t(npre) * pp, -1);
@@ -1414,7 +1620,19 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
             VOXWAVE_CUDA_CHECK(cudaMemcpyToSymbol(c_sf_f, tab.data(), tab.size() * sizeof(Real)));
         else
             VOXWAVE_CUDA_CHECK(cudaMemcpyToSymbol(c_sf_d, tab.data(), tab.size() * sizeof(Real)));
-        if (plan.pair) {
+        if (plan.stream) {
+            int per_sm = 0;
+            with_stream_kernel<Real>(t.points_1d, t.order + 1, [&](auto kernel) {
+                VOXWAVE_CUDA_CHECK(
+                    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(plan.smem)));
+                VOXWAVE_CUDA_CHECK(
+                    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, plan.threads, plan.smem));
+            });
+            plan.stream_blocks = std::max(1, per_sm) * prop.multiProcessorCount;
+            d_scratch.allocate(std::size_t(plan.stream_blocks) * sumfact_stream_scratch(t));
+            tm.sumfact_design = "stream, " + std::to_string(plan.smem / 1024) + " KiB shared, " +
+                                std::to_string(plan.stream_blocks) + " persistent blocks";
+        } else if (plan.pair) {
             tm.sumfact_design = "pair, " + std::to_string(plan.smem / 1024) + " KiB shared";
             with_pair_kernel<Real>(t.points_1d, t.order + 1, [&](auto kernel) {
                 VOXWAVE_CUDA_CHECK(
@@ -1485,6 +1703,13 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
                 const long threads = long(m) * t.nq;
                 jacobian_terms_kernel<<<unsigned((threads + 255) / 256), 256>>>(a, d_jac.p);
                 VOXWAVE_CUDA_CHECK_LAUNCH("jacobian_terms_kernel");
+            }
+            if (unrolled && plan.stream) {
+                with_stream_kernel<Real>(t.points_1d, t.order + 1, [&](auto kernel) {
+                    kernel<<<std::min(plan.stream_blocks, m), plan.threads, plan.smem>>>(a, ix, d_scratch.p);
+                });
+                VOXWAVE_CUDA_CHECK_LAUNCH("sumfact_stream_kernel");
+                return;
             }
             if (unrolled && plan.pair) {
                 with_pair_kernel<Real>(t.points_1d, t.order + 1,

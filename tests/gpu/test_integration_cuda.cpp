@@ -123,16 +123,24 @@ TEST(IntegrationCuda, HexElasticitySumFactorisationHighOrders) {
     EXPECT_LT(relative_error(c, t, b, cpu, Variant::SumFact, JacobianMode::Precomputed, false), 1e-5);
 }
 
-// Both unrolled sum-factorisation designs (VOXWAVE_SUMFACT_DESIGN; the default picks one per
-// order) at the orders the pair design is compiled for, and the design that ran is the one asked
-// for (p = 2 has no pair kernel, nor p = 6 in FP64 room in shared memory: both keep the block design).
-TEST(IntegrationCuda, SumFactorisationPairAndBlockDesigns) {
+// The unrolled sum-factorisation designs (VOXWAVE_SUMFACT_DESIGN; the default picks one per
+// order) at the orders where each is compiled, and the design that ran is the one asked for.
+// Where the asked one is not compiled or does not fit (p = 2 has only the block design, p = 6 in
+// FP64 has no room for the pair design), the default runs, and must be right too.
+TEST(IntegrationCuda, SumFactorisationPairStreamAndBlockDesigns) {
     REQUIRE_CUDA_DEVICE();
-    for (const char* design : {"pair", "block"}) {
-        setenv("VOXWAVE_SUMFACT_DESIGN", design, 1);
-        SCOPED_TRACE(std::string("design ") + design);
+    struct Asked {
+        const char* design;
+        int order;
+        const char* reported;  // how tm.sumfact_design begins
+    };
+    for (const Asked& d : {Asked{"pair", 4, "pair"}, Asked{"block", 4, "unrolled"}, Asked{"stream", 7, "stream"}}) {
+        setenv("VOXWAVE_SUMFACT_DESIGN", d.design, 1);
+        SCOPED_TRACE(std::string("design ") + d.design);
         for (int p : {2, 3, 4, 5, 6}) check_all({ElementType::Hexahedron, p, kElastic, 3}, {Variant::SumFact});
-        const ReferenceTables t = make_reference_tables(ElementType::Hexahedron, 4);
+        if (std::string(d.design) != "pair")  // p = 7, 8: stream or block
+            for (int p : {7, 8}) check_all({ElementType::Hexahedron, p, kElastic, 2}, {Variant::SumFact});
+        const ReferenceTables t = make_reference_tables(ElementType::Hexahedron, d.order);
         const ElementBatch b = make_element_batch(ElementType::Hexahedron, 2, 0.01, 0.15);
         CudaIntegrationRequest r;
         r.tables = &t;
@@ -141,10 +149,15 @@ TEST(IntegrationCuda, SumFactorisationPairAndBlockDesigns) {
         r.variant = Variant::SumFact;
         std::vector<double> k;
         const CudaIntegrationTiming tm = integrate_batch_cuda(r, k);
-        EXPECT_EQ(tm.sumfact_design.rfind(std::string(design) == "pair" ? "pair" : "unrolled", 0), 0u)
-            << tm.sumfact_design;
+        EXPECT_EQ(tm.sumfact_design.rfind(d.reported, 0), 0u) << tm.sumfact_design;
     }
     unsetenv("VOXWAVE_SUMFACT_DESIGN");
+}
+
+// p = 9 and 10: only the stream design holds them (13 and 14 points per direction).
+TEST(IntegrationCuda, HexElasticitySumFactorisationOrdersNineAndTen) {
+    REQUIRE_CUDA_DEVICE();
+    for (int p : {9, 10}) check_all({ElementType::Hexahedron, p, kElastic, 1}, {Variant::SumFact});
 }
 
 TEST(IntegrationCuda, HexLaplaceAndConvectionDiffusion) {
@@ -201,11 +214,13 @@ TEST(IntegrationCuda, PrismsEveryProblemEveryVariant) {
 
 TEST(IntegrationCuda, SumFactorisationRefusesWhatDoesNotFitSharedMemory) {
     REQUIRE_CUDA_DEVICE();
+    // Laplace has no unrolled design; the general one holds at most 12 points per direction.
     const ReferenceTables t = make_reference_tables(ElementType::Hexahedron, 10);
     const ElementBatch b = make_element_batch(ElementType::Hexahedron, 1, 0.01, 0.15);
+    const ProblemCoefficients laplace = laplace_coefficients(1.0);
     CudaIntegrationRequest r;
     r.tables = &t;
-    r.coefficients = &kElastic;
+    r.coefficients = &laplace;
     r.batch = &b;
     r.variant = Variant::SumFact;
     r.fp64 = true;
