@@ -621,6 +621,25 @@ struct SfIndex {
     unsigned active_rs = 0;
 };
 
+// The x contraction of one line of weights g[q1] (points (q1, q2, q3)) into T1[i1][i2] at out
+// (stride N^2 between (i1, i2)): sum over q1 of X_r(q1, i1) X_s(q1, i2) g[q1]. All designs use it.
+template <int N, int PP, bool DX, bool DY, class Real>
+__device__ __forceinline__ void sf_contract_x(const Real (&g)[N], Real* out) {
+#pragma unroll
+    for (int i1 = 0; i1 < PP; ++i1) {
+        Real gx[N];
+#pragma unroll
+        for (int q1 = 0; q1 < N; ++q1) gx[q1] = g[q1] * sf_tab<Real, DX>(q1 * PP + i1);
+#pragma unroll
+        for (int i2 = 0; i2 < PP; ++i2) {
+            Real acc = 0;
+#pragma unroll
+            for (int q1 = 0; q1 < N; ++q1) acc += gx[q1] * sf_tab<Real, DY>(q1 * PP + i2);
+            out[(i1 * PP + i2) * N * N] = acc;
+        }
+    }
+}
+
 // x stage: items (cl, q3, q2); T1 stored [cl][i1][i2][q2][q3] so the y stage's reads run along q3.
 template <int N, int PP, bool DX, bool DY, class Real>
 __device__ __forceinline__ void sf_stage_x(int ncg, int nq, const Real* sG, Real* t1) {
@@ -630,20 +649,7 @@ __device__ __forceinline__ void sf_stage_x(int ncg, int nq, const Real* sG, Real
         Real gv[N];
 #pragma unroll
         for (int q1 = 0; q1 < N; ++q1) gv[q1] = g[q1];
-        Real* out = t1 + long(cl) * PP * PP * N * N + q2 * N + q3;
-#pragma unroll
-        for (int i1 = 0; i1 < PP; ++i1) {
-            Real gx[N];
-#pragma unroll
-            for (int q1 = 0; q1 < N; ++q1) gx[q1] = gv[q1] * sf_tab<Real, DX>(q1 * PP + i1);
-#pragma unroll
-            for (int i2 = 0; i2 < PP; ++i2) {
-                Real acc = 0;
-#pragma unroll
-                for (int q1 = 0; q1 < N; ++q1) acc += gx[q1] * sf_tab<Real, DY>(q1 * PP + i2);
-                out[(i1 * PP + i2) * N * N] = acc;
-            }
-        }
+        sf_contract_x<N, PP, DX, DY>(gv, t1 + long(cl) * PP * PP * N * N + q2 * N + q3);
     }
 }
 
@@ -857,39 +863,37 @@ inline SumfactPlan plan_sumfact(const ReferenceTables& t, std::size_t real, int 
     return plan;
 }
 
-// The (points per direction N, 1D functions PP) the unrolled kernel is compiled for: p = 1..8
-// with eq. 7's points. Calls f(N, PP) as integral constants; false for any other shape.
+// The (points per direction N, 1D functions PP) of eq. 7 for the orders PMin..PMax: calls f(N, PP)
+// as integral constants where (n, pp) is one of them, and only those are compiled.
+template <int PMin, int PMax, class F>
+bool with_eq7_shape(int n, int pp, F&& f) {
+    bool found = false;
+    const auto one = [&](auto N, auto PP) {
+        constexpr int p = decltype(PP)::value - 1;
+        if constexpr (p >= PMin && p <= PMax)
+            if (n == decltype(N)::value && pp == decltype(PP)::value) {
+                f(N, PP);
+                found = true;
+            }
+    };
+    using std::integral_constant;
+    one(integral_constant<int, 2>{}, integral_constant<int, 2>{});
+    one(integral_constant<int, 3>{}, integral_constant<int, 3>{});
+    one(integral_constant<int, 4>{}, integral_constant<int, 4>{});
+    one(integral_constant<int, 5>{}, integral_constant<int, 5>{});
+    one(integral_constant<int, 7>{}, integral_constant<int, 6>{});
+    one(integral_constant<int, 8>{}, integral_constant<int, 7>{});
+    one(integral_constant<int, 10>{}, integral_constant<int, 8>{});
+    one(integral_constant<int, 11>{}, integral_constant<int, 9>{});
+    one(integral_constant<int, 13>{}, integral_constant<int, 10>{});
+    one(integral_constant<int, 14>{}, integral_constant<int, 11>{});
+    return found;
+}
+
+// The block design is compiled for p = 1..8.
 template <class F>
 bool with_unrolled_shape(int n, int pp, F&& f) {
-    using std::integral_constant;
-    switch (n * 100 + pp) {
-        case 202:
-            f(integral_constant<int, 2>{}, integral_constant<int, 2>{});
-            return true;
-        case 303:
-            f(integral_constant<int, 3>{}, integral_constant<int, 3>{});
-            return true;
-        case 404:
-            f(integral_constant<int, 4>{}, integral_constant<int, 4>{});
-            return true;
-        case 505:
-            f(integral_constant<int, 5>{}, integral_constant<int, 5>{});
-            return true;
-        case 706:
-            f(integral_constant<int, 7>{}, integral_constant<int, 6>{});
-            return true;
-        case 807:
-            f(integral_constant<int, 8>{}, integral_constant<int, 7>{});
-            return true;
-        case 1008:
-            f(integral_constant<int, 10>{}, integral_constant<int, 8>{});
-            return true;
-        case 1109:
-            f(integral_constant<int, 11>{}, integral_constant<int, 9>{});
-            return true;
-        default:
-            return false;
-    }
+    return with_eq7_shape<1, 8>(n, pp, f);
 }
 
 // Calls f(kernel) with the unrolled kernel compiled for (n, pp).
@@ -944,36 +948,80 @@ inline std::size_t sumfact_pair_bytes(const ReferenceTables& t, std::size_t real
     return reals * real + (2 * npre + npre * pp) * sizeof(int);
 }
 
-// x stage of one (r, s) for item (q2, q3): G_rs at the N points along x, from the Jacobian terms
-// (jr, js: rows r and s of J^-T, jw: w det J), contracted with the 1D tables.
+// x stage of one (r, s) for item (q2, q3), shared by the pair and stream designs: G_rs at the N
+// points along x, formed from the Jacobian terms (term i of point q at jt[q * q_stride + i *
+// t_stride]: rows r and s of J^-T, then w det J at i = 9), contracted with the 1D tables into
+// T1[i1][i2][q2][q3].
 template <int N, int PP, bool DX, bool DY, class Real>
-__device__ __forceinline__ void sfp_stage_x(int item, const Real* jr, const Real* js, const Real* jw, const Real* c,
-                                            Real* t1) {
-    constexpr int NQ = N * N * N;
+__device__ __forceinline__ void sf_x_stage_rs(int item, const Real* jt, long q_stride, long t_stride, int r, int s,
+                                              const Real* c, Real* t1) {
     const int q2 = item / N, q3 = item % N, q0 = (q3 * N + q2) * N;
     Real g[N];
 #pragma unroll
     for (int q1 = 0; q1 < N; ++q1) {
-        const int q = q0 + q1;
-        const Real s0 = js[q], s1 = js[NQ + q], s2 = js[2 * NQ + q];
+        const Real* jq = jt + (q0 + q1) * q_stride;
+        const Real* jr = jq + 3 * (r - 1) * t_stride;
+        const Real* js = jq + 3 * (s - 1) * t_stride;
+        const Real s0 = js[0], s1 = js[t_stride], s2 = js[2 * t_stride];
         Real v = 0;
 #pragma unroll
-        for (int k = 0; k < 3; ++k) v += jr[k * NQ + q] * (c[3 * k] * s0 + c[3 * k + 1] * s1 + c[3 * k + 2] * s2);
-        g[q1] = jw[q] * v;
+        for (int k = 0; k < 3; ++k) v += jr[k * t_stride] * (c[3 * k] * s0 + c[3 * k + 1] * s1 + c[3 * k + 2] * s2);
+        g[q1] = jq[9 * t_stride] * v;
     }
-    Real* out = t1 + q2 * N + q3;  // T1[i1][i2][q2][q3]
+    sf_contract_x<N, PP, DX, DY>(g, t1 + q2 * N + q3);
+}
+
+// Calls the x stage compiled for (r is x, s is x).
+template <int N, int PP, class Real>
+__device__ __forceinline__ void sf_x_stage(int item, const Real* jt, long q_stride, long t_stride, int r, int s,
+                                           const Real* c, Real* t1) {
+    if (r == 1) {
+        if (s == 1)
+            sf_x_stage_rs<N, PP, true, true>(item, jt, q_stride, t_stride, r, s, c, t1);
+        else
+            sf_x_stage_rs<N, PP, true, false>(item, jt, q_stride, t_stride, r, s, c, t1);
+    } else {
+        if (s == 1)
+            sf_x_stage_rs<N, PP, false, true>(item, jt, q_stride, t_stride, r, s, c, t1);
+        else
+            sf_x_stage_rs<N, PP, false, false>(item, jt, q_stride, t_stride, r, s, c, t1);
+    }
+}
+
+// Shared by the pair and stream designs: the runtime-indexed copies of the 1D tables and the
+// prefix tables in shared memory, and equation block b's (ie, je) and coefficients.
+template <int N, int PP, class Real>
+__device__ __forceinline__ void sf_copy_tables(const SfIndex& ix, Real* sN, Real* sdN, int* spi, int* spj,
+                                               int* sshape) {
+    for (int i = threadIdx.x; i < N * PP; i += blockDim.x)
+        sN[i] = sf_tab<Real, false>(i), sdN[i] = sf_tab<Real, true>(i);
+    for (int i = threadIdx.x; i < ix.npre; i += blockDim.x) spi[i] = ix.prefix[2 * i], spj[i] = ix.prefix[2 * i + 1];
+    for (int i = threadIdx.x; i < ix.npre * PP; i += blockDim.x) sshape[i] = ix.shape_of[i];
+}
+template <class Real>
+__device__ __forceinline__ void sf_block_coefficients(const Args<Real>& a, int b, int& ie, int& je, Real* c) {
+    using Pairs = ProblemPairs<Problem::Elasticity>;
+    sf_combo<Pairs>(b, true, ie, je);
 #pragma unroll
-    for (int i1 = 0; i1 < PP; ++i1) {
-        Real gx[N];
+    for (int p = 0; p < Pairs::pairs; ++p) c[p] = a.cp[(ie * Pairs::equations + je) * Pairs::pairs + p];
+}
+
+// The z contraction of one (test prefix, trial prefix) pair for test z mode k1 (pair and stream
+// designs): v[k2] = sum over the patterns (zt, zs) and q3 of Z_zt(q3, k1) Z_zs(q3, k2) T2[zt][zs][q3],
+// with zk[zt][q3] = Z_zt(q3, k1) (Z_0 the values, Z_1 the derivatives) and t2[2 zt + zs][q3].
+template <int N, int PP, class Real>
+__device__ __forceinline__ void sf_z_row(const Real (&t2)[4][N], const Real (&zk)[2][N], Real (&v)[PP]) {
+    Real x[2][N];  // x[zs][q3] = sum over zt of Z_zt(q3, k1) T2[zt][zs][q3]
 #pragma unroll
-        for (int q1 = 0; q1 < N; ++q1) gx[q1] = g[q1] * sf_tab<Real, DX>(q1 * PP + i1);
+    for (int zs = 0; zs < 2; ++zs)
 #pragma unroll
-        for (int i2 = 0; i2 < PP; ++i2) {
-            Real acc = 0;
+        for (int q3 = 0; q3 < N; ++q3) x[zs][q3] = zk[0][q3] * t2[zs][q3] + zk[1][q3] * t2[2 + zs][q3];
 #pragma unroll
-            for (int q1 = 0; q1 < N; ++q1) acc += gx[q1] * sf_tab<Real, DY>(q1 * PP + i2);
-            out[(i1 * PP + i2) * N * N] = acc;
-        }
+    for (int k2 = 0; k2 < PP; ++k2) {
+        v[k2] = 0;
+#pragma unroll
+        for (int q3 = 0; q3 < N; ++q3)
+            v[k2] += sf_tab<Real, false>(q3 * PP + k2) * x[0][q3] + sf_tab<Real, true>(q3 * PP + k2) * x[1][q3];
     }
 }
 
@@ -993,36 +1041,18 @@ __global__ void __launch_bounds__(kSfPairThreads) sumfact_pair_kernel(Args<Real>
     int* spj = spi + npre;
     int* sshape = spj + npre;  // [pa * PP + k]: shape with prefix pa and z mode k, or -1
     for (int i = tid; i < 10 * NQ; i += blockDim.x) sJ[i] = a.jac[(long(i % NQ) * 10 + i / NQ) * a.m + e];
-    for (int i = tid; i < N * PP; i += blockDim.x) sN[i] = sf_tab<Real, false>(i), sdN[i] = sf_tab<Real, true>(i);
-    for (int i = tid; i < npre; i += blockDim.x) spi[i] = ix.prefix[2 * i], spj[i] = ix.prefix[2 * i + 1];
-    for (int i = tid; i < npre * PP; i += blockDim.x) sshape[i] = ix.shape_of[i];
+    sf_copy_tables<N, PP>(ix, sN, sdN, spi, spj, sshape);
     // The six equation blocks one after the other: the element's Jacobian terms are loaded once
     // (their layout puts one element's terms in separate 32-byte sectors).
     for (int block = 0; block < kSfPairBlocks; ++block) {
         int ie = 0, je = 0;
-        sf_combo<Pairs>(block, true, ie, je);
         Real c[np];
-#pragma unroll
-        for (int p = 0; p < np; ++p) c[p] = a.cp[(ie * Pairs::equations + je) * np + p];
+        sf_block_coefficients(a, block, ie, je, c);
         __syncthreads();  // the tables (first block) or the previous block's pair stage (T1 is rewritten)
         // x stage: a warp per (r, s) (r, s = 1..3: x, y, z derivatives), its lanes over (q2, q3).
         for (int rs = tid >> 5; rs < 9; rs += blockDim.x >> 5) {
-            const int r = rs / 3 + 1, s = rs % 3 + 1;
-            const Real *jr = sJ + 3 * (r - 1) * NQ, *js = sJ + 3 * (s - 1) * NQ, *jw = sJ + 9 * NQ;
-            for (int item = tid & 31; item < N * N; item += 32) {
-                Real* out = t1 + rs * T1;
-                if (r == 1) {
-                    if (s == 1)
-                        sfp_stage_x<N, PP, true, true>(item, jr, js, jw, c, out);
-                    else
-                        sfp_stage_x<N, PP, true, false>(item, jr, js, jw, c, out);
-                } else {
-                    if (s == 1)
-                        sfp_stage_x<N, PP, false, true>(item, jr, js, jw, c, out);
-                    else
-                        sfp_stage_x<N, PP, false, false>(item, jr, js, jw, c, out);
-                }
-            }
+            for (int item = tid & 31; item < N * N; item += 32)
+                sf_x_stage<N, PP>(item, sJ, 1, NQ, rs / 3 + 1, rs % 3 + 1, c, t1 + rs * T1);
         }
         __syncthreads();
         const long nn = 3L * nsh;
@@ -1065,21 +1095,14 @@ __global__ void __launch_bounds__(kSfPairThreads) sumfact_pair_kernel(Args<Real>
             for (int k1 = 0; k1 < PP; ++k1) {
                 const int sa = sshape[pa * PP + k1];
                 if (sa < 0) continue;
-                Real x[2][N];  // x[zs][q3] = sum over zt of Z_zt(q3, k1) T2[zt][zs][q3]
+                Real zk[2][N], v[PP];
 #pragma unroll
-                for (int zs = 0; zs < 2; ++zs)
+                for (int q3 = 0; q3 < N; ++q3)
+                    zk[0][q3] = sf_tab<Real, false>(q3 * PP + k1), zk[1][q3] = sf_tab<Real, true>(q3 * PP + k1);
+                sf_z_row<N, PP>(t2, zk, v);
 #pragma unroll
-                    for (int q3 = 0; q3 < N; ++q3)
-                        x[zs][q3] = sf_tab<Real, false>(q3 * PP + k1) * t2[zs][q3] +
-                                    sf_tab<Real, true>(q3 * PP + k1) * t2[2 + zs][q3];
-#pragma unroll
-                for (int k2 = 0; k2 < PP; ++k2) {
-                    Real v = 0;
-#pragma unroll
-                    for (int q3 = 0; q3 < N; ++q3)
-                        v += sf_tab<Real, false>(q3 * PP + k2) * x[0][q3] + sf_tab<Real, true>(q3 * PP + k2) * x[1][q3];
-                    if (bk[k2] >= 0) sK[sa * nsh + bk[k2]] = v;
-                }
+                for (int k2 = 0; k2 < PP; ++k2)
+                    if (bk[k2] >= 0) sK[sa * nsh + bk[k2]] = v[k2];
             }
         }
         // K leaves through shared memory: a thread's entries of one (pa, pb) are scattered over
@@ -1095,25 +1118,11 @@ __global__ void __launch_bounds__(kSfPairThreads) sumfact_pair_kernel(Args<Real>
     }
 }
 
-// The (N, PP) the pair design is compiled for: p = 3..6 (eq. 7's points). Calls f(kernel).
+// Calls f(kernel) with the pair design compiled for (n, pp): p = 3..6; false for other orders.
 template <class Real, class F>
 bool with_pair_kernel(int n, int pp, F&& f) {
-    switch (n * 100 + pp) {
-        case 404:
-            f(sumfact_pair_kernel<4, 4, Real>);
-            return true;
-        case 505:
-            f(sumfact_pair_kernel<5, 5, Real>);
-            return true;
-        case 706:
-            f(sumfact_pair_kernel<7, 6, Real>);
-            return true;
-        case 807:
-            f(sumfact_pair_kernel<8, 7, Real>);
-            return true;
-        default:
-            return false;
-    }
+    return with_eq7_shape<3, 6>(
+        n, pp, [&](auto N, auto PP) { f(sumfact_pair_kernel<decltype(N)::value, decltype(PP)::value, Real>); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1137,40 +1146,6 @@ inline std::size_t sumfact_stream_scratch(const ReferenceTables& t) {
     return npre * npre * 4 * std::size_t(t.points_1d);  // Reals per thread block
 }
 
-// x stage of one (r, s) for item (q2, q3), reading the Jacobian terms of element e from global
-// memory ([(q * 10 + i) * m + e]).
-template <int N, int PP, bool DX, bool DY, class Real>
-__device__ __forceinline__ void sfs_stage_x(int item, const Args<Real>& a, int e, int r, int s, const Real* c,
-                                            Real* t1) {
-    const int q2 = item / N, q3 = item % N, q0 = (q3 * N + q2) * N;
-    Real g[N];
-#pragma unroll
-    for (int q1 = 0; q1 < N; ++q1) {
-        const Real* jq = a.jac + long(q0 + q1) * 10 * a.m + e;
-        const Real* jr = jq + long(3 * (r - 1)) * a.m;
-        const Real* js = jq + long(3 * (s - 1)) * a.m;
-        const Real s0 = js[0], s1 = js[a.m], s2 = js[2L * a.m];
-        Real v = 0;
-#pragma unroll
-        for (int k = 0; k < 3; ++k) v += jr[k * long(a.m)] * (c[3 * k] * s0 + c[3 * k + 1] * s1 + c[3 * k + 2] * s2);
-        g[q1] = jq[9L * a.m] * v;
-    }
-    Real* out = t1 + q2 * N + q3;  // T1[i1][i2][q2][q3]
-#pragma unroll
-    for (int i1 = 0; i1 < PP; ++i1) {
-        Real gx[N];
-#pragma unroll
-        for (int q1 = 0; q1 < N; ++q1) gx[q1] = g[q1] * sf_tab<Real, DX>(q1 * PP + i1);
-#pragma unroll
-        for (int i2 = 0; i2 < PP; ++i2) {
-            Real acc = 0;
-#pragma unroll
-            for (int q1 = 0; q1 < N; ++q1) acc += gx[q1] * sf_tab<Real, DY>(q1 * PP + i2);
-            out[(i1 * PP + i2) * N * N] = acc;
-        }
-    }
-}
-
 template <int N, int PP, class Real>
 __global__ void __launch_bounds__(kSfStreamThreads)
     sumfact_stream_kernel(Args<Real> a, SfIndex ix, Real* __restrict__ scratch) {
@@ -1184,35 +1159,21 @@ __global__ void __launch_bounds__(kSfStreamThreads)
     int* spi = reinterpret_cast<int*>(sdN + N * PP);
     int* spj = spi + npre;
     int* sshape = spj + npre;  // [pa * PP + k]: shape with prefix pa and z mode k, or -1
-    for (int i = tid; i < N * PP; i += blockDim.x) sN[i] = sf_tab<Real, false>(i), sdN[i] = sf_tab<Real, true>(i);
-    for (int i = tid; i < npre; i += blockDim.x) spi[i] = ix.prefix[2 * i], spj[i] = ix.prefix[2 * i + 1];
-    for (int i = tid; i < npre * PP; i += blockDim.x) sshape[i] = ix.shape_of[i];
+    sf_copy_tables<N, PP>(ix, sN, sdN, spi, spj, sshape);
     Real* t2 = scratch + long(blockIdx.x) * npairs * 4 * N;  // [z pattern][q3][pair]
     const long nn = 3L * nsh;
     for (int e = blockIdx.x; e < a.m; e += gridDim.x) {
         Real* ke = a.k + long(e) * nn * nn;
         for (int block = 0; block < kSfPairBlocks; ++block) {
             int ie = 0, je = 0;
-            sf_combo<Pairs>(block, true, ie, je);
             Real c[np];
-#pragma unroll
-            for (int p = 0; p < np; ++p) c[p] = a.cp[(ie * Pairs::equations + je) * np + p];
+            sf_block_coefficients(a, block, ie, je, c);
             for (int rs = 0; rs < 9; ++rs) {
                 const int r = rs / 3 + 1, s = rs % 3 + 1;
                 __syncthreads();  // the tables are loaded, and the previous T1 has been read
-                for (int item = tid; item < N * N; item += blockDim.x) {
-                    if (r == 1) {
-                        if (s == 1)
-                            sfs_stage_x<N, PP, true, true>(item, a, e, r, s, c, t1);
-                        else
-                            sfs_stage_x<N, PP, true, false>(item, a, e, r, s, c, t1);
-                    } else {
-                        if (s == 1)
-                            sfs_stage_x<N, PP, false, true>(item, a, e, r, s, c, t1);
-                        else
-                            sfs_stage_x<N, PP, false, false>(item, a, e, r, s, c, t1);
-                    }
-                }
+                // The Jacobian terms from global memory ([(q * 10 + i) * m + e]).
+                for (int item = tid; item < N * N; item += blockDim.x)
+                    sf_x_stage<N, PP>(item, a.jac + e, 10L * a.m, long(a.m), r, s, c, t1);
                 __syncthreads();
                 // The first (r, s) of each z pattern (loop order (1,1), (1,3), (3,1), (3,3)) writes.
                 const int zp = 2 * (r == 3) + (s == 3);
@@ -1252,23 +1213,16 @@ __global__ void __launch_bounds__(kSfStreamThreads)
                 for (int k1 = 0; k1 < PP; ++k1) {
                     const int sa = sshape[pa * PP + k1];
                     if (sa < 0) continue;
-                    Real x[2][N];  // x[zs][q3] = sum over zt of Z_zt(q3, k1) T2[zt][zs][q3]
+                    Real zk[2][N], v[PP];
 #pragma unroll
-                    for (int zs = 0; zs < 2; ++zs)
-#pragma unroll
-                        for (int q3 = 0; q3 < N; ++q3)
-                            x[zs][q3] = sN[q3 * PP + k1] * t2r[zs][q3] + sdN[q3 * PP + k1] * t2r[2 + zs][q3];
+                    for (int q3 = 0; q3 < N; ++q3) zk[0][q3] = sN[q3 * PP + k1], zk[1][q3] = sdN[q3 * PP + k1];
+                    sf_z_row<N, PP>(t2r, zk, v);
 #pragma unroll
                     for (int k2 = 0; k2 < PP; ++k2) {
                         const int sb = sshape[pb * PP + k2];
                         if (sb < 0) continue;
-                        Real v = 0;
-#pragma unroll
-                        for (int q3 = 0; q3 < N; ++q3)
-                            v += sf_tab<Real, false>(q3 * PP + k2) * x[0][q3] +
-                                 sf_tab<Real, true>(q3 * PP + k2) * x[1][q3];
-                        ke[(long(sa) * 3 + ie) * nn + long(sb) * 3 + je] = v;
-                        if (ie != je) ke[(long(sb) * 3 + je) * nn + long(sa) * 3 + ie] = v;
+                        ke[(long(sa) * 3 + ie) * nn + long(sb) * 3 + je] = v[k2];
+                        if (ie != je) ke[(long(sb) * 3 + je) * nn + long(sa) * 3 + ie] = v[k2];
                     }
                 }
             }
@@ -1276,28 +1230,11 @@ __global__ void __launch_bounds__(kSfStreamThreads)
     }
 }
 
-// The (N, PP) the stream design is compiled for: p = 6..10 (eq. 7's points). Calls f(kernel).
+// Calls f(kernel) with the stream design compiled for (n, pp): p = 6..10; false for other orders.
 template <class Real, class F>
 bool with_stream_kernel(int n, int pp, F&& f) {
-    switch (n * 100 + pp) {
-        case 807:
-            f(sumfact_stream_kernel<8, 7, Real>);
-            return true;
-        case 1008:
-            f(sumfact_stream_kernel<10, 8, Real>);
-            return true;
-        case 1109:
-            f(sumfact_stream_kernel<11, 9, Real>);
-            return true;
-        case 1310:
-            f(sumfact_stream_kernel<13, 10, Real>);
-            return true;
-        case 1411:
-            f(sumfact_stream_kernel<14, 11, Real>);
-            return true;
-        default:
-            return false;
-    }
+    return with_eq7_shape<6, 10>(
+        n, pp, [&](auto N, auto PP) { f(sumfact_stream_kernel<decltype(N)::value, decltype(PP)::value, Real>); });
 }
 
 // Which unrolled sum-factorisation design runs. The pair design wherever it is compiled and fits
