@@ -262,8 +262,9 @@ struct ShmKnobs {
 //   nsh <= 32  (p <= 3)  4 x 2, fitted:            p = 3 0.052 us against 0.069 with 2 x 2
 //   nsh <= 50  (p = 4)   4 x 2, one tile of up to 64 (338 threads at p = 4), 128 points per batch:
 //                         0.293 us; rect (52 x 50, not a diagonal tile) 0.338, 2 x 2 0.454
-//   nsh <= 144 (p = 5..7) 4 x 2, rect, 64 points per batch: p = 5 1.72 us (76 x 38 tiles) against
-//                         1.85-1.87 with four fitted 40 x 40 tiles; p = 6 4.17 (108 x 36) against
+//   nsh <= 144 (p = 5..7) 4 x 2, rect, 128 points per batch at p = 5 and 64 above: p = 5 1.69 us
+//                         (76 x 38 tiles; 64 points 1.72, 32 points 1.75) against 1.85-1.87 with four
+//                         fitted 40 x 40 tiles; p = 6 4.17 (108 x 36; 128 points 4.36) against
 //                         4.84-5.08 (fitted, 4 tiles per thread block); p = 7 16.7 against 17.1
 //   larger     4 x 4, side_max tiles:           p = 8 30.7 us
 // FP64 keeps 2 x 2 (4 x 2 took 14.96 against 11.23 us at p = 6; 4 x 4 would need 288 registers
@@ -274,7 +275,7 @@ ShmKnobs shm_knobs(int nsh) {
     if (sizeof(Real) == 4) {
         k.block = nsh > 144 ? ShmBlock{4, 4} : ShmBlock{4, 2};
         if (nsh > 32 && nsh <= 50) k.side = 64, k.points = 128;
-        if (nsh > 50 && nsh <= 144) k.tile = ShmTileShape::Rect, k.points = 64;
+        if (nsh > 50 && nsh <= 144) k.tile = ShmTileShape::Rect, k.points = nsh <= 74 ? 128 : 64;
         if (nsh > 144) k.tile = ShmTileShape::Max;
     }
     if (const char* v = std::getenv("VOXWAVE_SHM_BLOCK")) {

@@ -200,7 +200,7 @@ TEST(IntegrationCuda, ShmEveryRegisterBlockAndTiling) {
          {"VOXWAVE_SHM_BLOCK", "VOXWAVE_SHM_TILE", "VOXWAVE_SHM_POINTS", "VOXWAVE_SHM_PACK", "VOXWAVE_SHM_SIDE"})
         unsetenv(v);
     // The defaults at the orders whose settings differ (p = 4: one 52 x 52 tile, 128 points;
-    // p = 5 and 6: rectangular 76 x 38 and 108 x 36 tiles, 64 points).
+    // p = 5 and 6: rectangular 76 x 38 and 108 x 36 tiles, 128 and 64 points).
     for (int p : {4, 5, 6}) check_all({ElementType::Hexahedron, p, kElastic, 3}, {Variant::Shm});
 }
 
