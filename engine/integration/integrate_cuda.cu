@@ -809,13 +809,18 @@ __global__ void __launch_bounds__(sf_max_threads(sizeof(Real)))
     }
 }
 
-// How the unrolled kernel is laid out for one order: equation blocks per pass and where K lives.
+// The unrolled sum-factorisation designs for elasticity on hexahedra: block (a block per element,
+// stages in shared memory), pair (a thread per prefix pair, nine T1 in shared memory) and stream
+// (one T1 at a time, T2 in a global scratch).
+enum class SumfactDesign { Block, Pair, Stream };
+
+// How the unrolled kernel is laid out for one order: the design, and for the block design the
+// equation blocks per pass (cg; 0: it does not fit) and where K lives.
 struct SumfactPlan {
+    SumfactDesign design = SumfactDesign::Block;
     int cg = 1, threads = 256;
     bool k_in_shared = true;
-    bool pair = false;    // the pair design instead (a thread per prefix pair, nine T1 in shared memory)
-    bool stream = false;  // the stream design instead (one T1 at a time, T2 in a global scratch)
-    int stream_blocks = 0;
+    int stream_blocks = 0;  // the stream design's persistent thread blocks
     std::size_t smem = 0;
 };
 
@@ -1243,7 +1248,6 @@ bool with_stream_kernel(int n, int pp, F&& f) {
 // 0.167 / 0.651, p = 5 0.60 / 1.97, p = 6 2.88 / 4.29), else the stream design (p = 6..10),
 // else the block design; VOXWAVE_SUMFACT_DESIGN=pair|stream|block chooses where that one is
 // available (benchmarks and tests).
-enum class SumfactDesign { Block, Pair, Stream };
 template <class Real>
 SumfactDesign choose_sumfact_design(const ReferenceTables& t, int combos, std::size_t smem_limit, bool block_ok) {
     const int n = t.points_1d, pp = t.order + 1;
@@ -1444,20 +1448,16 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
     plan.cg = 0;
     if (r.variant == Variant::SumFact && c.problem == Problem::Elasticity) {
         if (sumfact_unrolled_available(t)) plan = plan_sumfact(t, sizeof(Real), combos, prop.sharedMemPerBlockOptin);
-        const SumfactDesign d = choose_sumfact_design<Real>(t, combos, prop.sharedMemPerBlockOptin, plan.cg > 0);
-        if (d == SumfactDesign::Pair) {
-            plan.cg = 1;
-            plan.pair = true;
+        plan.design = choose_sumfact_design<Real>(t, combos, prop.sharedMemPerBlockOptin, plan.cg > 0);
+        if (plan.design == SumfactDesign::Pair) {
             plan.threads = kSfPairThreads;
             plan.smem = sumfact_pair_bytes(t, sizeof(Real));
-        } else if (d == SumfactDesign::Stream) {
-            plan.cg = 1;
-            plan.stream = true;
+        } else if (plan.design == SumfactDesign::Stream) {
             plan.threads = kSfStreamThreads;
             plan.smem = sumfact_stream_bytes(t, sizeof(Real));
         }
     }
-    const bool unrolled = plan.cg > 0;
+    const bool unrolled = plan.cg > 0 || plan.design != SumfactDesign::Block;
     const std::size_t smem =
         r.variant == Variant::SumFact && !unrolled ? sumfact_shared_bytes(t, sizeof(Real) == 8) : 0;
     if (r.variant == Variant::SumFact && !unrolled && t.points_1d > kSumfactMaxPoints)
@@ -1558,7 +1558,7 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
             VOXWAVE_CUDA_CHECK(cudaMemcpyToSymbol(c_sf_f, tab.data(), tab.size() * sizeof(Real)));
         else
             VOXWAVE_CUDA_CHECK(cudaMemcpyToSymbol(c_sf_d, tab.data(), tab.size() * sizeof(Real)));
-        if (plan.stream) {
+        if (plan.design == SumfactDesign::Stream) {
             int per_sm = 0;
             with_stream_kernel<Real>(t.points_1d, t.order + 1, [&](auto kernel) {
                 VOXWAVE_CUDA_CHECK(
@@ -1570,7 +1570,7 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
             d_scratch.allocate(std::size_t(plan.stream_blocks) * sumfact_stream_scratch(t));
             tm.sumfact_design = "stream, " + std::to_string(plan.smem / 1024) + " KiB shared, " +
                                 std::to_string(plan.stream_blocks) + " persistent blocks";
-        } else if (plan.pair) {
+        } else if (plan.design == SumfactDesign::Pair) {
             tm.sumfact_design = "pair, " + std::to_string(plan.smem / 1024) + " KiB shared";
             with_pair_kernel<Real>(t.points_1d, t.order + 1, [&](auto kernel) {
                 VOXWAVE_CUDA_CHECK(
@@ -1642,14 +1642,14 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
                 jacobian_terms_kernel<<<unsigned((threads + 255) / 256), 256>>>(a, d_jac.p);
                 VOXWAVE_CUDA_CHECK_LAUNCH("jacobian_terms_kernel");
             }
-            if (unrolled && plan.stream) {
+            if (plan.design == SumfactDesign::Stream) {
                 with_stream_kernel<Real>(t.points_1d, t.order + 1, [&](auto kernel) {
                     kernel<<<std::min(plan.stream_blocks, m), plan.threads, plan.smem>>>(a, ix, d_scratch.p);
                 });
                 VOXWAVE_CUDA_CHECK_LAUNCH("sumfact_stream_kernel");
                 return;
             }
-            if (unrolled && plan.pair) {
+            if (plan.design == SumfactDesign::Pair) {
                 with_pair_kernel<Real>(t.points_1d, t.order + 1,
                                        [&](auto kernel) { kernel<<<m, plan.threads, plan.smem>>>(a, ix); });
                 VOXWAVE_CUDA_CHECK_LAUNCH("sumfact_pair_kernel");
