@@ -168,7 +168,7 @@ TEST(IntegrationCuda, HexLaplaceAndConvectionDiffusion) {
 }
 
 // Every register block, tiling and packing of the shm kernel (the defaults pick one per order):
-// VOXWAVE_SHM_BLOCK / _TILE / _POINTS / _PACK are read at each launch.
+// VOXWAVE_SHM_BLOCK / _TILE / _POINTS / _PACK are read once per run (each integrate_batch_cuda call).
 // p = 4 has one tile per side with 4 x 4 blocks (the diagonal-tile path), p = 6 several (off-
 // diagonal tiles); rect tiles put all test shapes in one row of tiles (4 x 2 at p = 4: one
 // 52 x 50 tile, not diagonal); convection-diffusion uses the value on both sides.
