@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -201,6 +201,16 @@ for phase in "$@"; do
       log "bench quick"
       $CLI bench --backend cuda --spacing 0.002 --methods ovfem tcovfem vfem --precisions fp64 fp32 --steps 1000 \
         --out "$OUT/bench-quick.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log" ;;
+    fused-knobs)
+      # The fused node step's launch shape (VOXWAVE_FUSED_TILE, VOXWAVE_FUSED_PLANES) on the 2 mm model.
+      log "fused step knobs (ovfem, 2 mm, 1000 steps)"
+      for tile in 8x1 8x2 16x1; do
+        for planes in ${PLANES:-8 16 32}; do
+          echo "tile=$tile planes=$planes" | tee -a "$OUT/summary.log"
+          VOXWAVE_FUSED_TILE=$tile VOXWAVE_FUSED_PLANES=$planes $CLI bench --backend cuda --spacing 0.002 \
+            --methods ovfem --precisions ${PRECISIONS:-fp64 fp32} --steps 1000 2>&1 | grep "fused node" | tee -a "$OUT/summary.log"
+        done
+      done ;;
     bench-full)
       log "bench full (paper configurations)"
       $CLI bench --backend cuda --spacing 0.002 --methods ovfem tcovfem --precisions fp64 fp32 --steps 16384 \

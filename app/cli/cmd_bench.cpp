@@ -149,7 +149,8 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
     md << "- scene: " << o.scene << "; " << o.steps << " timed steps after 20 warm-up steps (device events)\n";
     md << "- measured device copy bandwidth (cudaMemcpy D2D 1 GiB, read + write, median of 7): " << copy_gbs
        << " GB/s\n\n";
-    md << "| method | precision | M | ds (mm) | elements | steps | loop (s) | step (us) | K u (us) | update (us) | "
+    md << "| method | precision | M | ds (mm) | elements | steps | loop (s) | step (us) | K u (us) | update or fused "
+          "step (us) | "
           "sources (us) | K u rate | "
           "bytes/step moved | achieved GB/s | floor (us) | step / floor | memory/element (B) | paper A100 loop (s) | "
           "paper K u (s) | ours at the paper's steps (s) |\n";
@@ -161,13 +162,18 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
                 if (!sc) continue;
                 const WaveProblem p = build_wave_problem(*sc, o.scene);
                 const bool tc = p.method == Method::Tcovfem;
-                const std::vector<TcovfemMapping> mappings =
-                    tc ? std::vector<TcovfemMapping>{TcovfemMapping::Staged, TcovfemMapping::PaperAtomics}
-                       : std::vector<TcovfemMapping>{TcovfemMapping::Staged};
+                // Every design of the method, so that the table shows which one should be the
+                // default: TCOVFEM's two Tensor Core mappings; VFEM / OVFEM's fused node-centred
+                // step and the split element + update kernels.
+                const std::vector<CudaEngineOptions> designs =
+                    tc ? std::vector<CudaEngineOptions>{{TcovfemMapping::Staged}, {TcovfemMapping::PaperAtomics}}
+                       : std::vector<CudaEngineOptions>{{TcovfemMapping::Staged, MomentStepDesign::Fused},
+                                                        {TcovfemMapping::Staged, MomentStepDesign::Split}};
                 std::fprintf(stderr, "%s %s ds=%g mm: %zu elements, %lld steps...\n", m.c_str(), pr.c_str(), ds * 1e3,
                              p.grid.element_count(), o.steps);
-                for (TcovfemMapping mapping : mappings) {
-                    CudaTimeStepper st(p, CudaEngineOptions{mapping});
+                for (const CudaEngineOptions& design : designs) {
+                    CudaTimeStepper st(p, design);
+                    const bool fused = st.fused_step();
                     // Never time on zeros: the kernels skip all-zero elements, and a real run is
                     // non-zero everywhere once the wave has crossed the model. Start from a random
                     // state (fixed nodes are zeroed by set_state).
@@ -189,11 +195,14 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
                     const double nn = double(p.grid.node_count()), ne = double(p.grid.element_count());
                     const double s = p.precision == Precision::Fp64 ? 8 : 4;
                     const bool damped = p.rayleigh.beta != 0, sponge = !p.sponge.empty();
-                    // Bytes our two kernels move per step: stiffness reads u (+ u- when damped), ids, and
-                    // adds into f (counted once); update reads u, u-, f, dt^2/m (+ sponge factors,
-                    // + TCOVFEM diagonal) and writes u+ and the zeroed f.
-                    const double moved = (3 * s + (damped ? 3 * s : 0) + 3 * s) * nn + ne +
-                                         (3 * 3 * s + s + 2 * 3 * s + (sponge ? 2 * s : 0) + (tc ? 8 : 0)) * nn;
+                    // Bytes per step. Split: stiffness reads u (+ u- when damped), ids, and adds into f
+                    // (counted once); update reads u, u-, f, dt^2/m (+ sponge factors, + TCOVFEM
+                    // diagonal) and writes u+ and the zeroed f. Fused: u, u-, dt^2/m (+ sponge
+                    // factors) and ids read once, u+ written once (halo re-reads hit L2).
+                    const double moved =
+                        fused ? (3 * 3 * s + s + (sponge ? 2 * s : 0)) * nn + ne
+                              : (3 * s + (damped ? 3 * s : 0) + 3 * s) * nn + ne +
+                                    (3 * 3 * s + s + 2 * 3 * s + (sponge ? 2 * s : 0) + (tc ? 8 : 0)) * nn;
                     // The floor: every step must at least read u, u-, dt^2/m and the ids and write u+.
                     const double floor_bytes = (3 * 3 * s + s) * nn + ne;
                     const double floor_s = floor_bytes / (copy_gbs * 1e9);
@@ -204,25 +213,30 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
                         std::snprintf(rate, sizeof rate, "%.2f TFLOP/s", kMomentKernelFlops * ne / mv_s / 1e12);
                     const PaperTiming paper = paper_a100(p.method, p.precision, ds);
                     const std::string label =
-                        !tc ? m : (mapping == TcovfemMapping::Staged ? m + " (staged rows)" : m + " (paper atomics)");
+                        !tc ? (fused ? m + " (fused node step)" : m + " (element + update)")
+                            : (design.tcovfem_mapping == TcovfemMapping::Staged ? m + " (staged rows)"
+                                                                                : m + " (paper atomics)");
                     char line[768];
                     std::snprintf(line, sizeof line,
                                   "| %s | %s | %s | %.1f | %zu | %lld | %.3f | %.1f | %.1f | %.1f | %.1f | %s | %.3g | "
                                   "%.0f | %.1f | %.2f | "
                                   "%.0f | %s | %s | %s |\n",
                                   label.c_str(), pr.c_str(), tc ? std::to_string(p.stages).c_str() : "-", ds * 1e3,
-                                  p.grid.element_count(), o.steps, t.seconds, step_s * 1e6, mv_s * 1e6, ks.update * 1e6,
-                                  ks.points * 1e6, rate, moved, moved / step_s / 1e9, floor_s * 1e6, step_s / floor_s,
-                                  double(st.device_bytes()) / ne,
+                                  p.grid.element_count(), o.steps, t.seconds, step_s * 1e6, mv_s * 1e6,
+                                  (fused ? ks.stiffness : ks.update) * 1e6, ks.points * 1e6, rate, moved,
+                                  moved / step_s / 1e9, floor_s * 1e6, step_s / floor_s, double(st.device_bytes()) / ne,
                                   paper.total_s > 0 ? format_seconds(paper.total_s).c_str() : "-",
                                   paper.matvec_s > 0 ? format_seconds(paper.matvec_s).c_str() : "-",
                                   paper.steps > 0 ? format_seconds(step_s * double(paper.steps)).c_str() : "-");
                     md << line;
                 }
             }
-    md << "\nbytes/step moved: stiffness kernel reads u (+ u- when Rayleigh-damped) and 1 B/element ids and adds "
+    md << "\nK u: the element kernel's product alone (split design's kernel). update: the update kernel; for the "
+          "fused node step, the whole fused kernel (forces and update). ";
+    md << "bytes/step moved (split): stiffness kernel reads u (+ u- when Rayleigh-damped) and 1 B/element ids and adds "
           "into f; update kernel reads u, u-, f, dt^2/m (+ sponge factors, + TCOVFEM FP64 diagonal) and writes u+ and "
-          "the zeroed f. floor = (read u, u-, dt^2/m, ids; write u+) / copy bandwidth. K u rate: moment kernel "
+          "the zeroed f; (fused) u, u-, dt^2/m, ids read and u+ written once. floor = (read u, u-, dt^2/m, ids; write "
+          "u+) / copy bandwidth. K u rate: moment kernel "
        << kMomentKernelFlops
        << " flop/element; TCOVFEM 2*24*48*M useful INT8 ops/element (the paper's accounting). Paper: one A100 80GB "
           "PCIe, seed 000 Table 4 (VFEM at ds = 1.2 mm and 32,768 steps).\n";

@@ -39,6 +39,26 @@ struct MomentStiffnessArgs {
     Real* f[3];               // accumulated with atomics; must be zero on entry
 };
 
+// One whole time step of VFEM / OVFEM in one kernel (voxel_step_fused_cuda.cu): the element
+// forces, their sum at each node, and the central-difference update of that node.
+template <class Real>
+struct FusedStepArgs {
+    int nx, ny, nz;
+    const std::uint8_t* ids;
+    const Real* lambda;  // [256]
+    const Real* mu;      // [256]
+    Real s0, s1, s2;     // mode scales
+    const Real* u[3];    // u^n
+    const Real* um[3];   // u^{n-1}
+    Real* up[3];         // u^{n+1} out (a third buffer: neighbours still read u^{n-1})
+    const Real* a;       // dt^2 / m
+    const Real* ih;      // 1 / (1 + h) per node, or null (uniform ih0)
+    const Real* mh;      // 1 - h per node, or null (uniform mh0)
+    Real ih0, mh0;
+    Real keep, b;  // K is applied to w = keep u - b u^{n-1} (stiffness-proportional damping)
+    int planes;    // element planes one block sweeps (set by launch_fused_step)
+};
+
 struct TcovfemStiffnessArgs {
     int nx, ny, nz, stages;
     const std::uint8_t* ids;
@@ -53,6 +73,11 @@ struct TcovfemStiffnessArgs {
 
 template <class Real>
 void launch_moment_stiffness(const MomentStiffnessArgs<Real>& a, bool damped, cudaStream_t stream);
+// The fused step's launch shape. Benchmark knobs (read once): VOXWAVE_FUSED_TILE = 8x1 | 8x2
+// | 16x1 (tile rows x blocks per SM the registers are sized for), VOXWAVE_FUSED_PLANES = element
+// planes per block (z chunk).
+template <class Real>
+void launch_fused_step(const FusedStepArgs<Real>& a, bool damped, cudaStream_t stream);
 // staged = true: element forces pass through shared memory to the row emitter (plain adds);
 // false: the paper's mapping, each lane adds its Tensor Core outputs to global memory with atomics.
 void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, bool staged, cudaStream_t stream);

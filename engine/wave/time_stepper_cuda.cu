@@ -3,6 +3,8 @@
 // (VFEM/OVFEM, FP64/FP32) and tcovfem_int8_cuda.cu (INT8 Tensor Cores).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -189,7 +191,21 @@ public:
     virtual CudaTimeStepper::KernelSeconds kernel_seconds(std::int64_t n0, int reps) = 0;
     virtual CudaTimeStepper::HaloPhaseSeconds halo_phase_seconds(std::int64_t n0, int reps) = 0;
     virtual void set_exchange_enabled(bool enabled) = 0;
+    virtual bool fused_step() const = 0;
 };
+
+// The design a moment-method engine uses (MomentStepDesign::Auto resolved).
+bool use_fused_step(MomentStepDesign d, bool tcovfem, bool exchange) {
+    if (tcovfem || exchange) return false;  // TCOVFEM's Tensor Core kernel; slabs exchange f
+    if (d == MomentStepDesign::Auto) {
+        const char* env = std::getenv("VOXWAVE_CUDA_STEP");
+        if (env && std::strcmp(env, "split") == 0) return false;
+        if (env && *env && std::strcmp(env, "fused") != 0)
+            throw InputError("", "VOXWAVE_CUDA_STEP", std::string("unknown step design '") + env + "' (fused | split)");
+        return true;
+    }
+    return d == MomentStepDesign::Fused;
+}
 
 constexpr std::int64_t kBatch = 512;  // steps per receiver/source batch
 
@@ -204,6 +220,7 @@ public:
         uniform_h_ = p.sponge.empty();
         check_fits();
         exchange_ = options.exchange;
+        fused_ = use_fused_step(options.moment_step, tc_, exchange_ != nullptr);
         if (exchange_) {
             // Highest priority: the boundary planes and the exchange must not queue behind the
             // interior elements, or the transfer starts late and is no longer hidden.
@@ -400,6 +417,54 @@ public:
             stiffness(u_.get(), um_.get(), damped_, f_.get());
     }
 
+    // Fused design: the whole step in one kernel, u^{n+1} into f_ (a third state buffer here;
+    // the fused engine never adds forces into it).
+    void fused_step_kernel() {
+        cuda::FusedStepArgs<Real> a{};
+        a.nx = p_.grid.n[0];
+        a.ny = p_.grid.n[1];
+        a.nz = p_.grid.n[2];
+        a.ids = ids_.get();
+        a.lambda = lambda_.get();
+        a.mu = mu_.get();
+        a.s0 = s0_;
+        a.s1 = s1_;
+        a.s2 = s2_;
+        for (int c = 0; c < 3; ++c) {
+            a.u[c] = u_.get() + c * nn_;
+            a.um[c] = um_.get() + c * nn_;
+            a.up[c] = f_.get() + c * nn_;
+        }
+        a.a = a_.get();
+        a.ih = uniform_h_ ? nullptr : ih_.get();
+        a.mh = uniform_h_ ? nullptr : mh_.get();
+        a.ih0 = ih0_;
+        a.mh0 = mh0_;
+        a.keep = keep_;
+        a.b = b_;
+        cuda::launch_fused_step<Real>(a, damped_, nullptr);
+    }
+
+    // The step's kernels before the point kernel: u^{n+1} ends in next_state().
+    void step_kernels() {
+        if (fused_) {
+            fused_step_kernel();
+        } else {
+            step_stiffness();
+            update();
+        }
+    }
+    Real* next_state() const { return fused_ ? f_.get() : um_.get(); }
+    // u^n becomes u^{n-1} and u^{n+1} becomes u^n.
+    void rotate() {
+        if (fused_) {
+            um_.swap(u_);  // um_ = u^n, u_ = u^{n-1}
+            u_.swap(f_);   // u_ = u^{n+1}, f_ = the old u^{n-1}, overwritten next step
+        } else {
+            u_.swap(um_);
+        }
+    }
+
     void update() {
         UpdateArgs<Real> a{};
         a.nn = nn_;
@@ -444,7 +509,7 @@ public:
         a.rec_node = rec_node_.get();
         a.rec_out = rec_buf_.get() + std::size_t(slot) * 3 * p_.receivers.size();
         for (int c = 0; c < 3; ++c) {
-            a.up[c] = um_.get() + c * nn_;
+            a.up[c] = next_state() + c * nn_;
             a.u[c] = u_.get() + c * nn_;
         }
         point_kernel<Real><<<1, 128>>>(a);
@@ -474,10 +539,9 @@ public:
             source_forces(n0 + b0, nb, forces);
             if (nsrc) src_force_.upload(forces.data(), std::size_t(nb) * 3 * nsrc);
             for (std::int64_t s = 0; s < nb; ++s) {
-                step_stiffness();
-                update();
+                step_kernels();
                 points(int(s), true, rec != nullptr);
-                u_.swap(um_);
+                rotate();
             }
             if (rec && nrec) rec_buf_.download(rec->data() + std::size_t(b0) * nrec * 3, std::size_t(nb) * nrec * 3);
         }
@@ -532,13 +596,16 @@ public:
             source_forces(n0 + r, 1, forces);
             if (nsrc) src_force_.upload(forces.data(), forces.size());
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e0.get()));
-            stiffness(u_.get(), um_.get(), damped_, f_.get());
+            if (fused_)
+                fused_step_kernel();  // reported as the stiffness time, with no separate update
+            else
+                stiffness(u_.get(), um_.get(), damped_, f_.get());
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e1.get()));
-            update();
+            if (!fused_) update();
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e2.get()));
             points(0, true, false);
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e3.get()));
-            u_.swap(um_);
+            rotate();
             ts.push_back(elapsed_seconds(e0, e1));
             tu.push_back(elapsed_seconds(e1, e2));
             tp.push_back(elapsed_seconds(e2, e3));
@@ -561,7 +628,7 @@ public:
             update();
             points(0, true, false);
             VOXWAVE_CUDA_CHECK(cudaEventRecord(eu.get()));
-            u_.swap(um_);
+            rotate();
             VOXWAVE_CUDA_CHECK(cudaEventSynchronize(eu.get()));
             tb.push_back(elapsed_seconds(e0, eb));
             tx.push_back(elapsed_seconds(eb, ex));
@@ -575,6 +642,7 @@ public:
     }
 
     void set_exchange_enabled(bool enabled) override { exchange_enabled_ = enabled; }
+    bool fused_step() const override { return fused_; }
 
 private:
     std::size_t bytes_needed() const {
@@ -600,7 +668,7 @@ private:
         }
     } halo_;
 
-    bool tc_ = false, damped_ = false, uniform_h_ = true, staged_ = true;
+    bool tc_ = false, damped_ = false, uniform_h_ = true, staged_ = true, fused_ = false;
     int update_blocks_ = 0;
     Real s0_{}, s1_{}, s2_{}, b_{}, keep_{1}, ih0_{1}, mh0_{1};
     std::vector<Real> host_a_;
@@ -694,6 +762,7 @@ CudaTimeStepper::HaloPhaseSeconds CudaTimeStepper::median_halo_phase_seconds(std
     return impl_->engine->halo_phase_seconds(n0, std::max(1, reps));
 }
 void CudaTimeStepper::set_exchange_enabled(bool enabled) { impl_->engine->set_exchange_enabled(enabled); }
+bool CudaTimeStepper::fused_step() const { return impl_->engine->fused_step(); }
 CudaStepTiming CudaTimeStepper::time_steps(std::int64_t n0, std::int64_t steps) {
     Event a, b;
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());

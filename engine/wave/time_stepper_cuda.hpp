@@ -1,10 +1,12 @@
 // The CUDA wave engine behind the same solver API as the CPU one (issue 3): VFEM and OVFEM in
 // FP64 and FP32 with the moment kernel, and TCOVFEM on INT8 Tensor Cores (FP64 + INT8, M stages).
 //
-// The whole time loop stays on the GPU: per step one stiffness kernel (element rows along x,
-// swept along z; forces combined across the warp and carried along z, then added to global
-// memory) and one fused update kernel (central difference, damping, sources); receiver
-// samples collect in device memory and leave in batches.
+// The whole time loop stays on the GPU. VFEM / OVFEM by default run each step as one fused
+// node-centred kernel (voxel_step_fused_cuda.cu: element forces summed per node in registers
+// and shared memory, then the central-difference update, no atomics); TCOVFEM and distributed
+// slabs run a stiffness kernel (element rows along x, swept along z; forces combined across the
+// warp and carried along z, then added to global memory) and an update kernel. A small point
+// kernel adds the sources; receiver samples collect in device memory and leave in batches.
 //
 // This header has no CUDA types so that CPU-only code (CLI, tests) can include it. In a build
 // without CUDA every entry point throws InputError("", "backend", ...).
@@ -37,8 +39,16 @@ enum class TcovfemMapping {
     PaperAtomics,  // the paper's mapping: every output added to global memory with an atomic
 };
 
+// How a VFEM / OVFEM step is organised (TCOVFEM and distributed slabs always use Split).
+enum class MomentStepDesign {
+    Auto,   // Fused unless VOXWAVE_CUDA_STEP=split (the benchmark measured Fused faster)
+    Fused,  // one node-centred kernel per step: element forces, node sums, update; no atomics
+    Split,  // element kernel adding into f with reductions, then the update kernel
+};
+
 struct CudaEngineOptions {
     TcovfemMapping tcovfem_mapping = TcovfemMapping::Staged;
+    MomentStepDesign moment_step = MomentStepDesign::Auto;
     // Which CUDA device (index into cuda_devices()); -1: the first. A distributed run gives each
     // rank its own.
     int device = -1;
@@ -86,6 +96,7 @@ public:
     // Median time of `repetitions` stiffness products on the current state (device events).
     double median_stiffness_seconds(int repetitions) const;
     // Median per-kernel times of `repetitions` real steps from step n0 (advances the state).
+    // With the fused step, `stiffness` is the whole fused kernel and `update` is 0.
     struct KernelSeconds {
         double stiffness = 0, update = 0, points = 0;
     };
@@ -104,6 +115,8 @@ public:
     // Benchmarks only: skip the exchange (wrong physics at the seams) to time the same steps
     // without communication.
     void set_exchange_enabled(bool enabled);
+    // True when the steps run as one fused node-centred kernel (MomentStepDesign::Fused).
+    bool fused_step() const;
     // Device memory this model holds, bytes.
     std::size_t device_bytes() const;
     std::string device_name() const;

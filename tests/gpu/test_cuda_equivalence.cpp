@@ -211,6 +211,73 @@ TEST(CudaEngine, StateRoundTripsAndFixedNodesStayAtRest) {
         for (int c = 0; c < 3; ++c) EXPECT_EQ(after[c * prob.grid.node_count() + n], 0.0);
 }
 
+// The fused node-centred step (one kernel: element forces, node sums in registers and shared
+// memory, update) against the split design (element kernel with reductions + update kernel)
+// and the CPU engine, from a random state so that every element, tile seam and z-chunk seam
+// carries force. Scenes: damped with a sponge (every update path) and undamped homogeneous;
+// 8 mm and 4 mm grids are not multiples of the 31 x 7 node tiles or the 16-plane chunks.
+// Tolerances as for the traces: FP64 1e-12 of the state's peak, FP32 1e-5.
+TEST(CudaFusedStep, WholeStateEqualsTheSplitDesignAndTheCpuEngine) {
+    REQUIRE_CUDA();
+    Scene undamped = asset_scene("homogeneous_block.json", 0.004, 1);
+    ASSERT_EQ(undamped.damping.type, "none");
+    const std::vector<std::pair<std::string, Scene>> cases = {{"rebar_void_sponge_8mm", rebar_scene(1)},
+                                                              {"homogeneous_undamped_4mm", undamped}};
+    for (const auto& [name, base] : cases)
+        for (Method m : {Method::Vfem, Method::Ovfem})
+            for (Precision pr : {Precision::Fp64, Precision::Fp32}) {
+                SCOPED_TRACE(name + " " + to_string(m) + " " + to_string(pr));
+                Scene s = base;
+                s.run.method = m;
+                s.run.precision = pr;
+                const WaveProblem p = build_wave_problem(s, "test");
+                CudaTimeStepper fused(p, CudaEngineOptions{TcovfemMapping::Staged, MomentStepDesign::Fused});
+                CudaTimeStepper split(p, CudaEngineOptions{TcovfemMapping::Staged, MomentStepDesign::Split});
+                ASSERT_TRUE(fused.fused_step());
+                ASSERT_FALSE(split.fused_step());
+                const auto u = random_vector(3 * p.grid.node_count(), 21);
+                auto um = random_vector(3 * p.grid.node_count(), 22);
+                for (std::size_t i = 0; i < um.size(); ++i) um[i] = u[i] + 1e-2 * um[i];
+                fused.set_state(um, u);
+                split.set_state(um, u);
+                constexpr int kSteps = 60;
+                fused.advance(0, kSteps);
+                split.advance(0, kSteps);
+                std::vector<double> cpu_u, cpu_um;
+                if (pr == Precision::Fp64) {
+                    CpuTimeStepper<double> cpu(p);
+                    cpu.set_state(um, u);
+                    for (int n = 0; n < kSteps; ++n) cpu.step(n);
+                    cpu_u = cpu.displacement();
+                    cpu_um = cpu.previous_displacement();
+                } else {
+                    CpuTimeStepper<float> cpu(p);
+                    cpu.set_state(um, u);
+                    for (int n = 0; n < kSteps; ++n) cpu.step(n);
+                    cpu_u = cpu.displacement();
+                    cpu_um = cpu.previous_displacement();
+                }
+                const double tol = pr == Precision::Fp64 ? 1e-12 : 1e-5;
+                const double peak = max_abs(cpu_u);
+                ASSERT_GT(peak, 0.0);
+                EXPECT_LT(max_abs_difference(fused.displacement(), cpu_u) / peak, tol);
+                EXPECT_LT(max_abs_difference(fused.previous_displacement(), cpu_um) / peak, tol);
+                EXPECT_LT(max_abs_difference(split.displacement(), cpu_u) / peak, tol);
+                EXPECT_LT(max_abs_difference(fused.displacement(), split.displacement()) / peak, tol);
+            }
+}
+
+TEST(CudaFusedStep, IsTheDefaultForMomentMethodsOnly) {
+    REQUIRE_CUDA();
+    Scene s = rebar_scene(1);
+    s.run.method = Method::Ovfem;
+    const WaveProblem ovfem = build_wave_problem(s, "test");
+    EXPECT_TRUE(CudaTimeStepper(ovfem).fused_step());
+    s.run.method = Method::Tcovfem;
+    const WaveProblem tc = build_wave_problem(s, "test");
+    EXPECT_FALSE(CudaTimeStepper(tc, CudaEngineOptions{TcovfemMapping::Staged, MomentStepDesign::Fused}).fused_step());
+}
+
 TEST(CudaEngine, RefusesAModelThatDoesNotFit) {
     REQUIRE_CUDA();
     try {
