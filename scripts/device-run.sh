@@ -202,14 +202,16 @@ for phase in "$@"; do
       $CLI bench --backend cuda --spacing 0.002 --methods ovfem tcovfem vfem --precisions fp64 fp32 --steps 1000 \
         --out "$OUT/bench-quick.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log" ;;
     fused-knobs)
-      # The fused node step's launch shape (VOXWAVE_FUSED_TILE, VOXWAVE_FUSED_PLANES) on the 2 mm model.
+      # The fused node step's loads and launch shape (VOXWAVE_FUSED_LOADS, _TILE, _PLANES; env LOADS TILES PLANES) on the 2 mm model.
       log "fused step knobs (ovfem, 2 mm, 1000 steps)"
-      for tile in 8x1 8x2 16x1; do
+      for loads in ${LOADS:-own corners}; do
+      for tile in ${TILES:-8x1 8x2 16x1}; do
         for planes in ${PLANES:-8 16 32}; do
-          echo "tile=$tile planes=$planes" | tee -a "$OUT/summary.log"
-          VOXWAVE_FUSED_TILE=$tile VOXWAVE_FUSED_PLANES=$planes $CLI bench --backend cuda --spacing 0.002 \
+          echo "loads=$loads tile=$tile planes=$planes" | tee -a "$OUT/summary.log"
+          VOXWAVE_FUSED_LOADS=$loads VOXWAVE_FUSED_TILE=$tile VOXWAVE_FUSED_PLANES=$planes $CLI bench --backend cuda --spacing 0.002 \
             --methods ovfem --precisions ${PRECISIONS:-fp64 fp32} --steps 1000 2>&1 | grep "fused node" | tee -a "$OUT/summary.log"
         done
+      done
       done ;;
     bench-full)
       log "bench full (paper configurations)"
