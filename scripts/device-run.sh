@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs fused-ncu bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -202,17 +202,24 @@ for phase in "$@"; do
       $CLI bench --backend cuda --spacing 0.002 --methods ovfem tcovfem vfem --precisions fp64 fp32 --steps 1000 \
         --out "$OUT/bench-quick.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log" ;;
     fused-knobs)
-      # The fused node step's loads and launch shape (VOXWAVE_FUSED_LOADS, _TILE, _PLANES; env LOADS TILES PLANES) on the 2 mm model.
+      # The fused node step's launch shape (VOXWAVE_FUSED_TILE, _PLANES; env TILES PLANES PRECISIONS) on the 2 mm model.
       log "fused step knobs (ovfem, 2 mm, 1000 steps)"
-      for loads in ${LOADS:-own corners}; do
-      for tile in ${TILES:-8x1 8x2 16x1}; do
+      for tile in ${TILES:-8x2 8x3 8x4}; do
         for planes in ${PLANES:-8 16 32}; do
-          echo "loads=$loads tile=$tile planes=$planes" | tee -a "$OUT/summary.log"
-          VOXWAVE_FUSED_LOADS=$loads VOXWAVE_FUSED_TILE=$tile VOXWAVE_FUSED_PLANES=$planes $CLI bench --backend cuda --spacing 0.002 \
+          echo "tile=$tile planes=$planes" | tee -a "$OUT/summary.log"
+          VOXWAVE_FUSED_TILE=$tile VOXWAVE_FUSED_PLANES=$planes $CLI bench --backend cuda --spacing 0.002 \
             --methods ovfem --precisions ${PRECISIONS:-fp64 fp32} --steps 1000 2>&1 | grep "fused node" | tee -a "$OUT/summary.log"
         done
-      done
       done ;;
+    fused-ncu)
+      log "fused step ncu (ovfem fp64 and fp32, 2 mm)"
+      for pr in fp64 fp32; do
+        timeout 200 /usr/local/cuda/bin/ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis \
+          --section MemoryWorkloadAnalysis --section WarpStateStats --section LaunchStats --section Occupancy \
+          --section InstructionStats --section SchedulerStats -k regex:fused -s 30 -c 1 \
+          $CLI bench --backend cuda --spacing 0.002 --methods ovfem --precisions $pr --steps 40 >"$OUT/ncu-fused-$pr.txt" 2>&1
+      done
+      grep -E "Duration|Issue Slots Busy|Registers Per|Achieved Occupancy|Throughput|Warp Cycles Per Issued|Stall|Executed Ipc" "$OUT"/ncu-fused-*.txt | tee -a "$OUT/summary.log" ;;
     bench-full)
       log "bench full (paper configurations)"
       $CLI bench --backend cuda --spacing 0.002 --methods ovfem tcovfem --precisions fp64 fp32 --steps 16384 \
