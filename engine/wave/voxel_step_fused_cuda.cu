@@ -24,7 +24,9 @@
 // Measured on the H100 (2 mm paper model, logs 2026-11-22-s8-run1..3): loading all 8 corners
 // per thread through L1 instead took 155 us (FP64) against 142 for own-node loads; keeping the
 // own node's u, u^{n-1} of the two live planes in registers spilled in FP64 (Nsight Compute:
-// 1.9 M local-memory requests, L2 87 % busy), so they wait in shared memory.
+// 1.9 M local-memory requests, L2 87 % busy), so they wait in shared memory. Launch shapes
+// (run 4): FP64 at 2 blocks per SM (124 registers; at 3 or 4 it spills and takes 250-690 us)
+// with 16 planes per block, 141 us; FP32 at 4 blocks per SM (64 registers), 16 planes, 86 us.
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -182,7 +184,7 @@ struct FusedShape {
 // Defaults per precision (H100 sweeps, see the header comment), or the benchmark knobs; a bad
 // knob is an error, not a silent default.
 FusedShape fused_shape(bool fp64) {
-    FusedShape s = fp64 ? FusedShape{2, 16} : FusedShape{3, 12};
+    FusedShape s = fp64 ? FusedShape{2, 16} : FusedShape{4, 16};
     if (const char* t = std::getenv("VOXWAVE_FUSED_TILE"); t && *t) {
         if (std::strcmp(t, "8x2") == 0)
             s.min_blocks = 2;
