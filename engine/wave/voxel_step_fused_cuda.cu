@@ -61,11 +61,22 @@ __device__ __forceinline__ NodeValues<Real> load_node(const FusedStepArgs<Real>&
     return v;
 }
 
+// Shared memory of one block (dynamic: more than the 48 KB of static shared memory in FP64).
+template <class Real, int TileY>
+struct FusedShared {
+    Real w[3][3][TileY][kTileX];        // w of every thread's node, node planes k, k + 1, k + 2 (mod 3)
+    Real own[2][6][TileY][kTileX];      // u, u^{n-1} of the thread's node, planes k, k + 1 (mod 2)
+    Real pass[2][2][3][TileY][kTileX];  // row-(j + 1) force partials of both faces, by plane parity
+};
+
+// One barrier per plane: iteration k computes element plane k from w planes k and k + 1, then
+// writes its force partials and w of plane k + 2 before the barrier; after it, the node plane
+// k is summed and updated. Three w planes and two partial buffers keep every write away from
+// what a slower thread may still read (a second barrier per plane cost more, run 5 vs 7).
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks>
 __global__ void __launch_bounds__(kTileX* TileY, MinBlocks) fused_moment_step_kernel(FusedStepArgs<Real> a) {
-    __shared__ Real wsh[2][3][TileY][kTileX];   // w of every thread's node, by node-plane parity
-    __shared__ Real own[2][6][TileY][kTileX];   // u, u^{n-1} of the thread's node, by parity
-    __shared__ Real pass[2][3][TileY][kTileX];  // row-(j + 1) force partials of both faces
+    extern __shared__ __align__(16) unsigned char fused_smem[];
+    FusedShared<Real, TileY>& sh = *reinterpret_cast<FusedShared<Real, TileY>*>(fused_smem);
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int ei = int(blockIdx.x) * (kTileX - 2) - 1 + tx;
     const int ej = int(blockIdx.y) * (TileY - 2) - 1 + ty;
@@ -75,12 +86,15 @@ __global__ void __launch_bounds__(kTileX* TileY, MinBlocks) fused_moment_step_ke
     const bool computes = tx < kTileX - 1 && ty < TileY - 1 && ei >= 0 && ei < a.nx && ej >= 0 && ej < a.ny;
     const bool owns = tx > 0 && tx < kTileX - 1 && ty > 0 && ty < TileY - 1 && node_in;
 
-    auto put = [&](int buf, const NodeValues<Real>& v) {
+    auto put_w = [&](int kk, const NodeValues<Real>& v) {
+#pragma unroll
+        for (int c = 0; c < 3; ++c) sh.w[kk % 3][c][ty][tx] = Damped ? a.keep * v.u[c] - a.b * v.um[c] : v.u[c];
+    };
+    auto put_own = [&](int kk, const NodeValues<Real>& v) {
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
-            wsh[buf][c][ty][tx] = Damped ? a.keep * v.u[c] - a.b * v.um[c] : v.u[c];
-            own[buf][c][ty][tx] = v.u[c];
-            own[buf][3 + c][ty][tx] = v.um[c];
+            sh.own[kk & 1][c][ty][tx] = v.u[c];
+            sh.own[kk & 1][3 + c][ty][tx] = v.um[c];
         }
     };
     // u^{n+1} of this thread's node at plane kk from its total force f.
@@ -89,24 +103,29 @@ __global__ void __launch_bounds__(kTileX* TileY, MinBlocks) fused_moment_step_ke
         const int buf = kk & 1;
 #pragma unroll
         for (int c = 0; c < 3; ++c)
-            a.up[c][n] = (Real(2) * own[buf][c][ty][tx] - mh * own[buf][3 + c][ty][tx] - ai * f[c]) * ih;
+            a.up[c][n] = (Real(2) * sh.own[buf][c][ty][tx] - mh * sh.own[buf][3 + c][ty][tx] - ai * f[c]) * ih;
     };
     auto factor = [&](const Real* p, Real uniform, int kk) {
         return owns ? __ldg(p + grid_node(a.nx, a.ny, ei, ej, kk)) : uniform;
     };
 
     int k = k0 > 0 ? k0 - 1 : 0;
-    put(k & 1, load_node(a, ei, ej, k, node_in));
-    NodeValues<Real> next = load_node(a, ei, ej, k + 1, node_in);
+    {
+        const NodeValues<Real> v0 = load_node(a, ei, ej, k, node_in), v1 = load_node(a, ei, ej, k + 1, node_in);
+        put_w(k, v0);
+        put_own(k, v0);
+        put_w(k + 1, v1);
+        put_own(k + 1, v1);
+    }
+    NodeValues<Real> next = load_node(a, ei, ej, k + 2, node_in);
+    __syncthreads();
     Real carry[3] = {Real(0), Real(0), Real(0)};
     for (; k < k1; ++k) {
-        const NodeValues<Real> ahead = load_node(a, ei, ej, k + 2, node_in);
+        const NodeValues<Real> ahead = load_node(a, ei, ej, k + 3, node_in);
         // This plane's update factors, needed after the element work.
         const Real ai = factor(a.a, Real(0), k);
         const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
         const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, k);
-        put((k + 1) & 1, next);
-        __syncthreads();  // w of node planes k and k + 1 complete
         Real fe[24];
         const unsigned id =
             computes ? unsigned(__ldg(a.ids + std::size_t(ei) +
@@ -121,7 +140,7 @@ __global__ void __launch_bounds__(kTileX* TileY, MinBlocks) fused_moment_step_ke
 #pragma unroll
                     for (int c = 0; c < 3; ++c)
                         ue[3 * voxel_local_node(q & 1, q >> 1, cc) + c] =
-                            wsh[(k + cc) & 1][c][ty + (q >> 1)][tx + (q & 1)];
+                            sh.w[(k + cc) % 3][c][ty + (q >> 1)][tx + (q & 1)];
             voxel_element_force(ue, __ldg(a.lambda + id), __ldg(a.mu + id), a.s0, a.s1, a.s2, fe);
         } else {
 #pragma unroll
@@ -143,18 +162,21 @@ __global__ void __launch_bounds__(kTileX* TileY, MinBlocks) fused_moment_step_ke
 #pragma unroll
         for (int cc = 0; cc < 2; ++cc)
 #pragma unroll
-            for (int c = 0; c < 3; ++c) pass[cc][c][ty][tx] = row[cc][1][c];
-        __syncthreads();  // force partials complete
+            for (int c = 0; c < 3; ++c) sh.pass[k & 1][cc][c][ty][tx] = row[cc][1][c];
+        put_w(k + 2, next);
+        __syncthreads();  // partials of plane k and w of node plane k + 2 complete
         Real node[2][3];
 #pragma unroll
         for (int cc = 0; cc < 2; ++cc)
 #pragma unroll
-            for (int c = 0; c < 3; ++c) node[cc][c] = row[cc][0][c] + (ty > 0 ? pass[cc][c][ty - 1][tx] : Real(0));
+            for (int c = 0; c < 3; ++c)
+                node[cc][c] = row[cc][0][c] + (ty > 0 ? sh.pass[k & 1][cc][c][ty - 1][tx] : Real(0));
         // z: node plane k is complete (the plane below gave its top face in carry).
         if (k >= k0 && owns) {
             const Real f[3] = {carry[0] + node[0][0], carry[1] + node[0][1], carry[2] + node[0][2]};
             update(k, ai, ih, mh, f);
         }
+        put_own(k + 2, next);  // after update(k) read the same slot
 #pragma unroll
         for (int c = 0; c < 3; ++c) carry[c] = node[1][c];
         next = ahead;
@@ -173,7 +195,14 @@ void launch_tile(const FusedStepArgs<Real>& a, cudaStream_t stream) {
     const dim3 block(kTileX, TileY);
     const dim3 grid(unsigned((a.nx + 1 + kTileX - 3) / (kTileX - 2)), unsigned((a.ny + 1 + TileY - 3) / (TileY - 2)),
                     unsigned((a.nz + a.planes - 1) / a.planes));
-    fused_moment_step_kernel<Real, Damped, UniformH, TileY, MinBlocks><<<grid, block, 0, stream>>>(a);
+    constexpr int bytes = int(sizeof(FusedShared<Real, TileY>));
+    static const bool sized = [] {  // once per instantiation: allow more than 48 KB
+        VOXWAVE_CUDA_CHECK(cudaFuncSetAttribute(fused_moment_step_kernel<Real, Damped, UniformH, TileY, MinBlocks>,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        return true;
+    }();
+    (void)sized;
+    fused_moment_step_kernel<Real, Damped, UniformH, TileY, MinBlocks><<<grid, block, bytes, stream>>>(a);
     VOXWAVE_CUDA_CHECK_LAUNCH("fused_moment_step_kernel");
 }
 
