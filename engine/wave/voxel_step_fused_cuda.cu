@@ -207,13 +207,13 @@ void launch_tile(const FusedStepArgs<Real>& a, cudaStream_t stream) {
 }
 
 struct FusedShape {
-    int min_blocks = 2, planes = 16;
+    int tile_y = 8, min_blocks = 2, planes = 16;
 };
 
 // Defaults per precision (H100 sweeps, see the header comment), or the benchmark knobs; a bad
 // knob is an error, not a silent default.
 FusedShape fused_shape(bool fp64) {
-    FusedShape s = fp64 ? FusedShape{2, 16} : FusedShape{4, 16};
+    FusedShape s = fp64 ? FusedShape{8, 2, 16} : FusedShape{8, 4, 16};
     if (const char* t = std::getenv("VOXWAVE_FUSED_TILE"); t && *t) {
         if (std::strcmp(t, "8x2") == 0)
             s.min_blocks = 2;
@@ -221,8 +221,13 @@ FusedShape fused_shape(bool fp64) {
             s.min_blocks = 3;
         else if (std::strcmp(t, "8x4") == 0)
             s.min_blocks = 4;
+        else if (std::strcmp(t, "16x1") == 0)
+            s.tile_y = 16, s.min_blocks = 1;
+        else if (std::strcmp(t, "16x2") == 0)
+            s.tile_y = 16, s.min_blocks = 2;
         else
-            throw InputError("", "VOXWAVE_FUSED_TILE", std::string("unknown tile '") + t + "' (8x2 | 8x3 | 8x4)");
+            throw InputError("", "VOXWAVE_FUSED_TILE",
+                             std::string("unknown tile '") + t + "' (8x2 | 8x3 | 8x4 | 16x1 | 16x2)");
     }
     if (const char* p = std::getenv("VOXWAVE_FUSED_PLANES"); p && *p) {
         const int v = std::atoi(p);
@@ -235,7 +240,11 @@ FusedShape fused_shape(bool fp64) {
 template <class Real, bool Damped, bool UniformH>
 void launch_shape(FusedStepArgs<Real> a, const FusedShape& s, cudaStream_t stream) {
     a.planes = s.planes;
-    if (s.min_blocks == 4)
+    if (s.tile_y == 16 && s.min_blocks == 2)
+        launch_tile<Real, Damped, UniformH, 16, 2>(a, stream);
+    else if (s.tile_y == 16)
+        launch_tile<Real, Damped, UniformH, 16, 1>(a, stream);
+    else if (s.min_blocks == 4)
         launch_tile<Real, Damped, UniformH, 8, 4>(a, stream);
     else if (s.min_blocks == 3)
         launch_tile<Real, Damped, UniformH, 8, 3>(a, stream);
