@@ -21,12 +21,14 @@
 // threads own 30 x (TileY - 2) nodes. u^{n+1} goes to a third buffer because neighbouring
 // tiles still read u^{n-1}.
 //
-// Measured on the H100 (2 mm paper model, logs 2026-11-22-s8-run1..3): loading all 8 corners
-// per thread through L1 instead took 155 us (FP64) against 142 for own-node loads; keeping the
-// own node's u, u^{n-1} of the two live planes in registers spilled in FP64 (Nsight Compute:
-// 1.9 M local-memory requests, L2 87 % busy), so they wait in shared memory. Launch shapes
-// (run 4): FP64 at 2 blocks per SM (124 registers; at 3 or 4 it spills and takes 250-690 us)
-// with 16 planes per block, 141 us; FP32 at 4 blocks per SM (64 registers), 16 planes, 86 us.
+// Measured on the H100 (2 mm paper model, logs 2026-11-22-s8-run1..8), step in us, FP64 / FP32:
+//   all 8 corners loaded per thread through L1                                   155 / 112
+//   own-node loads, node state in registers (FP64 spills: L2 87 % busy)           142 / 101
+//   node state in shared memory, two barriers per plane                           141 /  86
+//   butterfly back transform, one barrier per plane (this kernel)                 131 /  82
+// Launch shapes: FP64 at 2 blocks per SM (122 registers; 3 or 4 spill and take 263-612 us),
+// 24 planes per block; FP32 at 4 blocks per SM (64 registers), 16 planes; 32 x 16 tiles were
+// slower in both (148 / 84).
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -72,7 +74,7 @@ struct FusedShared {
 // One barrier per plane: iteration k computes element plane k from w planes k and k + 1, then
 // writes its force partials and w of plane k + 2 before the barrier; after it, the node plane
 // k is summed and updated. Three w planes and two partial buffers keep every write away from
-// what a slower thread may still read (a second barrier per plane cost more, run 5 vs 7).
+// what a slower thread may still read (two barriers per plane took 141 us instead of 133).
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks>
 __global__ void __launch_bounds__(kTileX* TileY, MinBlocks) fused_moment_step_kernel(FusedStepArgs<Real> a) {
     extern __shared__ __align__(16) unsigned char fused_smem[];
@@ -213,7 +215,7 @@ struct FusedShape {
 // Defaults per precision (H100 sweeps, see the header comment), or the benchmark knobs; a bad
 // knob is an error, not a silent default.
 FusedShape fused_shape(bool fp64) {
-    FusedShape s = fp64 ? FusedShape{8, 2, 16} : FusedShape{8, 4, 16};
+    FusedShape s = fp64 ? FusedShape{8, 2, 24} : FusedShape{8, 4, 16};
     if (const char* t = std::getenv("VOXWAVE_FUSED_TILE"); t && *t) {
         if (std::strcmp(t, "8x2") == 0)
             s.min_blocks = 2;
