@@ -40,19 +40,18 @@ inline ModeScales mode_scales(ElementMethod m, double ds) {
 // Corner (a, b, c) in {0,1}^3 along (x, y, z) -> local node number.
 VOXWAVE_HD constexpr int voxel_local_node(int a, int b, int c) { return 4 * c + (b ? (a ? 2 : 3) : (a ? 1 : 0)); }
 
-// Isotropic stress of a displacement-gradient moment g (g[i][k] = moment of du_i/dr_k),
-// scaled by s: out = s * (lambda tr(g) I + mu (g + g^t)).
+// Isotropic stress of a displacement-gradient moment g (g[i][k] = moment of du_i/dr_k) with the
+// mode scale s already in the constants (ls = s lambda, ms = s mu, m2s = 2 s mu):
+// out = s (lambda tr(g) I + mu (g + g^t)).
 template <class Real>
-VOXWAVE_HD_INLINE void voxel_isotropic_stress(const Real g[3][3], Real lambda, Real mu, Real s, Real out[3][3]) {
-    const Real tr = g[0][0] + g[1][1] + g[2][2];
-    const Real lt = lambda * tr;
-    const Real m2 = mu + mu;
-    out[0][0] = s * (lt + m2 * g[0][0]);
-    out[1][1] = s * (lt + m2 * g[1][1]);
-    out[2][2] = s * (lt + m2 * g[2][2]);
-    out[0][1] = out[1][0] = s * mu * (g[0][1] + g[1][0]);
-    out[1][2] = out[2][1] = s * mu * (g[1][2] + g[2][1]);
-    out[0][2] = out[2][0] = s * mu * (g[0][2] + g[2][0]);
+VOXWAVE_HD_INLINE void voxel_isotropic_stress(const Real g[3][3], Real ls, Real ms, Real m2s, Real out[3][3]) {
+    const Real lt = ls * (g[0][0] + g[1][1] + g[2][2]);
+    out[0][0] = lt + m2s * g[0][0];
+    out[1][1] = lt + m2s * g[1][1];
+    out[2][2] = lt + m2s * g[2][2];
+    out[0][1] = out[1][0] = ms * (g[0][1] + g[1][0]);
+    out[1][2] = out[2][1] = ms * (g[1][2] + g[2][1]);
+    out[0][2] = out[2][0] = ms * (g[0][2] + g[2][0]);
 }
 
 // f = K_e u for one element. u and f are 24 dofs in local node order. f is overwritten.
@@ -106,10 +105,16 @@ VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, 
     Real t[3][3][4];
     Real g[3][3], s[3][3];
 
+    // The mode scales folded into the material constants once per element: 10 operations
+    // instead of ~35 inside the stress evaluations below.
+    const Real ls0 = sc0 * lambda, ms0 = sc0 * mu, m2s0 = ms0 + ms0;
+    const Real ls1 = sc1 * lambda, ms1 = sc1 * mu, m2s1 = ms1 + ms1;
+    const Real ms2 = sc2 * mu, ps2 = sc2 * (lambda + mu + mu);
+
     // psi = 1: all nine gradient entries.
     for (int i = 0; i < 3; ++i)
         for (int k = 0; k < 3; ++k) g[i][k] = h[k][i][0];
-    voxel_isotropic_stress(g, lambda, mu, sc0, s);
+    voxel_isotropic_stress(g, ls0, ms0, m2s0, s);
     for (int i = 0; i < 3; ++i)
         for (int k = 0; k < 3; ++k) t[k][i][0] = s[i][k];
 
@@ -119,7 +124,7 @@ VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, 
         g[i][1] = h[1][i][1];
         g[i][2] = h[2][i][1];
     }
-    voxel_isotropic_stress(g, lambda, mu, sc1, s);
+    voxel_isotropic_stress(g, ls1, ms1, m2s1, s);
     for (int i = 0; i < 3; ++i) {
         t[1][i][1] = s[i][1];
         t[2][i][1] = s[i][2];
@@ -130,7 +135,7 @@ VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, 
         g[i][1] = Real{};
         g[i][2] = h[2][i][2];
     }
-    voxel_isotropic_stress(g, lambda, mu, sc1, s);
+    voxel_isotropic_stress(g, ls1, ms1, m2s1, s);
     for (int i = 0; i < 3; ++i) {
         t[0][i][1] = s[i][0];
         t[2][i][2] = s[i][2];
@@ -141,7 +146,7 @@ VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, 
         g[i][1] = h[1][i][2];
         g[i][2] = Real{};
     }
-    voxel_isotropic_stress(g, lambda, mu, sc1, s);
+    voxel_isotropic_stress(g, ls1, ms1, m2s1, s);
     for (int i = 0; i < 3; ++i) {
         t[0][i][2] = s[i][0];
         t[1][i][2] = s[i][1];
@@ -152,7 +157,7 @@ VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, 
     // s_ik = mu g_i (i != k), s_kk = (lambda + 2 mu) g_k.
     for (int k = 0; k < 3; ++k) {
         const Real gk = h[k][k][3];
-        for (int i = 0; i < 3; ++i) t[k][i][3] = sc2 * (i == k ? (lambda + mu + mu) * gk : mu * h[k][i][3]);
+        for (int i = 0; i < 3; ++i) t[k][i][3] = i == k ? ps2 * gk : ms2 * h[k][i][3];
     }
 
     // Back: e_q = H^t t (as butterflies: 8 additions instead of 12), then +e to the far corner
