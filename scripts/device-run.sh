@@ -219,7 +219,11 @@ for phase in "$@"; do
           --section InstructionStats --section SchedulerStats -k regex:fused -s 30 -c 1 \
           $CLI bench --backend cuda --spacing 0.002 --methods ovfem --precisions $pr --steps 40 >"$OUT/ncu-fused-$pr.txt" 2>&1
       done
-      grep -E "Duration|Issue Slots Busy|Registers Per|Achieved Occupancy|Throughput|Warp Cycles Per Issued|Stall|Executed Ipc" "$OUT"/ncu-fused-*.txt | tee -a "$OUT/summary.log" ;;
+      grep -E "Duration|Issue Slots Busy|Registers Per|Achieved Occupancy|Throughput|Warp Cycles Per Issued|Stall|Executed Ipc" "$OUT"/ncu-fused-*.txt | tee -a "$OUT/summary.log"
+      # Where the warps wait (stall reasons per issued instruction), FP64.
+      timeout 200 /usr/local/cuda/bin/ncu --clock-control none --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,smsp__inst_executed_pipe_fp64.sum,smsp__inst_executed.sum \
+        -k regex:fused -s 30 -c 1 $CLI bench --backend cuda --spacing 0.002 --methods ovfem --precisions fp64 --steps 40 >"$OUT/ncu-fused-stalls.txt" 2>&1
+      grep -E "stalled|inst_executed" "$OUT/ncu-fused-stalls.txt" | sort -k3 -n -r | head -14 | tee -a "$OUT/summary.log" ;;
     bench-full)
       log "bench full (paper configurations)"
       $CLI bench --backend cuda --spacing 0.002 --methods ovfem tcovfem --precisions fp64 fp32 --steps 16384 \
