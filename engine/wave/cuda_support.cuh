@@ -73,9 +73,10 @@ struct TcovfemStiffnessArgs {
 
 template <class Real>
 void launch_moment_stiffness(const MomentStiffnessArgs<Real>& a, bool damped, cudaStream_t stream);
-// The fused step's launch shape: 32 x 8 or 32 x 16 thread tiles. Benchmark knobs (read once):
-// VOXWAVE_FUSED_TILE = 8x2 | 8x3 | 8x4 | 16x1 | 16x2 (tile rows x blocks per SM the registers are sized for; default
-// 8x2 in FP64, 8x4 in FP32), VOXWAVE_FUSED_PLANES = element planes per block (default 24 in FP64, 16 in FP32).
+// The fused step's launch shape: 32 x 8 threads, 2 blocks per SM, planes per block chosen to
+// fill whole waves. Benchmark knobs (read once): VOXWAVE_FUSED_TILE = 8x2 | 8x3 | 8x4 | 16x1 |
+// 16x2 (tile rows x blocks per SM the registers are sized for), VOXWAVE_FUSED_PLANES = element
+// planes per block.
 template <class Real>
 void launch_fused_step(const FusedStepArgs<Real>& a, bool damped, cudaStream_t stream);
 // staged = true: element forces pass through shared memory to the row emitter (plain adds);

@@ -21,14 +21,18 @@
 // threads own 30 x (TileY - 2) nodes. u^{n+1} goes to a third buffer because neighbouring
 // tiles still read u^{n-1}.
 //
-// Measured on the H100 (2 mm paper model, logs 2026-11-22-s8-run1..8), step in us, FP64 / FP32:
+// Measured on the H100 (2 mm paper model, logs 2026-11-22-s8-run1..14), step in us, FP64 / FP32:
 //   all 8 corners loaded per thread through L1                                   155 / 112
 //   own-node loads, node state in registers (FP64 spills: L2 87 % busy)           142 / 101
 //   node state in shared memory, two barriers per plane                           141 /  86
-//   butterfly back transform, one barrier per plane (this kernel)                 131 /  82
-// Launch shapes: FP64 at 2 blocks per SM (122 registers; 3 or 4 spill and take 263-612 us),
-// 24 planes per block; FP32 at 4 blocks per SM (64 registers), 16 planes; 32 x 16 tiles were
-// slower in both (148 / 84).
+//   butterfly back transform, one barrier per plane                                131 /  82
+//   mode scales folded into lambda, mu                                            130 /  82
+//   material ids one plane ahead, Lame constants in shared memory (this kernel)   114 /  77
+// (the last one removed the long-scoreboard stalls on the dependent loads id -> lambda[id]).
+// Launch shapes: 2 blocks per SM (FP64: 122 registers; 3 or 4 blocks spill and take
+// 263-612 us; FP32 at 4 blocks per SM was no faster), 32 x 8 threads (32 x 16 was slower:
+// 148 / 84), planes per block chosen to fill whole waves (wave_filling_planes).
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -205,30 +209,53 @@ __global__ void __launch_bounds__(kTileX* TileY, MinBlocks) fused_moment_step_ke
     }
 }
 
+// Element planes per block when not set: the chunk count c that minimises
+//     ceil(tiles c / resident blocks) x (ceil(nz / c) + 2),
+// the number of waves of blocks times a block's planes (+ the plane below the chunk and the
+// prologue's loads). Why: a partly filled last wave costs a whole one. On the H100 (run 14, 2 mm
+// model) FP32 took 99 us with 24 planes (1.5 waves) and 77 with 48 (1 full wave).
+int wave_filling_planes(std::size_t tiles, int resident_blocks, int nz) {
+    const std::size_t slots = std::size_t(std::max(1, resident_blocks));
+    std::size_t best_cost = ~std::size_t(0);
+    int best = nz;
+    for (int planes = nz; planes >= 1; --planes) {  // ties go to longer chunks (less halo)
+        const std::size_t chunks = std::size_t((nz + planes - 1) / planes);
+        const std::size_t cost = (tiles * chunks + slots - 1) / slots * std::size_t(planes + 2);
+        if (cost < best_cost) best_cost = cost, best = planes;
+    }
+    return best;
+}
+
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks>
-void launch_tile(const FusedStepArgs<Real>& a, cudaStream_t stream) {
+void launch_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     const dim3 block(kTileX, TileY);
-    const dim3 grid(unsigned((a.nx + 1 + kTileX - 3) / (kTileX - 2)), unsigned((a.ny + 1 + TileY - 3) / (TileY - 2)),
-                    unsigned((a.nz + a.planes - 1) / a.planes));
     constexpr int bytes = int(sizeof(FusedShared<Real, TileY>));
-    static const bool sized = [] {  // once per instantiation: allow more than 48 KB
-        VOXWAVE_CUDA_CHECK(cudaFuncSetAttribute(fused_moment_step_kernel<Real, Damped, UniformH, TileY, MinBlocks>,
-                                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-        return true;
+    auto kernel = fused_moment_step_kernel<Real, Damped, UniformH, TileY, MinBlocks>;
+    // Once per instantiation: allow more than 48 KB of shared memory; how many blocks fit.
+    static const int resident = [&] {
+        VOXWAVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        int device = 0, sms = 0, per_sm = 0;
+        VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
+        VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kTileX * TileY, bytes));
+        return sms * per_sm;
     }();
-    (void)sized;
-    fused_moment_step_kernel<Real, Damped, UniformH, TileY, MinBlocks><<<grid, block, bytes, stream>>>(a);
+    const unsigned gx = unsigned((a.nx + 1 + kTileX - 3) / (kTileX - 2));
+    const unsigned gy = unsigned((a.ny + 1 + TileY - 3) / (TileY - 2));
+    if (a.planes <= 0) a.planes = wave_filling_planes(std::size_t(gx) * gy, resident, a.nz);
+    const dim3 grid(gx, gy, unsigned((a.nz + a.planes - 1) / a.planes));
+    kernel<<<grid, block, bytes, stream>>>(a);
     VOXWAVE_CUDA_CHECK_LAUNCH("fused_moment_step_kernel");
 }
 
 struct FusedShape {
-    int tile_y = 8, min_blocks = 2, planes = 16;
+    int tile_y = 8, min_blocks = 2, planes = 0;  // planes 0: wave_filling_planes
 };
 
-// Defaults per precision (H100 sweeps, see the header comment), or the benchmark knobs; a bad
-// knob is an error, not a silent default.
-FusedShape fused_shape(bool fp64) {
-    FusedShape s = fp64 ? FusedShape{8, 2, 24} : FusedShape{8, 4, 16};
+// The default shape (H100 sweeps, see the header comment), or the benchmark knobs; a bad knob
+// is an error, not a silent default.
+FusedShape fused_shape() {
+    FusedShape s;
     if (const char* t = std::getenv("VOXWAVE_FUSED_TILE"); t && *t) {
         if (std::strcmp(t, "8x2") == 0)
             s.min_blocks = 2;
@@ -246,7 +273,8 @@ FusedShape fused_shape(bool fp64) {
     }
     if (const char* p = std::getenv("VOXWAVE_FUSED_PLANES"); p && *p) {
         const int v = std::atoi(p);
-        if (v < 1 || v > 4096) throw InputError("", "VOXWAVE_FUSED_PLANES", "must be 1..4096");
+        if (v < 1 || v > 4096)
+            throw InputError("", "VOXWAVE_FUSED_PLANES", "must be 1..4096 (unset: fill whole waves)");
         s.planes = v;
     }
     return s;
@@ -272,7 +300,7 @@ void launch_shape(FusedStepArgs<Real> a, const FusedShape& s, cudaStream_t strea
 template <class Real>
 void launch_fused_step(const FusedStepArgs<Real>& a, bool damped, cudaStream_t stream) {
     if (a.nx <= 0 || a.ny <= 0 || a.nz <= 0) return;
-    static const FusedShape shape = fused_shape(sizeof(Real) == 8);  // knobs read once per precision
+    static const FusedShape shape = fused_shape();  // knobs read once
     const bool uniform = a.ih == nullptr;
     if (damped)
         uniform ? launch_shape<Real, true, true>(a, shape, stream) : launch_shape<Real, true, false>(a, shape, stream);
