@@ -55,6 +55,36 @@ __device__ __forceinline__ void add_to(Real* p, Real v) {
     if (v != Real(0)) atomicAdd(p, v);  // result unused: compiles to RED; void and quiet regions cost nothing
 }
 
+// The x sums of a warp's row of element forces: node (i, j + bb) of face cc (0: bottom, 1: top)
+// gets lane i's near corner and the far corner of lane i - 1 (lane 0: its own only).
+template <class Real>
+__device__ __forceinline__ void x_node_sums(const Real (&fe)[24], int lane, Real (&out)[2][2][3]) {
+#pragma unroll
+    for (int cc = 0; cc < 2; ++cc)
+#pragma unroll
+        for (int bb = 0; bb < 2; ++bb)
+#pragma unroll
+            for (int comp = 0; comp < 3; ++comp) {
+                const Real from_left = __shfl_up_sync(0xffffffffu, fe[3 * voxel_local_node(1, bb, cc) + comp], 1);
+                out[cc][bb][comp] = fe[3 * voxel_local_node(0, bb, cc) + comp] + (lane > 0 ? from_left : Real(0));
+            }
+}
+
+// fe = K_e ue of an element of material `id` (0: void or outside, fe = 0); gather(ue) fills the
+// element's 24 operand values only when there is an element.
+template <class Real, class Gather>
+__device__ __forceinline__ void moment_element_forces(unsigned id, Real lambda, Real mu, Real s0, Real s1, Real s2,
+                                                      Gather&& gather, Real (&fe)[24]) {
+    if (id != 0) {
+        Real ue[24];
+        gather(ue);
+        voxel_element_force(ue, lambda, mu, s0, s1, s2, fe);
+    } else {
+#pragma unroll
+        for (int d = 0; d < 24; ++d) fe[d] = Real(0);
+    }
+}
+
 template <class Real>
 struct RowEmitter {
     Real carry[2][3] = {}, carry_edge[2][3] = {};
@@ -63,32 +93,20 @@ struct RowEmitter {
     __device__ __forceinline__ void plane(const Real (&fe)[24], int lane, const WarpRow& w, int k, int nx, int ny,
                                           Real* const (&f)[3]) {
         const int i = w.seg * kWarpElements + lane;
-        Real bottom[2][3], top[2][3], edge_bottom[2][3], edge_top[2][3];
-#pragma unroll
-        for (int bb = 0; bb < 2; ++bb)
-#pragma unroll
-            for (int comp = 0; comp < 3; ++comp) {
-                const Real near0 = fe[3 * voxel_local_node(0, bb, 0) + comp];
-                const Real far0 = fe[3 * voxel_local_node(1, bb, 0) + comp];
-                const Real near1 = fe[3 * voxel_local_node(0, bb, 1) + comp];
-                const Real far1 = fe[3 * voxel_local_node(1, bb, 1) + comp];
-                const Real from_left0 = __shfl_up_sync(0xffffffffu, far0, 1);
-                const Real from_left1 = __shfl_up_sync(0xffffffffu, far1, 1);
-                bottom[bb][comp] = near0 + (lane > 0 ? from_left0 : Real(0));
-                top[bb][comp] = near1 + (lane > 0 ? from_left1 : Real(0));
-                edge_bottom[bb][comp] = far0;  // lane 31 only: node x0 + 32, the next segment's seam
-                edge_top[bb][comp] = far1;
-            }
+        Real sums[2][2][3];  // [face][bb][component]
+        x_node_sums(fe, lane, sums);
         const bool node_ok = i <= nx, edge_ok = lane == 31 && i + 1 <= nx;
 #pragma unroll
         for (int bb = 0; bb < 2; ++bb) {
             const std::size_t n = grid_node(nx, ny, i, w.j + bb, k);
 #pragma unroll
             for (int comp = 0; comp < 3; ++comp) {
-                if (node_ok) add_to(f[comp] + n, carry[bb][comp] + bottom[bb][comp]);
-                if (edge_ok) add_to(f[comp] + n + 1, carry_edge[bb][comp] + edge_bottom[bb][comp]);
-                carry[bb][comp] = top[bb][comp];
-                carry_edge[bb][comp] = edge_top[bb][comp];
+                // Lane 31's far corners: node x0 + 32, the next segment's seam.
+                const Real edge_bottom = fe[3 * voxel_local_node(1, bb, 0) + comp];
+                if (node_ok) add_to(f[comp] + n, carry[bb][comp] + sums[0][bb][comp]);
+                if (edge_ok) add_to(f[comp] + n + 1, carry_edge[bb][comp] + edge_bottom);
+                carry[bb][comp] = sums[1][bb][comp];
+                carry_edge[bb][comp] = fe[3 * voxel_local_node(1, bb, 1) + comp];
             }
         }
     }

@@ -150,34 +150,22 @@ __global__ void __launch_bounds__(kTileX* TileY, MinBlocks) fused_moment_step_ke
         const unsigned id = id_next;
         id_next = element_id(k + 1);
         Real fe[24];
-        if (id != 0) {
-            Real ue[24];
+        moment_element_forces(
+            id, sh.lambda[id], sh.mu[id], a.s0, a.s1, a.s2,
+            [&](Real(&ue)[24]) {
 #pragma unroll
-            for (int cc = 0; cc < 2; ++cc)
+                for (int cc = 0; cc < 2; ++cc)
 #pragma unroll
-                for (int q = 0; q < 4; ++q)
+                    for (int q = 0; q < 4; ++q)
 #pragma unroll
-                    for (int c = 0; c < 3; ++c)
-                        ue[3 * voxel_local_node(q & 1, q >> 1, cc) + c] =
-                            sh.w[(k + cc) % 3][c][ty + (q >> 1)][tx + (q & 1)];
-            voxel_element_force(ue, sh.lambda[id], sh.mu[id], a.s0, a.s1, a.s2, fe);
-        } else {
-#pragma unroll
-            for (int d = 0; d < 24; ++d) fe[d] = Real(0);
-        }
-        // x: node (i, j + bb) of face cc gets this element's near corner and the left
-        // neighbour's far corner.
-        Real row[2][2][3];  // [face][bb][component]
-#pragma unroll
-        for (int cc = 0; cc < 2; ++cc)
-#pragma unroll
-            for (int bb = 0; bb < 2; ++bb)
-#pragma unroll
-                for (int c = 0; c < 3; ++c) {
-                    const Real from_left = __shfl_up_sync(0xffffffffu, fe[3 * voxel_local_node(1, bb, cc) + c], 1);
-                    row[cc][bb][c] = fe[3 * voxel_local_node(0, bb, cc) + c] + (tx > 0 ? from_left : Real(0));
-                }
-                // y: row j + 1 of this element is row j of the next tile row's element.
+                        for (int c = 0; c < 3; ++c)
+                            ue[3 * voxel_local_node(q & 1, q >> 1, cc) + c] =
+                                sh.w[(k + cc) % 3][c][ty + (q >> 1)][tx + (q & 1)];
+            },
+            fe);
+        Real row[2][2][3];  // [face][bb][component]: x sums done
+        x_node_sums(fe, tx, row);
+        // y: row j + 1 of this element is row j of the next tile row's element.
 #pragma unroll
         for (int cc = 0; cc < 2; ++cc)
 #pragma unroll

@@ -22,27 +22,25 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads) moment_stiffness_kerne
                                                     std::size_t(a.nx) * (std::size_t(w.j) + std::size_t(a.ny) * k)))
                                    : 0u;
         Real fe[24];
-        if (id != 0) {
-            Real ue[24];
+        moment_element_forces(
+            id, __ldg(a.lambda + id), __ldg(a.mu + id), a.s0, a.s1, a.s2,
+            [&](Real(&ue)[24]) {
 #pragma unroll
-            for (int c = 0; c < 2; ++c)
+                for (int c = 0; c < 2; ++c)
 #pragma unroll
-                for (int bb = 0; bb < 2; ++bb)
+                    for (int bb = 0; bb < 2; ++bb)
 #pragma unroll
-                    for (int aa = 0; aa < 2; ++aa) {
-                        const std::size_t n = grid_node(a.nx, a.ny, i + aa, w.j + bb, k + c);
-                        const int l = voxel_local_node(aa, bb, c);
+                        for (int aa = 0; aa < 2; ++aa) {
+                            const std::size_t n = grid_node(a.nx, a.ny, i + aa, w.j + bb, k + c);
+                            const int l = voxel_local_node(aa, bb, c);
 #pragma unroll
-                        for (int comp = 0; comp < 3; ++comp) {
-                            const Real v = __ldg(a.u[comp] + n);
-                            ue[3 * l + comp] = Damped ? a.keep * v - a.b * __ldg(a.u_prev[comp] + n) : v;
+                            for (int comp = 0; comp < 3; ++comp) {
+                                const Real v = __ldg(a.u[comp] + n);
+                                ue[3 * l + comp] = Damped ? a.keep * v - a.b * __ldg(a.u_prev[comp] + n) : v;
+                            }
                         }
-                    }
-            voxel_element_force(ue, __ldg(a.lambda + id), __ldg(a.mu + id), a.s0, a.s1, a.s2, fe);
-        } else {
-#pragma unroll
-            for (int d = 0; d < 24; ++d) fe[d] = Real(0);
-        }
+            },
+            fe);
         emit.plane(fe, lane, w, k, a.nx, a.ny, a.f);
     }
     emit.finish(lane, w, a.nx, a.ny, a.f);
