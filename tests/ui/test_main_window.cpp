@@ -269,8 +269,12 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(frames >= 3 && w.traces()->sampleCount() > 20, 20000);
         QTest::qWait(100);
         const QImage a = w.wavefield()->grabFramebuffer();
-        const int points_a = w.traces()->plottedPoints();
-        QTRY_VERIFY_WITH_TIMEOUT(w.traces()->plottedPoints() > points_a + 10, 20000);
+        // The traces keep being redrawn with new samples. Their point count is no measure: past
+        // 1200 samples per receiver the decimated chart holds a nearly constant number of points,
+        // and a fast engine gets there before this line (the test failed that way in CI).
+        QVERIFY(w.traces()->plottedPoints() > 0);
+        const double end_a = w.traces()->plottedEndTime();
+        QTRY_VERIFY_WITH_TIMEOUT(w.traces()->plottedEndTime() > end_a, 20000);
         QTest::qWait(100);
         const QImage b = w.wavefield()->grabFramebuffer();
         QVERIFY(w.wavefield()->glErrors().isEmpty());

@@ -108,6 +108,15 @@ int TracePanel::plottedPoints() const {
     return n;
 }
 
+double TracePanel::plottedEndTime() const {
+    double end = 0;
+    for (auto* s : chart_->series()) {
+        const auto* line = static_cast<QLineSeries*>(s);
+        if (line->count() > 0) end = std::max(end, line->at(line->count() - 1).x());
+    }
+    return end;
+}
+
 void TracePanel::setComponent(int c) {
     component_ = std::clamp(c, 0, 3);
     if (component_box_->currentIndex() != component_) component_box_->setCurrentIndex(component_);

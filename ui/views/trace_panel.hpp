@@ -56,8 +56,12 @@ public:
     double sample(std::size_t r, std::size_t n, int c) const { return u_[r][n * 3 + std::size_t(c)]; }
     // The value plotted for receiver r, sample n (component chosen in the panel).
     double value(std::size_t r, std::size_t n) const;
-    // How many points the chart holds now (tests: the plots did update).
+    // How many points the chart holds now (tests: the plots did update). Beyond 1200 samples per
+    // receiver the count stays near 2 x 600 per receiver (min/max decimation).
     int plottedPoints() const;
+    // The latest time the chart shows (µs; 0 when empty): grows with every redraw of new samples,
+    // decimated or not.
+    double plottedEndTime() const;
     const BScanView* bscan() const { return bscan_; }
     // CSV: time then one column per receiver and component. Atomic. Throws InputError.
     void exportCsv(const QString& path) const;
