@@ -231,6 +231,7 @@ void launch_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     const unsigned gx = unsigned((a.nx + 1 + kTileX - 3) / (kTileX - 2));
     const unsigned gy = unsigned((a.ny + 1 + TileY - 3) / (TileY - 2));
     if (a.planes <= 0) a.planes = wave_filling_planes(std::size_t(gx) * gy, resident, a.nz);
+    a.planes = std::max(a.planes, (a.nz + 65534) / 65535);  // at most 65,535 chunks (grid z)
     const dim3 grid(gx, gy, unsigned((a.nz + a.planes - 1) / a.planes));
     kernel<<<grid, block, bytes, stream>>>(a);
     VOXWAVE_CUDA_CHECK_LAUNCH("fused_moment_step_kernel");
