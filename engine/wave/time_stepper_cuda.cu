@@ -11,6 +11,7 @@
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "wave/central_difference.hpp"
 #include "wave/cuda_support.cuh"
 #include "wave/tcovfem_int8.hpp"
 #include "wave/time_stepper_cuda.hpp"
@@ -126,9 +127,9 @@ __global__ void __launch_bounds__(256) update_kernel(UpdateArgs<Real> a) {
     f0[i] = Real(0);
     f1[i] = Real(0);
     f2[i] = Real(0);
-    m0[i] = (Real(2) * u[0] - mh * um[0] - ai * f[0]) * ih;
-    m1[i] = (Real(2) * u[1] - mh * um[1] - ai * f[1]) * ih;
-    m2[i] = (Real(2) * u[2] - mh * um[2] - ai * f[2]) * ih;
+    m0[i] = central_difference_node(u[0], um[0], ai * f[0], mh, ih);
+    m1[i] = central_difference_node(u[1], um[1], ai * f[1], mh, ih);
+    m2[i] = central_difference_node(u[2], um[2], ai * f[2], mh, ih);
 }
 
 template <class Real>

@@ -15,13 +15,15 @@
 
 #include "model/material.hpp"
 #include "model/voxel_grid.hpp"
+#include "wave/central_difference.hpp"
 #include "wave/voxel_element_kernel.hpp"
 
 namespace voxwave {
 
 // Per-node factors of the central-difference update u+ = (2u - (1 - h) u- - dt^2/m f) / (1 + h)
 // (time_stepper_cpu.hpp states the scheme). inv_one_plus_h and one_minus_h hold one value per
-// node, or a single value when uniform.
+// node, or a single value when uniform. central_difference_node (central_difference.hpp) applies
+// them at one node.
 template <class Real>
 struct CentralDifference {
     const Real* dt2_inv_mass = nullptr;
@@ -29,12 +31,6 @@ struct CentralDifference {
     const Real* one_minus_h = nullptr;
     bool uniform = true;
 };
-
-// That update at one node; a_f = dt^2/m f. Both CPU paths (two-pass and fused) call it.
-template <class Real>
-inline Real central_difference_node(Real u, Real u_prev, Real a_f, Real one_minus_h, Real inv_one_plus_h) {
-    return (Real(2) * u - one_minus_h * u_prev - a_f) * inv_one_plus_h;
-}
 
 template <class Real>
 class VoxelStiffnessCpu {
