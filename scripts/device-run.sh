@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs fused-ncu bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs fused-ncu tc-knobs tc-ncu bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -211,6 +211,24 @@ for phase in "$@"; do
             --methods ovfem --precisions ${PRECISIONS:-fp64 fp32} --steps 1000 2>&1 | grep "fused node" | tee -a "$OUT/summary.log"
         done
       done ;;
+    tc-knobs)
+      # TCOVFEM's fused step (blocks per SM; env TILES) against its split designs, 2 mm, 1000 steps.
+      log "tcovfem fused step knobs (2 mm, 1000 steps)"
+      for tile in ${TILES:-8x1 8x2}; do
+        echo "tile=$tile" | tee -a "$OUT/summary.log"
+        VOXWAVE_FUSED_TILE=$tile $CLI bench --backend cuda --spacing 0.002 --methods tcovfem --precisions fp64 \
+          --steps 1000 2>&1 | grep "^| tcovfem" | tee -a "$OUT/summary.log"
+      done ;;
+    tc-ncu)
+      log "tcovfem fused step ncu (2 mm)"
+      timeout 200 /usr/local/cuda/bin/ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis \
+        --section MemoryWorkloadAnalysis --section WarpStateStats --section LaunchStats --section Occupancy \
+        --section InstructionStats --section SchedulerStats -k regex:fused -s 30 -c 1 \
+        $CLI bench --backend cuda --spacing 0.002 --methods tcovfem --precisions fp64 --steps 40 >"$OUT/ncu-tc.txt" 2>&1
+      grep -E "Duration|Issue Slots Busy|Registers Per|Achieved Occupancy|Throughput|Warp Cycles Per Issued|Executed Ipc|Local" "$OUT/ncu-tc.txt" | tee -a "$OUT/summary.log"
+      timeout 200 /usr/local/cuda/bin/ncu --clock-control none --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,regex:smsp__inst_executed_pipe_.*\.sum,smsp__inst_executed.sum \
+        -k regex:fused -s 30 -c 1 $CLI bench --backend cuda --spacing 0.002 --methods tcovfem --precisions fp64 --steps 40 >"$OUT/ncu-tc-stalls.txt" 2>&1
+      grep -E "stalled|inst_executed" "$OUT/ncu-tc-stalls.txt" | sort -k3 -n -r | head -24 | tee -a "$OUT/summary.log" ;;
     fused-ncu)
       log "fused step ncu (ovfem fp64 and fp32, 2 mm)"
       for pr in fp64 fp32; do

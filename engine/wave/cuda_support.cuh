@@ -56,7 +56,13 @@ struct FusedStepArgs {
     const Real* mh;      // 1 - h per node, or null (uniform mh0)
     Real ih0, mh0;
     Real keep, b;  // K is applied to w = keep u - b u^{n-1} (stiffness-proportional damping)
-    int planes;    // element planes one block sweeps (set by launch_fused_step)
+    int planes;    // element planes one block sweeps (set by the launch)
+    // TCOVFEM only (Real = double):
+    int stages;                        // M
+    const double* kappa_factor;        // [256] kappa ds / 256
+    const double* shear_factor;        // [256] G ds / 384
+    const std::uint32_t* b_fragments;  // tcovfem_pack_b_fragments(.., TcovfemOutputOrder::FaceRows)
+    const Real* diag;                  // the FP64 diagonal per node
 };
 
 struct TcovfemStiffnessArgs {
@@ -79,11 +85,20 @@ void launch_moment_stiffness(const MomentStiffnessArgs<Real>& a, bool damped, cu
 // planes per block.
 template <class Real>
 void launch_fused_step(const FusedStepArgs<Real>& a, bool damped, cudaStream_t stream);
+// TCOVFEM's fused step (tcovfem_step_fused_cuda.cu): the same node-centred sweep with the element
+// plane's forces from INT8 Tensor Cores. Launch shape: 32 x 8 threads, VOXWAVE_FUSED_TILE = 8x1 |
+// 8x2 (blocks per SM), VOXWAVE_FUSED_PLANES as above.
+void launch_tcovfem_fused_step(const FusedStepArgs<double>& a, bool damped, cudaStream_t stream);
 // staged = true: element forces pass through shared memory to the row emitter (plain adds);
 // false: the paper's mapping, each lane adds its Tensor Core outputs to global memory with atomics.
 void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, bool staged, cudaStream_t stream);
+// Which output (row of A) each column n = 8 nt + g' of the Tensor Core product is.
+enum class TcovfemOutputOrder {
+    Dofs,      // n = dof (the split kernels: lane t gets dofs 8 nt + 2t, + 1)
+    FaceRows,  // the fused step: lane t gets component nt of nodes (a = 0, 1; b = t & 1; c = t >> 1)
+};
 // Packs A = [256 K_kappa/ds | 384 K_G/ds - 245 I] into the per-lane B fragments of
-// mma.m16n8k32 (s8), with the column permutation the kernel's lanes use.
-void tcovfem_pack_b_fragments(std::uint32_t out[32 * 3 * 2 * 2]);
+// mma.m16n8k32 (s8), with the column permutation the kernels' lanes use.
+void tcovfem_pack_b_fragments(std::uint32_t out[32 * 3 * 2 * 2], TcovfemOutputOrder order = TcovfemOutputOrder::Dofs);
 
 }  // namespace voxwave::cuda

@@ -11,7 +11,8 @@
 // Integer expansion of A ubar (hierarchical FP64 -> INT64 -> INT8):
 //   * per-element scale s_e = 2^e, the smallest power of two strictly above max |ubar| (eq. 10;
 //     a power of two so the scaling itself is exact);
-//   * ONE conversion to INT64: q = trunc(ubar / s_e * a), a = 2^56 (eq. 12), |q| < 2^56;
+//   * ONE conversion to INT64: q = floor(ubar / s_e * a), a = 2^56 (eq. 12), -2^56 <= q < 2^56
+//     (floor, not truncation: the GPU takes it with one rounded-down add, see tcovfem_mma.cuh);
 //   * keep M stages: q_M = floor(q / 2^(7 (8 - M))), split into M digits of b = 2^7 (eq. 16):
 //     digits 0..M-2 are in [0, 127], the top digit is signed in [-128, 127] (all int8);
 //   * each digit product r_j = A d_j is exact in INT32 (|r_j| <= 48 * 77 * 128 < 2^19) and runs on
@@ -93,9 +94,9 @@ VOXWAVE_HD int tcovfem_scale_exponent(double max_abs) {
     return biased - 1022;  // max_abs = f 2^e with f in [0.5, 1)  =>  max_abs < 2^e
 }
 
-// The one FP64 -> INT64 conversion (eq. 12): trunc(x / 2^e * 2^56); |result| < 2^56 when |x| < 2^e.
+// The one FP64 -> INT64 conversion (eq. 12): floor(x / 2^e * 2^56), in [-2^56, 2^56) when |x| < 2^e.
 VOXWAVE_HD std::int64_t tcovfem_to_int64(double x, int e) {
-    return static_cast<std::int64_t>(x * tcovfem_pow2(kTcovfemFixedBits - e));
+    return static_cast<std::int64_t>(floor(x * tcovfem_pow2(kTcovfemFixedBits - e)));
 }
 
 // Keeps the top M of the 8 base-128 digits (floor division; exact arithmetic shift).

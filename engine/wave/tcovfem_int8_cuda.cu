@@ -16,36 +16,16 @@
 #include "wave/cuda_support.cuh"
 #include "wave/element_row_emit.cuh"
 #include "wave/tcovfem_int8.hpp"
+#include "wave/tcovfem_mma.cuh"
 #include "wave/voxel_element_kernel.hpp"
 
 namespace voxwave::cuda {
 namespace {
 
-// Local node n (0..7) -> corner offsets (a, b, c); inverse of voxel_local_node.
-__device__ __forceinline__ void corner_of(int n, int& a, int& b, int& c) {
-    c = n >> 2;
-    const int m = n & 3;
-    a = (m == 1 || m == 2) ? 1 : 0;
-    b = (m >= 2) ? 1 : 0;
-}
-
-__device__ __forceinline__ void mma_s8(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
-                                       std::uint32_t a3, std::uint32_t b0, std::uint32_t b1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile(
-        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-        "{%0,%1,%2,%3};\n"
-        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-#else
-    __trap();  // only sm_80+ has INT8 mma.sync; the engine refuses TCOVFEM on older devices
-#endif
-}
-
 // The 4 base-128 digits of a part (x < 2^28 in magnitude) one per byte: bits 0-6, 7-13, 14-20,
 // 21-27 move to bytes 0-3. Digit `top` (0..3, or out of range) is the signed top digit of q_M:
 // its byte takes bits 21-28 (x << 3), which is the digit in two's complement.
-__device__ __forceinline__ std::uint32_t digits_as_bytes(int x, int top) {
+__device__ __forceinline__ std::uint32_t digits_as_bytes_with_top(int x, int top) {
     const std::uint32_t u = std::uint32_t(x);
     std::uint32_t y = (u & 0x7fu) | ((u << 1) & 0x7f00u) | ((u << 2) & 0x7f0000u);
     y |= top == 3 ? ((u << 3) & 0xff000000u) : ((u << 3) & 0x7f000000u);
@@ -177,7 +157,7 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_k
                 for (int s = 0; s < 12; ++s) {
                     const std::int64_t q = tcovfem_keep_stages(tcovfem_to_int64(ubar[s], e[r]), M);
                     const int lo = int(tcovfem_low_part(q, M)), hi = int(tcovfem_high_part(q, M));
-                    const std::uint32_t wl = digits_as_bytes(lo, M - 1), wh = digits_as_bytes(hi, M - 5);
+                    const std::uint32_t wl = digits_as_bytes_with_top(lo, M - 1), wh = digits_as_bytes_with_top(hi, M - 5);
                     y_lo[r][s] = wl;
                     y_hi[r][s] = wh;
                 }
@@ -219,8 +199,14 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_k
 
 }  // namespace
 
-void tcovfem_pack_b_fragments(std::uint32_t out[32 * 3 * 2 * 2]) {
+void tcovfem_pack_b_fragments(std::uint32_t out[32 * 3 * 2 * 2], TcovfemOutputOrder order) {
     const TcovfemInt8Matrix A = build_tcovfem_int8_matrix();
+    // Column n (0..23) of the product -> row of A.
+    auto output_row = [&](int n) {
+        if (order == TcovfemOutputOrder::Dofs) return n;
+        const int nt = n / 8, tq = (n % 8) / 2, a = n % 2;
+        return 3 * voxel_local_node(a, tq & 1, tq >> 1) + nt;
+    };
     // B[p][n] (64 x 24) = A[n][column(p)]: physical k-column p -> (lane quad index t, slot s).
     auto b_entry = [&](int p, int n) -> int {
         const int kb = p / 32, within = p % 32, half = within / 16, t = (within % 16) / 4, i = within % 4;
@@ -241,7 +227,7 @@ void tcovfem_pack_b_fragments(std::uint32_t out[32 * 3 * 2 * 2]) {
                     std::uint32_t word = 0;
                     for (int i = 0; i < 4; ++i) {
                         const int p = kb * 32 + 16 * r + 4 * t + i;
-                        word |= (std::uint32_t(b_entry(p, 8 * nt + g)) & 0xffu) << (8 * i);
+                        word |= (std::uint32_t(b_entry(p, output_row(8 * nt + g))) & 0xffu) << (8 * i);
                     }
                     out[((lane * 3 + nt) * 2 + kb) * 2 + r] = word;
                 }

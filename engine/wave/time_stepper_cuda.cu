@@ -195,9 +195,9 @@ public:
     virtual bool fused_step() const = 0;
 };
 
-// The design a moment-method engine uses (MomentStepDesign::Auto resolved).
-bool use_fused_step(MomentStepDesign d, bool tcovfem, bool exchange) {
-    if (tcovfem || exchange) return false;  // TCOVFEM's Tensor Core kernel; slabs exchange f
+// The step design an engine uses (MomentStepDesign::Auto resolved).
+bool use_fused_step(MomentStepDesign d, bool exchange) {
+    if (exchange) return false;  // slabs exchange the shared planes' forces: f must exist
     if (d == MomentStepDesign::Auto) {
         const char* env = std::getenv("VOXWAVE_CUDA_STEP");
         if (env && std::strcmp(env, "split") == 0) return false;
@@ -221,7 +221,7 @@ public:
         uniform_h_ = p.sponge.empty();
         check_fits();
         exchange_ = options.exchange;
-        fused_ = use_fused_step(options.moment_step, tc_, exchange_ != nullptr);
+        fused_ = use_fused_step(options.moment_step, exchange_ != nullptr);
         if (exchange_) {
             // Highest priority: the boundary planes and the exchange must not queue behind the
             // interior elements, or the transfer starts late and is no longer hidden.
@@ -268,6 +268,9 @@ public:
             cuda::tcovfem_pack_b_fragments(frag.data());
             bfrag_.resize(frag.size());
             bfrag_.upload(frag);
+            cuda::tcovfem_pack_b_fragments(frag.data(), cuda::TcovfemOutputOrder::FaceRows);
+            bfrag_fused_.resize(frag.size());
+            bfrag_fused_.upload(frag);
             if (options.tcovfem_diagonal && options.tcovfem_diagonal->size() != nn_)
                 throw RuntimeError("tcovfem_diagonal: wrong size");
             const std::vector<double> diag =
@@ -443,6 +446,17 @@ public:
         a.mh0 = mh0_;
         a.keep = keep_;
         a.b = b_;
+        if constexpr (std::is_same_v<Real, double>) {
+            if (tc_) {
+                a.stages = p_.stages;
+                a.kappa_factor = kappa_f_.get();
+                a.shear_factor = shear_f_.get();
+                a.b_fragments = bfrag_fused_.get();
+                a.diag = diag_.get();
+                cuda::launch_tcovfem_fused_step(a, damped_, nullptr);
+                return;
+            }
+        }
         cuda::launch_fused_step<Real>(a, damped_, nullptr);
     }
 
@@ -677,7 +691,7 @@ private:
     DeviceBuffer<std::uint8_t> ids_;
     DeviceBuffer<Real> lambda_, mu_, u_, um_, f_, a_, ih_, mh_, src_scale_, src_force_;
     DeviceBuffer<double> kappa_f_, shear_f_, diag_, rec_buf_;
-    DeviceBuffer<std::uint32_t> bfrag_;
+    DeviceBuffer<std::uint32_t> bfrag_, bfrag_fused_;  // the split kernels' and the fused step's output orders
     DeviceBuffer<long long> src_node_, rec_node_;
 };
 

@@ -1,12 +1,14 @@
 // The CUDA wave engine behind the same solver API as the CPU one (issue 3): VFEM and OVFEM in
 // FP64 and FP32 with the moment kernel, and TCOVFEM on INT8 Tensor Cores (FP64 + INT8, M stages).
 //
-// The whole time loop stays on the GPU. VFEM / OVFEM by default run each step as one fused
-// node-centred kernel (voxel_step_fused_cuda.cu: element forces summed per node in registers
-// and shared memory, then the central-difference update, no atomics); TCOVFEM and distributed
-// slabs run a stiffness kernel (element rows along x, swept along z; forces combined across the
-// warp and carried along z, then added to global memory) and an update kernel. A small point
-// kernel adds the sources; receiver samples collect in device memory and leave in batches.
+// The whole time loop stays on the GPU. By default each step is one fused node-centred kernel
+// (fused_step.cuh: element forces summed per node in registers and shared memory, then the
+// central-difference update, no atomics), with the moment kernel (voxel_step_fused_cuda.cu)
+// or INT8 Tensor Cores (tcovfem_step_fused_cuda.cu). The split design, kept for comparison and
+// for distributed slabs, runs a stiffness kernel (element rows along x, swept along z; forces
+// combined across the warp and carried along z, then added to global memory) and an update
+// kernel. A small point kernel adds the sources; receiver samples collect in device memory and
+// leave in batches.
 //
 // This header has no CUDA types so that CPU-only code (CLI, tests) can include it. In a build
 // without CUDA every entry point throws InputError("", "backend", ...).
@@ -39,11 +41,11 @@ enum class TcovfemMapping {
     PaperAtomics,  // the paper's mapping: every output added to global memory with an atomic
 };
 
-// How a VFEM / OVFEM step is organised (TCOVFEM and distributed slabs always use Split).
+// How a step is organised, for every method (distributed slabs always use Split).
 enum class MomentStepDesign {
     Auto,   // Fused unless VOXWAVE_CUDA_STEP=split (the benchmark measured Fused faster)
     Fused,  // one node-centred kernel per step: element forces, node sums, update; no atomics
-    Split,  // element kernel adding into f with reductions, then the update kernel
+    Split,  // element kernel adding into f (TCOVFEM: tcovfem_mapping), then the update kernel
 };
 
 struct CudaEngineOptions {

@@ -108,7 +108,9 @@ TEST(TcovfemDigits, SignedBase128DigitsRecombineExactly) {
     std::mt19937_64 rng(2024);
     const std::int64_t lim = (std::int64_t(1) << 56) - 1;
     std::uniform_int_distribution<std::int64_t> Q(-lim, lim);
-    std::vector<std::int64_t> qs = {0, 1, -1, 127, -128, lim, -lim, std::int64_t(1) << 55, -(std::int64_t(1) << 55)};
+    // -2^56: floor(ubar / s_e * 2^56) reaches it when ubar / s_e is just above -1.
+    std::vector<std::int64_t> qs = {0,   1, -1, 127, -128, lim, -lim, -lim - 1, std::int64_t(1) << 55,
+                                    -(std::int64_t(1) << 55)};
     for (int t = 0; t < 20000; ++t) qs.push_back(Q(rng));
     // Small magnitudes too (elements whose entries are far below their scale s_e).
     std::uniform_int_distribution<std::int64_t> small(-(1 << 20), 1 << 20);
@@ -152,6 +154,9 @@ TEST(TcovfemDigits, ScaleIsAPowerOfTwoStrictlyAboveTheMaximum) {
         EXPECT_GE(std::abs(tcovfem_to_int64(x, e)), std::int64_t(1) << 55);
     }
     EXPECT_EQ(tcovfem_scale_exponent(0.0), 0);
+    // The conversion floors (the GPU's rounded-down add does the same): -2.5 units -> -3.
+    EXPECT_EQ(tcovfem_to_int64(-2.5 * 0x1p-56, 0), -3);
+    EXPECT_EQ(tcovfem_to_int64(2.5 * 0x1p-56, 0), 2);
 }
 
 // ---------------------------------------------------------------------------------------------

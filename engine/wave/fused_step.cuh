@@ -1,0 +1,258 @@
+// The fused node-centred time step (issue 3: "a node-centred stencil without atomics"): one
+// kernel per step, shared by VFEM / OVFEM (voxel_step_fused_cuda.cu, the moment kernel) and
+// TCOVFEM (tcovfem_step_fused_cuda.cu, INT8 Tensor Cores). Only how an element plane's forces
+// are made differs; that is the Plane policy below.
+//
+// Why: the element kernel + update kernel pair moves f through global memory twice and adds
+// into it with 6 reductions per element; on the H100 those reductions were the gap to the
+// memory floor (2 mm paper model, FP64: 148 us element kernel + 258 us update, 7.4x the floor).
+// Here a block owns a tile of node columns and sweeps a chunk of z planes:
+//   - thread (tx, ty) loads only its own node (i, j) = tile origin - 1 + (tx, ty): u, u^{n-1}
+//     and dt^2/m, two planes ahead so that the loads are in flight during the element work;
+//     it shares w = keep u - b u^{n-1} (the operand of K) through shared memory;
+//   - the element whose lowest corner is the thread's node is "its" element; the Plane makes
+//     the forces of every element plane of the chunk from the shared w; the tile's last column
+//     and row only load, so no element needs a node nobody loaded;
+//   - each node's force is summed from its 4 elements of the plane: along x within the warp
+//     (a warp is one row of the tile), along y through shared memory, along z by carrying the
+//     top face into the next plane;
+//   - as soon as node plane k is complete its owner applies the central-difference update and
+//     writes u^{n+1}. Nothing else of the step touches global memory.
+// The tile's edge threads compute elements only for their neighbours (halo, recomputed by the
+// next tile) and the element plane below a chunk is recomputed for the carry: 32 x TileY
+// threads own 30 x (TileY - 2) nodes. u^{n+1} goes to a third buffer because neighbouring
+// tiles still read u^{n-1}.
+//
+// A Plane<Real, TileY> provides
+//   struct Shared;                    its part of the block's shared memory
+//   static constexpr bool kDiagonal;  true: the node force gets + diag[n] w[n] (TCOVFEM's FP64 part)
+//   Plane(args, shared, tid, threads) fills its tables (the kernel's first barrier follows)
+//   forces(sh, args, k, id, tx, ty)   element plane k (id: the thread's element, 0 = none);
+//                                     writes the row-(j + 1) partials to sh.pass[k & 1] and
+//                                     keeps or stores the row-j ones; before the plane's barrier
+//   node_sums(sh, k, tx, ty, node)    after it: node[cc][c] = the x and y sums of face cc
+#pragma once
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "core/errors.hpp"
+#include "wave/central_difference.hpp"
+#include "wave/cuda_support.cuh"
+#include "wave/element_row_emit.cuh"
+
+namespace voxwave::cuda {
+
+constexpr int kFusedTileX = 32;  // one warp per tile row: the x sums stay within a warp
+
+template <class Real>
+struct NodeValues {
+    Real u[3], um[3];
+};
+
+template <class Real>
+__device__ __forceinline__ NodeValues<Real> load_node(const FusedStepArgs<Real>& a, int ei, int ej, int kk,
+                                                      bool node_in) {
+    NodeValues<Real> v{};
+    if (node_in && kk <= a.nz) {
+        const std::size_t n = grid_node(a.nx, a.ny, ei, ej, kk);
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            v.u[c] = __ldg(a.u[c] + n);
+            v.um[c] = __ldg(a.um[c] + n);
+        }
+    }
+    return v;
+}
+
+// Shared memory of one block (dynamic: more than the 48 KB of static shared memory in FP64).
+template <class Real, int TileY, class PlaneShared>
+struct FusedShared {
+    Real w[3][3][TileY][kFusedTileX];        // w of every thread's node, node planes k, k + 1, k + 2 (mod 3)
+    Real own[2][6][TileY][kFusedTileX];      // u, u^{n-1} of the thread's node, planes k, k + 1 (mod 2)
+    Real pass[2][2][3][TileY][kFusedTileX];  // row-(j + 1) force partials of both faces, by plane parity
+    PlaneShared plane;
+};
+
+// One barrier per plane: iteration k makes element plane k from w planes k and k + 1, then
+// writes its force partials and w of plane k + 2 before the barrier; after it, the node plane
+// k is summed and updated. Three w planes and two partial buffers keep every write away from
+// what a slower thread may still read (two barriers per plane took 141 us instead of 133).
+template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
+__global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks) fused_step_kernel(FusedStepArgs<Real> a) {
+    using Plane = PlaneT<Real, TileY>;
+    using Shared = FusedShared<Real, TileY, typename Plane::Shared>;
+    extern __shared__ __align__(16) unsigned char fused_smem[];
+    Shared& sh = *reinterpret_cast<Shared*>(fused_smem);
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int ei = int(blockIdx.x) * (kFusedTileX - 2) - 1 + tx;
+    const int ej = int(blockIdx.y) * (TileY - 2) - 1 + ty;
+    const int k0 = int(blockIdx.z) * a.planes;
+    const int k1 = min(a.nz, k0 + a.planes);
+    const bool node_in = ei >= 0 && ei <= a.nx && ej >= 0 && ej <= a.ny;
+    const bool computes = tx < kFusedTileX - 1 && ty < TileY - 1 && ei >= 0 && ei < a.nx && ej >= 0 && ej < a.ny;
+    const bool owns = tx > 0 && tx < kFusedTileX - 1 && ty > 0 && ty < TileY - 1 && node_in;
+
+    auto put_w = [&](int kk, const NodeValues<Real>& v) {
+#pragma unroll
+        for (int c = 0; c < 3; ++c) sh.w[kk % 3][c][ty][tx] = Damped ? a.keep * v.u[c] - a.b * v.um[c] : v.u[c];
+    };
+    auto put_own = [&](int kk, const NodeValues<Real>& v) {
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            sh.own[kk & 1][c][ty][tx] = v.u[c];
+            sh.own[kk & 1][3 + c][ty][tx] = v.um[c];
+        }
+    };
+    // u^{n+1} of this thread's node at plane kk from its total force f (+ the Plane's diagonal
+    // term dg w, which needs w of the node: still in slot kk % 3).
+    auto update = [&](int kk, Real ai, Real ih, Real mh, Real dg, const Real(&f)[3]) {
+        const std::size_t n = grid_node(a.nx, a.ny, ei, ej, kk);
+        const int buf = kk & 1;
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            const Real fc = Plane::kDiagonal ? f[c] + dg * sh.w[kk % 3][c][ty][tx] : f[c];
+            a.up[c][n] = central_difference_node(sh.own[buf][c][ty][tx], sh.own[buf][3 + c][ty][tx], ai * fc, mh, ih);
+        }
+    };
+    // The update factors stay plain loads at their two call sites: one helper returning them as
+    // a struct raised the FP64 kernel to 128 registers and 123 us a step (run 17, against 113 us).
+    auto factor = [&](const Real* p, Real uniform, int kk) {
+        return owns ? __ldg(p + grid_node(a.nx, a.ny, ei, ej, kk)) : uniform;
+    };
+    // The material of this thread's element at plane kk (0: none or void). Loaded one plane
+    // ahead and the constants looked up in shared memory: Nsight Compute showed warps waiting
+    // on the dependent global loads id -> lambda[id] (long scoreboard, 2.2 cycles per issue).
+    auto element_id = [&](int kk) {
+        return computes && kk < a.nz
+                   ? unsigned(__ldg(a.ids + std::size_t(ei) +
+                                    std::size_t(a.nx) * (std::size_t(ej) + std::size_t(a.ny) * std::size_t(kk))))
+                   : 0u;
+    };
+    Plane plane(a, sh.plane, ty * kFusedTileX + tx, kFusedTileX * TileY);
+
+    int k = k0 > 0 ? k0 - 1 : 0;
+    {
+        const NodeValues<Real> v0 = load_node(a, ei, ej, k, node_in), v1 = load_node(a, ei, ej, k + 1, node_in);
+        put_w(k, v0);
+        put_own(k, v0);
+        put_w(k + 1, v1);
+        put_own(k + 1, v1);
+    }
+    NodeValues<Real> next = load_node(a, ei, ej, k + 2, node_in);
+    unsigned id_next = element_id(k);
+    __syncthreads();
+    Real carry[3] = {Real(0), Real(0), Real(0)};
+    for (; k < k1; ++k) {
+        const NodeValues<Real> ahead = load_node(a, ei, ej, k + 3, node_in);
+        // This plane's update factors, needed after the element work.
+        const Real ai = factor(a.a, Real(0), k);
+        const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
+        const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, k);
+        const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), k) : Real(0);
+        const unsigned id = id_next;
+        id_next = element_id(k + 1);
+        plane.forces(sh, a, k, id, tx, ty);
+        put_w(k + 2, next);
+        __syncthreads();  // partials of plane k and w of node plane k + 2 complete
+        Real node[2][3];
+        plane.node_sums(sh, k, tx, ty, node);
+        // z: node plane k is complete (the plane below gave its top face in carry).
+        if (k >= k0 && owns) {
+            const Real f[3] = {carry[0] + node[0][0], carry[1] + node[0][1], carry[2] + node[0][2]};
+            update(k, ai, ih, mh, dg, f);
+        }
+        put_own(k + 2, next);  // after update(k) read the same slot
+#pragma unroll
+        for (int c = 0; c < 3; ++c) carry[c] = node[1][c];
+        next = ahead;
+    }
+    // The model's top node plane has elements only below.
+    if (k1 == a.nz && owns) {
+        const Real ai = factor(a.a, Real(0), a.nz);
+        const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, a.nz);
+        const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, a.nz);
+        const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), a.nz) : Real(0);
+        update(a.nz, ai, ih, mh, dg, carry);
+    }
+}
+
+// Element planes per block when not set: the chunk count that fills whole waves of resident
+// blocks (defined in voxel_step_fused_cuda.cu).
+int wave_filling_planes(std::size_t tiles, int resident_blocks, int nz);
+
+// The launch shape (voxel_step_fused_cuda.cu): tile rows, the blocks per SM the registers are
+// sized for (0: the Plane's default), element planes per block (0: wave_filling_planes). Read
+// once from the benchmark knobs VOXWAVE_FUSED_TILE / VOXWAVE_FUSED_PLANES; a bad knob throws.
+struct FusedShape {
+    int tile_y = 8, min_blocks = 0, planes = 0;
+};
+const FusedShape& fused_shape();
+
+template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
+void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
+    const dim3 block(kFusedTileX, TileY);
+    constexpr int bytes = int(sizeof(FusedShared<Real, TileY, typename PlaneT<Real, TileY>::Shared>));
+    auto kernel = fused_step_kernel<Real, Damped, UniformH, TileY, MinBlocks, PlaneT>;
+    // Once per instantiation: allow more than 48 KB of shared memory; how many blocks fit.
+    static const int resident = [&] {
+        VOXWAVE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        int device = 0, sms = 0, per_sm = 0;
+        VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
+        VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedTileX * TileY, bytes));
+        return sms * per_sm;
+    }();
+    const unsigned gx = unsigned((a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2));
+    const unsigned gy = unsigned((a.ny + 1 + TileY - 3) / (TileY - 2));
+    if (a.planes <= 0) a.planes = wave_filling_planes(std::size_t(gx) * gy, resident, a.nz);
+    a.planes = std::max(a.planes, (a.nz + 65534) / 65535);  // at most 65,535 chunks (grid z)
+    const dim3 grid(gx, gy, unsigned((a.nz + a.planes - 1) / a.planes));
+    kernel<<<grid, block, bytes, stream>>>(a);
+    VOXWAVE_CUDA_CHECK_LAUNCH("fused_step_kernel");
+}
+
+// The shape's instantiation. AllShapes: every knob value (VFEM / OVFEM); otherwise 32 x 8
+// threads at 1 or 2 blocks per SM only (TCOVFEM: heavy kernels, slow to compile, and a tile of
+// 16 rows does not fit its shared memory twice per SM), 8x3 and 8x4 then mean 8x2.
+template <class Real, bool Damped, bool UniformH, bool AllShapes, template <class, int> class PlaneT>
+void launch_fused_shape(FusedStepArgs<Real> a, int default_min_blocks, cudaStream_t stream) {
+    const FusedShape& s = fused_shape();
+    a.planes = s.planes;
+    const int min_blocks = s.min_blocks > 0 ? s.min_blocks : default_min_blocks;
+    if constexpr (AllShapes) {
+        if (s.tile_y == 16 && min_blocks >= 2)
+            launch_fused_tile<Real, Damped, UniformH, 16, 2, PlaneT>(a, stream);
+        else if (s.tile_y == 16)
+            launch_fused_tile<Real, Damped, UniformH, 16, 1, PlaneT>(a, stream);
+        else if (min_blocks >= 4)
+            launch_fused_tile<Real, Damped, UniformH, 8, 4, PlaneT>(a, stream);
+        else if (min_blocks == 3)
+            launch_fused_tile<Real, Damped, UniformH, 8, 3, PlaneT>(a, stream);
+        else if (min_blocks == 2)
+            launch_fused_tile<Real, Damped, UniformH, 8, 2, PlaneT>(a, stream);
+        else
+            launch_fused_tile<Real, Damped, UniformH, 8, 1, PlaneT>(a, stream);
+    } else {
+        if (min_blocks >= 2)
+            launch_fused_tile<Real, Damped, UniformH, 8, 2, PlaneT>(a, stream);
+        else
+            launch_fused_tile<Real, Damped, UniformH, 8, 1, PlaneT>(a, stream);
+    }
+}
+
+template <class Real, bool AllShapes, template <class, int> class PlaneT>
+void launch_fused_plane(const FusedStepArgs<Real>& a, bool damped, int default_min_blocks, cudaStream_t stream) {
+    if (a.nx <= 0 || a.ny <= 0 || a.nz <= 0) return;
+    const bool uniform = a.ih == nullptr;
+    if (damped)
+        uniform ? launch_fused_shape<Real, true, true, AllShapes, PlaneT>(a, default_min_blocks, stream)
+                : launch_fused_shape<Real, true, false, AllShapes, PlaneT>(a, default_min_blocks, stream);
+    else
+        uniform ? launch_fused_shape<Real, false, true, AllShapes, PlaneT>(a, default_min_blocks, stream)
+                : launch_fused_shape<Real, false, false, AllShapes, PlaneT>(a, default_min_blocks, stream);
+}
+
+}  // namespace voxwave::cuda

@@ -1,0 +1,67 @@
+// Device helpers of the TCOVFEM Tensor Core kernels (tcovfem_int8_cuda.cu: the split element
+// kernel; tcovfem_step_fused_cuda.cu: the fused node-centred step): the INT8 mma, the local
+// corner of a node, and the exact integer <-> FP64 moves that keep the digit expansion
+// bit-identical to the CPU emulation in tcovfem_int8.hpp.
+#pragma once
+
+#include <cstdint>
+
+#include "wave/cuda_support.cuh"
+
+namespace voxwave::cuda {
+
+// Local node n (0..7) -> corner offsets (a, b, c); inverse of voxel_local_node.
+__host__ __device__ __forceinline__ void corner_of(int n, int& a, int& b, int& c) {
+    c = n >> 2;
+    const int m = n & 3;
+    a = (m == 1 || m == 2) ? 1 : 0;
+    b = (m >= 2) ? 1 : 0;
+}
+
+// c += A B on INT8 Tensor Cores, m16n8k32 (A row-major 16 x 32, B column-major 32 x 8, INT32 c).
+__device__ __forceinline__ void mma_s8(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                       std::uint32_t a3, std::uint32_t b0, std::uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#else
+    __trap();  // only sm_80+ has INT8 mma.sync; the engine refuses TCOVFEM on older devices
+#endif
+}
+
+// 1.5 * 2^52: x + C for |x| < 2^51 lands where one unit is the last mantissa bit, so the low 32
+// bits of the sum are the integer in two's complement. Why: FP64 <-> integer conversions run
+// at a quarter of the FP64 rate on sm_80 / sm_90; an add runs at full rate.
+constexpr double kMagicInteger = 6755399441055744.0;
+
+// floor(x) as an int, for |x| < 2^31 (rounding the add down is the floor).
+__device__ __forceinline__ int floor_to_int(double x) { return __double2loint(__dadd_rd(x, kMagicInteger)); }
+
+// floor(x) as an int and as a double (the latter exact).
+__device__ __forceinline__ int floor_to_int(double x, double& floor_x) {
+    const double t = __dadd_rd(x, kMagicInteger);
+    floor_x = t - kMagicInteger;
+    return __double2loint(t);
+}
+
+// An int as a double, exactly: 1.5 * 2^52 + 2^31 + c has c + 2^31 in its low word.
+__device__ __forceinline__ double exact_double(int c) {
+    return __hiloint2double(0x43380000, int(std::uint32_t(c) ^ 0x80000000u)) - (kMagicInteger + 2147483648.0);
+}
+
+// The base-128 digits of x (|x| <= 2^28) one per byte: bits 0-6, 7-13, 14-20 go to bytes 0, 1,
+// 2 (unsigned), and byte 3 takes x >> 21, the signed top digit. Each step doubles everything
+// above one digit (v + (v & mask) shifts those bits left by one), so the sum of
+// 128^j byte_j is x again, for negative x too.
+__device__ __forceinline__ std::uint32_t digits_as_bytes(int x) {
+    std::uint32_t v = std::uint32_t(x);
+    v += v & 0xffffff80u;
+    v += v & 0xffff8000u;
+    v += v & 0xff800000u;
+    return v;
+}
+
+}  // namespace voxwave::cuda

@@ -1,0 +1,255 @@
+// TCOVFEM's fused node-centred step: the sweep of fused_step.cuh (no atomics, f never in global
+// memory, the update in the same kernel) with each element plane's forces from INT8 Tensor
+// Cores. The arithmetic is the paper's (seed 000 eqs. 9-17, tcovfem_int8.hpp): per-element
+// scale 2^e, one conversion to a 56-bit integer, M base-128 digits, exact INT32 products,
+// one rounding. The element forces are bit-identical to the CPU emulation.
+//
+// Mapping (a warp is one tile row of 32 elements, as in the moment kernel's sweep):
+//   - m-tiles of 16 elements; lane (g, t) takes elements g and g + 8 and the kappa and G
+//     columns of their nodes 2t, 2t + 1, read straight from the shared w (no staging on the
+//     way in). The 4 lanes of a quad agree on the element's scale with two shuffles.
+//   - the conversion: x = ubar 2^(7M - 28 - e) floors to the top 28 bits (hi) with one
+//     rounded-down add (tcovfem_mma.cuh), the rest (x - floor x) 2^28 to the low 28 bits;
+//     each part's 4 digits go one per byte with 3 add-and-mask steps (digits_as_bytes), and
+//     two byte-permutes per register turn 4 columns' words into one register per digit.
+//   - the products: R (16 x 24) = D_j (16 x 64, INT8, 48 columns used) A^T, mma m16n8k32 on 2
+//     k-blocks and 3 n-tiles; digits are chained in the INT32 accumulator three at a time
+//     (c = 128 c + A d_j: |c| <= 1013 (128 + 127 128 + 127 128^2) < 2^31, 1013 being the
+//     largest row sum of |A|), so M = 8 needs three FP64 steps per output, not eight.
+//   - the output order of A^T (TcovfemOutputOrder::FaceRows) gives lane t the component nt of
+//     the two nodes a = 0, 1 of face row (b, c) = (t & 1, t >> 1) of its elements, so the x
+//     sums are two shuffles and the partials go straight to the sweep's shared arrays: row j
+//     (b = 0) to stage0, row j + 1 (b = 1) to pass. No element force is ever staged.
+#include <cstdint>
+
+#include "wave/fused_step.cuh"
+#include "wave/tcovfem_int8.hpp"
+#include "wave/tcovfem_mma.cuh"
+#include "wave/voxel_element_kernel.hpp"
+
+namespace voxwave::cuda {
+namespace {
+
+constexpr unsigned kFullWarp = 0xffffffffu;
+
+// Bytes 2h and 2h + 1 of four words as two registers: even = (x0.b2h, x1.b2h, x2.b2h, x3.b2h),
+// odd likewise. Four columns' digit words become the A-fragment registers of two digits.
+__device__ __forceinline__ void digit_pair(std::uint32_t x0, std::uint32_t x1, std::uint32_t x2, std::uint32_t x3,
+                                           int h, std::uint32_t& even, std::uint32_t& odd) {
+    const std::uint32_t sel = h ? 0x7362u : 0x5140u;
+    const std::uint32_t t01 = __byte_perm(x0, x1, sel), t23 = __byte_perm(x2, x3, sel);
+    even = __byte_perm(t01, t23, 0x5410u);
+    odd = __byte_perm(t01, t23, 0x7632u);
+}
+
+// Parts = 2: M = 5..8 (hi and lo words, 8 digits); Parts = 1: M = 1..4 (one word, 4 digits).
+// Unused top digits are sign extension, so the integer products stay exact for every M.
+template <class Real, int TileY, int Parts>
+class TcovfemPlane {
+    static_assert(sizeof(Real) == 8, "TCOVFEM computes in FP64 and INT8");
+
+public:
+    struct Shared {
+        double kf[256], gf[256];                       // kappa ds / 256 and G ds / 384 by material id
+        double stage0[2][2][3][TileY][kFusedTileX];  // row-j partials, by plane parity (pass holds row j + 1)
+    };
+    static constexpr bool kDiagonal = true;
+
+    __device__ TcovfemPlane(const FusedStepArgs<double>& a, Shared& s, int tid, int threads) {
+        for (int m = tid; m < 256; m += threads) {
+            s.kf[m] = __ldg(a.kappa_factor + m);
+            s.gf[m] = __ldg(a.shear_factor + m);
+        }
+        const int lane = tid & 31, t = lane & 3;
+#pragma unroll
+        for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+            for (int kb = 0; kb < 2; ++kb)
+#pragma unroll
+                for (int r = 0; r < 2; ++r) bf_[nt][kb][r] = __ldg(a.b_fragments + ((lane * 3 + nt) * 2 + kb) * 2 + r);
+        // This lane's two nodes 2t, 2t + 1: plane offset c and shared-memory offset b 32 + a.
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            int ca, cb, cc;
+            corner_of(2 * t + h, ca, cb, cc);
+            node_plane_[h] = cc;
+            node_offset_[h] = cb * kFusedTileX + ca;
+        }
+    }
+
+    template <class Sh>
+    __device__ __forceinline__ void forces(Sh& sh, const FusedStepArgs<double>& a, int k, unsigned id, int tx,
+                                           int ty) {
+        const int lane = tx, g = lane >> 2, t = lane & 3;
+        const int M = a.stages;
+        // Where this lane's partials go: face row (b, c) = (t & 1, t >> 1); components stride TileY 32.
+        double* const out = (t & 1) ? &sh.pass[k & 1][t >> 1][0][ty][0] : &sh.plane.stage0[k & 1][t >> 1][0][ty][0];
+        double prev[3] = {0.0, 0.0, 0.0};  // a = 1 outputs of the last element of the previous m-tile
+#pragma unroll 1
+        for (int mt = 0; mt < 2; ++mt) {
+            std::uint32_t y[Parts][2][12];  // [part: 0 lo, 1 hi][element row][slot]: 4 digits per word
+            int e[2];
+#pragma unroll
+            for (int r = 0; r < 2; ++r) {
+                const int E = 16 * mt + g + 8 * r;
+                const unsigned idr = __shfl_sync(kFullWarp, id, E);
+                double w[6];
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const double* col = &sh.w[(k + node_plane_[h]) % 3][0][ty][E] + node_offset_[h];
+#pragma unroll
+                    for (int c = 0; c < 3; ++c) w[3 * h + c] = idr ? col[c * TileY * kFusedTileX] : 0.0;
+                }
+                double m = 0;
+#pragma unroll
+                for (int s = 0; s < 6; ++s) m = fmax(m, fabs(w[s]));
+                m = fmax(m, __shfl_xor_sync(kFullWarp, m, 1));
+                m = fmax(m, __shfl_xor_sync(kFullWarp, m, 2));
+                const double kf = sh.plane.kf[idr], gf = sh.plane.gf[idr];
+                // max |ubar| = max(kf, gf) max |w| (rounding is monotone): the CPU's scale exactly.
+                e[r] = tcovfem_scale_exponent(fmax(kf, gf) * m);
+                // x = ubar 2^(7M - 28 (Parts - 1) - e): power-of-two factors, exact.
+                const double scale = tcovfem_pow2(7 * M - 28 * (Parts - 1) - e[r]);
+                const double pk = kf * scale, pg = gf * scale;
+#pragma unroll
+                for (int s = 0; s < 12; ++s) {
+                    const double x = w[s % 6] * (s < 6 ? pk : pg);
+                    if constexpr (Parts == 2) {
+                        double fl;
+                        const int hi = floor_to_int(x, fl);
+                        const int lo = floor_to_int((x - fl) * 268435456.0);  // exact: the fraction times 2^28
+                        y[1][r][s] = digits_as_bytes(hi);
+                        y[0][r][s] = digits_as_bytes(lo);
+                    } else {
+                        y[0][r][s] = digits_as_bytes(floor_to_int(x));
+                    }
+                }
+            }
+            double acc[3][4];
+            int c[3][4];
+            auto clear = [&] {
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) c[nt][i] = 0;
+            };
+            auto times128 = [&] {
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) c[nt][i] *= 128;
+            };
+            // c += A d for the digit whose registers are d[element row][slot group].
+            auto product = [&](const std::uint32_t(&d)[2][3]) {
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt) {
+                    mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                    mma_s8(c[nt], d[0][2], d[1][2], 0u, 0u, bf_[nt][1][0], bf_[nt][1][1]);
+                }
+            };
+            // The digit registers of bytes 2h, 2h + 1 of part p.
+            auto digits = [&](int p, int h, std::uint32_t(&even)[2][3], std::uint32_t(&odd)[2][3]) {
+#pragma unroll
+                for (int r = 0; r < 2; ++r)
+#pragma unroll
+                    for (int q = 0; q < 3; ++q)
+                        digit_pair(y[p][r][4 * q], y[p][r][4 * q + 1], y[p][r][4 * q + 2], y[p][r][4 * q + 3], h,
+                                   even[r][q], odd[r][q]);
+            };
+            // acc = acc 2^shift + c, exact while |acc 2^shift| < 2^53 (first: acc = c).
+            auto fold = [&](bool first, double shift) {
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+                        acc[nt][i] = first ? exact_double(c[nt][i]) : fma(acc[nt][i], shift, exact_double(c[nt][i]));
+            };
+            std::uint32_t d0[2][3], d1[2][3], d2[2][3], d3[2][3];
+            if constexpr (Parts == 2) {
+                // Digits 7 6 5 | 4 3 2 | 1 0: T = P2 2^35 + P1 2^14 + P0, rounded once by the last fma.
+                digits(1, 1, d2, d3);
+                clear();
+                product(d3);
+                times128();
+                product(d2);
+                digits(1, 0, d0, d1);
+                times128();
+                product(d1);
+                fold(true, 0.0);
+                clear();
+                product(d0);
+                digits(0, 1, d2, d3);
+                times128();
+                product(d3);
+                times128();
+                product(d2);
+                fold(false, 2097152.0);  // acc = P2 2^21 + P1 (< 2^53: exact)
+                digits(0, 0, d0, d1);
+                clear();
+                product(d1);
+                times128();
+                product(d0);
+                fold(false, 16384.0);  // the single rounding
+            } else {
+                // Digits 3 2 1 | 0: T = P1 128 + P0 (exact).
+                digits(0, 1, d2, d3);
+                digits(0, 0, d0, d1);
+                clear();
+                product(d3);
+                times128();
+                product(d2);
+                times128();
+                product(d1);
+                fold(true, 0.0);
+                clear();
+                product(d0);
+                fold(false, 128.0);
+            }
+            // c[nt][0..1]: element g, nodes a = 0, 1; c[nt][2..3]: element g + 8. Scale 2^(e - 7M).
+            const double s0 = tcovfem_pow2(e[0] - 7 * M), s1 = tcovfem_pow2(e[1] - 7 * M);
+            const int src = g >= 1 ? lane - 4 : lane + 28;  // the quad holding element E - 1
+#pragma unroll
+            for (int nt = 0; nt < 3; ++nt) {
+                const double y00 = acc[nt][0] * s0, y01 = acc[nt][1] * s0;
+                const double y10 = acc[nt][2] * s1, y11 = acc[nt][3] * s1;
+                // Node E gets a = 0 of element E and a = 1 of element E - 1. Lanes g = 7 serve
+                // g = 0: element g + 8 - 1 = 7 of this m-tile, and element -1 = 15 of the previous.
+                const double left1 = __shfl_sync(kFullWarp, g == 7 ? y01 : y11, src);
+                const double left0 = __shfl_sync(kFullWarp, g == 7 ? prev[nt] : y01, src);
+                prev[nt] = y11;
+                out[nt * TileY * kFusedTileX + 16 * mt + g] = y00 + left0;
+                out[nt * TileY * kFusedTileX + 16 * mt + g + 8] = y10 + left1;
+            }
+        }
+    }
+
+    template <class Sh>
+    __device__ __forceinline__ void node_sums(Sh& sh, int k, int tx, int ty, double (&node)[2][3]) const {
+#pragma unroll
+        for (int cc = 0; cc < 2; ++cc)
+#pragma unroll
+            for (int c = 0; c < 3; ++c)
+                node[cc][c] =
+                    sh.plane.stage0[k & 1][cc][c][ty][tx] + (ty > 0 ? sh.pass[k & 1][cc][c][ty - 1][tx] : 0.0);
+    }
+
+private:
+    std::uint32_t bf_[3][2][2];  // A^T as B fragments [n-tile][k-block][register], FaceRows order
+    int node_plane_[2], node_offset_[2];
+};
+
+template <class Real, int TileY>
+using TcovfemPlaneLow = TcovfemPlane<Real, TileY, 1>;
+template <class Real, int TileY>
+using TcovfemPlaneHigh = TcovfemPlane<Real, TileY, 2>;
+
+}  // namespace
+
+void launch_tcovfem_fused_step(const FusedStepArgs<double>& a, bool damped, cudaStream_t stream) {
+    if (a.stages <= 4)
+        launch_fused_plane<double, false, TcovfemPlaneLow>(a, damped, 1, stream);
+    else
+        launch_fused_plane<double, false, TcovfemPlaneHigh>(a, damped, 1, stream);
+}
+
+}  // namespace voxwave::cuda
