@@ -238,7 +238,8 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
           "fused node step, the whole fused kernel (forces and update). ";
     md << "bytes/step moved (split): stiffness kernel reads u (+ u- when Rayleigh-damped) and 1 B/element ids and adds "
           "into f; update kernel reads u, u-, f, dt^2/m (+ sponge factors, + TCOVFEM FP64 diagonal) and writes u+ and "
-          "the zeroed f; (fused) u, u-, dt^2/m, ids (+ sponge factors, + TCOVFEM diagonal) read and u+ written once. floor = (read u, u-, dt^2/m, ids; write "
+          "the zeroed f; (fused) u, u-, dt^2/m, ids (+ sponge factors, + TCOVFEM diagonal) read and u+ written once. "
+          "floor = (read u, u-, dt^2/m, ids; write "
           "u+) / copy bandwidth. K u rate (over the element kernel, or over the whole fused kernel): moment kernel "
        << kMomentKernelFlops
        << " flop/element; TCOVFEM 2*24*48*M useful INT8 ops/element (the paper's accounting). Paper: one A100 80GB "

@@ -26,6 +26,7 @@
 // A Plane<Real, TileY> provides
 //   struct Shared;                    its part of the block's shared memory
 //   static constexpr bool kDiagonal;  true: the node force gets + diag[n] w[n] (TCOVFEM's FP64 part)
+//   static constexpr bool kLoadAfterForces;  true: the next plane's loads wait until forces is done
 //   Plane(args, shared, tid, threads) fills its tables (the kernel's first barrier follows)
 //   forces(sh, args, k, id, tx, ty)   element plane k (id: the thread's element, 0 = none);
 //                                     writes the row-(j + 1) partials to sh.pass[k & 1] and
@@ -146,7 +147,10 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks) fused_step_kern
     __syncthreads();
     Real carry[3] = {Real(0), Real(0), Real(0)};
     for (; k < k1; ++k) {
-        const NodeValues<Real> ahead = load_node(a, ei, ej, k + 3, node_in);
+        // Two planes ahead, in flight during the element work; a Plane short of registers
+        // (kLoadAfterForces) issues it after its forces: one plane of element work still hides it.
+        NodeValues<Real> ahead;
+        if constexpr (!Plane::kLoadAfterForces) ahead = load_node(a, ei, ej, k + 3, node_in);
         // This plane's update factors, needed after the element work.
         const Real ai = factor(a.a, Real(0), k);
         const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
@@ -155,6 +159,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks) fused_step_kern
         const unsigned id = id_next;
         id_next = element_id(k + 1);
         plane.forces(sh, a, k, id, tx, ty);
+        if constexpr (Plane::kLoadAfterForces) ahead = load_node(a, ei, ej, k + 3, node_in);
         put_w(k + 2, next);
         __syncthreads();  // partials of plane k and w of node plane k + 2 complete
         Real node[2][3];

@@ -9,9 +9,11 @@
 // where the last (diagonal) term stays in FP64 and is summed per node once (node_diagonal).
 //
 // Integer expansion of A ubar (hierarchical FP64 -> INT64 -> INT8):
-//   * per-element scale s_e = 2^e, the smallest power of two strictly above max |ubar| (eq. 10;
-//     a power of two so the scaling itself is exact);
-//   * ONE conversion to INT64: q = floor(ubar / s_e * a), a = 2^56 (eq. 12), -2^56 <= q < 2^56
+//   * per-element scale s_e = 2^e, a power of two strictly above max |ubar| (eq. 10; the
+//     smallest or one above it, see tcovfem_element_exponent; a power of two so the scaling
+//     itself is exact);
+//   * ONE conversion to INT64: q = floor(ubar / s_e * a), a = 2^56 (eq. 12), -2^56 <= q < 2^56,
+//     with ubar / s_e * a = w (factor 2^(56 - e)) rounded once (tcovfem_column_scale)
 //     (floor, not truncation: the GPU takes it with one rounded-down add, see tcovfem_mma.cuh);
 //   * keep M stages: q_M = floor(q / 2^(7 (8 - M))), split into M digits of b = 2^7 (eq. 16):
 //     digits 0..M-2 are in [0, 127], the top digit is signed in [-128, 127] (all int8);
@@ -26,6 +28,7 @@
 // Horner-combines the 8-bit Tensor Core digit products; both give bit-identical element forces.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -80,23 +83,45 @@ std::array<TcovfemMaterialFactors, 256> tcovfem_material_factors(const std::vect
 std::vector<double> tcovfem_node_diagonal(const VoxelGrid& grid,
                                           const std::array<TcovfemMaterialFactors, 256>& factors);
 
-// Exponent e of s_e = 2^e > max_abs (strictly); 0 when max_abs == 0 (then every q is 0).
-VOXWAVE_HD int tcovfem_scale_exponent(double max_abs) {
-    if (!(max_abs > 0)) return 0;
+// Exponents stay at or above this, so that 2^(56 - e) times a material factor is finite: an
+// element whose inputs are all below about 2^-900 (a wave's far precursor) keeps fewer bits,
+// with an absolute error below 2^-956.
+inline constexpr int kTcovfemMinExponent = -900;
+
+// The top 32 bits of |x| (exponent and 20 mantissa bits); as unsigned integers they order
+// like |x|.
+VOXWAVE_HD std::uint32_t tcovfem_abs_high_word(double x) {
     std::uint64_t bits;
-    memcpy(&bits, &max_abs, sizeof bits);
-    const int biased = int((bits >> 52) & 0x7ff);
-    if (biased == 0) {  // subnormal: rare, let the library do it
-        int e = 0;
-        (void)frexp(max_abs, &e);
-        return e;
-    }
-    return biased - 1022;  // max_abs = f 2^e with f in [0.5, 1)  =>  max_abs < 2^e
+    memcpy(&bits, &x, sizeof bits);
+    return static_cast<std::uint32_t>(bits >> 32) & 0x7fffffffu;
 }
 
-// The one FP64 -> INT64 conversion (eq. 12): floor(x / 2^e * 2^56), in [-2^56, 2^56) when |x| < 2^e.
-VOXWAVE_HD std::int64_t tcovfem_to_int64(double x, int e) {
-    return static_cast<std::int64_t>(floor(x * tcovfem_pow2(kTcovfemFixedBits - e)));
+// The element's scale exponent (eq. 10): s_e = 2^e strictly above every |ubar| = |factor w|.
+// max_high is the largest tcovfem_abs_high_word of the element's 24 inputs w (one integer max
+// per input on the GPU, which has no FP64 max instruction: fmax costs a compare, selects and
+// moves). That word completed with ones below is m >= max |w|, and e is the exponent just above
+// round(max(kappa, G factor) m) >= max |ubar|: the smallest such power of two, or one above it
+// (m exceeds max |w| by less than 2^-20 relative). Never below kTcovfemMinExponent.
+VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_max) {
+    const std::uint64_t m_bits = (std::uint64_t(max_high) << 32) | 0xffffffffu;
+    double m;
+    memcpy(&m, &m_bits, sizeof m);
+    const double p = factor_max * m;
+    std::uint64_t p_bits;
+    memcpy(&p_bits, &p, sizeof p_bits);
+    // p = f 2^(biased - 1023), f in [1, 2)  =>  p < 2^(biased - 1022); 0 and subnormals: 2^-1022.
+    const int e = int((p_bits >> 52) & 0x7ff) - 1022;
+    return e > kTcovfemMinExponent ? e : kTcovfemMinExponent;
+}
+
+// The factor that scales an input w of a column into the integer range: x = w (factor 2^(bits - e))
+// rounds once, as w factor 2^(bits - e) would (power-of-two scaling is exact); floor(x) keeps
+// `bits` bits below s_e.
+VOXWAVE_HD double tcovfem_column_scale(double factor, int e, int bits) { return factor * tcovfem_pow2(bits - e); }
+
+// The one FP64 -> INT64 conversion (eq. 12): q = floor(w factor 2^(56 - e)), in [-2^56, 2^56).
+VOXWAVE_HD std::int64_t tcovfem_to_int64(double w, double column_scale) {
+    return static_cast<std::int64_t>(floor(w * column_scale));
 }
 
 // Keeps the top M of the 8 base-128 digits (floor division; exact arithmetic shift).
@@ -118,6 +143,19 @@ VOXWAVE_HD std::int64_t tcovfem_low_part(std::int64_t q_m, int stages) {
 // High part: digits 4..M-1 (0 when M <= 4).
 VOXWAVE_HD std::int64_t tcovfem_high_part(std::int64_t q_m, int stages) { return stages <= 4 ? 0 : (q_m >> 28); }
 
+// The base-128 digits of x (-2^28 <= x < 2^28) one per byte, as the GPU feeds them to the
+// Tensor Cores: bits 0-6, 7-13, 14-20 go to bytes 0, 1, 2 (unsigned), and byte 3 takes x >> 21,
+// the signed top digit, so sum_j 128^j byte_j = x (byte 3 read as int8), negative x too.
+// v + k (v & mask) moves the masked bits up (k = 3: two places, k = 1: one): first bits 14 and
+// up by two (digits 2, 3 to bits 16, 23), then digit 1 and bits 23 and up by one. Four
+// integer operations (and, multiply-add, and, add).
+VOXWAVE_HD std::uint32_t tcovfem_digits_as_bytes(std::int32_t x) {
+    std::uint32_t v = static_cast<std::uint32_t>(x);
+    v += 3u * (v & 0xffffc000u);
+    v += v & 0xff803f80u;
+    return v;
+}
+
 // The single rounding: (hi 2^28 + lo) 2^(e - 7M).
 VOXWAVE_HD double tcovfem_combine(std::int64_t hi, std::int64_t lo, int e, int stages) {
     const double exact_sum = static_cast<double>(hi) * 268435456.0 + static_cast<double>(lo);  // hi 2^28 + lo
@@ -128,17 +166,14 @@ VOXWAVE_HD double tcovfem_combine(std::int64_t hi, std::int64_t lo, int e, int s
 // f = A ubar for the element's 24 input dofs w (the FP64 diagonal term NOT included).
 inline void tcovfem_element_force_int(const TcovfemInt8Matrix& A, const double* w, TcovfemMaterialFactors m, int stages,
                                       double* f) {
-    double ubar[48];
-    double max_abs = 0;
-    for (int d = 0; d < 24; ++d) {
-        ubar[d] = m.kappa * w[d];
-        ubar[24 + d] = m.shear * w[d];
-    }
-    for (double v : ubar) max_abs = std::fmax(max_abs, std::fabs(v));
-    const int e = tcovfem_scale_exponent(max_abs);
+    std::uint32_t max_high = 0;
+    for (int d = 0; d < 24; ++d) max_high = std::max(max_high, tcovfem_abs_high_word(w[d]));
+    const int e = tcovfem_element_exponent(max_high, std::fmax(m.kappa, m.shear));
+    const double scale[2] = {tcovfem_column_scale(m.kappa, e, kTcovfemFixedBits),
+                             tcovfem_column_scale(m.shear, e, kTcovfemFixedBits)};
     std::int64_t lo_in[48], hi_in[48];
     for (int k = 0; k < 48; ++k) {
-        const std::int64_t q_m = tcovfem_keep_stages(tcovfem_to_int64(ubar[k], e), stages);
+        const std::int64_t q_m = tcovfem_keep_stages(tcovfem_to_int64(w[k % 24], scale[k / 24]), stages);
         lo_in[k] = tcovfem_low_part(q_m, stages);
         hi_in[k] = tcovfem_high_part(q_m, stages);
     }

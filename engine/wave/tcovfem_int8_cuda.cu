@@ -140,24 +140,22 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_k
                 }
                 const double kf = id[r] ? __ldg(a.kappa_factor + id[r]) : 0.0;
                 const double gf = id[r] ? __ldg(a.shear_factor + id[r]) : 0.0;
-                double ubar[12], m = 0;
+                std::uint32_t m = 0;
 #pragma unroll
-                for (int s = 0; s < 6; ++s) {
-                    ubar[s] = kf * w[s];
-                    ubar[6 + s] = gf * w[s];
-                }
-#pragma unroll
-                for (int s = 0; s < 12; ++s) m = fmax(m, fabs(ubar[s]));
-                m = fmax(m, __shfl_xor_sync(0xffffffffu, m, 1));
-                m = fmax(m, __shfl_xor_sync(0xffffffffu, m, 2));
-                e[r] = tcovfem_scale_exponent(m);
+                for (int s = 0; s < 6; ++s) m = max(m, tcovfem_abs_high_word(w[s]));
+                m = max(m, __shfl_xor_sync(0xffffffffu, m, 1));
+                m = max(m, __shfl_xor_sync(0xffffffffu, m, 2));
+                e[r] = tcovfem_element_exponent(m, fmax(kf, gf));
+                const double sk = tcovfem_column_scale(kf, e[r], kTcovfemFixedBits);
+                const double sg = tcovfem_column_scale(gf, e[r], kTcovfemFixedBits);
                 // Base-128 digits laid out one per byte (base 256): y_lo holds digits 0..3, y_hi
                 // digits 4..7, so the A fragment of digit j is three byte permutes per register.
 #pragma unroll
                 for (int s = 0; s < 12; ++s) {
-                    const std::int64_t q = tcovfem_keep_stages(tcovfem_to_int64(ubar[s], e[r]), M);
+                    const std::int64_t q = tcovfem_keep_stages(tcovfem_to_int64(w[s % 6], s < 6 ? sk : sg), M);
                     const int lo = int(tcovfem_low_part(q, M)), hi = int(tcovfem_high_part(q, M));
-                    const std::uint32_t wl = digits_as_bytes_with_top(lo, M - 1), wh = digits_as_bytes_with_top(hi, M - 5);
+                    const std::uint32_t wl = digits_as_bytes_with_top(lo, M - 1),
+                                        wh = digits_as_bytes_with_top(hi, M - 5);
                     y_lo[r][s] = wl;
                     y_hi[r][s] = wh;
                 }

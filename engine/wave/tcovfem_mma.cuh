@@ -47,21 +47,15 @@ __device__ __forceinline__ int floor_to_int(double x, double& floor_x) {
     return __double2loint(t);
 }
 
-// An int as a double, exactly: 1.5 * 2^52 + 2^31 + c has c + 2^31 in its low word.
-__device__ __forceinline__ double exact_double(int c) {
-    return __hiloint2double(0x43380000, int(std::uint32_t(c) ^ 0x80000000u)) - (kMagicInteger + 2147483648.0);
+// An integer |v| < 2^51 as a double, exactly: the bits of 1.5 * 2^52 + v are those of 1.5 * 2^52
+// plus v as a 64-bit integer (one add to the high word), and subtracting 1.5 * 2^52 is exact.
+__device__ __forceinline__ double exact_double(long long v) {
+    return __longlong_as_double(0x4338000000000000ll + v) - kMagicInteger;
 }
-
-// The base-128 digits of x (|x| <= 2^28) one per byte: bits 0-6, 7-13, 14-20 go to bytes 0, 1,
-// 2 (unsigned), and byte 3 takes x >> 21, the signed top digit. Each step doubles everything
-// above one digit (v + (v & mask) shifts those bits left by one), so the sum of
-// 128^j byte_j is x again, for negative x too.
-__device__ __forceinline__ std::uint32_t digits_as_bytes(int x) {
-    std::uint32_t v = std::uint32_t(x);
-    v += v & 0xffffff80u;
-    v += v & 0xffff8000u;
-    v += v & 0xff800000u;
-    return v;
+__device__ __forceinline__ double exact_double(int c) { return exact_double(static_cast<long long>(c)); }
+// hi scale + lo, |hi scale| < 2^50, joined exactly in INT64 and moved to FP64.
+__device__ __forceinline__ double exact_double(int hi, int scale, int lo) {
+    return exact_double(static_cast<long long>(hi) * scale + lo);
 }
 
 }  // namespace voxwave::cuda

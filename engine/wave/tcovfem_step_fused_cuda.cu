@@ -10,12 +10,13 @@
 //     way in). The 4 lanes of a quad agree on the element's scale with two shuffles.
 //   - the conversion: x = ubar 2^(7M - 28 - e) floors to the top 28 bits (hi) with one
 //     rounded-down add (tcovfem_mma.cuh), the rest (x - floor x) 2^28 to the low 28 bits;
-//     each part's 4 digits go one per byte with 3 add-and-mask steps (digits_as_bytes), and
+//     each part's 4 digits go one per byte with 4 integer operations (tcovfem_digits_as_bytes), and
 //     two byte-permutes per register turn 4 columns' words into one register per digit.
 //   - the products: R (16 x 24) = D_j (16 x 64, INT8, 48 columns used) A^T, mma m16n8k32 on 2
 //     k-blocks and 3 n-tiles; digits are chained in the INT32 accumulator three at a time
 //     (c = 128 c + A d_j: |c| <= 1013 (128 + 127 128 + 127 128^2) < 2^31, 1013 being the
-//     largest row sum of |A|), so M = 8 needs three FP64 steps per output, not eight.
+//     largest row sum of |A|); for M = 8 the two lower chains join exactly in INT64 and the
+//     top one is added in the single rounding fma: two integer-to-FP64 moves per output.
 //   - the output order of A^T (TcovfemOutputOrder::FaceRows) gives lane t the component nt of
 //     the two nodes a = 0, 1 of face row (b, c) = (t & 1, t >> 1) of its elements, so the x
 //     sums are two shuffles and the partials go straight to the sweep's shared arrays: row j
@@ -50,10 +51,12 @@ class TcovfemPlane {
 
 public:
     struct Shared {
-        double kf[256], gf[256];                       // kappa ds / 256 and G ds / 384 by material id
+        double kf[256], gf[256];                     // kappa ds / 256 and G ds / 384 by material id
         double stage0[2][2][3][TileY][kFusedTileX];  // row-j partials, by plane parity (pass holds row j + 1)
     };
     static constexpr bool kDiagonal = true;
+    // 12 fewer registers live across the Tensor Core work (it spilled at 2 blocks per SM).
+    static constexpr bool kLoadAfterForces = true;
 
     __device__ TcovfemPlane(const FusedStepArgs<double>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {
@@ -67,7 +70,7 @@ public:
             for (int kb = 0; kb < 2; ++kb)
 #pragma unroll
                 for (int r = 0; r < 2; ++r) bf_[nt][kb][r] = __ldg(a.b_fragments + ((lane * 3 + nt) * 2 + kb) * 2 + r);
-        // This lane's two nodes 2t, 2t + 1: plane offset c and shared-memory offset b 32 + a.
+                    // This lane's two nodes 2t, 2t + 1: plane offset c and shared-memory offset b 32 + a.
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             int ca, cb, cc;
@@ -78,12 +81,26 @@ public:
     }
 
     template <class Sh>
-    __device__ __forceinline__ void forces(Sh& sh, const FusedStepArgs<double>& a, int k, unsigned id, int tx,
-                                           int ty) {
+    __device__ __forceinline__ void forces(Sh& sh, const FusedStepArgs<double>& a, int k, unsigned id, int tx, int ty) {
+        // The tile's last row only loads (its elements are outside the tile), and its partials
+        // are never read: the whole warp skips. A warp with no element at all (void, or past the
+        // model's edge) writes zero partials.
+        if (ty == TileY - 1) return;
         const int lane = tx, g = lane >> 2, t = lane & 3;
         const int M = a.stages;
+        const bool empty = !__any_sync(kFullWarp, id != 0);
         // Where this lane's partials go: face row (b, c) = (t & 1, t >> 1); components stride TileY 32.
         double* const out = (t & 1) ? &sh.pass[k & 1][t >> 1][0][ty][0] : &sh.plane.stage0[k & 1][t >> 1][0][ty][0];
+        if (empty) {
+#pragma unroll
+            for (int nt = 0; nt < 3; ++nt) {
+                out[nt * TileY * kFusedTileX + g] = 0.0;
+                out[nt * TileY * kFusedTileX + g + 8] = 0.0;
+                out[nt * TileY * kFusedTileX + g + 16] = 0.0;
+                out[nt * TileY * kFusedTileX + g + 24] = 0.0;
+            }
+            return;
+        }
         double prev[3] = {0.0, 0.0, 0.0};  // a = 1 outputs of the last element of the previous m-tile
 #pragma unroll 1
         for (int mt = 0; mt < 2; ++mt) {
@@ -100,33 +117,34 @@ public:
 #pragma unroll
                     for (int c = 0; c < 3; ++c) w[3 * h + c] = idr ? col[c * TileY * kFusedTileX] : 0.0;
                 }
-                double m = 0;
+                // The element's scale: an integer max of the inputs' top words, then over the quad.
+                std::uint32_t m = 0;
 #pragma unroll
-                for (int s = 0; s < 6; ++s) m = fmax(m, fabs(w[s]));
-                m = fmax(m, __shfl_xor_sync(kFullWarp, m, 1));
-                m = fmax(m, __shfl_xor_sync(kFullWarp, m, 2));
+                for (int s = 0; s < 6; ++s) m = max(m, tcovfem_abs_high_word(w[s]));
+                m = max(m, __shfl_xor_sync(kFullWarp, m, 1));
+                m = max(m, __shfl_xor_sync(kFullWarp, m, 2));
                 const double kf = sh.plane.kf[idr], gf = sh.plane.gf[idr];
-                // max |ubar| = max(kf, gf) max |w| (rounding is monotone): the CPU's scale exactly.
-                e[r] = tcovfem_scale_exponent(fmax(kf, gf) * m);
-                // x = ubar 2^(7M - 28 (Parts - 1) - e): power-of-two factors, exact.
-                const double scale = tcovfem_pow2(7 * M - 28 * (Parts - 1) - e[r]);
-                const double pk = kf * scale, pg = gf * scale;
+                e[r] = tcovfem_element_exponent(m, kf > gf ? kf : gf);
+                // x = w factor 2^(7M - 28 (Parts - 1) - e): the CPU's scaled input over 2^28 (Parts
+                // = 2) or its top M digits (Parts = 1), rounded the same way (power-of-two scaling).
+                const double pk = tcovfem_column_scale(kf, e[r], 7 * M - 28 * (Parts - 1));
+                const double pg = tcovfem_column_scale(gf, e[r], 7 * M - 28 * (Parts - 1));
 #pragma unroll
                 for (int s = 0; s < 12; ++s) {
                     const double x = w[s % 6] * (s < 6 ? pk : pg);
                     if constexpr (Parts == 2) {
                         double fl;
                         const int hi = floor_to_int(x, fl);
-                        const int lo = floor_to_int((x - fl) * 268435456.0);  // exact: the fraction times 2^28
-                        y[1][r][s] = digits_as_bytes(hi);
-                        y[0][r][s] = digits_as_bytes(lo);
+                        // floor((x - floor x) 2^28): the product is exact, one rounded-down fma.
+                        const int lo = __double2loint(__fma_rd(x - fl, 268435456.0, kMagicInteger));
+                        y[1][r][s] = tcovfem_digits_as_bytes(hi);
+                        y[0][r][s] = tcovfem_digits_as_bytes(lo);
                     } else {
-                        y[0][r][s] = digits_as_bytes(floor_to_int(x));
+                        y[0][r][s] = tcovfem_digits_as_bytes(floor_to_int(x));
                     }
                 }
             }
-            double acc[3][4];
-            int c[3][4];
+            int c[3][4], p[3][4], p2[3][4];  // the running chain, and finished ones
             auto clear = [&] {
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
@@ -139,6 +157,12 @@ public:
 #pragma unroll
                     for (int i = 0; i < 4; ++i) c[nt][i] *= 128;
             };
+            auto keep = [&] {
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) p[nt][i] = c[nt][i];
+            };
             // c += A d for the digit whose registers are d[element row][slot group].
             auto product = [&](const std::uint32_t(&d)[2][3]) {
 #pragma unroll
@@ -147,26 +171,19 @@ public:
                     mma_s8(c[nt], d[0][2], d[1][2], 0u, 0u, bf_[nt][1][0], bf_[nt][1][1]);
                 }
             };
-            // The digit registers of bytes 2h, 2h + 1 of part p.
-            auto digits = [&](int p, int h, std::uint32_t(&even)[2][3], std::uint32_t(&odd)[2][3]) {
+            // The digit registers of bytes 2h, 2h + 1 of part q.
+            auto digits = [&](int q, int h, std::uint32_t(&even)[2][3], std::uint32_t(&odd)[2][3]) {
 #pragma unroll
                 for (int r = 0; r < 2; ++r)
 #pragma unroll
-                    for (int q = 0; q < 3; ++q)
-                        digit_pair(y[p][r][4 * q], y[p][r][4 * q + 1], y[p][r][4 * q + 2], y[p][r][4 * q + 3], h,
-                                   even[r][q], odd[r][q]);
-            };
-            // acc = acc 2^shift + c, exact while |acc 2^shift| < 2^53 (first: acc = c).
-            auto fold = [&](bool first, double shift) {
-#pragma unroll
-                for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                    for (int i = 0; i < 4; ++i)
-                        acc[nt][i] = first ? exact_double(c[nt][i]) : fma(acc[nt][i], shift, exact_double(c[nt][i]));
+                    for (int g4 = 0; g4 < 3; ++g4)
+                        digit_pair(y[q][r][4 * g4], y[q][r][4 * g4 + 1], y[q][r][4 * g4 + 2], y[q][r][4 * g4 + 3], h,
+                                   even[r][g4], odd[r][g4]);
             };
             std::uint32_t d0[2][3], d1[2][3], d2[2][3], d3[2][3];
+            double acc[3][4];  // T: the exact integer A q_M, rounded once
             if constexpr (Parts == 2) {
-                // Digits 7 6 5 | 4 3 2 | 1 0: T = P2 2^35 + P1 2^14 + P0, rounded once by the last fma.
+                // Digits 7 6 5 | 4 3 2 | 1 0: T = P2 2^35 + (P1 2^14 + P0), the bracket exact in INT64.
                 digits(1, 1, d2, d3);
                 clear();
                 product(d3);
@@ -175,7 +192,10 @@ public:
                 digits(1, 0, d0, d1);
                 times128();
                 product(d1);
-                fold(true, 0.0);
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) p2[nt][i] = c[nt][i];  // P2, an int until the end (registers)
                 clear();
                 product(d0);
                 digits(0, 1, d2, d3);
@@ -183,15 +203,20 @@ public:
                 product(d3);
                 times128();
                 product(d2);
-                fold(false, 2097152.0);  // acc = P2 2^21 + P1 (< 2^53: exact)
+                keep();  // P1
                 digits(0, 0, d0, d1);
                 clear();
                 product(d1);
                 times128();
-                product(d0);
-                fold(false, 16384.0);  // the single rounding
+                product(d0);  // P0
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+                        acc[nt][i] =
+                            fma(exact_double(p2[nt][i]), 34359738368.0, exact_double(p[nt][i], 16384, c[nt][i]));
             } else {
-                // Digits 3 2 1 | 0: T = P1 128 + P0 (exact).
+                // Digits 3 2 1 | 0: T = P1 128 + P0 (exact in INT64 and in FP64).
                 digits(0, 1, d2, d3);
                 digits(0, 0, d0, d1);
                 clear();
@@ -200,10 +225,13 @@ public:
                 product(d2);
                 times128();
                 product(d1);
-                fold(true, 0.0);
+                keep();
                 clear();
                 product(d0);
-                fold(false, 128.0);
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) acc[nt][i] = exact_double(p[nt][i], 128, c[nt][i]);
             }
             // c[nt][0..1]: element g, nodes a = 0, 1; c[nt][2..3]: element g + 8. Scale 2^(e - 7M).
             const double s0 = tcovfem_pow2(e[0] - 7 * M), s1 = tcovfem_pow2(e[1] - 7 * M);
@@ -245,11 +273,13 @@ using TcovfemPlaneHigh = TcovfemPlane<Real, TileY, 2>;
 
 }  // namespace
 
+// 2 blocks per SM by default: 16 warps at 128 registers (a few bytes spilled) took 386 us a step
+// on the H100 against 403 us for 8 warps at 173 registers (2 mm model, M = 8, runs 4-5).
 void launch_tcovfem_fused_step(const FusedStepArgs<double>& a, bool damped, cudaStream_t stream) {
     if (a.stages <= 4)
-        launch_fused_plane<double, false, TcovfemPlaneLow>(a, damped, 1, stream);
+        launch_fused_plane<double, false, TcovfemPlaneLow>(a, damped, 2, stream);
     else
-        launch_fused_plane<double, false, TcovfemPlaneHigh>(a, damped, 1, stream);
+        launch_fused_plane<double, false, TcovfemPlaneHigh>(a, damped, 2, stream);
 }
 
 }  // namespace voxwave::cuda

@@ -33,6 +33,7 @@ public:
         Real lambda[256], mu[256];  // Lame constants by material id
     };
     static constexpr bool kDiagonal = false;
+    static constexpr bool kLoadAfterForces = false;
 
     __device__ MomentPlane(const FusedStepArgs<Real>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {

@@ -109,8 +109,8 @@ TEST(TcovfemDigits, SignedBase128DigitsRecombineExactly) {
     const std::int64_t lim = (std::int64_t(1) << 56) - 1;
     std::uniform_int_distribution<std::int64_t> Q(-lim, lim);
     // -2^56: floor(ubar / s_e * 2^56) reaches it when ubar / s_e is just above -1.
-    std::vector<std::int64_t> qs = {0,   1, -1, 127, -128, lim, -lim, -lim - 1, std::int64_t(1) << 55,
-                                    -(std::int64_t(1) << 55)};
+    std::vector<std::int64_t> qs = {
+        0, 1, -1, 127, -128, lim, -lim, -lim - 1, std::int64_t(1) << 55, -(std::int64_t(1) << 55)};
     for (int t = 0; t < 20000; ++t) qs.push_back(Q(rng));
     // Small magnitudes too (elements whose entries are far below their scale s_e).
     std::uniform_int_distribution<std::int64_t> small(-(1 << 20), 1 << 20);
@@ -144,19 +144,69 @@ TEST(TcovfemDigits, SignedBase128DigitsRecombineExactly) {
     EXPECT_GT(top_negative, 1000);  // the signed top digit was exercised
 }
 
-TEST(TcovfemDigits, ScaleIsAPowerOfTwoStrictlyAboveTheMaximum) {
-    for (double x : {1.0, 0.75, 3.0, 1e-9, 123456.0, 0x1p-30}) {
-        const int e = tcovfem_scale_exponent(x);
-        EXPECT_LT(x, std::ldexp(1.0, e));
-        EXPECT_GE(x, std::ldexp(1.0, e - 1));
-        // The largest entry converts to |q| < 2^56 (no overflow of the top digit).
-        EXPECT_LT(std::abs(tcovfem_to_int64(x, e)), std::int64_t(1) << 56);
-        EXPECT_GE(std::abs(tcovfem_to_int64(x, e)), std::int64_t(1) << 55);
+// The GPU's byte layout of a 28-bit part: bytes 0-2 unsigned 7-bit digits, byte 3 the signed top
+// digit; they must recombine to the part exactly (the products would be wrong otherwise).
+TEST(TcovfemDigits, BytesOfAPartRecombineExactly) {
+    std::mt19937_64 rng(7);
+    const std::int32_t lim = std::int32_t(1) << 28;
+    std::uniform_int_distribution<std::int32_t> X(-lim, lim - 1);
+    std::vector<std::int32_t> xs = {0,     1,     -1,     127,     128,  -128,          -129,
+                                    16383, 16384, -16384, lim - 1, -lim, (1 << 21) - 1, -(1 << 21)};
+    for (int t = 0; t < 200000; ++t) xs.push_back(X(rng));
+    for (std::int32_t x : xs) {
+        const std::uint32_t v = tcovfem_digits_as_bytes(x);
+        std::int64_t sum = 0;
+        for (int j = 0; j < 3; ++j) {
+            const int d = int((v >> (8 * j)) & 0xffu);
+            ASSERT_LE(d, 127) << x << " byte " << j;  // 7-bit digits below the top
+            sum += (std::int64_t(1) << (7 * j)) * d;
+        }
+        sum += (std::int64_t(1) << 21) * std::int64_t(std::int8_t(v >> 24));
+        ASSERT_EQ(sum, x) << x;
+        ASSERT_EQ(std::int8_t(v >> 24), x >> 21) << x;  // the top digit is floor(x / 2^21)
     }
-    EXPECT_EQ(tcovfem_scale_exponent(0.0), 0);
+}
+
+// s_e = 2^e is strictly above every |ubar| of the element and at most two powers of two above
+// the largest (the smallest such power, or one more when the 20-bit bound of max |w| crosses
+// it); the largest input converts to 2^54 <= |q| < 2^56; tiny and zero elements stay finite.
+TEST(TcovfemDigits, ScaleIsAPowerOfTwoStrictlyAboveTheMaximum) {
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    std::uniform_int_distribution<int> E(-60, 60);
+    int one_above = 0;
+    for (int t = 0; t < 20000; ++t) {
+        const TcovfemMaterialFactors f{std::ldexp(1.0 + U(rng) * 0.9, E(rng) / 4),
+                                       std::ldexp(1.0 + U(rng) * 0.9, E(rng) / 4)};
+        double w[24];
+        const int scale = E(rng);
+        for (double& v : w) v = std::ldexp(U(rng), scale);
+        std::uint32_t high = 0;
+        double max_ubar = 0, max_w = 0;
+        for (double v : w) {
+            high = std::max(high, tcovfem_abs_high_word(v));
+            max_ubar = std::max({max_ubar, std::fabs(f.kappa * v), std::fabs(f.shear * v)});
+            max_w = std::max(max_w, std::fabs(v));
+        }
+        const int e = tcovfem_element_exponent(high, std::fmax(f.kappa, f.shear));
+        ASSERT_LT(max_ubar, std::ldexp(1.0, e));
+        ASSERT_GE(max_ubar, std::ldexp(1.0, e - 2));
+        if (max_ubar < std::ldexp(1.0, e - 1)) ++one_above;
+        // The input with the largest ubar has 2^54 <= |q| < 2^56.
+        const double fmax_ = std::fmax(f.kappa, f.shear);
+        const std::int64_t q = tcovfem_to_int64(max_w, tcovfem_column_scale(fmax_, e, kTcovfemFixedBits));
+        ASSERT_LT(std::abs(q), std::int64_t(1) << 56);
+        ASSERT_GE(std::abs(q), std::int64_t(1) << 54);
+    }
+    EXPECT_LT(one_above, 200);  // rare: m exceeds max |w| by less than 2^-20 relative
+    // All-zero and far-precursor elements: the exponent is clamped, the scales stay finite.
+    EXPECT_EQ(tcovfem_element_exponent(0u, 1e6), kTcovfemMinExponent);
+    EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(1e-300), 1e6), kTcovfemMinExponent);
+    EXPECT_TRUE(std::isfinite(tcovfem_column_scale(1e9, kTcovfemMinExponent, kTcovfemFixedBits)));
+    EXPECT_EQ(tcovfem_to_int64(0.0, tcovfem_column_scale(1e9, kTcovfemMinExponent, kTcovfemFixedBits)), 0);
     // The conversion floors (the GPU's rounded-down add does the same): -2.5 units -> -3.
-    EXPECT_EQ(tcovfem_to_int64(-2.5 * 0x1p-56, 0), -3);
-    EXPECT_EQ(tcovfem_to_int64(2.5 * 0x1p-56, 0), 2);
+    EXPECT_EQ(tcovfem_to_int64(-2.5, 1.0), -3);
+    EXPECT_EQ(tcovfem_to_int64(2.5, 1.0), 2);
 }
 
 // ---------------------------------------------------------------------------------------------

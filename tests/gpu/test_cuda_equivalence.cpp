@@ -325,7 +325,8 @@ TEST(CudaFusedStep, IsTheDefaultForEveryMethod) {
         s.run.method = m;
         const WaveProblem p = build_wave_problem(s, "test");
         EXPECT_TRUE(CudaTimeStepper(p).fused_step()) << to_string(m);
-        EXPECT_FALSE(CudaTimeStepper(p, CudaEngineOptions{TcovfemMapping::Staged, MomentStepDesign::Split}).fused_step())
+        EXPECT_FALSE(
+            CudaTimeStepper(p, CudaEngineOptions{TcovfemMapping::Staged, MomentStepDesign::Split}).fused_step())
             << to_string(m);
     }
 }
