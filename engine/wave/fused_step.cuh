@@ -98,7 +98,8 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks) fused_step_kern
 
     auto put_w = [&](int kk, const NodeValues<Real>& v) {
 #pragma unroll
-        for (int c = 0; c < 3; ++c) sh.w[kk % 3][c][ty][tx] = Damped ? a.keep * v.u[c] - a.b * v.um[c] : v.u[c];
+        for (int c = 0; c < 3; ++c)
+            sh.w[kk % 3][c][ty][tx] = Damped ? damped_operand(v.u[c], v.um[c], a.keep, a.b) : v.u[c];
     };
     auto put_own = [&](int kk, const NodeValues<Real>& v) {
 #pragma unroll

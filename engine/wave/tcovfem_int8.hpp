@@ -12,11 +12,13 @@
 //   * per-element scale s_e = 2^e, a power of two strictly above max |ubar| (eq. 10; the
 //     smallest or one above it, see tcovfem_element_exponent; a power of two so the scaling
 //     itself is exact);
-//   * ONE conversion to INT64: q = floor(ubar / s_e * a), a = 2^56 (eq. 12), -2^56 <= q < 2^56,
-//     with ubar / s_e * a = w (factor 2^(56 - e)) rounded once (tcovfem_column_scale)
-//     (floor, not truncation: the GPU takes it with one rounded-down add, see tcovfem_mma.cuh);
-//   * keep M stages: q_M = floor(q / 2^(7 (8 - M))), split into M digits of b = 2^7 (eq. 16):
-//     digits 0..M-2 are in [0, 127], the top digit is signed in [-128, 127] (all int8);
+//   * ONE conversion to INT64 (eq. 12), keeping M stages of 7 bits: q_M = round(ubar / s_e 2^(7M)),
+//     |q_M| < 2^(7M) (M = 8: a = 2^56), where ubar / s_e 2^(7M) = w (factor 2^(7M - e)) rounded
+//     once (tcovfem_column_scale). Round to nearest, ties to even: unbiased (a floor's constant
+//     half-unit bias grew over a full paper run to 3.4e-13 of the traces, against OVFEM FP64);
+//     the GPU takes it with one add of 1.5 2^52 (tcovfem_mma.cuh);
+//   * q_M split into M digits of b = 2^7 (eq. 16): digits 0..M-2 are in [0, 127], the top digit
+//     is signed in [-128, 127] (all int8; the GPU's own split has signed digits too);
 //   * each digit product r_j = A d_j is exact in INT32 (|r_j| <= 48 * 77 * 128 < 2^19) and runs on
 //     INT8 Tensor Cores on the GPU (eq. 17);
 //   * digits 0..3 are combined in INT64 (lo, < 2^47) and digits 4..M-1 likewise (hi), so
@@ -96,17 +98,20 @@ VOXWAVE_HD std::uint32_t tcovfem_abs_high_word(double x) {
     return static_cast<std::uint32_t>(bits >> 32) & 0x7fffffffu;
 }
 
-// The element's scale exponent (eq. 10): s_e = 2^e strictly above every |ubar| = |factor w|.
+// The element's scale exponent (eq. 10): s_e = 2^e strictly above every |ubar| = |factor w|,
+// with room for rounding to M stages: |ubar| / s_e 2^(7M) < 2^(7M) - 1/2, so |q_M| < 2^(7M).
 // max_high is the largest tcovfem_abs_high_word of the element's 24 inputs w (one integer max
 // per input on the GPU, which has no FP64 max instruction: fmax costs a compare, selects and
-// moves). That word completed with ones below is m >= max |w|, and e is the exponent just above
-// round(max(kappa, G factor) m) >= max |ubar|: the smallest such power of two, or one above it
-// (m exceeds max |w| by less than 2^-20 relative). Never below kTcovfemMinExponent.
-VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_max) {
+// moves). That word completed with ones below is m >= max |w|; p = round(max(kappa, G factor) m)
+// >= max |ubar|, raised by 2^-7M relative (a no-op for M = 8, where the 53-bit ubar cannot round
+// up to 2^56), and e is the exponent just above it: the smallest such power of two, or one
+// above it (m exceeds max |w| by less than 2^-20 relative). Never below kTcovfemMinExponent.
+VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_max, int stages) {
     const std::uint64_t m_bits = (std::uint64_t(max_high) << 32) | 0xffffffffu;
     double m;
     memcpy(&m, &m_bits, sizeof m);
-    const double p = factor_max * m;
+    const double p0 = factor_max * m;
+    const double p = fma(p0, tcovfem_pow2(-kTcovfemDigitBits * stages), p0);  // the product is exact
     std::uint64_t p_bits;
     memcpy(&p_bits, &p, sizeof p_bits);
     // p = f 2^(biased - 1023), f in [1, 2)  =>  p < 2^(biased - 1022); 0 and subnormals: 2^-1022.
@@ -119,9 +124,10 @@ VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_ma
 // `bits` bits below s_e.
 VOXWAVE_HD double tcovfem_column_scale(double factor, int e, int bits) { return factor * tcovfem_pow2(bits - e); }
 
-// The one FP64 -> INT64 conversion (eq. 12): q = floor(w factor 2^(56 - e)), in [-2^56, 2^56).
+// The one FP64 -> INT64 conversion (eq. 12): q_M = round(w factor 2^(7M - e)) to nearest (ties
+// to even), column_scale = tcovfem_column_scale(factor, e, 7M).
 VOXWAVE_HD std::int64_t tcovfem_to_int64(double w, double column_scale) {
-    return static_cast<std::int64_t>(floor(w * column_scale));
+    return static_cast<std::int64_t>(nearbyint(w * column_scale));
 }
 
 // Keeps the top M of the 8 base-128 digits (floor division; exact arithmetic shift).
@@ -168,12 +174,12 @@ inline void tcovfem_element_force_int(const TcovfemInt8Matrix& A, const double* 
                                       double* f) {
     std::uint32_t max_high = 0;
     for (int d = 0; d < 24; ++d) max_high = std::max(max_high, tcovfem_abs_high_word(w[d]));
-    const int e = tcovfem_element_exponent(max_high, std::fmax(m.kappa, m.shear));
-    const double scale[2] = {tcovfem_column_scale(m.kappa, e, kTcovfemFixedBits),
-                             tcovfem_column_scale(m.shear, e, kTcovfemFixedBits)};
+    const int e = tcovfem_element_exponent(max_high, std::fmax(m.kappa, m.shear), stages);
+    const double scale[2] = {tcovfem_column_scale(m.kappa, e, kTcovfemDigitBits * stages),
+                             tcovfem_column_scale(m.shear, e, kTcovfemDigitBits * stages)};
     std::int64_t lo_in[48], hi_in[48];
     for (int k = 0; k < 48; ++k) {
-        const std::int64_t q_m = tcovfem_keep_stages(tcovfem_to_int64(w[k % 24], scale[k / 24]), stages);
+        const std::int64_t q_m = tcovfem_to_int64(w[k % 24], scale[k / 24]);
         lo_in[k] = tcovfem_low_part(q_m, stages);
         hi_in[k] = tcovfem_high_part(q_m, stages);
     }

@@ -13,6 +13,7 @@
 // them straight to global memory (no shared-memory round trip, as in the paper).
 // Digits are Horner-combined in INT64 (digits 4..M-1 -> hi, 0..3 -> lo) and rounded once:
 // bit-identical to the CPU emulation in tcovfem_int8.hpp.
+#include "wave/central_difference.hpp"
 #include "wave/cuda_support.cuh"
 #include "wave/element_row_emit.cuh"
 #include "wave/tcovfem_int8.hpp"
@@ -134,7 +135,7 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_k
 #pragma unroll
                         for (int comp = 0; comp < 3; ++comp) {
                             const double v = __ldg(a.u[comp] + n);
-                            w[3 * h + comp] = Damped ? a.keep * v - a.b * __ldg(a.u_prev[comp] + n) : v;
+                            w[3 * h + comp] = Damped ? damped_operand(v, __ldg(a.u_prev[comp] + n), a.keep, a.b) : v;
                         }
                     }
                 }
@@ -145,14 +146,14 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_k
                 for (int s = 0; s < 6; ++s) m = max(m, tcovfem_abs_high_word(w[s]));
                 m = max(m, __shfl_xor_sync(0xffffffffu, m, 1));
                 m = max(m, __shfl_xor_sync(0xffffffffu, m, 2));
-                e[r] = tcovfem_element_exponent(m, fmax(kf, gf));
-                const double sk = tcovfem_column_scale(kf, e[r], kTcovfemFixedBits);
-                const double sg = tcovfem_column_scale(gf, e[r], kTcovfemFixedBits);
+                e[r] = tcovfem_element_exponent(m, fmax(kf, gf), M);
+                const double sk = tcovfem_column_scale(kf, e[r], kTcovfemDigitBits * M);
+                const double sg = tcovfem_column_scale(gf, e[r], kTcovfemDigitBits * M);
                 // Base-128 digits laid out one per byte (base 256): y_lo holds digits 0..3, y_hi
                 // digits 4..7, so the A fragment of digit j is three byte permutes per register.
 #pragma unroll
                 for (int s = 0; s < 12; ++s) {
-                    const std::int64_t q = tcovfem_keep_stages(tcovfem_to_int64(w[s % 6], s < 6 ? sk : sg), M);
+                    const std::int64_t q = tcovfem_to_int64(w[s % 6], s < 6 ? sk : sg);
                     const int lo = int(tcovfem_low_part(q, M)), hi = int(tcovfem_high_part(q, M));
                     const std::uint32_t wl = digits_as_bytes_with_top(lo, M - 1),
                                         wh = digits_as_bytes_with_top(hi, M - 5);

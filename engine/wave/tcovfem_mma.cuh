@@ -33,17 +33,17 @@ __device__ __forceinline__ void mma_s8(int (&c)[4], std::uint32_t a0, std::uint3
 }
 
 // 1.5 * 2^52: x + C for |x| < 2^51 lands where one unit is the last mantissa bit, so the low 32
-// bits of the sum are the integer in two's complement. Why: FP64 <-> integer conversions run
+// bits of the rounded sum are round(x) in two's complement. Why: FP64 <-> integer conversions run
 // at a quarter of the FP64 rate on sm_80 / sm_90; an add runs at full rate.
 constexpr double kMagicInteger = 6755399441055744.0;
 
-// floor(x) as an int, for |x| < 2^31 (rounding the add down is the floor).
-__device__ __forceinline__ int floor_to_int(double x) { return __double2loint(__dadd_rd(x, kMagicInteger)); }
+// round(x) to nearest (ties to even) as an int, for |x| < 2^31.
+__device__ __forceinline__ int round_to_int(double x) { return __double2loint(__dadd_rn(x, kMagicInteger)); }
 
-// floor(x) as an int and as a double (the latter exact).
-__device__ __forceinline__ int floor_to_int(double x, double& floor_x) {
-    const double t = __dadd_rd(x, kMagicInteger);
-    floor_x = t - kMagicInteger;
+// round(x) as an int and as a double (the latter exact).
+__device__ __forceinline__ int round_to_int(double x, double& rounded) {
+    const double t = __dadd_rn(x, kMagicInteger);
+    rounded = t - kMagicInteger;
     return __double2loint(t);
 }
 

@@ -8,8 +8,8 @@
 //   - m-tiles of 16 elements; lane (g, t) takes elements g and g + 8 and the kappa and G
 //     columns of their nodes 2t, 2t + 1, read straight from the shared w (no staging on the
 //     way in). The 4 lanes of a quad agree on the element's scale with two shuffles.
-//   - the conversion: x = ubar 2^(7M - 28 - e) floors to the top 28 bits (hi) with one
-//     rounded-down add (tcovfem_mma.cuh), the rest (x - floor x) 2^28 to the low 28 bits;
+//   - the conversion: x = ubar 2^(7M - 28 - e) rounds to the top 28 bits (hi) with one add
+//     (tcovfem_mma.cuh), the rest (x - hi) 2^28 to the low 28 bits (signed);
 //     each part's 4 digits go one per byte with 4 integer operations (tcovfem_digits_as_bytes), and
 //     two byte-permutes per register turn 4 columns' words into one register per digit.
 //   - the products: R (16 x 24) = D_j (16 x 64, INT8, 48 columns used) A^T, mma m16n8k32 on 2
@@ -102,7 +102,7 @@ public:
             return;
         }
         double prev[3] = {0.0, 0.0, 0.0};  // a = 1 outputs of the last element of the previous m-tile
-#pragma unroll 1
+#pragma unroll
         for (int mt = 0; mt < 2; ++mt) {
             std::uint32_t y[Parts][2][12];  // [part: 0 lo, 1 hi][element row][slot]: 4 digits per word
             int e[2];
@@ -124,23 +124,26 @@ public:
                 m = max(m, __shfl_xor_sync(kFullWarp, m, 1));
                 m = max(m, __shfl_xor_sync(kFullWarp, m, 2));
                 const double kf = sh.plane.kf[idr], gf = sh.plane.gf[idr];
-                e[r] = tcovfem_element_exponent(m, kf > gf ? kf : gf);
+                e[r] = tcovfem_element_exponent(m, kf > gf ? kf : gf, M);
                 // x = w factor 2^(7M - 28 (Parts - 1) - e): the CPU's scaled input over 2^28 (Parts
                 // = 2) or its top M digits (Parts = 1), rounded the same way (power-of-two scaling).
                 const double pk = tcovfem_column_scale(kf, e[r], 7 * M - 28 * (Parts - 1));
                 const double pg = tcovfem_column_scale(gf, e[r], 7 * M - 28 * (Parts - 1));
 #pragma unroll
                 for (int s = 0; s < 12; ++s) {
-                    const double x = w[s % 6] * (s < 6 ? pk : pg);
+                    // Intrinsics: no contraction of this product into the adds below (the CPU
+                    // rounds the product first).
+                    const double x = __dmul_rn(w[s % 6], s < 6 ? pk : pg);
                     if constexpr (Parts == 2) {
-                        double fl;
-                        const int hi = floor_to_int(x, fl);
-                        // floor((x - floor x) 2^28): the product is exact, one rounded-down fma.
-                        const int lo = __double2loint(__fma_rd(x - fl, 268435456.0, kMagicInteger));
+                        // hi = round(x), lo = round((x - hi) 2^28) (the product is exact): hi 2^28 + lo
+                        // is round(x 2^28) = q_M, ties to even included (2^28 is even).
+                        double hi_x;
+                        const int hi = round_to_int(x, hi_x);
+                        const int lo = __double2loint(fma(__dsub_rn(x, hi_x), 268435456.0, kMagicInteger));
                         y[1][r][s] = tcovfem_digits_as_bytes(hi);
                         y[0][r][s] = tcovfem_digits_as_bytes(lo);
                     } else {
-                        y[0][r][s] = tcovfem_digits_as_bytes(floor_to_int(x));
+                        y[0][r][s] = tcovfem_digits_as_bytes(round_to_int(x));
                     }
                 }
             }

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
+#include "wave/central_difference.hpp"
 #include "wave/element_rows.hpp"
 #include "wave/voxel_element_kernel.hpp"
 
@@ -46,7 +47,8 @@ void TcovfemStiffnessCpu::apply_plane(int k, const std::array<const double*, 3>&
                         const int l = voxel_local_node(a, bb, c);
                         for (int comp = 0; comp < 3; ++comp) {
                             if constexpr (Damped)
-                                we[3 * l + comp] = keep * u[comp][node] - b * up[comp][node];
+                                we[3 * l + comp] =
+                                    damped_operand(u[comp][node], up[comp][node], keep, b);  // the GPU's bits
                             else
                                 we[3 * l + comp] = u[comp][node];
                         }
@@ -80,7 +82,7 @@ void TcovfemStiffnessCpu::apply(const std::array<const double*, 3>& u, const std
             if (damped) {
                 const double* __restrict pc = u_prev[comp];
 #pragma omp for simd schedule(static) nowait
-                for (std::ptrdiff_t n = 0; n < nn; ++n) fc[n] += diag[n] * (keep * uc[n] - b * pc[n]);
+                for (std::ptrdiff_t n = 0; n < nn; ++n) fc[n] += diag[n] * damped_operand(uc[n], pc[n], keep, b);
             } else {
 #pragma omp for simd schedule(static) nowait
                 for (std::ptrdiff_t n = 0; n < nn; ++n) fc[n] += diag[n] * uc[n];

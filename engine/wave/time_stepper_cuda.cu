@@ -122,7 +122,7 @@ __global__ void __launch_bounds__(256) update_kernel(UpdateArgs<Real> a) {
     if (Diagonal) {
         const double d = __ldg(a.diag + i);
 #pragma unroll
-        for (int c = 0; c < 3; ++c) f[c] += Real(d * double(a.keep * u[c] - a.b * um[c]));
+        for (int c = 0; c < 3; ++c) f[c] += Real(d * double(damped_operand(u[c], um[c], a.keep, a.b)));
     }
     f0[i] = Real(0);
     f1[i] = Real(0);

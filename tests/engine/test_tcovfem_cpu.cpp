@@ -168,45 +168,58 @@ TEST(TcovfemDigits, BytesOfAPartRecombineExactly) {
 }
 
 // s_e = 2^e is strictly above every |ubar| of the element and at most two powers of two above
-// the largest (the smallest such power, or one more when the 20-bit bound of max |w| crosses
-// it); the largest input converts to 2^54 <= |q| < 2^56; tiny and zero elements stay finite.
+// the largest (the smallest such power, or one more when the 20-bit bound of max |w| or the
+// room for rounding crosses it); every input rounds to |q_M| < 2^(7M), the largest to
+// |q_M| >= 2^(7M - 2); tiny and zero elements stay finite; rounding is to nearest, ties to even.
 TEST(TcovfemDigits, ScaleIsAPowerOfTwoStrictlyAboveTheMaximum) {
     std::mt19937_64 rng(11);
     std::uniform_real_distribution<double> U(-1.0, 1.0);
     std::uniform_int_distribution<int> E(-60, 60);
     int one_above = 0;
     for (int t = 0; t < 20000; ++t) {
+        const int M = 1 + t % 8;
         const TcovfemMaterialFactors f{std::ldexp(1.0 + U(rng) * 0.9, E(rng) / 4),
                                        std::ldexp(1.0 + U(rng) * 0.9, E(rng) / 4)};
         double w[24];
         const int scale = E(rng);
         for (double& v : w) v = std::ldexp(U(rng), scale);
         std::uint32_t high = 0;
-        double max_ubar = 0, max_w = 0;
+        double max_ubar = 0;
         for (double v : w) {
             high = std::max(high, tcovfem_abs_high_word(v));
             max_ubar = std::max({max_ubar, std::fabs(f.kappa * v), std::fabs(f.shear * v)});
-            max_w = std::max(max_w, std::fabs(v));
         }
-        const int e = tcovfem_element_exponent(high, std::fmax(f.kappa, f.shear));
+        const int e = tcovfem_element_exponent(high, std::fmax(f.kappa, f.shear), M);
         ASSERT_LT(max_ubar, std::ldexp(1.0, e));
         ASSERT_GE(max_ubar, std::ldexp(1.0, e - 2));
         if (max_ubar < std::ldexp(1.0, e - 1)) ++one_above;
-        // The input with the largest ubar has 2^54 <= |q| < 2^56.
-        const double fmax_ = std::fmax(f.kappa, f.shear);
-        const std::int64_t q = tcovfem_to_int64(max_w, tcovfem_column_scale(fmax_, e, kTcovfemFixedBits));
-        ASSERT_LT(std::abs(q), std::int64_t(1) << 56);
-        ASSERT_GE(std::abs(q), std::int64_t(1) << 54);
+        const std::int64_t limit = std::int64_t(1) << (7 * M);
+        std::int64_t largest = 0;
+        for (double v : w)
+            for (double factor : {f.kappa, f.shear}) {
+                const std::int64_t q = tcovfem_to_int64(v, tcovfem_column_scale(factor, e, 7 * M));
+                ASSERT_LT(std::abs(q), limit) << "M " << M;
+                largest = std::max(largest, std::abs(q));
+            }
+        ASSERT_GE(largest, limit / 4) << "M " << M;
     }
-    EXPECT_LT(one_above, 200);  // rare: m exceeds max |w| by less than 2^-20 relative
+    EXPECT_LT(one_above, 200);  // rare: the bounds exceed max |ubar| by far less than a factor 2
+    // max |ubar| a hair below 2^e would round up to 2^(7M) (a top digit of 128 overflows int8):
+    // the room for rounding moves such an element to the next exponent; M = 8 needs none.
+    const double below_one = 1.0 - std::ldexp(1.0, -40);
+    EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(below_one), 1.0, 4), 1);
+    EXPECT_LT(std::abs(tcovfem_to_int64(below_one, tcovfem_column_scale(1.0, 1, 28))), std::int64_t(1) << 28);
+    EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(0.75), 1.0, 8), 0);
     // All-zero and far-precursor elements: the exponent is clamped, the scales stay finite.
-    EXPECT_EQ(tcovfem_element_exponent(0u, 1e6), kTcovfemMinExponent);
-    EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(1e-300), 1e6), kTcovfemMinExponent);
+    EXPECT_EQ(tcovfem_element_exponent(0u, 1e6, 8), kTcovfemMinExponent);
+    EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(1e-300), 1e6, 8), kTcovfemMinExponent);
     EXPECT_TRUE(std::isfinite(tcovfem_column_scale(1e9, kTcovfemMinExponent, kTcovfemFixedBits)));
     EXPECT_EQ(tcovfem_to_int64(0.0, tcovfem_column_scale(1e9, kTcovfemMinExponent, kTcovfemFixedBits)), 0);
-    // The conversion floors (the GPU's rounded-down add does the same): -2.5 units -> -3.
-    EXPECT_EQ(tcovfem_to_int64(-2.5, 1.0), -3);
+    // Round to nearest, ties to even (the GPU's add of 1.5 2^52 does the same): no bias.
+    EXPECT_EQ(tcovfem_to_int64(-2.5, 1.0), -2);
     EXPECT_EQ(tcovfem_to_int64(2.5, 1.0), 2);
+    EXPECT_EQ(tcovfem_to_int64(3.5, 1.0), 4);
+    EXPECT_EQ(tcovfem_to_int64(-2.7, 1.0), -3);
 }
 
 // ---------------------------------------------------------------------------------------------
