@@ -104,12 +104,7 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_k
     RowEmitter<double> emit;
 
     std::uint32_t bf[3][2][2];
-#pragma unroll
-    for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-        for (int kb = 0; kb < 2; ++kb)
-#pragma unroll
-            for (int r = 0; r < 2; ++r) bf[nt][kb][r] = __ldg(a.b_fragments + ((lane * 3 + nt) * 2 + kb) * 2 + r);
+    load_b_fragments(a.b_fragments, lane, bf);
 
     for (int k = k0; k < k1; ++k) {
 #pragma unroll 1

@@ -32,6 +32,16 @@ __device__ __forceinline__ void mma_s8(int (&c)[4], std::uint32_t a0, std::uint3
 #endif
 }
 
+// A^T as this lane's B fragments [n-tile][k-block][register] (tcovfem_pack_b_fragments' layout).
+__device__ __forceinline__ void load_b_fragments(const std::uint32_t* packed, int lane, std::uint32_t (&bf)[3][2][2]) {
+#pragma unroll
+    for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+        for (int kb = 0; kb < 2; ++kb)
+#pragma unroll
+            for (int r = 0; r < 2; ++r) bf[nt][kb][r] = __ldg(packed + ((lane * 3 + nt) * 2 + kb) * 2 + r);
+}
+
 // 1.5 * 2^52: x + C for |x| < 2^51 lands where one unit is the last mantissa bit, so the low 32
 // bits of the rounded sum are round(x) in two's complement. Why: FP64 <-> integer conversions run
 // at a quarter of the FP64 rate on sm_80 / sm_90; an add runs at full rate.

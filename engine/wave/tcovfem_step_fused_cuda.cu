@@ -64,13 +64,8 @@ public:
             s.gf[m] = __ldg(a.shear_factor + m);
         }
         const int lane = tid & 31, t = lane & 3;
-#pragma unroll
-        for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-            for (int kb = 0; kb < 2; ++kb)
-#pragma unroll
-                for (int r = 0; r < 2; ++r) bf_[nt][kb][r] = __ldg(a.b_fragments + ((lane * 3 + nt) * 2 + kb) * 2 + r);
-                    // This lane's two nodes 2t, 2t + 1: plane offset c and shared-memory offset b 32 + a.
+        load_b_fragments(a.b_fragments, lane, bf_);
+        // This lane's two nodes 2t, 2t + 1: plane offset c and shared-memory offset b 32 + a.
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             int ca, cb, cc;

@@ -219,6 +219,22 @@ TEST(CudaEngine, StateRoundTripsAndFixedNodesStayAtRest) {
 // carries force. Scenes: damped with a sponge (every update path) and undamped homogeneous;
 // 8 mm and 4 mm grids are not multiples of the 31 x 7 node tiles or the 16-plane chunks.
 // Tolerances as for the traces: FP64 1e-12 of the state's peak, FP32 1e-5.
+// The fused and the split design of one problem, started from the same random state (u random,
+// u^{n-1} = u + 1e-2 noise; seeds seed and seed + 1).
+struct FusedAndSplit {
+    CudaTimeStepper fused, split;
+    std::vector<double> u, um;
+    FusedAndSplit(const WaveProblem& p, unsigned seed)
+        : fused(p, CudaEngineOptions{TcovfemMapping::Staged, MomentStepDesign::Fused}),
+          split(p, CudaEngineOptions{TcovfemMapping::Staged, MomentStepDesign::Split}),
+          u(random_vector(3 * p.grid.node_count(), seed)),
+          um(random_vector(3 * p.grid.node_count(), seed + 1)) {
+        for (std::size_t i = 0; i < um.size(); ++i) um[i] = u[i] + 1e-2 * um[i];
+        fused.set_state(um, u);
+        split.set_state(um, u);
+    }
+};
+
 TEST(CudaFusedStep, WholeStateEqualsTheSplitDesignAndTheCpuEngine) {
     REQUIRE_CUDA();
     Scene undamped = asset_scene("homogeneous_block.json", 0.004, 1);
@@ -233,15 +249,11 @@ TEST(CudaFusedStep, WholeStateEqualsTheSplitDesignAndTheCpuEngine) {
                 s.run.method = m;
                 s.run.precision = pr;
                 const WaveProblem p = build_wave_problem(s, "test");
-                CudaTimeStepper fused(p, CudaEngineOptions{TcovfemMapping::Staged, MomentStepDesign::Fused});
-                CudaTimeStepper split(p, CudaEngineOptions{TcovfemMapping::Staged, MomentStepDesign::Split});
+                FusedAndSplit d(p, 21);
+                CudaTimeStepper &fused = d.fused, &split = d.split;
+                const std::vector<double>&u = d.u, &um = d.um;
                 ASSERT_TRUE(fused.fused_step());
                 ASSERT_FALSE(split.fused_step());
-                const auto u = random_vector(3 * p.grid.node_count(), 21);
-                auto um = random_vector(3 * p.grid.node_count(), 22);
-                for (std::size_t i = 0; i < um.size(); ++i) um[i] = u[i] + 1e-2 * um[i];
-                fused.set_state(um, u);
-                split.set_state(um, u);
                 constexpr int kSteps = 60;
                 fused.advance(0, kSteps);
                 split.advance(0, kSteps);
@@ -289,15 +301,11 @@ TEST(CudaFusedStep, TcovfemWholeStateEqualsTheSplitDesignAndTheCpuEmulation) {
             s.run.precision = Precision::Fp64;
             s.run.stages = stages;
             const WaveProblem p = build_wave_problem(s, "test");
-            CudaTimeStepper fused(p, CudaEngineOptions{TcovfemMapping::Staged, MomentStepDesign::Fused});
-            CudaTimeStepper split(p, CudaEngineOptions{TcovfemMapping::Staged, MomentStepDesign::Split});
+            FusedAndSplit d(p, 31);
+            CudaTimeStepper &fused = d.fused, &split = d.split;
+            const std::vector<double>&u = d.u, &um = d.um;
             ASSERT_TRUE(fused.fused_step());
             ASSERT_FALSE(split.fused_step());
-            const auto u = random_vector(3 * p.grid.node_count(), 31);
-            auto um = random_vector(3 * p.grid.node_count(), 32);
-            for (std::size_t i = 0; i < um.size(); ++i) um[i] = u[i] + 1e-2 * um[i];
-            fused.set_state(um, u);
-            split.set_state(um, u);
             CpuTimeStepper<double> cpu(p);
             cpu.set_state(um, u);
             fused.advance(0, 1);
