@@ -35,7 +35,8 @@ struct CudaStepTiming {
     std::int64_t steps = 0;
 };
 
-// How TCOVFEM's Tensor Core outputs reach the global force vector.
+// How TCOVFEM's Tensor Core outputs reach the global force vector in the split design (the fused
+// step, the default, sums them in registers and shared memory and needs no global f).
 enum class TcovfemMapping {
     Staged,        // through shared memory to the row emitter: plain adds, atomics only on seams (default: faster)
     PaperAtomics,  // the paper's mapping: every output added to global memory with an atomic
