@@ -1,8 +1,13 @@
 // TCOVFEM's fused node-centred step: the sweep of fused_step.cuh (no atomics, f never in global
 // memory, the update in the same kernel) with each element plane's forces from INT8 Tensor
 // Cores. The arithmetic is the paper's (seed 000 eqs. 9-17, tcovfem_int8.hpp): per-element
-// scale 2^e, one conversion to a 56-bit integer, M base-128 digits, exact INT32 products,
-// one rounding. The element forces are bit-identical to the CPU emulation.
+// scale 2^e, one conversion to a 7M-bit integer (rounded to nearest), M base-128 digits, exact
+// INT32 products, one rounding. The element forces are bit-identical to the CPU emulation.
+//
+// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-run1..14, cuda-bench.md):
+// 354 us a step against 755 for the split design (the paper's mapping: 767). Nsight Compute:
+// 52 % of issue slots busy, warps waiting at the plane barrier and on fixed-latency
+// dependencies at 16 warps per SM (128 registers); a 15-row tile at 1 block per SM was slower.
 //
 // Mapping (a warp is one tile row of 32 elements, as in the moment kernel's sweep):
 //   - m-tiles of 16 elements; lane (g, t) takes elements g and g + 8 and the kappa and G
