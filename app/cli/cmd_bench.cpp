@@ -197,7 +197,8 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
                     // Bytes per step. Split: stiffness reads u (+ u- when damped), ids, and adds into f
                     // (counted once); update reads u, u-, f, dt^2/m (+ sponge factors, + TCOVFEM
                     // diagonal) and writes u+ and the zeroed f. Fused: u, u-, dt^2/m (+ sponge
-                    // factors) and ids read once, u+ written once (halo re-reads hit L2).
+                    // factors, + TCOVFEM diagonal) and ids read once, u+ written once (halo re-reads
+                    // hit L2).
                     const double moved =
                         fused ? (3 * 3 * s + s + (sponge ? 2 * s : 0) + (tc ? 8 : 0)) * nn + ne
                               : (3 * s + (damped ? 3 * s : 0) + 3 * s) * nn + ne +

@@ -120,7 +120,7 @@ VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_ma
 }
 
 // The factor that scales an input w of a column into the integer range: x = w (factor 2^(bits - e))
-// rounds once, as w factor 2^(bits - e) would (power-of-two scaling is exact); floor(x) keeps
+// rounds once, as w factor 2^(bits - e) would (power-of-two scaling is exact); round(x) keeps
 // `bits` bits below s_e.
 VOXWAVE_HD double tcovfem_column_scale(double factor, int e, int bits) { return factor * tcovfem_pow2(bits - e); }
 
@@ -128,11 +128,6 @@ VOXWAVE_HD double tcovfem_column_scale(double factor, int e, int bits) { return 
 // to even), column_scale = tcovfem_column_scale(factor, e, 7M).
 VOXWAVE_HD std::int64_t tcovfem_to_int64(double w, double column_scale) {
     return static_cast<std::int64_t>(nearbyint(w * column_scale));
-}
-
-// Keeps the top M of the 8 base-128 digits (floor division; exact arithmetic shift).
-VOXWAVE_HD std::int64_t tcovfem_keep_stages(std::int64_t q, int stages) {
-    return q >> (kTcovfemDigitBits * (kTcovfemMaxStages - stages));
 }
 
 // Digit j (0 = least significant) of q_M = sum_j 128^j d_j: unsigned 7-bit below the top digit,
