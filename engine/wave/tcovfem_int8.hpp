@@ -16,9 +16,10 @@
 //     |q_M| < 2^(7M) (M = 8: a = 2^56), where ubar / s_e 2^(7M) = w (factor 2^(7M - e)) rounded
 //     once (tcovfem_column_scale). Round to nearest, ties to even: unbiased (a floor's constant
 //     half-unit bias grew over a full paper run to 3.4e-13 of the traces, against OVFEM FP64);
-//     the GPU takes it with one add of 1.5 2^52 (tcovfem_mma.cuh);
+//     the GPU takes it with one add of 1.5 2^52 (kTcovfemRoundingBias);
 //   * q_M split into M digits of b = 2^7 (eq. 16): digits 0..M-2 are in [0, 127], the top digit
-//     is signed in [-128, 127] (all int8; the GPU's own split has signed digits too);
+//     is signed in [-128, 127] (all int8). The split Tensor Core kernel uses these digits; the fused
+//     GPU step feeds q_M's own bytes instead (base 256, tcovfem_split_words), the same integer;
 //   * each digit product r_j = A d_j is exact in INT32 (|r_j| <= 48 * 77 * 128 < 2^19) and runs on
 //     INT8 Tensor Cores on the GPU (eq. 17);
 //   * digits 0..3 are combined in INT64 (lo, < 2^47) and digits 4..M-1 likewise (hi), so
@@ -27,7 +28,7 @@
 // operation); M = 4 keeps 28 bits (FP32 level), as in the paper's Table 3.
 // Because every integer step is exact, lo and hi are the same numbers however they are
 // computed: the CPU uses two INT64 products (A (q_M mod 2^28) and A (q_M >> 28)), the GPU
-// Horner-combines the 8-bit Tensor Core digit products; both give bit-identical element forces.
+// Horner-combines the 8-bit Tensor Core digit (or byte) products; both give bit-identical element forces.
 #pragma once
 
 #include <algorithm>
@@ -144,17 +145,38 @@ VOXWAVE_HD std::int64_t tcovfem_low_part(std::int64_t q_m, int stages) {
 // High part: digits 4..M-1 (0 when M <= 4).
 VOXWAVE_HD std::int64_t tcovfem_high_part(std::int64_t q_m, int stages) { return stages <= 4 ? 0 : (q_m >> 28); }
 
-// The base-128 digits of x (-2^28 <= x < 2^28) one per byte, as the GPU feeds them to the
-// Tensor Cores: bits 0-6, 7-13, 14-20 go to bytes 0, 1, 2 (unsigned), and byte 3 takes x >> 21,
-// the signed top digit, so sum_j 128^j byte_j = x (byte 3 read as int8), negative x too.
-// v + k (v & mask) moves the masked bits up (k = 3: two places, k = 1: one): first bits 14 and
-// up by two (digits 2, 3 to bits 16, 23), then digit 1 and bits 23 and up by one. Four
-// integer operations (and, multiply-add, and, add).
-VOXWAVE_HD std::uint32_t tcovfem_digits_as_bytes(std::int32_t x) {
-    std::uint32_t v = static_cast<std::uint32_t>(x);
-    v += 3u * (v & 0xffffc000u);
-    v += v & 0xff803f80u;
-    return v;
+// 1.5 2^52: for |x| < 2^51, x + C lands where one unit is the last mantissa bit, so the low 32
+// bits of the rounded sum are round(x) (to nearest, ties to even) in two's complement, and the
+// high 32 bits are 0x43380000 + (the sign extension of round(x) above bit 31). The GPU rounds
+// this way because FP64 <-> integer conversions run at a quarter of the FP64 rate on sm_80 and
+// sm_90, while an add runs at full rate.
+inline constexpr double kTcovfemRoundingBias = 6755399441055744.0;
+
+// q = round(x 2^32) for |x| < 2^31 (ties to even) as two 32-bit words, q = hi 2^32 + lo with lo
+// unsigned: the fused GPU step's byte digits. The bytes of lo are base-256 digits 0..3 in
+// [0, 255] and the bytes of hi (two's complement) digits 4..7, the top one signed; so the
+// product A q is a sum of exact u8 x s8 (and, for the top byte, s8 x s8) Tensor Core products,
+// with no digit spreading at all: q's own bits are the digits.
+// How: hi0 = round(x) and d = round((x - hi0) 2^32), |d| <= 2^31, both with one add of
+// kTcovfemRoundingBias (x - hi0 and the scaling are exact); q = hi0 2^32 + d because 2^32 is
+// even (ties to even carry over). d's low word is lo, and its high word says whether d < 0,
+// i.e. whether hi0 must lend 1 to make lo unsigned: hi = hi0 + (high word - 0x43380000).
+// The caller passes an x that the compiler cannot fuse into x + C (on the GPU a __dmul_rn).
+struct TcovfemWords {
+    std::int32_t hi = 0;
+    std::uint32_t lo = 0;
+};
+VOXWAVE_HD TcovfemWords tcovfem_split_words(double x) {
+    const double rounded_bits = x + kTcovfemRoundingBias;
+    const double hi0 = rounded_bits - kTcovfemRoundingBias;
+    const double d_bits = fma(x - hi0, 4294967296.0, kTcovfemRoundingBias);
+    std::uint64_t r, d;
+    memcpy(&r, &rounded_bits, sizeof r);
+    memcpy(&d, &d_bits, sizeof d);
+    TcovfemWords w;
+    w.lo = static_cast<std::uint32_t>(d);
+    w.hi = static_cast<std::int32_t>(static_cast<std::uint32_t>(r) + static_cast<std::uint32_t>(d >> 32) - 0x43380000u);
+    return w;
 }
 
 // The single rounding: (hi 2^28 + lo) 2^(e - 7M).

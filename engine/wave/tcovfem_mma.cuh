@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "wave/cuda_support.cuh"
+#include "wave/tcovfem_int8.hpp"
 
 namespace voxwave::cuda {
 
@@ -32,6 +33,20 @@ __device__ __forceinline__ void mma_s8(int (&c)[4], std::uint32_t a0, std::uint3
 #endif
 }
 
+// The same with unsigned A (bytes of the digit words below the top one, in [0, 255]).
+__device__ __forceinline__ void mma_u8(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                       std::uint32_t a3, std::uint32_t b0, std::uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#else
+    __trap();
+#endif
+}
+
 // A^T as this lane's B fragments [n-tile][k-block][register] (tcovfem_pack_b_fragments' layout).
 __device__ __forceinline__ void load_b_fragments(const std::uint32_t* packed, int lane, std::uint32_t (&bf)[3][2][2]) {
 #pragma unroll
@@ -42,20 +57,11 @@ __device__ __forceinline__ void load_b_fragments(const std::uint32_t* packed, in
             for (int r = 0; r < 2; ++r) bf[nt][kb][r] = __ldg(packed + ((lane * 3 + nt) * 2 + kb) * 2 + r);
 }
 
-// 1.5 * 2^52: x + C for |x| < 2^51 lands where one unit is the last mantissa bit, so the low 32
-// bits of the rounded sum are round(x) in two's complement. Why: FP64 <-> integer conversions run
-// at a quarter of the FP64 rate on sm_80 / sm_90; an add runs at full rate.
-constexpr double kMagicInteger = 6755399441055744.0;
+// The rounding add (tcovfem_int8.hpp).
+constexpr double kMagicInteger = kTcovfemRoundingBias;
 
 // round(x) to nearest (ties to even) as an int, for |x| < 2^31.
 __device__ __forceinline__ int round_to_int(double x) { return __double2loint(__dadd_rn(x, kMagicInteger)); }
-
-// round(x) as an int and as a double (the latter exact).
-__device__ __forceinline__ int round_to_int(double x, double& rounded) {
-    const double t = __dadd_rn(x, kMagicInteger);
-    rounded = t - kMagicInteger;
-    return __double2loint(t);
-}
 
 // An integer |v| < 2^51 as a double, exactly: the bits of 1.5 * 2^52 + v are those of 1.5 * 2^52
 // plus v as a 64-bit integer (one add to the high word), and subtracting 1.5 * 2^52 is exact.

@@ -1,8 +1,9 @@
 // TCOVFEM's fused node-centred step: the sweep of fused_step.cuh (no atomics, f never in global
 // memory, the update in the same kernel) with each element plane's forces from INT8 Tensor
 // Cores. The arithmetic is the paper's (seed 000 eqs. 9-17, tcovfem_int8.hpp): per-element
-// scale 2^e, one conversion to a 7M-bit integer (rounded to nearest), M base-128 digits, exact
-// INT32 products, one rounding. The element forces are bit-identical to the CPU emulation.
+// scale 2^e, one conversion to a 7M-bit integer q_M (rounded to nearest), exact INT32 products
+// of its 8-bit pieces, one rounding. The pieces are q_M's bytes rather than the paper's 7-bit
+// digits: the same integer, without the digit spreading. The element forces are bit-identical to the CPU emulation.
 //
 // Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-run1..14, cuda-bench.md):
 // 354 us a step against 755 for the split design (the paper's mapping: 767). Nsight Compute:
@@ -13,15 +14,15 @@
 //   - m-tiles of 16 elements; lane (g, t) takes elements g and g + 8 and the kappa and G
 //     columns of their nodes 2t, 2t + 1, read straight from the shared w (no staging on the
 //     way in). The 4 lanes of a quad agree on the element's scale with two shuffles.
-//   - the conversion: x = ubar 2^(7M - 28 - e) rounds to the top 28 bits (hi) with one add
-//     (tcovfem_mma.cuh), the rest (x - hi) 2^28 to the low 28 bits (signed);
-//     each part's 4 digits go one per byte with 4 integer operations (tcovfem_digits_as_bytes), and
-//     two byte-permutes per register turn 4 columns' words into one register per digit.
+//   - the conversion: x = ubar 2^(7M - 32 - e) splits into q_M = hi 2^32 + lo with lo unsigned,
+//     rounded with two adds (tcovfem_split_words); q_M's own bytes are the digits (base 256:
+//     bytes 0-6 unsigned, byte 7 signed), so there is no digit spreading; two byte-permutes per
+//     register turn 4 columns' words into one register per byte. M <= 4: one word, round(x).
 //   - the products: R (16 x 24) = D_j (16 x 64, INT8, 48 columns used) A^T, mma m16n8k32 on 2
-//     k-blocks and 3 n-tiles; digits are chained in the INT32 accumulator three at a time
-//     (c = 128 c + A d_j: |c| <= 1013 (128 + 127 128 + 127 128^2) < 2^31, 1013 being the
-//     largest row sum of |A|); for M = 8 the two lower chains join exactly in INT64 and the
-//     top one is added in the single rounding fma: two integer-to-FP64 moves per output.
+//     k-blocks and 3 n-tiles, u8 x s8 for unsigned bytes and s8 x s8 for the top byte; bytes
+//     are chained two per INT32 accumulator (c = 256 c + A d_j: |c| <= 1013 (255 256 + 255)
+//     < 2^27, 1013 being the largest row sum of |A|); for M = 8 the four chains join exactly
+//     in INT64 by pairs, and the pairs in the single rounding fma.
 //   - the output order of A^T (TcovfemOutputOrder::FaceRows) gives lane t the component nt of
 //     the two nodes a = 0, 1 of face row (b, c) = (t & 1, t >> 1) of its elements, so the x
 //     sums are two shuffles and the partials go straight to the sweep's shared arrays: row j
@@ -104,7 +105,7 @@ public:
         double prev[3] = {0.0, 0.0, 0.0};  // a = 1 outputs of the last element of the previous m-tile
 #pragma unroll
         for (int mt = 0; mt < 2; ++mt) {
-            std::uint32_t y[Parts][2][12];  // [part: 0 lo, 1 hi][element row][slot]: 4 digits per word
+            std::uint32_t y[Parts][2][12];  // q_M's words [0 lo, 1 hi][element row][slot]: 4 bytes each
             int e[2];
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
@@ -125,40 +126,37 @@ public:
                 m = max(m, __shfl_xor_sync(kFullWarp, m, 2));
                 const double kf = sh.plane.kf[idr], gf = sh.plane.gf[idr];
                 e[r] = tcovfem_element_exponent(m, kf > gf ? kf : gf, M);
-                // x = w factor 2^(7M - 28 (Parts - 1) - e): the CPU's scaled input over 2^28 (Parts
-                // = 2) or its top M digits (Parts = 1), rounded the same way (power-of-two scaling).
-                const double pk = tcovfem_column_scale(kf, e[r], 7 * M - 28 * (Parts - 1));
-                const double pg = tcovfem_column_scale(gf, e[r], 7 * M - 28 * (Parts - 1));
+                // x = w factor 2^(7M - 32 (Parts - 1) - e): the CPU's scaled input over 2^32 (Parts
+                // = 2) or itself (Parts = 1), rounded the same way (power-of-two scaling).
+                const double pk = tcovfem_column_scale(kf, e[r], 7 * M - 32 * (Parts - 1));
+                const double pg = tcovfem_column_scale(gf, e[r], 7 * M - 32 * (Parts - 1));
 #pragma unroll
                 for (int s = 0; s < 12; ++s) {
-                    // Intrinsics: no contraction of this product into the adds below (the CPU
+                    // Intrinsics: no contraction of this product into the rounding adds (the CPU
                     // rounds the product first).
                     const double x = __dmul_rn(w[s % 6], s < 6 ? pk : pg);
                     if constexpr (Parts == 2) {
-                        // hi = round(x), lo = round((x - hi) 2^28) (the product is exact): hi 2^28 + lo
-                        // is round(x 2^28) = q_M, ties to even included (2^28 is even).
-                        double hi_x;
-                        const int hi = round_to_int(x, hi_x);
-                        const int lo = __double2loint(fma(__dsub_rn(x, hi_x), 268435456.0, kMagicInteger));
-                        y[1][r][s] = tcovfem_digits_as_bytes(hi);
-                        y[0][r][s] = tcovfem_digits_as_bytes(lo);
+                        // q_M = hi 2^32 + lo, lo unsigned (ties to even included).
+                        const TcovfemWords q = tcovfem_split_words(x);
+                        y[1][r][s] = static_cast<std::uint32_t>(q.hi);
+                        y[0][r][s] = q.lo;
                     } else {
-                        y[0][r][s] = tcovfem_digits_as_bytes(round_to_int(x));
+                        y[0][r][s] = static_cast<std::uint32_t>(round_to_int(x));  // |q_M| < 2^28
                     }
                 }
             }
-            int c[3][4], p[3][4], p2[3][4];  // the running chain, and finished ones
+            int c[3][4], p[3][4];  // the running chain, and a finished one
             auto clear = [&] {
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
                     for (int i = 0; i < 4; ++i) c[nt][i] = 0;
             };
-            auto times128 = [&] {
+            auto times256 = [&] {
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) c[nt][i] *= 128;
+                    for (int i = 0; i < 4; ++i) c[nt][i] *= 256;
             };
             auto keep = [&] {
 #pragma unroll
@@ -166,15 +164,21 @@ public:
 #pragma unroll
                     for (int i = 0; i < 4; ++i) p[nt][i] = c[nt][i];
             };
-            // c += A d for the digit whose registers are d[element row][slot group].
-            auto product = [&](const std::uint32_t(&d)[2][3]) {
+            // c += A d for the byte whose registers are d[element row][slot group]: unsigned bytes
+            // below the top one, the signed top byte of q_M's two's complement.
+            auto product = [&](const std::uint32_t(&d)[2][3], bool top) {
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt) {
-                    mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
-                    mma_s8(c[nt], d[0][2], d[1][2], 0u, 0u, bf_[nt][1][0], bf_[nt][1][1]);
+                    if (top) {
+                        mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        mma_s8(c[nt], d[0][2], d[1][2], 0u, 0u, bf_[nt][1][0], bf_[nt][1][1]);
+                    } else {
+                        mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        mma_u8(c[nt], d[0][2], d[1][2], 0u, 0u, bf_[nt][1][0], bf_[nt][1][1]);
+                    }
                 }
             };
-            // The digit registers of bytes 2h, 2h + 1 of part q.
+            // The registers of bytes 2h, 2h + 1 of word q.
             auto digits = [&](int q, int h, std::uint32_t(&even)[2][3], std::uint32_t(&odd)[2][3]) {
 #pragma unroll
                 for (int r = 0; r < 2; ++r)
@@ -183,58 +187,66 @@ public:
                         digit_pair(y[q][r][4 * g4], y[q][r][4 * g4 + 1], y[q][r][4 * g4 + 2], y[q][r][4 * g4 + 3], h,
                                    even[r][g4], odd[r][g4]);
             };
-            std::uint32_t d0[2][3], d1[2][3], d2[2][3], d3[2][3];
+            std::uint32_t d0[2][3], d1[2][3];
             double acc[3][4];  // T: the exact integer A q_M, rounded once
             if constexpr (Parts == 2) {
-                // Digits 7 6 5 | 4 3 2 | 1 0: T = P2 2^35 + (P1 2^14 + P0), the bracket exact in INT64.
-                digits(1, 1, d2, d3);
+                // Bytes 7 6 | 5 4 | 3 2 | 1 0, two per INT32 chain (c = 256 c + A d): |C| <= 1013
+                // (255 256 + 255) < 2^27 (byte 7 is 0 or -1: |C3| <= 1013 (256 + 255)). Horner in
+                // INT64, H = (C3 2^16 + C2) 2^16 + C1 < 517643 2^32 + 66386955 (2^16 + 1) < 2^51, so
+                // H and C0 are exact doubles and T = H 2^16 + C0 is rounded once, by an fma.
+                long long h[3][4];
+                digits(1, 1, d0, d1);  // bytes 6, 7
                 clear();
-                product(d3);
-                times128();
-                product(d2);
-                digits(1, 0, d0, d1);
-                times128();
-                product(d1);
+                product(d1, true);
+                times256();
+                product(d0, false);
+                keep();                // C3
+                digits(1, 0, d0, d1);  // bytes 4, 5
+                clear();
+                product(d1, false);
+                times256();
+                product(d0, false);
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) p2[nt][i] = c[nt][i];  // P2, an int until the end (registers)
+                    for (int i = 0; i < 4; ++i) h[nt][i] = static_cast<long long>(p[nt][i]) * 65536 + c[nt][i];
+                digits(0, 1, d0, d1);  // bytes 2, 3
                 clear();
-                product(d0);
-                digits(0, 1, d2, d3);
-                times128();
-                product(d3);
-                times128();
-                product(d2);
-                keep();  // P1
-                digits(0, 0, d0, d1);
+                product(d1, false);
+                times256();
+                product(d0, false);
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) h[nt][i] = h[nt][i] * 65536 + c[nt][i];
+                digits(0, 0, d0, d1);  // bytes 0, 1
                 clear();
-                product(d1);
-                times128();
-                product(d0);  // P0
+                product(d1, false);
+                times256();
+                product(d0, false);  // C0
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
                     for (int i = 0; i < 4; ++i)
-                        acc[nt][i] =
-                            fma(exact_double(p2[nt][i]), 34359738368.0, exact_double(p[nt][i], 16384, c[nt][i]));
+                        acc[nt][i] = fma(exact_double(h[nt][i]), 65536.0, exact_double(c[nt][i]));
             } else {
-                // Digits 3 2 1 | 0: T = P1 128 + P0 (exact in INT64 and in FP64).
-                digits(0, 1, d2, d3);
-                digits(0, 0, d0, d1);
+                // Bytes 3 2 1 | 0: |byte 3| <= 16 since |q_M| < 2^28, so the chain of three stays
+                // below 1013 (16 2^16 + 255 2^8 + 255) < 2^31; T = C1 256 + C0, exact.
+                digits(0, 1, d0, d1);  // bytes 2, 3
                 clear();
-                product(d3);
-                times128();
-                product(d2);
-                times128();
-                product(d1);
+                product(d1, true);
+                times256();
+                product(d0, false);
+                digits(0, 0, d0, d1);  // bytes 0, 1
+                times256();
+                product(d1, false);
                 keep();
                 clear();
-                product(d0);
+                product(d0, false);
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) acc[nt][i] = exact_double(p[nt][i], 128, c[nt][i]);
+                    for (int i = 0; i < 4; ++i) acc[nt][i] = exact_double(p[nt][i], 256, c[nt][i]);
             }
             // c[nt][0..1]: element g, nodes a = 0, 1; c[nt][2..3]: element g + 8. Scale 2^(e - 7M).
             const double s0 = tcovfem_pow2(e[0] - 7 * M), s1 = tcovfem_pow2(e[1] - 7 * M);

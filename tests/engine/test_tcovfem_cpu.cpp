@@ -143,27 +143,60 @@ TEST(TcovfemDigits, SignedBase128DigitsRecombineExactly) {
     EXPECT_GT(top_negative, 1000);  // the signed top digit was exercised
 }
 
-// The GPU's byte layout of a 28-bit part: bytes 0-2 unsigned 7-bit digits, byte 3 the signed top
-// digit; they must recombine to the part exactly (the products would be wrong otherwise).
-TEST(TcovfemDigits, BytesOfAPartRecombineExactly) {
+// The fused GPU step's words of q = round(x 2^32): q = hi 2^32 + lo with lo unsigned, so q's
+// bytes are its base-256 digits (bytes 0-6 unsigned, byte 7 signed). Oracle: nearbyint of the
+// exact x 2^32 (ties to even), for random x over the whole M = 8 range (|x| < 2^24, so |q| < 2^56),
+// ties, and the two cases where the low part is exactly +-2^31 (hi must lend only for -2^31).
+TEST(TcovfemDigits, WordsOfQAreItsBase256Digits) {
     std::mt19937_64 rng(7);
-    const std::int32_t lim = std::int32_t(1) << 28;
-    std::uniform_int_distribution<std::int32_t> X(-lim, lim - 1);
-    std::vector<std::int32_t> xs = {0,     1,     -1,     127,     128,  -128,          -129,
-                                    16383, 16384, -16384, lim - 1, -lim, (1 << 21) - 1, -(1 << 21)};
-    for (int t = 0; t < 200000; ++t) xs.push_back(X(rng));
-    for (std::int32_t x : xs) {
-        const std::uint32_t v = tcovfem_digits_as_bytes(x);
-        std::int64_t sum = 0;
-        for (int j = 0; j < 3; ++j) {
-            const int d = int((v >> (8 * j)) & 0xffu);
-            ASSERT_LE(d, 127) << x << " byte " << j;  // 7-bit digits below the top
-            sum += (std::int64_t(1) << (7 * j)) * d;
-        }
-        sum += (std::int64_t(1) << 21) * std::int64_t(std::int8_t(v >> 24));
-        ASSERT_EQ(sum, x) << x;
-        ASSERT_EQ(std::int8_t(v >> 24), x >> 21) << x;  // the top digit is floor(x / 2^21)
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    std::uniform_int_distribution<int> E(-40, 24);
+    std::vector<double> xs = {0.0, -0.0, 1.0, -1.0, 2.5, 3.5, -2.5, -3.5, 0.5, -0.5,
+                              std::ldexp(1.0, -33), -std::ldexp(1.0, -33), std::ldexp(3.0, -33),  // ties at 2^-32
+                              std::ldexp(1.0, 24) - std::ldexp(1.0, -29), -std::ldexp(1.0, 24) + std::ldexp(1.0, -29),
+                              0.999999999999, -0.999999999999, 12345.5, -12345.5};
+    for (int t = 0; t < 300000; ++t) {
+        const double x = std::ldexp(U(rng), E(rng));
+        if (std::fabs(x) < std::ldexp(1.0, 24)) xs.push_back(x);
     }
+    int lent = 0;
+    for (double x : xs) {
+        const TcovfemWords w = tcovfem_split_words(x);
+        const std::int64_t q = std::llrint(std::nearbyint(std::ldexp(x, 32)));
+        ASSERT_EQ(std::int64_t(w.hi) * 4294967296ll + std::int64_t(w.lo), q) << x;
+        // Byte by byte, as the Tensor Cores take them: seven unsigned, the top one signed.
+        const std::uint64_t bits = (std::uint64_t(std::uint32_t(w.hi)) << 32) | w.lo;
+        std::int64_t sum = 0;
+        for (int j = 0; j < 7; ++j) sum += std::int64_t((bits >> (8 * j)) & 0xffu) << (8 * j);
+        sum += std::int64_t(std::int8_t(bits >> 56)) * (std::int64_t(1) << 56);
+        ASSERT_EQ(sum, q) << x;
+        ASSERT_TRUE(std::int8_t(bits >> 56) == 0 || std::int8_t(bits >> 56) == -1) << x;  // |q| < 2^56
+        if (x != std::nearbyint(x) && std::int64_t(w.hi) < std::llrint(std::nearbyint(x))) ++lent;
+    }
+    EXPECT_GT(lent, 1000);  // the lending path (negative low part) was exercised
+}
+
+// The byte chains of the fused GPU step stay inside INT32 for every row of A: bytes 0-6 in
+// [0, 255] chained two at a time (c = 256 c + A d), byte 7 (0 or -1) with byte 6, and for M <= 4
+// the three top bytes of a 28-bit q (top byte in [-16, 15]). The bounds use the row sums of |A|
+// of the matrix the engine builds, and the Horner join of the four chains stays below 2^51.
+TEST(TcovfemDigits, ByteChainsOfTheFusedStepFitInt32) {
+    const TcovfemInt8Matrix a = build_tcovfem_int8_matrix();
+    std::int64_t row_sum = 0;
+    for (const auto& row : a.a) {
+        std::int64_t s = 0;
+        for (std::int8_t v : row) s += std::abs(int(v));
+        row_sum = std::max(row_sum, s);
+    }
+    EXPECT_EQ(row_sum, 1013);  // the figure quoted in tcovfem_step_fused_cuda.cu
+    const std::int64_t limit = std::int64_t(1) << 31;
+    const std::int64_t c_pair = row_sum * (255 * 256 + 255), c_top = row_sum * (1 * 256 + 255);
+    EXPECT_LT(c_pair, limit);
+    EXPECT_LT(c_top, limit);
+    EXPECT_LT(row_sum * (16 * 65536 + 255 * 256 + 255), limit);  // M <= 4: bytes 3 2 1
+    EXPECT_GE(row_sum * (255 * 65536), limit);                  // three unsigned bytes would not fit
+    const std::int64_t horner = (c_top * 65536 + c_pair) * 65536 + c_pair;
+    EXPECT_LT(horner, std::int64_t(1) << 51);
 }
 
 // s_e = 2^e is strictly above every |ubar| of the element and at most two powers of two above
