@@ -168,8 +168,10 @@ struct TcovfemWords {
 };
 VOXWAVE_HD TcovfemWords tcovfem_split_words(double x) {
     const double rounded_bits = x + kTcovfemRoundingBias;
-    const double hi0 = rounded_bits - kTcovfemRoundingBias;
-    const double d_bits = fma(x - hi0, 4294967296.0, kTcovfemRoundingBias);
+    // C = bias - hi0 2^32 = bias (1 + 2^32) - rounded_bits 2^32, exact (a multiple of 2^32 below
+    // 2^57), so d_bits = x 2^32 + C is (x - hi0) 2^32 + bias rounded once: two fmas, no subtraction.
+    const double c = fma(rounded_bits, -4294967296.0, kTcovfemRoundingBias * 4294967297.0);
+    const double d_bits = fma(x, 4294967296.0, c);
     std::uint64_t r, d;
     memcpy(&r, &rounded_bits, sizeof r);
     memcpy(&d, &d_bits, sizeof d);
