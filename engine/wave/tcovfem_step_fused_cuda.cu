@@ -89,11 +89,7 @@ public:
         if (ty == TileY - 1) return;
         const int lane = tx, g = lane >> 2, t = lane & 3;
         const int M = a.stages;
-        // Which of the 32 elements exist: an m-tile with none (the x tile past the model's edge,
-        // void) skips its conversions and products (on the 2 mm paper model, half of the last x
-        // tile's elements are past the edge: 1 m-tile in 12).
-        const unsigned occupied = __ballot_sync(kFullWarp, id != 0);
-        const bool empty = occupied == 0;
+        const bool empty = !__any_sync(kFullWarp, id != 0);
         // Where this lane's partials go: face row (b, c) = (t & 1, t >> 1); components stride TileY 32.
         double* const out = (t & 1) ? &sh.pass[k & 1][t >> 1][0][ty][0] : &sh.plane.stage0[k & 1][t >> 1][0][ty][0];
         if (empty) {
@@ -109,155 +105,148 @@ public:
         double prev[3] = {0.0, 0.0, 0.0};  // a = 1 outputs of the last element of the previous m-tile
 #pragma unroll
         for (int mt = 0; mt < 2; ++mt) {
-            double acc[3][4];  // T: the exact integer A q_M, rounded once
-            int e[2] = {0, 0};
-            if (((occupied >> (16 * mt)) & 0xffffu) == 0) {
+            std::uint32_t y[Parts][2][12];  // q_M's words [0 lo, 1 hi][element row][slot]: 4 bytes each
+            int e[2];
+#pragma unroll
+            for (int r = 0; r < 2; ++r) {
+                const int E = 16 * mt + g + 8 * r;
+                const unsigned idr = __shfl_sync(kFullWarp, id, E);
+                double w[6];
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const double* col = &sh.w[(k + node_plane_[h]) % 3][0][ty][E] + node_offset_[h];
+#pragma unroll
+                    for (int c = 0; c < 3; ++c) w[3 * h + c] = idr ? col[c * TileY * kFusedTileX] : 0.0;
+                }
+                // The element's scale: an integer max of the inputs' top words, then over the quad.
+                std::uint32_t m = 0;
+#pragma unroll
+                for (int s = 0; s < 6; ++s) m = max(m, tcovfem_abs_high_word(w[s]));
+                m = max(m, __shfl_xor_sync(kFullWarp, m, 1));
+                m = max(m, __shfl_xor_sync(kFullWarp, m, 2));
+                const double kf = sh.plane.kf[idr], gf = sh.plane.gf[idr];
+                e[r] = tcovfem_element_exponent(m, kf > gf ? kf : gf, M);
+                // x = w factor 2^(7M - 32 (Parts - 1) - e): the CPU's scaled input over 2^32 (Parts
+                // = 2) or itself (Parts = 1), rounded the same way (power-of-two scaling).
+                const double pk = tcovfem_column_scale(kf, e[r], 7 * M - 32 * (Parts - 1));
+                const double pg = tcovfem_column_scale(gf, e[r], 7 * M - 32 * (Parts - 1));
+#pragma unroll
+                for (int s = 0; s < 12; ++s) {
+                    // Intrinsics: no contraction of this product into the rounding adds (the CPU
+                    // rounds the product first).
+                    const double x = __dmul_rn(w[s % 6], s < 6 ? pk : pg);
+                    if constexpr (Parts == 2) {
+                        // q_M = hi 2^32 + lo, lo unsigned (ties to even included).
+                        const TcovfemWords q = tcovfem_split_words(x);
+                        y[1][r][s] = static_cast<std::uint32_t>(q.hi);
+                        y[0][r][s] = q.lo;
+                    } else {
+                        y[0][r][s] = static_cast<std::uint32_t>(round_to_int(x));  // |q_M| < 2^28
+                    }
+                }
+            }
+            int c[3][4], p[3][4];  // the running chain, and a finished one
+            auto clear = [&] {
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) acc[nt][i] = 0.0;
+                    for (int i = 0; i < 4; ++i) c[nt][i] = 0;
+            };
+            auto times256 = [&] {
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) c[nt][i] *= 256;
+            };
+            auto keep = [&] {
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) p[nt][i] = c[nt][i];
+            };
+            // c += A d for the byte whose registers are d[element row][slot group]: unsigned bytes
+            // below the top one, the signed top byte of q_M's two's complement.
+            auto product = [&](const std::uint32_t(&d)[2][3], bool top) {
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt) {
+                    if (top) {
+                        mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        mma_s8(c[nt], d[0][2], d[1][2], 0u, 0u, bf_[nt][1][0], bf_[nt][1][1]);
+                    } else {
+                        mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        mma_u8(c[nt], d[0][2], d[1][2], 0u, 0u, bf_[nt][1][0], bf_[nt][1][1]);
+                    }
+                }
+            };
+            // The registers of bytes 2h, 2h + 1 of word q.
+            auto digits = [&](int q, int h, std::uint32_t(&even)[2][3], std::uint32_t(&odd)[2][3]) {
+#pragma unroll
+                for (int r = 0; r < 2; ++r)
+#pragma unroll
+                    for (int g4 = 0; g4 < 3; ++g4)
+                        digit_pair(y[q][r][4 * g4], y[q][r][4 * g4 + 1], y[q][r][4 * g4 + 2], y[q][r][4 * g4 + 3], h,
+                                   even[r][g4], odd[r][g4]);
+            };
+            std::uint32_t d0[2][3], d1[2][3];
+            double acc[3][4];  // T: the exact integer A q_M, rounded once
+            if constexpr (Parts == 2) {
+                // Bytes 7 6 | 5 4 | 3 2 | 1 0, two per INT32 chain (c = 256 c + A d): |C| <= 1013
+                // (255 256 + 255) < 2^27 (byte 7 is 0 or -1: |C3| <= 1013 (256 + 255)). Horner in
+                // INT64, H = (C3 2^16 + C2) 2^16 + C1 < 517643 2^32 + 66386955 (2^16 + 1) < 2^51, so
+                // H and C0 are exact doubles and T = H 2^16 + C0 is rounded once, by an fma.
+                long long h[3][4];
+                digits(1, 1, d0, d1);  // bytes 6, 7
+                clear();
+                product(d1, true);
+                times256();
+                product(d0, false);
+                keep();                // C3
+                digits(1, 0, d0, d1);  // bytes 4, 5
+                clear();
+                product(d1, false);
+                times256();
+                product(d0, false);
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) h[nt][i] = static_cast<long long>(p[nt][i]) * 65536 + c[nt][i];
+                digits(0, 1, d0, d1);  // bytes 2, 3
+                clear();
+                product(d1, false);
+                times256();
+                product(d0, false);
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) h[nt][i] = h[nt][i] * 65536 + c[nt][i];
+                digits(0, 0, d0, d1);  // bytes 0, 1
+                clear();
+                product(d1, false);
+                times256();
+                product(d0, false);  // C0
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+                        acc[nt][i] = fma(exact_double(h[nt][i]), 65536.0, exact_double(c[nt][i]));
             } else {
-                std::uint32_t y[Parts][2][12];  // q_M's words [0 lo, 1 hi][element row][slot]: 4 bytes each
+                // Bytes 3 2 1 | 0: |byte 3| <= 16 since |q_M| < 2^28, so the chain of three stays
+                // below 1013 (16 2^16 + 255 2^8 + 255) < 2^31; T = C1 256 + C0, exact.
+                digits(0, 1, d0, d1);  // bytes 2, 3
+                clear();
+                product(d1, true);
+                times256();
+                product(d0, false);
+                digits(0, 0, d0, d1);  // bytes 0, 1
+                times256();
+                product(d1, false);
+                keep();
+                clear();
+                product(d0, false);
 #pragma unroll
-                for (int r = 0; r < 2; ++r) {
-                    const int E = 16 * mt + g + 8 * r;
-                    const unsigned idr = __shfl_sync(kFullWarp, id, E);
-                    double w[6];
+                for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) {
-                        const double* col = &sh.w[(k + node_plane_[h]) % 3][0][ty][E] + node_offset_[h];
-#pragma unroll
-                        for (int c = 0; c < 3; ++c) w[3 * h + c] = idr ? col[c * TileY * kFusedTileX] : 0.0;
-                    }
-                    // The element's scale: an integer max of the inputs' top words, then over the quad.
-                    std::uint32_t m = 0;
-#pragma unroll
-                    for (int s = 0; s < 6; ++s) m = max(m, tcovfem_abs_high_word(w[s]));
-                    m = max(m, __shfl_xor_sync(kFullWarp, m, 1));
-                    m = max(m, __shfl_xor_sync(kFullWarp, m, 2));
-                    const double kf = sh.plane.kf[idr], gf = sh.plane.gf[idr];
-                    e[r] = tcovfem_element_exponent(m, kf > gf ? kf : gf, M);
-                    // x = w factor 2^(7M - 32 (Parts - 1) - e): the CPU's scaled input over 2^32 (Parts
-                    // = 2) or itself (Parts = 1), rounded the same way (power-of-two scaling).
-                    const double pk = tcovfem_column_scale(kf, e[r], 7 * M - 32 * (Parts - 1));
-                    const double pg = tcovfem_column_scale(gf, e[r], 7 * M - 32 * (Parts - 1));
-#pragma unroll
-                    for (int s = 0; s < 12; ++s) {
-                        // Intrinsics: no contraction of this product into the rounding adds (the CPU
-                        // rounds the product first).
-                        const double x = __dmul_rn(w[s % 6], s < 6 ? pk : pg);
-                        if constexpr (Parts == 2) {
-                            // q_M = hi 2^32 + lo, lo unsigned (ties to even included).
-                            const TcovfemWords q = tcovfem_split_words(x);
-                            y[1][r][s] = static_cast<std::uint32_t>(q.hi);
-                            y[0][r][s] = q.lo;
-                        } else {
-                            y[0][r][s] = static_cast<std::uint32_t>(round_to_int(x));  // |q_M| < 2^28
-                        }
-                    }
-                }
-                int c[3][4], p[3][4];  // the running chain, and a finished one
-                auto clear = [&] {
-#pragma unroll
-                    for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                        for (int i = 0; i < 4; ++i) c[nt][i] = 0;
-                };
-                auto times256 = [&] {
-#pragma unroll
-                    for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                        for (int i = 0; i < 4; ++i) c[nt][i] *= 256;
-                };
-                auto keep = [&] {
-#pragma unroll
-                    for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                        for (int i = 0; i < 4; ++i) p[nt][i] = c[nt][i];
-                };
-                // c += A d for the byte whose registers are d[element row][slot group]: unsigned bytes
-                // below the top one, the signed top byte of q_M's two's complement.
-                auto product = [&](const std::uint32_t(&d)[2][3], bool top) {
-#pragma unroll
-                    for (int nt = 0; nt < 3; ++nt) {
-                        if (top) {
-                            mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
-                            mma_s8(c[nt], d[0][2], d[1][2], 0u, 0u, bf_[nt][1][0], bf_[nt][1][1]);
-                        } else {
-                            mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
-                            mma_u8(c[nt], d[0][2], d[1][2], 0u, 0u, bf_[nt][1][0], bf_[nt][1][1]);
-                        }
-                    }
-                };
-                // The registers of bytes 2h, 2h + 1 of word q.
-                auto digits = [&](int q, int h, std::uint32_t(&even)[2][3], std::uint32_t(&odd)[2][3]) {
-#pragma unroll
-                    for (int r = 0; r < 2; ++r)
-#pragma unroll
-                        for (int g4 = 0; g4 < 3; ++g4)
-                            digit_pair(y[q][r][4 * g4], y[q][r][4 * g4 + 1], y[q][r][4 * g4 + 2], y[q][r][4 * g4 + 3],
-                                       h, even[r][g4], odd[r][g4]);
-                };
-                std::uint32_t d0[2][3], d1[2][3];
-                if constexpr (Parts == 2) {
-                    // Bytes 7 6 | 5 4 | 3 2 | 1 0, two per INT32 chain (c = 256 c + A d): |C| <= 1013
-                    // (255 256 + 255) < 2^27 (byte 7 is 0 or -1: |C3| <= 1013 (256 + 255)). Horner in
-                    // INT64, H = (C3 2^16 + C2) 2^16 + C1 < 517643 2^32 + 66386955 (2^16 + 1) < 2^51, so
-                    // H and C0 are exact doubles and T = H 2^16 + C0 is rounded once, by an fma.
-                    long long h[3][4];
-                    digits(1, 1, d0, d1);  // bytes 6, 7
-                    clear();
-                    product(d1, true);
-                    times256();
-                    product(d0, false);
-                    keep();                // C3
-                    digits(1, 0, d0, d1);  // bytes 4, 5
-                    clear();
-                    product(d1, false);
-                    times256();
-                    product(d0, false);
-#pragma unroll
-                    for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                        for (int i = 0; i < 4; ++i) h[nt][i] = static_cast<long long>(p[nt][i]) * 65536 + c[nt][i];
-                    digits(0, 1, d0, d1);  // bytes 2, 3
-                    clear();
-                    product(d1, false);
-                    times256();
-                    product(d0, false);
-#pragma unroll
-                    for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                        for (int i = 0; i < 4; ++i) h[nt][i] = h[nt][i] * 65536 + c[nt][i];
-                    digits(0, 0, d0, d1);  // bytes 0, 1
-                    clear();
-                    product(d1, false);
-                    times256();
-                    product(d0, false);  // C0
-#pragma unroll
-                    for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                        for (int i = 0; i < 4; ++i)
-                            acc[nt][i] = fma(exact_double(h[nt][i]), 65536.0, exact_double(c[nt][i]));
-                } else {
-                    // Bytes 3 2 1 | 0: |byte 3| <= 16 since |q_M| < 2^28, so the chain of three stays
-                    // below 1013 (16 2^16 + 255 2^8 + 255) < 2^31; T = C1 256 + C0, exact.
-                    digits(0, 1, d0, d1);  // bytes 2, 3
-                    clear();
-                    product(d1, true);
-                    times256();
-                    product(d0, false);
-                    digits(0, 0, d0, d1);  // bytes 0, 1
-                    times256();
-                    product(d1, false);
-                    keep();
-                    clear();
-                    product(d0, false);
-#pragma unroll
-                    for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                        for (int i = 0; i < 4; ++i) acc[nt][i] = exact_double(p[nt][i], 256, c[nt][i]);
-                }
+                    for (int i = 0; i < 4; ++i) acc[nt][i] = exact_double(p[nt][i], 256, c[nt][i]);
             }
             // c[nt][0..1]: element g, nodes a = 0, 1; c[nt][2..3]: element g + 8. Scale 2^(e - 7M).
             const double s0 = tcovfem_pow2(e[0] - 7 * M), s1 = tcovfem_pow2(e[1] - 7 * M);
