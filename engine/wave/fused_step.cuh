@@ -26,7 +26,10 @@
 // A Plane<Real, TileY> provides
 //   struct Shared;                    its part of the block's shared memory
 //   static constexpr bool kDiagonal;  true: the node force gets + diag[n] w[n] (TCOVFEM's FP64 part)
-//   static constexpr bool kLoadAfterForces;  true: the next plane's loads wait until forces is done
+//   static constexpr bool kLoadAfterForces;  true: the next plane's loads wait until forces is done,
+//                                     and the node values loaded before are stored to shared memory
+//                                     before it (a third `own` slot), so no load result is live
+//                                     across forces
 //   Plane(args, shared, tid, threads) fills its tables (the kernel's first barrier follows)
 //   forces(sh, args, k, id, tx, ty)   element plane k (id: the thread's element, 0 = none);
 //                                     writes the row-(j + 1) partials to sh.pass[k & 1] and
@@ -69,11 +72,11 @@ __device__ __forceinline__ NodeValues<Real> load_node(const FusedStepArgs<Real>&
 }
 
 // Shared memory of one block (dynamic: more than the 48 KB of static shared memory in FP64).
-template <class Real, int TileY, class PlaneShared>
+template <class Real, int TileY, class PlaneShared, int OwnSlots>
 struct FusedShared {
-    Real w[3][3][TileY][kFusedTileX];        // w of every thread's node, node planes k, k + 1, k + 2 (mod 3)
-    Real own[2][6][TileY][kFusedTileX];      // u, u^{n-1} of the thread's node, planes k, k + 1 (mod 2)
-    Real pass[2][2][3][TileY][kFusedTileX];  // row-(j + 1) force partials of both faces, by plane parity
+    Real w[3][3][TileY][kFusedTileX];           // w of every thread's node, node planes k, k + 1, k + 2 (mod 3)
+    Real own[OwnSlots][6][TileY][kFusedTileX];  // u, u^{n-1} of the thread's node, planes mod OwnSlots
+    Real pass[2][2][3][TileY][kFusedTileX];     // row-(j + 1) force partials of both faces, by plane parity
     PlaneShared plane;
 };
 
@@ -84,7 +87,8 @@ struct FusedShared {
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
 __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks) fused_step_kernel(FusedStepArgs<Real> a) {
     using Plane = PlaneT<Real, TileY>;
-    using Shared = FusedShared<Real, TileY, typename Plane::Shared>;
+    constexpr int kOwnSlots = Plane::kLoadAfterForces ? 3 : 2;
+    using Shared = FusedShared<Real, TileY, typename Plane::Shared, kOwnSlots>;
     extern __shared__ __align__(16) unsigned char fused_smem[];
     Shared& sh = *reinterpret_cast<Shared*>(fused_smem);
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -101,18 +105,19 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks) fused_step_kern
         for (int c = 0; c < 3; ++c)
             sh.w[kk % 3][c][ty][tx] = Damped ? damped_operand(v.u[c], v.um[c], a.keep, a.b) : v.u[c];
     };
+    auto own_slot = [](int kk) { return kOwnSlots == 2 ? (kk & 1) : int(unsigned(kk) % 3u); };
     auto put_own = [&](int kk, const NodeValues<Real>& v) {
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
-            sh.own[kk & 1][c][ty][tx] = v.u[c];
-            sh.own[kk & 1][3 + c][ty][tx] = v.um[c];
+            sh.own[own_slot(kk)][c][ty][tx] = v.u[c];
+            sh.own[own_slot(kk)][3 + c][ty][tx] = v.um[c];
         }
     };
     // u^{n+1} of this thread's node at plane kk from its total force f (+ the Plane's diagonal
     // term dg w, which needs w of the node: still in slot kk % 3).
     auto update = [&](int kk, Real ai, Real ih, Real mh, Real dg, const Real(&f)[3]) {
         const std::size_t n = grid_node(a.nx, a.ny, ei, ej, kk);
-        const int buf = kk & 1;
+        const int buf = own_slot(kk);
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
             const Real fc = Plane::kDiagonal ? f[c] + dg * sh.w[kk % 3][c][ty][tx] : f[c];
@@ -148,10 +153,34 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks) fused_step_kern
     __syncthreads();
     Real carry[3] = {Real(0), Real(0), Real(0)};
     for (; k < k1; ++k) {
-        // Two planes ahead, in flight during the element work; a Plane short of registers
-        // (kLoadAfterForces) issues it after its forces: one plane of element work still hides it.
-        NodeValues<Real> ahead;
-        if constexpr (!Plane::kLoadAfterForces) ahead = load_node(a, ei, ej, k + 3, node_in);
+        if constexpr (Plane::kLoadAfterForces) {
+            // Node plane k + 2 to shared memory first: its w slot was last read by forces(k - 1)
+            // (before the last barrier) and by this thread's own update(k - 1), its own slot
+            // (third of three) by update(k - 1) too. Nothing loaded is then live across forces.
+            put_w(k + 2, next);
+            put_own(k + 2, next);
+            const unsigned id = id_next;
+            plane.forces(sh, a, k, id, tx, ty);
+            id_next = element_id(k + 1);
+            next = load_node(a, ei, ej, k + 3, node_in);
+            // The update factors: in flight across the barrier.
+            const Real ai = factor(a.a, Real(0), k);
+            const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
+            const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, k);
+            const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), k) : Real(0);
+            __syncthreads();  // partials of plane k and w of node plane k + 2 complete
+            Real node[2][3];
+            plane.node_sums(sh, k, tx, ty, node);
+            if (k >= k0 && owns) {
+                const Real f[3] = {carry[0] + node[0][0], carry[1] + node[0][1], carry[2] + node[0][2]};
+                update(k, ai, ih, mh, dg, f);
+            }
+#pragma unroll
+            for (int c = 0; c < 3; ++c) carry[c] = node[1][c];
+            continue;
+        }
+        // Two planes ahead, in flight during the element work.
+        const NodeValues<Real> ahead = load_node(a, ei, ej, k + 3, node_in);
         // This plane's update factors, needed after the element work.
         const Real ai = factor(a.a, Real(0), k);
         const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
@@ -160,7 +189,6 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks) fused_step_kern
         const unsigned id = id_next;
         id_next = element_id(k + 1);
         plane.forces(sh, a, k, id, tx, ty);
-        if constexpr (Plane::kLoadAfterForces) ahead = load_node(a, ei, ej, k + 3, node_in);
         put_w(k + 2, next);
         __syncthreads();  // partials of plane k and w of node plane k + 2 complete
         Real node[2][3];
@@ -200,7 +228,9 @@ const FusedShape& fused_shape();
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
 void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     const dim3 block(kFusedTileX, TileY);
-    constexpr int bytes = int(sizeof(FusedShared<Real, TileY, typename PlaneT<Real, TileY>::Shared>));
+    using Plane = PlaneT<Real, TileY>;
+    constexpr int bytes =
+        int(sizeof(FusedShared < Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2 >));
     auto kernel = fused_step_kernel<Real, Damped, UniformH, TileY, MinBlocks, PlaneT>;
     // Once per instantiation: allow more than 48 KB of shared memory; how many blocks fit.
     static const int resident = [&] {
