@@ -251,8 +251,8 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
 }
 
 // The shape's instantiation. AllShapes: every knob value (VFEM / OVFEM); otherwise 32 x 8
-// threads at 1 or 2 blocks per SM, or 32 x 16 at 1 (TCOVFEM: heavy kernels, slow to compile, and
-// a tile of 16 rows does not fit its shared memory twice per SM), 8x3 and 8x4 then mean 8x2.
+// threads at 1 or 2 blocks per SM only (TCOVFEM: heavy kernels, slow to compile, and a tile of
+// 16 rows does not fit its shared memory twice per SM), 8x3 and 8x4 then mean 8x2.
 template <class Real, bool Damped, bool UniformH, bool AllShapes, template <class, int> class PlaneT>
 void launch_fused_shape(FusedStepArgs<Real> a, int default_min_blocks, cudaStream_t stream) {
     const FusedShape& s = fused_shape();
@@ -272,9 +272,7 @@ void launch_fused_shape(FusedStepArgs<Real> a, int default_min_blocks, cudaStrea
         else
             launch_fused_tile<Real, Damped, UniformH, 8, 1, PlaneT>(a, stream);
     } else {
-        if (s.tile_y == 16)
-            launch_fused_tile<Real, Damped, UniformH, 16, 1, PlaneT>(a, stream);
-        else if (min_blocks >= 2)
+        if (min_blocks >= 2)
             launch_fused_tile<Real, Damped, UniformH, 8, 2, PlaneT>(a, stream);
         else
             launch_fused_tile<Real, Damped, UniformH, 8, 1, PlaneT>(a, stream);
