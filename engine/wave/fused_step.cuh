@@ -26,9 +26,6 @@
 // A Plane<Real, TileY> provides
 //   struct Shared;                    its part of the block's shared memory
 //   static constexpr bool kDiagonal;  true: the node force gets + diag[n] w[n] (TCOVFEM's FP64 part)
-//   static constexpr bool kLastRowByFirstWarp;  true: TileY - 1 warps; warp 0 also loads the tile's
-//                                     last node row (which computes nothing): the registers of an
-//                                     idle warp go to the others (TCOVFEM: 144 instead of 128)
 //   static constexpr bool kLoadAfterForces;  true: the next plane's loads wait until forces is done,
 //                                     and the node values loaded before are stored to shared memory
 //                                     before it (a third `own` slot), so no load result is live
@@ -87,17 +84,9 @@ struct FusedShared {
 // writes its force partials and w of plane k + 2 before the barrier; after it, the node plane
 // k is summed and updated. Three w planes and two partial buffers keep every write away from
 // what a slower thread may still read (two barriers per plane took 141 us instead of 133).
-// Warps of a block: one per tile row, or one fewer when warp 0 also loads the last row.
-template <class Plane, int TileY>
-constexpr int fused_warps() {
-    return Plane::kLastRowByFirstWarp ? TileY - 1 : TileY;
-}
-
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
-__global__ void __launch_bounds__(kFusedTileX* fused_warps<PlaneT<Real, TileY>, TileY>(), MinBlocks)
-    fused_step_kernel(FusedStepArgs<Real> a) {
+__global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks) fused_step_kernel(FusedStepArgs<Real> a) {
     using Plane = PlaneT<Real, TileY>;
-    constexpr int kWarps = fused_warps<Plane, TileY>();
     constexpr int kOwnSlots = Plane::kLoadAfterForces ? 3 : 2;
     using Shared = FusedShared<Real, TileY, typename Plane::Shared, kOwnSlots>;
     extern __shared__ __align__(16) unsigned char fused_smem[];
@@ -110,20 +99,11 @@ __global__ void __launch_bounds__(kFusedTileX* fused_warps<PlaneT<Real, TileY>, 
     const bool node_in = ei >= 0 && ei <= a.nx && ej >= 0 && ej <= a.ny;
     const bool computes = tx < kFusedTileX - 1 && ty < TileY - 1 && ei >= 0 && ei < a.nx && ej >= 0 && ej < a.ny;
     const bool owns = tx > 0 && tx < kFusedTileX - 1 && ty > 0 && ty < TileY - 1 && node_in;
-    // The last row's node, loaded by warp 0 when the block has no warp for it (only its w is
-    // needed: the row owns no node).
-    constexpr bool kExtraRow = kWarps < TileY;
-    const int ej_last = int(blockIdx.y) * (TileY - 2) - 1 + TileY - 1;
-    const bool loads_last = kExtraRow && ty == 0 && ei >= 0 && ei <= a.nx && ej_last >= 0 && ej_last <= a.ny;
 
-    auto put_w_row = [&](int kk, const NodeValues<Real>& v, int row) {
+    auto put_w = [&](int kk, const NodeValues<Real>& v) {
 #pragma unroll
         for (int c = 0; c < 3; ++c)
-            sh.w[kk % 3][c][row][tx] = Damped ? damped_operand(v.u[c], v.um[c], a.keep, a.b) : v.u[c];
-    };
-    auto put_w = [&](int kk, const NodeValues<Real>& v) { put_w_row(kk, v, ty); };
-    auto load_last = [&](int kk) {
-        return kExtraRow && ty == 0 ? load_node(a, ei, ej_last, kk, loads_last) : NodeValues<Real>{};
+            sh.w[kk % 3][c][ty][tx] = Damped ? damped_operand(v.u[c], v.um[c], a.keep, a.b) : v.u[c];
     };
     auto own_slot = [](int kk) { return kOwnSlots == 2 ? (kk & 1) : int(unsigned(kk) % 3u); };
     auto put_own = [&](int kk, const NodeValues<Real>& v) {
@@ -158,7 +138,7 @@ __global__ void __launch_bounds__(kFusedTileX* fused_warps<PlaneT<Real, TileY>, 
                                     std::size_t(a.nx) * (std::size_t(ej) + std::size_t(a.ny) * std::size_t(kk))))
                    : 0u;
     };
-    Plane plane(a, sh.plane, ty * kFusedTileX + tx, kFusedTileX * kWarps);
+    Plane plane(a, sh.plane, ty * kFusedTileX + tx, kFusedTileX * TileY);
 
     int k = k0 > 0 ? k0 - 1 : 0;
     {
@@ -167,13 +147,8 @@ __global__ void __launch_bounds__(kFusedTileX* fused_warps<PlaneT<Real, TileY>, 
         put_own(k, v0);
         put_w(k + 1, v1);
         put_own(k + 1, v1);
-        if (kExtraRow && ty == 0) {
-            put_w_row(k, load_last(k), TileY - 1);
-            put_w_row(k + 1, load_last(k + 1), TileY - 1);
-        }
     }
     NodeValues<Real> next = load_node(a, ei, ej, k + 2, node_in);
-    NodeValues<Real> next_last = load_last(k + 2);
     unsigned id_next = element_id(k);
     __syncthreads();
     Real carry[3] = {Real(0), Real(0), Real(0)};
@@ -184,12 +159,10 @@ __global__ void __launch_bounds__(kFusedTileX* fused_warps<PlaneT<Real, TileY>, 
             // (third of three) by update(k - 1) too. Nothing loaded is then live across forces.
             put_w(k + 2, next);
             put_own(k + 2, next);
-            if (kExtraRow && ty == 0) put_w_row(k + 2, next_last, TileY - 1);
             const unsigned id = id_next;
-            id_next = element_id(k + 1);
             plane.forces(sh, a, k, id, tx, ty);
+            id_next = element_id(k + 1);
             next = load_node(a, ei, ej, k + 3, node_in);
-            next_last = load_last(k + 3);
             // The update factors: in flight across the barrier.
             const Real ai = factor(a.a, Real(0), k);
             const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
@@ -254,11 +227,10 @@ const FusedShape& fused_shape();
 
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
 void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
+    const dim3 block(kFusedTileX, TileY);
     using Plane = PlaneT<Real, TileY>;
-    constexpr int kWarps = fused_warps<Plane, TileY>();
-    const dim3 block(kFusedTileX, kWarps);
     constexpr int bytes =
-        int(sizeof(FusedShared<Real, TileY, typename Plane::Shared, (Plane::kLoadAfterForces ? 3 : 2)>));
+        int(sizeof(FusedShared < Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2 >));
     auto kernel = fused_step_kernel<Real, Damped, UniformH, TileY, MinBlocks, PlaneT>;
     // Once per instantiation: allow more than 48 KB of shared memory; how many blocks fit.
     static const int resident = [&] {
@@ -266,7 +238,7 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
         int device = 0, sms = 0, per_sm = 0;
         VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
         VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedTileX * kWarps, bytes));
+        VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedTileX * TileY, bytes));
         return sms * per_sm;
     }();
     const unsigned gx = unsigned((a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2));

@@ -63,8 +63,6 @@ public:
     static constexpr bool kDiagonal = true;
     // 12 fewer registers live across the Tensor Core work (it spilled at 2 blocks per SM).
     static constexpr bool kLoadAfterForces = true;
-    // 7 warps of 144 registers instead of 8 of 128 (the 8th only loaded): no spills.
-    static constexpr bool kLastRowByFirstWarp = true;
 
     __device__ TcovfemPlane(const FusedStepArgs<double>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {
