@@ -47,6 +47,29 @@ __device__ __forceinline__ void mma_u8(int (&c)[4], std::uint32_t a0, std::uint3
 #endif
 }
 
+// The k = 16 shapes (A: rows g and g + 8, columns 4t..4t+3; B: one register), for the second
+// k-block, whose upper 16 columns are empty: half the Tensor Core work of a k = 32 product.
+__device__ __forceinline__ void mma_s8_k16(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t b0) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a0), "r"(a1), "r"(b0));
+#else
+    __trap();
+#endif
+}
+__device__ __forceinline__ void mma_u8_k16(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t b0) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a0), "r"(a1), "r"(b0));
+#else
+    __trap();
+#endif
+}
+
 // A^T as this lane's B fragments [n-tile][k-block][register] (tcovfem_pack_b_fragments' layout).
 __device__ __forceinline__ void load_b_fragments(const std::uint32_t* packed, int lane, std::uint32_t (&bf)[3][2][2]) {
 #pragma unroll

@@ -169,12 +169,13 @@ public:
             auto product = [&](const std::uint32_t(&d)[2][3], bool top) {
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt) {
+                    // Columns 32..47 as k = 16 (the k-block's upper half is empty).
                     if (top) {
                         mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
-                        mma_s8(c[nt], d[0][2], d[1][2], 0u, 0u, bf_[nt][1][0], bf_[nt][1][1]);
+                        mma_s8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
                     } else {
                         mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
-                        mma_u8(c[nt], d[0][2], d[1][2], 0u, 0u, bf_[nt][1][0], bf_[nt][1][1]);
+                        mma_u8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
                     }
                 }
             };
