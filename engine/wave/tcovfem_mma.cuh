@@ -51,18 +51,20 @@ __device__ __forceinline__ void mma_u8(int (&c)[4], std::uint32_t a0, std::uint3
 // k-block, whose upper 16 columns are empty: half the Tensor Core work of a k = 32 product.
 __device__ __forceinline__ void mma_s8_k16(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t b0) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
-                 : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
-                 : "r"(a0), "r"(a1), "r"(b0));
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a0), "r"(a1), "r"(b0));
 #else
     __trap();
 #endif
 }
 __device__ __forceinline__ void mma_u8_k16(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t b0) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
-                 : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
-                 : "r"(a0), "r"(a1), "r"(b0));
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a0), "r"(a1), "r"(b0));
 #else
     __trap();
 #endif
@@ -90,12 +92,6 @@ __device__ __forceinline__ double exact_double(long long v) {
     return __longlong_as_double(0x4338000000000000ll + v) - kMagicInteger;
 }
 __device__ __forceinline__ double exact_double(int c) { return exact_double(static_cast<long long>(c)); }
-// v s for an integer |v| < 2^51 and a normal power of two s, exactly, with one fma: the bits of
-// 1.5 2^52 + v times s, minus 1.5 2^52 s (neg_bias_s = -kMagicInteger s); the fma's one rounding
-// has nothing to round. Saves the separate scaling multiply.
-__device__ __forceinline__ double exact_scaled_double(long long v, double s, double neg_bias_s) {
-    return fma(__longlong_as_double(0x4338000000000000ll + v), s, neg_bias_s);
-}
 // hi scale + lo, |hi scale| < 2^50, joined exactly in INT64 and moved to FP64.
 __device__ __forceinline__ double exact_double(int hi, int scale, int lo) {
     return exact_double(static_cast<long long>(hi) * scale + lo);

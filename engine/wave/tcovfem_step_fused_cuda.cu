@@ -189,15 +189,7 @@ public:
                                    even[r][g4], odd[r][g4]);
             };
             std::uint32_t d0[2][3], d1[2][3];
-            double acc[3][4];  // T s: the exact integer A q_M, rounded once, times the scale
-            // The element rows' scales s = 2^(e - 7M), folded into the exact integer -> FP64 moves
-            // (rounding T and then scaling by a power of two is rounding T s); made when needed.
-            auto scales = [&](double(&sc)[2], double(&nb)[2]) {
-                sc[0] = tcovfem_pow2(e[0] - 7 * M);
-                sc[1] = tcovfem_pow2(e[1] - 7 * M);
-                nb[0] = -kMagicInteger * sc[0];
-                nb[1] = -kMagicInteger * sc[1];
-            };
+            double acc[3][4];  // T: the exact integer A q_M, rounded once
             if constexpr (Parts == 2) {
                 // Bytes 7 6 | 5 4 | 3 2 | 1 0, two per INT32 chain (c = 256 c + A d): |C| <= 1013
                 // (255 256 + 255) < 2^27 (byte 7 is 0 or -1: |C3| <= 1013 (256 + 255)). Horner in
@@ -233,14 +225,11 @@ public:
                 product(d1, false);
                 times256();
                 product(d0, false);  // C0
-                double sc[2], nb[2];
-                scales(sc, nb);
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
                     for (int i = 0; i < 4; ++i)
-                        acc[nt][i] = fma(exact_scaled_double(h[nt][i], sc[i >> 1], nb[i >> 1]), 65536.0,
-                                         exact_scaled_double(c[nt][i], sc[i >> 1], nb[i >> 1]));
+                        acc[nt][i] = fma(exact_double(h[nt][i]), 65536.0, exact_double(c[nt][i]));
             } else {
                 // Bytes 3 2 1 | 0: |byte 3| <= 16 since |q_M| < 2^28, so the chain of three stays
                 // below 1013 (16 2^16 + 255 2^8 + 255) < 2^31; T = C1 256 + C0, exact.
@@ -255,21 +244,18 @@ public:
                 keep();
                 clear();
                 product(d0, false);
-                double sc[2], nb[2];
-                scales(sc, nb);
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
-                    for (int i = 0; i < 4; ++i)
-                        acc[nt][i] = exact_scaled_double(static_cast<long long>(p[nt][i]) * 256 + c[nt][i], sc[i >> 1],
-                                                         nb[i >> 1]);
+                    for (int i = 0; i < 4; ++i) acc[nt][i] = exact_double(p[nt][i], 256, c[nt][i]);
             }
-            // acc[nt][0..1]: element g, nodes a = 0, 1; acc[nt][2..3]: element g + 8.
+            // c[nt][0..1]: element g, nodes a = 0, 1; c[nt][2..3]: element g + 8. Scale 2^(e - 7M).
+            const double s0 = tcovfem_pow2(e[0] - 7 * M), s1 = tcovfem_pow2(e[1] - 7 * M);
             const int src = g >= 1 ? lane - 4 : lane + 28;  // the quad holding element E - 1
 #pragma unroll
             for (int nt = 0; nt < 3; ++nt) {
-                const double y00 = acc[nt][0], y01 = acc[nt][1];
-                const double y10 = acc[nt][2], y11 = acc[nt][3];
+                const double y00 = acc[nt][0] * s0, y01 = acc[nt][1] * s0;
+                const double y10 = acc[nt][2] * s1, y11 = acc[nt][3] * s1;
                 // Node E gets a = 0 of element E and a = 1 of element E - 1. Lanes g = 7 serve
                 // g = 0: element g + 8 - 1 = 7 of this m-tile, and element -1 = 15 of the previous.
                 const double left1 = __shfl_sync(kFullWarp, g == 7 ? y01 : y11, src);
