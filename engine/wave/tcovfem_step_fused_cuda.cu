@@ -59,7 +59,6 @@ public:
     struct Shared {
         double kf[256], gf[256];                     // kappa ds / 256 and G ds / 384 by material id
         double stage0[2][2][3][TileY][kFusedTileX];  // row-j partials, by plane parity (pass holds row j + 1)
-        std::uint32_t bf[3][3][kFusedTileX];         // B fragments [n-tile][register][lane]
     };
     static constexpr bool kDiagonal = true;
     // 12 fewer registers live across the Tensor Core work (it spilled at 2 blocks per SM).
@@ -71,15 +70,7 @@ public:
             s.gf[m] = __ldg(a.shear_factor + m);
         }
         const int lane = tid & 31, t = lane & 3;
-        if (tid < kFusedTileX) {
-            std::uint32_t bf[3][2][2];
-            load_b_fragments(a.b_fragments, lane, bf);
-            for (int nt = 0; nt < 3; ++nt) {
-                s.bf[nt][0][lane] = bf[nt][0][0];
-                s.bf[nt][1][lane] = bf[nt][0][1];
-                s.bf[nt][2][lane] = bf[nt][1][0];
-            }
-        }
+        load_b_fragments(a.b_fragments, lane, bf_);
         // This lane's two nodes 2t, 2t + 1: plane offset c and shared-memory offset b 32 + a.
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -178,15 +169,13 @@ public:
             auto product = [&](const std::uint32_t(&d)[2][3], bool top) {
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt) {
-                    const std::uint32_t b0 = sh.plane.bf[nt][0][lane], b1 = sh.plane.bf[nt][1][lane],
-                                        b2 = sh.plane.bf[nt][2][lane];
                     // Columns 32..47 as k = 16 (the k-block's upper half is empty).
                     if (top) {
-                        mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], b0, b1);
-                        mma_s8_k16(c[nt], d[0][2], d[1][2], b2);
+                        mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        mma_s8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
                     } else {
-                        mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], b0, b1);
-                        mma_u8_k16(c[nt], d[0][2], d[1][2], b2);
+                        mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        mma_u8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
                     }
                 }
             };
@@ -289,6 +278,7 @@ public:
     }
 
 private:
+    std::uint32_t bf_[3][2][2];  // A^T as B fragments [n-tile][k-block][register], FaceRows order
     int node_plane_[2], node_offset_[2];
 };
 
