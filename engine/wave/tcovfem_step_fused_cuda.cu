@@ -3,26 +3,30 @@
 // Cores. The arithmetic is the paper's (seed 000 eqs. 9-17, tcovfem_int8.hpp): per-element
 // scale 2^e, one conversion to a 7M-bit integer q_M (rounded to nearest), exact INT32 products
 // of its 8-bit pieces, one rounding. The pieces are q_M's bytes rather than the paper's 7-bit
-// digits: the same integer, without the digit spreading. The element forces are bit-identical to the CPU emulation.
+// digits: the same integer, without the digit spreading. The element forces are bit-identical
+// to the CPU emulation.
 //
-// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-run1..14, cuda-bench.md):
-// 354 us a step against 755 for the split design (the paper's mapping: 767). Nsight Compute:
-// 52 % of issue slots busy, warps waiting at the plane barrier and on fixed-latency
-// dependencies at 16 warps per SM (128 registers); a 15-row tile at 1 block per SM was slower.
+// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-run1..14 and s10-run1..12,
+// cuda-bench.md): 306 us a step against 752 for the split design (the paper's mapping: 763).
+// The kernel is bound by latency and registers, not by issue: 48 % of issue slots busy at
+// 16 warps per SM (128 registers). Fewer instructions alone did not help (the byte digits
+// cut 15 % and gained nothing until the spills they caused were removed); fewer live
+// registers did (run 9: the k = 16 product, 337 -> 306 us).
 //
 // Mapping (a warp is one tile row of 32 elements, as in the moment kernel's sweep):
 //   - m-tiles of 16 elements; lane (g, t) takes elements g and g + 8 and the kappa and G
 //     columns of their nodes 2t, 2t + 1, read straight from the shared w (no staging on the
 //     way in). The 4 lanes of a quad agree on the element's scale with two shuffles.
-//   - the conversion: x = ubar 2^(7M - 32 - e) splits into q_M = hi 2^32 + lo with lo unsigned,
-//     rounded with two adds (tcovfem_split_words); q_M's own bytes are the digits (base 256:
-//     bytes 0-6 unsigned, byte 7 signed), so there is no digit spreading; two byte-permutes per
-//     register turn 4 columns' words into one register per byte. M <= 4: one word, round(x).
-//   - the products: R (16 x 24) = D_j (16 x 64, INT8, 48 columns used) A^T, mma m16n8k32 on 2
-//     k-blocks and 3 n-tiles, u8 x s8 for unsigned bytes and s8 x s8 for the top byte; bytes
-//     are chained two per INT32 accumulator (c = 256 c + A d_j: |c| <= 1013 (255 256 + 255)
-//     < 2^27, 1013 being the largest row sum of |A|); for M = 8 the four chains join exactly
-//     in INT64 by pairs, and the pairs in the single rounding fma.
+//   - the conversion: x = ubar 2^(7M - 32 - e) splits into q_M = hi 2^32 + lo with lo
+//     unsigned, rounded with an add and two fmas (tcovfem_split_words); q_M's own bytes are
+//     the digits (base 256: bytes 0-6 unsigned, byte 7 signed), so there is no digit
+//     spreading; two byte-permutes per register turn 4 columns' words into one register per
+//     byte. M <= 4: one word, round(x).
+//   - the products: R (16 x 24) = D_j (16 x 48, INT8) A^T on 3 n-tiles, columns 0..31 as one
+//     mma m16n8k32 and 32..47 as one m16n8k16, u8 x s8 for unsigned bytes and s8 x s8 for
+//     the top byte; bytes are chained two per INT32 accumulator (c = 256 c + A d_j: |c| <=
+//     1013 (255 256 + 255) < 2^27, 1013 being the largest row sum of |A|); for M = 8 the four
+//     chains are joined by Horner in INT64 and the last one in the single rounding fma.
 //   - the output order of A^T (TcovfemOutputOrder::FaceRows) gives lane t the component nt of
 //     the two nodes a = 0, 1 of face row (b, c) = (t & 1, t >> 1) of its elements, so the x
 //     sums are two shuffles and the partials go straight to the sweep's shared arrays: row j
@@ -61,7 +65,9 @@ public:
         double stage0[2][2][3][TileY][kFusedTileX];  // row-j partials, by plane parity (pass holds row j + 1)
     };
     static constexpr bool kDiagonal = true;
-    // 12 fewer registers live across the Tensor Core work (it spilled at 2 blocks per SM).
+    // Nothing loaded is live across the Tensor Core work: the next plane's loads come after it
+    // and the node values loaded before are stored to shared memory first (spills 176 -> 24 B,
+    // 355 -> 337 us, s10 run 5).
     static constexpr bool kLoadAfterForces = true;
 
     __device__ TcovfemPlane(const FusedStepArgs<double>& a, Shared& s, int tid, int threads) {
