@@ -195,22 +195,6 @@ public:
                                    even[r][g4], odd[r][g4]);
             };
             std::uint32_t d0[2][3], d1[2][3];
-            // c = 256 A (byte 2h + 1) + A (byte 2h) of word q (byte 2h + 1 the signed top one if top).
-            auto chain = [&](int q, int h, bool top) {
-                digits(q, h, d0, d1);
-                clear();
-                product(d1, top);
-                times256();
-                product(d0, false);
-            };
-            // h = p 2^16 + c (first) or h 2^16 + c: exact in INT64.
-            auto horner = [&](long long(&hh)[3][4], bool first) {
-#pragma unroll
-                for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                    for (int i = 0; i < 4; ++i)
-                        hh[nt][i] = (first ? static_cast<long long>(p[nt][i]) : hh[nt][i]) * 65536 + c[nt][i];
-            };
             double acc[3][4];  // T: the exact integer A q_M, rounded once
             if constexpr (Parts == 2) {
                 // Bytes 7 6 | 5 4 | 3 2 | 1 0, two per INT32 chain (c = 256 c + A d): |C| <= 1013
@@ -218,13 +202,35 @@ public:
                 // INT64, H = (C3 2^16 + C2) 2^16 + C1 < 517643 2^32 + 66386955 (2^16 + 1) < 2^51, so
                 // H and C0 are exact doubles and T = H 2^16 + C0 is rounded once, by an fma.
                 long long h[3][4];
-                chain(1, 1, true);  // C3: bytes 7, 6
-                keep();
-                chain(1, 0, false);  // C2: bytes 5, 4
-                horner(h, true);
-                chain(0, 1, false);  // C1: bytes 3, 2
-                horner(h, false);
-                chain(0, 0, false);  // C0: bytes 1, 0
+                digits(1, 1, d0, d1);  // bytes 6, 7
+                clear();
+                product(d1, true);
+                times256();
+                product(d0, false);
+                keep();                // C3
+                digits(1, 0, d0, d1);  // bytes 4, 5
+                clear();
+                product(d1, false);
+                times256();
+                product(d0, false);
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) h[nt][i] = static_cast<long long>(p[nt][i]) * 65536 + c[nt][i];
+                digits(0, 1, d0, d1);  // bytes 2, 3
+                clear();
+                product(d1, false);
+                times256();
+                product(d0, false);
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) h[nt][i] = h[nt][i] * 65536 + c[nt][i];
+                digits(0, 0, d0, d1);  // bytes 0, 1
+                clear();
+                product(d1, false);
+                times256();
+                product(d0, false);  // C0
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
@@ -233,8 +239,12 @@ public:
             } else {
                 // Bytes 3 2 1 | 0: |byte 3| <= 16 since |q_M| < 2^28, so the chain of three stays
                 // below 1013 (16 2^16 + 255 2^8 + 255) < 2^31; T = C1 256 + C0, exact.
-                chain(0, 1, true);     // bytes 3, 2
-                digits(0, 0, d0, d1);  // bytes 1, 0
+                digits(0, 1, d0, d1);  // bytes 2, 3
+                clear();
+                product(d1, true);
+                times256();
+                product(d0, false);
+                digits(0, 0, d0, d1);  // bytes 0, 1
                 times256();
                 product(d1, false);
                 keep();
