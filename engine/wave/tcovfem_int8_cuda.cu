@@ -72,9 +72,9 @@ __device__ __forceinline__ void digit_part_products(const std::uint32_t (&y)[2][
 #pragma unroll
                     for (int i = 0; i < 4; ++i) c[nt][i] *= 128;
                 // k-block 0: a0 = element row g slots 0..3, a1 = row g+8 slots 0..3, a2/a3 = slots 4..7;
-                // k-block 1: slots 8..11, the upper half is padding.
+                // k-block 1: slots 8..11 as one k = 16 product (its upper half would be padding).
                 mma_s8(c[nt], a[0][0], a[1][0], a[0][1], a[1][1], bf[nt][0][0], bf[nt][0][1]);
-                mma_s8(c[nt], a[0][2], a[1][2], 0u, 0u, bf[nt][1][0], bf[nt][1][1]);
+                mma_s8_k16(c[nt], a[0][2], a[1][2], bf[nt][1][0]);
             }
         }
         const double scale = pair == 2 ? 16384.0 : 128.0;
