@@ -26,7 +26,7 @@
 //     mma m16n8k32 and 32..47 as one m16n8k16, u8 x s8 for unsigned bytes and s8 x s8 for
 //     the top byte; bytes are chained two per INT32 accumulator (c = 256 c + A d_j: |c| <=
 //     1013 (255 256 + 255) < 2^27, 1013 being the largest row sum of |A|); for M = 8 the four
-//     chains are joined by Horner in INT64 and the last one in the single rounding fma.
+//     chains are joined in pairs in INT64 and the pairs in the single rounding fma.
 //   - the output order of A^T (TcovfemOutputOrder::FaceRows) gives lane t the component nt of
 //     the two nodes a = 0, 1 of face row (b, c) = (t & 1, t >> 1) of its elements, so the x
 //     sums are two shuffles and the partials go straight to the sweep's shared arrays: row j
@@ -197,45 +197,44 @@ public:
             std::uint32_t d0[2][3], d1[2][3];
             double acc[3][4];  // T: the exact integer A q_M, rounded once
             if constexpr (Parts == 2) {
-                // Bytes 7 6 | 5 4 | 3 2 | 1 0, two per INT32 chain (c = 256 c + A d): |C| <= 1013
-                // (255 256 + 255) < 2^27 (byte 7 is 0 or -1: |C3| <= 1013 (256 + 255)). Horner in
-                // INT64, H = (C3 2^16 + C2) 2^16 + C1 < 517643 2^32 + 66386955 (2^16 + 1) < 2^51, so
-                // H and C0 are exact doubles and T = H 2^16 + C0 is rounded once, by an fma.
+                // Bytes 1 0 | 3 2 | 5 4 | 7 6, two per INT32 chain (c = 256 c + A d): |C| <= 1013
+                // (255 256 + 255) < 2^27 (byte 7 is 0 or -1: |C3| <= 1013 (256 + 255)). The low word
+                // first, so that it is dead before the high word's chains: L = C1 2^16 + C0 < 2^43
+                // in INT64, H = C3 2^16 + C2 < 2^35, both exact doubles, and T = H 2^32 + L is
+                // rounded once, by an fma (142 registers unconstrained against 150 high word
+                // first; 304.4 against 306 us, s10 run 15).
                 long long h[3][4];
-                digits(1, 1, d0, d1);  // bytes 6, 7
+                digits(0, 0, d0, d1);  // bytes 0, 1
                 clear();
-                product(d1, true);
+                product(d1, false);
                 times256();
                 product(d0, false);
-                keep();                // C3
+                keep();                // C0
+                digits(0, 1, d0, d1);  // bytes 2, 3
+                clear();
+                product(d1, false);
+                times256();
+                product(d0, false);  // C1; L = C1 2^16 + C0 < 2^43, the low word is dead
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) h[nt][i] = static_cast<long long>(c[nt][i]) * 65536 + p[nt][i];
                 digits(1, 0, d0, d1);  // bytes 4, 5
                 clear();
                 product(d1, false);
                 times256();
                 product(d0, false);
-#pragma unroll
-                for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) h[nt][i] = static_cast<long long>(p[nt][i]) * 65536 + c[nt][i];
-                digits(0, 1, d0, d1);  // bytes 2, 3
+                keep();                // C2
+                digits(1, 1, d0, d1);  // bytes 6, 7
                 clear();
-                product(d1, false);
+                product(d1, true);
                 times256();
-                product(d0, false);
-#pragma unroll
-                for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) h[nt][i] = h[nt][i] * 65536 + c[nt][i];
-                digits(0, 0, d0, d1);  // bytes 0, 1
-                clear();
-                product(d1, false);
-                times256();
-                product(d0, false);  // C0
+                product(d0, false);  // C3; T = (C3 2^16 + C2) 2^32 + L, one rounding
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
                     for (int i = 0; i < 4; ++i)
-                        acc[nt][i] = fma(exact_double(h[nt][i]), 65536.0, exact_double(c[nt][i]));
+                        acc[nt][i] = fma(exact_double(c[nt][i], 65536, p[nt][i]), 4294967296.0, exact_double(h[nt][i]));
             } else {
                 // Bytes 3 2 1 | 0: |byte 3| <= 16 since |q_M| < 2^28, so the chain of three stays
                 // below 1013 (16 2^16 + 255 2^8 + 255) < 2^31; T = C1 256 + C0, exact.
