@@ -152,6 +152,7 @@ TEST(TcovfemDigits, WordsOfQAreItsBase256Digits) {
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> U(-1.0, 1.0);
     std::uniform_int_distribution<int> E(-40, 24);
+    // Zeros, halves (ties of round(x)), ties at 2^-32, both ends of the range, near-integers.
     std::vector<double> xs = {0.0,
                               -0.0,
                               1.0,
@@ -164,7 +165,7 @@ TEST(TcovfemDigits, WordsOfQAreItsBase256Digits) {
                               -0.5,
                               std::ldexp(1.0, -33),
                               -std::ldexp(1.0, -33),
-                              std::ldexp(3.0, -33),  // ties at 2^-32
+                              std::ldexp(3.0, -33),
                               std::ldexp(1.0, 24) - std::ldexp(1.0, -29),
                               -std::ldexp(1.0, 24) + std::ldexp(1.0, -29),
                               0.999999999999,
