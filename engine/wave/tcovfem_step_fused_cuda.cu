@@ -6,8 +6,8 @@
 // digits: the same integer, without the digit spreading. The element forces are bit-identical
 // to the CPU emulation.
 //
-// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-run1..14 and s10-run1..12,
-// cuda-bench.md): 306 us a step against 752 for the split design (the paper's mapping: 763).
+// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-run1..14 and s10-run1..16,
+// cuda-bench.md): 305 us a step against 744 for the split design (the paper's mapping: 755).
 // The kernel is bound by latency and registers, not by issue: 48 % of issue slots busy at
 // 16 warps per SM (128 registers). Fewer instructions alone did not help (the byte digits
 // cut 15 % and gained nothing until the spills they caused were removed); fewer live
