@@ -51,20 +51,18 @@ __device__ __forceinline__ void mma_u8(int (&c)[4], std::uint32_t a0, std::uint3
 // k-block, whose upper 16 columns are empty: half the Tensor Core work of a k = 32 product.
 __device__ __forceinline__ void mma_s8_k16(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t b0) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
-        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
-        : "r"(a0), "r"(a1), "r"(b0));
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+                 : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+                 : "r"(a0), "r"(a1), "r"(b0));
 #else
     __trap();
 #endif
 }
 __device__ __forceinline__ void mma_u8_k16(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t b0) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
-        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
-        : "r"(a0), "r"(a1), "r"(b0));
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+                 : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+                 : "r"(a0), "r"(a1), "r"(b0));
 #else
     __trap();
 #endif
@@ -80,18 +78,14 @@ __device__ __forceinline__ void load_b_fragments(const std::uint32_t* packed, in
             for (int r = 0; r < 2; ++r) bf[nt][kb][r] = __ldg(packed + ((lane * 3 + nt) * 2 + kb) * 2 + r);
 }
 
-// The rounding add (tcovfem_int8.hpp).
-constexpr double kMagicInteger = kTcovfemRoundingBias;
-
-// round(x) to nearest (ties to even) as an int, for |x| < 2^31.
-__device__ __forceinline__ int round_to_int(double x) { return __double2loint(__dadd_rn(x, kMagicInteger)); }
+// round(x) to nearest (ties to even) as an int, for |x| < 2^31: one add of kTcovfemRoundingBias.
+__device__ __forceinline__ int round_to_int(double x) { return __double2loint(__dadd_rn(x, kTcovfemRoundingBias)); }
 
 // An integer |v| < 2^51 as a double, exactly: the bits of 1.5 * 2^52 + v are those of 1.5 * 2^52
 // plus v as a 64-bit integer (one add to the high word), and subtracting 1.5 * 2^52 is exact.
 __device__ __forceinline__ double exact_double(long long v) {
-    return __longlong_as_double(0x4338000000000000ll + v) - kMagicInteger;
+    return __longlong_as_double(0x4338000000000000ll + v) - kTcovfemRoundingBias;
 }
-__device__ __forceinline__ double exact_double(int c) { return exact_double(static_cast<long long>(c)); }
 // hi scale + lo, |hi scale| < 2^50, joined exactly in INT64 and moved to FP64.
 __device__ __forceinline__ double exact_double(int hi, int scale, int lo) {
     return exact_double(static_cast<long long>(hi) * scale + lo);

@@ -318,8 +318,10 @@ TEST(CudaFusedStep, TcovfemWholeStateEqualsTheSplitDesignAndTheCpuEmulation) {
             fused.advance(1, kSteps - 1);
             split.advance(1, kSteps - 1);
             for (int n = 1; n < kSteps; ++n) cpu.step(n);
-            const double tol = stages == 8 ? 1e-12 : 1e-7;  // M = 6 rounds at 2^-42: as M = 4, a last-bit state
-            const double peak = max_abs(cpu.displacement());  // difference can move a digit
+            // M = 6 rounds at 2^-42 of an element's scale: as for M = 4, a last-bit state difference
+            // can move a digit.
+            const double tol = stages == 8 ? 1e-12 : 1e-7;
+            const double peak = max_abs(cpu.displacement());
             ASSERT_GT(peak, 0.0);
             EXPECT_LT(max_abs_difference(fused.displacement(), cpu.displacement()) / peak, tol);
             EXPECT_LT(max_abs_difference(fused.previous_displacement(), cpu.previous_displacement()) / peak, tol);
