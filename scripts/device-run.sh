@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs fused-ncu tc-knobs tc-ncu bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs plane-ab fused-ncu tc-knobs tc-ncu bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -210,6 +210,15 @@ for phase in "$@"; do
           VOXWAVE_FUSED_TILE=$tile VOXWAVE_FUSED_PLANES=$planes $CLI bench --backend cuda --spacing 0.002 \
             --methods ovfem --precisions ${PRECISIONS:-fp64 fp32} --steps 1000 2>&1 | grep "fused node" | tee -a "$OUT/summary.log"
         done
+      done ;;
+    plane-ab)
+      # The fused step's schedule: one balanced wave of persistent blocks (default) against about
+      # PLANES column-planes per block (env PLANES, default 48), 2 mm, 1000 steps.
+      log "fused step schedule A/B (2 mm, 1000 steps)"
+      for planes in "" ${PLANES:-48}; do
+        echo "planes=${planes:-balanced}" | tee -a "$OUT/summary.log"
+        VOXWAVE_FUSED_PLANES=$planes $CLI bench --backend cuda --spacing 0.002 --methods ${METHODS:-ovfem tcovfem vfem} \
+          --precisions fp64 fp32 --steps 1000 2>&1 | grep "fused node" | tee -a "$OUT/summary.log"
       done ;;
     tc-knobs)
       # TCOVFEM's fused step (blocks per SM; env TILES) against its split designs, 2 mm, 1000 steps.

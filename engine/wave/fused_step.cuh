@@ -6,26 +6,28 @@
 // Why: the element kernel + update kernel pair moves f through global memory twice and adds
 // into it with 6 reductions per element; on the H100 those reductions were the gap to the
 // memory floor (2 mm paper model, FP64: 148 us element kernel + 258 us update, 7.4x the floor).
-// Here a block owns a tile of node columns and sweeps a chunk of z planes:
+// Here a block owns a tile of node columns and sweeps a range of z planes:
 //   - thread (tx, ty) loads only its own node (i, j) = tile origin - 1 + (tx, ty): u, u^{n-1}
 //     and dt^2/m, two planes ahead so that the loads are in flight during the element work;
 //     it shares w = keep u - b u^{n-1} (the operand of K) through shared memory;
 //   - the element whose lowest corner is the thread's node is "its" element; the Plane makes
-//     the forces of every element plane of the chunk from the shared w; the tile's last column
-//     and row only load, so no element needs a node nobody loaded;
+//     the forces of every element plane of the range from the shared w; the tile's last column
+//     and row only load (the last row: by an idle warp, or by warp 0 with kExtraRow), so no
+//     element needs a node nobody loaded;
 //   - each node's force is summed from its 4 elements of the plane: along x within the warp
 //     (a warp is one row of the tile), along y through shared memory, along z by carrying the
 //     top face into the next plane;
 //   - as soon as node plane k is complete its owner applies the central-difference update and
 //     writes u^{n+1}. Nothing else of the step touches global memory.
 // The tile's edge threads compute elements only for their neighbours (halo, recomputed by the
-// next tile) and the element plane below a chunk is recomputed for the carry: 32 x TileY
-// threads own 30 x (TileY - 2) nodes. u^{n+1} goes to a third buffer because neighbouring
-// tiles still read u^{n-1}.
+// next tile) and the element plane below a range is recomputed for the carry: 32 x TileY
+// threads own 30 x (TileY - 2) nodes (30 x (TileY - 1) with kExtraRow). u^{n+1} goes to a third
+// buffer because neighbouring tiles still read u^{n-1}.
 //
 // A Plane<Real, TileY> provides
 //   struct Shared;                    its part of the block's shared memory
 //   static constexpr bool kDiagonal;  true: the node force gets + diag[n] w[n] (TCOVFEM's FP64 part)
+//   static constexpr bool kExtraRow;  true: TileY + 1 node rows, every warp computes (fused_step_kernel)
 //   static constexpr bool kLoadAfterForces;  true: the next plane's loads wait until forces is done,
 //                                     and the node values loaded before are stored to shared memory
 //                                     before it (a third `own` slot), so no load result is live
@@ -41,6 +43,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
+
+#include <cuda_pipeline.h>
 
 #include "core/errors.hpp"
 #include "wave/central_difference.hpp"
@@ -72,156 +77,255 @@ __device__ __forceinline__ NodeValues<Real> load_node(const FusedStepArgs<Real>&
 }
 
 // Shared memory of one block (dynamic: more than the 48 KB of static shared memory in FP64).
-template <class Real, int TileY, class PlaneShared, int OwnSlots>
+// ExtraRow: the tile has TileY + 1 node rows, warp 0 also loads the last one (see the kernel).
+template <class Real, int TileY, class PlaneShared, int OwnSlots, bool ExtraRow>
 struct FusedShared {
-    Real w[3][3][TileY][kFusedTileX];           // w of every thread's node, node planes k, k + 1, k + 2 (mod 3)
+    static constexpr bool kExtraRow = ExtraRow;
+    static constexpr int kNodeRows = TileY + (ExtraRow ? 1 : 0);
+    Real w[3][3][kNodeRows][kFusedTileX];       // w of every tile node, node planes k, k + 1, k + 2 (mod 3)
     Real own[OwnSlots][6][TileY][kFusedTileX];  // u, u^{n-1} of the thread's node, planes mod OwnSlots
     Real pass[2][2][3][TileY][kFusedTileX];     // row-(j + 1) force partials of both faces, by plane parity
     PlaneShared plane;
+    // u, u^{n-1} of the extra row, by plane parity: copied in asynchronously (no registers held).
+    std::conditional_t<ExtraRow, Real[2][6][kFusedTileX], char[1]> extra;
+};
+
+// dst = *src (valid) or 0, global -> shared without a register (cp.async, sm_80+; the kernels that
+// use it, TCOVFEM's, are refused on older devices), and the wait for this thread's copies.
+template <class Real>
+__device__ __forceinline__ void copy_to_shared_async(Real* dst, const Real* src, bool valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    __pipeline_memcpy_async(dst, src, sizeof(Real), valid ? 0 : sizeof(Real));
+#else
+    *dst = valid ? *src : Real(0);
+#endif
+}
+__device__ __forceinline__ void wait_copies_to_shared() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+#endif
+}
+
+// The work of a launch: tiles_x x tiles_y node columns of the tile, each swept over nz element
+// planes, as one sequence of column-planes (z fastest) that the blocks split evenly.
+struct FusedWork {
+    int tiles_x, tiles_y;
 };
 
 // One barrier per plane: iteration k makes element plane k from w planes k and k + 1, then
 // writes its force partials and w of plane k + 2 before the barrier; after it, the node plane
 // k is summed and updated. Three w planes and two partial buffers keep every write away from
 // what a slower thread may still read (two barriers per plane took 141 us instead of 133).
+//
+// Persistent blocks: block b sweeps the column-planes [T b / B, T (b + 1) / B) of the T =
+// columns x nz of the launch, one segment per column it meets; a segment that does not start at
+// the model's bottom recomputes the element plane below it (its carry). With B = the resident
+// blocks every block has the same number of planes to +-1, whatever the tile count: a grid of
+// fixed chunks per column leaves slots idle or needs a partial wave when the columns do not
+// divide the resident blocks (2 mm model, 9-row TCOVFEM tiles: 60 columns on 264 slots).
+//
+// Plane::kExtraRow: the tile has TileY + 1 node rows and all TileY warps compute an element
+// row; warp 0 also loads the last node row (w only: it is nobody's own node). Without it the
+// last warp only loads, and on the H100 that idle warp sits on the SMSP of warps 3 and 7.
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
-__global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks) fused_step_kernel(FusedStepArgs<Real> a) {
+__global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
+    fused_step_kernel(FusedStepArgs<Real> a, FusedWork work) {
     using Plane = PlaneT<Real, TileY>;
     constexpr int kOwnSlots = Plane::kLoadAfterForces ? 3 : 2;
-    using Shared = FusedShared<Real, TileY, typename Plane::Shared, kOwnSlots>;
+    constexpr bool kExtraRow = Plane::kExtraRow;
+    using Shared = FusedShared<Real, TileY, typename Plane::Shared, kOwnSlots, kExtraRow>;
+    constexpr int kNodeRows = Shared::kNodeRows;
+    static_assert(!kExtraRow || Plane::kLoadAfterForces, "the extra row is fetched in the load-after-forces body");
     extern __shared__ __align__(16) unsigned char fused_smem[];
     Shared& sh = *reinterpret_cast<Shared*>(fused_smem);
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int ei = int(blockIdx.x) * (kFusedTileX - 2) - 1 + tx;
-    const int ej = int(blockIdx.y) * (TileY - 2) - 1 + ty;
-    const int k0 = int(blockIdx.z) * a.planes;
-    const int k1 = min(a.nz, k0 + a.planes);
-    const bool node_in = ei >= 0 && ei <= a.nx && ej >= 0 && ej <= a.ny;
-    const bool computes = tx < kFusedTileX - 1 && ty < TileY - 1 && ei >= 0 && ei < a.nx && ej >= 0 && ej < a.ny;
-    const bool owns = tx > 0 && tx < kFusedTileX - 1 && ty > 0 && ty < TileY - 1 && node_in;
-
-    auto put_w = [&](int kk, const NodeValues<Real>& v) {
-#pragma unroll
-        for (int c = 0; c < 3; ++c)
-            sh.w[kk % 3][c][ty][tx] = Damped ? damped_operand(v.u[c], v.um[c], a.keep, a.b) : v.u[c];
-    };
-    auto own_slot = [](int kk) { return kOwnSlots == 2 ? (kk & 1) : int(unsigned(kk) % 3u); };
-    auto put_own = [&](int kk, const NodeValues<Real>& v) {
-#pragma unroll
-        for (int c = 0; c < 3; ++c) {
-            sh.own[own_slot(kk)][c][ty][tx] = v.u[c];
-            sh.own[own_slot(kk)][3 + c][ty][tx] = v.um[c];
-        }
-    };
-    // u^{n+1} of this thread's node at plane kk from its total force f (+ the Plane's diagonal
-    // term dg w, which needs w of the node: still in slot kk % 3).
-    auto update = [&](int kk, Real ai, Real ih, Real mh, Real dg, const Real(&f)[3]) {
-        const std::size_t n = grid_node(a.nx, a.ny, ei, ej, kk);
-        const int buf = own_slot(kk);
-#pragma unroll
-        for (int c = 0; c < 3; ++c) {
-            const Real fc = Plane::kDiagonal ? f[c] + dg * sh.w[kk % 3][c][ty][tx] : f[c];
-            a.up[c][n] = central_difference_node(sh.own[buf][c][ty][tx], sh.own[buf][3 + c][ty][tx], ai * fc, mh, ih);
-        }
-    };
-    // The update factors stay plain loads at their two call sites: one helper returning them as
-    // a struct raised the FP64 kernel to 128 registers and 123 us a step (run 17, against 113 us).
-    auto factor = [&](const Real* p, Real uniform, int kk) {
-        return owns ? __ldg(p + grid_node(a.nx, a.ny, ei, ej, kk)) : uniform;
-    };
-    // The material of this thread's element at plane kk (0: none or void). Loaded one plane
-    // ahead and the constants looked up in shared memory: Nsight Compute showed warps waiting
-    // on the dependent global loads id -> lambda[id] (long scoreboard, 2.2 cycles per issue).
-    auto element_id = [&](int kk) {
-        return computes && kk < a.nz
-                   ? unsigned(__ldg(a.ids + std::size_t(ei) +
-                                    std::size_t(a.nx) * (std::size_t(ej) + std::size_t(a.ny) * std::size_t(kk))))
-                   : 0u;
-    };
     Plane plane(a, sh.plane, ty * kFusedTileX + tx, kFusedTileX * TileY);
 
-    int k = k0 > 0 ? k0 - 1 : 0;
-    {
-        const NodeValues<Real> v0 = load_node(a, ei, ej, k, node_in), v1 = load_node(a, ei, ej, k + 1, node_in);
-        put_w(k, v0);
-        put_own(k, v0);
-        put_w(k + 1, v1);
-        put_own(k + 1, v1);
-    }
-    NodeValues<Real> next = load_node(a, ei, ej, k + 2, node_in);
-    unsigned id_next = element_id(k);
-    __syncthreads();
-    Real carry[3] = {Real(0), Real(0), Real(0)};
-    for (; k < k1; ++k) {
-        // Two bodies on purpose: merging their common parts into helpers changed the TCOVFEM
-        // kernel's generated code and cost 1.3 % (310 against 306 us, s10 run 13).
-        if constexpr (Plane::kLoadAfterForces) {
-            // Node plane k + 2 to shared memory first: its w slot was last read by forces(k - 1)
-            // (before the last barrier) and by this thread's own update(k - 1), its own slot
-            // (third of three) by update(k - 1) too. Nothing loaded is then live across forces.
-            put_w(k + 2, next);
-            put_own(k + 2, next);
-            const unsigned id = id_next;
-            plane.forces(sh, a, k, id, tx, ty);
-            id_next = element_id(k + 1);
-            next = load_node(a, ei, ej, k + 3, node_in);
-            // The update factors: in flight across the barrier.
+    // This block's column-planes (64-bit products: T B can pass 2^31 on large models).
+    const long long total = static_cast<long long>(work.tiles_x) * work.tiles_y * a.nz;
+    int s = int(total * blockIdx.x / gridDim.x);
+    const int s_end = int(total * (blockIdx.x + 1) / gridDim.x);
+    while (s < s_end) {
+        const int column = s / a.nz, k0 = s - column * a.nz;
+        const int k1 = min(a.nz, k0 + (s_end - s));
+        s += k1 - k0;
+        const int ei = (column % work.tiles_x) * (kFusedTileX - 2) - 1 + tx;
+        const int ej0 = (column / work.tiles_x) * (kNodeRows - 2) - 1;  // the tile's first node row
+        const int ej = ej0 + ty;
+        const bool node_in = ei >= 0 && ei <= a.nx && ej >= 0 && ej <= a.ny;
+        const bool computes =
+            tx < kFusedTileX - 1 && ty < kNodeRows - 1 && ei >= 0 && ei < a.nx && ej >= 0 && ej < a.ny;
+        const bool owns = tx > 0 && tx < kFusedTileX - 1 && ty > 0 && ty < kNodeRows - 1 && node_in;
+        // The extra row's node (warp 0 only).
+        const int ejx = ej0 + kNodeRows - 1;
+        const bool extra = kExtraRow && ty == 0;
+        const bool extra_in = extra && ei >= 0 && ei <= a.nx && ejx <= a.ny;
+
+        auto put_w = [&](int kk, const NodeValues<Real>& v) {
+#pragma unroll
+            for (int c = 0; c < 3; ++c)
+                sh.w[kk % 3][c][ty][tx] = Damped ? damped_operand(v.u[c], v.um[c], a.keep, a.b) : v.u[c];
+        };
+        // The extra row: node plane kk copied to sh.extra[kk & 1] (in flight for a whole plane), then
+        // its w written from there. Holding its loads in registers instead spilled (20 B).
+        auto fetch_extra = [&](int kk) {
+            if constexpr (kExtraRow) {
+                if (!extra) return;
+                const bool valid = extra_in && kk <= a.nz;
+                // Row ejx = ej + kNodeRows - 1 of warp 0, as an offset from its own node's index.
+                const std::size_t n = grid_node(a.nx, a.ny, ei, ej, kk) + std::size_t(kNodeRows - 1) * (a.nx + 1);
+#pragma unroll
+                for (int c = 0; c < 3; ++c) {
+                    copy_to_shared_async(&sh.extra[kk & 1][c][tx], a.u[c] + n, valid);
+                    copy_to_shared_async(&sh.extra[kk & 1][3 + c][tx], a.um[c] + n, valid);
+                }
+            }
+        };
+        auto put_extra = [&](int kk) {
+            if constexpr (kExtraRow) {
+                if (!extra) return;
+                wait_copies_to_shared();
+#pragma unroll
+                for (int c = 0; c < 3; ++c) {
+                    const Real u = sh.extra[kk & 1][c][tx], um = sh.extra[kk & 1][3 + c][tx];
+                    sh.w[kk % 3][c][kNodeRows - 1][tx] = Damped ? damped_operand(u, um, a.keep, a.b) : u;
+                }
+            }
+        };
+        auto own_slot = [](int kk) { return kOwnSlots == 2 ? (kk & 1) : int(unsigned(kk) % 3u); };
+        auto put_own = [&](int kk, const NodeValues<Real>& v) {
+#pragma unroll
+            for (int c = 0; c < 3; ++c) {
+                sh.own[own_slot(kk)][c][ty][tx] = v.u[c];
+                sh.own[own_slot(kk)][3 + c][ty][tx] = v.um[c];
+            }
+        };
+        // u^{n+1} of this thread's node at plane kk from its total force f (+ the Plane's diagonal
+        // term dg w, which needs w of the node: still in slot kk % 3).
+        auto update = [&](int kk, Real ai, Real ih, Real mh, Real dg, const Real(&f)[3]) {
+            const std::size_t n = grid_node(a.nx, a.ny, ei, ej, kk);
+            const int buf = own_slot(kk);
+#pragma unroll
+            for (int c = 0; c < 3; ++c) {
+                const Real fc = Plane::kDiagonal ? f[c] + dg * sh.w[kk % 3][c][ty][tx] : f[c];
+                a.up[c][n] =
+                    central_difference_node(sh.own[buf][c][ty][tx], sh.own[buf][3 + c][ty][tx], ai * fc, mh, ih);
+            }
+        };
+        // The update factors stay plain loads at their two call sites: one helper returning them as
+        // a struct raised the FP64 kernel to 128 registers and 123 us a step (run 17, against 113 us).
+        auto factor = [&](const Real* p, Real uniform, int kk) {
+            return owns ? __ldg(p + grid_node(a.nx, a.ny, ei, ej, kk)) : uniform;
+        };
+        // The material of this thread's element at plane kk (0: none or void). Loaded one plane
+        // ahead and the constants looked up in shared memory: Nsight Compute showed warps waiting
+        // on the dependent global loads id -> lambda[id] (long scoreboard, 2.2 cycles per issue).
+        auto element_id = [&](int kk) {
+            return computes && kk < a.nz
+                       ? unsigned(__ldg(a.ids + std::size_t(ei) +
+                                        std::size_t(a.nx) * (std::size_t(ej) + std::size_t(a.ny) * std::size_t(kk))))
+                       : 0u;
+        };
+
+        int k = k0 > 0 ? k0 - 1 : 0;
+        {
+            const NodeValues<Real> v0 = load_node(a, ei, ej, k, node_in), v1 = load_node(a, ei, ej, k + 1, node_in);
+            put_w(k, v0);
+            put_own(k, v0);
+            put_w(k + 1, v1);
+            put_own(k + 1, v1);
+            if constexpr (kExtraRow) {
+                fetch_extra(k);
+                put_extra(k);
+                fetch_extra(k + 1);
+                put_extra(k + 1);
+                fetch_extra(k + 2);
+            }
+        }
+        NodeValues<Real> next = load_node(a, ei, ej, k + 2, node_in);
+        unsigned id_next = element_id(k);
+        __syncthreads();
+        Real carry[3] = {Real(0), Real(0), Real(0)};
+        for (; k < k1; ++k) {
+            // Two bodies on purpose: merging their common parts into helpers changed the TCOVFEM
+            // kernel's generated code and cost 1.3 % (310 against 306 us, s10 run 13).
+            if constexpr (Plane::kLoadAfterForces) {
+                // Node plane k + 2 to shared memory first: its w slot was last read by forces(k - 1)
+                // (before the last barrier) and by this thread's own update(k - 1), its own slot
+                // (third of three) by update(k - 1) too. Nothing loaded is then live across forces.
+                put_w(k + 2, next);
+                put_own(k + 2, next);
+                if constexpr (kExtraRow) {
+                    // Its slot (k + 3) & 1 was read by put_extra(k + 1). Issued before forces: after
+                    // it, its address arithmetic was scheduled into forces (208 registers against 138).
+                    put_extra(k + 2);
+                    fetch_extra(k + 3);
+                }
+                const unsigned id = id_next;
+                plane.forces(sh, a, k, id, tx, ty);
+                id_next = element_id(k + 1);
+                next = load_node(a, ei, ej, k + 3, node_in);
+                // The update factors: in flight across the barrier.
+                const Real ai = factor(a.a, Real(0), k);
+                const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
+                const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, k);
+                const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), k) : Real(0);
+                __syncthreads();  // partials of plane k and w of node plane k + 2 complete
+                Real node[2][3];
+                plane.node_sums(sh, k, tx, ty, node);
+                if (k >= k0 && owns) {
+                    const Real f[3] = {carry[0] + node[0][0], carry[1] + node[0][1], carry[2] + node[0][2]};
+                    update(k, ai, ih, mh, dg, f);
+                }
+#pragma unroll
+                for (int c = 0; c < 3; ++c) carry[c] = node[1][c];
+                continue;
+            }
+            // Two planes ahead, in flight during the element work.
+            const NodeValues<Real> ahead = load_node(a, ei, ej, k + 3, node_in);
+            // This plane's update factors, needed after the element work.
             const Real ai = factor(a.a, Real(0), k);
             const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
             const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, k);
             const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), k) : Real(0);
+            const unsigned id = id_next;
+            id_next = element_id(k + 1);
+            plane.forces(sh, a, k, id, tx, ty);
+            put_w(k + 2, next);
             __syncthreads();  // partials of plane k and w of node plane k + 2 complete
             Real node[2][3];
             plane.node_sums(sh, k, tx, ty, node);
+            // z: node plane k is complete (the plane below gave its top face in carry).
             if (k >= k0 && owns) {
                 const Real f[3] = {carry[0] + node[0][0], carry[1] + node[0][1], carry[2] + node[0][2]};
                 update(k, ai, ih, mh, dg, f);
             }
+            put_own(k + 2, next);  // after update(k) read the same slot
 #pragma unroll
             for (int c = 0; c < 3; ++c) carry[c] = node[1][c];
-            continue;
+            next = ahead;
         }
-        // Two planes ahead, in flight during the element work.
-        const NodeValues<Real> ahead = load_node(a, ei, ej, k + 3, node_in);
-        // This plane's update factors, needed after the element work.
-        const Real ai = factor(a.a, Real(0), k);
-        const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
-        const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, k);
-        const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), k) : Real(0);
-        const unsigned id = id_next;
-        id_next = element_id(k + 1);
-        plane.forces(sh, a, k, id, tx, ty);
-        put_w(k + 2, next);
-        __syncthreads();  // partials of plane k and w of node plane k + 2 complete
-        Real node[2][3];
-        plane.node_sums(sh, k, tx, ty, node);
-        // z: node plane k is complete (the plane below gave its top face in carry).
-        if (k >= k0 && owns) {
-            const Real f[3] = {carry[0] + node[0][0], carry[1] + node[0][1], carry[2] + node[0][2]};
-            update(k, ai, ih, mh, dg, f);
+        // The model's top node plane has elements only below.
+        if (k1 == a.nz && owns) {
+            const Real ai = factor(a.a, Real(0), a.nz);
+            const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, a.nz);
+            const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, a.nz);
+            const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), a.nz) : Real(0);
+            update(a.nz, ai, ih, mh, dg, carry);
         }
-        put_own(k + 2, next);  // after update(k) read the same slot
-#pragma unroll
-        for (int c = 0; c < 3; ++c) carry[c] = node[1][c];
-        next = ahead;
-    }
-    // The model's top node plane has elements only below.
-    if (k1 == a.nz && owns) {
-        const Real ai = factor(a.a, Real(0), a.nz);
-        const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, a.nz);
-        const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, a.nz);
-        const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), a.nz) : Real(0);
-        update(a.nz, ai, ih, mh, dg, carry);
+        __syncthreads();  // the next segment's prologue overwrites the w and own slots read above
     }
 }
 
-// Element planes per block when not set: the chunk count that fills whole waves of resident
-// blocks (defined in voxel_step_fused_cuda.cu).
-int wave_filling_planes(std::size_t tiles, int resident_blocks, int nz);
+// Blocks of a launch of `total` column-planes: the resident blocks (one balanced wave; fewer on
+// a model with fewer column-planes), or about `planes` column-planes each when the benchmark
+// knob sets it (defined in voxel_step_fused_cuda.cu).
+int fused_block_count(long long total, int resident_blocks, int planes);
 
 // The launch shape (voxel_step_fused_cuda.cu): tile rows, the blocks per SM the registers are
-// sized for (0: the Plane's default), element planes per block (0: wave_filling_planes). Read
-// once from the benchmark knobs VOXWAVE_FUSED_TILE / VOXWAVE_FUSED_PLANES; a bad knob throws.
+// sized for (0: the Plane's default), element planes per block (0: balanced persistent blocks).
+// Read once from the benchmark knobs VOXWAVE_FUSED_TILE / VOXWAVE_FUSED_PLANES; a bad knob throws.
 struct FusedShape {
     int tile_y = 8, min_blocks = 0, planes = 0;
 };
@@ -231,8 +335,9 @@ template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, temp
 void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     const dim3 block(kFusedTileX, TileY);
     using Plane = PlaneT<Real, TileY>;
-    constexpr int bytes =
-        int(sizeof(FusedShared < Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2 >));
+    using Shared =
+        FusedShared<Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2, Plane::kExtraRow>;
+    constexpr int bytes = int(sizeof(Shared));
     auto kernel = fused_step_kernel<Real, Damped, UniformH, TileY, MinBlocks, PlaneT>;
     // Once per instantiation: allow more than 48 KB of shared memory; how many blocks fit.
     static const int resident = [&] {
@@ -243,12 +348,14 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
         VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedTileX * TileY, bytes));
         return sms * per_sm;
     }();
-    const unsigned gx = unsigned((a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2));
-    const unsigned gy = unsigned((a.ny + 1 + TileY - 3) / (TileY - 2));
-    if (a.planes <= 0) a.planes = wave_filling_planes(std::size_t(gx) * gy, resident, a.nz);
-    a.planes = std::max(a.planes, (a.nz + 65534) / 65535);  // at most 65,535 chunks (grid z)
-    const dim3 grid(gx, gy, unsigned((a.nz + a.planes - 1) / a.planes));
-    kernel<<<grid, block, bytes, stream>>>(a);
+    // Owned nodes per tile: 30 along x, node rows - 2 along y.
+    const FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2),
+                         (a.ny + 1 + Shared::kNodeRows - 3) / (Shared::kNodeRows - 2)};
+    const long long total = static_cast<long long>(work.tiles_x) * work.tiles_y * a.nz;
+    if (total >= (1ll << 31))
+        throw RuntimeError("the model has more than 2^31 tile column-planes for the fused CUDA step");
+    const int blocks = fused_block_count(total, resident, a.planes);
+    kernel<<<unsigned(blocks), block, bytes, stream>>>(a, work);
     VOXWAVE_CUDA_CHECK_LAUNCH("fused_step_kernel");
 }
 

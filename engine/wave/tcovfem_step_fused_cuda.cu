@@ -69,6 +69,8 @@ public:
     // and the node values loaded before are stored to shared memory first (spills 176 -> 24 B,
     // 355 -> 337 us, s10 run 5).
     static constexpr bool kLoadAfterForces = true;
+    // All 8 warps compute (9 node rows, warp 0 also loads the last): see fused_step_kernel.
+    static constexpr bool kExtraRow = true;
 
     __device__ TcovfemPlane(const FusedStepArgs<double>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {
@@ -89,10 +91,11 @@ public:
 
     template <class Sh>
     __device__ __forceinline__ void forces(Sh& sh, const FusedStepArgs<double>& a, int k, unsigned id, int tx, int ty) {
-        // The tile's last row only loads (its elements are outside the tile), and its partials
-        // are never read: the whole warp skips. A warp with no element at all (void, or past the
-        // model's edge) writes zero partials.
-        if (ty == TileY - 1) return;
+        // Without the extra row the tile's last row only loads (its elements are outside the
+        // tile), and its partials are never read: the whole warp skips. A warp with no element at
+        // all (void, or past the model's edge) writes zero partials.
+        if (!Sh::kExtraRow && ty == TileY - 1) return;
+        constexpr int kRowsW = Sh::kNodeRows;  // node rows of w: its component stride is kRowsW 32
         const int lane = tx, g = lane >> 2, t = lane & 3;
         const int M = a.stages;
         const bool empty = !__any_sync(kFullWarp, id != 0);
@@ -122,7 +125,7 @@ public:
                 for (int h = 0; h < 2; ++h) {
                     const double* col = &sh.w[(k + node_plane_[h]) % 3][0][ty][E] + node_offset_[h];
 #pragma unroll
-                    for (int c = 0; c < 3; ++c) w[3 * h + c] = idr ? col[c * TileY * kFusedTileX] : 0.0;
+                    for (int c = 0; c < 3; ++c) w[3 * h + c] = idr ? col[c * kRowsW * kFusedTileX] : 0.0;
                 }
                 // The element's scale: an integer max of the inputs' top words, then over the quad.
                 std::uint32_t m = 0;

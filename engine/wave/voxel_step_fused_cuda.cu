@@ -12,7 +12,7 @@
 // (the last one removed the long-scoreboard stalls on the dependent loads id -> lambda[id]).
 // Launch shapes: 2 blocks per SM (FP64: 122 registers; 3 or 4 blocks spill and take
 // 263-612 us; FP32 at 4 blocks per SM was no faster), 32 x 8 threads (32 x 16 was slower:
-// 148 / 84), planes per block chosen to fill whole waves (wave_filling_planes).
+// 148 / 84), one balanced wave of persistent blocks (fused_block_count).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -34,6 +34,7 @@ public:
     };
     static constexpr bool kDiagonal = false;
     static constexpr bool kLoadAfterForces = false;
+    static constexpr bool kExtraRow = false;
 
     __device__ MomentPlane(const FusedStepArgs<Real>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {
@@ -85,21 +86,14 @@ private:
 
 }  // namespace
 
-// The chunk count c that minimises
-//     ceil(tiles c / resident blocks) x (ceil(nz / c) + 2),
-// the number of waves of blocks times a block's planes (+ the plane below the chunk and the
-// prologue's loads). Why: a partly filled last wave costs a whole one. On the H100 (run 14, 2 mm
-// model) FP32 took 99 us with 24 planes (1.5 waves) and 77 with 48 (1 full wave).
-int wave_filling_planes(std::size_t tiles, int resident_blocks, int nz) {
-    const std::size_t slots = std::size_t(std::max(1, resident_blocks));
-    std::size_t best_cost = ~std::size_t(0);
-    int best = nz;
-    for (int planes = nz; planes >= 1; --planes) {  // ties go to longer chunks (less halo)
-        const std::size_t chunks = std::size_t((nz + planes - 1) / planes);
-        const std::size_t cost = (tiles * chunks + slots - 1) / slots * std::size_t(planes + 2);
-        if (cost < best_cost) best_cost = cost, best = planes;
-    }
-    return best;
+// One wave of persistent blocks, each with total / blocks column-planes (+-1): the cost of a
+// block is its planes + 2 (the recomputed plane below a segment, the prologue's loads), so one
+// full wave beats any split into more blocks. Before, a grid of equal chunks per column
+// (wave_filling_planes) could not use all slots when the columns did not divide them.
+int fused_block_count(long long total, int resident_blocks, int planes) {
+    if (total <= 0) return 0;
+    const long long blocks = planes > 0 ? (total + planes - 1) / planes : std::min<long long>(total, std::max(1, resident_blocks));
+    return int(std::min<long long>(blocks, 0x7fffffff));
 }
 
 // The default shape (H100 sweeps, see the header comment), or the benchmark knobs; a bad knob
@@ -127,7 +121,7 @@ const FusedShape& fused_shape() {
         if (const char* p = std::getenv("VOXWAVE_FUSED_PLANES"); p && *p) {
             const int v = std::atoi(p);
             if (v < 1 || v > 4096)
-                throw InputError("", "VOXWAVE_FUSED_PLANES", "must be 1..4096 (unset: fill whole waves)");
+                throw InputError("", "VOXWAVE_FUSED_PLANES", "must be 1..4096 (unset: one balanced wave of blocks)");
             s.planes = v;
         }
         return s;
