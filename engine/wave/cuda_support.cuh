@@ -95,7 +95,8 @@ void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, bool s
 // Which output (row of A) each column n = 8 nt + g' of the Tensor Core product is.
 enum class TcovfemOutputOrder {
     Dofs,      // n = dof (the split kernels: lane t gets dofs 8 nt + 2t, + 1)
-    FaceRows,  // the fused step: lane t gets component nt of nodes (a = 0, 1; b = t & 1; c = t >> 1)
+    FaceRows,  // the fused step: lane t gets component nt of nodes (a = 0, 1; b = t & 1; c = t >> 1),
+               // and its input slots are the same nodes (the split kernels: dofs 6t..6t+5)
 };
 // Packs A = [256 K_kappa/ds | 384 K_G/ds - 245 I] into the per-lane B fragments of
 // mma.m16n8k32 (s8), with the column permutation the kernels' lanes use.

@@ -12,8 +12,7 @@
 //     it shares w = keep u - b u^{n-1} (the operand of K) through shared memory;
 //   - the element whose lowest corner is the thread's node is "its" element; the Plane makes
 //     the forces of every element plane of the range from the shared w; the tile's last column
-//     and row only load (the last row: by an idle warp, or by warp 0 with kExtraRow), so no
-//     element needs a node nobody loaded;
+//     and row only load, so no element needs a node nobody loaded;
 //   - each node's force is summed from its 4 elements of the plane: along x within the warp
 //     (a warp is one row of the tile), along y through shared memory, along z by carrying the
 //     top face into the next plane;
@@ -21,13 +20,13 @@
 //     writes u^{n+1}. Nothing else of the step touches global memory.
 // The tile's edge threads compute elements only for their neighbours (halo, recomputed by the
 // next tile) and the element plane below a range is recomputed for the carry: 32 x TileY
-// threads own 30 x (TileY - 2) nodes (30 x (TileY - 1) with kExtraRow). u^{n+1} goes to a third
-// buffer because neighbouring tiles still read u^{n-1}.
+// threads own 30 x (TileY - 2) nodes. u^{n+1} goes to a third buffer because neighbouring tiles
+// still read u^{n-1}.
 //
 // A Plane<Real, TileY> provides
 //   struct Shared;                    its part of the block's shared memory
 //   static constexpr bool kDiagonal;  true: the node force gets + diag[n] w[n] (TCOVFEM's FP64 part)
-//   static constexpr bool kExtraRow;  true: TileY + 1 node rows, every warp computes (fused_step_kernel)
+//   static constexpr bool kSwizzleW;  true: w's columns are stored XOR fused_w_swizzle(row, plane)
 //   static constexpr bool kLoadAfterForces;  true: the next plane's loads wait until forces is done,
 //                                     and the node values loaded before are stored to shared memory
 //                                     before it (a third `own` slot), so no load result is live
@@ -44,8 +43,6 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
-
-#include <cuda_pipeline.h>
 
 #include "core/errors.hpp"
 #include "wave/central_difference.hpp"
@@ -77,35 +74,20 @@ __device__ __forceinline__ NodeValues<Real> load_node(const FusedStepArgs<Real>&
 }
 
 // Shared memory of one block (dynamic: more than the 48 KB of static shared memory in FP64).
-// ExtraRow: the tile has TileY + 1 node rows, warp 0 also loads the last one (see the kernel).
-template <class Real, int TileY, class PlaneShared, int OwnSlots, bool ExtraRow>
+template <class Real, int TileY, class PlaneShared, int OwnSlots>
 struct FusedShared {
-    static constexpr bool kExtraRow = ExtraRow;
-    static constexpr int kNodeRows = TileY + (ExtraRow ? 1 : 0);
-    Real w[3][3][kNodeRows][kFusedTileX];       // w of every tile node, node planes k, k + 1, k + 2 (mod 3)
+    Real w[3][3][TileY][kFusedTileX];           // w of every thread's node, node planes k, k + 1, k + 2 (mod 3)
     Real own[OwnSlots][6][TileY][kFusedTileX];  // u, u^{n-1} of the thread's node, planes mod OwnSlots
     Real pass[2][2][3][TileY][kFusedTileX];     // row-(j + 1) force partials of both faces, by plane parity
     PlaneShared plane;
-    // u, u^{n-1} of the extra row, by plane parity: copied in asynchronously (no registers held).
-    std::conditional_t<ExtraRow, Real[2][6][kFusedTileX], char[1]> extra;
 };
 
-// dst = *src (valid) or 0, global -> shared without a register (cp.async, sm_80+; the kernels that
-// use it, TCOVFEM's, are refused on older devices), and the wait for this thread's copies.
-template <class Real>
-__device__ __forceinline__ void copy_to_shared_async(Real* dst, const Real* src, bool valid) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __pipeline_memcpy_async(dst, src, sizeof(Real), valid ? 0 : sizeof(Real));
-#else
-    *dst = valid ? *src : Real(0);
-#endif
-}
-__device__ __forceinline__ void wait_copies_to_shared() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-#endif
-}
+// The XOR swizzle of w's columns for tile row `row` of node plane kk (bits 2 and 3: rows of
+// other parity and planes of other parity fall in other banks). Why: a TCOVFEM lane quad reads
+// 4 consecutive elements' corners in the planes k, k + 1 and rows j, j + 1; unswizzled those 16
+// doubles of a half warp shared 8 bank pairs. Planes by parity, not by slot: k and k + 1 always
+// differ in parity, while 3 slots cannot all pairwise differ in one bit.
+__device__ __forceinline__ int fused_w_swizzle(int row, int kk) { return ((row & 1) << 3) | ((kk & 1) << 2); }
 
 // The work of a launch: tiles_x x tiles_y node columns of the tile, each swept over nz element
 // planes, as one sequence of column-planes (z fastest) that the blocks split evenly.
@@ -124,19 +106,13 @@ struct FusedWork {
 // blocks every block has the same number of planes to +-1, whatever the tile count: a grid of
 // fixed chunks per column leaves slots idle or needs a partial wave when the columns do not
 // divide the resident blocks (2 mm model, 9-row TCOVFEM tiles: 60 columns on 264 slots).
-//
-// Plane::kExtraRow: the tile has TileY + 1 node rows and all TileY warps compute an element
-// row; warp 0 also loads the last node row (w only: it is nobody's own node). Without it the
-// last warp only loads, and on the H100 that idle warp sits on the SMSP of warps 3 and 7.
+
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
 __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     fused_step_kernel(FusedStepArgs<Real> a, FusedWork work) {
     using Plane = PlaneT<Real, TileY>;
     constexpr int kOwnSlots = Plane::kLoadAfterForces ? 3 : 2;
-    constexpr bool kExtraRow = Plane::kExtraRow;
-    using Shared = FusedShared<Real, TileY, typename Plane::Shared, kOwnSlots, kExtraRow>;
-    constexpr int kNodeRows = Shared::kNodeRows;
-    static_assert(!kExtraRow || Plane::kLoadAfterForces, "the extra row is fetched in the load-after-forces body");
+    using Shared = FusedShared<Real, TileY, typename Plane::Shared, kOwnSlots>;
     extern __shared__ __align__(16) unsigned char fused_smem[];
     Shared& sh = *reinterpret_cast<Shared*>(fused_smem);
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -151,47 +127,18 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         const int k1 = min(a.nz, k0 + (s_end - s));
         s += k1 - k0;
         const int ei = (column % work.tiles_x) * (kFusedTileX - 2) - 1 + tx;
-        const int ej0 = (column / work.tiles_x) * (kNodeRows - 2) - 1;  // the tile's first node row
-        const int ej = ej0 + ty;
+        const int ej = (column / work.tiles_x) * (TileY - 2) - 1 + ty;
         const bool node_in = ei >= 0 && ei <= a.nx && ej >= 0 && ej <= a.ny;
         const bool computes =
-            tx < kFusedTileX - 1 && ty < kNodeRows - 1 && ei >= 0 && ei < a.nx && ej >= 0 && ej < a.ny;
-        const bool owns = tx > 0 && tx < kFusedTileX - 1 && ty > 0 && ty < kNodeRows - 1 && node_in;
-        // The extra row's node (warp 0 only).
-        const int ejx = ej0 + kNodeRows - 1;
-        const bool extra = kExtraRow && ty == 0;
-        const bool extra_in = extra && ei >= 0 && ei <= a.nx && ejx <= a.ny;
-
+            tx < kFusedTileX - 1 && ty < TileY - 1 && ei >= 0 && ei < a.nx && ej >= 0 && ej < a.ny;
+        const bool owns = tx > 0 && tx < kFusedTileX - 1 && ty > 0 && ty < TileY - 1 && node_in;
+        // This thread's column of w at node plane kk.
+        auto w_col = [&](int kk) { return Plane::kSwizzleW ? tx ^ fused_w_swizzle(ty, kk) : tx; };
         auto put_w = [&](int kk, const NodeValues<Real>& v) {
+            const int col = w_col(kk);
 #pragma unroll
             for (int c = 0; c < 3; ++c)
-                sh.w[kk % 3][c][ty][tx] = Damped ? damped_operand(v.u[c], v.um[c], a.keep, a.b) : v.u[c];
-        };
-        // The extra row: node plane kk copied to sh.extra[kk & 1] (in flight for a whole plane), then
-        // its w written from there. Holding its loads in registers instead spilled (20 B).
-        auto fetch_extra = [&](int kk) {
-            if constexpr (kExtraRow) {
-                if (!extra) return;
-                const bool valid = extra_in && kk <= a.nz;
-                // Row ejx = ej + kNodeRows - 1 of warp 0, as an offset from its own node's index.
-                const std::size_t n = grid_node(a.nx, a.ny, ei, ej, kk) + std::size_t(kNodeRows - 1) * (a.nx + 1);
-#pragma unroll
-                for (int c = 0; c < 3; ++c) {
-                    copy_to_shared_async(&sh.extra[kk & 1][c][tx], a.u[c] + n, valid);
-                    copy_to_shared_async(&sh.extra[kk & 1][3 + c][tx], a.um[c] + n, valid);
-                }
-            }
-        };
-        auto put_extra = [&](int kk) {
-            if constexpr (kExtraRow) {
-                if (!extra) return;
-                wait_copies_to_shared();
-#pragma unroll
-                for (int c = 0; c < 3; ++c) {
-                    const Real u = sh.extra[kk & 1][c][tx], um = sh.extra[kk & 1][3 + c][tx];
-                    sh.w[kk % 3][c][kNodeRows - 1][tx] = Damped ? damped_operand(u, um, a.keep, a.b) : u;
-                }
-            }
+                sh.w[kk % 3][c][ty][col] = Damped ? damped_operand(v.u[c], v.um[c], a.keep, a.b) : v.u[c];
         };
         auto own_slot = [](int kk) { return kOwnSlots == 2 ? (kk & 1) : int(unsigned(kk) % 3u); };
         auto put_own = [&](int kk, const NodeValues<Real>& v) {
@@ -208,7 +155,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             const int buf = own_slot(kk);
 #pragma unroll
             for (int c = 0; c < 3; ++c) {
-                const Real fc = Plane::kDiagonal ? f[c] + dg * sh.w[kk % 3][c][ty][tx] : f[c];
+                const Real fc = Plane::kDiagonal ? f[c] + dg * sh.w[kk % 3][c][ty][w_col(kk)] : f[c];
                 a.up[c][n] =
                     central_difference_node(sh.own[buf][c][ty][tx], sh.own[buf][3 + c][ty][tx], ai * fc, mh, ih);
             }
@@ -235,13 +182,6 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             put_own(k, v0);
             put_w(k + 1, v1);
             put_own(k + 1, v1);
-            if constexpr (kExtraRow) {
-                fetch_extra(k);
-                put_extra(k);
-                fetch_extra(k + 1);
-                put_extra(k + 1);
-                fetch_extra(k + 2);
-            }
         }
         NodeValues<Real> next = load_node(a, ei, ej, k + 2, node_in);
         unsigned id_next = element_id(k);
@@ -256,12 +196,6 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 // (third of three) by update(k - 1) too. Nothing loaded is then live across forces.
                 put_w(k + 2, next);
                 put_own(k + 2, next);
-                if constexpr (kExtraRow) {
-                    // Its slot (k + 3) & 1 was read by put_extra(k + 1). Issued before forces: after
-                    // it, its address arithmetic was scheduled into forces (208 registers against 138).
-                    put_extra(k + 2);
-                    fetch_extra(k + 3);
-                }
                 const unsigned id = id_next;
                 plane.forces(sh, a, k, id, tx, ty);
                 id_next = element_id(k + 1);
@@ -336,7 +270,7 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     const dim3 block(kFusedTileX, TileY);
     using Plane = PlaneT<Real, TileY>;
     using Shared =
-        FusedShared<Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2, Plane::kExtraRow>;
+        FusedShared<Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2>;
     constexpr int bytes = int(sizeof(Shared));
     auto kernel = fused_step_kernel<Real, Damped, UniformH, TileY, MinBlocks, PlaneT>;
     // Once per instantiation: allow more than 48 KB of shared memory; how many blocks fit.
@@ -350,7 +284,7 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     }();
     // Owned nodes per tile: 30 along x, node rows - 2 along y.
     const FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2),
-                         (a.ny + 1 + Shared::kNodeRows - 3) / (Shared::kNodeRows - 2)};
+                         (a.ny + 1 + TileY - 3) / (TileY - 2)};
     const long long total = static_cast<long long>(work.tiles_x) * work.tiles_y * a.nz;
     if (total >= (1ll << 31))
         throw RuntimeError("the model has more than 2^31 tile column-planes for the fused CUDA step");

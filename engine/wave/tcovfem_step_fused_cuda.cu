@@ -69,8 +69,9 @@ public:
     // and the node values loaded before are stored to shared memory first (spills 176 -> 24 B,
     // 355 -> 337 us, s10 run 5).
     static constexpr bool kLoadAfterForces = true;
-    // All 8 warps compute (9 node rows, warp 0 also loads the last): see fused_step_kernel.
-    static constexpr bool kExtraRow = true;
+    // w's columns are XOR-swizzled (fused_w_column): with this lane's nodes (a = h, b = t & 1,
+    // c = t >> 1) every read of w below is free of bank conflicts.
+    static constexpr bool kSwizzleW = true;
 
     __device__ TcovfemPlane(const FusedStepArgs<double>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {
@@ -79,38 +80,42 @@ public:
         }
         const int lane = tid & 31, t = lane & 3;
         load_b_fragments(a.b_fragments, lane, bf_);
-        // This lane's two nodes 2t, 2t + 1: plane offset c and shared-memory offset b 32 + a.
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            int ca, cb, cc;
-            corner_of(2 * t + h, ca, cb, cc);
-            node_plane_[h] = cc;
-            node_offset_[h] = cb * kFusedTileX + ca;
-        }
+        // This lane's nodes (a, b, c) = (h, t & 1, t >> 1), h = 0, 1 (TcovfemOutputOrder::FaceRows
+        // orders A's input columns the same way): one node plane and one tile row for both.
+        node_plane_ = t >> 1;
+        node_row_ = t & 1;
     }
 
     template <class Sh>
     __device__ __forceinline__ void forces(Sh& sh, const FusedStepArgs<double>& a, int k, unsigned id, int tx, int ty) {
-        // Without the extra row the tile's last row only loads (its elements are outside the
-        // tile), and its partials are never read: the whole warp skips. A warp with no element at
-        // all (void, or past the model's edge) writes zero partials.
-        if (!Sh::kExtraRow && ty == TileY - 1) return;
-        constexpr int kRowsW = Sh::kNodeRows;  // node rows of w: its component stride is kRowsW 32
+        // The tile's last row only loads (its elements are outside the tile), and its partials
+        // are never read: the whole warp skips. A warp with no element at all (void, or past the
+        // model's edge) writes zero partials.
+        if (ty == TileY - 1) return;
         const int lane = tx, g = lane >> 2, t = lane & 3;
         const int M = a.stages;
         const bool empty = !__any_sync(kFullWarp, id != 0);
         // Where this lane's partials go: face row (b, c) = (t & 1, t >> 1); components stride TileY 32.
+        // Columns XOR 4t (partial_column): the four face rows of a quad's 8 elements then fill all
+        // 32 banks (s10 run 7: 8 wavefronts per store, 4x the ideal, without it).
         double* const out = (t & 1) ? &sh.pass[k & 1][t >> 1][0][ty][0] : &sh.plane.stage0[k & 1][t >> 1][0][ty][0];
+        const int gs = g ^ (4 * t);  // column g swizzled; g + 8, g + 16, g + 24 likewise
         if (empty) {
 #pragma unroll
             for (int nt = 0; nt < 3; ++nt) {
-                out[nt * TileY * kFusedTileX + g] = 0.0;
-                out[nt * TileY * kFusedTileX + g + 8] = 0.0;
-                out[nt * TileY * kFusedTileX + g + 16] = 0.0;
-                out[nt * TileY * kFusedTileX + g + 24] = 0.0;
+                out[nt * TileY * kFusedTileX + gs] = 0.0;
+                out[nt * TileY * kFusedTileX + (gs ^ 8)] = 0.0;
+                out[nt * TileY * kFusedTileX + 16 + gs] = 0.0;
+                out[nt * TileY * kFusedTileX + 16 + (gs ^ 8)] = 0.0;
             }
             return;
         }
+        // This lane's w: node plane k + c, tile row ty + b, columns (E + a) swizzled. The 16 lanes
+        // of a half warp read 4 elements x 4 nodes: with the swizzle those are 16 distinct bank
+        // pairs (before: 4-way conflicts, 8 wavefronts per load against 2, s10 run 7).
+        const int row = ty + node_row_;
+        const double* const wbase = &sh.w[(k + node_plane_) % 3][0][row][0];
+        const int wmask = fused_w_swizzle(row, k + node_plane_);
         double prev[3] = {0.0, 0.0, 0.0};  // a = 1 outputs of the last element of the previous m-tile
 #pragma unroll
         for (int mt = 0; mt < 2; ++mt) {
@@ -123,9 +128,10 @@ public:
                 double w[6];
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
-                    const double* col = &sh.w[(k + node_plane_[h]) % 3][0][ty][E] + node_offset_[h];
+                    // Column E + h = 16 mt + (8 r + g + h): the swizzle touches bits 2 and 3 only.
+                    const double* col = wbase + 16 * mt + ((8 * r + g + h) ^ wmask);
 #pragma unroll
-                    for (int c = 0; c < 3; ++c) w[3 * h + c] = idr ? col[c * kRowsW * kFusedTileX] : 0.0;
+                    for (int c = 0; c < 3; ++c) w[3 * h + c] = idr ? col[c * TileY * kFusedTileX] : 0.0;
                 }
                 // The element's scale: an integer max of the inputs' top words, then over the quad.
                 std::uint32_t m = 0;
@@ -269,8 +275,8 @@ public:
                 const double left1 = __shfl_sync(kFullWarp, g == 7 ? y01 : y11, src);
                 const double left0 = __shfl_sync(kFullWarp, g == 7 ? prev[nt] : y01, src);
                 prev[nt] = y11;
-                out[nt * TileY * kFusedTileX + 16 * mt + g] = y00 + left0;
-                out[nt * TileY * kFusedTileX + 16 * mt + g + 8] = y10 + left1;
+                out[nt * TileY * kFusedTileX + 16 * mt + gs] = y00 + left0;
+                out[nt * TileY * kFusedTileX + 16 * mt + (gs ^ 8)] = y10 + left1;
             }
         }
     }
@@ -281,13 +287,14 @@ public:
         for (int cc = 0; cc < 2; ++cc)
 #pragma unroll
             for (int c = 0; c < 3; ++c)
-                node[cc][c] =
-                    sh.plane.stage0[k & 1][cc][c][ty][tx] + (ty > 0 ? sh.pass[k & 1][cc][c][ty - 1][tx] : 0.0);
+                // Written by lanes t = 2 cc (stage0) and 2 cc + 1 (pass): columns XOR 4t.
+                node[cc][c] = sh.plane.stage0[k & 1][cc][c][ty][tx ^ (8 * cc)] +
+                              (ty > 0 ? sh.pass[k & 1][cc][c][ty - 1][tx ^ (8 * cc + 4)] : 0.0);
     }
 
 private:
     std::uint32_t bf_[3][2][2];  // A^T as B fragments [n-tile][k-block][register], FaceRows order
-    int node_plane_[2], node_offset_[2];
+    int node_plane_, node_row_;
 };
 
 template <class Real, int TileY>

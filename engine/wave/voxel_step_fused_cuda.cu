@@ -34,7 +34,7 @@ public:
     };
     static constexpr bool kDiagonal = false;
     static constexpr bool kLoadAfterForces = false;
-    static constexpr bool kExtraRow = false;
+    static constexpr bool kSwizzleW = false;
 
     __device__ MomentPlane(const FusedStepArgs<Real>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {
