@@ -214,8 +214,8 @@ void tcovfem_pack_b_fragments(std::uint32_t out[32 * 3 * 2 * 2], TcovfemOutputOr
         // Input columns: the split kernels' dofs 6t..6t+5; the fused step's nodes (a, b, c) =
         // (0 or 1, t & 1, t >> 1), the order its conflict-free reads of w need.
         if (order == TcovfemOutputOrder::Dofs) return A.a[n][slot_column(t, s)];
-        const int part = s / 6, within = s % 6;
-        return A.a[n][24 * part + 3 * voxel_local_node(within / 3, t & 1, t >> 1) + within % 3];
+        const int part = s / 6, slot = s % 6;
+        return A.a[n][24 * part + 3 * voxel_local_node(slot / 3, t & 1, t >> 1) + slot % 3];
     };
     for (int lane = 0; lane < 32; ++lane) {
         const int g = lane >> 2, t = lane & 3;
