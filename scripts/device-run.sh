@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs plane-ab fused-ncu tc-knobs tc-ncu bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -238,6 +238,15 @@ for phase in "$@"; do
       timeout 200 /usr/local/cuda/bin/ncu --clock-control none --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,regex:smsp__inst_executed_pipe_.*\.sum,smsp__inst_executed.sum \
         -k regex:fused -s 30 -c 1 $CLI bench --backend cuda --spacing 0.002 --methods tcovfem --precisions fp64 --steps 40 >"$OUT/ncu-tc-stalls.txt" 2>&1
       grep -E "stalled|inst_executed" "$OUT/ncu-tc-stalls.txt" | sort -k3 -n -r | head -24 | tee -a "$OUT/summary.log" ;;
+    tc-source)
+      # Per-instruction counters of the fused TCOVFEM kernel (2 mm, M = 8): sass.csv.gz.
+      log "tcovfem fused step source counters (2 mm)"
+      timeout 300 /usr/local/cuda/bin/ncu --clock-control none --section SourceCounters --section WarpStateStats \
+        --section InstructionStats -k regex:fused -s 30 -c 1 -o "$OUT/tc-source" \
+        $CLI bench --backend cuda --spacing 0.002 --methods tcovfem --precisions fp64 --steps 40 >"$OUT/ncu-source.log" 2>&1
+      /usr/local/cuda/bin/ncu -i "$OUT/tc-source.ncu-rep" --page source --csv --print-source sass 2>/dev/null | gzip >"$OUT/sass.csv.gz"
+      /usr/local/cuda/bin/ncu -i "$OUT/tc-source.ncu-rep" --page details 2>/dev/null | grep -E "Executed Instructions|Warp Cycles Per Issued|Duration" | tee -a "$OUT/summary.log"
+      rm -f "$OUT/tc-source.ncu-rep" ;;
     fused-ncu)
       log "fused step ncu (ovfem fp64 and fp32, 2 mm)"
       for pr in fp64 fp32; do

@@ -47,6 +47,33 @@ __device__ __forceinline__ void mma_u8(int (&c)[4], std::uint32_t a0, std::uint3
 #endif
 }
 
+// The same two with c = 0 on entry (a chain's first product): c is not read, so the compiler
+// need not zero 12 accumulator registers before each chain (CS2R, 48 instructions a warp-plane).
+__device__ __forceinline__ void mma_s8_first(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                             std::uint32_t a3, std::uint32_t b0, std::uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%10,%10,%10,%10};\n"
+        : "=r"(c[0]), "=r"(c[1]), "=r"(c[2]), "=r"(c[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(0));
+#else
+    __trap();
+#endif
+}
+__device__ __forceinline__ void mma_u8_first(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                             std::uint32_t a3, std::uint32_t b0, std::uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%10,%10,%10,%10};\n"
+        : "=r"(c[0]), "=r"(c[1]), "=r"(c[2]), "=r"(c[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(0));
+#else
+    __trap();
+#endif
+}
+
 // The k = 16 shapes (A: rows g and g + 8, columns 4t..4t+3; B: one register), for the second
 // k-block, whose upper 16 columns are empty: half the Tensor Core work of a k = 32 product.
 __device__ __forceinline__ void mma_s8_k16(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t b0) {
@@ -85,6 +112,12 @@ __device__ __forceinline__ int round_to_int(double x) { return __double2loint(__
 // plus v as a 64-bit integer (one add to the high word), and subtracting 1.5 * 2^52 is exact.
 __device__ __forceinline__ double exact_double(long long v) {
     return __longlong_as_double(0x4338000000000000ll + v) - kTcovfemRoundingBias;
+}
+// v s for an integer |v| < 2^51 and a power of two s (v s and 1.5 2^52 s normal), given
+// bias_s = -1.5 2^52 s: (1.5 2^52 + v) s - 1.5 2^52 s is v s exactly, so the one fma that
+// moves v to FP64 also applies the element's scale (one FP64 instruction, not an add and a multiply).
+__device__ __forceinline__ double exact_double_scaled(long long v, double s, double bias_s) {
+    return fma(__longlong_as_double(0x4338000000000000ll + v), s, bias_s);
 }
 // hi scale + lo, |hi scale| < 2^50, joined exactly in INT64 and moved to FP64.
 __device__ __forceinline__ double exact_double(int hi, int scale, int lo) {

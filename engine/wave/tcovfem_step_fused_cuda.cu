@@ -161,12 +161,6 @@ public:
                 }
             }
             int c[3][4], p[3][4];  // the running chain, and a finished one
-            auto clear = [&] {
-#pragma unroll
-                for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) c[nt][i] = 0;
-            };
             auto times256 = [&] {
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
@@ -181,15 +175,22 @@ public:
             };
             // c += A d for the byte whose registers are d[element row][slot group]: unsigned bytes
             // below the top one, the signed top byte of q_M's two's complement.
-            auto product = [&](const std::uint32_t(&d)[2][3], bool top) {
+            // first: the chain starts here (c = A d, c not read).
+            auto product = [&](const std::uint32_t(&d)[2][3], bool top, bool first = false) {
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt) {
                     // Columns 32..47 as k = 16 (the k-block's upper half is empty).
                     if (top) {
-                        mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        if (first)
+                            mma_s8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        else
+                            mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
                         mma_s8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
                     } else {
-                        mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        if (first)
+                            mma_u8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        else
+                            mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
                         mma_u8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
                     }
                 }
@@ -204,24 +205,36 @@ public:
                                    even[r][g4], odd[r][g4]);
             };
             std::uint32_t d0[2][3], d1[2][3];
-            double acc[3][4];  // T: the exact integer A q_M, rounded once
+            // The element forces fy = T 2^(e - 7M), T = A q_M exact, rounded once: [nt][0..1] element
+            // g (nodes a = 0, 1), [nt][2..3] element g + 8. Power-of-two scaling commutes with the
+            // rounding (normal range: e >= kTcovfemMinExponent), so the scale goes into the fmas.
+            double fy[3][4];
+            // 2^(e - 7M), 2^(e - 7M + 32), -1.5 2^52 2^(e - 7M); made after the products (live
+            // across them, they spilled).
+            double sc[2], sc32[2], bias_sc[2];
+            auto scales = [&] {
+#pragma unroll
+                for (int r = 0; r < 2; ++r) {
+                    sc[r] = tcovfem_pow2(e[r] - 7 * M);
+                    sc32[r] = tcovfem_pow2(e[r] - 7 * M + 32);
+                    bias_sc[r] = -kTcovfemRoundingBias * sc[r];
+                }
+            };
             if constexpr (Parts == 2) {
                 // Bytes 1 0 | 3 2 | 5 4 | 7 6, two per INT32 chain (c = 256 c + A d): |C| <= 1013
                 // (255 256 + 255) < 2^27 (byte 7 is 0 or -1: |C3| <= 1013 (256 + 255)). The low word
                 // first, so that it is dead before the high word's chains: L = C1 2^16 + C0 < 2^43
                 // in INT64, H = C3 2^16 + C2 < 2^35, both exact doubles, and T = H 2^32 + L is
                 // rounded once, by an fma (142 registers unconstrained against 150 high word
-                // first; 304.4 against 306 us, s10 run 15).
+                // first; 304.4 against 306 us, s10 run 15), scaled: fma(H, 2^32 s, L s).
                 long long h[3][4];
                 digits(0, 0, d0, d1);  // bytes 0, 1
-                clear();
-                product(d1, false);
+                product(d1, false, true);
                 times256();
                 product(d0, false);
                 keep();                // C0
                 digits(0, 1, d0, d1);  // bytes 2, 3
-                clear();
-                product(d1, false);
+                product(d1, false, true);
                 times256();
                 product(d0, false);  // C1; L = C1 2^16 + C0 < 2^43, the low word is dead
 #pragma unroll
@@ -229,47 +242,45 @@ public:
 #pragma unroll
                     for (int i = 0; i < 4; ++i) h[nt][i] = static_cast<long long>(c[nt][i]) * 65536 + p[nt][i];
                 digits(1, 0, d0, d1);  // bytes 4, 5
-                clear();
-                product(d1, false);
+                product(d1, false, true);
                 times256();
                 product(d0, false);
                 keep();                // C2
                 digits(1, 1, d0, d1);  // bytes 6, 7
-                clear();
-                product(d1, true);
+                product(d1, true, true);
                 times256();
                 product(d0, false);  // C3; T = (C3 2^16 + C2) 2^32 + L, one rounding
+                scales();
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
                     for (int i = 0; i < 4; ++i)
-                        acc[nt][i] = fma(exact_double(c[nt][i], 65536, p[nt][i]), 4294967296.0, exact_double(h[nt][i]));
+                        fy[nt][i] = fma(exact_double(c[nt][i], 65536, p[nt][i]), sc32[i >> 1],
+                                       exact_double_scaled(h[nt][i], sc[i >> 1], bias_sc[i >> 1]));
             } else {
                 // Bytes 3 2 1 | 0: |byte 3| <= 16 since |q_M| < 2^28, so the chain of three stays
                 // below 1013 (16 2^16 + 255 2^8 + 255) < 2^31; T = C1 256 + C0, exact.
                 digits(0, 1, d0, d1);  // bytes 2, 3
-                clear();
-                product(d1, true);
+                product(d1, true, true);
                 times256();
                 product(d0, false);
                 digits(0, 0, d0, d1);  // bytes 0, 1
                 times256();
                 product(d1, false);
                 keep();
-                clear();
-                product(d0, false);
+                product(d0, false, true);
+                scales();
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) acc[nt][i] = exact_double(p[nt][i], 256, c[nt][i]);
+                    for (int i = 0; i < 4; ++i)
+                        fy[nt][i] = exact_double_scaled(static_cast<long long>(p[nt][i]) * 256 + c[nt][i], sc[i >> 1],
+                                                       bias_sc[i >> 1]);
             }
-            // c[nt][0..1]: element g, nodes a = 0, 1; c[nt][2..3]: element g + 8. Scale 2^(e - 7M).
-            const double s0 = tcovfem_pow2(e[0] - 7 * M), s1 = tcovfem_pow2(e[1] - 7 * M);
             const int src = g >= 1 ? lane - 4 : lane + 28;  // the quad holding element E - 1
 #pragma unroll
             for (int nt = 0; nt < 3; ++nt) {
-                const double y00 = acc[nt][0] * s0, y01 = acc[nt][1] * s0;
-                const double y10 = acc[nt][2] * s1, y11 = acc[nt][3] * s1;
+                const double y00 = fy[nt][0], y01 = fy[nt][1], y10 = fy[nt][2], y11 = fy[nt][3];
                 // Node E gets a = 0 of element E and a = 1 of element E - 1. Lanes g = 7 serve
                 // g = 0: element g + 8 - 1 = 7 of this m-tile, and element -1 = 15 of the previous.
                 const double left1 = __shfl_sync(kFullWarp, g == 7 ? y01 : y11, src);
