@@ -47,28 +47,28 @@ __device__ __forceinline__ void mma_u8(int (&c)[4], std::uint32_t a0, std::uint3
 #endif
 }
 
-// The same two with c = 0 on entry (a chain's first product): c is not read, so the compiler
-// need not zero 12 accumulator registers before each chain (CS2R, 48 instructions a warp-plane).
+// The same two starting a chain, c = A B + init (c is not read): no zeroing of 12 accumulator
+// registers before each chain (CS2R, 48 instructions a warp-plane), and init biases a chain.
 __device__ __forceinline__ void mma_s8_first(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
-                                             std::uint32_t a3, std::uint32_t b0, std::uint32_t b1) {
+                                             std::uint32_t a3, std::uint32_t b0, std::uint32_t b1, int init = 0) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile(
         "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
         "{%10,%10,%10,%10};\n"
         : "=r"(c[0]), "=r"(c[1]), "=r"(c[2]), "=r"(c[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(0));
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(init));
 #else
     __trap();
 #endif
 }
 __device__ __forceinline__ void mma_u8_first(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
-                                             std::uint32_t a3, std::uint32_t b0, std::uint32_t b1) {
+                                             std::uint32_t a3, std::uint32_t b0, std::uint32_t b1, int init = 0) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile(
         "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
         "{%10,%10,%10,%10};\n"
         : "=r"(c[0]), "=r"(c[1]), "=r"(c[2]), "=r"(c[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(0));
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(init));
 #else
     __trap();
 #endif
@@ -108,20 +108,21 @@ __device__ __forceinline__ void load_b_fragments(const std::uint32_t* packed, in
 // round(x) to nearest (ties to even) as an int, for |x| < 2^31: one add of kTcovfemRoundingBias.
 __device__ __forceinline__ int round_to_int(double x) { return __double2loint(__dadd_rn(x, kTcovfemRoundingBias)); }
 
-// An integer |v| < 2^51 as a double, exactly: the bits of 1.5 * 2^52 + v are those of 1.5 * 2^52
-// plus v as a 64-bit integer (one add to the high word), and subtracting 1.5 * 2^52 is exact.
-__device__ __forceinline__ double exact_double(long long v) {
-    return __longlong_as_double(0x4338000000000000ll + v) - kTcovfemRoundingBias;
-}
-// v s for an integer |v| < 2^51 and a power of two s (v s and 1.5 2^52 s normal), given
-// bias_s = -1.5 2^52 s: (1.5 2^52 + v) s - 1.5 2^52 s is v s exactly, so the one fma that
-// moves v to FP64 also applies the element's scale (one FP64 instruction, not an add and a multiply).
-__device__ __forceinline__ double exact_double_scaled(long long v, double s, double bias_s) {
-    return fma(__longlong_as_double(0x4338000000000000ll + v), s, bias_s);
-}
-// hi scale + lo, |hi scale| < 2^50, joined exactly in INT64 and moved to FP64.
-__device__ __forceinline__ double exact_double(int hi, int scale, int lo) {
-    return exact_double(static_cast<long long>(hi) * scale + lo);
+// The bias the fused step adds to the chains joined as the low part (kept non-negative:
+// |chain| < 2^26), and 1.5 2^52 + it: both exact doubles. For a power of two s (normal range),
+// fma(join_bits(..), s, -kTcovfemJoinBias s) is the joined integer times s exactly: the one fma
+// that moves it to FP64 also applies the element's scale.
+constexpr int kTcovfemChainBias = 1 << 27;
+constexpr double kTcovfemJoinBias = kTcovfemRoundingBias + kTcovfemChainBias;
+
+// The bits of 1.5 2^52 + (hi 2^Shift + lo) as a double, for lo >= 0 (a biased chain) and
+// |hi 2^Shift + lo| < 2^51. Why: with lo unsigned the 64-bit sum is a shift-add pair (LEA,
+// LEA.HI.X.SX32) and one add to the high word; hi scale + lo with a signed lo took a sign
+// extension, a move, an IMAD.WIDE and a 64-bit add (5 instructions, s11 run 4).
+template <int Shift>
+__device__ __forceinline__ double join_bits(int hi, unsigned lo) {
+    const long long v = (static_cast<long long>(hi) << Shift) + lo;
+    return __hiloint2double(static_cast<int>(v >> 32) + 0x43380000, static_cast<int>(v));
 }
 
 }  // namespace voxwave::cuda

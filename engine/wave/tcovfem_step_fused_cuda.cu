@@ -161,11 +161,13 @@ public:
                 }
             }
             int c[3][4], p[3][4];  // the running chain, and a finished one
-            auto times256 = [&] {
+            // c = 256 c + bias (one IMAD either way): the bias keeps a chain joined as a low part
+            // non-negative (join_bits).
+            auto times256 = [&](int bias = 0) {
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) c[nt][i] *= 256;
+                    for (int i = 0; i < 4; ++i) c[nt][i] = c[nt][i] * 256 + bias;
             };
             auto keep = [&] {
 #pragma unroll
@@ -176,19 +178,21 @@ public:
             // c += A d for the byte whose registers are d[element row][slot group]: unsigned bytes
             // below the top one, the signed top byte of q_M's two's complement.
             // first: the chain starts here (c = A d, c not read).
-            auto product = [&](const std::uint32_t(&d)[2][3], bool top, bool first = false) {
+            auto product = [&](const std::uint32_t(&d)[2][3], bool top, bool first = false, int init = 0) {
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt) {
                     // Columns 32..47 as k = 16 (the k-block's upper half is empty).
                     if (top) {
                         if (first)
-                            mma_s8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                            mma_s8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1],
+                                         init);
                         else
                             mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
                         mma_s8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
                     } else {
                         if (first)
-                            mma_u8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                            mma_u8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1],
+                                         init);
                         else
                             mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
                         mma_u8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
@@ -209,15 +213,15 @@ public:
             // g (nodes a = 0, 1), [nt][2..3] element g + 8. Power-of-two scaling commutes with the
             // rounding (normal range: e >= kTcovfemMinExponent), so the scale goes into the fmas.
             double fy[3][4];
-            // 2^(e - 7M), 2^(e - 7M + 32), -1.5 2^52 2^(e - 7M); made after the products (live
-            // across them, they spilled).
+            // 2^(e - 7M), 2^(e - 7M + 32), -(1.5 2^52 + chain bias) 2^(e - 7M); made after the
+            // products (live across them, they spilled).
             double sc[2], sc32[2], bias_sc[2];
             auto scales = [&] {
 #pragma unroll
                 for (int r = 0; r < 2; ++r) {
                     sc[r] = tcovfem_pow2(e[r] - 7 * M);
                     sc32[r] = tcovfem_pow2(e[r] - 7 * M + 32);
-                    bias_sc[r] = -kTcovfemRoundingBias * sc[r];
+                    bias_sc[r] = -kTcovfemJoinBias * sc[r];
                 }
             };
             if constexpr (Parts == 2) {
@@ -226,13 +230,14 @@ public:
                 // first, so that it is dead before the high word's chains: L = C1 2^16 + C0 < 2^43
                 // in INT64, H = C3 2^16 + C2 < 2^35, both exact doubles, and T = H 2^32 + L is
                 // rounded once, by an fma (142 registers unconstrained against 150 high word
-                // first; 304.4 against 306 us, s10 run 15), scaled: fma(H, 2^32 s, L s).
-                long long h[3][4];
+                // first; 304.4 against 306 us, s10 run 15), scaled: fma(H, 2^32 s, L s). C0 and C2
+                // carry the bias 2^27 (non-negative), taken out exactly in FP64.
+                double h[3][4];  // the bits of 1.5 2^52 + L + bias
                 digits(0, 0, d0, d1);  // bytes 0, 1
                 product(d1, false, true);
-                times256();
+                times256(kTcovfemChainBias);
                 product(d0, false);
-                keep();                // C0
+                keep();                // C0 + bias
                 digits(0, 1, d0, d1);  // bytes 2, 3
                 product(d1, false, true);
                 times256();
@@ -240,12 +245,12 @@ public:
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) h[nt][i] = static_cast<long long>(c[nt][i]) * 65536 + p[nt][i];
+                    for (int i = 0; i < 4; ++i) h[nt][i] = join_bits<16>(c[nt][i], static_cast<unsigned>(p[nt][i]));
                 digits(1, 0, d0, d1);  // bytes 4, 5
                 product(d1, false, true);
-                times256();
+                times256(kTcovfemChainBias);
                 product(d0, false);
-                keep();                // C2
+                keep();                // C2 + bias
                 digits(1, 1, d0, d1);  // bytes 6, 7
                 product(d1, true, true);
                 times256();
@@ -255,8 +260,8 @@ public:
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
                     for (int i = 0; i < 4; ++i)
-                        fy[nt][i] = fma(exact_double(c[nt][i], 65536, p[nt][i]), sc32[i >> 1],
-                                       exact_double_scaled(h[nt][i], sc[i >> 1], bias_sc[i >> 1]));
+                        fy[nt][i] = fma(join_bits<16>(c[nt][i], static_cast<unsigned>(p[nt][i])) - kTcovfemJoinBias,
+                                        sc32[i >> 1], fma(h[nt][i], sc[i >> 1], bias_sc[i >> 1]));
             } else {
                 // Bytes 3 2 1 | 0: |byte 3| <= 16 since |q_M| < 2^28, so the chain of three stays
                 // below 1013 (16 2^16 + 255 2^8 + 255) < 2^31; T = C1 256 + C0, exact.
@@ -268,14 +273,14 @@ public:
                 times256();
                 product(d1, false);
                 keep();
-                product(d0, false, true);
+                product(d0, false, true, kTcovfemChainBias);  // C0 + bias
                 scales();
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
                     for (int i = 0; i < 4; ++i)
-                        fy[nt][i] = exact_double_scaled(static_cast<long long>(p[nt][i]) * 256 + c[nt][i], sc[i >> 1],
-                                                       bias_sc[i >> 1]);
+                        fy[nt][i] = fma(join_bits<8>(p[nt][i], static_cast<unsigned>(c[nt][i])), sc[i >> 1],
+                                        bias_sc[i >> 1]);
             }
             const int src = g >= 1 ? lane - 4 : lane + 28;  // the quad holding element E - 1
 #pragma unroll

@@ -215,6 +215,15 @@ TEST(TcovfemDigits, ByteChainsOfTheFusedStepFitInt32) {
     EXPECT_GE(row_sum * (255 * 65536), limit);                   // three unsigned bytes would not fit
     EXPECT_LT(c_pair * 65536 + c_pair, std::int64_t(1) << 43);   // low word
     EXPECT_LT(c_top * 65536 + c_pair, std::int64_t(1) << 35);    // high word
+    // The chains joined as low parts (C0 and C2; C0 of M <= 4) carry the bias 2^27
+    // (kTcovfemChainBias, tcovfem_mma.cuh): C + 2^27 must be positive and fit int32.
+    const std::int64_t bias = std::int64_t(1) << 27;
+    EXPECT_LT(c_pair, bias);
+    EXPECT_LT(c_pair + bias, limit);
+    EXPECT_LT(c_pair * 65536 + c_pair + bias, std::int64_t(1) << 51);  // join_bits' range
+    // 1.5 2^52 + bias is an exact double (kTcovfemJoinBias), so taking it out is exact.
+    const double rounding_bias = 6755399441055744.0;
+    EXPECT_EQ((rounding_bias + double(bias)) - rounding_bias, double(bias));
 }
 
 // s_e = 2^e is strictly above every |ubar| of the element and at most two powers of two above
