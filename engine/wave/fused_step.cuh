@@ -58,12 +58,13 @@ struct NodeValues {
     Real u[3], um[3];
 };
 
+// Node n's u and u^{n-1} (zeros when !valid). Node and element indices are 32-bit (the launch
+// checks that the model has fewer than 2^32 nodes): one IMAD a plane and one IMAD.WIDE.U32 an
+// address, where 64-bit index arithmetic took about 10 instructions an index.
 template <class Real>
-__device__ __forceinline__ NodeValues<Real> load_node(const FusedStepArgs<Real>& a, int ei, int ej, int kk,
-                                                      bool node_in) {
+__device__ __forceinline__ NodeValues<Real> load_node(const FusedStepArgs<Real>& a, unsigned n, bool valid) {
     NodeValues<Real> v{};
-    if (node_in && kk <= a.nz) {
-        const std::size_t n = grid_node(a.nx, a.ny, ei, ej, kk);
+    if (valid) {
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
             v.u[c] = __ldg(a.u[c] + n);
@@ -118,6 +119,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     const int tx = threadIdx.x, ty = threadIdx.y;
     Plane plane(a, sh.plane, ty * kFusedTileX + tx, kFusedTileX * TileY);
 
+    const unsigned node_plane = unsigned(a.nx + 1) * unsigned(a.ny + 1), element_plane = unsigned(a.nx) * unsigned(a.ny);
     // This block's column-planes (64-bit products: T B can pass 2^31 on large models).
     const long long total = static_cast<long long>(work.tiles_x) * work.tiles_y * a.nz;
     int s = int(total * blockIdx.x / gridDim.x);
@@ -132,6 +134,11 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         const bool computes =
             tx < kFusedTileX - 1 && ty < TileY - 1 && ei >= 0 && ei < a.nx && ej >= 0 && ej < a.ny;
         const bool owns = tx > 0 && tx < kFusedTileX - 1 && ty > 0 && ty < TileY - 1 && node_in;
+        // This thread's node and element at plane kk (meaningful when node_in / computes).
+        const unsigned node0 = unsigned(ei) + unsigned(a.nx + 1) * unsigned(ej);
+        const unsigned element0 = unsigned(ei) + unsigned(a.nx) * unsigned(ej);
+        auto node_at = [&](int kk) { return node0 + unsigned(kk) * node_plane; };
+        auto node_values = [&](int kk) { return load_node(a, node_at(kk), node_in && kk <= a.nz); };
         // This thread's column of w at node plane kk.
         auto w_col = [&](int kk) { return Plane::kSwizzleW ? tx ^ fused_w_swizzle(ty, kk) : tx; };
         auto put_w = [&](int kk, const NodeValues<Real>& v) {
@@ -151,7 +158,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         // u^{n+1} of this thread's node at plane kk from its total force f (+ the Plane's diagonal
         // term dg w, which needs w of the node: still in slot kk % 3).
         auto update = [&](int kk, Real ai, Real ih, Real mh, Real dg, const Real(&f)[3]) {
-            const std::size_t n = grid_node(a.nx, a.ny, ei, ej, kk);
+            const unsigned n = node_at(kk);
             const int buf = own_slot(kk);
 #pragma unroll
             for (int c = 0; c < 3; ++c) {
@@ -163,27 +170,24 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         // The update factors stay plain loads at their two call sites: one helper returning them as
         // a struct raised the FP64 kernel to 128 registers and 123 us a step (run 17, against 113 us).
         auto factor = [&](const Real* p, Real uniform, int kk) {
-            return owns ? __ldg(p + grid_node(a.nx, a.ny, ei, ej, kk)) : uniform;
+            return owns ? __ldg(p + node_at(kk)) : uniform;
         };
         // The material of this thread's element at plane kk (0: none or void). Loaded one plane
         // ahead and the constants looked up in shared memory: Nsight Compute showed warps waiting
         // on the dependent global loads id -> lambda[id] (long scoreboard, 2.2 cycles per issue).
         auto element_id = [&](int kk) {
-            return computes && kk < a.nz
-                       ? unsigned(__ldg(a.ids + std::size_t(ei) +
-                                        std::size_t(a.nx) * (std::size_t(ej) + std::size_t(a.ny) * std::size_t(kk))))
-                       : 0u;
+            return computes && kk < a.nz ? unsigned(__ldg(a.ids + (element0 + unsigned(kk) * element_plane))) : 0u;
         };
 
         int k = k0 > 0 ? k0 - 1 : 0;
         {
-            const NodeValues<Real> v0 = load_node(a, ei, ej, k, node_in), v1 = load_node(a, ei, ej, k + 1, node_in);
+            const NodeValues<Real> v0 = node_values(k), v1 = node_values(k + 1);
             put_w(k, v0);
             put_own(k, v0);
             put_w(k + 1, v1);
             put_own(k + 1, v1);
         }
-        NodeValues<Real> next = load_node(a, ei, ej, k + 2, node_in);
+        NodeValues<Real> next = node_values(k + 2);
         unsigned id_next = element_id(k);
         __syncthreads();
         Real carry[3] = {Real(0), Real(0), Real(0)};
@@ -199,7 +203,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 const unsigned id = id_next;
                 plane.forces(sh, a, k, id, tx, ty);
                 id_next = element_id(k + 1);
-                next = load_node(a, ei, ej, k + 3, node_in);
+                next = node_values(k + 3);
                 // The update factors: in flight across the barrier.
                 const Real ai = factor(a.a, Real(0), k);
                 const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
@@ -217,7 +221,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 continue;
             }
             // Two planes ahead, in flight during the element work.
-            const NodeValues<Real> ahead = load_node(a, ei, ej, k + 3, node_in);
+            const NodeValues<Real> ahead = node_values(k + 3);
             // This plane's update factors, needed after the element work.
             const Real ai = factor(a.a, Real(0), k);
             const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
@@ -286,6 +290,8 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     const FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2),
                          (a.ny + 1 + TileY - 3) / (TileY - 2)};
     const long long total = static_cast<long long>(work.tiles_x) * work.tiles_y * a.nz;
+    if (static_cast<long long>(a.nx + 1) * (a.ny + 1) * (a.nz + 1) >= (1ll << 32))
+        throw RuntimeError("the model has 2^32 nodes or more: more than the fused CUDA step indexes");
     if (total >= (1ll << 31))
         throw RuntimeError("the model has more than 2^31 tile column-planes for the fused CUDA step");
     const int blocks = fused_block_count(total, resident, a.planes);

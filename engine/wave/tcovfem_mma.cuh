@@ -108,6 +108,15 @@ __device__ __forceinline__ void load_b_fragments(const std::uint32_t* packed, in
 // round(x) to nearest (ties to even) as an int, for |x| < 2^31: one add of kTcovfemRoundingBias.
 __device__ __forceinline__ int round_to_int(double x) { return __double2loint(__dadd_rn(x, kTcovfemRoundingBias)); }
 
+// A double from shared memory, in program order among the volatile asm (the mma): the fused
+// step's w loads are unconditional (no zeroing and predication per input), and a plain load
+// there was hoisted across the previous m-tile's products, 206 registers against 145 (s11).
+__device__ __forceinline__ double load_shared_in_order(const double* p) {
+    double v;
+    asm volatile("ld.shared.f64 %0, [%1];\n" : "=d"(v) : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p))));
+    return v;
+}
+
 // The bias the fused step adds to the chains joined as the low part (kept non-negative:
 // |chain| < 2^26), and 1.5 2^52 + it: both exact doubles. For a power of two s (normal range),
 // fma(join_bits(..), s, -kTcovfemJoinBias s) is the joined integer times s exactly: the one fma
@@ -116,13 +125,21 @@ constexpr int kTcovfemChainBias = 1 << 27;
 constexpr double kTcovfemJoinBias = kTcovfemRoundingBias + kTcovfemChainBias;
 
 // The bits of 1.5 2^52 + (hi 2^Shift + lo) as a double, for lo >= 0 (a biased chain) and
-// |hi 2^Shift + lo| < 2^51. Why: with lo unsigned the 64-bit sum is a shift-add pair (LEA,
-// LEA.HI.X.SX32) and one add to the high word; hi scale + lo with a signed lo took a sign
-// extension, a move, an IMAD.WIDE and a 64-bit add (5 instructions, s11 run 4).
+// |hi 2^Shift + lo| < 2^51: the 64-bit sum as a shift-add with carry and the high word's
+// shift-add, the 1.5 2^52 folded into the latter. Why PTX: from C++ (a 64-bit shift and add of
+// a zero-extended lo) the compiler built an IMAD.WIDE with two moves to pair its operands, and
+// a signed lo took a sign extension more (5-6 instructions a join, s11 runs 4-5).
 template <int Shift>
 __device__ __forceinline__ double join_bits(int hi, unsigned lo) {
-    const long long v = (static_cast<long long>(hi) << Shift) + lo;
-    return __hiloint2double(static_cast<int>(v >> 32) + 0x43380000, static_cast<int>(v));
+    unsigned out_lo, out_hi;
+    asm("{\n\t.reg .u32 t;\n\t"
+        "shl.b32 t, %2, %4;\n\t"
+        "add.cc.u32 %0, t, %3;\n\t"
+        "shr.s32 t, %2, %5;\n\t"
+        "addc.u32 %1, t, 0x43380000;\n\t}"
+        : "=r"(out_lo), "=r"(out_hi)
+        : "r"(hi), "r"(lo), "n"(Shift), "n"(32 - Shift));
+    return __hiloint2double(static_cast<int>(out_hi), static_cast<int>(out_lo));
 }
 
 }  // namespace voxwave::cuda

@@ -131,7 +131,7 @@ public:
                     // Column E + h = 16 mt + (8 r + g + h): the swizzle touches bits 2 and 3 only.
                     const double* col = wbase + 16 * mt + ((8 * r + g + h) ^ wmask);
 #pragma unroll
-                    for (int c = 0; c < 3; ++c) w[3 * h + c] = idr ? col[c * TileY * kFusedTileX] : 0.0;
+                    for (int c = 0; c < 3; ++c) w[3 * h + c] = load_shared_in_order(col + c * TileY * kFusedTileX);
                 }
                 // The element's scale: an integer max of the inputs' top words, then over the quad.
                 std::uint32_t m = 0;
@@ -139,6 +139,10 @@ public:
                 for (int s = 0; s < 6; ++s) m = max(m, tcovfem_abs_high_word(w[s]));
                 m = max(m, __shfl_xor_sync(kFullWarp, m, 1));
                 m = max(m, __shfl_xor_sync(kFullWarp, m, 2));
+                // No element (idr = 0: void, or outside the model): its factors are 0, so its inputs
+                // scale to q_M = 0 and its forces are 0 with no select per input. Its w are finite:
+                // every slot of w holds loaded values or zeros, and a read past a row's end lands on
+                // another w (or, at the very end, own) entry.
                 const double kf = sh.plane.kf[idr], gf = sh.plane.gf[idr];
                 e[r] = tcovfem_element_exponent(m, kf > gf ? kf : gf, M);
                 // x = w factor 2^(7M - 32 (Parts - 1) - e): the CPU's scaled input over 2^32 (Parts
