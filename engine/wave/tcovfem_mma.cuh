@@ -108,6 +108,12 @@ __device__ __forceinline__ void load_b_fragments(const std::uint32_t* packed, in
 // round(x) to nearest (ties to even) as an int, for |x| < 2^31: one add of kTcovfemRoundingBias.
 __device__ __forceinline__ int round_to_int(double x) { return __double2loint(__dadd_rn(x, kTcovfemRoundingBias)); }
 
+// 2^n for n in [-1022, 1023], as bits: tcovfem_pow2 without its ldexp branch for other n (its
+// range check and branch took about 6 instructions a call, several calls an element row). The
+// fused step's exponents stay in range: e in [kTcovfemMinExponent, 1024], so 7M - 32 (Parts - 1)
+// - e >= 3 - 1024 and e - 7M >= -900 - 56.
+__device__ __forceinline__ double pow2_normal(int n) { return __hiloint2double((1023 + n) << 20, 0); }
+
 // A double from shared memory, in program order among the volatile asm (the mma): the fused
 // step's w loads are unconditional (no zeroing and predication per input), and a plain load
 // there was hoisted across the previous m-tile's products, 206 registers against 145 (s11).

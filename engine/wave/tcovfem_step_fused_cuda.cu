@@ -147,8 +147,9 @@ public:
                 e[r] = tcovfem_element_exponent(m, kf > gf ? kf : gf, M);
                 // x = w factor 2^(7M - 32 (Parts - 1) - e): the CPU's scaled input over 2^32 (Parts
                 // = 2) or itself (Parts = 1), rounded the same way (power-of-two scaling).
-                const double pk = tcovfem_column_scale(kf, e[r], 7 * M - 32 * (Parts - 1));
-                const double pg = tcovfem_column_scale(gf, e[r], 7 * M - 32 * (Parts - 1));
+                // (tcovfem_column_scale, with the one power of two made without a branch)
+                const double p2 = pow2_normal(7 * M - 32 * (Parts - 1) - e[r]);
+                const double pk = kf * p2, pg = gf * p2;
 #pragma unroll
                 for (int s = 0; s < 12; ++s) {
                     // Intrinsics: no contraction of this product into the rounding adds (the CPU
@@ -217,14 +218,16 @@ public:
             // g (nodes a = 0, 1), [nt][2..3] element g + 8. Power-of-two scaling commutes with the
             // rounding (normal range: e >= kTcovfemMinExponent), so the scale goes into the fmas.
             double fy[3][4];
-            // 2^(e - 7M), 2^(e - 7M + 32), -(1.5 2^52 + chain bias) 2^(e - 7M); made after the
-            // products (live across them, they spilled).
+            // 2^(e - 7M), 2^(e - 7M + 32) (M > 4), -(1.5 2^52 + chain bias) 2^(e - 7M); made
+            // after the products (live across them, they spilled). The last is finite, and the
+            // scaled fmas exact, while e - 7M <= 969: always for M = 8 (e <= 1024), and for M < 8
+            // while the element's largest |factor w| < 2^(968 + 7M).
             double sc[2], sc32[2], bias_sc[2];
             auto scales = [&] {
 #pragma unroll
                 for (int r = 0; r < 2; ++r) {
-                    sc[r] = tcovfem_pow2(e[r] - 7 * M);
-                    sc32[r] = tcovfem_pow2(e[r] - 7 * M + 32);
+                    sc[r] = pow2_normal(e[r] - 7 * M);
+                    if constexpr (Parts == 2) sc32[r] = pow2_normal(e[r] - 7 * M + 32);
                     bias_sc[r] = -kTcovfemJoinBias * sc[r];
                 }
             };
