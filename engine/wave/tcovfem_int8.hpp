@@ -125,12 +125,6 @@ VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_ma
 // `bits` bits below s_e.
 VOXWAVE_HD double tcovfem_column_scale(double factor, int e, int bits) { return factor * tcovfem_pow2(bits - e); }
 
-// The one FP64 -> INT64 conversion (eq. 12): q_M = round(w factor 2^(7M - e)) to nearest (ties
-// to even), column_scale = tcovfem_column_scale(factor, e, 7M).
-VOXWAVE_HD std::int64_t tcovfem_to_int64(double w, double column_scale) {
-    return static_cast<std::int64_t>(nearbyint(w * column_scale));
-}
-
 // Digit j (0 = least significant) of q_M = sum_j 128^j d_j: unsigned 7-bit below the top digit,
 // signed top digit. Every digit fits int8.
 VOXWAVE_HD int tcovfem_digit(std::int64_t q_m, int j, int stages) {
@@ -161,24 +155,37 @@ inline constexpr double kTcovfemRoundingBias = 6755399441055744.0;
 // kTcovfemRoundingBias (x - hi0 and the scaling are exact); q = hi0 2^32 + d because 2^32 is
 // even (ties to even carry over). d's low word is lo, and its high word says whether d < 0,
 // i.e. whether hi0 must lend 1 to make lo unsigned: hi = hi0 + (high word - 0x43380000).
-// The caller passes an x that the compiler cannot fuse into x + C (on the GPU a __dmul_rn).
+// Here x = w scale is the EXACT product (as tcovfem_to_int64 rounds it): both roundings are
+// fmas of w and scale, so x is never rounded to FP64 (the GPU's conversion is three fmas).
 struct TcovfemWords {
     std::int32_t hi = 0;
     std::uint32_t lo = 0;
 };
-VOXWAVE_HD TcovfemWords tcovfem_split_words(double x) {
-    const double rounded_bits = x + kTcovfemRoundingBias;
+VOXWAVE_HD TcovfemWords tcovfem_split_product(double w, double scale) {
+    const double rounded_bits = fma(w, scale, kTcovfemRoundingBias);
     // C = bias - hi0 2^32 = bias (1 + 2^32) - rounded_bits 2^32, exact (a multiple of 2^32 below
     // 2^57), so d_bits = x 2^32 + C is (x - hi0) 2^32 + bias rounded once: two fmas, no subtraction.
     const double c = fma(rounded_bits, -4294967296.0, kTcovfemRoundingBias * 4294967297.0);
-    const double d_bits = fma(x, 4294967296.0, c);
+    const double d_bits = fma(w, scale * 4294967296.0, c);
     std::uint64_t r, d;
     memcpy(&r, &rounded_bits, sizeof r);
     memcpy(&d, &d_bits, sizeof d);
-    TcovfemWords w;
-    w.lo = static_cast<std::uint32_t>(d);
-    w.hi = static_cast<std::int32_t>(static_cast<std::uint32_t>(r) + static_cast<std::uint32_t>(d >> 32) - 0x43380000u);
-    return w;
+    TcovfemWords out;
+    out.lo = static_cast<std::uint32_t>(d);
+    out.hi = static_cast<std::int32_t>(static_cast<std::uint32_t>(r) + static_cast<std::uint32_t>(d >> 32) - 0x43380000u);
+    return out;
+}
+// The same for a given x (the product x 1).
+VOXWAVE_HD TcovfemWords tcovfem_split_words(double x) { return tcovfem_split_product(x, 1.0); }
+
+// The one FP64 -> INT64 conversion (eq. 12): q_M = round(w factor 2^(7M - e)) to nearest (ties
+// to even), column_scale = tcovfem_column_scale(factor, e, 7M), |w column_scale| < 2^62.
+// The exact product is rounded to an integer once, not first to FP64: for |q_M| > 2^53 an FP64
+// product has already lost up to 3 of q_M's bits, and on the GPU the exact rounding costs an fma
+// where the double rounding cost a multiply and an add. Host and GPU use the same three fmas.
+VOXWAVE_HD std::int64_t tcovfem_to_int64(double w, double column_scale) {
+    const TcovfemWords q = tcovfem_split_product(w, column_scale * (1.0 / 4294967296.0));
+    return static_cast<std::int64_t>(q.hi) * 4294967296ll + static_cast<std::int64_t>(q.lo);
 }
 
 // The single rounding: (hi 2^28 + lo) 2^(e - 7M).

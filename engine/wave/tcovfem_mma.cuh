@@ -105,8 +105,11 @@ __device__ __forceinline__ void load_b_fragments(const std::uint32_t* packed, in
             for (int r = 0; r < 2; ++r) bf[nt][kb][r] = __ldg(packed + ((lane * 3 + nt) * 2 + kb) * 2 + r);
 }
 
-// round(x) to nearest (ties to even) as an int, for |x| < 2^31: one add of kTcovfemRoundingBias.
-__device__ __forceinline__ int round_to_int(double x) { return __double2loint(__dadd_rn(x, kTcovfemRoundingBias)); }
+// round(w s) of the exact product, to nearest (ties to even) as an int, for |w s| < 2^31: one
+// fma with kTcovfemRoundingBias (as tcovfem_to_int64 rounds).
+__device__ __forceinline__ int round_product_to_int(double w, double s) {
+    return __double2loint(fma(w, s, kTcovfemRoundingBias));
+}
 
 // 2^n for n in [-1022, 1023], as bits: tcovfem_pow2 without its ldexp branch for other n (its
 // range check and branch took about 6 instructions a call, several calls an element row). The

@@ -152,16 +152,14 @@ public:
                 const double pk = kf * p2, pg = gf * p2;
 #pragma unroll
                 for (int s = 0; s < 12; ++s) {
-                    // Intrinsics: no contraction of this product into the rounding adds (the CPU
-                    // rounds the product first).
-                    const double x = __dmul_rn(w[s % 6], s < 6 ? pk : pg);
+                    // The exact product w pk rounded once (tcovfem_to_int64): three fmas, no multiply.
                     if constexpr (Parts == 2) {
                         // q_M = hi 2^32 + lo, lo unsigned (ties to even included).
-                        const TcovfemWords q = tcovfem_split_words(x);
+                        const TcovfemWords q = tcovfem_split_product(w[s % 6], s < 6 ? pk : pg);
                         y[1][r][s] = static_cast<std::uint32_t>(q.hi);
                         y[0][r][s] = q.lo;
                     } else {
-                        y[0][r][s] = static_cast<std::uint32_t>(round_to_int(x));  // |q_M| < 2^28
+                        y[0][r][s] = static_cast<std::uint32_t>(round_product_to_int(w[s % 6], s < 6 ? pk : pg));
                     }
                 }
             }

@@ -144,6 +144,45 @@ TEST(TcovfemDigits, SignedBase128DigitsRecombineExactly) {
     EXPECT_GT(top_negative, 1000);  // the signed top digit was exercised
 }
 
+// The one conversion rounds the EXACT product w s to the nearest integer (ties to even), not the
+// product rounded to FP64 first. Oracle: __float128, where w s is exact (106 < 113 bits) and
+// adding and subtracting 1.5 2^112 rounds to an integer, ties to even. Random products over the
+// whole M = 8 range (|q| < 2^56; above 2^53 the FP64 product has lost bits), exact ties, and
+// products just off a tie that FP64 rounds onto it.
+TEST(TcovfemDigits, ConversionRoundsTheExactProductOnce) {
+    auto oracle = [](double w, double s) {
+        const __float128 magic = __float128(1.5) * __float128(5192296858534827628530496329220096.0);  // 1.5 2^112
+        const __float128 x = __float128(w) * __float128(s);
+        return static_cast<std::int64_t>((x + magic) - magic);
+    };
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> U(1.0, 2.0);
+    std::uniform_int_distribution<int> E(-10, 55);
+    int double_rounding_differs = 0, checked = 0;
+    auto check = [&](double w, double s) {
+        const std::int64_t q = tcovfem_to_int64(w, s);
+        ASSERT_EQ(q, oracle(w, s)) << w << " * " << s;
+        const TcovfemWords words = tcovfem_split_product(w, s * std::ldexp(1.0, -32));
+        ASSERT_EQ(std::int64_t(words.hi) * 4294967296ll + std::int64_t(words.lo), q);
+        if (q != std::llrint(std::nearbyint(w * s))) ++double_rounding_differs;
+        ++checked;
+    };
+    for (int t = 0; t < 200000; ++t) {
+        const double w = (t & 1 ? -1.0 : 1.0) * U(rng), s = std::ldexp(U(rng), E(rng));
+        if (std::fabs(w * s) < std::ldexp(1.0, 56)) check(w, s);
+    }
+    // Exact ties n + 1/2 (both parities, both signs) and w s = n + 1/2 + 2^-60 (FP64: a tie).
+    for (double n : {2.0, 3.0, 1000.0, 1001.0, 4503599627370494.0}) {
+        check(n + 0.5, 1.0);
+        check(-(n + 0.5), 1.0);
+        check((2 * n + 1) * 0.25, 2.0);
+    }
+    const double w = 1.0 + std::ldexp(1.0, -52), s = std::ldexp(2.5, 0) / w;  // w s = 2.5 - tiny
+    check(w, s);
+    EXPECT_GT(checked, 100000);
+    EXPECT_GT(double_rounding_differs, 1000);  // products above 2^53 where the two differ
+}
+
 // The fused GPU step's words of q = round(x 2^32): q = hi 2^32 + lo with lo unsigned, so q's
 // bytes are its base-256 digits (bytes 0-6 unsigned, byte 7 signed). Oracle: nearbyint of the
 // exact x 2^32 (ties to even), for random x over the whole M = 8 range (|x| < 2^24, so |q| < 2^56),
