@@ -113,8 +113,8 @@ __device__ __forceinline__ int round_product_to_int(double w, double s) {
 
 // 2^n for n in [-1022, 1023], as bits: tcovfem_pow2 without its ldexp branch for other n (its
 // range check and branch took about 6 instructions a call, several calls an element row). The
-// fused step's exponents stay in range: e in [kTcovfemMinExponent, 1024], so 7M - 32 (Parts - 1)
-// - e >= 3 - 1024 and e - 7M >= -900 - 56.
+// fused step's exponents stay in range: e in [kTcovfemMinExponent, 1024], so 7M - e >= 7 - 1024
+// and e - 7M >= -900 - 56.
 __device__ __forceinline__ double pow2_normal(int n) { return __hiloint2double((1023 + n) << 20, 0); }
 
 // A double from shared memory, in program order among the volatile asm (the mma): the fused

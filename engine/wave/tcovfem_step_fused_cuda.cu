@@ -145,14 +145,13 @@ public:
                 // another w (or, at the very end, own) entry.
                 const double kf = sh.plane.kf[idr], gf = sh.plane.gf[idr];
                 e[r] = tcovfem_element_exponent(m, kf > gf ? kf : gf, M);
-                // x = w factor 2^(7M - 32 (Parts - 1) - e): the CPU's scaled input over 2^32 (Parts
-                // = 2) or itself (Parts = 1), rounded the same way (power-of-two scaling).
-                // (tcovfem_column_scale, with the one power of two made without a branch)
-                const double p2 = pow2_normal(7 * M - 32 * (Parts - 1) - e[r]);
+                // The column scales of q_M = round(w factor 2^(7M - e)) (tcovfem_column_scale, the
+                // power of two made without a branch).
+                const double p2 = pow2_normal(7 * M - e[r]);
                 const double pk = kf * p2, pg = gf * p2;
 #pragma unroll
                 for (int s = 0; s < 12; ++s) {
-                    // The exact product w pk rounded once (tcovfem_to_int64): three fmas, no multiply.
+                    // The exact product w pk rounded once (tcovfem_to_int64): two fmas and an add.
                     if constexpr (Parts == 2) {
                         // q_M = hi 2^32 + lo, lo unsigned (ties to even included).
                         const TcovfemWords q = tcovfem_split_product(w[s % 6], s < 6 ? pk : pg);
