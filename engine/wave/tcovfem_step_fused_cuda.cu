@@ -62,6 +62,7 @@ class TcovfemPlane {
 public:
     struct Shared {
         double kf[256], gf[256];                     // kappa ds / 256 and G ds / 384 by material id
+        double fmax[256];                            // max(kf, gf): no compare and selects per element
         double stage0[2][2][3][TileY][kFusedTileX];  // row-j partials, by plane parity (pass holds row j + 1)
     };
     static constexpr bool kDiagonal = true;
@@ -77,6 +78,7 @@ public:
         for (int m = tid; m < 256; m += threads) {
             s.kf[m] = __ldg(a.kappa_factor + m);
             s.gf[m] = __ldg(a.shear_factor + m);
+            s.fmax[m] = fmax(s.kf[m], s.gf[m]);
         }
         const int lane = tid & 31, t = lane & 3;
         load_b_fragments(a.b_fragments, lane, bf_);
@@ -144,7 +146,7 @@ public:
                 // every slot of w holds loaded values or zeros, and a read past a row's end lands on
                 // another w (or, at the very end, own) entry.
                 const double kf = sh.plane.kf[idr], gf = sh.plane.gf[idr];
-                e[r] = tcovfem_element_exponent(m, kf > gf ? kf : gf, M);
+                e[r] = tcovfem_element_exponent(m, sh.plane.fmax[idr], M);
                 // The column scales of q_M = round(w factor 2^(7M - e)) (tcovfem_column_scale, the
                 // power of two made without a branch).
                 const double p2 = pow2_normal(7 * M - e[r]);
