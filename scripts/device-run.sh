@@ -212,11 +212,11 @@ for phase in "$@"; do
         done
       done ;;
     plane-ab)
-      # The fused step's schedule: one balanced wave of persistent blocks (default) against about
-      # PLANES column-planes per block (env PLANES, default 48), 2 mm, 1000 steps.
+      # The fused step's schedule: chunks that fill whole waves (default) against one balanced
+      # wave of persistent blocks (env PLANES: other values to try), 2 mm, 1000 steps.
       log "fused step schedule A/B (2 mm, 1000 steps)"
-      for planes in "" ${PLANES:-48}; do
-        echo "planes=${planes:-balanced}" | tee -a "$OUT/summary.log"
+      for planes in "" ${PLANES:-balanced}; do
+        echo "planes=${planes:-wave-filling chunks}" | tee -a "$OUT/summary.log"
         VOXWAVE_FUSED_PLANES=$planes $CLI bench --backend cuda --spacing 0.002 --methods ${METHODS:-ovfem tcovfem vfem} \
           --precisions fp64 fp32 --steps 1000 2>&1 | grep "fused node" | tee -a "$OUT/summary.log"
       done ;;

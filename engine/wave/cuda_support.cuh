@@ -82,7 +82,7 @@ void launch_moment_stiffness(const MomentStiffnessArgs<Real>& a, bool damped, cu
 // The fused step's launch shape: 32 x 8 threads, 2 blocks per SM, planes per block chosen to
 // fill whole waves. Benchmark knobs (read once): VOXWAVE_FUSED_TILE = 8x1 | 8x2 | 8x3 | 8x4 |
 // 16x1 | 16x2 (tile rows x blocks per SM the registers are sized for), VOXWAVE_FUSED_PLANES =
-// element planes per block.
+// element planes per block, or "balanced" (one wave of persistent blocks, equal column-planes).
 template <class Real>
 void launch_fused_step(const FusedStepArgs<Real>& a, bool damped, cudaStream_t stream);
 // TCOVFEM's fused step (tcovfem_step_fused_cuda.cu): the same node-centred sweep with the element

@@ -91,9 +91,11 @@ struct FusedShared {
 __device__ __forceinline__ int fused_w_swizzle(int row, int kk) { return ((row & 1) << 3) | ((kk & 1) << 2); }
 
 // The work of a launch: tiles_x x tiles_y node columns of the tile, each swept over nz element
-// planes, as one sequence of column-planes (z fastest) that the blocks split evenly.
+// planes. planes > 0: block b sweeps chunk b / columns (of `planes` element planes) of column
+// b % columns, as a grid of (x tile, y tile, chunk) did. planes = 0: the column-planes (z
+// fastest) are split evenly over the blocks (persistent, balanced).
 struct FusedWork {
-    int tiles_x, tiles_y;
+    int tiles_x, tiles_y, planes;
 };
 
 // One barrier per plane: iteration k makes element plane k from w planes k and k + 1, then
@@ -101,12 +103,12 @@ struct FusedWork {
 // k is summed and updated. Three w planes and two partial buffers keep every write away from
 // what a slower thread may still read (two barriers per plane took 141 us instead of 133).
 //
-// Persistent blocks: block b sweeps the column-planes [T b / B, T (b + 1) / B) of the T =
-// columns x nz of the launch, one segment per column it meets; a segment that does not start at
-// the model's bottom recomputes the element plane below it (its carry). With B = the resident
-// blocks every block has the same number of planes to +-1, whatever the tile count: a grid of
-// fixed chunks per column leaves slots idle or needs a partial wave when the columns do not
-// divide the resident blocks (2 mm model, 9-row TCOVFEM tiles: 60 columns on 264 slots).
+// A block sweeps one or more segments of columns (FusedWork); a segment that does not start at
+// the model's bottom recomputes the element plane below it (its carry). Chunks are the default:
+// blocks running together then sweep the same planes of neighbouring columns, whose halo loads
+// hit L2. Balanced persistent blocks (every block the same number of column-planes to +-1)
+// sweep different planes side by side: VFEM at 1.2 mm took 534.7 us a step that way against
+// 507.4 in chunks (s11 run 11; at 2 mm, where the chunks fill one wave, the two are equal).
 
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
 __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
@@ -120,10 +122,18 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     Plane plane(a, sh.plane, ty * kFusedTileX + tx, kFusedTileX * TileY);
 
     const unsigned node_plane = unsigned(a.nx + 1) * unsigned(a.ny + 1), element_plane = unsigned(a.nx) * unsigned(a.ny);
-    // This block's column-planes (64-bit products: T B can pass 2^31 on large models).
-    const long long total = static_cast<long long>(work.tiles_x) * work.tiles_y * a.nz;
-    int s = int(total * blockIdx.x / gridDim.x);
-    const int s_end = int(total * (blockIdx.x + 1) / gridDim.x);
+    // This block's column-planes [s, s_end) (64-bit products: T B can pass 2^31 on large models).
+    int s, s_end;
+    if (work.planes > 0) {
+        const int columns = work.tiles_x * work.tiles_y, column = int(blockIdx.x) % columns;
+        const int k0 = (int(blockIdx.x) / columns) * work.planes;
+        s = column * a.nz + k0;
+        s_end = s + min(work.planes, a.nz - k0);
+    } else {
+        const long long total = static_cast<long long>(work.tiles_x) * work.tiles_y * a.nz;
+        s = int(total * blockIdx.x / gridDim.x);
+        s_end = int(total * (blockIdx.x + 1) / gridDim.x);
+    }
     while (s < s_end) {
         const int column = s / a.nz, k0 = s - column * a.nz;
         const int k1 = min(a.nz, k0 + (s_end - s));
@@ -256,14 +266,14 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     }
 }
 
-// Blocks of a launch of `total` column-planes: the resident blocks (one balanced wave; fewer on
-// a model with fewer column-planes), or about `planes` column-planes each when the benchmark
-// knob sets it (defined in voxel_step_fused_cuda.cu).
-int fused_block_count(long long total, int resident_blocks, int planes);
+// Element planes per chunk when not set: the chunk count that fills whole waves of resident
+// blocks (defined in voxel_step_fused_cuda.cu).
+int wave_filling_planes(std::size_t tiles, int resident_blocks, int nz);
 
 // The launch shape (voxel_step_fused_cuda.cu): tile rows, the blocks per SM the registers are
-// sized for (0: the Plane's default), element planes per block (0: balanced persistent blocks).
-// Read once from the benchmark knobs VOXWAVE_FUSED_TILE / VOXWAVE_FUSED_PLANES; a bad knob throws.
+// sized for (0: the Plane's default), element planes per chunk (0: wave_filling_planes; -1:
+// balanced persistent blocks). Read once from the benchmark knobs VOXWAVE_FUSED_TILE /
+// VOXWAVE_FUSED_PLANES (a number or "balanced"); a bad knob throws.
 struct FusedShape {
     int tile_y = 8, min_blocks = 0, planes = 0;
 };
@@ -287,14 +297,17 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
         return sms * per_sm;
     }();
     // Owned nodes per tile: 30 along x, node rows - 2 along y.
-    const FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2),
-                         (a.ny + 1 + TileY - 3) / (TileY - 2)};
-    const long long total = static_cast<long long>(work.tiles_x) * work.tiles_y * a.nz;
+    FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2), (a.ny + 1 + TileY - 3) / (TileY - 2), 0};
+    const long long columns = static_cast<long long>(work.tiles_x) * work.tiles_y, total = columns * a.nz;
     if (static_cast<long long>(a.nx + 1) * (a.ny + 1) * (a.nz + 1) >= (1ll << 32))
         throw RuntimeError("the model has 2^32 nodes or more: more than the fused CUDA step indexes");
     if (total >= (1ll << 31))
         throw RuntimeError("the model has more than 2^31 tile column-planes for the fused CUDA step");
-    const int blocks = fused_block_count(total, resident, a.planes);
+    long long blocks = std::min<long long>(total, resident);  // balanced: one wave (fewer on tiny models)
+    if (a.planes >= 0) {
+        work.planes = a.planes > 0 ? std::min(a.planes, a.nz) : wave_filling_planes(std::size_t(columns), resident, a.nz);
+        blocks = columns * ((a.nz + work.planes - 1) / work.planes);
+    }
     kernel<<<unsigned(blocks), block, bytes, stream>>>(a, work);
     VOXWAVE_CUDA_CHECK_LAUNCH("fused_step_kernel");
 }

@@ -12,7 +12,7 @@
 // (the last one removed the long-scoreboard stalls on the dependent loads id -> lambda[id]).
 // Launch shapes: 2 blocks per SM (FP64: 122 registers; 3 or 4 blocks spill and take
 // 263-612 us; FP32 at 4 blocks per SM was no faster), 32 x 8 threads (32 x 16 was slower:
-// 148 / 84), one balanced wave of persistent blocks (fused_block_count).
+// 148 / 84), planes per block chosen to fill whole waves (wave_filling_planes).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -86,14 +86,21 @@ private:
 
 }  // namespace
 
-// One wave of persistent blocks, each with total / blocks column-planes (+-1): the cost of a
-// block is its planes + 2 (the recomputed plane below a segment, the prologue's loads), so one
-// full wave beats any split into more blocks. Before, a grid of equal chunks per column
-// (wave_filling_planes) could not use all slots when the columns did not divide them.
-int fused_block_count(long long total, int resident_blocks, int planes) {
-    if (total <= 0) return 0;
-    const long long blocks = planes > 0 ? (total + planes - 1) / planes : std::min<long long>(total, std::max(1, resident_blocks));
-    return int(std::min<long long>(blocks, 0x7fffffff));
+// The chunk count c that minimises
+//     ceil(tiles c / resident blocks) x (ceil(nz / c) + 2),
+// the number of waves of blocks times a block's planes (+ the plane below the chunk and the
+// prologue's loads). Why: a partly filled last wave costs a whole one. On the H100 (run 14, 2 mm
+// model) FP32 took 99 us with 24 planes (1.5 waves) and 77 with 48 (1 full wave).
+int wave_filling_planes(std::size_t tiles, int resident_blocks, int nz) {
+    const std::size_t slots = std::size_t(std::max(1, resident_blocks));
+    std::size_t best_cost = ~std::size_t(0);
+    int best = nz;
+    for (int planes = nz; planes >= 1; --planes) {  // ties go to longer chunks (less halo)
+        const std::size_t chunks = std::size_t((nz + planes - 1) / planes);
+        const std::size_t cost = (tiles * chunks + slots - 1) / slots * std::size_t(planes + 2);
+        if (cost < best_cost) best_cost = cost, best = planes;
+    }
+    return best;
 }
 
 // The default shape (H100 sweeps, see the header comment), or the benchmark knobs; a bad knob
@@ -119,10 +126,15 @@ const FusedShape& fused_shape() {
                                  std::string("unknown tile '") + t + "' (8x1 | 8x2 | 8x3 | 8x4 | 16x1 | 16x2)");
         }
         if (const char* p = std::getenv("VOXWAVE_FUSED_PLANES"); p && *p) {
-            const int v = std::atoi(p);
-            if (v < 1 || v > 4096)
-                throw InputError("", "VOXWAVE_FUSED_PLANES", "must be 1..4096 (unset: one balanced wave of blocks)");
-            s.planes = v;
+            if (std::strcmp(p, "balanced") == 0) {
+                s.planes = -1;
+            } else {
+                const int v = std::atoi(p);
+                if (v < 1 || v > 4096)
+                    throw InputError("", "VOXWAVE_FUSED_PLANES",
+                                     "must be 1..4096 or 'balanced' (unset: chunks that fill whole waves)");
+                s.planes = v;
+            }
         }
         return s;
     }();
