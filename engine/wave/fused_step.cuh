@@ -121,7 +121,8 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     const int tx = threadIdx.x, ty = threadIdx.y;
     Plane plane(a, sh.plane, ty * kFusedTileX + tx, kFusedTileX * TileY);
 
-    const unsigned node_plane = unsigned(a.nx + 1) * unsigned(a.ny + 1), element_plane = unsigned(a.nx) * unsigned(a.ny);
+    const unsigned node_plane = unsigned(a.nx + 1) * unsigned(a.ny + 1),
+                   element_plane = unsigned(a.nx) * unsigned(a.ny);
     // This block's column-planes [s, s_end) (64-bit products: T B can pass 2^31 on large models).
     int s, s_end;
     if (work.planes > 0) {
@@ -141,8 +142,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         const int ei = (column % work.tiles_x) * (kFusedTileX - 2) - 1 + tx;
         const int ej = (column / work.tiles_x) * (TileY - 2) - 1 + ty;
         const bool node_in = ei >= 0 && ei <= a.nx && ej >= 0 && ej <= a.ny;
-        const bool computes =
-            tx < kFusedTileX - 1 && ty < TileY - 1 && ei >= 0 && ei < a.nx && ej >= 0 && ej < a.ny;
+        const bool computes = tx < kFusedTileX - 1 && ty < TileY - 1 && ei >= 0 && ei < a.nx && ej >= 0 && ej < a.ny;
         const bool owns = tx > 0 && tx < kFusedTileX - 1 && ty > 0 && ty < TileY - 1 && node_in;
         // This thread's node and element at plane kk (meaningful when node_in / computes).
         const unsigned node0 = unsigned(ei) + unsigned(a.nx + 1) * unsigned(ej);
@@ -179,9 +179,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         };
         // The update factors stay plain loads at their two call sites: one helper returning them as
         // a struct raised the FP64 kernel to 128 registers and 123 us a step (run 17, against 113 us).
-        auto factor = [&](const Real* p, Real uniform, int kk) {
-            return owns ? __ldg(p + node_at(kk)) : uniform;
-        };
+        auto factor = [&](const Real* p, Real uniform, int kk) { return owns ? __ldg(p + node_at(kk)) : uniform; };
         // The material of this thread's element at plane kk (0: none or void). Loaded one plane
         // ahead and the constants looked up in shared memory: Nsight Compute showed warps waiting
         // on the dependent global loads id -> lambda[id] (long scoreboard, 2.2 cycles per issue).
@@ -283,8 +281,7 @@ template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, temp
 void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     const dim3 block(kFusedTileX, TileY);
     using Plane = PlaneT<Real, TileY>;
-    using Shared =
-        FusedShared<Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2>;
+    using Shared = FusedShared<Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2>;
     constexpr int bytes = int(sizeof(Shared));
     auto kernel = fused_step_kernel<Real, Damped, UniformH, TileY, MinBlocks, PlaneT>;
     // Once per instantiation: allow more than 48 KB of shared memory; how many blocks fit.
@@ -305,7 +302,8 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
         throw RuntimeError("the model has more than 2^31 tile column-planes for the fused CUDA step");
     long long blocks = std::min<long long>(total, resident);  // balanced: one wave (fewer on tiny models)
     if (a.planes >= 0) {
-        work.planes = a.planes > 0 ? std::min(a.planes, a.nz) : wave_filling_planes(std::size_t(columns), resident, a.nz);
+        work.planes =
+            a.planes > 0 ? std::min(a.planes, a.nz) : wave_filling_planes(std::size_t(columns), resident, a.nz);
         blocks = columns * ((a.nz + work.planes - 1) / work.planes);
     }
     kernel<<<unsigned(blocks), block, bytes, stream>>>(a, work);

@@ -13,13 +13,14 @@
 //     smallest or one above it, see tcovfem_element_exponent; a power of two so the scaling
 //     itself is exact);
 //   * ONE conversion to INT64 (eq. 12), keeping M stages of 7 bits: q_M = round(ubar / s_e 2^(7M)),
-//     |q_M| < 2^(7M) (M = 8: a = 2^56), where ubar / s_e 2^(7M) = w (factor 2^(7M - e)) rounded
-//     once (tcovfem_column_scale). Round to nearest, ties to even: unbiased (a floor's constant
-//     half-unit bias grew over a full paper run to 3.4e-13 of the traces, against OVFEM FP64);
-//     the GPU takes it with one add of 1.5 2^52 (kTcovfemRoundingBias);
+//     |q_M| < 2^(7M) (M = 8: a = 2^56), where ubar / s_e 2^(7M) = w (factor 2^(7M - e)), the
+//     exact product (tcovfem_column_scale), rounded once to an integer: not first to FP64, which
+//     above 2^53 loses up to 3 of q_M's bits. Round to nearest, ties to even: unbiased (a floor's
+//     constant half-unit bias grew over a full paper run to 3.4e-13 of the traces, against OVFEM
+//     FP64). CPU and GPU take it with two fmas and an add (tcovfem_split_product);
 //   * q_M split into M digits of b = 2^7 (eq. 16): digits 0..M-2 are in [0, 127], the top digit
 //     is signed in [-128, 127] (all int8). The split Tensor Core kernel uses these digits; the fused
-//     GPU step feeds q_M's own bytes instead (base 256, tcovfem_split_words), the same integer;
+//     GPU step feeds q_M's own bytes instead (base 256, tcovfem_split_product), the same integer;
 //   * each digit product r_j = A d_j is exact in INT32 (|r_j| <= 48 * 77 * 128 < 2^19) and runs on
 //     INT8 Tensor Cores on the GPU (eq. 17);
 //   * digits 0..3 are combined in INT64 (lo, < 2^47) and digits 4..M-1 likewise (hi), so
@@ -120,9 +121,9 @@ VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_ma
     return e > kTcovfemMinExponent ? e : kTcovfemMinExponent;
 }
 
-// The factor that scales an input w of a column into the integer range: x = w (factor 2^(bits - e))
-// rounds once, as w factor 2^(bits - e) would (power-of-two scaling is exact); round(x) keeps
-// `bits` bits below s_e.
+// The factor that scales an input w of a column into the integer range: factor 2^(bits - e) is
+// exact (power-of-two scaling), and round(w factor 2^(bits - e)) of the exact product
+// (tcovfem_to_int64) keeps `bits` bits below s_e.
 VOXWAVE_HD double tcovfem_column_scale(double factor, int e, int bits) { return factor * tcovfem_pow2(bits - e); }
 
 // Digit j (0 = least significant) of q_M = sum_j 128^j d_j: unsigned 7-bit below the top digit,
@@ -175,7 +176,8 @@ VOXWAVE_HD TcovfemWords tcovfem_split_product(double w, double scale) {
     memcpy(&d, &d_bits, sizeof d);
     TcovfemWords out;
     out.lo = static_cast<std::uint32_t>(d);
-    out.hi = static_cast<std::int32_t>(static_cast<std::uint32_t>(r) + static_cast<std::uint32_t>(d >> 32) - 0x43380000u);
+    out.hi =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(r) + static_cast<std::uint32_t>(d >> 32) - 0x43380000u);
     return out;
 }
 // q = round(x 2^32) for a given x.

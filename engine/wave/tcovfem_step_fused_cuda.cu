@@ -1,36 +1,40 @@
 // TCOVFEM's fused node-centred step: the sweep of fused_step.cuh (no atomics, f never in global
 // memory, the update in the same kernel) with each element plane's forces from INT8 Tensor
 // Cores. The arithmetic is the paper's (seed 000 eqs. 9-17, tcovfem_int8.hpp): per-element
-// scale 2^e, one conversion to a 7M-bit integer q_M (rounded to nearest), exact INT32 products
-// of its 8-bit pieces, one rounding. The pieces are q_M's bytes rather than the paper's 7-bit
-// digits: the same integer, without the digit spreading. The element forces are bit-identical
-// to the CPU emulation.
+// scale 2^e, one conversion to a 7M-bit integer q_M (the exact product rounded to nearest),
+// exact INT32 products of its 8-bit pieces, one rounding. The pieces are q_M's bytes rather than
+// the paper's 7-bit digits: the same integer, without the digit spreading. The element forces
+// are bit-identical to the CPU emulation.
 //
-// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-run1..14 and s10-run1..16,
-// cuda-bench.md): 305 us a step against 744 for the split design (the paper's mapping: 755).
-// The kernel is bound by latency and registers, not by issue: 48 % of issue slots busy at
-// 16 warps per SM (128 registers). Fewer instructions alone did not help (the byte digits
-// cut 15 % and gained nothing until the spills they caused were removed); fewer live
-// registers did (run 9: the k = 16 product, 337 -> 306 us).
+// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-*, s10-*, s11-run1..13,
+// cuda-bench.md): 251 us a step against 749 for the split design (the paper's mapping: 760).
+// Session 11 took it from 305 us: conflict-free shared memory (293), then fewer instructions
+// with no spill (142.8 M -> 116.8 M warp instructions a step: 32-bit indices, joins without
+// sign extension, powers of two without a branch, the conversion's multiply folded into fmas).
+// Fewer instructions only pay while nothing spills: each version was checked with -Xptxas -v
+// at 128 registers (2 blocks of 8 warps per SM).
 //
 // Mapping (a warp is one tile row of 32 elements, as in the moment kernel's sweep):
 //   - m-tiles of 16 elements; lane (g, t) takes elements g and g + 8 and the kappa and G
-//     columns of their nodes 2t, 2t + 1, read straight from the shared w (no staging on the
-//     way in). The 4 lanes of a quad agree on the element's scale with two shuffles.
-//   - the conversion: x = ubar 2^(7M - 32 - e) splits into q_M = hi 2^32 + lo with lo
-//     unsigned, rounded with an add and two fmas (tcovfem_split_words); q_M's own bytes are
-//     the digits (base 256: bytes 0-6 unsigned, byte 7 signed), so there is no digit
-//     spreading; two byte-permutes per register turn 4 columns' words into one register per
-//     byte. M <= 4: one word, round(x).
+//     columns of their nodes (a, b, c) = (0 or 1, t & 1, t >> 1), read straight from the shared
+//     w, whose columns are XOR-swizzled (fused_w_swizzle): the 16 lanes of a half warp then hit
+//     16 distinct bank pairs. The 4 lanes of a quad agree on the element's scale with two
+//     shuffles.
+//   - the conversion: q_M = round(w factor 2^(7M - e)) of the exact product, as two words
+//     q_M = hi 2^32 + lo with lo unsigned, from two fmas and an add (tcovfem_split_product);
+//     q_M's own bytes are the digits (base 256: bytes 0-6 unsigned, byte 7 signed), so there
+//     is no digit spreading; two byte-permutes per register turn 4 columns' words into one
+//     register per byte. M <= 4: one word, one fma.
 //   - the products: R (16 x 24) = D_j (16 x 48, INT8) A^T on 3 n-tiles, columns 0..31 as one
 //     mma m16n8k32 and 32..47 as one m16n8k16, u8 x s8 for unsigned bytes and s8 x s8 for
 //     the top byte; bytes are chained two per INT32 accumulator (c = 256 c + A d_j: |c| <=
 //     1013 (255 256 + 255) < 2^27, 1013 being the largest row sum of |A|); for M = 8 the four
-//     chains are joined in pairs in INT64 and the pairs in the single rounding fma.
+//     chains are joined in pairs in INT64 (the low chain of each pair biased by 2^27 so that it
+//     is non-negative) and the pairs in the single rounding fma, which also applies the scale.
 //   - the output order of A^T (TcovfemOutputOrder::FaceRows) gives lane t the component nt of
 //     the two nodes a = 0, 1 of face row (b, c) = (t & 1, t >> 1) of its elements, so the x
-//     sums are two shuffles and the partials go straight to the sweep's shared arrays: row j
-//     (b = 0) to stage0, row j + 1 (b = 1) to pass. No element force is ever staged.
+//     sums are two shuffles and the partials go straight to the sweep's shared arrays (columns
+//     XOR 4t): row j (b = 0) to stage0, row j + 1 (b = 1) to pass. No element force is staged.
 #include <cstdint>
 
 #include "wave/fused_step.cuh"
@@ -188,15 +192,13 @@ public:
                     // Columns 32..47 as k = 16 (the k-block's upper half is empty).
                     if (top) {
                         if (first)
-                            mma_s8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1],
-                                         init);
+                            mma_s8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1], init);
                         else
                             mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
                         mma_s8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
                     } else {
                         if (first)
-                            mma_u8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1],
-                                         init);
+                            mma_u8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1], init);
                         else
                             mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
                         mma_u8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
@@ -238,7 +240,7 @@ public:
                 // rounded once, by an fma (142 registers unconstrained against 150 high word
                 // first; 304.4 against 306 us, s10 run 15), scaled: fma(H, 2^32 s, L s). C0 and C2
                 // carry the bias 2^27 (non-negative), taken out exactly in FP64.
-                double h[3][4];  // the bits of 1.5 2^52 + L + bias
+                double h[3][4];        // the bits of 1.5 2^52 + L + bias
                 digits(0, 0, d0, d1);  // bytes 0, 1
                 product(d1, false, true);
                 times256(kTcovfemChainBias);
@@ -285,8 +287,8 @@ public:
                 for (int nt = 0; nt < 3; ++nt)
 #pragma unroll
                     for (int i = 0; i < 4; ++i)
-                        fy[nt][i] = fma(join_bits<8>(p[nt][i], static_cast<unsigned>(c[nt][i])), sc[i >> 1],
-                                        bias_sc[i >> 1]);
+                        fy[nt][i] =
+                            fma(join_bits<8>(p[nt][i], static_cast<unsigned>(c[nt][i])), sc[i >> 1], bias_sc[i >> 1]);
             }
             const int src = g >= 1 ? lane - 4 : lane + 28;  // the quad holding element E - 1
 #pragma unroll
