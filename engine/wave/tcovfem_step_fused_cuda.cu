@@ -102,7 +102,7 @@ public:
         const int M = a.stages;
         const bool empty = !__any_sync(kFullWarp, id != 0);
         // Where this lane's partials go: face row (b, c) = (t & 1, t >> 1); components stride TileY 32.
-        // Columns XOR 4t (partial_column): the four face rows of a quad's 8 elements then fill all
+        // Columns XOR 4t: the four face rows of a quad's 8 elements then fill all
         // 32 banks (s10 run 7: 8 wavefronts per store, 4x the ideal, without it).
         double* const out = (t & 1) ? &sh.pass[k & 1][t >> 1][0][ty][0] : &sh.plane.stage0[k & 1][t >> 1][0][ty][0];
         const int gs = g ^ (4 * t);  // column g swizzled; g + 8, g + 16, g + 24 likewise
