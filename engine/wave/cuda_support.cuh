@@ -56,7 +56,7 @@ struct FusedStepArgs {
     const Real* mh;      // 1 - h per node, or null (uniform mh0)
     Real ih0, mh0;
     Real keep, b;  // K is applied to w = keep u - b u^{n-1} (stiffness-proportional damping)
-    int planes;    // element planes one block sweeps (set by the launch)
+    int planes;    // element planes a chunk sweeps: 0 fill whole waves, -1 balanced blocks (launch_fused_shape)
     // TCOVFEM only (Real = double):
     int stages;                        // M
     const double* kappa_factor;        // [256] kappa ds / 256

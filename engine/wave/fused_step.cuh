@@ -42,7 +42,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <type_traits>
 
 #include "core/errors.hpp"
 #include "wave/central_difference.hpp"
@@ -77,11 +76,15 @@ __device__ __forceinline__ NodeValues<Real> load_node(const FusedStepArgs<Real>&
 // Shared memory of one block (dynamic: more than the 48 KB of static shared memory in FP64).
 template <class Real, int TileY, class PlaneShared, int OwnSlots>
 struct FusedShared {
+    static constexpr int kOwnSlots = OwnSlots;
     Real w[3][3][TileY][kFusedTileX];           // w of every thread's node, node planes k, k + 1, k + 2 (mod 3)
     Real own[OwnSlots][6][TileY][kFusedTileX];  // u, u^{n-1} of the thread's node, planes mod OwnSlots
     Real pass[2][2][3][TileY][kFusedTileX];     // row-(j + 1) force partials of both faces, by plane parity
     PlaneShared plane;
 };
+// A Plane's block layout: a third `own` slot with kLoadAfterForces (see the kernel's loop).
+template <class Real, int TileY, class Plane>
+using FusedSharedOf = FusedShared<Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2>;
 
 // The XOR swizzle of w's columns for tile row `row` of node plane kk (bits 2 and 3: rows of
 // other parity and planes of other parity fall in other banks). Why: a TCOVFEM lane quad reads
@@ -114,8 +117,8 @@ template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, temp
 __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     fused_step_kernel(FusedStepArgs<Real> a, FusedWork work) {
     using Plane = PlaneT<Real, TileY>;
-    constexpr int kOwnSlots = Plane::kLoadAfterForces ? 3 : 2;
-    using Shared = FusedShared<Real, TileY, typename Plane::Shared, kOwnSlots>;
+    using Shared = FusedSharedOf<Real, TileY, Plane>;
+    constexpr int kOwnSlots = Shared::kOwnSlots;
     extern __shared__ __align__(16) unsigned char fused_smem[];
     Shared& sh = *reinterpret_cast<Shared*>(fused_smem);
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -281,7 +284,7 @@ template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, temp
 void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     const dim3 block(kFusedTileX, TileY);
     using Plane = PlaneT<Real, TileY>;
-    using Shared = FusedShared<Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2>;
+    using Shared = FusedSharedOf<Real, TileY, Plane>;
     constexpr int bytes = int(sizeof(Shared));
     auto kernel = fused_step_kernel<Real, Damped, UniformH, TileY, MinBlocks, PlaneT>;
     // Once per instantiation: allow more than 48 KB of shared memory; how many blocks fit.

@@ -147,28 +147,25 @@ VOXWAVE_HD std::int64_t tcovfem_high_part(std::int64_t q_m, int stages) { return
 // sm_90, while an add runs at full rate.
 inline constexpr double kTcovfemRoundingBias = 6755399441055744.0;
 
-// q = round(x 2^32) for |x| < 2^31 (ties to even) as two 32-bit words, q = hi 2^32 + lo with lo
-// unsigned: the fused GPU step's byte digits. The bytes of lo are base-256 digits 0..3 in
-// [0, 255] and the bytes of hi (two's complement) digits 4..7, the top one signed; so the
-// product A q is a sum of exact u8 x s8 (and, for the top byte, s8 x s8) Tensor Core products,
-// with no digit spreading at all: q's own bits are the digits.
-// How: hi0 = round(x) and d = round((x - hi0) 2^32), |d| <= 2^31, both with one add of
-// kTcovfemRoundingBias (x - hi0 and the scaling are exact); q = hi0 2^32 + d because 2^32 is
-// even (ties to even carry over). d's low word is lo, and its high word says whether d < 0,
-// i.e. whether hi0 must lend 1 to make lo unsigned: hi = hi0 + (high word - 0x43380000).
-// Here q = round(w scale) of the EXACT product (as tcovfem_to_int64 rounds it), |w scale| < 2^63:
-// hi0 comes from one fma with 1.5 2^84 (there one unit is 2^32, so it rounds w scale to a
-// multiple of 2^32 and its low word is hi0), d from one fma as above, and C = bias (1 + 2^32)
-// minus that sum exactly. The product is never rounded to FP64, and the GPU needs only the
-// scale (no second, 2^-32 scaled copy live beside it: that cost a spill, s11 run 8).
+// q = round(w scale) of the EXACT product (to nearest, ties to even; |w scale| < 2^63) as two
+// 32-bit words, q = hi 2^32 + lo with lo unsigned: the fused GPU step's byte digits. The bytes of
+// lo are base-256 digits 0..3 in [0, 255] and the bytes of hi (two's complement) digits 4..7,
+// the top one signed; so the product A q is a sum of exact u8 x s8 (and, for the top byte,
+// s8 x s8) Tensor Core products, with no digit spreading at all: q's own bits are the digits.
+// How, with x = w scale 2^-32 (never formed): hi_bits = w scale + 1.5 2^84 rounded once lies
+// where one unit is 2^32, so it is (1.5 2^52 + hi0) 2^32 with hi0 = round(x), and its low word
+// is hi0. C = 1.5 2^52 (1 + 2^32) - hi_bits = 1.5 2^52 - hi0 2^32 is exact, so d_bits = w scale
+// + C rounded once is 1.5 2^52 + d with d = round((x - hi0) 2^32), |d| <= 2^31; q = hi0 2^32 + d
+// because 2^32 is even (ties to even carry over). d's low word is lo, and its high word says
+// whether d < 0, i.e. whether hi0 must lend 1 to make lo unsigned: hi = hi0 + (high word -
+// 0x43380000). Two fmas and a subtraction; the GPU keeps only `scale` live (a second, 2^-32
+// scaled copy beside it spilled, s11 run 8).
 struct TcovfemWords {
     std::int32_t hi = 0;
     std::uint32_t lo = 0;
 };
 VOXWAVE_HD TcovfemWords tcovfem_split_product(double w, double scale) {
     const double hi_bits = fma(w, scale, kTcovfemRoundingBias * 4294967296.0);  // (bias + hi0) 2^32
-    // C = bias - hi0 2^32 = bias (1 + 2^32) - hi_bits, exact (a multiple of 2^32 below 2^57), so
-    // d_bits = w scale + C is (x - hi0) 2^32 + bias rounded once.
     const double c = kTcovfemRoundingBias * 4294967297.0 - hi_bits;
     const double d_bits = fma(w, scale, c);
     std::uint64_t r, d;
@@ -180,14 +177,13 @@ VOXWAVE_HD TcovfemWords tcovfem_split_product(double w, double scale) {
         static_cast<std::int32_t>(static_cast<std::uint32_t>(r) + static_cast<std::uint32_t>(d >> 32) - 0x43380000u);
     return out;
 }
-// q = round(x 2^32) for a given x.
-VOXWAVE_HD TcovfemWords tcovfem_split_words(double x) { return tcovfem_split_product(x, 4294967296.0); }
 
 // The one FP64 -> INT64 conversion (eq. 12): q_M = round(w factor 2^(7M - e)) to nearest (ties
 // to even), column_scale = tcovfem_column_scale(factor, e, 7M), |w column_scale| < 2^62.
 // The exact product is rounded to an integer once, not first to FP64: for |q_M| > 2^53 an FP64
 // product has already lost up to 3 of q_M's bits, and on the GPU the exact rounding costs an fma
-// where the double rounding cost a multiply and an add. Host and GPU use the same two fmas.
+// where the double rounding cost a multiply and an add. Host and GPU use the same
+// tcovfem_split_product.
 VOXWAVE_HD std::int64_t tcovfem_to_int64(double w, double column_scale) {
     const TcovfemWords q = tcovfem_split_product(w, column_scale);
     return static_cast<std::int64_t>(q.hi) * 4294967296ll + static_cast<std::int64_t>(q.lo);

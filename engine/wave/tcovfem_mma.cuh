@@ -135,9 +135,10 @@ constexpr double kTcovfemJoinBias = kTcovfemRoundingBias + kTcovfemChainBias;
 
 // The bits of 1.5 2^52 + (hi 2^Shift + lo) as a double, for lo >= 0 (a biased chain) and
 // |hi 2^Shift + lo| < 2^51: the 64-bit sum as a shift-add with carry and the high word's
-// shift-add, the 1.5 2^52 folded into the latter. Why PTX: from C++ (a 64-bit shift and add of
-// a zero-extended lo) the compiler built an IMAD.WIDE with two moves to pair its operands, and
-// a signed lo took a sign extension more (5-6 instructions a join, s11 runs 4-5).
+// shift-add, the 1.5 2^52 folded into the latter. ptxas still turns this into an IMAD.WIDE with
+// the pair {lo, 0x43380000} (two moves, 3 instructions a join, s11 runs 6-9), but written in
+// C++ as a 64-bit shift and add the 1.5 2^52 took one add more, and with a signed lo a sign
+// extension more (4-6 instructions a join, s11 runs 4-5).
 template <int Shift>
 __device__ __forceinline__ double join_bits(int hi, unsigned lo) {
     unsigned out_lo, out_hi;

@@ -217,7 +217,7 @@ TEST(TcovfemDigits, WordsOfQAreItsBase256Digits) {
     }
     int lent = 0;
     for (double x : xs) {
-        const TcovfemWords w = tcovfem_split_words(x);
+        const TcovfemWords w = tcovfem_split_product(x, 4294967296.0);  // q = round(x 2^32)
         const std::int64_t q = std::llrint(std::nearbyint(std::ldexp(x, 32)));
         ASSERT_EQ(std::int64_t(w.hi) * 4294967296ll + std::int64_t(w.lo), q) << x;
         // Byte by byte, as the Tensor Cores take them: seven unsigned, the top one signed.
