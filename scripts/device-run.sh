@@ -2,7 +2,7 @@
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -260,6 +260,17 @@ for phase in "$@"; do
       timeout 200 /usr/local/cuda/bin/ncu --clock-control none --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,smsp__inst_executed_pipe_fp64.sum,smsp__inst_executed.sum \
         -k regex:fused -s 30 -c 1 $CLI bench --backend cuda --spacing 0.002 --methods ovfem --precisions fp64 --steps 40 >"$OUT/ncu-fused-stalls.txt" 2>&1
       grep -E "stalled|inst_executed" "$OUT/ncu-fused-stalls.txt" | sort -k3 -n -r | head -14 | tee -a "$OUT/summary.log" ;;
+    tc-sched)
+      # The fused step's schedules (VOXWAVE_FUSED_PLANES; env SCHEDS), 2 mm, 2000 steps: TCOVFEM and OVFEM FP64.
+      log "fused step schedules (2 mm, 2000 steps)"
+      for sched in ${SCHEDS:-default chunks balanced weighted}; do
+        knob=$sched; [ "$sched" = default ] && knob=
+        for m in tcovfem ovfem; do
+          echo "schedule=$sched $m" | tee -a "$OUT/summary.log"
+          VOXWAVE_FUSED_PLANES=$knob $CLI bench --backend cuda --spacing 0.002 --methods $m --precisions fp64 \
+            --steps 2000 2>&1 | grep -E "^\| $m \(fused" | cut -d'|' -f2-9 | tee -a "$OUT/summary.log"
+        done
+      done ;;
     bench-full)
       log "bench full (paper configurations)"
       $CLI bench --backend cuda --spacing 0.002 --methods ovfem tcovfem --precisions fp64 fp32 --steps 16384 \

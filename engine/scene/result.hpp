@@ -13,7 +13,8 @@ struct Result {
     int stages = 0;
     double spacing = 0, dt = 0;
     std::int64_t steps = 0;
-    double wall_seconds = 0;
+    double wall_seconds = 0;   // the whole run: setup and time loop
+    double setup_seconds = 0;  // of which building the engine (device, tables, uploads); 0 if not measured
     std::vector<std::string> receiver_names;
     std::vector<std::array<double, 3>> receiver_positions;  // snapped node positions
     std::vector<double> time;                               // nt

@@ -46,6 +46,7 @@ void write_result_h5(const std::string& path, const Result& r) {
         f.write_attribute("/", "dt", r.dt);
         f.write_attribute("/", "steps", static_cast<std::int64_t>(r.steps));
         f.write_attribute("/", "wall_seconds", r.wall_seconds);
+        f.write_attribute("/", "setup_seconds", r.setup_seconds);
 
         f.write_strings("/receivers/names", r.receiver_names);
         std::vector<double> positions;
@@ -80,6 +81,8 @@ Result read_result_h5(const std::string& path) {
     r.dt = f.read_double_attribute("/", "dt");
     r.steps = f.read_int_attribute("/", "steps");
     r.wall_seconds = f.read_double_attribute("/", "wall_seconds");
+    // Files written before setup_seconds existed do not have it (still version 1).
+    if (f.has_attribute("/", "setup_seconds")) r.setup_seconds = f.read_double_attribute("/", "setup_seconds");
 
     r.receiver_names = f.read_strings("/receivers/names");
     const hsize_t n = r.receiver_names.size();

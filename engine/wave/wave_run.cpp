@@ -12,7 +12,9 @@ namespace {
 
 template <class Real>
 void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, ForceExchange* exchange) {
+    const auto t0 = std::chrono::steady_clock::now();
     CpuTimeStepper<Real> stepper(p);
+    r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     stepper.set_force_exchange(exchange);
     const std::size_t nr = p.receivers.size();
     const std::size_t nt = static_cast<std::size_t>(p.steps);
