@@ -1,6 +1,8 @@
 #include "wave/fused_schedule.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "core/errors.hpp"
@@ -38,6 +40,21 @@ std::vector<std::uint8_t> fused_live_mtiles(const FusedTiling& t, const std::vec
                     static_cast<std::uint8_t>(count);
             }
     return live;
+}
+
+FusedCostModel fused_cost_model_from_env(FusedCostModel fallback) {
+    const char* v = std::getenv("VOXWAVE_FUSED_COST");
+    if (!v || !*v) return fallback;
+    FusedCostModel m;
+    char* end = nullptr;
+    m.base = std::strtod(v, &end);
+    const bool colon = end && *end == ':';
+    if (colon) m.per_mtile = std::strtod(end + 1, &end);
+    if (!colon || *end != '\0' || !std::isfinite(m.base) || !std::isfinite(m.per_mtile) || m.base < 0 ||
+        m.per_mtile < 0 || m.base + m.per_mtile <= 0)
+        throw InputError("", "VOXWAVE_FUSED_COST",
+                         std::string("'") + v + "' is not BASE:PER_MTILE (two numbers >= 0, not both 0)");
+    return m;
 }
 
 std::vector<int> fused_cost_balanced_starts(const FusedTiling& t, const std::vector<std::uint8_t>& live_mtiles,

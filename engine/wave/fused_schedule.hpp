@@ -30,6 +30,10 @@ struct FusedCostModel {
     double base = 0, per_mtile = 1;
 };
 
+// The benchmark knob VOXWAVE_FUSED_COST = "BASE:PER_MTILE" (two numbers >= 0, not both 0), or
+// `fallback` when unset. A bad value throws InputError naming the knob.
+FusedCostModel fused_cost_model_from_env(FusedCostModel fallback);
+
 // Non-empty m-tiles of every column-plane, in the kernel's order s = column nz + k with
 // column = tile x + tiles_x tile y. ids: the grid's material ids (x fastest, then y, then z;
 // 0 = void). Throws InputError when ids has the wrong size.

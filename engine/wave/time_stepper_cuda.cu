@@ -490,7 +490,8 @@ public:
         if (shape.resident_blocks <= 0) return;  // an empty model: nothing is launched
         const FusedTiling tiling{p_.grid.n[0], p_.grid.n[1], p_.grid.n[2], shape.tile_y};
         const std::vector<int> starts = fused_cost_balanced_starts(
-            tiling, fused_live_mtiles(tiling, p_.grid.ids), FusedCostModel{8 * 160.0, 565.0}, shape.resident_blocks);
+            tiling, fused_live_mtiles(tiling, p_.grid.ids), fused_cost_model_from_env(FusedCostModel{8 * 160.0, 565.0}),
+            shape.resident_blocks);
         block_starts_.resize(starts.size());
         block_starts_.upload(starts);
         schedule_blocks_ = shape.resident_blocks;

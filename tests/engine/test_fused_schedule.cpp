@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -101,6 +102,26 @@ TEST(FusedSchedule, BlocksCoverEveryColumnPlaneOnceAtEqualCost) {
     const std::vector<std::uint8_t> flat(std::size_t(t.columns()) * t.nz, 2);
     const std::vector<int> even = fused_cost_balanced_starts(t, flat, cost, 66);
     for (int b = 0; b <= 66; ++b) EXPECT_EQ(even[b], b * 40) << b;
+}
+
+TEST(FusedSchedule, CostKnobParsesOrNamesItself) {
+    const FusedCostModel fallback{3, 4};
+    ::unsetenv("VOXWAVE_FUSED_COST");
+    EXPECT_EQ(fused_cost_model_from_env(fallback).base, 3);
+    ::setenv("VOXWAVE_FUSED_COST", "1280:565.5", 1);
+    const FusedCostModel m = fused_cost_model_from_env(fallback);
+    EXPECT_EQ(m.base, 1280);
+    EXPECT_EQ(m.per_mtile, 565.5);
+    for (const char* bad : {"12", "1:2:3", "a:1", "-1:5", "0:0", "1:inf"}) {
+        ::setenv("VOXWAVE_FUSED_COST", bad, 1);
+        try {
+            fused_cost_model_from_env(fallback);
+            ADD_FAILURE() << bad << " was accepted";
+        } catch (const InputError& e) {
+            EXPECT_EQ(e.field(), "VOXWAVE_FUSED_COST") << bad;
+        }
+    }
+    ::unsetenv("VOXWAVE_FUSED_COST");
 }
 
 TEST(FusedSchedule, RejectsInconsistentInput) {
