@@ -263,7 +263,7 @@ for phase in "$@"; do
     tc-sched)
       # The fused step's schedules (VOXWAVE_FUSED_PLANES; env SCHEDS), 2 mm, 2000 steps: TCOVFEM and OVFEM FP64.
       log "fused step schedules (2 mm, 2000 steps)"
-      for sched in ${SCHEDS:-default chunks balanced weighted}; do
+      for sched in ${SCHEDS:-default balanced}; do
         knob=$sched; [ "$sched" = default ] && knob=
         for m in tcovfem ovfem; do
           echo "schedule=$sched $m" | tee -a "$OUT/summary.log"

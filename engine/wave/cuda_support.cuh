@@ -57,10 +57,6 @@ struct FusedStepArgs {
     Real ih0, mh0;
     Real keep, b;  // K is applied to w = keep u - b u^{n-1} (stiffness-proportional damping)
     int planes;    // element planes a chunk sweeps: 0 fill whole waves, -1 balanced blocks (launch_fused_shape)
-    // A cost-balanced schedule (fused_schedule.hpp), or null: schedule_blocks + 1 column-plane
-    // offsets on the device, made for the tile rows fused_step_launch_shape reports.
-    const int* block_starts;
-    int schedule_blocks;
     // TCOVFEM only (Real = double):
     int stages;                        // M
     const double* kappa_factor;        // [256] kappa ds / 256
@@ -89,20 +85,6 @@ void launch_moment_stiffness(const MomentStiffnessArgs<Real>& a, bool damped, cu
 // element planes per block, or "balanced" (one wave of persistent blocks, equal column-planes).
 template <class Real>
 void launch_fused_step(const FusedStepArgs<Real>& a, bool damped, cudaStream_t stream);
-// How the fused step's blocks divide the model's tile column-planes (VOXWAVE_FUSED_PLANES):
-// Default (unset): Weighted for TCOVFEM, Chunks otherwise; Chunks: every block a chunk of one
-// column, as many chunks as fill whole waves; Balanced: one wave, equal column-planes per
-// block; Weighted: one wave, equal estimated cost per block (the engine makes the starts);
-// Planes: chunks of a given number of planes.
-enum class FusedSchedule { Default, Chunks, Balanced, Weighted, Planes };
-FusedSchedule fused_schedule();
-// The launch the arguments would get: tile rows and resident blocks (one wave).
-struct FusedLaunchShape {
-    int tile_y = 0, resident_blocks = 0;
-};
-template <class Real>
-FusedLaunchShape fused_step_launch_shape(const FusedStepArgs<Real>& a, bool damped);
-FusedLaunchShape tcovfem_fused_step_launch_shape(const FusedStepArgs<double>& a, bool damped);
 // TCOVFEM's fused step (tcovfem_step_fused_cuda.cu): the same node-centred sweep with the element
 // plane's forces from INT8 Tensor Cores. Launch shape: 32 x 8 threads, VOXWAVE_FUSED_TILE = 8x1 |
 // 8x2 (blocks per SM), VOXWAVE_FUSED_PLANES as above.

@@ -97,11 +97,8 @@ __device__ __forceinline__ int fused_w_swizzle(int row, int kk) { return ((row &
 // planes. planes > 0: block b sweeps chunk b / columns (of `planes` element planes) of column
 // b % columns, as a grid of (x tile, y tile, chunk) did. planes = 0: the column-planes (z
 // fastest) are split evenly over the blocks (persistent, balanced).
-// starts != null: block b sweeps [starts[b], starts[b + 1]) (a cost-balanced schedule,
-// fused_schedule.hpp), whatever planes says.
 struct FusedWork {
     int tiles_x, tiles_y, planes;
-    const int* starts;
 };
 
 // One barrier per plane: iteration k makes element plane k from w planes k and k + 1, then
@@ -131,10 +128,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                    element_plane = unsigned(a.nx) * unsigned(a.ny);
     // This block's column-planes [s, s_end) (64-bit products: T B can pass 2^31 on large models).
     int s, s_end;
-    if (work.starts) {
-        s = work.starts[blockIdx.x];
-        s_end = work.starts[blockIdx.x + 1];
-    } else if (work.planes > 0) {
+    if (work.planes > 0) {
         const int columns = work.tiles_x * work.tiles_y, column = int(blockIdx.x) % columns;
         const int k0 = (int(blockIdx.x) / columns) * work.planes;
         s = column * a.nz + k0;
@@ -278,20 +272,16 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
 int wave_filling_planes(std::size_t tiles, int resident_blocks, int nz);
 
 // The launch shape (voxel_step_fused_cuda.cu): tile rows, the blocks per SM the registers are
-// sized for (0: the Plane's default), the schedule (FusedSchedule; planes: element planes per
-// chunk when fixed). Read once from the benchmark knobs VOXWAVE_FUSED_TILE / VOXWAVE_FUSED_PLANES
-// (a number, "chunks", "balanced" or "weighted"); a bad knob throws.
+// sized for (0: the Plane's default), element planes per chunk (0: wave_filling_planes; -1:
+// balanced persistent blocks). Read once from the benchmark knobs VOXWAVE_FUSED_TILE /
+// VOXWAVE_FUSED_PLANES (a number or "balanced"); a bad knob throws.
 struct FusedShape {
-    int tile_y = 8, min_blocks = 0;
-    FusedSchedule schedule = FusedSchedule::Default;
-    int planes = 0;
+    int tile_y = 8, min_blocks = 0, planes = 0;
 };
 const FusedShape& fused_shape();
 
-// query != null: only say the tile rows and resident blocks of the instantiation (for the
-// cost-balanced schedule), launch nothing.
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
-void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream, FusedLaunchShape* query) {
+void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     const dim3 block(kFusedTileX, TileY);
     using Plane = PlaneT<Real, TileY>;
     using Shared = FusedSharedOf<Real, TileY, Plane>;
@@ -306,10 +296,6 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream, FusedLaunchSh
         VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedTileX * TileY, bytes));
         return sms * per_sm;
     }();
-    if (query) {
-        *query = {TileY, resident};
-        return;
-    }
     // Owned nodes per tile: 30 along x, node rows - 2 along y.
     FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2), (a.ny + 1 + TileY - 3) / (TileY - 2), 0};
     const long long columns = static_cast<long long>(work.tiles_x) * work.tiles_y, total = columns * a.nz;
@@ -318,15 +304,11 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream, FusedLaunchSh
     if (total >= (1ll << 31))
         throw RuntimeError("the model has more than 2^31 tile column-planes for the fused CUDA step");
     long long blocks = std::min<long long>(total, resident);  // balanced: one wave (fewer on tiny models)
-    if (a.block_starts) {
-        work.starts = a.block_starts;
-        blocks = a.schedule_blocks;
-    } else if (a.planes >= 0) {
+    if (a.planes >= 0) {
         work.planes =
             a.planes > 0 ? std::min(a.planes, a.nz) : wave_filling_planes(std::size_t(columns), resident, a.nz);
         blocks = columns * ((a.nz + work.planes - 1) / work.planes);
     }
-    if (blocks <= 0) return;
     kernel<<<unsigned(blocks), block, bytes, stream>>>(a, work);
     VOXWAVE_CUDA_CHECK_LAUNCH("fused_step_kernel");
 }
@@ -335,42 +317,41 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream, FusedLaunchSh
 // threads at 1 or 2 blocks per SM only (TCOVFEM: heavy kernels, slow to compile, and a tile of
 // 16 rows does not fit its shared memory twice per SM), 8x3 and 8x4 then mean 8x2.
 template <class Real, bool Damped, bool UniformH, bool AllShapes, template <class, int> class PlaneT>
-void launch_fused_shape(FusedStepArgs<Real> a, int default_min_blocks, cudaStream_t stream, FusedLaunchShape* query) {
+void launch_fused_shape(FusedStepArgs<Real> a, int default_min_blocks, cudaStream_t stream) {
     const FusedShape& s = fused_shape();
-    a.planes = s.schedule == FusedSchedule::Balanced ? -1 : s.planes;
+    a.planes = s.planes;
     const int min_blocks = s.min_blocks > 0 ? s.min_blocks : default_min_blocks;
     if constexpr (AllShapes) {
         if (s.tile_y == 16 && min_blocks >= 2)
-            launch_fused_tile<Real, Damped, UniformH, 16, 2, PlaneT>(a, stream, query);
+            launch_fused_tile<Real, Damped, UniformH, 16, 2, PlaneT>(a, stream);
         else if (s.tile_y == 16)
-            launch_fused_tile<Real, Damped, UniformH, 16, 1, PlaneT>(a, stream, query);
+            launch_fused_tile<Real, Damped, UniformH, 16, 1, PlaneT>(a, stream);
         else if (min_blocks >= 4)
-            launch_fused_tile<Real, Damped, UniformH, 8, 4, PlaneT>(a, stream, query);
+            launch_fused_tile<Real, Damped, UniformH, 8, 4, PlaneT>(a, stream);
         else if (min_blocks == 3)
-            launch_fused_tile<Real, Damped, UniformH, 8, 3, PlaneT>(a, stream, query);
+            launch_fused_tile<Real, Damped, UniformH, 8, 3, PlaneT>(a, stream);
         else if (min_blocks == 2)
-            launch_fused_tile<Real, Damped, UniformH, 8, 2, PlaneT>(a, stream, query);
+            launch_fused_tile<Real, Damped, UniformH, 8, 2, PlaneT>(a, stream);
         else
-            launch_fused_tile<Real, Damped, UniformH, 8, 1, PlaneT>(a, stream, query);
+            launch_fused_tile<Real, Damped, UniformH, 8, 1, PlaneT>(a, stream);
     } else {
         if (min_blocks >= 2)
-            launch_fused_tile<Real, Damped, UniformH, 8, 2, PlaneT>(a, stream, query);
+            launch_fused_tile<Real, Damped, UniformH, 8, 2, PlaneT>(a, stream);
         else
-            launch_fused_tile<Real, Damped, UniformH, 8, 1, PlaneT>(a, stream, query);
+            launch_fused_tile<Real, Damped, UniformH, 8, 1, PlaneT>(a, stream);
     }
 }
 
 template <class Real, bool AllShapes, template <class, int> class PlaneT>
-void launch_fused_plane(const FusedStepArgs<Real>& a, bool damped, int default_min_blocks, cudaStream_t stream,
-                        FusedLaunchShape* query = nullptr) {
+void launch_fused_plane(const FusedStepArgs<Real>& a, bool damped, int default_min_blocks, cudaStream_t stream) {
     if (a.nx <= 0 || a.ny <= 0 || a.nz <= 0) return;
     const bool uniform = a.ih == nullptr;
     if (damped)
-        uniform ? launch_fused_shape<Real, true, true, AllShapes, PlaneT>(a, default_min_blocks, stream, query)
-                : launch_fused_shape<Real, true, false, AllShapes, PlaneT>(a, default_min_blocks, stream, query);
+        uniform ? launch_fused_shape<Real, true, true, AllShapes, PlaneT>(a, default_min_blocks, stream)
+                : launch_fused_shape<Real, true, false, AllShapes, PlaneT>(a, default_min_blocks, stream);
     else
-        uniform ? launch_fused_shape<Real, false, true, AllShapes, PlaneT>(a, default_min_blocks, stream, query)
-                : launch_fused_shape<Real, false, false, AllShapes, PlaneT>(a, default_min_blocks, stream, query);
+        uniform ? launch_fused_shape<Real, false, true, AllShapes, PlaneT>(a, default_min_blocks, stream)
+                : launch_fused_shape<Real, false, false, AllShapes, PlaneT>(a, default_min_blocks, stream);
 }
 
 }  // namespace voxwave::cuda

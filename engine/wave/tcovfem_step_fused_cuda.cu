@@ -36,7 +36,6 @@
 //     sums are two shuffles and the partials go straight to the sweep's shared arrays (columns
 //     XOR 4t): row j (b = 0) to stage0, row j + 1 (b = 1) to pass. No element force is staged.
 #include <cstdint>
-#include <type_traits>
 
 #include "wave/fused_step.cuh"
 #include "wave/tcovfem_int8.hpp"
@@ -101,11 +100,7 @@ public:
         if (ty == TileY - 1) return;
         const int lane = tx, g = lane >> 2, t = lane & 3;
         const int M = a.stages;
-        // Bit E: element E is in the model and not void. A warp whose second m-tile has none (on
-        // the paper model at 2 mm: the last x tile, whose elements 16..31 lie past the edge) takes
-        // the half sweep below, which makes only the first m-tile's forces.
-        const unsigned live = __ballot_sync(kFullWarp, id != 0);
-        const bool empty = live == 0;
+        const bool empty = !__any_sync(kFullWarp, id != 0);
         // Where this lane's partials go: face row (b, c) = (t & 1, t >> 1); components stride TileY 32.
         // Columns XOR 4t: the four face rows of a quad's 8 elements then fill all
         // 32 banks (s10 run 7: 8 wavefronts per store, 4x the ideal, without it).
@@ -127,211 +122,187 @@ public:
         const int row = ty + node_row_;
         const double* const wbase = &sh.w[(k + node_plane_) % 3][0][row][0];
         const int wmask = fused_w_swizzle(row, k + node_plane_);
-        // kHalf: the second m-tile has no element; its forces are zero (no conversion, no
-        // products), its nodes still get the first m-tile's last a = 1 output. A compile-time
-        // choice: a run-time branch around an m-tile's work cost 4 % a step (s12 run 1), since
-        // ptxas no longer overlapped one m-tile's end with the next one's start.
-        auto sweep = [&](auto half) {
-            constexpr bool kHalf = decltype(half)::value;
-            double prev[3] = {0.0, 0.0, 0.0};  // a = 1 outputs of the last element of the previous m-tile
+        double prev[3] = {0.0, 0.0, 0.0};  // a = 1 outputs of the last element of the previous m-tile
 #pragma unroll
-            for (int mt = 0; mt < 2; ++mt) {
-                // The element forces fy = T 2^(e - 7M), T = A q_M exact, rounded once: [nt][0..1] element
-                // g (nodes a = 0, 1), [nt][2..3] element g + 8. Power-of-two scaling commutes with the
-                // rounding (normal range: e >= kTcovfemMinExponent), so the scale goes into the fmas.
-                double fy[3][4];
-                if (kHalf && mt == 1) {
+        for (int mt = 0; mt < 2; ++mt) {
+            std::uint32_t y[Parts][2][12];  // q_M's words [0 lo, 1 hi][element row][slot]: 4 bytes each
+            int e[2];
 #pragma unroll
-                    for (int nt = 0; nt < 3; ++nt)
+            for (int r = 0; r < 2; ++r) {
+                const int E = 16 * mt + g + 8 * r;
+                const unsigned idr = __shfl_sync(kFullWarp, id, E);
+                double w[6];
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) fy[nt][i] = 0.0;
-                } else {
-                    std::uint32_t y[Parts][2][12];  // q_M's words [0 lo, 1 hi][element row][slot]: 4 bytes each
-                    int e[2];
+                for (int h = 0; h < 2; ++h) {
+                    // Column E + h = 16 mt + (8 r + g + h): the swizzle touches bits 2 and 3 only.
+                    const double* col = wbase + 16 * mt + ((8 * r + g + h) ^ wmask);
 #pragma unroll
-                    for (int r = 0; r < 2; ++r) {
-                        const int E = 16 * mt + g + 8 * r;
-                        const unsigned idr = __shfl_sync(kFullWarp, id, E);
-                        double w[6];
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {
-                            // Column E + h = 16 mt + (8 r + g + h): the swizzle touches bits 2 and 3 only.
-                            const double* col = wbase + 16 * mt + ((8 * r + g + h) ^ wmask);
-#pragma unroll
-                            for (int c = 0; c < 3; ++c)
-                                w[3 * h + c] = load_shared_in_order(col + c * TileY * kFusedTileX);
-                        }
-                        // The element's scale: an integer max of the inputs' top words, then over the quad.
-                        std::uint32_t m = 0;
-#pragma unroll
-                        for (int s = 0; s < 6; ++s) m = max(m, tcovfem_abs_high_word(w[s]));
-                        m = max(m, __shfl_xor_sync(kFullWarp, m, 1));
-                        m = max(m, __shfl_xor_sync(kFullWarp, m, 2));
-                        // No element (idr = 0: void, or outside the model): its factors are 0, so its inputs
-                        // scale to q_M = 0 and its forces are 0 with no select per input. Its w are finite:
-                        // every slot of w holds loaded values or zeros, and a read past a row's end lands on
-                        // another w (or, at the very end, own) entry.
-                        const double kf = sh.plane.kf[idr], gf = sh.plane.gf[idr];
-                        e[r] = tcovfem_element_exponent(m, sh.plane.fmax[idr], M);
-                        // The column scales of q_M = round(w factor 2^(7M - e)) (tcovfem_column_scale, the
-                        // power of two made without a branch).
-                        const double p2 = pow2_normal(7 * M - e[r]);
-                        const double pk = kf * p2, pg = gf * p2;
-#pragma unroll
-                        for (int s = 0; s < 12; ++s) {
-                            // The exact product w pk rounded once (tcovfem_to_int64): two fmas and an add.
-                            if constexpr (Parts == 2) {
-                                // q_M = hi 2^32 + lo, lo unsigned (ties to even included).
-                                const TcovfemWords q = tcovfem_split_product(w[s % 6], s < 6 ? pk : pg);
-                                y[1][r][s] = static_cast<std::uint32_t>(q.hi);
-                                y[0][r][s] = q.lo;
-                            } else {
-                                y[0][r][s] =
-                                    static_cast<std::uint32_t>(round_product_to_int(w[s % 6], s < 6 ? pk : pg));
-                            }
-                        }
-                    }
-                    int c[3][4], p[3][4];  // the running chain, and a finished one
-                    // c = 256 c + bias (one IMAD either way): the bias keeps a chain joined as a low part
-                    // non-negative (join_bits).
-                    auto times256 = [&](int bias = 0) {
-#pragma unroll
-                        for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                            for (int i = 0; i < 4; ++i) c[nt][i] = c[nt][i] * 256 + bias;
-                    };
-                    auto keep = [&] {
-#pragma unroll
-                        for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                            for (int i = 0; i < 4; ++i) p[nt][i] = c[nt][i];
-                    };
-                    // c += A d for the byte whose registers are d[element row][slot group]: unsigned bytes
-                    // below the top one, the signed top byte of q_M's two's complement.
-                    // first: the chain starts here (c = A d, c not read).
-                    auto product = [&](const std::uint32_t(&d)[2][3], bool top, bool first = false, int init = 0) {
-#pragma unroll
-                        for (int nt = 0; nt < 3; ++nt) {
-                            // Columns 32..47 as k = 16 (the k-block's upper half is empty).
-                            if (top) {
-                                if (first)
-                                    mma_s8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0],
-                                                 bf_[nt][0][1], init);
-                                else
-                                    mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
-                                mma_s8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
-                            } else {
-                                if (first)
-                                    mma_u8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0],
-                                                 bf_[nt][0][1], init);
-                                else
-                                    mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
-                                mma_u8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
-                            }
-                        }
-                    };
-                    // The registers of bytes 2h, 2h + 1 of word q.
-                    auto digits = [&](int q, int h, std::uint32_t(&even)[2][3], std::uint32_t(&odd)[2][3]) {
-#pragma unroll
-                        for (int r = 0; r < 2; ++r)
-#pragma unroll
-                            for (int g4 = 0; g4 < 3; ++g4)
-                                digit_pair(y[q][r][4 * g4], y[q][r][4 * g4 + 1], y[q][r][4 * g4 + 2],
-                                           y[q][r][4 * g4 + 3], h, even[r][g4], odd[r][g4]);
-                    };
-                    std::uint32_t d0[2][3], d1[2][3];
-                    // 2^(e - 7M), 2^(e - 7M + 32) (M > 4), -(1.5 2^52 + chain bias) 2^(e - 7M); made
-                    // after the products (live across them, they spilled). The last is finite, and the
-                    // scaled fmas exact, while e - 7M <= 969: always for M = 8 (e <= 1024), and for M < 8
-                    // while the element's largest |factor w| < 2^(968 + 7M).
-                    double sc[2], sc32[2], bias_sc[2];
-                    auto scales = [&] {
-#pragma unroll
-                        for (int r = 0; r < 2; ++r) {
-                            sc[r] = pow2_normal(e[r] - 7 * M);
-                            if constexpr (Parts == 2) sc32[r] = pow2_normal(e[r] - 7 * M + 32);
-                            bias_sc[r] = -kTcovfemJoinBias * sc[r];
-                        }
-                    };
-                    if constexpr (Parts == 2) {
-                        // Bytes 1 0 | 3 2 | 5 4 | 7 6, two per INT32 chain (c = 256 c + A d): |C| <= 1013
-                        // (255 256 + 255) < 2^27 (byte 7 is 0 or -1: |C3| <= 1013 (256 + 255)). The low word
-                        // first, so that it is dead before the high word's chains: L = C1 2^16 + C0 < 2^43
-                        // in INT64, H = C3 2^16 + C2 < 2^35, both exact doubles, and T = H 2^32 + L is
-                        // rounded once, by an fma (142 registers unconstrained against 150 high word
-                        // first; 304.4 against 306 us, s10 run 15), scaled: fma(H, 2^32 s, L s). C0 and C2
-                        // carry the bias 2^27 (non-negative), taken out exactly in FP64.
-                        double h[3][4];        // the bits of 1.5 2^52 + L + bias
-                        digits(0, 0, d0, d1);  // bytes 0, 1
-                        product(d1, false, true);
-                        times256(kTcovfemChainBias);
-                        product(d0, false);
-                        keep();                // C0 + bias
-                        digits(0, 1, d0, d1);  // bytes 2, 3
-                        product(d1, false, true);
-                        times256();
-                        product(d0, false);  // C1; L = C1 2^16 + C0 < 2^43, the low word is dead
-#pragma unroll
-                        for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                            for (int i = 0; i < 4; ++i)
-                                h[nt][i] = join_bits<16>(c[nt][i], static_cast<unsigned>(p[nt][i]));
-                        digits(1, 0, d0, d1);  // bytes 4, 5
-                        product(d1, false, true);
-                        times256(kTcovfemChainBias);
-                        product(d0, false);
-                        keep();                // C2 + bias
-                        digits(1, 1, d0, d1);  // bytes 6, 7
-                        product(d1, true, true);
-                        times256();
-                        product(d0, false);  // C3; T = (C3 2^16 + C2) 2^32 + L, one rounding
-                        scales();
-#pragma unroll
-                        for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                            for (int i = 0; i < 4; ++i)
-                                fy[nt][i] =
-                                    fma(join_bits<16>(c[nt][i], static_cast<unsigned>(p[nt][i])) - kTcovfemJoinBias,
-                                        sc32[i >> 1], fma(h[nt][i], sc[i >> 1], bias_sc[i >> 1]));
-                    } else {
-                        // Bytes 3 2 1 | 0: |byte 3| <= 16 since |q_M| < 2^28, so the chain of three stays
-                        // below 1013 (16 2^16 + 255 2^8 + 255) < 2^31; T = C1 256 + C0, exact.
-                        digits(0, 1, d0, d1);  // bytes 2, 3
-                        product(d1, true, true);
-                        times256();
-                        product(d0, false);
-                        digits(0, 0, d0, d1);  // bytes 0, 1
-                        times256();
-                        product(d1, false);
-                        keep();
-                        product(d0, false, true, kTcovfemChainBias);  // C0 + bias
-                        scales();
-#pragma unroll
-                        for (int nt = 0; nt < 3; ++nt)
-#pragma unroll
-                            for (int i = 0; i < 4; ++i)
-                                fy[nt][i] = fma(join_bits<8>(p[nt][i], static_cast<unsigned>(c[nt][i])), sc[i >> 1],
-                                                bias_sc[i >> 1]);
-                    }
+                    for (int c = 0; c < 3; ++c) w[3 * h + c] = load_shared_in_order(col + c * TileY * kFusedTileX);
                 }
-                const int src = g >= 1 ? lane - 4 : lane + 28;  // the quad holding element E - 1
+                // The element's scale: an integer max of the inputs' top words, then over the quad.
+                std::uint32_t m = 0;
 #pragma unroll
-                for (int nt = 0; nt < 3; ++nt) {
-                    const double y00 = fy[nt][0], y01 = fy[nt][1], y10 = fy[nt][2], y11 = fy[nt][3];
-                    // Node E gets a = 0 of element E and a = 1 of element E - 1. Lanes g = 7 serve
-                    // g = 0: element g + 8 - 1 = 7 of this m-tile, and element -1 = 15 of the previous.
-                    const double left1 = __shfl_sync(kFullWarp, g == 7 ? y01 : y11, src);
-                    const double left0 = __shfl_sync(kFullWarp, g == 7 ? prev[nt] : y01, src);
-                    prev[nt] = y11;
-                    out[nt * TileY * kFusedTileX + 16 * mt + gs] = y00 + left0;
-                    out[nt * TileY * kFusedTileX + 16 * mt + (gs ^ 8)] = y10 + left1;
+                for (int s = 0; s < 6; ++s) m = max(m, tcovfem_abs_high_word(w[s]));
+                m = max(m, __shfl_xor_sync(kFullWarp, m, 1));
+                m = max(m, __shfl_xor_sync(kFullWarp, m, 2));
+                // No element (idr = 0: void, or outside the model): its factors are 0, so its inputs
+                // scale to q_M = 0 and its forces are 0 with no select per input. Its w are finite:
+                // every slot of w holds loaded values or zeros, and a read past a row's end lands on
+                // another w (or, at the very end, own) entry.
+                const double kf = sh.plane.kf[idr], gf = sh.plane.gf[idr];
+                e[r] = tcovfem_element_exponent(m, sh.plane.fmax[idr], M);
+                // The column scales of q_M = round(w factor 2^(7M - e)) (tcovfem_column_scale, the
+                // power of two made without a branch).
+                const double p2 = pow2_normal(7 * M - e[r]);
+                const double pk = kf * p2, pg = gf * p2;
+#pragma unroll
+                for (int s = 0; s < 12; ++s) {
+                    // The exact product w pk rounded once (tcovfem_to_int64): two fmas and an add.
+                    if constexpr (Parts == 2) {
+                        // q_M = hi 2^32 + lo, lo unsigned (ties to even included).
+                        const TcovfemWords q = tcovfem_split_product(w[s % 6], s < 6 ? pk : pg);
+                        y[1][r][s] = static_cast<std::uint32_t>(q.hi);
+                        y[0][r][s] = q.lo;
+                    } else {
+                        y[0][r][s] = static_cast<std::uint32_t>(round_product_to_int(w[s % 6], s < 6 ? pk : pg));
+                    }
                 }
             }
-        };
-        if (live >> 16)
-            sweep(std::false_type{});
-        else
-            sweep(std::true_type{});
+            int c[3][4], p[3][4];  // the running chain, and a finished one
+            // c = 256 c + bias (one IMAD either way): the bias keeps a chain joined as a low part
+            // non-negative (join_bits).
+            auto times256 = [&](int bias = 0) {
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) c[nt][i] = c[nt][i] * 256 + bias;
+            };
+            auto keep = [&] {
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) p[nt][i] = c[nt][i];
+            };
+            // c += A d for the byte whose registers are d[element row][slot group]: unsigned bytes
+            // below the top one, the signed top byte of q_M's two's complement.
+            // first: the chain starts here (c = A d, c not read).
+            auto product = [&](const std::uint32_t(&d)[2][3], bool top, bool first = false, int init = 0) {
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt) {
+                    // Columns 32..47 as k = 16 (the k-block's upper half is empty).
+                    if (top) {
+                        if (first)
+                            mma_s8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1], init);
+                        else
+                            mma_s8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        mma_s8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
+                    } else {
+                        if (first)
+                            mma_u8_first(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1], init);
+                        else
+                            mma_u8(c[nt], d[0][0], d[1][0], d[0][1], d[1][1], bf_[nt][0][0], bf_[nt][0][1]);
+                        mma_u8_k16(c[nt], d[0][2], d[1][2], bf_[nt][1][0]);
+                    }
+                }
+            };
+            // The registers of bytes 2h, 2h + 1 of word q.
+            auto digits = [&](int q, int h, std::uint32_t(&even)[2][3], std::uint32_t(&odd)[2][3]) {
+#pragma unroll
+                for (int r = 0; r < 2; ++r)
+#pragma unroll
+                    for (int g4 = 0; g4 < 3; ++g4)
+                        digit_pair(y[q][r][4 * g4], y[q][r][4 * g4 + 1], y[q][r][4 * g4 + 2], y[q][r][4 * g4 + 3], h,
+                                   even[r][g4], odd[r][g4]);
+            };
+            std::uint32_t d0[2][3], d1[2][3];
+            // The element forces fy = T 2^(e - 7M), T = A q_M exact, rounded once: [nt][0..1] element
+            // g (nodes a = 0, 1), [nt][2..3] element g + 8. Power-of-two scaling commutes with the
+            // rounding (normal range: e >= kTcovfemMinExponent), so the scale goes into the fmas.
+            double fy[3][4];
+            // 2^(e - 7M), 2^(e - 7M + 32) (M > 4), -(1.5 2^52 + chain bias) 2^(e - 7M); made
+            // after the products (live across them, they spilled). The last is finite, and the
+            // scaled fmas exact, while e - 7M <= 969: always for M = 8 (e <= 1024), and for M < 8
+            // while the element's largest |factor w| < 2^(968 + 7M).
+            double sc[2], sc32[2], bias_sc[2];
+            auto scales = [&] {
+#pragma unroll
+                for (int r = 0; r < 2; ++r) {
+                    sc[r] = pow2_normal(e[r] - 7 * M);
+                    if constexpr (Parts == 2) sc32[r] = pow2_normal(e[r] - 7 * M + 32);
+                    bias_sc[r] = -kTcovfemJoinBias * sc[r];
+                }
+            };
+            if constexpr (Parts == 2) {
+                // Bytes 1 0 | 3 2 | 5 4 | 7 6, two per INT32 chain (c = 256 c + A d): |C| <= 1013
+                // (255 256 + 255) < 2^27 (byte 7 is 0 or -1: |C3| <= 1013 (256 + 255)). The low word
+                // first, so that it is dead before the high word's chains: L = C1 2^16 + C0 < 2^43
+                // in INT64, H = C3 2^16 + C2 < 2^35, both exact doubles, and T = H 2^32 + L is
+                // rounded once, by an fma (142 registers unconstrained against 150 high word
+                // first; 304.4 against 306 us, s10 run 15), scaled: fma(H, 2^32 s, L s). C0 and C2
+                // carry the bias 2^27 (non-negative), taken out exactly in FP64.
+                double h[3][4];        // the bits of 1.5 2^52 + L + bias
+                digits(0, 0, d0, d1);  // bytes 0, 1
+                product(d1, false, true);
+                times256(kTcovfemChainBias);
+                product(d0, false);
+                keep();                // C0 + bias
+                digits(0, 1, d0, d1);  // bytes 2, 3
+                product(d1, false, true);
+                times256();
+                product(d0, false);  // C1; L = C1 2^16 + C0 < 2^43, the low word is dead
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) h[nt][i] = join_bits<16>(c[nt][i], static_cast<unsigned>(p[nt][i]));
+                digits(1, 0, d0, d1);  // bytes 4, 5
+                product(d1, false, true);
+                times256(kTcovfemChainBias);
+                product(d0, false);
+                keep();                // C2 + bias
+                digits(1, 1, d0, d1);  // bytes 6, 7
+                product(d1, true, true);
+                times256();
+                product(d0, false);  // C3; T = (C3 2^16 + C2) 2^32 + L, one rounding
+                scales();
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+                        fy[nt][i] = fma(join_bits<16>(c[nt][i], static_cast<unsigned>(p[nt][i])) - kTcovfemJoinBias,
+                                        sc32[i >> 1], fma(h[nt][i], sc[i >> 1], bias_sc[i >> 1]));
+            } else {
+                // Bytes 3 2 1 | 0: |byte 3| <= 16 since |q_M| < 2^28, so the chain of three stays
+                // below 1013 (16 2^16 + 255 2^8 + 255) < 2^31; T = C1 256 + C0, exact.
+                digits(0, 1, d0, d1);  // bytes 2, 3
+                product(d1, true, true);
+                times256();
+                product(d0, false);
+                digits(0, 0, d0, d1);  // bytes 0, 1
+                times256();
+                product(d1, false);
+                keep();
+                product(d0, false, true, kTcovfemChainBias);  // C0 + bias
+                scales();
+#pragma unroll
+                for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+                        fy[nt][i] =
+                            fma(join_bits<8>(p[nt][i], static_cast<unsigned>(c[nt][i])), sc[i >> 1], bias_sc[i >> 1]);
+            }
+            const int src = g >= 1 ? lane - 4 : lane + 28;  // the quad holding element E - 1
+#pragma unroll
+            for (int nt = 0; nt < 3; ++nt) {
+                const double y00 = fy[nt][0], y01 = fy[nt][1], y10 = fy[nt][2], y11 = fy[nt][3];
+                // Node E gets a = 0 of element E and a = 1 of element E - 1. Lanes g = 7 serve
+                // g = 0: element g + 8 - 1 = 7 of this m-tile, and element -1 = 15 of the previous.
+                const double left1 = __shfl_sync(kFullWarp, g == 7 ? y01 : y11, src);
+                const double left0 = __shfl_sync(kFullWarp, g == 7 ? prev[nt] : y01, src);
+                prev[nt] = y11;
+                out[nt * TileY * kFusedTileX + 16 * mt + gs] = y00 + left0;
+                out[nt * TileY * kFusedTileX + 16 * mt + (gs ^ 8)] = y10 + left1;
+            }
+        }
     }
 
     template <class Sh>
@@ -364,15 +335,6 @@ void launch_tcovfem_fused_step(const FusedStepArgs<double>& a, bool damped, cuda
         launch_fused_plane<double, false, TcovfemPlaneLow>(a, damped, 2, stream);
     else
         launch_fused_plane<double, false, TcovfemPlaneHigh>(a, damped, 2, stream);
-}
-
-FusedLaunchShape tcovfem_fused_step_launch_shape(const FusedStepArgs<double>& a, bool damped) {
-    FusedLaunchShape shape;
-    if (a.stages <= 4)
-        launch_fused_plane<double, false, TcovfemPlaneLow>(a, damped, 2, nullptr, &shape);
-    else
-        launch_fused_plane<double, false, TcovfemPlaneHigh>(a, damped, 2, nullptr, &shape);
-    return shape;
 }
 
 }  // namespace voxwave::cuda

@@ -14,7 +14,6 @@
 #include "core/errors.hpp"
 #include "wave/central_difference.hpp"
 #include "wave/cuda_support.cuh"
-#include "wave/fused_schedule.hpp"
 #include "wave/tcovfem_int8.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/update_coefficients.hpp"
@@ -311,7 +310,6 @@ public:
         rec_node_.resize(rn.size());
         rec_node_.upload(rn);
         rec_buf_.resize(std::max<std::size_t>(1, kBatch * 3 * rn.size()));
-        make_fused_schedule();
         VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     }
 
@@ -426,7 +424,7 @@ public:
 
     // Fused design: the whole step in one kernel, u^{n+1} into f_ (a third state buffer here;
     // the fused engine never adds forces into it).
-    cuda::FusedStepArgs<Real> fused_args() const {
+    void fused_step_kernel() {
         cuda::FusedStepArgs<Real> a{};
         a.nx = p_.grid.n[0];
         a.ny = p_.grid.n[1];
@@ -449,8 +447,6 @@ public:
         a.mh0 = mh0_;
         a.keep = keep_;
         a.b = b_;
-        a.block_starts = schedule_blocks_ > 0 ? block_starts_.get() : nullptr;
-        a.schedule_blocks = schedule_blocks_;
         if constexpr (std::is_same_v<Real, double>) {
             if (tc_) {
                 a.stages = p_.stages;
@@ -458,43 +454,11 @@ public:
                 a.shear_factor = shear_f_.get();
                 a.b_fragments = bfrag_fused_.get();
                 a.diag = diag_.get();
-            }
-        }
-        return a;
-    }
-    void fused_step_kernel() {
-        const cuda::FusedStepArgs<Real> a = fused_args();
-        if constexpr (std::is_same_v<Real, double>) {
-            if (tc_) {
                 cuda::launch_tcovfem_fused_step(a, damped_, nullptr);
                 return;
             }
         }
         cuda::launch_fused_step<Real>(a, damped_, nullptr);
-    }
-
-    // The cost-balanced schedule (fused_schedule.hpp): TCOVFEM's default, any method's with
-    // VOXWAVE_FUSED_PLANES=weighted. The cost of a column-plane is estimated in instructions:
-    // about 1,130 a warp for the forces of two m-tiles, about 160 a warp (8 warps) for the loads,
-    // sums and update (Nsight Compute, s11 runs 4-9).
-    void make_fused_schedule() {
-        const cuda::FusedSchedule sched = cuda::fused_schedule();
-        if (!fused_ || !(sched == cuda::FusedSchedule::Weighted || (sched == cuda::FusedSchedule::Default && tc_)))
-            return;
-        cuda::FusedLaunchShape shape;
-        if constexpr (std::is_same_v<Real, double>)
-            shape = tc_ ? cuda::tcovfem_fused_step_launch_shape(fused_args(), damped_)
-                        : cuda::fused_step_launch_shape<Real>(fused_args(), damped_);
-        else
-            shape = cuda::fused_step_launch_shape<Real>(fused_args(), damped_);
-        if (shape.resident_blocks <= 0) return;  // an empty model: nothing is launched
-        const FusedTiling tiling{p_.grid.n[0], p_.grid.n[1], p_.grid.n[2], shape.tile_y};
-        const std::vector<int> starts = fused_cost_balanced_starts(
-            tiling, fused_live_mtiles(tiling, p_.grid.ids), fused_cost_model_from_env(FusedCostModel{8 * 160.0, 565.0}),
-            shape.resident_blocks);
-        block_starts_.resize(starts.size());
-        block_starts_.upload(starts);
-        schedule_blocks_ = shape.resident_blocks;
     }
 
     // The step's kernels before the point kernel: u^{n+1} ends in next_state().
@@ -721,7 +685,7 @@ private:
     } halo_;
 
     bool tc_ = false, damped_ = false, uniform_h_ = true, staged_ = true, fused_ = false;
-    int update_blocks_ = 0, schedule_blocks_ = 0;
+    int update_blocks_ = 0;
     Real s0_{}, s1_{}, s2_{}, b_{}, keep_{1}, ih0_{1}, mh0_{1};
     std::vector<Real> host_a_;
     std::vector<double> host_diag_;
@@ -730,7 +694,6 @@ private:
     DeviceBuffer<double> kappa_f_, shear_f_, diag_, rec_buf_;
     DeviceBuffer<std::uint32_t> bfrag_, bfrag_fused_;  // the split kernels' and the fused step's output orders
     DeviceBuffer<long long> src_node_, rec_node_;
-    DeviceBuffer<int> block_starts_;  // the cost-balanced schedule, schedule_blocks_ + 1 offsets
 };
 
 }  // namespace

@@ -126,19 +126,13 @@ const FusedShape& fused_shape() {
                                  std::string("unknown tile '") + t + "' (8x1 | 8x2 | 8x3 | 8x4 | 16x1 | 16x2)");
         }
         if (const char* p = std::getenv("VOXWAVE_FUSED_PLANES"); p && *p) {
-            if (std::strcmp(p, "chunks") == 0) {
-                s.schedule = FusedSchedule::Chunks;
-            } else if (std::strcmp(p, "balanced") == 0) {
-                s.schedule = FusedSchedule::Balanced;
-            } else if (std::strcmp(p, "weighted") == 0) {
-                s.schedule = FusedSchedule::Weighted;
+            if (std::strcmp(p, "balanced") == 0) {
+                s.planes = -1;
             } else {
                 const int v = std::atoi(p);
                 if (v < 1 || v > 4096)
-                    throw InputError(
-                        "", "VOXWAVE_FUSED_PLANES",
-                        "must be 1..4096, 'chunks', 'balanced' or 'weighted' (unset: the method's default)");
-                s.schedule = FusedSchedule::Planes;
+                    throw InputError("", "VOXWAVE_FUSED_PLANES",
+                                     "must be 1..4096 or 'balanced' (unset: chunks that fill whole waves)");
                 s.planes = v;
             }
         }
@@ -147,23 +141,12 @@ const FusedShape& fused_shape() {
     return shape;
 }
 
-FusedSchedule fused_schedule() { return fused_shape().schedule; }
-
 template <class Real>
 void launch_fused_step(const FusedStepArgs<Real>& a, bool damped, cudaStream_t stream) {
     launch_fused_plane<Real, true, MomentPlane>(a, damped, 2, stream);
 }
 
-template <class Real>
-FusedLaunchShape fused_step_launch_shape(const FusedStepArgs<Real>& a, bool damped) {
-    FusedLaunchShape shape;
-    launch_fused_plane<Real, true, MomentPlane>(a, damped, 2, nullptr, &shape);
-    return shape;
-}
-
 template void launch_fused_step<double>(const FusedStepArgs<double>&, bool, cudaStream_t);
 template void launch_fused_step<float>(const FusedStepArgs<float>&, bool, cudaStream_t);
-template FusedLaunchShape fused_step_launch_shape<double>(const FusedStepArgs<double>&, bool);
-template FusedLaunchShape fused_step_launch_shape<float>(const FusedStepArgs<float>&, bool);
 
 }  // namespace voxwave::cuda
