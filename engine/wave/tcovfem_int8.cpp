@@ -1,5 +1,6 @@
 #include "wave/tcovfem_int8.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -51,16 +52,22 @@ std::array<TcovfemMaterialFactors, 256> tcovfem_material_factors(const std::vect
 
 std::vector<double> tcovfem_node_diagonal(const VoxelGrid& grid,
                                           const std::array<TcovfemMaterialFactors, 256>& factors) {
-    std::vector<double> diagonal(grid.node_count(), 0.0);
-    for (int k = 0; k < grid.n[2]; ++k)
-        for (int j = 0; j < grid.n[1]; ++j)
-            for (int i = 0; i < grid.n[0]; ++i) {
-                const MaterialId id = grid.at(i, j, k);
-                if (id == kVoidId) continue;
-                const double d = kTcovfemShearDiagonal * factors[id].shear;
-                for (int c = 0; c < 2; ++c)
-                    for (int b = 0; b < 2; ++b)
-                        for (int a = 0; a < 2; ++a) diagonal[grid.node_index(i + a, j + b, k + c)] += d;
+    const int nx = grid.n[0], ny = grid.n[1], nz = grid.n[2];
+    std::vector<double> diagonal(grid.node_count());
+    // Node by node, in parallel: each node sums its (up to) 8 elements in the order of an
+    // element loop over k, j, i (the order the terms were once scattered in).
+#pragma omp parallel for schedule(static)
+    for (int K = 0; K <= nz; ++K)
+        for (int J = 0; J <= ny; ++J)
+            for (int I = 0; I <= nx; ++I) {
+                double sum = 0.0;
+                for (int k = std::max(K - 1, 0); k <= std::min(K, nz - 1); ++k)
+                    for (int j = std::max(J - 1, 0); j <= std::min(J, ny - 1); ++j)
+                        for (int i = std::max(I - 1, 0); i <= std::min(I, nx - 1); ++i) {
+                            const MaterialId id = grid.at(i, j, k);
+                            if (id != kVoidId) sum += kTcovfemShearDiagonal * factors[id].shear;
+                        }
+                diagonal[grid.node_index(I, J, K)] = sum;
             }
     return diagonal;
 }
