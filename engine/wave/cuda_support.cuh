@@ -57,6 +57,15 @@ struct FusedStepArgs {
     Real ih0, mh0;
     Real keep, b;  // K is applied to w = keep u - b u^{n-1} (stiffness-proportional damping)
     int planes;    // element planes a chunk sweeps: 0 fill whole waves, -1 balanced blocks (launch_fused_shape)
+    // Point sources and receivers of this step (the engine's point kernel otherwise): after its
+    // last update of a segment, the block adds src_scale force to u^{n+1} at the sources it owns
+    // and copies u^n at the receivers it owns (fused_step.cuh). nsrc = nrec = 0: none.
+    int nsrc, nrec;
+    const long long* src_node;
+    const Real* src_scale;  // dt^2/m / (1 + h) at the source node
+    const Real* src_force;  // [nsrc * 3] force * wavelet(t_n)
+    const long long* rec_node;
+    double* rec_out;  // [nrec * 3]
     // TCOVFEM only (Real = double):
     int stages;                        // M
     const double* kappa_factor;        // [256] kappa ds / 256

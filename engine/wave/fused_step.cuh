@@ -101,6 +101,33 @@ struct FusedWork {
     int tiles_x, tiles_y, planes;
 };
 
+// The point kernel's work for the nodes a block updated, column-planes [first, end) (saves the
+// point kernel's launch: 2.7-3.0 us a step, s12 run 5). Node (i, j, kk) lies in tile column
+// c = i / 30 + tiles_x j / (tile_y - 2); the segment sweeping element plane min(kk, nz - 1) of c
+// updated it (the top plane nz with the plane below it). Called by one warp after the sweep's
+// last barrier, when every update is visible to it. In 32 bits: with 64-bit divisions here
+// (or the segment's bounds kept across the sweep) the TCOVFEM kernel spilled 12-20 bytes.
+template <class Real>
+__device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, int tiles_x, int tile_y, int first, int end,
+                                             int lane) {
+    // 32-bit: the launch refuses models of 2^32 nodes or more.
+    const unsigned nx1 = unsigned(a.nx + 1), plane = nx1 * unsigned(a.ny + 1);
+    auto updated_here = [&](long long node) {
+        const unsigned n = unsigned(node), kk = n / plane, ij = n - kk * plane, j = ij / nx1, i = ij - j * nx1;
+        const int column = int(i) / (kFusedTileX - 2) + tiles_x * (int(j) / (tile_y - 2));
+        const int at = column * a.nz + min(int(kk), a.nz - 1);
+        return at >= first && at < end;
+    };
+    // Sources one after another (two may share a node), rounded as the point kernel does.
+    if (lane == 0)
+        for (int q = 0; q < a.nsrc; ++q)
+            if (updated_here(a.src_node[q]))
+                for (int c = 0; c < 3; ++c) a.up[c][a.src_node[q]] += a.src_scale[q] * a.src_force[3 * q + c];
+    for (int r = lane; r < a.nrec; r += kFusedTileX)
+        if (updated_here(a.rec_node[r]))
+            for (int c = 0; c < 3; ++c) a.rec_out[3 * r + c] = double(a.u[c][a.rec_node[r]]);
+}
+
 // One barrier per plane: iteration k makes element plane k from w planes k and k + 1, then
 // writes its force partials and w of plane k + 2 before the barrier; after it, the node plane
 // k is summed and updated. Three w planes and two partial buffers keep every write away from
@@ -127,17 +154,20 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     const unsigned node_plane = unsigned(a.nx + 1) * unsigned(a.ny + 1),
                    element_plane = unsigned(a.nx) * unsigned(a.ny);
     // This block's column-planes [s, s_end) (64-bit products: T B can pass 2^31 on large models).
+    auto block_range = [&](int& first, int& end) {
+        if (work.planes > 0) {
+            const int columns = work.tiles_x * work.tiles_y, column = int(blockIdx.x) % columns;
+            const int k0 = (int(blockIdx.x) / columns) * work.planes;
+            first = column * a.nz + k0;
+            end = first + min(work.planes, a.nz - k0);
+        } else {
+            const long long total = static_cast<long long>(work.tiles_x) * work.tiles_y * a.nz;
+            first = int(total * blockIdx.x / gridDim.x);
+            end = int(total * (blockIdx.x + 1) / gridDim.x);
+        }
+    };
     int s, s_end;
-    if (work.planes > 0) {
-        const int columns = work.tiles_x * work.tiles_y, column = int(blockIdx.x) % columns;
-        const int k0 = (int(blockIdx.x) / columns) * work.planes;
-        s = column * a.nz + k0;
-        s_end = s + min(work.planes, a.nz - k0);
-    } else {
-        const long long total = static_cast<long long>(work.tiles_x) * work.tiles_y * a.nz;
-        s = int(total * blockIdx.x / gridDim.x);
-        s_end = int(total * (blockIdx.x + 1) / gridDim.x);
-    }
+    block_range(s, s_end);
     while (s < s_end) {
         const int column = s / a.nz, k0 = s - column * a.nz;
         const int k1 = min(a.nz, k0 + (s_end - s));
@@ -264,6 +294,13 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             update(a.nz, ai, ih, mh, dg, carry);
         }
         __syncthreads();  // the next segment's prologue overwrites the w and own slots read above
+    }
+    // Sources and receivers (fused_points), by the tile's last row, which makes no forces. The
+    // block's range is made again rather than kept live across the sweep.
+    if (ty == TileY - 1 && (a.nsrc > 0 || a.nrec > 0)) {
+        int first, end;
+        block_range(first, end);
+        fused_points(a, work.tiles_x, TileY, first, end, tx);
     }
 }
 

@@ -442,8 +442,9 @@ public:
     }
 
     // Fused design: the whole step in one kernel, u^{n+1} into f_ (a third state buffer here;
-    // the fused engine never adds forces into it).
-    void fused_step_kernel() {
+    // the fused engine never adds forces into it). The kernel also does the point kernel's work
+    // for batch slot `slot`: the sources, and the receivers when `receivers`.
+    void fused_step_kernel(int slot, bool receivers) {
         cuda::FusedStepArgs<Real> a{};
         a.nx = p_.grid.n[0];
         a.ny = p_.grid.n[1];
@@ -466,6 +467,13 @@ public:
         a.mh0 = mh0_;
         a.keep = keep_;
         a.b = b_;
+        a.nsrc = int(p_.sources.size());
+        a.src_node = src_node_.get();
+        a.src_scale = src_scale_.get();
+        a.src_force = src_force_.get() + std::size_t(slot) * 3 * p_.sources.size();
+        a.nrec = receivers ? int(p_.receivers.size()) : 0;
+        a.rec_node = rec_node_.get();
+        a.rec_out = rec_buf_.get() + std::size_t(slot) * 3 * p_.receivers.size();
         if constexpr (std::is_same_v<Real, double>) {
             if (tc_) {
                 a.stages = p_.stages;
@@ -480,13 +488,15 @@ public:
         cuda::launch_fused_step<Real>(a, damped_, nullptr);
     }
 
-    // The step's kernels before the point kernel: u^{n+1} ends in next_state().
-    void step_kernels() {
+    // One step for batch slot `slot`: u^{n+1} ends in next_state(), with the sources added and
+    // (when `receivers`) u^n at the receivers in the slot.
+    void step_kernels(int slot, bool receivers) {
         if (fused_) {
-            fused_step_kernel();
+            fused_step_kernel(slot, receivers);
         } else {
             step_stiffness();
             update();
+            points(slot, true, receivers);
         }
     }
     Real* next_state() const { return fused_ ? f_.get() : um_.get(); }
@@ -574,8 +584,7 @@ public:
             source_forces(n0 + b0, nb, forces);
             if (nsrc) src_force_.upload(forces.data(), std::size_t(nb) * 3 * nsrc);
             for (std::int64_t s = 0; s < nb; ++s) {
-                step_kernels();
-                points(int(s), true, rec != nullptr);
+                step_kernels(int(s), rec != nullptr);
                 rotate();
             }
             if (rec && nrec) rec_buf_.download(rec->data() + std::size_t(b0) * nrec * 3, std::size_t(nb) * nrec * 3);
@@ -632,13 +641,13 @@ public:
             if (nsrc) src_force_.upload(forces.data(), forces.size());
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e0.get()));
             if (fused_)
-                fused_step_kernel();  // reported as the stiffness time, with no separate update
+                fused_step_kernel(0, false);  // the stiffness time: no separate update or point kernel
             else
                 stiffness(u_.get(), um_.get(), damped_, f_.get());
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e1.get()));
             if (!fused_) update();
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e2.get()));
-            points(0, true, false);
+            if (!fused_) points(0, true, false);
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e3.get()));
             rotate();
             ts.push_back(elapsed_seconds(e0, e1));
