@@ -27,6 +27,8 @@
 //   struct Shared;                    its part of the block's shared memory
 //   static constexpr bool kDiagonal;  true: the node force gets + diag[n] w[n] (TCOVFEM's FP64 part)
 //   static constexpr bool kSwizzleW;  true: w's columns are stored XOR fused_w_swizzle(row, plane)
+//   static constexpr bool kMergeLastXTile;  true: a last x tile of at most 15 nodes is swept as merged
+//                                     columns (FusedWork::merged) in balanced blocks
 //   static constexpr bool kLoadAfterForces;  true: the next plane's loads wait until forces is done,
 //                                     and the node values loaded before are stored to shared memory
 //                                     before it (a third `own` slot), so no load result is live
@@ -97,24 +99,30 @@ __device__ __forceinline__ int fused_w_swizzle(int row, int kk) { return ((row &
 // planes. planes > 0: block b sweeps chunk b / columns (of `planes` element planes) of column
 // b % columns, as a grid of (x tile, y tile, chunk) did. planes = 0: the column-planes (z
 // fastest) are split evenly over the blocks (persistent, balanced).
+// merged = 1: the model's last x tile holds at most 15 nodes, and its columns are merged in
+// pairs of y tiles, one per half warp (lanes 0-15: y tile 2m, lanes 16-31: y tile 2m + 1), so
+// that no block computes a half-empty x row (fused_merged_x_tile). tiles_x then counts the
+// full-width x tiles only, and the merged columns come after the tiles_x tiles_y full ones.
 struct FusedWork {
-    int tiles_x, tiles_y, planes;
+    int tiles_x, tiles_y, planes, merged;
+    __host__ __device__ int columns() const { return tiles_x * tiles_y + merged * ((tiles_y + 1) / 2); }
 };
 
 // The point kernel's work for the nodes a block updated, column-planes [first, end) (saves the
 // point kernel's launch: 2.7-3.0 us a step, s12 run 5). Node (i, j, kk) lies in tile column
-// c = i / 30 + tiles_x j / (tile_y - 2); the segment sweeping element plane min(kk, nz - 1) of c
-// updated it (the top plane nz with the plane below it). Called by one warp after the sweep's
-// last barrier, when every update is visible to it. In 32 bits: with 64-bit divisions here
-// (or the segment's bounds kept across the sweep) the TCOVFEM kernel spilled 12-20 bytes.
+// i / 30 + tiles_x j / (tile_y - 2), or in merged column tiles_x tiles_y + (j / (tile_y - 2)) / 2
+// when i is in a merged last x tile; the segment sweeping element plane min(kk, nz - 1) of that
+// column updated it (the top plane nz with the plane below it). Called by one warp after the
+// sweep's last barrier, when every update is visible to it. In 32 bits: with 64-bit divisions
+// here (or the segment's bounds kept across the sweep) the TCOVFEM kernel spilled 12-20 bytes.
 template <class Real>
-__device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, int tiles_x, int tile_y, int first, int end,
-                                             int lane) {
-    // 32-bit: the launch refuses models of 2^32 nodes or more.
+__device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, FusedWork work, int tile_y, int first,
+                                             int end, int lane) {
     const unsigned nx1 = unsigned(a.nx + 1), plane = nx1 * unsigned(a.ny + 1);
     auto updated_here = [&](long long node) {
         const unsigned n = unsigned(node), kk = n / plane, ij = n - kk * plane, j = ij / nx1, i = ij - j * nx1;
-        const int column = int(i) / (kFusedTileX - 2) + tiles_x * (int(j) / (tile_y - 2));
+        const int cx = int(i) / (kFusedTileX - 2), cy = int(j) / (tile_y - 2);
+        const int column = cx < work.tiles_x ? cx + work.tiles_x * cy : work.tiles_x * work.tiles_y + cy / 2;
         const int at = column * a.nz + min(int(kk), a.nz - 1);
         return at >= first && at < end;
     };
@@ -156,12 +164,12 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     // This block's column-planes [s, s_end) (64-bit products: T B can pass 2^31 on large models).
     auto block_range = [&](int& first, int& end) {
         if (work.planes > 0) {
-            const int columns = work.tiles_x * work.tiles_y, column = int(blockIdx.x) % columns;
+            const int columns = work.columns(), column = int(blockIdx.x) % columns;
             const int k0 = (int(blockIdx.x) / columns) * work.planes;
             first = column * a.nz + k0;
             end = first + min(work.planes, a.nz - k0);
         } else {
-            const long long total = static_cast<long long>(work.tiles_x) * work.tiles_y * a.nz;
+            const long long total = static_cast<long long>(work.columns()) * a.nz;
             first = int(total * blockIdx.x / gridDim.x);
             end = int(total * (blockIdx.x + 1) / gridDim.x);
         }
@@ -172,11 +180,21 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         const int column = s / a.nz, k0 = s - column * a.nz;
         const int k1 = min(a.nz, k0 + (s_end - s));
         s += k1 - k0;
-        const int ei = (column % work.tiles_x) * (kFusedTileX - 2) - 1 + tx;
-        const int ej = (column / work.tiles_x) * (TileY - 2) - 1 + ty;
-        const bool node_in = ei >= 0 && ei <= a.nx && ej >= 0 && ej <= a.ny;
-        const bool computes = tx < kFusedTileX - 1 && ty < TileY - 1 && ei >= 0 && ei < a.nx && ej >= 0 && ej < a.ny;
-        const bool owns = tx > 0 && tx < kFusedTileX - 1 && ty > 0 && ty < TileY - 1 && node_in;
+        // This thread's node (ei, ej): lane xl of x tile cx, row ty of y tile cy. A merged column
+        // (FusedWork::merged) puts the last x tile of y tiles 2m and 2m + 1 side by side in the two
+        // half warps; there the last lane of each half still owns its node (the model ends within
+        // the half), and the half's first lane is the left halo as lane 0 is in a full tile.
+        const int full_columns = work.tiles_x * work.tiles_y;
+        const bool half = column >= full_columns;
+        const int xl = half ? (tx & 15) : tx;
+        const int cx = half ? work.tiles_x : column % work.tiles_x;
+        const int cy = half ? 2 * (column - full_columns) + (tx >> 4) : column / work.tiles_x;
+        const int ei = cx * (kFusedTileX - 2) - 1 + xl;
+        const int ej = cy * (TileY - 2) - 1 + ty;
+        const int x_end = half ? 16 : kFusedTileX;
+        const bool node_in = cy < work.tiles_y && ei >= 0 && ei <= a.nx && ej >= 0 && ej <= a.ny;
+        const bool computes = node_in && xl < x_end - 1 && ty < TileY - 1 && ei < a.nx && ej < a.ny;
+        const bool owns = xl > 0 && (half || xl < kFusedTileX - 1) && ty > 0 && ty < TileY - 1 && node_in;
         // This thread's node and element at plane kk (meaningful when node_in / computes).
         const unsigned node0 = unsigned(ei) + unsigned(a.nx + 1) * unsigned(ej);
         const unsigned element0 = unsigned(ei) + unsigned(a.nx) * unsigned(ej);
@@ -300,7 +318,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     if (ty == TileY - 1 && (a.nsrc > 0 || a.nrec > 0)) {
         int first, end;
         block_range(first, end);
-        fused_points(a, work.tiles_x, TileY, first, end, tx);
+        fused_points(a, work, TileY, first, end, tx);
     }
 }
 
@@ -314,6 +332,8 @@ int wave_filling_planes(std::size_t tiles, int resident_blocks, int nz);
 // VOXWAVE_FUSED_PLANES (a number or "balanced"); a bad knob throws.
 struct FusedShape {
     int tile_y = 8, min_blocks = 0, planes = 0;
+    int merge =
+        -1;  // VOXWAVE_FUSED_MERGE: -1 the Plane's kMergeLastXTile, 0 never, 1 when the last x tile fits a half warp
 };
 const FusedShape& fused_shape();
 
@@ -334,8 +354,18 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
         return sms * per_sm;
     }();
     // Owned nodes per tile: 30 along x, node rows - 2 along y.
-    FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2), (a.ny + 1 + TileY - 3) / (TileY - 2), 0};
-    const long long columns = static_cast<long long>(work.tiles_x) * work.tiles_y, total = columns * a.nz;
+    FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2), (a.ny + 1 + TileY - 3) / (TileY - 2), 0, 0};
+    // The last x tile merged in pairs of y tiles when it holds at most 15 nodes (the Plane's
+    // choice, or the knob). Merged columns then sweep in balanced persistent blocks unless a
+    // chunk size is set: chunks of whole columns would leave SMs idle as the cheap columns did.
+    const int merge = fused_shape().merge >= 0 ? fused_shape().merge : int(Plane::kMergeLastXTile);
+    const int last_nodes = a.nx + 1 - (work.tiles_x - 1) * (kFusedTileX - 2);
+    if (merge && last_nodes <= 15) {  // half a warp, whose first lane is the left halo
+        work.merged = 1;
+        --work.tiles_x;
+        if (a.planes == 0) a.planes = -1;
+    }
+    const long long columns = work.columns(), total = columns * a.nz;
     if (static_cast<long long>(a.nx + 1) * (a.ny + 1) * (a.nz + 1) >= (1ll << 32))
         throw RuntimeError("the model has 2^32 nodes or more: more than the fused CUDA step indexes");
     if (total >= (1ll << 31))

@@ -77,6 +77,9 @@ public:
     // w's columns are XOR-swizzled (fused_w_column): with this lane's nodes (a = h, b = t & 1,
     // c = t >> 1) every read of w below is free of bank conflicts.
     static constexpr bool kSwizzleW = true;
+    // Compute-bound: at 2 mm the last x tile (13 nodes) computed a full warp row of 32 element
+    // slots in each of its 11 y tiles; merged in pairs, those are 6 columns instead of 11.
+    static constexpr bool kMergeLastXTile = true;
 
     __device__ TcovfemPlane(const FusedStepArgs<double>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {

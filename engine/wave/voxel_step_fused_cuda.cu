@@ -35,6 +35,9 @@ public:
     static constexpr bool kDiagonal = false;
     static constexpr bool kLoadAfterForces = false;
     static constexpr bool kSwizzleW = false;
+    // Memory-bound: merged columns would need balanced blocks, whose neighbours sweep different
+    // planes (their halo loads then miss L2).
+    static constexpr bool kMergeLastXTile = false;
 
     __device__ MomentPlane(const FusedStepArgs<Real>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {
@@ -124,6 +127,14 @@ const FusedShape& fused_shape() {
             else
                 throw InputError("", "VOXWAVE_FUSED_TILE",
                                  std::string("unknown tile '") + t + "' (8x1 | 8x2 | 8x3 | 8x4 | 16x1 | 16x2)");
+        }
+        if (const char* m = std::getenv("VOXWAVE_FUSED_MERGE"); m && *m) {
+            if (std::strcmp(m, "0") == 0)
+                s.merge = 0;
+            else if (std::strcmp(m, "1") == 0)
+                s.merge = 1;
+            else
+                throw InputError("", "VOXWAVE_FUSED_MERGE", std::string("must be 0 or 1, not '") + m + "'");
         }
         if (const char* p = std::getenv("VOXWAVE_FUSED_PLANES"); p && *p) {
             if (std::strcmp(p, "balanced") == 0) {
