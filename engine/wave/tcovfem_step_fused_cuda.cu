@@ -6,13 +6,15 @@
 // the paper's 7-bit digits: the same integer, without the digit spreading. The element forces
 // are bit-identical to the CPU emulation.
 //
-// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-*, s10-*, s11-run1..13,
-// cuda-bench.md): 251 us a step against 749 for the split design (the paper's mapping: 760).
+// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-*, s10-*, s11-*, s12-*,
+// cuda-bench.md): 242 us a step against 744 for the split design (the paper's mapping: 757).
+// Session 12: 251 -> 242 us by merging the last x tile's columns (kMergeLastXTile below).
 // Session 11 took it from 305 us: conflict-free shared memory (293), then fewer instructions
 // with no spill (142.8 M -> 116.8 M warp instructions a step: 32-bit indices, joins without
 // sign extension, powers of two without a branch, the conversion's multiply folded into fmas).
 // Fewer instructions only pay while nothing spills: each version was checked with -Xptxas -v
-// at 128 registers (2 blocks of 8 warps per SM).
+// at 128 registers (2 blocks of 8 warps per SM). Tried and dropped in session 12: skipping an
+// m-tile with no element (a run-time branch: +4 %; as a compile-time half sweep: +3 %).
 //
 // Mapping (a warp is one tile row of 32 elements, as in the moment kernel's sweep):
 //   - m-tiles of 16 elements; lane (g, t) takes elements g and g + 8 and the kappa and G
