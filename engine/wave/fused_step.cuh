@@ -158,6 +158,15 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     Shared& sh = *reinterpret_cast<Shared*>(fused_smem);
     const int tx = threadIdx.x, ty = threadIdx.y;
     Plane plane(a, sh.plane, ty * kFusedTileX + tx, kFusedTileX * TileY);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    // Programmatic dependent launch (sm_90, launch_fused_tile): the next step's kernel may be
+    // scheduled now, so that its blocks take each SM's place as soon as this step's blocks there
+    // exit and make their tables while the last ones finish. This kernel's tables above are
+    // constants; it waits here until the previous step's kernel has completed and its writes
+    // (u^{n+1}, the sources) are visible, before it touches a state array.
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
 
     const unsigned node_plane = unsigned(a.nx + 1) * unsigned(a.ny + 1),
                    element_plane = unsigned(a.nx) * unsigned(a.ny);
@@ -328,12 +337,13 @@ int wave_filling_planes(std::size_t tiles, int resident_blocks, int nz);
 
 // The launch shape (voxel_step_fused_cuda.cu): tile rows, the blocks per SM the registers are
 // sized for (0: the Plane's default), element planes per chunk (0: wave_filling_planes; -1:
-// balanced persistent blocks). Read once from the benchmark knobs VOXWAVE_FUSED_TILE /
-// VOXWAVE_FUSED_PLANES (a number or "balanced"); a bad knob throws.
+// balanced persistent blocks), programmatic dependent launch (pdl: -1 on sm_90+, 0 off) and the
+// merged last x tile (merge: -1 the Plane's kMergeLastXTile, 0 never, 1 whenever it fits a half
+// warp). Read once from the benchmark knobs VOXWAVE_FUSED_TILE / VOXWAVE_FUSED_PLANES (a number
+// or "balanced") / VOXWAVE_FUSED_PDL / VOXWAVE_FUSED_MERGE (0 or 1); a bad knob throws.
 struct FusedShape {
     int tile_y = 8, min_blocks = 0, planes = 0;
-    int merge =
-        -1;  // VOXWAVE_FUSED_MERGE: -1 the Plane's kMergeLastXTile, 0 never, 1 when the last x tile fits a half warp
+    int pdl = -1, merge = -1;
 };
 const FusedShape& fused_shape();
 
@@ -352,6 +362,14 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
         VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedTileX * TileY, bytes));
         return sms * per_sm;
+    }();
+    // Programmatic dependent launch on sm_90 and newer (the kernel's griddepcontrol), unless the
+    // knob VOXWAVE_FUSED_PDL=0 turns it off.
+    static const bool pdl = [] {
+        int device = 0, major = 0;
+        VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
+        VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+        return major >= 9 && fused_shape().pdl != 0;
     }();
     // Owned nodes per tile: 30 along x, node rows - 2 along y.
     FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2), (a.ny + 1 + TileY - 3) / (TileY - 2), 0, 0};
@@ -376,7 +394,17 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
             a.planes > 0 ? std::min(a.planes, a.nz) : wave_filling_planes(std::size_t(columns), resident, a.nz);
         blocks = columns * ((a.nz + work.planes - 1) / work.planes);
     }
-    kernel<<<unsigned(blocks), block, bytes, stream>>>(a, work);
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(unsigned(blocks));
+    config.blockDim = block;
+    config.dynamicSmemBytes = std::size_t(bytes);
+    config.stream = stream;
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = &attribute;
+    config.numAttrs = pdl ? 1 : 0;
+    VOXWAVE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a, work));
     VOXWAVE_CUDA_CHECK_LAUNCH("fused_step_kernel");
 }
 

@@ -128,6 +128,14 @@ const FusedShape& fused_shape() {
                 throw InputError("", "VOXWAVE_FUSED_TILE",
                                  std::string("unknown tile '") + t + "' (8x1 | 8x2 | 8x3 | 8x4 | 16x1 | 16x2)");
         }
+        if (const char* d = std::getenv("VOXWAVE_FUSED_PDL"); d && *d) {
+            if (std::strcmp(d, "0") == 0)
+                s.pdl = 0;
+            else if (std::strcmp(d, "1") == 0)
+                s.pdl = 1;
+            else
+                throw InputError("", "VOXWAVE_FUSED_PDL", std::string("must be 0 or 1, not '") + d + "'");
+        }
         if (const char* m = std::getenv("VOXWAVE_FUSED_MERGE"); m && *m) {
             if (std::strcmp(m, "0") == 0)
                 s.merge = 0;
