@@ -7,8 +7,9 @@
 // are bit-identical to the CPU emulation.
 //
 // Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-*, s10-*, s11-*, s12-*,
-// cuda-bench.md): 242 us a step against 744 for the split design (the paper's mapping: 757).
-// Session 12: 251 -> 242 us by merging the last x tile's columns (kMergeLastXTile below).
+// cuda-bench.md): 240 us a step against 753 for the split design (the paper's mapping: 762).
+// Session 12: 251 -> 240 us by merging the last x tile's columns (kMergeLastXTile below) and a
+// programmatic dependent launch of each step (fused_step.cuh).
 // Session 11 took it from 305 us: conflict-free shared memory (293), then fewer instructions
 // with no spill (142.8 M -> 116.8 M warp instructions a step: 32-bit indices, joins without
 // sign extension, powers of two without a branch, the conversion's multiply folded into fmas).
