@@ -128,22 +128,16 @@ const FusedShape& fused_shape() {
                 throw InputError("", "VOXWAVE_FUSED_TILE",
                                  std::string("unknown tile '") + t + "' (8x1 | 8x2 | 8x3 | 8x4 | 16x1 | 16x2)");
         }
-        if (const char* d = std::getenv("VOXWAVE_FUSED_PDL"); d && *d) {
-            if (std::strcmp(d, "0") == 0)
-                s.pdl = 0;
-            else if (std::strcmp(d, "1") == 0)
-                s.pdl = 1;
-            else
-                throw InputError("", "VOXWAVE_FUSED_PDL", std::string("must be 0 or 1, not '") + d + "'");
-        }
-        if (const char* m = std::getenv("VOXWAVE_FUSED_MERGE"); m && *m) {
-            if (std::strcmp(m, "0") == 0)
-                s.merge = 0;
-            else if (std::strcmp(m, "1") == 0)
-                s.merge = 1;
-            else
-                throw InputError("", "VOXWAVE_FUSED_MERGE", std::string("must be 0 or 1, not '") + m + "'");
-        }
+        // An on/off knob: unset leaves `out` at its default (-1), "0" or "1" sets it.
+        auto flag = [](const char* name, int& out) {
+            const char* v = std::getenv(name);
+            if (!v || !*v) return;
+            if (std::strcmp(v, "0") != 0 && std::strcmp(v, "1") != 0)
+                throw InputError("", name, std::string("must be 0 or 1, not '") + v + "'");
+            out = v[0] - '0';
+        };
+        flag("VOXWAVE_FUSED_PDL", s.pdl);
+        flag("VOXWAVE_FUSED_MERGE", s.merge);
         if (const char* p = std::getenv("VOXWAVE_FUSED_PLANES"); p && *p) {
             if (std::strcmp(p, "balanced") == 0) {
                 s.planes = -1;
