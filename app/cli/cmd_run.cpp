@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
-#include <thread>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
@@ -12,7 +11,6 @@
 #include "distributed/distributed_run.hpp"
 #include "scene/result.hpp"
 #include "scene/scene_io.hpp"
-#include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_problem.hpp"
 #include "wave/wave_run.hpp"
 
@@ -77,19 +75,13 @@ void print_footer(const RunOptions& o, const WaveProblem& problem, const Result&
     std::printf("done in %.2f s (%.3g element-steps/s)", result.wall_seconds,
                 double(problem.grid.element_count()) * double(problem.steps) / std::max(result.wall_seconds, 1e-9));
     if (result.setup_seconds > 0)
-        std::printf(": setup %.2f s, time loop %.2f s", result.setup_seconds,
-                    result.wall_seconds - result.setup_seconds);
+        std::printf(": setup %.2f s, time loop %.2f s", result.setup_seconds, result.wall_seconds - result.setup_seconds);
     std::printf("\n");
     std::printf("result    %s\n", o.out.c_str());
 }
 
 int run_one_process(const RunOptions& o) {
     const Scene scene = load_scene(o);
-    // The CUDA context is created on a second thread while the scene is voxelised. The run's
-    // setup time (from run_wave) still includes whatever of it is left when the engine starts:
-    // the thread is joined only after the run.
-    std::jthread context;
-    if (scene.run.backend != Backend::Cpu) context = std::jthread([] { create_cuda_context(0); });
     check_output_path(o.out);
     const WaveProblem problem = build_wave_problem(scene, o.scene);
     if (!o.quiet) print_header(o, problem);

@@ -878,12 +878,6 @@ void run_wave_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, 
     }
 }
 
-void create_cuda_context(int device) {
-    if (device < 0 || std::size_t(device) >= cuda_devices().size()) return;
-    if (cudaSetDevice(device) == cudaSuccess) cudaFree(nullptr);
-    cudaGetLastError();  // a failure here is the engine's to report, later
-}
-
 double measure_device_copy_bandwidth_gbs(std::size_t bytes) {
     std::string why;
     if (cuda_devices(&why).empty()) throw InputError("", "backend", why);

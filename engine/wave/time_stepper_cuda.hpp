@@ -160,10 +160,4 @@ void run_wave_cuda(const WaveProblem& problem, const ProgressFn& progress, Resul
 // cudaMemcpy of `bytes`; throws InputError("", "backend", ...) without a device.
 double measure_device_copy_bandwidth_gbs(std::size_t bytes = std::size_t(1) << 30);
 
-// Creates the primary context of CUDA device `device` now, so that a caller can overlap its
-// cost (about 0.1 s on the H100) with host work on another thread; the engine's own
-// cudaSetDevice then waits for what is left of it. Does nothing without CUDA or without that
-// device, and ignores errors: the engine reports them when it starts.
-void create_cuda_context(int device);
-
 }  // namespace voxwave

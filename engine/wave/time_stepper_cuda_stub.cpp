@@ -39,7 +39,6 @@ std::size_t cuda_model_bytes(std::size_t, std::size_t, Precision, bool, bool) { 
 void check_cuda_model_fits(std::size_t, std::size_t, Precision, bool, bool) { no_cuda(); }
 void run_wave_cuda(const WaveProblem&, const ProgressFn&, Result&, CudaEngineOptions) { no_cuda(); }
 double measure_device_copy_bandwidth_gbs(std::size_t) { no_cuda(); }
-void create_cuda_context(int) {}
 
 }  // namespace voxwave
 #endif
