@@ -75,7 +75,8 @@ void print_footer(const RunOptions& o, const WaveProblem& problem, const Result&
     std::printf("done in %.2f s (%.3g element-steps/s)", result.wall_seconds,
                 double(problem.grid.element_count()) * double(problem.steps) / std::max(result.wall_seconds, 1e-9));
     if (result.setup_seconds > 0)
-        std::printf(": setup %.2f s, time loop %.2f s", result.setup_seconds, result.wall_seconds - result.setup_seconds);
+        std::printf(": setup %.2f s, time loop %.2f s", result.setup_seconds,
+                    result.wall_seconds - result.setup_seconds);
     std::printf("\n");
     std::printf("result    %s\n", o.out.c_str());
 }

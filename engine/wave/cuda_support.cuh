@@ -58,8 +58,8 @@ struct FusedStepArgs {
     Real keep, b;  // K is applied to w = keep u - b u^{n-1} (stiffness-proportional damping)
     int planes;    // element planes a chunk sweeps: 0 fill whole waves, -1 balanced blocks (launch_fused_shape)
     // Point sources and receivers of this step (the engine's point kernel otherwise): after its
-    // last update of a segment, the block adds src_scale force to u^{n+1} at the sources it owns
-    // and copies u^n at the receivers it owns (fused_step.cuh). nsrc = nrec = 0: none.
+    // sweep, each block adds src_scale force to u^{n+1} at the sources among the nodes it
+    // updated and copies u^n at such receivers (fused_points in fused_step.cuh). 0: none.
     int nsrc, nrec;
     const long long* src_node;
     const Real* src_scale;  // dt^2/m / (1 + h) at the source node
@@ -91,7 +91,8 @@ void launch_moment_stiffness(const MomentStiffnessArgs<Real>& a, bool damped, cu
 // The fused step's launch shape: 32 x 8 threads, 2 blocks per SM, planes per block chosen to
 // fill whole waves. Benchmark knobs (read once): VOXWAVE_FUSED_TILE = 8x1 | 8x2 | 8x3 | 8x4 |
 // 16x1 | 16x2 (tile rows x blocks per SM the registers are sized for), VOXWAVE_FUSED_PLANES =
-// element planes per block, or "balanced" (one wave of persistent blocks, equal column-planes).
+// element planes per block, or "balanced" (one wave of persistent blocks, equal column-planes);
+// VOXWAVE_FUSED_PDL and VOXWAVE_FUSED_MERGE (FusedShape in fused_step.cuh).
 template <class Real>
 void launch_fused_step(const FusedStepArgs<Real>& a, bool damped, cudaStream_t stream);
 // TCOVFEM's fused step (tcovfem_step_fused_cuda.cu): the same node-centred sweep with the element
