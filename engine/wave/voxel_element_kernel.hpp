@@ -15,9 +15,9 @@
 // i.e. the 2x2x2 Gauss stiffness; tests compare it with an independently written Gauss loop.
 // The 36 moments are only 21 distinct signed sums of the corners (7 per component), made by a
 // fast Walsh-Hadamard transform and sent back by its transpose (voxel_element_force).
-// Cost: about 215 operations per element (the edge-difference form took about 290; a dense
+// Cost: about 185 operations per element (the edge-difference form took about 290; a dense
 // 24x24 product 1152 flops), no element matrix in memory, and the same code for every material
-// (only lambda and mu change). Session 13: the CPU step 12-15 % faster on the 2 mm model.
+// (only lambda and mu change).
 //
 // Local node order (DESIGN §3): r = (-1,-1,-1), (1,-1,-1), (1,1,-1), (-1,1,-1), then the same
 // with r3 = +1; dof = 3 * node + component.
@@ -43,33 +43,22 @@ inline ModeScales mode_scales(ElementMethod m, double ds) {
 // Corner (a, b, c) in {0,1}^3 along (x, y, z) -> local node number.
 VOXWAVE_HD constexpr int voxel_local_node(int a, int b, int c) { return 4 * c + (b ? (a ? 2 : 3) : (a ? 1 : 0)); }
 
-// Isotropic stress of a displacement-gradient moment g (g[i][k] = moment of du_i/dr_k) with the
-// mode scale s already in the constants (ls = s lambda, ms = s mu, m2s = 2 s mu):
-// out = s (lambda tr(g) I + mu (g + g^t)).
-template <class Real>
-VOXWAVE_HD_INLINE void voxel_isotropic_stress(const Real g[3][3], Real ls, Real ms, Real m2s, Real out[3][3]) {
-    const Real lt = ls * (g[0][0] + g[1][1] + g[2][2]);
-    out[0][0] = lt + m2s * g[0][0];
-    out[1][1] = lt + m2s * g[1][1];
-    out[2][2] = lt + m2s * g[2][2];
-    out[0][1] = out[1][0] = ms * (g[0][1] + g[1][0]);
-    out[1][2] = out[2][1] = ms * (g[1][2] + g[2][1]);
-    out[0][2] = out[2][0] = ms * (g[0][2] + g[2][0]);
-}
-
 // f = K_e u for one element. u and f are 24 dofs in local node order. f is overwritten.
 // lambda, mu: Lame constants of the element's material (both 0 for void); sc: mode scales.
+//
+// The moments: along direction k, h[k][i] = (sum_q d_q, sum_q s_a d_q, sum_q s_b d_q, sum_q s_a s_b d_q)
+// of the 4 edge differences d_q of component i ((a, b) the other two axes in increasing order).
+// With s_x, s_y, s_z = -1 at a corner's 0 side and +1 at its 1 side, an edge difference along x
+// is sum_a s_x u, so every moment is one signed sum of the 8 corners, S_P = sum prod_{x in P} s_x u,
+// and the 36 are only 7 distinct ones per component: h[0] = (Sx, Sxy, Sxz, Sxyz), h[1] = (Sy, Sxy,
+// Syz, Sxyz), h[2] = (Sz, Sxz, Syz, Sxyz). One 3-stage fast Walsh-Hadamard transform of the corners
+// makes them (23 operations a component against 36 for the differences and their butterflies),
+// and its transpose sends back the 7 summed stress moments T_P (28 against about 44). The
+// stresses below are written on the S directly, so that the gradient entries a mode does not
+// have cost nothing (x + 0 is not folded by a compiler that keeps signed zeros).
 template <class Real>
 VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, Real sc0, Real sc1, Real sc2, Real* f) {
-    // Hadamard moments per direction k and component i:
-    // h[k][i][0] = sum_q d_q, h[k][i][1] = sum_q s_a d_q, h[k][i][2] = sum_q s_b d_q, h[k][i][3] = sum_q s_a s_b d_q,
-    // with (a, b) the other two axes in increasing order. With s_x, s_y, s_z = -1 at a corner's
-    // 0 side and +1 at its 1 side, an edge difference along x is sum_a s_x u, so every moment
-    // is one signed sum of the 8 corners, S_P = sum_corners prod_{x in P} s_x u: only 7 distinct
-    // ones (P = x, y, z, xy, xz, yz, xyz; h[k][i][3] = S_xyz for every k, h[0][i][1] = h[1][i][1]
-    // = S_xy, ...). They come from one 3-stage fast Walsh-Hadamard transform of the corners: 23
-    // operations a component instead of 12 differences and 24 butterfly additions (36).
-    Real h[3][3][4];
+    Real Sx[3], Sy[3], Sz[3], Sxy[3], Sxz[3], Syz[3], Sxyz[3];
     for (int i = 0; i < 3; ++i) {
         auto at = [&](int a, int b, int c) { return u[3 * voxel_local_node(a, b, c) + i]; };
         // Along x: sums and differences of the 4 x edges (b, c).
@@ -87,98 +76,69 @@ VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, 
             ds[c] = dx[0][c] + dx[1][c];
             dd[c] = dx[1][c] - dx[0][c];
         }
-        // Along z (the plain sum S, with no gradient in it, is not needed).
-        const Real Sx = ds[0] + ds[1], Sxz = ds[1] - ds[0];
-        const Real Sy = sd[0] + sd[1], Syz = sd[1] - sd[0];
-        const Real Sz = ss[1] - ss[0];
-        const Real Sxy = dd[0] + dd[1], Sxyz = dd[1] - dd[0];
-        h[0][i][0] = Sx;  // x edges: 1, r_y, r_z, r_y r_z
-        h[0][i][1] = Sxy;
-        h[0][i][2] = Sxz;
-        h[0][i][3] = Sxyz;
-        h[1][i][0] = Sy;  // y edges: 1, r_x, r_z, r_x r_z
-        h[1][i][1] = Sxy;
-        h[1][i][2] = Syz;
-        h[1][i][3] = Sxyz;
-        h[2][i][0] = Sz;  // z edges: 1, r_x, r_y, r_x r_y
-        h[2][i][1] = Sxz;
-        h[2][i][2] = Syz;
-        h[2][i][3] = Sxyz;
+        // Along z (the plain sum, with no gradient in it, is not needed).
+        Sx[i] = ds[0] + ds[1];
+        Sxz[i] = ds[1] - ds[0];
+        Sy[i] = sd[0] + sd[1];
+        Syz[i] = sd[1] - sd[0];
+        Sz[i] = ss[1] - ss[0];
+        Sxy[i] = dd[0] + dd[1];
+        Sxyz[i] = dd[1] - dd[0];
     }
 
-    // t[k][i][*]: the stress moments sent back through the transposed transforms.
-    Real t[3][3][4];
-    Real g[3][3], s[3][3];
-
-    // The mode scales folded into the material constants once per element: 10 operations
-    // instead of ~35 inside the stress evaluations below.
+    // The mode scales folded into the material constants once per element.
     const Real ls0 = sc0 * lambda, ms0 = sc0 * mu, m2s0 = ms0 + ms0;
-    const Real ls1 = sc1 * lambda, ms1 = sc1 * mu, m2s1 = ms1 + ms1;
-    const Real ms2 = sc2 * mu, ps2 = sc2 * (lambda + mu + mu);
+    const Real ls1 = sc1 * lambda, ms1 = sc1 * mu, m3s1 = ms1 + (ms1 + ms1);
+    // Bilinear modes: mode k (psi = r_a r_b) has the single gradient column g_i = Sxyz_i, stress
+    // column k: mu g_i (i != k), (lambda + 2 mu) g_k; summed over the three modes, T_xyz_i =
+    // (lambda + 4 mu) sc2 Sxyz_i.
+    const Real mu2 = mu + mu, pm2 = sc2 * (lambda + (mu2 + mu2));  // 4 mu exactly
 
-    // psi = 1: all nine gradient entries.
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) g[i][k] = h[k][i][0];
-    voxel_isotropic_stress(g, ls0, ms0, m2s0, s);
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) t[k][i][0] = s[i][k];
-
-    // psi = r_x: d/dx has no r_x moment; y edges carry it in slot 1, z edges in slot 1.
-    for (int i = 0; i < 3; ++i) {
-        g[i][0] = Real{};
-        g[i][1] = h[1][i][1];
-        g[i][2] = h[2][i][1];
+    // psi = 1: the gradient g[i][k] = S_k[i]; stress s = lambda tr(g) I + mu (g + g^t); the
+    // moment of mode 1 along edges k of component i is s[i][k].
+    Real Tx[3], Ty[3], Tz[3];
+    {
+        const Real lt = ls0 * (Sx[0] + Sy[1] + Sz[2]);
+        Tx[0] = lt + m2s0 * Sx[0];
+        Ty[1] = lt + m2s0 * Sy[1];
+        Tz[2] = lt + m2s0 * Sz[2];
+        Ty[0] = Tx[1] = ms0 * (Sy[0] + Sx[1]);
+        Tz[1] = Ty[2] = ms0 * (Sz[1] + Sy[2]);
+        Tz[0] = Tx[2] = ms0 * (Sz[0] + Sx[2]);
     }
-    voxel_isotropic_stress(g, ls1, ms1, m2s1, s);
-    for (int i = 0; i < 3; ++i) {
-        t[1][i][1] = s[i][1];
-        t[2][i][1] = s[i][2];
-    }
-    // psi = r_y: x edges slot 1, z edges slot 2.
-    for (int i = 0; i < 3; ++i) {
-        g[i][0] = h[0][i][1];
-        g[i][1] = Real{};
-        g[i][2] = h[2][i][2];
-    }
-    voxel_isotropic_stress(g, ls1, ms1, m2s1, s);
-    for (int i = 0; i < 3; ++i) {
-        t[0][i][1] = s[i][0];
-        t[2][i][2] = s[i][2];
-    }
-    // psi = r_z: x edges slot 2, y edges slot 2.
-    for (int i = 0; i < 3; ++i) {
-        g[i][0] = h[0][i][2];
-        g[i][1] = h[1][i][2];
-        g[i][2] = Real{};
-    }
-    voxel_isotropic_stress(g, ls1, ms1, m2s1, s);
-    for (int i = 0; i < 3; ++i) {
-        t[0][i][2] = s[i][0];
-        t[1][i][2] = s[i][1];
+    // Linear modes: psi = r_x has gradient columns y (Sxy) and z (Sxz), no x column; its stress
+    // columns y and z go to T_xy and T_xz. psi = r_y: columns x (Sxy) and z (Syz), to T_xy and
+    // T_yz. psi = r_z: columns x (Sxz) and y (Syz), to T_xz and T_yz.
+    Real Txy[3], Txz[3], Tyz[3];
+    {
+        const Real ltx = ls1 * (Sxy[1] + Sxz[2]);  // psi = r_x
+        const Real x12 = ms1 * (Sxy[2] + Sxz[1]);
+        const Real lty = ls1 * (Sxy[0] + Syz[2]);  // psi = r_y
+        const Real y02 = ms1 * (Sxy[2] + Syz[0]);
+        const Real ltz = ls1 * (Sxz[0] + Syz[1]);  // psi = r_z
+        const Real z01 = ms1 * (Sxz[1] + Syz[0]);
+        // T_xy = (r_y stress column x) + (r_x stress column y), and likewise below. Where both
+        // are the same gradient entry, lambda tr + 2 mu g and mu g join: lambda tr + 3 mu g.
+        Txy[0] = lty + m3s1 * Sxy[0];
+        Txy[1] = ltx + m3s1 * Sxy[1];
+        Txy[2] = y02 + x12;
+        Txz[0] = ltz + m3s1 * Sxz[0];
+        Txz[1] = z01 + x12;
+        Txz[2] = ltx + m3s1 * Sxz[2];
+        Tyz[0] = z01 + y02;
+        Tyz[1] = ltz + m3s1 * Syz[1];
+        Tyz[2] = lty + m3s1 * Syz[2];
     }
 
-    // Bilinear modes: only the edges along the third axis k carry them (slot 3), so the
-    // gradient moment is the single column g_i = h[k][i][3]; stress column k:
-    // s_ik = mu g_i (i != k), s_kk = (lambda + 2 mu) g_k.
-    for (int k = 0; k < 3; ++k) {
-        const Real gk = h[k][k][3];
-        for (int i = 0; i < 3; ++i) t[k][i][3] = i == k ? ps2 * gk : ms2 * h[k][i][3];
-    }
-
-    // Back: f = H^t t, the transposed transform. The moments that share one signed sum S_P add
-    // their stress moments into T_P, and the three transposed stages (z, y, x) scatter the seven
-    // T_P to the 8 corners: 27 operations a component instead of 24 butterfly and 16 scatter
-    // additions (40) and the negations.
+    // Back: f = H^t T, the transposed transform (stages z, y, x).
     for (int i = 0; i < 3; ++i) {
-        const Real Tx = t[0][i][0], Ty = t[1][i][0], Tz = t[2][i][0];
-        const Real Txy = t[0][i][1] + t[1][i][1], Txz = t[0][i][2] + t[2][i][1], Tyz = t[1][i][2] + t[2][i][2];
-        const Real Txyz = t[0][i][3] + t[1][i][3] + t[2][i][3];
+        const Real Txyz = pm2 * Sxyz[i];
         // Transposed z stage: the adjoints of ds, dd, sd per z side c (ss[c] = -+Tz).
-        const Real ds0 = Tx - Txz, ds1 = Tx + Txz, dd0 = Txy - Txyz, dd1 = Txy + Txyz;
-        const Real sd0 = Ty - Tyz, sd1 = Ty + Tyz;
+        const Real ds0 = Tx[i] - Txz[i], ds1 = Tx[i] + Txz[i], dd0 = Txy[i] - Txyz, dd1 = Txy[i] + Txyz;
+        const Real sd0 = Ty[i] - Tyz[i], sd1 = Ty[i] + Tyz[i];
         // Transposed y stage: the adjoints of the x sums sx[b][c] and differences dx[b][c].
         const Real dx00 = ds0 - dd0, dx10 = ds0 + dd0, dx01 = ds1 - dd1, dx11 = ds1 + dd1;
-        const Real nsx00 = Tz + sd0, sx10 = sd0 - Tz, sx01 = Tz - sd1, sx11 = Tz + sd1;  // nsx00 = -sx00
+        const Real nsx00 = Tz[i] + sd0, sx10 = sd0 - Tz[i], sx01 = Tz[i] - sd1, sx11 = Tz[i] + sd1;  // nsx00 = -sx00
         // Transposed x stage: corner (0, b, c) gets sx - dx, corner (1, b, c) sx + dx.
         f[3 * voxel_local_node(0, 0, 0) + i] = -(nsx00 + dx00);
         f[3 * voxel_local_node(1, 0, 0) + i] = dx00 - nsx00;
