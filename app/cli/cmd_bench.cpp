@@ -38,10 +38,11 @@ struct BenchOptions {
     std::string command_line;
 };
 
-// Floating-point operations of one moment-kernel element product (voxel_element_kernel.hpp):
-// 3 x 3 x (4 differences + 8 Hadamard) = 108 in, 4 stress evaluations (~20 each) + 9 bilinear
-// (2 each) = ~100, 3 x 3 x (8 Hadamard + 8 scatter) = 144 out; the damped input adds 72.
-constexpr double kMomentKernelFlops = 330;
+// Floating-point operations of one moment-kernel element product (voxel_element_kernel.hpp, an
+// fma counted as 2): the Walsh-Hadamard transform in 3 x 23 = 69, the material constants ~10,
+// the stresses on the signed sums 15 + 27 + 3 = 45, the transposed transform out 3 x 23 = 69;
+// the damped input adds 72. Until session 13 the edge-difference kernel counted 330.
+constexpr double kMomentKernelFlops = 265;
 
 std::string format_seconds(double s) {
     char b[32];
