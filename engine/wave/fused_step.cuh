@@ -12,7 +12,9 @@
 //     it shares w = keep u - b u^{n-1} (the operand of K) through shared memory;
 //   - the element whose lowest corner is the thread's node is "its" element; the Plane makes
 //     the forces of every element plane of the range from the shared w; the tile's last column
-//     and row only load, so no element needs a node nobody loaded;
+//     and row only load, so no element needs a node nobody loaded (or, with the Plane's
+//     kEveryWarpComputes, the last row computes too and the block's first 3 warps load the node
+//     row below the tile, w only);
 //   - each node's force is summed from its 4 elements of the plane: along x within the warp
 //     (a warp is one row of the tile), along y through shared memory, along z by carrying the
 //     top face into the next plane;
@@ -20,8 +22,8 @@
 //     writes u^{n+1}. Nothing else of the step touches global memory.
 // The tile's edge threads compute elements only for their neighbours (halo, recomputed by the
 // next tile) and the element plane below a range is recomputed for the carry: 32 x TileY
-// threads own 30 x (TileY - 2) nodes. u^{n+1} goes to a third buffer because neighbouring tiles
-// still read u^{n-1}.
+// threads own 30 x (TileY - 2) nodes (30 x (TileY - 1) with kEveryWarpComputes). u^{n+1} goes to
+// a third buffer because neighbouring tiles still read u^{n-1}.
 //
 // A Plane<Real, TileY> provides
 //   struct Shared;                    its part of the block's shared memory
@@ -29,6 +31,14 @@
 //   static constexpr bool kSwizzleW;  true: w's columns are stored XOR fused_w_swizzle(row, plane)
 //   static constexpr bool kMergeLastXTile;  true: a last x tile of at most 15 nodes is swept as merged
 //                                     columns (FusedWork::merged) in balanced blocks
+//   static constexpr bool kEveryWarpComputes;  true: all TileY warps compute element rows (the tile
+//                                     loads TileY + 1 node rows and owns TileY - 1); false: the last
+//                                     row only loads. Why: with two blocks per SM both load-only
+//                                     warps sit on one SM sub-partition (warp slot 7 mod 4), which
+//                                     then has 2 computing warps against 4 on the others. The
+//                                     compute-bound TCOVFEM gains 5 %; the moment kernel at 2 mm
+//                                     loses 4 % (10 y tiles of 8 element rows for 65 node rows
+//                                     against 11 of 7), at 1.2 mm gains 5 % (s13 run 4)
 //   static constexpr bool kLoadAfterForces;  true: the next plane's loads wait until forces is done,
 //                                     and the node values loaded before are stored to shared memory
 //                                     before it (a third `own` slot), so no load result is live
@@ -76,17 +86,25 @@ __device__ __forceinline__ NodeValues<Real> load_node(const FusedStepArgs<Real>&
 }
 
 // Shared memory of one block (dynamic: more than the 48 KB of static shared memory in FP64).
-template <class Real, int TileY, class PlaneShared, int OwnSlots>
+template <class Real, int TileY, class PlaneShared, int OwnSlots, int WRows>
 struct FusedShared {
     static constexpr int kOwnSlots = OwnSlots;
-    Real w[3][3][TileY][kFusedTileX];           // w of every thread's node, node planes k, k + 1, k + 2 (mod 3)
+    Real w[3][3][WRows][kFusedTileX];           // w of every thread's node (and with WRows = TileY + 1 of the
+                                                // row below the tile), node planes k, k + 1, k + 2 (mod 3)
     Real own[OwnSlots][6][TileY][kFusedTileX];  // u, u^{n-1} of the thread's node, planes mod OwnSlots
     Real pass[2][2][3][TileY][kFusedTileX];     // row-(j + 1) force partials of both faces, by plane parity
     PlaneShared plane;
 };
-// A Plane's block layout: a third `own` slot with kLoadAfterForces (see the kernel's loop).
+// A Plane's block layout: a third `own` slot with kLoadAfterForces (see the kernel's loop), a
+// w row for the row below the tile with kEveryWarpComputes.
 template <class Real, int TileY, class Plane>
-using FusedSharedOf = FusedShared<Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2>;
+using FusedSharedOf = FusedShared<Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2,
+                                  Plane::kEveryWarpComputes ? TileY + 1 : TileY>;
+// Node rows a tile owns: all but the first (halo) row, and but the last without kEveryWarpComputes.
+template <class Plane, int TileY>
+constexpr int fused_owned_rows() {
+    return Plane::kEveryWarpComputes ? TileY - 1 : TileY - 2;
+}
 
 // The XOR swizzle of w's columns for tile row `row` of node plane kk (bits 2 and 3: rows of
 // other parity and planes of other parity fall in other banks). Why: a TCOVFEM lane quad reads
@@ -111,18 +129,18 @@ struct FusedWork {
 
 // The point kernel's work for the nodes a block updated, column-planes [first, end) (saves the
 // point kernel's launch: 2.7-3.0 us a step, s12 run 5). Node (i, j, kk) lies in tile column
-// i / 30 + tiles_x j / (tile_y - 2), or in merged column tiles_x tiles_y + (j / (tile_y - 2)) / 2
+// i / 30 + tiles_x j / owned_rows, or in merged column tiles_x tiles_y + (j / owned_rows) / 2
 // when i is in a merged last x tile; the segment sweeping element plane min(kk, nz - 1) of that
 // column updated it (the top plane nz with the plane below it). Called by one warp after the
 // sweep's last barrier, when every update is visible to it. In 32 bits: with 64-bit divisions
 // here (or the segment's bounds kept across the sweep) the TCOVFEM kernel spilled 12-20 bytes.
 template <class Real>
-__device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, FusedWork work, int tile_y, int first,
+__device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, FusedWork work, int owned_rows, int first,
                                              int end, int lane) {
     const unsigned nx1 = unsigned(a.nx + 1), plane = nx1 * unsigned(a.ny + 1);
     auto updated_here = [&](long long node) {
         const unsigned n = unsigned(node), kk = n / plane, ij = n - kk * plane, j = ij / nx1, i = ij - j * nx1;
-        const int cx = int(i) / (kFusedTileX - 2), cy = int(j) / (tile_y - 2);
+        const int cx = int(i) / (kFusedTileX - 2), cy = int(j) / owned_rows;
         const int column = cx < work.tiles_x ? cx + work.tiles_x * cy : work.tiles_x * work.tiles_y + cy / 2;
         const int at = column * a.nz + min(int(kk), a.nz - 1);
         return at >= first && at < end;
@@ -200,11 +218,13 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         const int cx = half ? work.tiles_x : column % work.tiles_x;
         const int cy = half ? 2 * (column - full_columns) + (tx >> 4) : column / work.tiles_x;
         const int ei = cx * (kFusedTileX - 2) - 1 + xl;
-        const int ej = cy * (TileY - 2) - 1 + ty;
+        constexpr int kOwnedRows = fused_owned_rows<Plane, TileY>();
+        const int ej = cy * kOwnedRows - 1 + ty;
         const int x_end = half ? 16 : kFusedTileX;
         const bool node_in = cy < work.tiles_y && ei >= 0 && ei <= a.nx && ej >= 0 && ej <= a.ny;
-        const bool computes = node_in && xl < x_end - 1 && ty < TileY - 1 && ei < a.nx && ej < a.ny;
-        const bool owns = xl > 0 && (half || xl < kFusedTileX - 1) && ty > 0 && ty < TileY - 1 && node_in;
+        const bool last_row_loads_only = !Plane::kEveryWarpComputes && ty == TileY - 1;
+        const bool computes = node_in && xl < x_end - 1 && !last_row_loads_only && ei < a.nx && ej < a.ny;
+        const bool owns = xl > 0 && (half || xl < kFusedTileX - 1) && ty > 0 && !last_row_loads_only && node_in;
         // This thread's node and element at plane kk (meaningful when node_in / computes).
         const unsigned node0 = unsigned(ei) + unsigned(a.nx + 1) * unsigned(ej);
         const unsigned element0 = unsigned(ei) + unsigned(a.nx) * unsigned(ej);
@@ -217,6 +237,26 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
 #pragma unroll
             for (int c = 0; c < 3; ++c)
                 sh.w[kk % 3][c][ty][col] = Damped ? damped_operand(v.u[c], v.um[c], a.keep, a.b) : v.u[c];
+        };
+        // kEveryWarpComputes: the row below the tile (node row TileY of the tile), of which only w
+        // is needed, for the elements of the last tile row. Warps 0..2 load it, component ty of
+        // lane tx's node: the node below this thread's by TileY - ty rows (the lane's x mapping
+        // and y tile are its own). Without it these do nothing.
+        const int eje = ej + (TileY - ty);
+        const bool extra_in =
+            Plane::kEveryWarpComputes && ty < 3 && cy < work.tiles_y && ei >= 0 && ei <= a.nx && eje <= a.ny;
+        auto extra_values = [&](int kk, Real& eu, Real& eum) {
+            eu = eum = Real(0);
+            if (extra_in && kk <= a.nz) {
+                const unsigned n = node_at(kk) + unsigned(TileY - ty) * unsigned(a.nx + 1);
+                eu = __ldg(a.u[ty] + n);
+                if constexpr (Damped) eum = __ldg(a.um[ty] + n);
+            }
+        };
+        auto put_extra = [&](int kk, Real eu, Real eum) {
+            if (Plane::kEveryWarpComputes && ty < 3)
+                sh.w[kk % 3][ty][TileY][Plane::kSwizzleW ? tx ^ fused_w_swizzle(TileY, kk) : tx] =
+                    Damped ? damped_operand(eu, eum, a.keep, a.b) : eu;
         };
         auto own_slot = [](int kk) { return kOwnSlots == 2 ? (kk & 1) : int(unsigned(kk) % 3u); };
         auto put_own = [&](int kk, const NodeValues<Real>& v) {
@@ -255,8 +295,15 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             put_own(k, v0);
             put_w(k + 1, v1);
             put_own(k + 1, v1);
+            Real eu, eum;
+            extra_values(k, eu, eum);
+            put_extra(k, eu, eum);
+            extra_values(k + 1, eu, eum);
+            put_extra(k + 1, eu, eum);
         }
         NodeValues<Real> next = node_values(k + 2);
+        Real next_eu, next_eum;
+        extra_values(k + 2, next_eu, next_eum);
         unsigned id_next = element_id(k);
         __syncthreads();
         Real carry[3] = {Real(0), Real(0), Real(0)};
@@ -269,10 +316,12 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 // (third of three) by update(k - 1) too. Nothing loaded is then live across forces.
                 put_w(k + 2, next);
                 put_own(k + 2, next);
+                put_extra(k + 2, next_eu, next_eum);
                 const unsigned id = id_next;
                 plane.forces(sh, a, k, id, tx, ty);
                 id_next = element_id(k + 1);
                 next = node_values(k + 3);
+                extra_values(k + 3, next_eu, next_eum);
                 // The update factors: in flight across the barrier.
                 const Real ai = factor(a.a, Real(0), k);
                 const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
@@ -291,6 +340,8 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             }
             // Two planes ahead, in flight during the element work.
             const NodeValues<Real> ahead = node_values(k + 3);
+            Real ahead_eu, ahead_eum;
+            extra_values(k + 3, ahead_eu, ahead_eum);
             // This plane's update factors, needed after the element work.
             const Real ai = factor(a.a, Real(0), k);
             const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
@@ -300,6 +351,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             id_next = element_id(k + 1);
             plane.forces(sh, a, k, id, tx, ty);
             put_w(k + 2, next);
+            put_extra(k + 2, next_eu, next_eum);
             __syncthreads();  // partials of plane k and w of node plane k + 2 complete
             Real node[2][3];
             plane.node_sums(sh, k, tx, ty, node);
@@ -312,6 +364,8 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
 #pragma unroll
             for (int c = 0; c < 3; ++c) carry[c] = node[1][c];
             next = ahead;
+            next_eu = ahead_eu;
+            next_eum = ahead_eum;
         }
         // The model's top node plane has elements only below.
         if (k1 == a.nz && owns) {
@@ -323,12 +377,12 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         }
         __syncthreads();  // the next segment's prologue overwrites the w and own slots read above
     }
-    // Sources and receivers (fused_points), by the tile's last row, which makes no forces. The
-    // block's range is made again rather than kept live across the sweep.
+    // Sources and receivers (fused_points), by the tile's last row, after the sweep. The block's
+    // range is made again rather than kept live across the sweep.
     if (ty == TileY - 1 && (a.nsrc > 0 || a.nrec > 0)) {
         int first, end;
         block_range(first, end);
-        fused_points(a, work, TileY, first, end, tx);
+        fused_points(a, work, fused_owned_rows<Plane, TileY>(), first, end, tx);
     }
 }
 
@@ -372,8 +426,9 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
         VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
         return major >= 9 && fused_shape().pdl != 0;
     }();
-    // Owned nodes per tile: 30 along x, node rows - 2 along y.
-    FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2), (a.ny + 1 + TileY - 3) / (TileY - 2), 0, 0};
+    // Owned nodes per tile: 30 along x, owned_rows along y.
+    constexpr int owned_rows = fused_owned_rows<Plane, TileY>();
+    FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2), (a.ny + owned_rows) / owned_rows, 0, 0};
     // The last x tile merged in pairs of y tiles when it holds at most 15 nodes (the Plane's
     // choice, or the knob). Merged columns then sweep in balanced persistent blocks unless a
     // chunk size is set: in chunks the full columns' blocks still set the step (TCOVFEM at 2 mm,

@@ -6,8 +6,9 @@
 // the paper's 7-bit digits: the same integer, without the digit spreading. The element forces
 // are bit-identical to the CPU emulation.
 //
-// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-*, s10-*, s11-*, s12-*,
-// cuda-bench.md): 240 us a step against 753 for the split design (the paper's mapping: 762).
+// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s13-*, cuda-bench.md):
+// 227 us a step against 749 for the split design (the paper's mapping: 758).
+// Session 13: 238 -> 227 us with every warp of the tile computing (kEveryWarpComputes below).
 // Session 12: 251 -> 240 us by merging the last x tile's columns (kMergeLastXTile below) and a
 // programmatic dependent launch of each step (fused_step.cuh).
 // Session 11 took it from 305 us: conflict-free shared memory (293), then fewer instructions
@@ -83,6 +84,10 @@ public:
     // Compute-bound: at 2 mm the last x tile (13 nodes) computed a full warp row of 32 element
     // slots in each of its 11 y tiles; merged in pairs, those are 6 columns instead of 11.
     static constexpr bool kMergeLastXTile = true;
+    // All 8 warps compute (the tile loads the node row below it): with the last row only
+    // loading, the two blocks' load-only warps shared one SM sub-partition, which had half the
+    // Tensor Core work of the others. 238.4 -> 226.0 us a step at 2 mm (s13 run 4).
+    static constexpr bool kEveryWarpComputes = true;
 
     __device__ TcovfemPlane(const FusedStepArgs<double>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {
@@ -100,10 +105,7 @@ public:
 
     template <class Sh>
     __device__ __forceinline__ void forces(Sh& sh, const FusedStepArgs<double>& a, int k, unsigned id, int tx, int ty) {
-        // The tile's last row only loads (its elements are outside the tile), and its partials
-        // are never read: the whole warp skips. A warp with no element at all (void, or past the
-        // model's edge) writes zero partials.
-        if (ty == TileY - 1) return;
+        // A warp with no element at all (void, or past the model's edge) writes zero partials.
         const int lane = tx, g = lane >> 2, t = lane & 3;
         const int M = a.stages;
         const bool empty = !__any_sync(kFullWarp, id != 0);
@@ -126,6 +128,9 @@ public:
         // of a half warp read 4 elements x 4 nodes: with the swizzle those are 16 distinct bank
         // pairs (before: 4-way conflicts, 8 wavefronts per load against 2, s10 run 7).
         const int row = ty + node_row_;
+        // w's component stride: TileY + 1 rows (the tile's and the one below it).
+        constexpr int kWComponent = int(sizeof(sh.w[0][0]) / sizeof(double));
+        static_assert(kWComponent == (TileY + 1) * kFusedTileX);
         const double* const wbase = &sh.w[(k + node_plane_) % 3][0][row][0];
         const int wmask = fused_w_swizzle(row, k + node_plane_);
         double prev[3] = {0.0, 0.0, 0.0};  // a = 1 outputs of the last element of the previous m-tile
@@ -143,7 +148,7 @@ public:
                     // Column E + h = 16 mt + (8 r + g + h): the swizzle touches bits 2 and 3 only.
                     const double* col = wbase + 16 * mt + ((8 * r + g + h) ^ wmask);
 #pragma unroll
-                    for (int c = 0; c < 3; ++c) w[3 * h + c] = load_shared_in_order(col + c * TileY * kFusedTileX);
+                    for (int c = 0; c < 3; ++c) w[3 * h + c] = load_shared_in_order(col + c * kWComponent);
                 }
                 // The element's scale: an integer max of the inputs' top words, then over the quad.
                 std::uint32_t m = 0;

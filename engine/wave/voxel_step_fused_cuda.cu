@@ -38,6 +38,10 @@ public:
     // Memory-bound: merged columns would need balanced blocks, whose neighbours sweep different
     // planes (their halo loads then miss L2).
     static constexpr bool kMergeLastXTile = false;
+    // The tile's last row only loads: at 2 mm (65 node rows) every warp computing took 95.6 us
+    // a step in FP64 against 92.0 (fewer, fuller tiles do not pay where memory bounds the step);
+    // at 1.2 mm it gained 5 % (s13 run 4).
+    static constexpr bool kEveryWarpComputes = false;
 
     __device__ MomentPlane(const FusedStepArgs<Real>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {
