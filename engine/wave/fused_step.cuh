@@ -254,9 +254,11 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             }
         };
         auto put_extra = [&](int kk, Real eu, Real eum) {
-            if (Plane::kEveryWarpComputes && ty < 3)
-                sh.w[kk % 3][ty][TileY][Plane::kSwizzleW ? tx ^ fused_w_swizzle(TileY, kk) : tx] =
-                    Damped ? damped_operand(eu, eum, a.keep, a.b) : eu;
+            if constexpr (Plane::kEveryWarpComputes) {  // without it, w has no row TileY
+                if (ty < 3)
+                    sh.w[kk % 3][ty][TileY][Plane::kSwizzleW ? tx ^ fused_w_swizzle(TileY, kk) : tx] =
+                        Damped ? damped_operand(eu, eum, a.keep, a.b) : eu;
+            }
         };
         auto own_slot = [](int kk) { return kOwnSlots == 2 ? (kk & 1) : int(unsigned(kk) % 3u); };
         auto put_own = [&](int kk, const NodeValues<Real>& v) {
