@@ -53,9 +53,10 @@ VOXWAVE_HD constexpr int voxel_local_node(int a, int b, int c) { return 4 * c + 
 // and the 36 are only 7 distinct ones per component: h[0] = (Sx, Sxy, Sxz, Sxyz), h[1] = (Sy, Sxy,
 // Syz, Sxyz), h[2] = (Sz, Sxz, Syz, Sxyz). One 3-stage fast Walsh-Hadamard transform of the corners
 // makes them (23 operations a component against 36 for the differences and their butterflies),
-// and its transpose sends back the 7 summed stress moments T_P (28 against about 44). The
-// stresses below are written on the S directly, so that the gradient entries a mode does not
-// have cost nothing (x + 0 is not folded by a compiler that keeps signed zeros).
+// and its transpose sends back the 7 summed stress moments T_P (23 against about 44 for the
+// butterflies and the scatter). The stresses below are written on the S directly, so that the
+// gradient entries a mode does not have cost nothing (x + 0 is not folded by a compiler that
+// keeps signed zeros), and so that the moments two modes share are summed there into T_P.
 template <class Real>
 VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, Real sc0, Real sc1, Real sc2, Real* f) {
     Real Sx[3], Sy[3], Sz[3], Sxy[3], Sxz[3], Syz[3], Sxyz[3];
