@@ -237,7 +237,11 @@ for phase in "$@"; do
       grep -E "Duration|Issue Slots Busy|Registers Per|Achieved Occupancy|Throughput|Warp Cycles Per Issued|Executed Ipc|Local" "$OUT/ncu-tc.txt" | tee -a "$OUT/summary.log"
       timeout 200 /usr/local/cuda/bin/ncu --clock-control none --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,regex:smsp__inst_executed_pipe_.*\.sum,smsp__inst_executed.sum \
         -k regex:fused -s 30 -c 1 $CLI bench --backend cuda --spacing 0.002 --methods tcovfem --precisions fp64 --steps 40 >"$OUT/ncu-tc-stalls.txt" 2>&1
-      grep -E "stalled|inst_executed" "$OUT/ncu-tc-stalls.txt" | sort -k3 -n -r | head -24 | tee -a "$OUT/summary.log" ;;
+      grep -E "stalled|inst_executed" "$OUT/ncu-tc-stalls.txt" | sort -k3 -n -r | head -24 | tee -a "$OUT/summary.log"
+      # How busy each pipe is (% of its peak while the SM is active) and the SM clock: what bounds the step.
+      timeout 200 /usr/local/cuda/bin/ncu --clock-control none --metrics 'regex:sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active,regex:sm__inst_executed_pipe_.*\.avg\.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second,smsp__issue_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum' \
+        -k regex:fused -s 30 -c 1 $CLI bench --backend cuda --spacing 0.002 --methods tcovfem --precisions fp64 --steps 40 >"$OUT/ncu-tc-pipes.txt" 2>&1
+      grep -E "pct|per_second|duration" "$OUT/ncu-tc-pipes.txt" | sort -k3 -n -r | head -40 | tee -a "$OUT/summary.log" ;;
     tc-source)
       # Per-instruction counters of the fused TCOVFEM kernel (2 mm, M = 8): sass.csv.gz.
       log "tcovfem fused step source counters (2 mm)"

@@ -13,8 +13,8 @@
 //   - the element whose lowest corner is the thread's node is "its" element; the Plane makes
 //     the forces of every element plane of the range from the shared w; the tile's last column
 //     and row only load, so no element needs a node nobody loaded (or, with the Plane's
-//     kEveryWarpComputes, the last row computes too and the block's first 3 warps load the node
-//     row below the tile, w only);
+//     kEveryWarpComputes, the last row computes too and the node row below the tile is loaded
+//     too, w only: by the block's first 3 warps, or with kNeighbourBarriers by the last one);
 //   - each node's force is summed from its 4 elements of the plane: along x within the warp
 //     (a warp is one row of the tile), along y through shared memory, along z by carrying the
 //     top face into the next plane;
@@ -39,6 +39,9 @@
 //                                     compute-bound TCOVFEM gains 5 %; the moment kernel at 2 mm
 //                                     loses 4 % (10 y tiles of 8 element rows for 65 node rows
 //                                     against 11 of 7), at 1.2 mm gains 5 % (s13 run 4)
+//   static constexpr bool kNeighbourBarriers;  true: a plane ends with each warp meeting only its
+//                                     two neighbouring warps (fused_plane_barrier); false: the
+//                                     block barrier
 //   static constexpr bool kLoadAfterForces;  true: the next plane's loads wait until forces is done,
 //                                     and the node values loaded before are stored to shared memory
 //                                     before it (a third `own` slot), so no load result is live
@@ -46,8 +49,11 @@
 //   Plane(args, shared, tid, threads) fills its tables (the kernel's first barrier follows)
 //   forces(sh, args, k, id, tx, ty)   element plane k (id: the thread's element, 0 = none);
 //                                     writes the row-(j + 1) partials to sh.pass[k & 1] and
-//                                     keeps or stores the row-j ones; before the plane's barrier
-//   node_sums(sh, k, tx, ty, node)    after it: node[cc][c] = the x and y sums of face cc
+//                                     keeps or stores the row-j ones; before the plane's barrier.
+//                                     It reads w rows ty and ty + 1 only and writes row ty only
+//                                     (what kNeighbourBarriers relies on)
+//   node_sums(sh, k, tx, ty, node)    after it: node[cc][c] = the x and y sums of face cc, from
+//                                     rows ty and ty - 1 only
 #pragma once
 
 #include <algorithm>
@@ -167,6 +173,42 @@ __device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, Fused
 // sweep different planes side by side: VFEM at 1.2 mm took 534.7 us a step that way against
 // 507.4 in chunks (s11 run 11; at 2 mm, where the chunks fill one wave, the two are equal).
 
+// The barrier that ends each plane of the sweep. Everything that crosses it passes between
+// neighbouring warps of the tile: warp ty's pass partials are read by warp ty + 1 and its stage0
+// partials by itself; its w node row is read by the element rows ty - 1 and ty (the row below
+// the tile, by the last warp, which then also loads it: FusedExtraRow); and the slots a warp
+// overwrites (three w slots, double-buffered partials) were last read by those same warps one
+// or two planes before. So a warp need not wait for the whole block: it meets warp ty - 1 and
+// warp ty + 1 at named barriers of two warps (id 1 + p joins warps p and p + 1). Even warps meet
+// their upper neighbour first, odd warps their lower one, so every pair's two warps reach it in
+// the same order and nothing waits in a cycle. Neighbours stay within one plane of each other,
+// which is all the slots need; the warps of a tile drift apart by up to a plane, so one slow
+// warp no longer stalls the seven others, and warps in different phases (FP64 conversions,
+// byte permutes, Tensor Core products) share the SM's pipes. The sweep's first and last barriers
+// stay whole-block. A Plane trait, kNeighbourBarriers (A/B against the block barrier, H100, 2 mm,
+// 3000 steps, s14 run 3): TCOVFEM 226.6 -> 222.4 us, OVFEM FP64 91.9 -> 90.4 us, VFEM 1.2 mm
+// 415 -> 411 us; OVFEM FP32 57.5 -> 59.6 us, so FP32 keeps the block barrier.
+template <int TileY, bool Neighbour>
+__device__ __forceinline__ void fused_plane_barrier(int ty) {
+    if constexpr (Neighbour && TileY > 1) {
+        static_assert(TileY <= 16, "named barriers 1..TileY - 1 (16 a block)");
+        const int first = (ty & 1) ? ty - 1 : ty, second = (ty & 1) ? ty : ty - 1;
+        if (first >= 0 && first < TileY - 1) asm volatile("bar.sync %0, 64;" ::"r"(1 + first) : "memory");
+        if (second >= 0 && second < TileY - 1) asm volatile("bar.sync %0, 64;" ::"r"(1 + second) : "memory");
+    } else {
+        __syncthreads();
+    }
+}
+
+// kEveryWarpComputes: the node row below the tile (w only), loaded by the last warp itself with
+// neighbour barriers (all 3 components: the warp that reads it), else by warps 0..2 (component ty
+// each, which spreads the loads).
+template <class Real, bool Neighbour>
+struct FusedExtraRow {
+    static constexpr int kComponents = Neighbour ? 3 : 1;
+    Real u[kComponents], um[kComponents];
+};
+
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
 __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     fused_step_kernel(FusedStepArgs<Real> a, FusedWork work) {
@@ -239,25 +281,38 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 sh.w[kk % 3][c][ty][col] = Damped ? damped_operand(v.u[c], v.um[c], a.keep, a.b) : v.u[c];
         };
         // kEveryWarpComputes: the row below the tile (node row TileY of the tile), of which only w
-        // is needed, for the elements of the last tile row. Warps 0..2 load it, component ty of
-        // lane tx's node: the node below this thread's by TileY - ty rows (the lane's x mapping
-        // and y tile are its own). Without it these do nothing.
+        // is needed, for the elements of the last tile row (FusedExtraRow: the last warp loads all
+        // of it, or warps 0..2 component ty each). The node below this thread's by TileY - ty rows
+        // (the lane's x mapping and y tile are its own). Without it these do nothing.
+        using Extra = FusedExtraRow<Real, Plane::kNeighbourBarriers>;
         const int eje = ej + (TileY - ty);
-        const bool extra_in =
-            Plane::kEveryWarpComputes && ty < 3 && cy < work.tiles_y && ei >= 0 && ei <= a.nx && eje <= a.ny;
-        auto extra_values = [&](int kk, Real& eu, Real& eum) {
-            eu = eum = Real(0);
+        const bool extra_warp = Plane::kNeighbourBarriers ? ty == TileY - 1 : ty < 3;
+        const bool extra_in = Plane::kEveryWarpComputes && extra_warp && cy < work.tiles_y && ei >= 0 &&
+                              ei <= a.nx && eje <= a.ny;
+        auto extra_component = [&](int i) { return Extra::kComponents == 3 ? i : ty; };
+        auto extra_values = [&](int kk) {
+            Extra e;
+#pragma unroll
+            for (int i = 0; i < Extra::kComponents; ++i) e.u[i] = e.um[i] = Real(0);
             if (extra_in && kk <= a.nz) {
                 const unsigned n = node_at(kk) + unsigned(TileY - ty) * unsigned(a.nx + 1);
-                eu = __ldg(a.u[ty] + n);
-                if constexpr (Damped) eum = __ldg(a.um[ty] + n);
+#pragma unroll
+                for (int i = 0; i < Extra::kComponents; ++i) {
+                    e.u[i] = __ldg(a.u[extra_component(i)] + n);
+                    if constexpr (Damped) e.um[i] = __ldg(a.um[extra_component(i)] + n);
+                }
             }
+            return e;
         };
-        auto put_extra = [&](int kk, Real eu, Real eum) {
+        auto put_extra = [&](int kk, const Extra& e) {
             if constexpr (Plane::kEveryWarpComputes) {  // without it, w has no row TileY
-                if (ty < 3)
-                    sh.w[kk % 3][ty][TileY][Plane::kSwizzleW ? tx ^ fused_w_swizzle(TileY, kk) : tx] =
-                        Damped ? damped_operand(eu, eum, a.keep, a.b) : eu;
+                if (extra_warp) {
+                    const int col = Plane::kSwizzleW ? tx ^ fused_w_swizzle(TileY, kk) : tx;
+#pragma unroll
+                    for (int i = 0; i < Extra::kComponents; ++i)
+                        sh.w[kk % 3][extra_component(i)][TileY][col] =
+                            Damped ? damped_operand(e.u[i], e.um[i], a.keep, a.b) : e.u[i];
+                }
             }
         };
         auto own_slot = [](int kk) { return kOwnSlots == 2 ? (kk & 1) : int(unsigned(kk) % 3u); };
@@ -297,15 +352,11 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             put_own(k, v0);
             put_w(k + 1, v1);
             put_own(k + 1, v1);
-            Real eu, eum;
-            extra_values(k, eu, eum);
-            put_extra(k, eu, eum);
-            extra_values(k + 1, eu, eum);
-            put_extra(k + 1, eu, eum);
+            put_extra(k, extra_values(k));
+            put_extra(k + 1, extra_values(k + 1));
         }
         NodeValues<Real> next = node_values(k + 2);
-        Real next_eu, next_eum;
-        extra_values(k + 2, next_eu, next_eum);
+        Extra next_extra = extra_values(k + 2);
         unsigned id_next = element_id(k);
         __syncthreads();
         Real carry[3] = {Real(0), Real(0), Real(0)};
@@ -318,18 +369,18 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 // (third of three) by update(k - 1) too. Nothing loaded is then live across forces.
                 put_w(k + 2, next);
                 put_own(k + 2, next);
-                put_extra(k + 2, next_eu, next_eum);
+                put_extra(k + 2, next_extra);
                 const unsigned id = id_next;
                 plane.forces(sh, a, k, id, tx, ty);
                 id_next = element_id(k + 1);
                 next = node_values(k + 3);
-                extra_values(k + 3, next_eu, next_eum);
+                next_extra = extra_values(k + 3);
                 // The update factors: in flight across the barrier.
                 const Real ai = factor(a.a, Real(0), k);
                 const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
                 const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, k);
                 const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), k) : Real(0);
-                __syncthreads();  // partials of plane k and w of node plane k + 2 complete
+                fused_plane_barrier<TileY, Plane::kNeighbourBarriers>(ty);  // partials of plane k and w of node plane k + 2 complete
                 Real node[2][3];
                 plane.node_sums(sh, k, tx, ty, node);
                 if (k >= k0 && owns) {
@@ -342,8 +393,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             }
             // Two planes ahead, in flight during the element work.
             const NodeValues<Real> ahead = node_values(k + 3);
-            Real ahead_eu, ahead_eum;
-            extra_values(k + 3, ahead_eu, ahead_eum);
+            const Extra ahead_extra = extra_values(k + 3);
             // This plane's update factors, needed after the element work.
             const Real ai = factor(a.a, Real(0), k);
             const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
@@ -353,8 +403,8 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             id_next = element_id(k + 1);
             plane.forces(sh, a, k, id, tx, ty);
             put_w(k + 2, next);
-            put_extra(k + 2, next_eu, next_eum);
-            __syncthreads();  // partials of plane k and w of node plane k + 2 complete
+            put_extra(k + 2, next_extra);
+            fused_plane_barrier<TileY, Plane::kNeighbourBarriers>(ty);  // partials of plane k and w of node plane k + 2 complete
             Real node[2][3];
             plane.node_sums(sh, k, tx, ty, node);
             // z: node plane k is complete (the plane below gave its top face in carry).
@@ -366,8 +416,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
 #pragma unroll
             for (int c = 0; c < 3; ++c) carry[c] = node[1][c];
             next = ahead;
-            next_eu = ahead_eu;
-            next_eum = ahead_eum;
+            next_extra = ahead_extra;
         }
         // The model's top node plane has elements only below.
         if (k1 == a.nz && owns) {

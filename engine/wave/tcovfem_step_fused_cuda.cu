@@ -88,6 +88,9 @@ public:
     // loading, the two blocks' load-only warps shared one SM sub-partition, which had half the
     // Tensor Core work of the others. 238.4 -> 226.0 us a step at 2 mm (s13 run 4).
     static constexpr bool kEveryWarpComputes = true;
+    // Each warp waits at the end of a plane for its two neighbours only (fused_plane_barrier):
+    // 226.6 -> 222.4 us a step at 2 mm (s14 run 3).
+    static constexpr bool kNeighbourBarriers = true;
 
     __device__ TcovfemPlane(const FusedStepArgs<double>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {

@@ -42,6 +42,10 @@ public:
     // a step in FP64 against 92.0 (fewer, fuller tiles do not pay where memory bounds the step);
     // at 1.2 mm it gained 5 % (s13 run 4).
     static constexpr bool kEveryWarpComputes = false;
+    // Each warp waits at the end of a plane for its two neighbours only (fused_plane_barrier):
+    // FP64 -1.6 % at 2 mm, -1 % at 1.2 mm; FP32 +3.6 % at 2 mm, so FP32 keeps the block barrier
+    // (s14 run 3).
+    static constexpr bool kNeighbourBarriers = sizeof(Real) == 8;
 
     __device__ MomentPlane(const FusedStepArgs<Real>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {
