@@ -287,8 +287,8 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         using Extra = FusedExtraRow<Real, Plane::kNeighbourBarriers>;
         const int eje = ej + (TileY - ty);
         const bool extra_warp = Plane::kNeighbourBarriers ? ty == TileY - 1 : ty < 3;
-        const bool extra_in = Plane::kEveryWarpComputes && extra_warp && cy < work.tiles_y && ei >= 0 &&
-                              ei <= a.nx && eje <= a.ny;
+        const bool extra_in =
+            Plane::kEveryWarpComputes && extra_warp && cy < work.tiles_y && ei >= 0 && ei <= a.nx && eje <= a.ny;
         auto extra_component = [&](int i) { return Extra::kComponents == 3 ? i : ty; };
         auto extra_values = [&](int kk) {
             Extra e;
@@ -380,7 +380,8 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
                 const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, k);
                 const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), k) : Real(0);
-                fused_plane_barrier<TileY, Plane::kNeighbourBarriers>(ty);  // partials of plane k and w of node plane k + 2 complete
+                // Partials of plane k and w of node plane k + 2 complete (for this warp's rows).
+                fused_plane_barrier<TileY, Plane::kNeighbourBarriers>(ty);
                 Real node[2][3];
                 plane.node_sums(sh, k, tx, ty, node);
                 if (k >= k0 && owns) {
@@ -404,7 +405,8 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             plane.forces(sh, a, k, id, tx, ty);
             put_w(k + 2, next);
             put_extra(k + 2, next_extra);
-            fused_plane_barrier<TileY, Plane::kNeighbourBarriers>(ty);  // partials of plane k and w of node plane k + 2 complete
+            // Partials of plane k and w of node plane k + 2 complete (for this warp's rows).
+            fused_plane_barrier<TileY, Plane::kNeighbourBarriers>(ty);
             Real node[2][3];
             plane.node_sums(sh, k, tx, ty, node);
             // z: node plane k is complete (the plane below gave its top face in carry).
