@@ -7,7 +7,11 @@
 // are bit-identical to the CPU emulation.
 //
 // Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s13-*, cuda-bench.md):
-// 227 us a step against 749 for the split design (the paper's mapping: 758).
+// 225 us a step against 755 for the split design (the paper's mapping: 767).
+// Session 14: 227 -> 222 us (A/B) with each warp meeting only its neighbours at a plane's end
+// (kNeighbourBarriers below). At 1.80 GHz its 106.7 M warp instructions a step need 112 us to
+// issue at one a cycle, so the 2x-floor target (111 us) needs fewer instructions, not only
+// better scheduling (cuda-bench.md, session 14).
 // Session 13: 238 -> 227 us with every warp of the tile computing (kEveryWarpComputes below).
 // Session 12: 251 -> 240 us by merging the last x tile's columns (kMergeLastXTile below) and a
 // programmatic dependent launch of each step (fused_step.cuh).
