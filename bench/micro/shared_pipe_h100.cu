@@ -1,0 +1,169 @@
+// Does TCOVFEM's FP64 conversion work overlap the INT8 Tensor Core products on Hopper?
+//
+// Why: Nsight Compute on the fused TCOVFEM step (cuda-bench.md, sessions 14-15) shows its FP64
+// instructions (22 % of peak) and its mma.sync IMMA (19 %) adding up to the SM's "shared pipe"
+// (41 %): on sm_90 both issue through one pipe, so a DFMA cannot issue while an IMMA occupies
+// it. wgmma (sm_90a) runs the products asynchronously on a warpgroup's Tensor Cores. This
+// measures, per SM sub-partition, the cycles an iteration of each mix takes:
+//   - DFMA only; mma.sync m16n8k32 u8 x s8 only; both in the same warps;
+//   - wgmma m64n24k32 u8 x s8 (the same multiply-adds as 4 warps x 6 mma.sync) only; with DFMA.
+// If a mix takes the sum of its parts the pipes are shared; if the larger part, they overlap.
+// The numbers are throughput only: the operands are arbitrary (no layout is checked).
+//
+// Build and run on the GPU machine (sm_90a for wgmma):
+//   nvcc -O3 -arch=sm_90a -o /tmp/shared_pipe bench/micro/shared_pipe_h100.cu && /tmp/shared_pipe
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#define CHECK(x)                                                                                     \
+    do {                                                                                             \
+        cudaError_t e_ = (x);                                                                        \
+        if (e_ != cudaSuccess) {                                                                     \
+            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            std::exit(1);                                                                            \
+        }                                                                                            \
+    } while (0)
+
+constexpr int kIterations = 4096;
+constexpr int kThreads = 512;  // 16 warps an SM (one block an SM), as the fused step has
+
+__device__ __forceinline__ void mma_u8(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                       std::uint32_t a3, std::uint32_t b0, std::uint32_t b1) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+// D (64 x 24, s32) += A (64 x 32 u8, registers: this warp's 16 rows) B (32 x 24 s8, shared memory).
+__device__ __forceinline__ void wgmma_u8(int (&d)[12], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                         std::uint32_t a3, std::uint64_t b_desc) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n24k32.s32.u8.s8 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, p;\n}\n"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]),
+          "+r"(d[9]), "+r"(d[10]), "+r"(d[11])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b_desc));
+#else
+    __trap();
+#endif
+}
+
+__device__ __forceinline__ void wgmma_fence() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wgmma_commit_and_wait() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+#endif
+}
+
+// Per iteration and warp: Imma mma.sync (6 independent accumulators of 4), Dfma DFMAs (8
+// independent chains); per iteration and warpgroup: Wgmma wgmma (one accumulator of 12), whose
+// wait comes after the iteration's DFMAs.
+template <int Imma, int Dfma, int Wgmma>
+__global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int* sink, double seed) {
+    __shared__ __align__(128) std::uint8_t b_tile[4096];
+    for (int i = threadIdx.x; i < 4096; i += blockDim.x) b_tile[i] = std::uint8_t(i * 7 + 3);
+    __syncthreads();
+    const unsigned lane = threadIdx.x & 31;
+    std::uint32_t a0 = lane * 0x01010101u, a1 = a0 ^ 0x5a5a5a5au, a2 = a0 + 1, a3 = a1 + 3;
+    const std::uint32_t b0 = 0x01020304u * (lane & 3), b1 = b0 ^ 0x0f0f0f0fu;
+    int acc[6][4] = {};
+    int wacc[12] = {};
+    double x[8];
+    for (int j = 0; j < 8; ++j) x[j] = seed * (j + 1 + lane);
+    const double m = 1.0 + 1e-9, s = 1e-12;
+    // No swizzle; leading and stride byte offsets 128 and 256, start at b_tile (bits 0-13, 16-29, 32-45 >> 4).
+    const std::uint64_t addr = static_cast<std::uint64_t>(__cvta_generic_to_shared(b_tile));
+    const std::uint64_t desc =
+        ((addr >> 4) & 0x3fff) | (std::uint64_t(128 >> 4) << 16) | (std::uint64_t(256 >> 4) << 32);
+    __syncthreads();
+    const long long t0 = clock64();
+    for (int it = 0; it < kIterations; ++it) {
+        if constexpr (Wgmma > 0) {
+            wgmma_fence();
+#pragma unroll
+            for (int w = 0; w < Wgmma; ++w) wgmma_u8(wacc, a0, a1, a2, a3, desc);
+        }
+#pragma unroll
+        for (int i = 0; i < Imma; ++i) mma_u8(acc[i % 6], a0, a1, a2, a3, b0, b1);
+#pragma unroll
+        for (int i = 0; i < Dfma; ++i) x[i % 8] = fma(x[i % 8], m, s);
+        if constexpr (Wgmma > 0) wgmma_commit_and_wait();
+        a0 += 0x01010101u;  // keeps the products from being hoisted
+    }
+    const long long t1 = clock64();
+    int r = 0;
+    for (int i = 0; i < 6; ++i) r += acc[i][0] + acc[i][1] + acc[i][2] + acc[i][3];
+    for (int i = 0; i < 12; ++i) r += wacc[i];
+    double xs = 0;
+    for (int j = 0; j < 8; ++j) xs += x[j];
+    if (r == 0x7fffffff || xs == 0.125) sink[0] = 1;  // never: keeps the work live
+    if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
+}
+
+template <int Imma, int Dfma, int Wgmma>
+void run(const char* name, int sms, long long* d_cycles, int* d_sink) {
+    auto kernel = mix_kernel<Imma, Dfma, Wgmma>;
+    kernel<<<sms, kThreads>>>(d_cycles, d_sink, 1.0);  // warm-up
+    CHECK(cudaGetLastError());
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    CHECK(cudaEventRecord(e0));
+    kernel<<<sms, kThreads>>>(d_cycles, d_sink, 1.0);
+    CHECK(cudaEventRecord(e1));
+    CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    long long* h = new long long[sms];
+    CHECK(cudaMemcpy(h, d_cycles, sizeof(long long) * sms, cudaMemcpyDeviceToHost));
+    double mean = 0;
+    for (int i = 0; i < sms; ++i) mean += double(h[i]) / sms;
+    delete[] h;
+    // Per SM sub-partition (4 warps of the 16): instructions an iteration, cycles an iteration.
+    const double per_iter = mean / kIterations;
+    const double macs = (double(Imma) * 4096 * 16 + double(Wgmma) * 64 * 24 * 32 * 4) * kIterations * sms;
+    std::printf("| %-28s | %5d | %5d | %5d | %8.1f | %7.3f | %7.1f |\n", name, Imma * 4, Dfma * 4, Wgmma, per_iter, ms,
+                2.0 * macs / (ms * 1e-3) / 1e12);
+}
+
+int main() {
+    int dev = 0, sms = 0, clock_khz = 0;
+    CHECK(cudaGetDevice(&dev));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+    cudaDeviceProp p{};
+    CHECK(cudaGetDeviceProperties(&p, dev));
+    std::printf("%s, %d SMs, %d threads a block (16 warps an SM), %d iterations\n\n", p.name, sms, kThreads,
+                kIterations);
+    long long* d_cycles = nullptr;
+    int* d_sink = nullptr;
+    CHECK(cudaMalloc(&d_cycles, sizeof(long long) * sms));
+    CHECK(cudaMalloc(&d_sink, sizeof(int)));
+    std::printf(
+        "| mix (per warp and iteration) | IMMA a sub-partition | DFMA a sub-partition | wgmma a warpgroup | cycles an "
+        "iteration | ms | INT8 TOPS |\n");
+    std::printf("|---|---|---|---|---|---|---|\n");
+    run<0, 24, 0>("24 DFMA", sms, d_cycles, d_sink);
+    run<0, 48, 0>("48 DFMA", sms, d_cycles, d_sink);
+    run<6, 0, 0>("6 mma.sync", sms, d_cycles, d_sink);
+    run<6, 24, 0>("6 mma.sync + 24 DFMA", sms, d_cycles, d_sink);
+    run<6, 48, 0>("6 mma.sync + 48 DFMA", sms, d_cycles, d_sink);
+    run<0, 0, 2>("2 wgmma (same MACs)", sms, d_cycles, d_sink);
+    run<0, 24, 2>("2 wgmma + 24 DFMA", sms, d_cycles, d_sink);
+    run<0, 48, 2>("2 wgmma + 48 DFMA", sms, d_cycles, d_sink);
+    run<0, 0, 4>("4 wgmma", sms, d_cycles, d_sink);
+    run<0, 48, 4>("4 wgmma + 48 DFMA", sms, d_cycles, d_sink);
+    CHECK(cudaFree(d_cycles));
+    CHECK(cudaFree(d_sink));
+    return 0;
+}
