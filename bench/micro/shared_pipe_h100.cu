@@ -59,16 +59,26 @@ __device__ __forceinline__ void wgmma_fence() {
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #endif
 }
+// Commit this iteration's wgmma group and wait until at most InFlight groups are pending: 0 waits
+// for this one (its latency then adds to the iteration), 1 lets it run on while the next
+// iteration issues, as a GEMM main loop does.
+template <int InFlight>
 __device__ __forceinline__ void wgmma_commit_and_wait() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned %0;\n" ::"n"(InFlight) : "memory");
+#endif
+}
+__device__ __forceinline__ void wgmma_wait_all() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 #endif
 }
 
 // Per iteration and warp: Imma mma.sync (6 independent accumulators of 4), Dfma DFMAs (8
 // independent chains); per iteration and warpgroup: Wgmma wgmma (one accumulator of 12), whose
-// wait comes after the iteration's DFMAs.
-template <int Imma, int Dfma, int Wgmma>
+// wait comes after the iteration's DFMAs and leaves InFlight groups pending. With InFlight = 1 the
+// A registers stay constant (changing them would need a fence that waits for the pending group).
+template <int Imma, int Dfma, int Wgmma, int InFlight = 0>
 __global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int* sink, double seed) {
     __shared__ __align__(128) std::uint8_t b_tile[4096];
     for (int i = threadIdx.x; i < 4096; i += blockDim.x) b_tile[i] = std::uint8_t(i * 7 + 3);
@@ -89,7 +99,7 @@ __global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int
     const long long t0 = clock64();
     for (int it = 0; it < kIterations; ++it) {
         if constexpr (Wgmma > 0) {
-            wgmma_fence();
+            if (InFlight == 0 || it == 0) wgmma_fence();
 #pragma unroll
             for (int w = 0; w < Wgmma; ++w) wgmma_u8(wacc, a0, a1, a2, a3, desc);
         }
@@ -97,9 +107,10 @@ __global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int
         for (int i = 0; i < Imma; ++i) mma_u8(acc[i % 6], a0, a1, a2, a3, b0, b1);
 #pragma unroll
         for (int i = 0; i < Dfma; ++i) x[i % 8] = fma(x[i % 8], m, s);
-        if constexpr (Wgmma > 0) wgmma_commit_and_wait();
-        a0 += 0x01010101u;  // keeps the products from being hoisted
+        if constexpr (Wgmma > 0) wgmma_commit_and_wait<InFlight>();
+        if constexpr (InFlight == 0) a0 += 0x01010101u;  // keeps the products from being hoisted
     }
+    if constexpr (Wgmma > 0) wgmma_wait_all();
     const long long t1 = clock64();
     int r = 0;
     for (int i = 0; i < 6; ++i) r += acc[i][0] + acc[i][1] + acc[i][2] + acc[i][3];
@@ -110,9 +121,9 @@ __global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int
     if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
 }
 
-template <int Imma, int Dfma, int Wgmma>
+template <int Imma, int Dfma, int Wgmma, int InFlight = 0>
 void run(const char* name, int sms, long long* d_cycles, int* d_sink) {
-    auto kernel = mix_kernel<Imma, Dfma, Wgmma>;
+    auto kernel = mix_kernel<Imma, Dfma, Wgmma, InFlight>;
     kernel<<<sms, kThreads>>>(d_cycles, d_sink, 1.0);  // warm-up
     CHECK(cudaGetLastError());
     cudaEvent_t e0, e1;
@@ -163,6 +174,11 @@ int main() {
     run<0, 48, 2>("2 wgmma + 48 DFMA", sms, d_cycles, d_sink);
     run<0, 0, 4>("4 wgmma", sms, d_cycles, d_sink);
     run<0, 48, 4>("4 wgmma + 48 DFMA", sms, d_cycles, d_sink);
+    run<0, 0, 2, 1>("2 wgmma, 1 group in flight", sms, d_cycles, d_sink);
+    run<0, 24, 2, 1>("2 wgmma + 24 DFMA, 1 in flight", sms, d_cycles, d_sink);
+    run<0, 48, 2, 1>("2 wgmma + 48 DFMA, 1 in flight", sms, d_cycles, d_sink);
+    run<0, 0, 4, 1>("4 wgmma, 1 group in flight", sms, d_cycles, d_sink);
+    run<0, 48, 4, 1>("4 wgmma + 48 DFMA, 1 in flight", sms, d_cycles, d_sink);
     CHECK(cudaFree(d_cycles));
     CHECK(cudaFree(d_sink));
     return 0;
