@@ -12,7 +12,7 @@
 // (kNeighbourBarriers below). At 1.80 GHz its 106.7 M warp instructions a step need 112 us to
 // issue at one a cycle, so the 2x-floor target (111 us) needs fewer instructions, not only
 // better scheduling (cuda-bench.md, session 14). Session 15 (bench/micro/shared_pipe_h100.cu):
-// on the H100 a DFMA and an mma.sync (or wgmma) never run at once, so the conversions and the
+// on the H100 DFMAs and mma.sync (or wgmma) products do not overlap, so the conversions and the
 // products are one serial budget, about 1,010 of the 1,326 cycles a warp-plane that target allows.
 // Session 13: 238 -> 227 us with every warp of the tile computing (kEveryWarpComputes below).
 // Session 12: 251 -> 240 us by merging the last x tile's columns (kMergeLastXTile below) and a
