@@ -28,7 +28,7 @@
     } while (0)
 
 constexpr int kIterations = 4096;
-constexpr int kThreads = 512;  // 16 warps an SM (one block an SM), as the fused step has
+constexpr int kThreads = 512;  // one block an SM: 16 warps, as many as the fused step's 2 blocks of 8
 
 __device__ __forceinline__ void mma_u8(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
                                        std::uint32_t a3, std::uint32_t b0, std::uint32_t b1) {
@@ -135,6 +135,8 @@ void run(const char* name, int sms, long long* d_cycles, int* d_sink) {
     CHECK(cudaEventSynchronize(e1));
     float ms = 0;
     CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    CHECK(cudaEventDestroy(e0));
+    CHECK(cudaEventDestroy(e1));
     long long* h = new long long[sms];
     CHECK(cudaMemcpy(h, d_cycles, sizeof(long long) * sms, cudaMemcpyDeviceToHost));
     double mean = 0;
@@ -148,10 +150,9 @@ void run(const char* name, int sms, long long* d_cycles, int* d_sink) {
 }
 
 int main() {
-    int dev = 0, sms = 0, clock_khz = 0;
+    int dev = 0, sms = 0;
     CHECK(cudaGetDevice(&dev));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
     cudaDeviceProp p{};
     CHECK(cudaGetDeviceProperties(&p, dev));
     std::printf("%s, %d SMs, %d threads a block (16 warps an SM), %d iterations\n\n", p.name, sms, kThreads,
