@@ -7,7 +7,11 @@
 // measures, per SM sub-partition, the cycles an iteration of each mix takes:
 //   - DFMA only; mma.sync m16n8k32 u8 x s8 only; both in the same warps;
 //   - wgmma m64n24k32 u8 x s8 (the same multiply-adds as 4 warps x 6 mma.sync) only; with DFMA.
+//   - (session 16) mma.sync m16n8k16, TCOVFEM's shape of a byte's products (3 n-tiles of k = 32 +
+//     k = 16 a warp) against its wgmma form (K = 48 padded to 64), and the FP64 <-> INT64
+//     conversions F2I.S64.F64 / I2F.F64.S64 alone and beside DFMAs or mma.sync.
 // If a mix takes the sum of its parts the pipes are shared; if the larger part, they overlap.
+// Results: bench/results/logs/2026-11-23-s15-run{3,4} and s16-run{1,2}, cuda-bench.md.
 // The numbers are throughput only: the operands are arbitrary (no layout is checked).
 //
 // Build and run on the GPU machine (sm_90a for wgmma):
@@ -36,6 +40,13 @@ __device__ __forceinline__ void mma_u8(int (&c)[4], std::uint32_t a0, std::uint3
         "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
         : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+// The k = 16 shape (A: 2 registers, B: 1): TCOVFEM's second k-block (columns 32..47 of 48).
+__device__ __forceinline__ void mma_u8_k16(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t b0) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+                 : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+                 : "r"(a0), "r"(a1), "r"(b0));
 }
 
 // D (64 x 24, s32) += A (64 x 32 u8, registers: this warp's 16 rows) B (32 x 24 s8, shared memory).
@@ -78,7 +89,7 @@ __device__ __forceinline__ void wgmma_wait_all() {
 // independent chains); per iteration and warpgroup: Wgmma wgmma (one accumulator of 12), whose
 // wait comes after the iteration's DFMAs and leaves InFlight groups pending. With InFlight = 1 the
 // A registers stay constant (changing them would need a fence that waits for the pending group).
-template <int Imma, int Dfma, int Wgmma, int InFlight = 0>
+template <int Imma, int Dfma, int Wgmma, int InFlight = 0, int Imma16 = 0, int F2i = 0, int I2f = 0>
 __global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int* sink, double seed) {
     __shared__ __align__(128) std::uint8_t b_tile[4096];
     for (int i = threadIdx.x; i < 4096; i += blockDim.x) b_tile[i] = std::uint8_t(i * 7 + 3);
@@ -90,6 +101,10 @@ __global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int
     int wacc[12] = {};
     double x[8];
     for (int j = 0; j < 8; ++j) x[j] = seed * (j + 1 + lane);
+    // The conversions' operands change by integer adds only (no FP64 instruction among them).
+    long long cvt_acc[8] = {};
+    int cvt_lo = int(lane) * 977;
+    const int cvt_hi = 0x43400000 + int(lane);  // about 2^53: a 64-bit integer value
     const double m = 1.0 + 1e-9, s = 1e-12;
     // No swizzle; leading and stride byte offsets 128 and 256, start at b_tile (bits 0-13, 16-29, 32-45 >> 4).
     const std::uint64_t addr = static_cast<std::uint64_t>(__cvta_generic_to_shared(b_tile));
@@ -106,7 +121,15 @@ __global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int
 #pragma unroll
         for (int i = 0; i < Imma; ++i) mma_u8(acc[i % 6], a0, a1, a2, a3, b0, b1);
 #pragma unroll
+        for (int i = 0; i < Imma16; ++i) mma_u8_k16(acc[(i + 3) % 6], a2, a3, b1);
+#pragma unroll
         for (int i = 0; i < Dfma; ++i) x[i % 8] = fma(x[i % 8], m, s);
+#pragma unroll
+        for (int i = 0; i < F2i; ++i) cvt_acc[i % 8] ^= __double2ll_rn(__hiloint2double(cvt_hi + i, cvt_lo + i));
+#pragma unroll
+        for (int i = 0; i < I2f; ++i)
+            cvt_acc[i % 8] ^= __double_as_longlong(__ll2double_rn((static_cast<long long>(cvt_hi) << 24) + cvt_lo + i));
+        if constexpr (F2i > 0 || I2f > 0) cvt_lo += 3;
         if constexpr (Wgmma > 0) wgmma_commit_and_wait<InFlight>();
         if constexpr (InFlight == 0) a0 += 0x01010101u;  // keeps the products from being hoisted
     }
@@ -117,13 +140,15 @@ __global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int
     for (int i = 0; i < 12; ++i) r += wacc[i];
     double xs = 0;
     for (int j = 0; j < 8; ++j) xs += x[j];
-    if (r == 0x7fffffff || xs == 0.125) sink[0] = 1;  // never: keeps the work live
+    long long cs = 0;
+    for (int j = 0; j < 8; ++j) cs ^= cvt_acc[j];
+    if (r == 0x7fffffff || xs == 0.125 || cs == 0x123456789ll) sink[0] = 1;  // never: keeps the work live
     if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
 }
 
-template <int Imma, int Dfma, int Wgmma, int InFlight = 0>
+template <int Imma, int Dfma, int Wgmma, int InFlight = 0, int Imma16 = 0, int F2i = 0, int I2f = 0>
 void run(const char* name, int sms, long long* d_cycles, int* d_sink) {
-    auto kernel = mix_kernel<Imma, Dfma, Wgmma, InFlight>;
+    auto kernel = mix_kernel<Imma, Dfma, Wgmma, InFlight, Imma16, F2i, I2f>;
     kernel<<<sms, kThreads>>>(d_cycles, d_sink, 1.0);  // warm-up
     CHECK(cudaGetLastError());
     cudaEvent_t e0, e1;
@@ -144,9 +169,10 @@ void run(const char* name, int sms, long long* d_cycles, int* d_sink) {
     delete[] h;
     // Per SM sub-partition (4 warps of the 16): instructions an iteration, cycles an iteration.
     const double per_iter = mean / kIterations;
-    const double macs = (double(Imma) * 4096 * 16 + double(Wgmma) * 64 * 24 * 32 * 4) * kIterations * sms;
-    std::printf("| %-28s | %5d | %5d | %5d | %8.1f | %7.3f | %7.1f |\n", name, Imma * 4, Dfma * 4, Wgmma, per_iter, ms,
-                2.0 * macs / (ms * 1e-3) / 1e12);
+    const double macs =
+        (double(Imma) * 4096 * 16 + double(Imma16) * 2048 * 16 + double(Wgmma) * 64 * 24 * 32 * 4) * kIterations * sms;
+    std::printf("| %-34s | %5d | %5d | %5d | %5d | %8.1f | %7.3f | %7.1f |\n", name, Imma * 4, Imma16 * 4, Dfma * 4,
+                Wgmma, per_iter, ms, 2.0 * macs / (ms * 1e-3) / 1e12);
 }
 
 int main() {
@@ -162,9 +188,9 @@ int main() {
     CHECK(cudaMalloc(&d_cycles, sizeof(long long) * sms));
     CHECK(cudaMalloc(&d_sink, sizeof(int)));
     std::printf(
-        "| mix (per warp and iteration) | IMMA a sub-partition | DFMA a sub-partition | wgmma a warpgroup | cycles an "
-        "iteration | ms | INT8 TOPS |\n");
-    std::printf("|---|---|---|---|---|---|---|\n");
+        "| mix (per warp and iteration) | IMMA.16832 a sub-partition | IMMA.16816 a sub-partition | DFMA a "
+        "sub-partition | wgmma a warpgroup | cycles an iteration | ms | INT8 TOPS |\n");
+    std::printf("|---|---|---|---|---|---|---|---|\n");
     run<0, 24, 0>("24 DFMA", sms, d_cycles, d_sink);
     run<0, 48, 0>("48 DFMA", sms, d_cycles, d_sink);
     run<6, 0, 0>("6 mma.sync", sms, d_cycles, d_sink);
@@ -180,6 +206,26 @@ int main() {
     run<0, 48, 2, 1>("2 wgmma + 48 DFMA, 1 in flight", sms, d_cycles, d_sink);
     run<0, 0, 4, 1>("4 wgmma, 1 group in flight", sms, d_cycles, d_sink);
     run<0, 48, 4, 1>("4 wgmma + 48 DFMA, 1 in flight", sms, d_cycles, d_sink);
+    // TCOVFEM's shape (session 16): a byte's products for 16 elements are 3 n-tiles of k = 32 +
+    // k = 16 (K = 48) a warp; on wgmma the K = 48 needs two k = 32 blocks (one half empty), so a
+    // warpgroup's byte is 2 wgmma m64n24k32 for the 4 warps' 3 + 3 mma.sync. Is the k = 16 half
+    // a k = 32 (then wgmma's padding eats its lower cost per multiply-add)?
+    run<0, 0, 0, 0, 6>("6 mma.sync k16", sms, d_cycles, d_sink);
+    run<0, 0, 0, 0, 12>("12 mma.sync k16", sms, d_cycles, d_sink);
+    run<3, 0, 0, 0, 3>("3 k32 + 3 k16 (a byte, 16 elements)", sms, d_cycles, d_sink);
+    run<6, 0, 0, 0, 6>("6 k32 + 6 k16 (two bytes)", sms, d_cycles, d_sink);
+    run<6, 48, 0, 0, 6>("6 k32 + 6 k16 + 48 DFMA", sms, d_cycles, d_sink);
+    run<0, 0, 2, 1>("2 wgmma (a byte, 64 elements, K padded)", sms, d_cycles, d_sink);
+    run<0, 0, 4, 1>("4 wgmma (two bytes, K padded)", sms, d_cycles, d_sink);
+    // The paper's conversion (session 16): q = cvt.rni.s64.f64 of the FP64 product, one F2I.S64.F64
+    // (and back, I2F.F64.S64) instead of TCOVFEM's three FP64 operations. Do they use the shared pipe?
+    // The F2I / I2F count of a row is the third column's (per sub-partition: 4 warps x the mix's).
+    run<0, 0, 0, 0, 0, 24>("24 F2I.S64.F64", sms, d_cycles, d_sink);
+    run<0, 24, 0, 0, 0, 24>("24 F2I.S64.F64 + 24 DFMA", sms, d_cycles, d_sink);
+    run<6, 0, 0, 0, 0, 24>("24 F2I.S64.F64 + 6 mma.sync", sms, d_cycles, d_sink);
+    run<0, 0, 0, 0, 0, 0, 24>("24 I2F.F64.S64", sms, d_cycles, d_sink);
+    run<0, 24, 0, 0, 0, 0, 24>("24 I2F.F64.S64 + 24 DFMA", sms, d_cycles, d_sink);
+    run<6, 0, 0, 0, 0, 0, 24>("24 I2F.F64.S64 + 6 mma.sync", sms, d_cycles, d_sink);
     CHECK(cudaFree(d_cycles));
     CHECK(cudaFree(d_sink));
     return 0;

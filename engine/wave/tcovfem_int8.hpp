@@ -13,20 +13,29 @@
 //     smallest or one above it, see tcovfem_element_exponent; a power of two so the scaling
 //     itself is exact);
 //   * ONE conversion to INT64 (eq. 12), keeping M stages of 7 bits: q_M = round(ubar / s_e 2^(7M)),
-//     |q_M| < 2^(7M) (M = 8: a = 2^56), where ubar / s_e 2^(7M) = w (factor 2^(7M - e)), the
-//     exact product (tcovfem_column_scale), rounded once to an integer: not first to FP64, which
-//     above 2^53 loses up to 3 of q_M's bits. Round to nearest, ties to even: unbiased (a floor's
-//     constant half-unit bias grew over a full paper run to 3.4e-13 of the traces, against OVFEM
-//     FP64). CPU and GPU take it with two fmas and an add (tcovfem_split_product);
+//     |q_M| < 2^(7M) (M = 8: a = 2^56), where ubar / s_e 2^(7M) = w (factor 2^(7M - e))
+//     (tcovfem_column_scale), rounded to nearest, ties to even (unbiased: a floor's constant
+//     half-unit bias grew over a full paper run to 3.4e-13 of the traces, against OVFEM FP64).
+//     How (tcovfem_quantize):
+//       - M <= 4: the exact product rounded once, one fma on CPU and GPU (tcovfem_to_int64);
+//       - M >= 5: as the paper does, the FP64 product, then one FP64 -> INT64 conversion
+//         (tcovfem_product_to_int64). For M = 8 the product keeps 53 of q_M's 57 bits, as
+//         FP64 arithmetic would. Why not the exact rounding there: it takes three FP64
+//         operations per input, and on the H100 FP64 instructions and the INT8 Tensor Core
+//         products issue through one pipe, while the conversion (F2I.S64.F64) runs on another
+//         (bench/micro/shared_pipe_h100.cu). The fused step took 209 us against 222.6 with it
+//         (2 mm paper model, cuda-bench.md session 16), and its traces stay as close to OVFEM
+//         FP64 (3.7e-14 against 4.9e-14 over the full paper run);
 //   * q_M split into M digits of b = 2^7 (eq. 16): digits 0..M-2 are in [0, 127], the top digit
 //     is signed in [-128, 127] (all int8). The split Tensor Core kernel uses these digits; the fused
-//     GPU step feeds q_M's own bytes instead (base 256, tcovfem_split_product), the same integer;
+//     GPU step feeds q_M's own bytes instead (base 256: q_M's two 32-bit words), the same integer;
 //   * each digit product r_j = A d_j is exact in INT32 (|r_j| <= 48 * 77 * 128 < 2^19) and runs on
 //     INT8 Tensor Cores on the GPU (eq. 17);
 //   * digits 0..3 are combined in INT64 (lo, < 2^47) and digits 4..M-1 likewise (hi), so
 //     A q_M = hi 2^28 + lo is exact; the only rounding is  y = (hi 2^28 + lo) 2^(e - 7M) in FP64.
-// M = 8 therefore has FP64-level accuracy (better than FP64 arithmetic, which rounds at every
-// operation); M = 4 keeps 28 bits (FP32 level), as in the paper's Table 3.
+// M = 8 therefore has FP64-level accuracy (one rounding of each input and one of each output,
+// where FP64 arithmetic rounds at every operation); M = 4 keeps 28 bits (FP32 level), as in the
+// paper's Table 3.
 // Because every integer step is exact, lo and hi are the same numbers however they are
 // computed: the CPU uses two INT64 products (A (q_M mod 2^28) and A (q_M >> 28)), the GPU
 // Horner-combines the 8-bit Tensor Core digit (or byte) products; both give bit-identical element forces.
@@ -101,19 +110,23 @@ VOXWAVE_HD std::uint32_t tcovfem_abs_high_word(double x) {
 }
 
 // The element's scale exponent (eq. 10): s_e = 2^e strictly above every |ubar| = |factor w|,
-// with room for rounding to M stages: |ubar| / s_e 2^(7M) < 2^(7M) - 1/2, so |q_M| < 2^(7M).
+// with room for rounding to M stages: |q_M| < 2^(7M), so the top digit fits int8. For M >= 5 the
+// FP64 product of tcovfem_product_to_int64 rounds too (to 8 units near 2^56 for M = 8): the raise
+// below, 2^-(6M + 1) relative, is at least 2^-7M (room for rounding to an integer) and for M = 8
+// 2^-49, which keeps |ubar| / s_e 2^56 < 2^56 - 96, whose FP64 product cannot round up to 2^56.
 // max_high is the largest tcovfem_abs_high_word of the element's 24 inputs w (one integer max
 // per input on the GPU, which has no FP64 max instruction: fmax costs a compare, selects and
 // moves). That word completed with ones below is m >= max |w|; p = round(max(kappa, G factor) m)
-// >= max |ubar|, raised by 2^-7M relative (a no-op for M = 8, where the 53-bit ubar cannot round
-// up to 2^56), and e is the exponent just above it: the smallest such power of two, or one
+// >= max |ubar| (to within its rounding, 2^-53 relative), raised by 2^-(6M + 1) relative, and
+// e is the exponent just above it: the smallest such power of two, or one
 // above it (m exceeds max |w| by less than 2^-20 relative). Never below kTcovfemMinExponent.
 VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_max, int stages) {
     const std::uint64_t m_bits = (std::uint64_t(max_high) << 32) | 0xffffffffu;
     double m;
     memcpy(&m, &m_bits, sizeof m);
     const double p0 = factor_max * m;
-    const double p = fma(p0, tcovfem_pow2(-kTcovfemDigitBits * stages), p0);  // the product is exact
+    // 6M + 1, not min(7M, 50): the same bounds without a min, which cost the fused GPU step a spill.
+    const double p = fma(p0, tcovfem_pow2(-(6 * stages + 1)), p0);  // the product is exact
     std::uint64_t p_bits;
     memcpy(&p_bits, &p, sizeof p_bits);
     // p = f 2^(biased - 1023), f in [1, 2)  =>  p < 2^(biased - 1022); 0 and subnormals: 2^-1022.
@@ -123,7 +136,7 @@ VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_ma
 
 // The factor that scales an input w of a column into the integer range: factor 2^(bits - e) is
 // exact (power-of-two scaling), and round(w factor 2^(bits - e)) of the exact product
-// (tcovfem_to_int64) keeps `bits` bits below s_e.
+// (tcovfem_quantize) keeps `bits` bits below s_e.
 VOXWAVE_HD double tcovfem_column_scale(double factor, int e, int bits) { return factor * tcovfem_pow2(bits - e); }
 
 // Digit j (0 = least significant) of q_M = sum_j 128^j d_j: unsigned 7-bit below the top digit,
@@ -144,22 +157,18 @@ VOXWAVE_HD std::int64_t tcovfem_high_part(std::int64_t q_m, int stages) { return
 // bits of the rounded sum are round(x) (to nearest, ties to even) in two's complement, and the
 // high 32 bits are 0x43380000 + (the sign extension of round(x) above bit 31). The GPU rounds
 // this way because FP64 <-> integer conversions run at a quarter of the FP64 rate on sm_80 and
-// sm_90, while an add runs at full rate.
+// sm_90, while an add runs at full rate. (M >= 5 converts with F2I after all, for another reason:
+// see tcovfem_product_to_int64.)
 inline constexpr double kTcovfemRoundingBias = 6755399441055744.0;
 
 // q = round(w scale) of the EXACT product (to nearest, ties to even; |w scale| < 2^63) as two
-// 32-bit words, q = hi 2^32 + lo with lo unsigned: the fused GPU step's byte digits. The bytes of
-// lo are base-256 digits 0..3 in [0, 255] and the bytes of hi (two's complement) digits 4..7,
-// the top one signed; so the product A q is a sum of exact u8 x s8 (and, for the top byte,
-// s8 x s8) Tensor Core products, with no digit spreading at all: q's own bits are the digits.
-// How, with x = w scale 2^-32 (never formed): hi_bits = w scale + 1.5 2^84 rounded once lies
-// where one unit is 2^32, so it is (1.5 2^52 + hi0) 2^32 with hi0 = round(x), and its low word
-// is hi0. C = 1.5 2^52 (1 + 2^32) - hi_bits = 1.5 2^52 - hi0 2^32 is exact, so d_bits = w scale
-// + C rounded once is 1.5 2^52 + d with d = round((x - hi0) 2^32), |d| <= 2^31; q = hi0 2^32 + d
-// because 2^32 is even (ties to even carry over). d's low word is lo, and its high word says
-// whether d < 0, i.e. whether hi0 must lend 1 to make lo unsigned: hi = hi0 + (high word -
-// 0x43380000). Two fmas and a subtraction; the GPU keeps only `scale` live (a second, 2^-32
-// scaled copy beside it spilled, s11 run 8).
+// 32-bit words, q = hi 2^32 + lo with lo unsigned. How, with x = w scale 2^-32 (never formed):
+// hi_bits = w scale + 1.5 2^84 rounded once lies where one unit is 2^32, so it is
+// (1.5 2^52 + hi0) 2^32 with hi0 = round(x), and its low word is hi0. C = 1.5 2^52 (1 + 2^32) -
+// hi_bits = 1.5 2^52 - hi0 2^32 is exact, so d_bits = w scale + C rounded once is 1.5 2^52 + d
+// with d = round((x - hi0) 2^32), |d| <= 2^31; q = hi0 2^32 + d because 2^32 is even (ties to
+// even carry over). d's low word is lo, and its high word says whether d < 0, i.e. whether hi0
+// must lend 1 to make lo unsigned: hi = hi0 + (high word - 0x43380000).
 struct TcovfemWords {
     std::int32_t hi = 0;
     std::uint32_t lo = 0;
@@ -178,15 +187,30 @@ VOXWAVE_HD TcovfemWords tcovfem_split_product(double w, double scale) {
     return out;
 }
 
-// The one FP64 -> INT64 conversion (eq. 12): q_M = round(w factor 2^(7M - e)) to nearest (ties
-// to even), column_scale = tcovfem_column_scale(factor, e, 7M), |w column_scale| < 2^62.
-// The exact product is rounded to an integer once, not first to FP64: for |q_M| > 2^53 an FP64
-// product has already lost up to 3 of q_M's bits, and on the GPU the exact rounding costs an fma
-// where the double rounding cost a multiply and an add. Host and GPU use the same
-// tcovfem_split_product.
+// round(w column_scale) of the EXACT product, to nearest (ties to even), |w column_scale| < 2^62
+// (tcovfem_split_product; the GPU's fused step takes the one fma of its M <= 4 case).
 VOXWAVE_HD std::int64_t tcovfem_to_int64(double w, double column_scale) {
     const TcovfemWords q = tcovfem_split_product(w, column_scale);
     return static_cast<std::int64_t>(q.hi) * 4294967296ll + static_cast<std::int64_t>(q.lo);
+}
+
+// The paper's conversion (eq. 12): the FP64 product w column_scale, then one FP64 -> INT64
+// conversion to nearest (ties to even). Bit-identical on CPU and GPU: one IEEE multiply, and an
+// integer that the conversion represents exactly (|q| < 2^56 here). On the GPU this is a DMUL and
+// an F2I.S64.F64, whose 64-bit result is q_M's two words (the fused step's byte digits).
+VOXWAVE_HD std::int64_t tcovfem_product_to_int64(double w, double column_scale) {
+#if defined(__CUDA_ARCH__)
+    return __double2ll_rn(__dmul_rn(w, column_scale));
+#else
+    return std::llrint(w * column_scale);  // the default rounding mode: to nearest, ties to even
+#endif
+}
+
+// The one FP64 -> INT64 conversion of an input (eq. 12): q_M = round(w factor 2^(7M - e)),
+// column_scale = tcovfem_column_scale(factor, e, 7M); see the top of this file for why M <= 4
+// rounds the exact product and M >= 5 the FP64 one.
+VOXWAVE_HD std::int64_t tcovfem_quantize(double w, double column_scale, int stages) {
+    return stages <= 4 ? tcovfem_to_int64(w, column_scale) : tcovfem_product_to_int64(w, column_scale);
 }
 
 // The single rounding: (hi 2^28 + lo) 2^(e - 7M).
@@ -206,7 +230,7 @@ inline void tcovfem_element_force_int(const TcovfemInt8Matrix& A, const double* 
                              tcovfem_column_scale(m.shear, e, kTcovfemDigitBits * stages)};
     std::int64_t lo_in[48], hi_in[48];
     for (int k = 0; k < 48; ++k) {
-        const std::int64_t q_m = tcovfem_to_int64(w[k % 24], scale[k / 24]);
+        const std::int64_t q_m = tcovfem_quantize(w[k % 24], scale[k / 24], stages);
         lo_in[k] = tcovfem_low_part(q_m, stages);
         hi_in[k] = tcovfem_high_part(q_m, stages);
     }

@@ -148,7 +148,7 @@ __global__ void __launch_bounds__(kStiffnessBlockThreads, 3) tcovfem_stiffness_k
                 // digits 4..7, so the A fragment of digit j is three byte permutes per register.
 #pragma unroll
                 for (int s = 0; s < 12; ++s) {
-                    const std::int64_t q = tcovfem_to_int64(w[s % 6], s < 6 ? sk : sg);
+                    const std::int64_t q = tcovfem_quantize(w[s % 6], s < 6 ? sk : sg, M);
                     const int lo = int(tcovfem_low_part(q, M)), hi = int(tcovfem_high_part(q, M));
                     const std::uint32_t wl = digits_as_bytes_with_top(lo, M - 1),
                                         wh = digits_as_bytes_with_top(hi, M - 5);

@@ -6,8 +6,11 @@
 // the paper's 7-bit digits: the same integer, without the digit spreading. The element forces
 // are bit-identical to the CPU emulation.
 //
-// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s13-*, cuda-bench.md):
-// 225 us a step against 755 for the split design (the paper's mapping: 767).
+// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s16-*, cuda-bench.md):
+// 209 us a step against 755 for the split design (the paper's mapping: 767).
+// Session 16: 222.6 -> 209.1 us (A/B, s16 run 3) with the paper's conversion for M >= 5 (an FP64
+// product and an F2I.S64.F64) in place of the exact rounding's two fmas and an add: F2I runs on
+// its own pipe, so 96 FP64 instructions a warp-plane leave the pipe the products use.
 // Session 14: 227 -> 222 us (A/B) with each warp meeting only its neighbours at a plane's end
 // (kNeighbourBarriers below). At 1.80 GHz its 106.7 M warp instructions a step need 112 us to
 // issue at one a cycle, so the 2x-floor target (111 us) needs fewer instructions, not only
@@ -30,11 +33,11 @@
 //     w, whose columns are XOR-swizzled (fused_w_swizzle): the 16 lanes of a half warp then hit
 //     16 distinct bank pairs. The 4 lanes of a quad agree on the element's scale with two
 //     shuffles.
-//   - the conversion: q_M = round(w factor 2^(7M - e)) of the exact product, as two words
-//     q_M = hi 2^32 + lo with lo unsigned, from two fmas and an add (tcovfem_split_product);
-//     q_M's own bytes are the digits (base 256: bytes 0-6 unsigned, byte 7 signed), so there
-//     is no digit spreading; two byte-permutes per register turn 4 columns' words into one
-//     register per byte. M <= 4: one word, one fma.
+//   - the conversion: q_M = round(w factor 2^(7M - e)) (tcovfem_quantize): for M >= 5 the
+//     FP64 product and one F2I.S64.F64, whose two words q_M = hi 2^32 + lo (lo unsigned) are
+//     used as they are; q_M's own bytes are the digits (base 256: bytes 0-6 unsigned, byte 7
+//     signed), so there is no digit spreading; two byte-permutes per register turn 4 columns'
+//     words into one register per byte. M <= 4: one word, the exact product rounded by one fma.
 //   - the products: R (16 x 24) = D_j (16 x 48, INT8) A^T on 3 n-tiles, columns 0..31 as one
 //     mma m16n8k32 and 32..47 as one m16n8k16, u8 x s8 for unsigned bytes and s8 x s8 for
 //     the top byte; bytes are chained two per INT32 accumulator (c = 256 c + A d_j: |c| <=
@@ -177,13 +180,16 @@ public:
                 const double pk = kf * p2, pg = gf * p2;
 #pragma unroll
                 for (int s = 0; s < 12; ++s) {
-                    // The exact product w pk rounded once (tcovfem_to_int64): two fmas and an add.
+                    // q_M = round(w pk) (tcovfem_quantize).
                     if constexpr (Parts == 2) {
-                        // q_M = hi 2^32 + lo, lo unsigned (ties to even included).
-                        const TcovfemWords q = tcovfem_split_product(w[s % 6], s < 6 ? pk : pg);
-                        y[1][r][s] = static_cast<std::uint32_t>(q.hi);
-                        y[0][r][s] = q.lo;
+                        // The FP64 product and one F2I.S64.F64 (tcovfem_product_to_int64), whose
+                        // 64-bit result is q_M's two words: lo (bytes 0..3) and hi (bytes 4..7).
+                        const auto q =
+                            static_cast<unsigned long long>(tcovfem_product_to_int64(w[s % 6], s < 6 ? pk : pg));
+                        y[1][r][s] = static_cast<std::uint32_t>(q >> 32);
+                        y[0][r][s] = static_cast<std::uint32_t>(q);
                     } else {
+                        // The exact product rounded once: one fma (tcovfem_to_int64's integer).
                         y[0][r][s] = static_cast<std::uint32_t>(round_product_to_int(w[s % 6], s < 6 ? pk : pg));
                     }
                 }

@@ -265,6 +265,64 @@ TEST(TcovfemDigits, ByteChainsOfTheFusedStepFitInt32) {
     EXPECT_EQ((rounding_bias + double(bias)) - rounding_bias, double(bias));
 }
 
+// M >= 5 converts as the paper does (eq. 12): the FP64 product, rounded to nearest (ties to
+// even) to an integer. Oracle: the exact product in FP128 (113 bits hold it) rounded to FP64 by
+// the FP128 -> FP64 conversion, then to an integer by nearbyint; plus a product whose exact and
+// FP64 roundings differ, and M <= 4, which keeps the exact rounding.
+TEST(TcovfemDigits, FiveStagesAndMoreConvertTheFp64Product) {
+    auto oracle = [](double w, double s) {
+        return std::llrint(std::nearbyint(static_cast<double>(__float128(w) * __float128(s))));
+    };
+    std::mt19937_64 rng(13);
+    std::uniform_real_distribution<double> U(1.0, 2.0);
+    std::uniform_int_distribution<int> E(-10, 55);
+    int exact_differs = 0, checked = 0;
+    for (int t = 0; t < 200000; ++t) {
+        const double w = (t & 1 ? -1.0 : 1.0) * U(rng), s = std::ldexp(U(rng), E(rng));
+        if (std::fabs(w * s) >= std::ldexp(1.0, 56)) continue;
+        const std::int64_t q = tcovfem_product_to_int64(w, s);
+        ASSERT_EQ(q, oracle(w, s)) << w << " * " << s;
+        for (int M : {5, 8}) ASSERT_EQ(tcovfem_quantize(w, s, M), q);
+        // Never more than half a unit of the product's last place from the exact rounding.
+        const double ulp = std::ldexp(1.0, std::max(0, std::ilogb(w * s) - 52));
+        ASSERT_LE(std::llabs(q - tcovfem_to_int64(w, s)), std::llrint(ulp / 2 + 1)) << w << " * " << s;
+        if (q != tcovfem_to_int64(w, s)) ++exact_differs;
+        ++checked;
+    }
+    EXPECT_GT(checked, 100000);
+    EXPECT_GT(exact_differs, 1000);  // above 2^53 the FP64 product has lost bits
+    // (1 + 2^-52)(2^53 - 1) = 2^53 + 1 - 2^-52 exactly: rounded once it is 2^53 + 1; as an FP64
+    // product (one unit is 2 there, and 1 - 2^-52 is below the midpoint) it is 2^53.
+    const double w = 1.0 + std::ldexp(1.0, -52), s = std::ldexp(1.0, 53) - 1.0;
+    const std::int64_t two53 = std::int64_t(1) << 53;
+    EXPECT_EQ(tcovfem_to_int64(w, s), two53 + 1);
+    EXPECT_EQ(tcovfem_product_to_int64(w, s), two53);
+    EXPECT_EQ(tcovfem_quantize(w, s, 8), two53);
+    EXPECT_EQ(tcovfem_quantize(w, s, 4), two53 + 1);
+    // Ties to even: the conversion of an FP64 value n + 1/2.
+    EXPECT_EQ(tcovfem_product_to_int64(2.5, 1.0), 2);
+    EXPECT_EQ(tcovfem_product_to_int64(-3.5, 1.0), -4);
+}
+
+// For M = 8 the element's largest input sits just below 2^56 after scaling, where the FP64
+// product rounds to 8 units: inputs and factors a few units below and above 1 (their products a
+// hair below a power of two) must still give |q_M| < 2^56, or the top digit (128) would overflow
+// int8 in the split kernel.
+TEST(TcovfemDigits, EightStagesNeverRoundUpTo2To56) {
+    const std::int64_t limit = std::int64_t(1) << 56;
+    std::int64_t largest = 0;
+    for (int j = 1; j <= 64; ++j)
+        for (int i = 0; i <= 64; ++i) {
+            const double w = 1.0 - j * std::ldexp(1.0, -53), f = 1.0 + i * std::ldexp(1.0, -52);
+            const int e = tcovfem_element_exponent(tcovfem_abs_high_word(w), f, 8);
+            const std::int64_t q = tcovfem_quantize(-w, tcovfem_column_scale(f, e, 56), 8);
+            ASSERT_LT(std::llabs(q), limit) << j << " " << i;
+            ASSERT_GT(std::llabs(q), limit / 4) << j << " " << i;
+            largest = std::max<std::int64_t>(largest, std::llabs(q));
+        }
+    EXPECT_GT(largest, limit / 2);  // the cases reach the top half of the range
+}
+
 // s_e = 2^e is strictly above every |ubar| of the element and at most two powers of two above
 // the largest (the smallest such power, or one more when the 20-bit bound of max |w| or the
 // room for rounding crosses it); every input rounds to |q_M| < 2^(7M), the largest to
@@ -295,7 +353,7 @@ TEST(TcovfemDigits, ScaleIsAPowerOfTwoStrictlyAboveTheMaximum) {
         std::int64_t largest = 0;
         for (double v : w)
             for (double factor : {f.kappa, f.shear}) {
-                const std::int64_t q = tcovfem_to_int64(v, tcovfem_column_scale(factor, e, 7 * M));
+                const std::int64_t q = tcovfem_quantize(v, tcovfem_column_scale(factor, e, 7 * M), M);
                 ASSERT_LT(std::abs(q), limit) << "M " << M;
                 largest = std::max(largest, std::abs(q));
             }
