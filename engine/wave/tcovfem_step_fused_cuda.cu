@@ -7,7 +7,7 @@
 // are bit-identical to the CPU emulation.
 //
 // Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s16-*, cuda-bench.md):
-// 209 us a step against 755 for the split design (the paper's mapping: 767).
+// 212 us a step against 708 for the split design (the paper's mapping: 748), s16 run 4.
 // Session 16: 222.6 -> 209.1 us (A/B, s16 run 3) with the paper's conversion for M >= 5 (an FP64
 // product and an F2I.S64.F64) in place of the exact rounding's two fmas and an add: F2I runs on
 // its own pipe, so 96 FP64 instructions a warp-plane leave the pipe the products use.

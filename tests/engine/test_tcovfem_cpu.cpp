@@ -144,8 +144,8 @@ TEST(TcovfemDigits, SignedBase128DigitsRecombineExactly) {
     EXPECT_GT(top_negative, 1000);  // the signed top digit was exercised
 }
 
-// The one conversion rounds the EXACT product w s to the nearest integer (ties to even), not the
-// product rounded to FP64 first. Oracle: __float128, where w s is exact (106 < 113 bits) and
+// tcovfem_to_int64 (the conversion of M <= 4) rounds the EXACT product w s to the nearest integer
+// (ties to even), not the product rounded to FP64 first. Oracle: __float128, where w s is exact (106 < 113 bits) and
 // adding and subtracting 1.5 2^112 rounds to an integer, ties to even. Random products over the
 // whole M = 8 range (|q| < 2^56; above 2^53 the FP64 product has lost bits), exact ties, and
 // products just off a tie that FP64 rounds onto it.
@@ -183,8 +183,9 @@ TEST(TcovfemDigits, ConversionRoundsTheExactProductOnce) {
     EXPECT_GT(double_rounding_differs, 1000);  // products above 2^53 where the two differ
 }
 
-// The fused GPU step's words of q = round(x 2^32): q = hi 2^32 + lo with lo unsigned, so q's
-// bytes are its base-256 digits (bytes 0-6 unsigned, byte 7 signed). Oracle: nearbyint of the
+// tcovfem_split_product's words of q = round(x 2^32): q = hi 2^32 + lo with lo unsigned, so q's
+// bytes are its base-256 digits (bytes 0-6 unsigned, byte 7 signed), the layout the fused GPU
+// step takes from F2I's 64-bit result. Oracle: nearbyint of the
 // exact x 2^32 (ties to even), for random x over the whole M = 8 range (|x| < 2^24, so |q| < 2^56),
 // ties, and the two cases where the low part is exactly +-2^31 (hi must lend only for -2^31).
 TEST(TcovfemDigits, WordsOfQAreItsBase256Digits) {
