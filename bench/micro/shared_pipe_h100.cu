@@ -208,18 +208,17 @@ int main() {
     run<0, 48, 4, 1>("4 wgmma + 48 DFMA, 1 in flight", sms, d_cycles, d_sink);
     // TCOVFEM's shape (session 16): a byte's products for 16 elements are 3 n-tiles of k = 32 +
     // k = 16 (K = 48) a warp; on wgmma the K = 48 needs two k = 32 blocks (one half empty), so a
-    // warpgroup's byte is 2 wgmma m64n24k32 for the 4 warps' 3 + 3 mma.sync. Is the k = 16 half
-    // a k = 32 (then wgmma's padding eats its lower cost per multiply-add)?
+    // warpgroup's byte is 2 wgmma m64n24k32 for the 4 warps' 3 + 3 mma.sync: the rows "2 wgmma, 1
+    // group in flight" (a byte) and "4 wgmma ..." above (two bytes, alone and with 48 DFMA). Is the
+    // k = 16 half a k = 32 (then wgmma's padding eats its lower cost per multiply-add)?
     run<0, 0, 0, 0, 6>("6 mma.sync k16", sms, d_cycles, d_sink);
     run<0, 0, 0, 0, 12>("12 mma.sync k16", sms, d_cycles, d_sink);
     run<3, 0, 0, 0, 3>("3 k32 + 3 k16 (a byte, 16 elements)", sms, d_cycles, d_sink);
     run<6, 0, 0, 0, 6>("6 k32 + 6 k16 (two bytes)", sms, d_cycles, d_sink);
     run<6, 48, 0, 0, 6>("6 k32 + 6 k16 + 48 DFMA", sms, d_cycles, d_sink);
-    run<0, 0, 2, 1>("2 wgmma (a byte, 64 elements, K padded)", sms, d_cycles, d_sink);
-    run<0, 0, 4, 1>("4 wgmma (two bytes, K padded)", sms, d_cycles, d_sink);
     // The paper's conversion (session 16): q = cvt.rni.s64.f64 of the FP64 product, one F2I.S64.F64
     // (and back, I2F.F64.S64) instead of TCOVFEM's three FP64 operations. Do they use the shared pipe?
-    // The F2I / I2F count of a row is the third column's (per sub-partition: 4 warps x the mix's).
+    // A row's name gives its F2I / I2F count a warp (no column counts them; a sub-partition runs 4x).
     run<0, 0, 0, 0, 0, 24>("24 F2I.S64.F64", sms, d_cycles, d_sink);
     run<0, 24, 0, 0, 0, 24>("24 F2I.S64.F64 + 24 DFMA", sms, d_cycles, d_sink);
     run<6, 0, 0, 0, 0, 24>("24 F2I.S64.F64 + 6 mma.sync", sms, d_cycles, d_sink);

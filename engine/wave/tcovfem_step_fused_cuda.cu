@@ -16,7 +16,8 @@
 // issue at one a cycle, so the 2x-floor target (111 us) needs fewer instructions, not only
 // better scheduling (cuda-bench.md, session 14). Session 15 (bench/micro/shared_pipe_h100.cu):
 // on the H100 DFMAs and mma.sync (or wgmma) products do not overlap, so the conversions and the
-// products are one serial budget, about 1,010 of the 1,326 cycles a warp-plane that target allows.
+// products are one serial budget, about 1,010 of the 1,326 cycles a warp-plane that target allows
+// (session 16 took the conversions' 96 FP64 instructions a warp-plane off it).
 // Session 13: 238 -> 227 us with every warp of the tile computing (kEveryWarpComputes below).
 // Session 12: 251 -> 240 us by merging the last x tile's columns (kMergeLastXTile below) and a
 // programmatic dependent launch of each step (fused_step.cuh).
