@@ -10,8 +10,8 @@
 //
 // Integer expansion of A ubar (hierarchical FP64 -> INT64 -> INT8):
 //   * per-element scale s_e = 2^e, a power of two strictly above max |ubar| (eq. 10; the
-//     smallest or one above it, see tcovfem_element_exponent; a power of two so the scaling
-//     itself is exact);
+//     smallest or one above it, see tcovfem_element_exponent, and for M = 8 one more, so that
+//     |q_8| < 2^55: tcovfem_scale_headroom_bits; a power of two so the scaling itself is exact);
 //   * ONE conversion to INT64 (eq. 12), keeping M stages of 7 bits: q_M = round(ubar / s_e 2^(7M)),
 //     |q_M| < 2^(7M) (M = 8: a = 2^56), where ubar / s_e 2^(7M) = w (factor 2^(7M - e))
 //     (tcovfem_column_scale), rounded to nearest, ties to even (unbiased: a floor's constant
@@ -19,7 +19,7 @@
 //     How (tcovfem_quantize):
 //       - M <= 4: the exact product rounded once, one fma on CPU and GPU (tcovfem_to_int64);
 //       - M >= 5: as the paper does, the FP64 product, then one FP64 -> INT64 conversion
-//         (tcovfem_product_to_int64). For M = 8 the product keeps 53 of q_M's 57 bits, as
+//         (tcovfem_product_to_int64). For M = 8 the product keeps 53 of q_M's 56 bits, as
 //         FP64 arithmetic would. Why not the exact rounding there: it takes three FP64
 //         operations per input, and on the H100 FP64 instructions and the INT8 Tensor Core
 //         products issue through one pipe, while the conversion (F2I.S64.F64) runs on another
@@ -109,17 +109,30 @@ VOXWAVE_HD std::uint32_t tcovfem_abs_high_word(double x) {
     return static_cast<std::uint32_t>(bits >> 32) & 0x7fffffffu;
 }
 
+// M = 8: s_e one power of two higher than the other M need, so that |q_8| < 2^55 and q_8's
+// seventh byte (bits 48..55) holds its sign: the fused GPU step then takes 7 byte products
+// (bytes 0-5 unsigned, byte 6 signed) where 8 were needed with |q_8| < 2^56, whose eighth byte
+// was only the sign (0 or -1). The cost is one bit at the element's largest input: it keeps
+// 55 bits where the FP64 product that makes it (tcovfem_product_to_int64) has rounded to 53.
+// The paper's a = 2^56, M = 8 digits of b = 2^7 and the single conversion are unchanged; only
+// s_e, already a power of two above max |ubar| rather than max |ubar| itself, moves.
+// stages >> 3 is 1 for M = 8 and 0 for M = 1..7 (a compare and select spilled 8 bytes more in
+// the split GPU kernel).
+VOXWAVE_HD int tcovfem_scale_headroom_bits(int stages) { return stages >> 3; }
+
 // The element's scale exponent (eq. 10): s_e = 2^e strictly above every |ubar| = |factor w|,
 // with room for rounding to M stages: |q_M| < 2^(7M), so the top digit fits int8. For M >= 5 the
 // FP64 product of tcovfem_product_to_int64 rounds too (to 8 units near 2^56 for M = 8): the raise
 // below, 2^-(6M + 1) relative, is at least 2^-7M (room for rounding to an integer) and for M = 8
-// 2^-49, which keeps |ubar| / s_e 2^56 < 2^56 - 96, whose FP64 product cannot round up to 2^56.
+// 2^-49, which keeps |ubar| / s_e 2^56 < 2^56 - 96, whose FP64 product cannot round up to 2^56;
+// with the headroom bit, |ubar| / s_e 2^56 < 2^55 - 48 and |q_8| < 2^55.
 // max_high is the largest tcovfem_abs_high_word of the element's 24 inputs w (one integer max
 // per input on the GPU, which has no FP64 max instruction: fmax costs a compare, selects and
 // moves). That word completed with ones below is m >= max |w|; p = round(max(kappa, G factor) m)
 // >= max |ubar| (to within its rounding, 2^-53 relative), raised by 2^-(6M + 1) relative, and
 // e is the exponent just above it: the smallest such power of two, or one
 // above it (m exceeds max |w| by less than 2^-20 relative). Never below kTcovfemMinExponent.
+// M = 8 takes one power of two more (tcovfem_scale_headroom_bits): |q_8| < 2^55.
 VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_max, int stages) {
     const std::uint64_t m_bits = (std::uint64_t(max_high) << 32) | 0xffffffffu;
     double m;
@@ -130,7 +143,7 @@ VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_ma
     std::uint64_t p_bits;
     memcpy(&p_bits, &p, sizeof p_bits);
     // p = f 2^(biased - 1023), f in [1, 2)  =>  p < 2^(biased - 1022); 0 and subnormals: 2^-1022.
-    const int e = int((p_bits >> 52) & 0x7ff) - 1022;
+    const int e = int((p_bits >> 52) & 0x7ff) - 1022 + tcovfem_scale_headroom_bits(stages);
     return e > kTcovfemMinExponent ? e : kTcovfemMinExponent;
 }
 

@@ -1,13 +1,15 @@
 // TCOVFEM's fused node-centred step: the sweep of fused_step.cuh (no atomics, f never in global
 // memory, the update in the same kernel) with each element plane's forces from INT8 Tensor
 // Cores. The arithmetic is the paper's (seed 000 eqs. 9-17, tcovfem_int8.hpp): per-element
-// scale 2^e, one conversion to a 7M-bit integer q_M (the exact product rounded to nearest),
+// scale 2^e, one conversion to a 7M-bit integer q_M (rounded to nearest, tcovfem_quantize),
 // exact INT32 products of its 8-bit pieces, one rounding. The pieces are q_M's bytes rather than
 // the paper's 7-bit digits: the same integer, without the digit spreading. The element forces
 // are bit-identical to the CPU emulation.
 //
 // Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s16-*, cuda-bench.md):
 // 212 us a step against 708 for the split design (the paper's mapping: 748), s16 run 4.
+// Session 17: 7 byte products for M = 8 instead of 8 (the top byte was only the sign; s_e one
+// power of two higher, tcovfem_scale_headroom_bits).
 // Session 16: 222.6 -> 209.1 us (A/B, s16 run 3) with the paper's conversion for M >= 5 (an FP64
 // product and an F2I.S64.F64) in place of the exact rounding's two fmas and an add: F2I runs on
 // its own pipe, so 96 FP64 instructions a warp-plane leave the pipe the products use.
@@ -36,15 +38,17 @@
 //     shuffles.
 //   - the conversion: q_M = round(w factor 2^(7M - e)) (tcovfem_quantize): for M >= 5 the
 //     FP64 product and one F2I.S64.F64, whose two words q_M = hi 2^32 + lo (lo unsigned) are
-//     used as they are; q_M's own bytes are the digits (base 256: bytes 0-6 unsigned, byte 7
-//     signed), so there is no digit spreading; two byte-permutes per register turn 4 columns'
-//     words into one register per byte. M <= 4: one word, the exact product rounded by one fma.
+//     used as they are; q_M's own bytes are the digits (base 256: bytes 0-5 unsigned, byte 6
+//     signed, since |q_M| < 2^55 (tcovfem_scale_headroom_bits); byte 7 is only its sign and
+//     takes no product), so there is no digit spreading; two byte-permutes per register turn 4
+//     columns' words into one register per byte. M <= 4: one word, the exact product rounded by
+//     one fma.
 //   - the products: R (16 x 24) = D_j (16 x 48, INT8) A^T on 3 n-tiles, columns 0..31 as one
 //     mma m16n8k32 and 32..47 as one m16n8k16, u8 x s8 for unsigned bytes and s8 x s8 for
 //     the top byte; bytes are chained two per INT32 accumulator (c = 256 c + A d_j: |c| <=
-//     1013 (255 256 + 255) < 2^27, 1013 being the largest row sum of |A|); for M = 8 the four
-//     chains are joined in pairs in INT64 (the low chain of each pair biased by 2^27 so that it
-//     is non-negative) and the pairs in the single rounding fma, which also applies the scale.
+//     1013 (255 256 + 255) < 2^27, 1013 being the largest row sum of |A|), the top byte 6
+//     alone; for M >= 5 the four chains are joined in pairs in INT64 (the low chain of each pair biased by 2^27 so that
+//     it is non-negative) and the pairs in the single rounding fma, which also applies the scale.
 //   - the output order of A^T (TcovfemOutputOrder::FaceRows) gives lane t the component nt of
 //     the two nodes a = 0, 1 of face row (b, c) = (t & 1, t >> 1) of its elements, so the x
 //     sums are two shuffles and the partials go straight to the sweep's shared arrays (columns
@@ -69,6 +73,13 @@ __device__ __forceinline__ void digit_pair(std::uint32_t x0, std::uint32_t x1, s
     const std::uint32_t t01 = __byte_perm(x0, x1, sel), t23 = __byte_perm(x2, x3, sel);
     even = __byte_perm(t01, t23, 0x5410u);
     odd = __byte_perm(t01, t23, 0x7632u);
+}
+
+// Byte 2 of four words as one register (x0.b2, x1.b2, x2.b2, x3.b2): the top byte of M = 8,
+// whose byte 3 is only the sign (|q_8| < 2^55, tcovfem_scale_headroom_bits) and is not used.
+__device__ __forceinline__ std::uint32_t digit_byte2(std::uint32_t x0, std::uint32_t x1, std::uint32_t x2,
+                                                     std::uint32_t x3) {
+    return __byte_perm(__byte_perm(x0, x1, 0x0062u), __byte_perm(x2, x3, 0x0062u), 0x5410u);
 }
 
 // Parts = 2: M = 5..8 (hi and lo words, 8 digits); Parts = 1: M = 1..4 (one word, 4 digits).
@@ -241,6 +252,15 @@ public:
                         digit_pair(y[q][r][4 * g4], y[q][r][4 * g4 + 1], y[q][r][4 * g4 + 2], y[q][r][4 * g4 + 3], h,
                                    even[r][g4], odd[r][g4]);
             };
+            // The registers of byte 6 (byte 2 of the high word) alone.
+            auto top_digit = [&](std::uint32_t(&d)[2][3]) {
+#pragma unroll
+                for (int r = 0; r < 2; ++r)
+#pragma unroll
+                    for (int g4 = 0; g4 < 3; ++g4)
+                        d[r][g4] =
+                            digit_byte2(y[1][r][4 * g4], y[1][r][4 * g4 + 1], y[1][r][4 * g4 + 2], y[1][r][4 * g4 + 3]);
+            };
             std::uint32_t d0[2][3], d1[2][3];
             // The element forces fy = T 2^(e - 7M), T = A q_M exact, rounded once: [nt][0..1] element
             // g (nodes a = 0, 1), [nt][2..3] element g + 8. Power-of-two scaling commutes with the
@@ -260,8 +280,9 @@ public:
                 }
             };
             if constexpr (Parts == 2) {
-                // Bytes 1 0 | 3 2 | 5 4 | 7 6, two per INT32 chain (c = 256 c + A d): |C| <= 1013
-                // (255 256 + 255) < 2^27 (byte 7 is 0 or -1: |C3| <= 1013 (256 + 255)). The low word
+                // Bytes 1 0 | 3 2 | 5 4 | 6, two per INT32 chain (c = 256 c + A d): |C| <= 1013
+                // (255 256 + 255) < 2^27; byte 6 is signed (|q_M| < 2^55: tcovfem_scale_headroom_bits),
+                // |C3| <= 1013 128, so byte 7, its sign extension, needs no product. The low word
                 // first, so that it is dead before the high word's chains: L = C1 2^16 + C0 < 2^43
                 // in INT64, H = C3 2^16 + C2 < 2^35, both exact doubles, and T = H 2^32 + L is
                 // rounded once, by an fma (142 registers unconstrained against 150 high word
@@ -285,11 +306,9 @@ public:
                 product(d1, false, true);
                 times256(kTcovfemChainBias);
                 product(d0, false);
-                keep();                // C2 + bias
-                digits(1, 1, d0, d1);  // bytes 6, 7
-                product(d1, true, true);
-                times256();
-                product(d0, false);  // C3; T = (C3 2^16 + C2) 2^32 + L, one rounding
+                keep();                   // C2 + bias
+                top_digit(d0);            // byte 6, signed (|q_M| < 2^55); byte 7 is its sign only
+                product(d0, true, true);  // C3; T = (C3 2^16 + C2) 2^32 + L, one rounding
                 scales();
 #pragma unroll
                 for (int nt = 0; nt < 3; ++nt)

@@ -184,10 +184,10 @@ TEST(TcovfemDigits, ConversionRoundsTheExactProductOnce) {
 }
 
 // tcovfem_split_product's words of q = round(x 2^32): q = hi 2^32 + lo with lo unsigned, so q's
-// bytes are its base-256 digits (bytes 0-6 unsigned, byte 7 signed), the layout the fused GPU
-// step takes from F2I's 64-bit result. Oracle: nearbyint of the exact x 2^32 (ties to even), for
-// random x over the whole M = 8 range (|x| < 2^24, so |q| < 2^56), ties, and the two cases where
-// the low part is exactly +-2^31 (hi must lend only for -2^31).
+// bytes are its base-256 digits (bytes 0-6 unsigned, byte 7 signed; for |q| < 2^55 bytes 0-5
+// unsigned and byte 6 signed, the layout the fused GPU step takes from F2I's 64-bit result). Oracle: nearbyint of the
+// exact x 2^32 (ties to even), for random x over the whole M = 8 range (|x| < 2^24, so |q| < 2^56), ties, and the two
+// cases where the low part is exactly +-2^31 (hi must lend only for -2^31).
 TEST(TcovfemDigits, WordsOfQAreItsBase256Digits) {
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> U(-1.0, 1.0);
@@ -216,7 +216,7 @@ TEST(TcovfemDigits, WordsOfQAreItsBase256Digits) {
         const double x = std::ldexp(U(rng), E(rng));
         if (std::fabs(x) < std::ldexp(1.0, 24)) xs.push_back(x);
     }
-    int lent = 0;
+    int lent = 0, seven_bytes = 0;
     for (double x : xs) {
         const TcovfemWords w = tcovfem_split_product(x, 4294967296.0);  // q = round(x 2^32)
         const std::int64_t q = std::llrint(std::nearbyint(std::ldexp(x, 32)));
@@ -228,13 +228,21 @@ TEST(TcovfemDigits, WordsOfQAreItsBase256Digits) {
         sum += std::int64_t(std::int8_t(bits >> 56)) * (std::int64_t(1) << 56);
         ASSERT_EQ(sum, q) << x;
         ASSERT_TRUE(std::int8_t(bits >> 56) == 0 || std::int8_t(bits >> 56) == -1) << x;  // |q| < 2^56
+        if (std::llabs(q) < (std::int64_t(1) << 55)) {
+            // M = 8 (|q| < 2^55, tcovfem_scale_headroom_bits): seven bytes, byte 6 signed.
+            std::int64_t seven = std::int64_t(std::int8_t(bits >> 48)) * (std::int64_t(1) << 48);
+            for (int j = 0; j < 6; ++j) seven += std::int64_t((bits >> (8 * j)) & 0xffu) << (8 * j);
+            ASSERT_EQ(seven, q) << x;
+            ++seven_bytes;
+        }
         if (x != std::nearbyint(x) && std::int64_t(w.hi) < std::llrint(std::nearbyint(x))) ++lent;
     }
     EXPECT_GT(lent, 1000);  // the lending path (negative low part) was exercised
+    EXPECT_GT(seven_bytes, 100000);
 }
 
-// The byte chains of the fused GPU step stay inside INT32 for every row of A: bytes 0-6 in
-// [0, 255] chained two at a time (c = 256 c + A d), byte 7 (0 or -1) with byte 6, and for M <= 4
+// The byte chains of the fused GPU step stay inside INT32 for every row of A: bytes 0-5 in
+// [0, 255] chained two at a time (c = 256 c + A d), byte 6 in [-128, 127] alone, and for M <= 4
 // the three top bytes of a 28-bit q (top byte in [-16, 15]). The bounds use the row sums of |A|
 // of the matrix the engine builds, and the INT64 joins of the chains in pairs (low word: C1 2^16
 // + C0, high word: C3 2^16 + C2) stay below 2^51, where the GPU moves them to FP64 exactly.
@@ -248,7 +256,7 @@ TEST(TcovfemDigits, ByteChainsOfTheFusedStepFitInt32) {
     }
     EXPECT_EQ(row_sum, 1013);  // the figure quoted in tcovfem_step_fused_cuda.cu
     const std::int64_t limit = std::int64_t(1) << 31;
-    const std::int64_t c_pair = row_sum * (255 * 256 + 255), c_top = row_sum * (1 * 256 + 255);
+    const std::int64_t c_pair = row_sum * (255 * 256 + 255), c_top = row_sum * 128;
     EXPECT_LT(c_pair, limit);
     EXPECT_LT(c_top, limit);
     EXPECT_LT(row_sum * (16 * 65536 + 255 * 256 + 255), limit);  // M <= 4: bytes 3 2 1
@@ -306,12 +314,13 @@ TEST(TcovfemDigits, FiveStagesAndMoreConvertTheFp64Product) {
     EXPECT_EQ(tcovfem_product_to_int64(-3.5, 1.0), -4);
 }
 
-// For M = 8 the element's largest input sits just below 2^56 after scaling, where the FP64
-// product rounds to 8 units: inputs and factors a few units below and above 1 (their products a
-// hair below a power of two) must still give |q_M| < 2^56, or the top digit (128) would overflow
-// int8 in the split kernel.
-TEST(TcovfemDigits, EightStagesNeverRoundUpTo2To56) {
-    const std::int64_t limit = std::int64_t(1) << 56;
+// For M = 8 the element's largest input sits just below 2^55 after scaling (s_e has one power
+// of two of headroom), where the FP64 product rounds to 4 units: inputs and factors a few units
+// below and above 1 (their products a hair below a power of two) must still give |q_M| < 2^55,
+// or q_M's byte 6 would not hold its sign and the fused GPU step's 7 byte products would be
+// wrong (and without the room for rounding, the split kernel's top digit would overflow int8).
+TEST(TcovfemDigits, EightStagesStayBelow2To55) {
+    const std::int64_t limit = std::int64_t(1) << 55;
     std::int64_t largest = 0;
     for (int j = 1; j <= 64; ++j)
         for (int i = 0; i <= 64; ++i) {
@@ -327,8 +336,9 @@ TEST(TcovfemDigits, EightStagesNeverRoundUpTo2To56) {
 
 // s_e = 2^e is strictly above every |ubar| of the element and at most two powers of two above
 // the largest (the smallest such power, or one more when the 20-bit bound of max |w| or the
-// room for rounding crosses it); every input rounds to |q_M| < 2^(7M), the largest to
-// |q_M| >= 2^(7M - 2); tiny and zero elements stay finite; rounding is to nearest, ties to even.
+// room for rounding crosses it), for M = 8 one power of two more (|q_8| < 2^55); every input
+// rounds to |q_M| < 2^(7M - h), the largest to |q_M| >= 2^(7M - h - 2) (h = 1 for M = 8, else 0);
+// tiny and zero elements stay finite; rounding is to nearest, ties to even.
 TEST(TcovfemDigits, ScaleIsAPowerOfTwoStrictlyAboveTheMaximum) {
     std::mt19937_64 rng(11);
     std::uniform_real_distribution<double> U(-1.0, 1.0);
@@ -348,10 +358,11 @@ TEST(TcovfemDigits, ScaleIsAPowerOfTwoStrictlyAboveTheMaximum) {
             max_ubar = std::max({max_ubar, std::fabs(f.kappa * v), std::fabs(f.shear * v)});
         }
         const int e = tcovfem_element_exponent(high, std::fmax(f.kappa, f.shear), M);
-        ASSERT_LT(max_ubar, std::ldexp(1.0, e));
-        ASSERT_GE(max_ubar, std::ldexp(1.0, e - 2));
-        if (max_ubar < std::ldexp(1.0, e - 1)) ++one_above;
-        const std::int64_t limit = std::int64_t(1) << (7 * M);
+        const int h = M == 8 ? 1 : 0;
+        ASSERT_LT(max_ubar, std::ldexp(1.0, e - h));
+        ASSERT_GE(max_ubar, std::ldexp(1.0, e - h - 2));
+        if (max_ubar < std::ldexp(1.0, e - h - 1)) ++one_above;
+        const std::int64_t limit = std::int64_t(1) << (7 * M - h);
         std::int64_t largest = 0;
         for (double v : w)
             for (double factor : {f.kappa, f.shear}) {
@@ -367,7 +378,8 @@ TEST(TcovfemDigits, ScaleIsAPowerOfTwoStrictlyAboveTheMaximum) {
     const double below_one = 1.0 - std::ldexp(1.0, -40);
     EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(below_one), 1.0, 4), 1);
     EXPECT_LT(std::abs(tcovfem_to_int64(below_one, tcovfem_column_scale(1.0, 1, 28))), std::int64_t(1) << 28);
-    EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(0.75), 1.0, 8), 0);
+    EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(0.75), 1.0, 7), 0);
+    EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(0.75), 1.0, 8), 1);  // the headroom bit
     // All-zero and far-precursor elements: the exponent is clamped, the scales stay finite.
     EXPECT_EQ(tcovfem_element_exponent(0u, 1e6, 8), kTcovfemMinExponent);
     EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(1e-300), 1e6, 8), kTcovfemMinExponent);
