@@ -6,10 +6,10 @@
 // the paper's 7-bit digits: the same integer, without the digit spreading. The element forces
 // are bit-identical to the CPU emulation.
 //
-// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s16-*, cuda-bench.md):
-// 212 us a step against 708 for the split design (the paper's mapping: 748), s16 run 4.
+// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s17-*, cuda-bench.md):
+// 204 us a step against 716 for the split design (the paper's mapping: 749), s17 run 2.
 // Session 17: 7 byte products for M = 8 instead of 8 (the top byte was only the sign; s_e one
-// power of two higher, tcovfem_scale_headroom_bits).
+// power of two higher, tcovfem_scale_headroom_bits): 209.3 -> 202.8 us (A/B, s17 run 1).
 // Session 16: 222.6 -> 209.1 us (A/B, s16 run 3) with the paper's conversion for M >= 5 (an FP64
 // product and an F2I.S64.F64) in place of the exact rounding's two fmas and an add: F2I runs on
 // its own pipe, so 96 FP64 instructions a warp-plane leave the pipe the products use.
