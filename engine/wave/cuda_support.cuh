@@ -72,6 +72,13 @@ struct FusedStepArgs {
     const double* shear_factor;        // [256] G ds / 384
     const std::uint32_t* b_fragments;  // tcovfem_pack_b_fragments(.., TcovfemOutputOrder::FaceRows)
     const Real* diag;                  // the FP64 diagonal per node
+    // The fused step's row handoff between y tiles (fused_step.cuh, Plane::kHandoffRows: TCOVFEM):
+    // fused_handoff_words(nx, ny, nz) words, a ticket counter at 0 before the first step, and a
+    // step tag that differs from every earlier step's (never 0).
+    unsigned long long* handoff;
+    std::size_t handoff_words;
+    unsigned* tickets;
+    unsigned tag;
 };
 
 struct TcovfemStiffnessArgs {
@@ -99,6 +106,8 @@ void launch_fused_step(const FusedStepArgs<Real>& a, bool damped, cudaStream_t s
 // plane's forces from INT8 Tensor Cores. Launch shape: 32 x 8 threads, VOXWAVE_FUSED_TILE = 8x1 |
 // 8x2 (blocks per SM), VOXWAVE_FUSED_PLANES as above.
 void launch_tcovfem_fused_step(const FusedStepArgs<double>& a, bool damped, cudaStream_t stream);
+// The words of TCOVFEM's fused-step row handoff (FusedStepArgs::handoff) for an nx x ny x nz model.
+std::size_t fused_handoff_words(int nx, int ny, int nz);
 // staged = true: element forces pass through shared memory to the row emitter (plain adds);
 // false: the paper's mapping, each lane adds its Tensor Core outputs to global memory with atomics.
 void launch_tcovfem_stiffness(const TcovfemStiffnessArgs& a, bool damped, bool staged, cudaStream_t stream);

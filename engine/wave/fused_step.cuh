@@ -22,8 +22,8 @@
 //     writes u^{n+1}. Nothing else of the step touches global memory.
 // The tile's edge threads compute elements only for their neighbours (halo, recomputed by the
 // next tile) and the element plane below a range is recomputed for the carry: 32 x TileY
-// threads own 30 x (TileY - 2) nodes (30 x (TileY - 1) with kEveryWarpComputes). u^{n+1} goes to
-// a third buffer because neighbouring tiles still read u^{n-1}.
+// threads own 30 x (TileY - 2) nodes (30 x (TileY - 1) with kEveryWarpComputes, 30 x TileY with
+// kHandoffRows). u^{n+1} goes to a third buffer because neighbouring tiles still read u^{n-1}.
 //
 // A Plane<Real, TileY> provides
 //   struct Shared;                    its part of the block's shared memory
@@ -42,6 +42,12 @@
 //   static constexpr bool kNeighbourBarriers;  true: a plane ends with each warp meeting only its
 //                                     two neighbouring warps (fused_plane_barrier); false: the
 //                                     block barrier
+//   static constexpr bool kHandoffRows;  true: y tiles do not overlap: the tile's first node row
+//                                     takes its lower partials from the tile below through global
+//                                     memory (fused_handoff_*, blocks ordered by tickets) instead of
+//                                     recomputing the element row below the tile. TCOVFEM at 2 mm:
+//                                     202 -> 187 us a step (s17 runs 4-6); needs kEveryWarpComputes,
+//                                     kLoadAfterForces, FP64 and Plane::passed_on
 //   static constexpr bool kLoadAfterForces;  true: the next plane's loads wait until forces is done,
 //                                     and the node values loaded before are stored to shared memory
 //                                     before it (a third `own` slot), so no load result is live
@@ -106,11 +112,59 @@ struct FusedShared {
 template <class Real, int TileY, class Plane>
 using FusedSharedOf = FusedShared<Real, TileY, typename Plane::Shared, Plane::kLoadAfterForces ? 3 : 2,
                                   Plane::kEveryWarpComputes ? TileY + 1 : TileY>;
-// Node rows a tile owns: all but the first (halo) row, and but the last without kEveryWarpComputes.
+// Node rows a tile owns: all but the first (halo) row, and but the last without kEveryWarpComputes;
+// with kHandoffRows all of them (the first row's lower partials come from the tile below).
 template <class Plane, int TileY>
 constexpr int fused_owned_rows() {
-    return Plane::kEveryWarpComputes ? TileY - 1 : TileY - 2;
+    return Plane::kHandoffRows ? TileY : Plane::kEveryWarpComputes ? TileY - 1 : TileY - 2;
 }
+// Element rows a y tile computes without overlap (kHandoffRows): y tiles = ceil(ny / TileY).
+template <class Plane, int TileY>
+__host__ __device__ constexpr int fused_tiles_y(int ny) {
+    return Plane::kHandoffRows ? (ny + TileY - 1) / TileY
+                               : (ny + fused_owned_rows<Plane, TileY>()) / fused_owned_rows<Plane, TileY>();
+}
+
+// kHandoffRows: the row handoff between y tiles through global memory. A tile's last warp
+// passes the partials of its element row's upper node row (the next tile's first row) for
+// each plane: 2 faces x 3 components a lane. Each double goes as two 64-bit words {half, tag}
+// (tag: the step, never 0), each written and read whole, so the reader knows a word is this
+// step's without a fence or a flag: it reads again until all its words carry the tag. Slots:
+// [virtual tile (x tile, merged last x tile = tiles_x) x tiles_y + y tile][plane][cc][c][half][lane].
+constexpr int kFusedHandoffWords = 2 * 3 * 2 * kFusedTileX;  // a tile-plane
+__host__ __device__ inline std::size_t fused_handoff_slot(int vtile, int nz, int k) {
+    return (std::size_t(vtile) * std::size_t(nz) + std::size_t(k)) * kFusedHandoffWords;
+}
+__device__ __forceinline__ void fused_handoff_store(unsigned long long* p, unsigned tag, double v) {
+    const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(v));
+    const unsigned long long t = static_cast<unsigned long long>(tag) << 32;
+    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(t | (bits >> 32)) : "memory");
+    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p + kFusedTileX), "l"(t | (bits & 0xffffffffull))
+                 : "memory");
+}
+// A lane's 6 doubles of a tile-plane as read: their 12 words, issued together (in flight across
+// the plane's barrier), then checked.
+struct FusedHandoffWords {
+    unsigned long long w[12];
+    __device__ __forceinline__ void load(const unsigned long long* p) {
+        // volatile: kept after the Plane's forces (its mma and shared loads are volatile too), so
+        // that the 24 registers are not live across them (hoisted, they spilled).
+#pragma unroll
+        for (int i = 0; i < 12; ++i)
+            asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(w[i]) : "l"(p + kFusedTileX * i));
+    }
+    // true when every word is this step's; v = the doubles.
+    __device__ __forceinline__ bool values(unsigned tag, double (&v)[2][3]) const {
+        bool ok = true;
+#pragma unroll
+        for (int i = 0; i < 6; ++i) {
+            ok &= unsigned(w[2 * i] >> 32) == tag && unsigned(w[2 * i + 1] >> 32) == tag;
+            v[i / 3][i % 3] =
+                __longlong_as_double(static_cast<long long>((w[2 * i] << 32) | (w[2 * i + 1] & 0xffffffffull)));
+        }
+        return ok;
+    }
+};
 
 // The XOR swizzle of w's columns for tile row `row` of node plane kk (bits 2 and 3: rows of
 // other parity and planes of other parity fall in other banks). Why: a TCOVFEM lane quad reads
@@ -146,7 +200,7 @@ __device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, Fused
     const unsigned nx1 = unsigned(a.nx + 1), plane = nx1 * unsigned(a.ny + 1);
     auto updated_here = [&](long long node) {
         const unsigned n = unsigned(node), kk = n / plane, ij = n - kk * plane, j = ij / nx1, i = ij - j * nx1;
-        const int cx = int(i) / (kFusedTileX - 2), cy = int(j) / owned_rows;
+        const int cx = int(i) / (kFusedTileX - 2), cy = min(int(j) / owned_rows, work.tiles_y - 1);
         const int column = cx < work.tiles_x ? cx + work.tiles_x * cy : work.tiles_x * work.tiles_y + cy / 2;
         const int at = column * a.nz + min(int(kk), a.nz - 1);
         return at >= first && at < end;
@@ -218,7 +272,29 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     extern __shared__ __align__(16) unsigned char fused_smem[];
     Shared& sh = *reinterpret_cast<Shared*>(fused_smem);
     const int tx = threadIdx.x, ty = threadIdx.y;
+    constexpr bool kHandoff = Plane::kHandoffRows;
+    static_assert(!kHandoff || (Plane::kEveryWarpComputes && Plane::kLoadAfterForces && sizeof(Real) == 8),
+                  "the row handoff is written for FP64 and the plane loop with loads after the forces");
     Plane plane(a, sh.plane, ty * kFusedTileX + tx, kFusedTileX * TileY);
+    // The block's work index. With the row handoff a tile waits for the tile below it, whose work
+    // index is smaller: blocks take their index from a ticket in the order they start, so every
+    // block waited for has started (and runs to its end), whatever order the hardware starts
+    // them in. The block with the last ticket sets the counter back for the next step. Taken
+    // before griddepcontrol.launch_dependents, so the next step's blocks take theirs after.
+    int work_index = int(blockIdx.x);
+    if constexpr (kHandoff) {
+        __shared__ int ticket;
+        if (tx == 0 && ty == 0) {
+            const unsigned t = atomicAdd(a.tickets, 1u);
+            if (t == gridDim.x - 1) {
+                atomicExch(a.tickets, 0u);
+                __threadfence();
+            }
+            ticket = int(t);
+        }
+        __syncthreads();
+        work_index = ticket;
+    }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     // Programmatic dependent launch (sm_90, launch_fused_tile): the next step's kernel may be
     // scheduled now, so that its blocks take each SM's place as soon as this step's blocks there
@@ -234,14 +310,14 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
     // This block's column-planes [s, s_end) (64-bit products: T B can pass 2^31 on large models).
     auto block_range = [&](int& first, int& end) {
         if (work.planes > 0) {
-            const int columns = work.columns(), column = int(blockIdx.x) % columns;
-            const int k0 = (int(blockIdx.x) / columns) * work.planes;
+            const int columns = work.columns(), column = work_index % columns;
+            const int k0 = (work_index / columns) * work.planes;
             first = column * a.nz + k0;
             end = first + min(work.planes, a.nz - k0);
         } else {
             const long long total = static_cast<long long>(work.columns()) * a.nz;
-            first = int(total * blockIdx.x / gridDim.x);
-            end = int(total * (blockIdx.x + 1) / gridDim.x);
+            first = int(total * work_index / gridDim.x);
+            end = int(total * (work_index + 1) / gridDim.x);
         }
     };
     int s, s_end;
@@ -261,12 +337,18 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         const int cy = half ? 2 * (column - full_columns) + (tx >> 4) : column / work.tiles_x;
         const int ei = cx * (kFusedTileX - 2) - 1 + xl;
         constexpr int kOwnedRows = fused_owned_rows<Plane, TileY>();
-        const int ej = cy * kOwnedRows - 1 + ty;
+        const int ej = cy * kOwnedRows - (kHandoff ? 0 : 1) + ty;
         const int x_end = half ? 16 : kFusedTileX;
         const bool node_in = cy < work.tiles_y && ei >= 0 && ei <= a.nx && ej >= 0 && ej <= a.ny;
         const bool last_row_loads_only = !Plane::kEveryWarpComputes && ty == TileY - 1;
         const bool computes = node_in && xl < x_end - 1 && !last_row_loads_only && ei < a.nx && ej < a.ny;
-        const bool owns = xl > 0 && (half || xl < kFusedTileX - 1) && ty > 0 && !last_row_loads_only && node_in;
+        const bool owns_x = xl > 0 && (half || xl < kFusedTileX - 1);
+        const bool owns = owns_x && (ty > 0 || kHandoff) && !last_row_loads_only && node_in;
+        // The row handoff: this tile (virtual x tile cx, y tile cy) passes its last row's upper
+        // partials on (warp TileY - 1), and its first row takes those of the tile below (warp 0).
+        const int vtile = cx * work.tiles_y + cy;
+        const bool passes_on = kHandoff && ty == TileY - 1 && cy < work.tiles_y;
+        const bool takes = kHandoff && ty == 0 && cy > 0 && cy < work.tiles_y;
         // This thread's node and element at plane kk (meaningful when node_in / computes).
         const unsigned node0 = unsigned(ei) + unsigned(a.nx + 1) * unsigned(ej);
         const unsigned element0 = unsigned(ei) + unsigned(a.nx) * unsigned(ej);
@@ -372,6 +454,17 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 put_extra(k + 2, next_extra);
                 const unsigned id = id_next;
                 plane.forces(sh, a, k, id, tx, ty);
+                if constexpr (kHandoff) {
+                    if (ty == TileY - 1) __syncwarp();  // the warp's partials, written by other lanes
+                    if (passes_on) {
+                        Real v[2][3];
+                        plane.passed_on(sh, k, tx, ty, v);
+                        unsigned long long* const slot = a.handoff + fused_handoff_slot(vtile, a.nz, k) + xl;
+#pragma unroll
+                        for (int i = 0; i < 6; ++i)
+                            fused_handoff_store(slot + 2 * kFusedTileX * i, a.tag, v[i / 3][i % 3]);
+                    }
+                }
                 id_next = element_id(k + 1);
                 next = node_values(k + 3);
                 next_extra = extra_values(k + 3);
@@ -384,6 +477,28 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 fused_plane_barrier<TileY, Plane::kNeighbourBarriers>(ty);
                 Real node[2][3];
                 plane.node_sums(sh, k, tx, ty, node);
+                if constexpr (kHandoff) {
+                    if (ty == 0) {
+                        // 0 at the model's bottom row and past the model; the words are this step's
+                        // once their tags say so, else they are read again (the whole warp waits: a
+                        // merged column's half warps take from different tiles).
+                        Real below[2][3] = {};
+                        for (int tries = 0;; ++tries) {
+                            bool ok = true;
+                            if (takes) {
+                                FusedHandoffWords words;
+                                words.load(a.handoff + fused_handoff_slot(vtile - 1, a.nz, k) + xl);
+                                ok = words.values(a.tag, below);
+                            }
+                            if (__all_sync(0xffffffffu, ok)) break;
+                            __nanosleep(tries < 8 ? 32 : 256);
+                        }
+#pragma unroll
+                        for (int cc = 0; cc < 2; ++cc)
+#pragma unroll
+                            for (int c = 0; c < 3; ++c) node[cc][c] += below[cc][c];
+                    }
+                }
                 if (k >= k0 && owns) {
                     const Real f[3] = {carry[0] + node[0][0], carry[1] + node[0][1], carry[2] + node[0][2]};
                     update(k, ai, ih, mh, dg, f);
@@ -427,6 +542,43 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, a.nz);
             const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), a.nz) : Real(0);
             update(a.nz, ai, ih, mh, dg, carry);
+        }
+        // kHandoffRows: when the model's top node row ny is the row above this tile (ny a multiple of
+        // TileY), no tile has it as a first row: after the sweep the block's warps update it, a plane
+        // each in turn, from the partials the last warp passed on (after the barrier, visible to the
+        // whole block) and the node's values from global memory; summed as the sweep sums a row
+        // whose own element row is past the model: carry + (0 + partial), and carry = 0 + partial.
+        if constexpr (kHandoff) {
+            __syncthreads();
+            if (cy < work.tiles_y && cy * TileY + TileY == a.ny && owns_x && ei >= 0 && ei <= a.nx) {
+                const unsigned long long* const words = a.handoff + xl;
+                auto passed = [&](int kk, int cc, int c) {
+                    const unsigned long long* p =
+                        words + fused_handoff_slot(vtile, a.nz, kk) + 2 * kFusedTileX * (3 * cc + c);
+                    return __longlong_as_double(
+                        static_cast<long long>((__ldcg(p) << 32) | (__ldcg(p + kFusedTileX) & 0xffffffffull)));
+                };
+                const int k_last = k1 == a.nz ? a.nz : k1 - 1;
+                // A plane a warp at a time: with all loads of two planes first, 188.6 against 187.6 us
+                // a step (s17 runs 4-5); by the last warp alone, the last tile's blocks finished about
+                // a plane's load latency a plane after the others (213 against 203, s17 run 3).
+                for (int kk = k0 + ty; kk <= k_last; kk += TileY) {
+                    const unsigned n = unsigned(ei) + unsigned(a.nx + 1) * unsigned(a.ny) + unsigned(kk) * node_plane;
+                    const Real ai = __ldg(a.a + n);
+                    const Real ih = UniformH ? a.ih0 : __ldg(a.ih + n);
+                    const Real mh = UniformH ? a.mh0 : __ldg(a.mh + n);
+                    const Real dg = Plane::kDiagonal ? __ldg(a.diag + n) : Real(0);
+#pragma unroll
+                    for (int c = 0; c < 3; ++c) {
+                        const Real carry_c = kk > 0 ? Real(0) + passed(kk - 1, 1, c) : Real(0);
+                        const Real f = kk < a.nz ? carry_c + (Real(0) + passed(kk, 0, c)) : carry_c;
+                        const Real u = __ldg(a.u[c] + n), um = __ldg(a.um[c] + n);
+                        const Real w = Damped ? damped_operand(u, um, a.keep, a.b) : u;
+                        const Real fc = Plane::kDiagonal ? f + dg * w : f;
+                        a.up[c][n] = central_difference_node(u, um, ai * fc, mh, ih);
+                    }
+                }
+            }
         }
         __syncthreads();  // the next segment's prologue overwrites the w and own slots read above
     }
@@ -479,9 +631,8 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
         VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
         return major >= 9 && fused_shape().pdl != 0;
     }();
-    // Owned nodes per tile: 30 along x, owned_rows along y.
-    constexpr int owned_rows = fused_owned_rows<Plane, TileY>();
-    FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2), (a.ny + owned_rows) / owned_rows, 0, 0};
+    // Owned nodes per tile: 30 along x, fused_owned_rows along y.
+    FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2), fused_tiles_y<Plane, TileY>(a.ny), 0, 0};
     // The last x tile merged in pairs of y tiles when it holds at most 15 nodes (the Plane's
     // choice, or the knob). Merged columns then sweep in balanced persistent blocks unless a
     // chunk size is set: in chunks the full columns' blocks still set the step (TCOVFEM at 2 mm,
@@ -494,6 +645,11 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
         if (a.planes == 0) a.planes = -1;
     }
     const long long columns = work.columns(), total = columns * a.nz;
+    if constexpr (Plane::kHandoffRows) {
+        const std::size_t need = fused_handoff_slot((work.tiles_x + work.merged) * work.tiles_y, a.nz, 0);
+        if (!a.handoff || !a.tickets || a.handoff_words < need || a.tag == 0)
+            throw RuntimeError("fused CUDA step: the row handoff buffer is missing or too small");
+    }
     if (static_cast<long long>(a.nx + 1) * (a.ny + 1) * (a.nz + 1) >= (1ll << 32))
         throw RuntimeError("the model has 2^32 nodes or more: more than the fused CUDA step indexes");
     if (total >= (1ll << 31))

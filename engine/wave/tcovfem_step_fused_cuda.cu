@@ -7,9 +7,10 @@
 // are bit-identical to the CPU emulation.
 //
 // Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s17-*, cuda-bench.md):
-// 204 us a step against 716 for the split design (the paper's mapping: 749), s17 run 2.
+// 187 us a step against 711 for the split design (the paper's mapping: 744), s17 run 6.
 // Session 17: 7 byte products for M = 8 instead of 8 (the top byte was only the sign; s_e one
-// power of two higher, tcovfem_scale_headroom_bits): 209.3 -> 202.8 us (A/B, s17 run 1).
+// power of two higher, tcovfem_scale_headroom_bits): 209.3 -> 202.8 us (A/B, s17 run 1); y tiles
+// without overlap (kHandoffRows below): 202 -> 187 us (A/B, s17 run 4).
 // Session 16: 222.6 -> 209.1 us (A/B, s16 run 3) with the paper's conversion for M >= 5 (an FP64
 // product and an F2I.S64.F64) in place of the exact rounding's two fmas and an add: F2I runs on
 // its own pipe, so 96 FP64 instructions a warp-plane leave the pipe the products use.
@@ -112,6 +113,10 @@ public:
     // Each warp waits at the end of a plane for its two neighbours only (fused_plane_barrier):
     // 226.6 -> 222.4 us a step at 2 mm (s14 run 3).
     static constexpr bool kNeighbourBarriers = true;
+    // No overlap of y tiles: a tile's 8 warps compute 8 element rows and own 8 node rows, the
+    // first row's lower partials handed over from the tile below through global memory
+    // (fused_step.cuh), where 7 rows were owned and the first element row was recomputed.
+    static constexpr bool kHandoffRows = true;
 
     __device__ TcovfemPlane(const FusedStepArgs<double>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {
@@ -362,6 +367,16 @@ public:
                               (ty > 0 ? sh.pass[k & 1][cc][c][ty - 1][tx ^ (8 * cc + 4)] : 0.0);
     }
 
+    // The row-(ty + 1) partials of node column tx as node_sums of row ty + 1 reads them: what
+    // the tile's last row passes on to the next tile (kHandoffRows).
+    template <class Sh>
+    __device__ __forceinline__ void passed_on(Sh& sh, int k, int tx, int ty, double (&v)[2][3]) const {
+#pragma unroll
+        for (int cc = 0; cc < 2; ++cc)
+#pragma unroll
+            for (int c = 0; c < 3; ++c) v[cc][c] = sh.pass[k & 1][cc][c][ty][tx ^ (8 * cc + 4)];
+    }
+
 private:
     std::uint32_t bf_[3][2][2];  // A^T as B fragments [n-tile][k-block][register], FaceRows order
     int node_plane_, node_row_;
@@ -376,6 +391,13 @@ using TcovfemPlaneHigh = TcovfemPlane<Real, TileY, 2>;
 
 // 2 blocks per SM by default: 16 warps at 128 registers (a few bytes spilled) took 386 us a step
 // on the H100 against 403 us for 8 warps at 173 registers (2 mm model, M = 8, runs 4-5).
+std::size_t fused_handoff_words(int nx, int ny, int nz) {
+    // Virtual x tiles: the full ones and a merged last one (as many as x tiles without merging).
+    const std::size_t x_tiles = std::size_t(nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2);
+    return x_tiles * std::size_t(fused_tiles_y<TcovfemPlaneHigh<double, 8>, 8>(ny)) * std::size_t(nz) *
+           kFusedHandoffWords;
+}
+
 void launch_tcovfem_fused_step(const FusedStepArgs<double>& a, bool damped, cudaStream_t stream) {
     if (a.stages <= 4)
         launch_fused_plane<double, false, TcovfemPlaneLow>(a, damped, 2, stream);

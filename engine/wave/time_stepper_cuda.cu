@@ -298,6 +298,10 @@ public:
             host_diag_ = std::move(tables.diag);
             diag_.resize(nn_);
             diag_.upload(host_diag_);
+            if (fused_) {  // the fused step's row handoff between y tiles
+                handoff_.resize(handoff_words());
+                tickets_.resize(1);
+            }
         } else {
             const ModeScales sc = mode_scales(p.element_method(), ds);
             s0_ = static_cast<Real>(sc.constant);
@@ -481,6 +485,11 @@ public:
                 a.shear_factor = shear_f_.get();
                 a.b_fragments = bfrag_fused_.get();
                 a.diag = diag_.get();
+                a.handoff = handoff_.get();
+                a.handoff_words = handoff_.size();
+                a.tickets = tickets_.get();
+                if (++handoff_tag_ == 0) ++handoff_tag_;  // 0 is the buffer's initial content
+                a.tag = handoff_tag_;
                 cuda::launch_tcovfem_fused_step(a, damped_, nullptr);
                 return;
             }
@@ -690,11 +699,14 @@ public:
 
 private:
     std::size_t bytes_needed() const {
-        return cuda_model_bytes(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_);
+        return cuda_model_bytes(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_) +
+               handoff_.size() * sizeof(unsigned long long);
     }
     void check_fits() const {
-        check_cuda_model_fits(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_);
+        check_cuda_model_fits(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_,
+                              tc_ ? handoff_words() * sizeof(unsigned long long) : 0);
     }
+    std::size_t handoff_words() const { return cuda::fused_handoff_words(p_.grid.n[0], p_.grid.n[1], p_.grid.n[2]); }
 
     const WaveProblem& p_;
     std::size_t nn_, ne_;
@@ -722,6 +734,9 @@ private:
     DeviceBuffer<double> kappa_f_, shear_f_, diag_, rec_buf_;
     DeviceBuffer<std::uint32_t> bfrag_, bfrag_fused_;  // the split kernels' and the fused step's output orders
     DeviceBuffer<long long> src_node_, rec_node_;
+    DeviceBuffer<unsigned long long> handoff_;  // TCOVFEM's fused step: FusedStepArgs::handoff
+    DeviceBuffer<unsigned> tickets_;
+    unsigned handoff_tag_ = 0;
 };
 
 }  // namespace
@@ -734,11 +749,13 @@ std::size_t cuda_model_bytes(std::size_t elements, std::size_t nodes, Precision 
     return b;
 }
 
-void check_cuda_model_fits(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem, bool sponge) {
+void check_cuda_model_fits(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem, bool sponge,
+                           std::size_t extra_bytes) {
     std::size_t free_b = 0, total_b = 0;
     VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     // + 64 MiB for scratch, receiver batches and the runtime's own needs.
-    const double need = double(cuda_model_bytes(elements, nodes, precision, tcovfem, sponge)) + double(64 << 20);
+    const double need =
+        double(cuda_model_bytes(elements, nodes, precision, tcovfem, sponge) + extra_bytes) + double(64 << 20);
     if (need > double(free_b)) {
         char msg[256];
         std::snprintf(msg, sizeof msg,

@@ -150,8 +150,10 @@ private:
 // per-node factors, TCOVFEM's FP64 diagonal, one material byte per element.
 std::size_t cuda_model_bytes(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem, bool sponge);
 // Throws InputError("", "grid", "the model (N elements) needs X GiB of GPU memory, the device has
-// Y GiB free") unless the model fits in the current device's free memory.
-void check_cuda_model_fits(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem, bool sponge);
+// Y GiB free") unless the model fits in the current device's free memory, with extra_bytes more
+// (what the engine adds for this model: TCOVFEM's fused-step row handoff).
+void check_cuda_model_fits(std::size_t elements, std::size_t nodes, Precision precision, bool tcovfem, bool sponge,
+                           std::size_t extra_bytes = 0);
 
 // Runs the whole time loop on the GPU into `r` (time, displacement, velocity as run_wave documents).
 void run_wave_cuda(const WaveProblem& problem, const ProgressFn& progress, Result& r, CudaEngineOptions options = {});

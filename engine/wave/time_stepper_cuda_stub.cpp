@@ -36,7 +36,7 @@ void CudaTimeStepper::write_slice(SlicePlane, int, SliceQuantity, float*) const 
 std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }
 std::string CudaTimeStepper::device_name() const { no_cuda(); }
 std::size_t cuda_model_bytes(std::size_t, std::size_t, Precision, bool, bool) { no_cuda(); }
-void check_cuda_model_fits(std::size_t, std::size_t, Precision, bool, bool) { no_cuda(); }
+void check_cuda_model_fits(std::size_t, std::size_t, Precision, bool, bool, std::size_t) { no_cuda(); }
 void run_wave_cuda(const WaveProblem&, const ProgressFn&, Result&, CudaEngineOptions) { no_cuda(); }
 double measure_device_copy_bandwidth_gbs(std::size_t) { no_cuda(); }
 

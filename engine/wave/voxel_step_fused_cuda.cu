@@ -46,6 +46,7 @@ public:
     // FP64 -1.6 % at 2 mm, -1 % at 1.2 mm; FP32 +3.6 % at 2 mm, so FP32 keeps the block barrier
     // (s14 run 3).
     static constexpr bool kNeighbourBarriers = sizeof(Real) == 8;
+    static constexpr bool kHandoffRows = false;  // TCOVFEM only so far (it needs kEveryWarpComputes)
 
     __device__ MomentPlane(const FusedStepArgs<Real>& a, Shared& s, int tid, int threads) {
         for (int m = tid; m < 256; m += threads) {

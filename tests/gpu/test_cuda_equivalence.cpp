@@ -127,23 +127,24 @@ INSTANTIATE_TEST_SUITE_P(
 
 // The fused step adds the sources and records the receivers itself (fused_points: each block
 // for the nodes it updates). Receivers on every kind of seam: the x tiles own 30 node columns,
-// the y tiles 6 node rows (VFEM / OVFEM) or 7 (TCOVFEM, whose tile's last row computes too:
-// kEveryWarpComputes), z chunks start anywhere, plus the model's faces; two sources share a
-// node on a seam (added one after the other) and a third sits on the top corner. 120 receivers:
-// more than the 32 lanes that record them. CPU engine as the oracle (TCOVFEM against OVFEM FP64).
+// the y tiles 6 node rows (VFEM / OVFEM) or 8 (TCOVFEM, whose tiles hand their first row's lower
+// partials over: kHandoffRows; ny = 16 here, so its last tile also updates the top row after
+// its sweep), z chunks start anywhere, plus the model's faces; two sources share a node on a
+// seam (added one after the other) and a third sits on the top corner. 144 receivers: more than
+// the 32 lanes that record them. CPU engine as the oracle (TCOVFEM against OVFEM FP64).
 TEST(CudaFusedStep, SourcesAndReceiversOnTileSeamsEqualTheCpuEngine) {
     REQUIRE_CUDA();
     Scene s = rebar_scene(150);
     const VoxelGrid g = build_wave_problem(s, "test").grid;
     ASSERT_GE(g.n[0], 31);
-    ASSERT_GE(g.n[1], 8);
+    ASSERT_EQ(g.n[1], 16);
     const double ds = g.spacing;
     auto at = [&](int i, int j, int k) {
         return Vec3{g.origin[0] + i * ds, g.origin[1] + j * ds, g.origin[2] + k * ds};
     };
     s.receivers.clear();
     for (int i : {0, 29, 30, g.n[0]})
-        for (int j : {0, 5, 6, 7, g.n[1]})
+        for (int j : {0, 5, 6, 7, 8, g.n[1]})
             for (int k : {0, 15, 16, 17, g.n[2] / 2, g.n[2]})
                 s.receivers.push_back({"r" + std::to_string(s.receivers.size()), at(i, j, k)});
     const Source first = s.sources.at(0);
@@ -155,15 +156,15 @@ TEST(CudaFusedStep, SourcesAndReceiversOnTileSeamsEqualTheCpuEngine) {
         SCOPED_TRACE(to_string(m));
         const Result cpu = run_on(s, Backend::Cpu, Method::Ovfem, Precision::Fp64);
         const Result gpu = run_on(s, Backend::Cuda, m, Precision::Fp64);
-        ASSERT_EQ(gpu.receiver_count(), 120u);
+        ASSERT_EQ(gpu.receiver_count(), 144u);
         ASSERT_EQ(cpu.displacement.size(), gpu.displacement.size());
         const double peak = max_abs(cpu.displacement);
         ASSERT_GT(peak, 0.0);
         EXPECT_LT(max_abs_difference(cpu.displacement, gpu.displacement) / peak, 1e-12);
-        // The receiver on the shared source node (i 30, j 6, k nz / 2: number (2 * 5 + 2) * 6 + 4) moved.
+        // The receiver on the shared source node (i 30, j 6, k nz / 2: number (2 * 6 + 2) * 6 + 4) moved.
         double at_source = 0;
         for (std::size_t t = 0; t < gpu.sample_count(); ++t)
-            for (int c = 0; c < 3; ++c) at_source = std::max(at_source, std::abs(gpu.u(76, t, c)));
+            for (int c = 0; c < 3; ++c) at_source = std::max(at_source, std::abs(gpu.u(88, t, c)));
         EXPECT_GT(at_source, 0.0);
     }
 }
@@ -327,6 +328,10 @@ TEST(CudaFusedStep, WholeStateEqualsTheSplitDesignAndTheCpuEngine) {
 // TCOVFEM's fused step (Tensor Core products in the node-centred sweep) against the split
 // design and the CPU emulation, for M = 8, 6 and 4 (both kernel variants: two words of q_M or
 // one; M = 6 leaves sign-extension bytes in the top word), damped with a sponge and undamped.
+// The y tiles hand rows over (kHandoffRows): at 8 mm ny = 16 (the top row is updated after the
+// sweep; the merged last x tile's two y tiles hand over within a block), at 4 mm ny = 25 (four
+// y tiles, the last with one element row), at 3 mm ny = 33 (five y tiles, three merged columns
+// that hand over between blocks).
 // One step from the same state: the element forces are the same integers in all three, so only
 // the order of the FP64 node sums differs (1e-13; one moved digit at M = 4 would be ~1e-9).
 // Forty steps: the states then differ in their last bits, and M = 4, which rounds at 2^-28 of
@@ -334,8 +339,10 @@ TEST(CudaFusedStep, WholeStateEqualsTheSplitDesignAndTheCpuEngine) {
 TEST(CudaFusedStep, TcovfemWholeStateEqualsTheSplitDesignAndTheCpuEmulation) {
     REQUIRE_CUDA();
     Scene undamped = asset_scene("homogeneous_block.json", 0.004, 1);
-    const std::vector<std::pair<std::string, Scene>> cases = {{"rebar_void_sponge_8mm", rebar_scene(1)},
-                                                              {"homogeneous_undamped_4mm", undamped}};
+    const std::vector<std::pair<std::string, Scene>> cases = {
+        {"rebar_void_sponge_8mm", rebar_scene(1)},
+        {"homogeneous_undamped_4mm", undamped},
+        {"homogeneous_undamped_3mm", asset_scene("homogeneous_block.json", 0.003, 1)}};
     for (const auto& [name, base] : cases)
         for (int stages : {8, 6, 4}) {
             SCOPED_TRACE(name + " M = " + std::to_string(stages));
