@@ -48,8 +48,9 @@
 //     mma m16n8k32 and 32..47 as one m16n8k16, u8 x s8 for unsigned bytes and s8 x s8 for
 //     the top byte; bytes are chained two per INT32 accumulator (c = 256 c + A d_j: |c| <=
 //     1013 (255 256 + 255) < 2^27, 1013 being the largest row sum of |A|), the top byte 6
-//     alone; for M >= 5 the four chains are joined in pairs in INT64 (the low chain of each pair biased by 2^27 so that
-//     it is non-negative) and the pairs in the single rounding fma, which also applies the scale.
+//     alone; for M >= 5 the four chains are joined in pairs in INT64 (the low chain of each
+//     pair biased by 2^27 so that it is non-negative) and the pairs in the single rounding fma,
+//     which also applies the scale.
 //   - the output order of A^T (TcovfemOutputOrder::FaceRows) gives lane t the component nt of
 //     the two nodes a = 0, 1 of face row (b, c) = (t & 1, t >> 1) of its elements, so the x
 //     sums are two shuffles and the partials go straight to the sweep's shared arrays (columns
@@ -389,8 +390,6 @@ using TcovfemPlaneHigh = TcovfemPlane<Real, TileY, 2>;
 
 }  // namespace
 
-// 2 blocks per SM by default: 16 warps at 128 registers (a few bytes spilled) took 386 us a step
-// on the H100 against 403 us for 8 warps at 173 registers (2 mm model, M = 8, runs 4-5).
 std::size_t fused_handoff_words(int nx, int ny, int nz) {
     // Virtual x tiles: the full ones and a merged last one (as many as x tiles without merging).
     const std::size_t x_tiles = std::size_t(nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2);
@@ -398,6 +397,8 @@ std::size_t fused_handoff_words(int nx, int ny, int nz) {
            kFusedHandoffWords;
 }
 
+// 2 blocks per SM by default: 16 warps at 128 registers (a few bytes spilled) took 386 us a step
+// on the H100 against 403 us for 8 warps at 173 registers (2 mm model, M = 8, runs 4-5).
 void launch_tcovfem_fused_step(const FusedStepArgs<double>& a, bool damped, cudaStream_t stream) {
     if (a.stages <= 4)
         launch_fused_plane<double, false, TcovfemPlaneLow>(a, damped, 2, stream);
