@@ -135,6 +135,13 @@ constexpr int kFusedHandoffWords = 2 * 3 * 2 * kFusedTileX;  // a tile-plane
 __host__ __device__ inline std::size_t fused_handoff_slot(int vtile, int nz, int k) {
     return (std::size_t(vtile) * std::size_t(nz) + std::size_t(k)) * kFusedHandoffWords;
 }
+// The high word of double i (= 3 cc + c) of lane 0 within a tile-plane; its low word is
+// kFusedTileX further, and lane xl's words xl further.
+__host__ __device__ constexpr int fused_handoff_word(int i) { return 2 * kFusedTileX * i; }
+// The double whose halves are the low 32 bits of the words hi and lo (the tags are the high bits).
+__device__ __forceinline__ double fused_handoff_double(unsigned long long hi, unsigned long long lo) {
+    return __longlong_as_double(static_cast<long long>((hi << 32) | (lo & 0xffffffffull)));
+}
 __device__ __forceinline__ void fused_handoff_store(unsigned long long* p, unsigned tag, double v) {
     const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(v));
     const unsigned long long t = static_cast<unsigned long long>(tag) << 32;
@@ -150,7 +157,7 @@ struct FusedHandoffWords {
         // volatile: kept after the Plane's forces (its mma and shared loads are volatile too), so
         // that the 24 registers are not live across them (hoisted, they spilled).
 #pragma unroll
-        for (int i = 0; i < 12; ++i)
+        for (int i = 0; i < 12; ++i)  // word i: the high (even i) or low half of double i / 2
             asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(w[i]) : "l"(p + kFusedTileX * i));
     }
     // true when every word is this step's; v = the doubles.
@@ -159,8 +166,7 @@ struct FusedHandoffWords {
 #pragma unroll
         for (int i = 0; i < 6; ++i) {
             ok &= unsigned(w[2 * i] >> 32) == tag && unsigned(w[2 * i + 1] >> 32) == tag;
-            v[i / 3][i % 3] =
-                __longlong_as_double(static_cast<long long>((w[2 * i] << 32) | (w[2 * i + 1] & 0xffffffffull)));
+            v[i / 3][i % 3] = fused_handoff_double(w[2 * i], w[2 * i + 1]);
         }
         return ok;
     }
@@ -462,7 +468,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                         unsigned long long* const slot = a.handoff + fused_handoff_slot(vtile, a.nz, k) + xl;
 #pragma unroll
                         for (int i = 0; i < 6; ++i)
-                            fused_handoff_store(slot + 2 * kFusedTileX * i, a.tag, v[i / 3][i % 3]);
+                            fused_handoff_store(slot + fused_handoff_word(i), a.tag, v[i / 3][i % 3]);
                     }
                 }
                 id_next = element_id(k + 1);
@@ -554,9 +560,8 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 const unsigned long long* const words = a.handoff + xl;
                 auto passed = [&](int kk, int cc, int c) {
                     const unsigned long long* p =
-                        words + fused_handoff_slot(vtile, a.nz, kk) + 2 * kFusedTileX * (3 * cc + c);
-                    return __longlong_as_double(
-                        static_cast<long long>((__ldcg(p) << 32) | (__ldcg(p + kFusedTileX) & 0xffffffffull)));
+                        words + fused_handoff_slot(vtile, a.nz, kk) + fused_handoff_word(3 * cc + c);
+                    return fused_handoff_double(__ldcg(p), __ldcg(p + kFusedTileX));
                 };
                 const int k_last = k1 == a.nz ? a.nz : k1 - 1;
                 // A plane a warp at a time: with all loads of two planes first, 188.6 against 187.6 us

@@ -146,9 +146,9 @@ TEST(TcovfemDigits, SignedBase128DigitsRecombineExactly) {
 
 // tcovfem_to_int64 (the conversion of M <= 4) rounds the EXACT product w s to the nearest integer
 // (ties to even), not the product rounded to FP64 first. Oracle: __float128, where w s is exact
-// (106 < 113 bits) and adding and subtracting 1.5 2^112 rounds to an integer, ties to even. Random products over the
-// whole M = 8 range (|q| < 2^56; above 2^53 the FP64 product has lost bits), exact ties, and
-// products just off a tie that FP64 rounds onto it.
+// (106 < 113 bits) and adding and subtracting 1.5 2^112 rounds to an integer, ties to even.
+// Random products over the whole M = 8 range (|q| < 2^56; above 2^53 the FP64 product has lost
+// bits), exact ties, and products just off a tie that FP64 rounds onto it.
 TEST(TcovfemDigits, ConversionRoundsTheExactProductOnce) {
     auto oracle = [](double w, double s) {
         const __float128 magic = __float128(1.5) * __float128(5192296858534827628530496329220096.0);  // 1.5 2^112
@@ -185,9 +185,10 @@ TEST(TcovfemDigits, ConversionRoundsTheExactProductOnce) {
 
 // tcovfem_split_product's words of q = round(x 2^32): q = hi 2^32 + lo with lo unsigned, so q's
 // bytes are its base-256 digits (bytes 0-6 unsigned, byte 7 signed; for |q| < 2^55 bytes 0-5
-// unsigned and byte 6 signed, the layout the fused GPU step takes from F2I's 64-bit result). Oracle: nearbyint of the
-// exact x 2^32 (ties to even), for random x over the whole M = 8 range (|x| < 2^24, so |q| < 2^56), ties, and the two
-// cases where the low part is exactly +-2^31 (hi must lend only for -2^31).
+// unsigned and byte 6 signed, the layout the fused GPU step takes from F2I's 64-bit result).
+// Oracle: nearbyint of the exact x 2^32 (ties to even), for random x over the whole M = 8 range
+// (|x| < 2^24, so |q| < 2^56), ties, and the two cases where the low part is exactly +-2^31 (hi
+// must lend only for -2^31).
 TEST(TcovfemDigits, WordsOfQAreItsBase256Digits) {
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> U(-1.0, 1.0);
