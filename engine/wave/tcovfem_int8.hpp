@@ -133,13 +133,25 @@ VOXWAVE_HD int tcovfem_scale_headroom_bits(int stages) { return stages >> 3; }
 // e is the exponent just above it: the smallest such power of two, or one
 // above it (m exceeds max |w| by less than 2^-20 relative). Never below kTcovfemMinExponent.
 // M = 8 takes one power of two more (tcovfem_scale_headroom_bits): |q_8| < 2^55.
+// The raise 2^-(6M + 1) of tcovfem_element_exponent, from its bits: a normal number for every
+// M = 1..kTcovfemMaxStages (the solvers refuse other M), equal to tcovfem_pow2(-(6M + 1)), whose
+// ldexp branch for other exponents the GPU cannot rule out for a run-time M: the fused step
+// issued its predicated DMULs and moves, about 35 instructions, in every warp's element plane
+// (Nsight Compute source counters, s18 run 1).
+VOXWAVE_HD double tcovfem_exponent_raise(int stages) {
+    const std::uint64_t bits = std::uint64_t(1022 - 6 * stages) << 52;
+    double r;
+    memcpy(&r, &bits, sizeof r);
+    return r;
+}
+
 VOXWAVE_HD int tcovfem_element_exponent(std::uint32_t max_high, double factor_max, int stages) {
     const std::uint64_t m_bits = (std::uint64_t(max_high) << 32) | 0xffffffffu;
     double m;
     memcpy(&m, &m_bits, sizeof m);
     const double p0 = factor_max * m;
     // 6M + 1, not min(7M, 50): the same bounds without a min, which cost the fused GPU step a spill.
-    const double p = fma(p0, tcovfem_pow2(-(6 * stages + 1)), p0);  // the product is exact
+    const double p = fma(p0, tcovfem_exponent_raise(stages), p0);  // the product is exact
     std::uint64_t p_bits;
     memcpy(&p_bits, &p, sizeof p_bits);
     // p = f 2^(biased - 1023), f in [1, 2)  =>  p < 2^(biased - 1022); 0 and subnormals: 2^-1022.

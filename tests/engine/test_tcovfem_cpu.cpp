@@ -381,6 +381,8 @@ TEST(TcovfemDigits, ScaleIsAPowerOfTwoStrictlyAboveTheMaximum) {
     EXPECT_LT(std::abs(tcovfem_to_int64(below_one, tcovfem_column_scale(1.0, 1, 28))), std::int64_t(1) << 28);
     EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(0.75), 1.0, 7), 0);
     EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(0.75), 1.0, 8), 1);  // the headroom bit
+    // The raise built from its bits is 2^-(6M + 1) for every M (ldexp as the oracle).
+    for (int m = 1; m <= kTcovfemMaxStages; ++m) EXPECT_EQ(tcovfem_exponent_raise(m), std::ldexp(1.0, -(6 * m + 1)));
     // All-zero and far-precursor elements: the exponent is clamped, the scales stay finite.
     EXPECT_EQ(tcovfem_element_exponent(0u, 1e6, 8), kTcovfemMinExponent);
     EXPECT_EQ(tcovfem_element_exponent(tcovfem_abs_high_word(1e-300), 1e6, 8), kTcovfemMinExponent);
