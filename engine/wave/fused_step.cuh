@@ -172,12 +172,14 @@ struct FusedHandoffWords {
     }
 };
 
-// The XOR swizzle of w's columns for tile row `row` of node plane kk (bits 2 and 3: rows of
-// other parity and planes of other parity fall in other banks). Why: a TCOVFEM lane quad reads
-// 4 consecutive elements' corners in the planes k, k + 1 and rows j, j + 1; unswizzled those 16
-// doubles of a half warp shared 8 bank pairs. Planes by parity, not by slot: k and k + 1 always
-// differ in parity, while 3 slots cannot all pairwise differ in one bit.
-__device__ __forceinline__ int fused_w_swizzle(int row, int kk) { return ((row & 1) << 3) | ((kk & 1) << 2); }
+// The XOR swizzle of w's columns for tile row `row` of node plane kk (bits 3 and 0: rows of
+// other parity and planes of other parity fall in other banks). Why: a TCOVFEM lane quad (t = 0..3)
+// reads node columns 2g + x in the rows j, j + 1 and planes k, k + 1; the 4 lane quads of a half
+// warp (g = 0..3 or 4..7) read 4 columns of one parity within 8, so the XORs {0, 1, 8, 9} put the
+// 16 doubles of a half warp in 16 distinct bank pairs (unswizzled they shared 4). Planes by
+// parity, not by slot: k and k + 1 always differ in parity, while 3 slots cannot all pairwise
+// differ in one bit.
+__device__ __forceinline__ int fused_w_swizzle(int row, int kk) { return ((row & 1) << 3) | (kk & 1); }
 
 // The work of a launch: tiles_x x tiles_y node columns of the tile, each swept over nz element
 // planes. planes > 0: block b sweeps chunk b / columns (of `planes` element planes) of column

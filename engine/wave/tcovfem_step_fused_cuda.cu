@@ -32,11 +32,12 @@
 // m-tile with no element (a run-time branch: +4 %; as a compile-time half sweep: +3 %).
 //
 // Mapping (a warp is one tile row of 32 elements, as in the moment kernel's sweep):
-//   - m-tiles of 16 elements; lane (g, t) takes elements g and g + 8 and the kappa and G
-//     columns of their nodes (a, b, c) = (0 or 1, t & 1, t >> 1), read straight from the shared
-//     w, whose columns are XOR-swizzled (fused_w_swizzle): the 16 lanes of a half warp then hit
-//     16 distinct bank pairs. The 4 lanes of a quad agree on the element's scale with two
-//     shuffles.
+//   - m-tiles of 16 elements; lane (g, t) takes elements 2g and 2g + 1 (the mma's rows g and
+//     g + 8) and the kappa and G columns of their nodes (a, b, c) = (0 or 1, t & 1, t >> 1),
+//     read straight from the shared w (node columns 2g, 2g + 1, 2g + 2: the middle one serves
+//     both elements), whose columns are XOR-swizzled (fused_w_swizzle): the 16 lanes of a half
+//     warp then hit 16 distinct bank pairs. The 4 lanes of a quad agree on the element's scale
+//     with two shuffles.
 //   - the conversion: q_M = round(w factor 2^(7M - e)) (tcovfem_quantize): for M >= 5 the
 //     FP64 product and one F2I.S64.F64, whose two words q_M = hi 2^32 + lo (lo unsigned) are
 //     used as they are; q_M's own bytes are the digits (base 256: bytes 0-5 unsigned, byte 6
@@ -53,8 +54,9 @@
 //     which also applies the scale.
 //   - the output order of A^T (TcovfemOutputOrder::FaceRows) gives lane t the component nt of
 //     the two nodes a = 0, 1 of face row (b, c) = (t & 1, t >> 1) of its elements, so the x
-//     sums are two shuffles and the partials go straight to the sweep's shared arrays (columns
-//     XOR 4t): row j (b = 0) to stage0, row j + 1 (b = 1) to pass. No element force is staged.
+//     sums are one shuffle (node 2g + 1 is summed within the lane) and the partials go straight
+//     to the sweep's shared arrays (columns XOR tcovfem_partial_swizzle(t)): row j (b = 0) to
+//     stage0, row j + 1 (b = 1) to pass. No element force is staged.
 #include <cstdint>
 
 #include "wave/fused_step.cuh"
@@ -83,6 +85,12 @@ __device__ __forceinline__ std::uint32_t digit_byte2(std::uint32_t x0, std::uint
                                                      std::uint32_t x3) {
     return __byte_perm(__byte_perm(x0, x1, 0x0062u), __byte_perm(x2, x3, 0x0062u), 0x5410u);
 }
+
+// The XOR of the partials' columns written by lanes t (face row (b, c) = (t & 1, t >> 1)): bits 0
+// and 3, {0, 1, 8, 9}. A half warp's lanes (g = 0..3 or 4..7, t = 0..3) store node columns 2g (or
+// 2g + 1), 4 even (or odd) columns within 8, and the 4 face rows' arrays start on the same bank:
+// 16 distinct bank pairs.
+__device__ __forceinline__ int tcovfem_partial_swizzle(int t) { return (t & 1) | ((t & 2) << 2); }
 
 // Parts = 2: M = 5..8 (hi and lo words, 8 digits); Parts = 1: M = 1..4 (one word, 4 digits).
 // Unused top digits are sign extension, so the integer products stay exact for every M.
@@ -140,23 +148,24 @@ public:
         const int M = a.stages;
         const bool empty = !__any_sync(kFullWarp, id != 0);
         // Where this lane's partials go: face row (b, c) = (t & 1, t >> 1); components stride TileY 32.
-        // Columns XOR 4t: the four face rows of a quad's 8 elements then fill all
-        // 32 banks (s10 run 7: 8 wavefronts per store, 4x the ideal, without it).
+        // Columns XOR tcovfem_partial_swizzle(t): the four face rows of a quad's nodes then fill all
+        // 32 banks (s10 run 7: 8 wavefronts per store, 4x the ideal, without a swizzle).
         double* const out = (t & 1) ? &sh.pass[k & 1][t >> 1][0][ty][0] : &sh.plane.stage0[k & 1][t >> 1][0][ty][0];
-        const int gs = g ^ (4 * t);  // column g swizzled; g + 8, g + 16, g + 24 likewise
+        const int so = tcovfem_partial_swizzle(t);
         if (empty) {
 #pragma unroll
-            for (int nt = 0; nt < 3; ++nt) {
-                out[nt * TileY * kFusedTileX + gs] = 0.0;
-                out[nt * TileY * kFusedTileX + (gs ^ 8)] = 0.0;
-                out[nt * TileY * kFusedTileX + 16 + gs] = 0.0;
-                out[nt * TileY * kFusedTileX + 16 + (gs ^ 8)] = 0.0;
-            }
+            for (int nt = 0; nt < 3; ++nt)
+#pragma unroll
+                for (int col = 0; col < 32; col += 16) {
+                    out[nt * TileY * kFusedTileX + col + ((2 * g) ^ so)] = 0.0;
+                    out[nt * TileY * kFusedTileX + col + ((2 * g + 1) ^ so)] = 0.0;
+                }
             return;
         }
         // This lane's w: node plane k + c, tile row ty + b, columns (E + a) swizzled. The 16 lanes
-        // of a half warp read 4 elements x 4 nodes: with the swizzle those are 16 distinct bank
-        // pairs (before: 4-way conflicts, 8 wavefronts per load against 2, s10 run 7).
+        // of a half warp read columns 2g + x of 4 (row, plane) parities: with the swizzle those are
+        // 16 distinct bank pairs (before any swizzle: 4-way conflicts, 8 wavefronts per load
+        // against 2, s10 run 7).
         const int row = ty + node_row_;
         // w's component stride: TileY + 1 rows (the tile's and the one below it).
         constexpr int kWComponent = int(sizeof(sh.w[0][0]) / sizeof(double));
@@ -168,22 +177,30 @@ public:
         for (int mt = 0; mt < 2; ++mt) {
             std::uint32_t y[Parts][2][12];  // q_M's words [0 lo, 1 hi][element row][slot]: 4 bytes each
             int e[2];
+            // The lane's node columns 2g + x, x = 0..2 (elements 2g and 2g + 1 share x = 1), and
+            // each one's integer max of the inputs' top words.
+            double wc[3][3];
+            std::uint32_t mc[3];
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
-                const int E = 16 * mt + g + 8 * r;
+                const int E = 16 * mt + 2 * g + r;
                 const unsigned idr = __shfl_sync(kFullWarp, id, E);
-                double w[6];
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    // Column E + h = 16 mt + (8 r + g + h): the swizzle touches bits 2 and 3 only.
-                    const double* col = wbase + 16 * mt + ((8 * r + g + h) ^ wmask);
+                for (int x = r == 0 ? 0 : 2; x < r + 2; ++x) {
+                    // Column 16 mt + (2g + x): the swizzle touches bits 0 and 3 only.
+                    const double* col = wbase + 16 * mt + ((2 * g + x) ^ wmask);
+                    mc[x] = 0;
 #pragma unroll
-                    for (int c = 0; c < 3; ++c) w[3 * h + c] = load_shared_in_order(col + c * kWComponent);
+                    for (int c = 0; c < 3; ++c) {
+                        wc[x][c] = load_shared_in_order(col + c * kWComponent);
+                        mc[x] = max(mc[x], tcovfem_abs_high_word(wc[x][c]));
+                    }
                 }
-                // The element's scale: an integer max of the inputs' top words, then over the quad.
-                std::uint32_t m = 0;
+                double w[6];  // the element's corners a = h: columns 2g + r + h
 #pragma unroll
-                for (int s = 0; s < 6; ++s) m = max(m, tcovfem_abs_high_word(w[s]));
+                for (int i = 0; i < 6; ++i) w[i] = wc[r + i / 3][i % 3];
+                // The element's scale: an integer max of the inputs' top words, then over the quad.
+                std::uint32_t m = max(mc[r], mc[r + 1]);
                 m = max(m, __shfl_xor_sync(kFullWarp, m, 1));
                 m = max(m, __shfl_xor_sync(kFullWarp, m, 2));
                 // No element (idr = 0: void, or outside the model): its factors are 0, so its inputs
@@ -269,7 +286,7 @@ public:
             };
             std::uint32_t d0[2][3], d1[2][3];
             // The element forces fy = T 2^(e - 7M), T = A q_M exact, rounded once: [nt][0..1] element
-            // g (nodes a = 0, 1), [nt][2..3] element g + 8. Power-of-two scaling commutes with the
+            // 2g (nodes a = 0, 1), [nt][2..3] element 2g + 1. Power-of-two scaling commutes with the
             // rounding (normal range: e >= kTcovfemMinExponent), so the scale goes into the fmas.
             double fy[3][4];
             // 2^(e - 7M), 2^(e - 7M + 32) (M > 4), -(1.5 2^52 + chain bias) 2^(e - 7M); made
@@ -342,17 +359,19 @@ public:
                         fy[nt][i] =
                             fma(join_bits<8>(p[nt][i], static_cast<unsigned>(c[nt][i])), sc[i >> 1], bias_sc[i >> 1]);
             }
-            const int src = g >= 1 ? lane - 4 : lane + 28;  // the quad holding element E - 1
+            // Node 2g + 1 gets a = 1 of element 2g and a = 0 of element 2g + 1, both this lane's;
+            // node 2g gets a = 0 of element 2g and a = 1 of element 2g - 1: from the quad below
+            // (lane - 4), for g = 0 from lanes g = 7, which in the second m-tile send their first
+            // m-tile's element 15. In the first m-tile node 0 is the tile's (or the merged half's)
+            // left halo, whose partials no thread uses: it gets element 15 too, unselected.
+            const int src = (lane + 28) & 31;
 #pragma unroll
             for (int nt = 0; nt < 3; ++nt) {
                 const double y00 = fy[nt][0], y01 = fy[nt][1], y10 = fy[nt][2], y11 = fy[nt][3];
-                // Node E gets a = 0 of element E and a = 1 of element E - 1. Lanes g = 7 serve
-                // g = 0: element g + 8 - 1 = 7 of this m-tile, and element -1 = 15 of the previous.
-                const double left1 = __shfl_sync(kFullWarp, g == 7 ? y01 : y11, src);
-                const double left0 = __shfl_sync(kFullWarp, g == 7 ? prev[nt] : y01, src);
+                const double left = __shfl_sync(kFullWarp, mt == 1 && g == 7 ? prev[nt] : y11, src);
                 prev[nt] = y11;
-                out[nt * TileY * kFusedTileX + 16 * mt + gs] = y00 + left0;
-                out[nt * TileY * kFusedTileX + 16 * mt + (gs ^ 8)] = y10 + left1;
+                out[nt * TileY * kFusedTileX + 16 * mt + ((2 * g) ^ so)] = y00 + left;
+                out[nt * TileY * kFusedTileX + 16 * mt + ((2 * g + 1) ^ so)] = y01 + y10;
             }
         }
     }
@@ -363,9 +382,9 @@ public:
         for (int cc = 0; cc < 2; ++cc)
 #pragma unroll
             for (int c = 0; c < 3; ++c)
-                // Written by lanes t = 2 cc (stage0) and 2 cc + 1 (pass): columns XOR 4t.
-                node[cc][c] = sh.plane.stage0[k & 1][cc][c][ty][tx ^ (8 * cc)] +
-                              (ty > 0 ? sh.pass[k & 1][cc][c][ty - 1][tx ^ (8 * cc + 4)] : 0.0);
+                // Written by lanes t = 2 cc (stage0) and 2 cc + 1 (pass), swizzled.
+                node[cc][c] = sh.plane.stage0[k & 1][cc][c][ty][tx ^ tcovfem_partial_swizzle(2 * cc)] +
+                              (ty > 0 ? sh.pass[k & 1][cc][c][ty - 1][tx ^ tcovfem_partial_swizzle(2 * cc + 1)] : 0.0);
     }
 
     // The row-(ty + 1) partials of node column tx as node_sums of row ty + 1 reads them: what
@@ -375,7 +394,7 @@ public:
 #pragma unroll
         for (int cc = 0; cc < 2; ++cc)
 #pragma unroll
-            for (int c = 0; c < 3; ++c) v[cc][c] = sh.pass[k & 1][cc][c][ty][tx ^ (8 * cc + 4)];
+            for (int c = 0; c < 3; ++c) v[cc][c] = sh.pass[k & 1][cc][c][ty][tx ^ tcovfem_partial_swizzle(2 * cc + 1)];
     }
 
 private:
