@@ -427,6 +427,11 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         };
         // The update factors stay plain loads at their two call sites: one helper returning them as
         // a struct raised the FP64 kernel to 128 registers and 123 us a step (run 17, against 113 us).
+        // With kLoadAfterForces (TCOVFEM) the plane's factors are loaded after the forces and used
+        // after the barrier: as coherent loads (fused_load_before_barrier) they stay before it and
+        // their latency hides behind the neighbours' wait. ptxas sank __ldg's below the barrier,
+        // where the update's first DFMA then waited for them: 7.6 % of the kernel's stall samples
+        // (s18 run 3's source counters).
         auto factor = [&](const Real* p, Real uniform, int kk) { return owns ? __ldg(p + node_at(kk)) : uniform; };
         // The material of this thread's element at plane kk (0: none or void). Loaded one plane
         // ahead and the constants looked up in shared memory: Nsight Compute showed warps waiting
@@ -481,16 +486,16 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 const Real ih = UniformH ? a.ih0 : factor(a.ih, a.ih0, k);
                 const Real mh = UniformH ? a.mh0 : factor(a.mh, a.mh0, k);
                 const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), k) : Real(0);
-                // Partials of plane k and w of node plane k + 2 complete (for this warp's rows).
-                fused_plane_barrier<TileY, Plane::kNeighbourBarriers>(ty);
-                Real node[2][3];
-                plane.node_sums(sh, k, tx, ty, node);
+                // The first row's partials from the tile below (kHandoffRows), taken before the
+                // barrier: the first warp's wait for them then overlaps its wait for its neighbour
+                // (177.9 / 178.2 -> 175.5 / 176.5 us a step, s18 run 4).
+                // 0 at the model's bottom row and past the model; the words are this step's once
+                // their tags say so, else they are read again (the whole warp waits: a merged
+                // column's half warps take from different tiles). No deadlock: the tile below
+                // never waits for this one.
+                Real below[2][3] = {};
                 if constexpr (kHandoff) {
                     if (ty == 0) {
-                        // 0 at the model's bottom row and past the model; the words are this step's
-                        // once their tags say so, else they are read again (the whole warp waits: a
-                        // merged column's half warps take from different tiles).
-                        Real below[2][3] = {};
                         for (int tries = 0;; ++tries) {
                             bool ok = true;
                             if (takes) {
@@ -501,6 +506,14 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                             if (__all_sync(0xffffffffu, ok)) break;
                             __nanosleep(tries < 8 ? 32 : 256);
                         }
+                    }
+                }
+                // Partials of plane k and w of node plane k + 2 complete (for this warp's rows).
+                fused_plane_barrier<TileY, Plane::kNeighbourBarriers>(ty);
+                Real node[2][3];
+                plane.node_sums(sh, k, tx, ty, node);
+                if constexpr (kHandoff) {
+                    if (ty == 0) {
 #pragma unroll
                         for (int cc = 0; cc < 2; ++cc)
 #pragma unroll
