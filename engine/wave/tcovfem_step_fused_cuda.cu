@@ -6,8 +6,13 @@
 // the paper's 7-bit digits: the same integer, without the digit spreading. The element forces
 // are bit-identical to the CPU emulation.
 //
-// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s17-*, cuda-bench.md):
-// 187 us a step against 711 for the split design (the paper's mapping: 744), s17 run 6.
+// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s18-*, cuda-bench.md):
+// about 176 us a step against 711 for the split design (the paper's mapping: 744).
+// Session 18 (A/B, runs 2-4): 187.7 -> 182.7 us with the exponent's raise built from its bits
+// (tcovfem_exponent_raise: the ldexp branch of tcovfem_pow2 cost ~35 instructions a warp-plane);
+// -> 178.7 with elements 2g, 2g + 1 a lane (one shuffle a node pair); -> 176.0 with the handoff
+// polled before the plane's barrier (fused_step.cuh). Joins as two wide multiply-adds (no
+// moves) were 9-15 % slower (run 2).
 // Session 17: 7 byte products for M = 8 instead of 8 (the top byte was only the sign; s_e one
 // power of two higher, tcovfem_scale_headroom_bits): 209.3 -> 202.8 us (A/B, s17 run 1); y tiles
 // without overlap (kHandoffRows below): 202 -> 187 us (A/B, s17 run 4).
