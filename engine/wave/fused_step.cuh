@@ -427,11 +427,9 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         };
         // The update factors stay plain loads at their two call sites: one helper returning them as
         // a struct raised the FP64 kernel to 128 registers and 123 us a step (run 17, against 113 us).
-        // With kLoadAfterForces (TCOVFEM) the plane's factors are loaded after the forces and used
-        // after the barrier: as coherent loads (fused_load_before_barrier) they stay before it and
-        // their latency hides behind the neighbours' wait. ptxas sank __ldg's below the barrier,
-        // where the update's first DFMA then waited for them: 7.6 % of the kernel's stall samples
-        // (s18 run 3's source counters).
+        // ptxas sinks these __ldg's below the plane's barrier, where TCOVFEM's update then waits
+        // for them (7.6 % of its stall samples, s18 run 3); coherent loads kept before the barrier
+        // (s18 run 4) or issued before the forces (run 6) did not make the step faster.
         auto factor = [&](const Real* p, Real uniform, int kk) { return owns ? __ldg(p + node_at(kk)) : uniform; };
         // The material of this thread's element at plane kk (0: none or void). Loaded one plane
         // ahead and the constants looked up in shared memory: Nsight Compute showed warps waiting
