@@ -118,6 +118,8 @@ template <class Plane, int TileY>
 constexpr int fused_owned_rows() {
     return Plane::kHandoffRows ? TileY : Plane::kEveryWarpComputes ? TileY - 1 : TileY - 2;
 }
+// Full-width x tiles: 30 owned node columns each (launch_fused_tile may merge the last one).
+__host__ __device__ constexpr int fused_tiles_x(int nx) { return (nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2); }
 // Element rows a y tile computes without overlap (kHandoffRows): y tiles = ceil(ny / TileY).
 template <class Plane, int TileY>
 __host__ __device__ constexpr int fused_tiles_y(int ny) {
@@ -650,7 +652,7 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
         return major >= 9 && fused_shape().pdl != 0;
     }();
     // Owned nodes per tile: 30 along x, fused_owned_rows along y.
-    FusedWork work{(a.nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2), fused_tiles_y<Plane, TileY>(a.ny), 0, 0};
+    FusedWork work{fused_tiles_x(a.nx), fused_tiles_y<Plane, TileY>(a.ny), 0, 0};
     // The last x tile merged in pairs of y tiles when it holds at most 15 nodes (the Plane's
     // choice, or the knob). Merged columns then sweep in balanced persistent blocks unless a
     // chunk size is set: in chunks the full columns' blocks still set the step (TCOVFEM at 2 mm,

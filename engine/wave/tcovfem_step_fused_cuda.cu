@@ -416,9 +416,8 @@ using TcovfemPlaneHigh = TcovfemPlane<Real, TileY, 2>;
 
 std::size_t fused_handoff_words(int nx, int ny, int nz) {
     // Virtual x tiles: the full ones and a merged last one (as many as x tiles without merging).
-    const std::size_t x_tiles = std::size_t(nx + 1 + kFusedTileX - 3) / (kFusedTileX - 2);
-    return x_tiles * std::size_t(fused_tiles_y<TcovfemPlaneHigh<double, 8>, 8>(ny)) * std::size_t(nz) *
-           kFusedHandoffWords;
+    return std::size_t(fused_tiles_x(nx)) * std::size_t(fused_tiles_y<TcovfemPlaneHigh<double, 8>, 8>(ny)) *
+           std::size_t(nz) * kFusedHandoffWords;
 }
 
 // 2 blocks per SM by default: 16 warps at 128 registers (a few bytes spilled) took 386 us a step

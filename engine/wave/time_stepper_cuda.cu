@@ -243,9 +243,9 @@ public:
         tc_ = p.method == Method::Tcovfem;
         damped_ = p.rayleigh.beta != 0;
         uniform_h_ = p.sponge.empty();
-        check_fits();
         exchange_ = options.exchange;
         fused_ = use_fused_step(options.moment_step, exchange_ != nullptr);
+        check_fits();  // after fused_: the row handoff counts only where the fused step uses it
         if (exchange_) {
             // Highest priority: the boundary planes and the exchange must not queue behind the
             // interior elements, or the transfer starts late and is no longer hidden.
@@ -700,13 +700,17 @@ public:
 private:
     std::size_t bytes_needed() const {
         return cuda_model_bytes(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_) +
-               handoff_.size() * sizeof(unsigned long long);
+               handoff_words() * sizeof(unsigned long long);
     }
     void check_fits() const {
         check_cuda_model_fits(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_,
-                              tc_ ? handoff_words() * sizeof(unsigned long long) : 0);
+                              handoff_words() * sizeof(unsigned long long));
     }
-    std::size_t handoff_words() const { return cuda::fused_handoff_words(p_.grid.n[0], p_.grid.n[1], p_.grid.n[2]); }
+    // The row handoff's words: TCOVFEM's fused step only (the split designs and the moment step
+    // have none), so that the memory check and device_bytes count what is allocated.
+    std::size_t handoff_words() const {
+        return tc_ && fused_ ? cuda::fused_handoff_words(p_.grid.n[0], p_.grid.n[1], p_.grid.n[2]) : 0;
+    }
 
     const WaveProblem& p_;
     std::size_t nn_, ne_;
