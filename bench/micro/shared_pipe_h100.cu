@@ -10,8 +10,10 @@
 //   - (session 16) mma.sync m16n8k16, TCOVFEM's shape of a byte's products (3 n-tiles of k = 32 +
 //     k = 16 a warp) against its wgmma form (K = 48 padded to 64), and the FP64 <-> INT64
 //     conversions F2I.S64.F64 / I2F.F64.S64 alone and beside DFMAs or mma.sync.
+//   - (session 19) mma.sp m16n8k64 s8 x u8 (2:4-sparse A), the shape a layout without TCOVFEM's
+//     byte permutes would need: 8.56 cycles a sub-partition against 6.2 for a dense k = 32.
 // If a mix takes the sum of its parts the pipes are shared; if the larger part, they overlap.
-// Results: bench/results/logs/2026-11-23-s15-run{3,4} and s16-run{1,2}, cuda-bench.md.
+// Results: bench/results/logs/2026-11-23-s15-run{3,4}, s16-run{1,2} and 2026-11-24-s19-run1, cuda-bench.md.
 // The numbers are throughput only: the operands are arbitrary (no layout is checked).
 //
 // Build and run on the GPU machine (sm_90a for wgmma):
@@ -47,6 +49,19 @@ __device__ __forceinline__ void mma_u8_k16(int (&c)[4], std::uint32_t a0, std::u
     asm volatile("mma.sync.aligned.m16n8k16.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
                  : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
                  : "r"(a0), "r"(a1), "r"(b0));
+}
+
+// Session 19: the 2:4-sparse shape that would take q_M's raw words as B with no byte permutes:
+// A (16 x 64 s8, stored as 16 x 32 with metadata e: one byte of each 4 selected) times B (64 x 8
+// u8, a lane's 4 registers = 4 whole words). One selected byte a group is a valid 2:4 pattern.
+__device__ __forceinline__ void mma_sp_s8u8_k64(int (&c)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t a2,
+                                                std::uint32_t a3, std::uint32_t b0, std::uint32_t b1, std::uint32_t b2,
+                                                std::uint32_t b3, std::uint32_t e) {
+    asm volatile(
+        "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9,%10,%11}, {%0,%1,%2,%3}, %12, 0x0;\n"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(b2), "r"(b3), "r"(e));
 }
 
 // D (64 x 24, s32) += A (64 x 32 u8, registers: this warp's 16 rows) B (32 x 24 s8, shared memory).
@@ -89,7 +104,7 @@ __device__ __forceinline__ void wgmma_wait_all() {
 // independent chains); per iteration and warpgroup: Wgmma wgmma (one accumulator of 12), whose
 // wait comes after the iteration's DFMAs and leaves InFlight groups pending. With InFlight = 1 the
 // A registers stay constant (changing them would need a fence that waits for the pending group).
-template <int Imma, int Dfma, int Wgmma, int InFlight = 0, int Imma16 = 0, int F2i = 0, int I2f = 0>
+template <int Imma, int Dfma, int Wgmma, int InFlight = 0, int Imma16 = 0, int F2i = 0, int I2f = 0, int Sparse = 0>
 __global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int* sink, double seed) {
     __shared__ __align__(128) std::uint8_t b_tile[4096];
     for (int i = threadIdx.x; i < 4096; i += blockDim.x) b_tile[i] = std::uint8_t(i * 7 + 3);
@@ -123,6 +138,9 @@ __global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int
 #pragma unroll
         for (int i = 0; i < Imma16; ++i) mma_u8_k16(acc[(i + 3) % 6], a2, a3, b1);
 #pragma unroll
+        for (int i = 0; i < Sparse; ++i)  // metadata 0x44444444: indices (0, 1) in every group
+            mma_sp_s8u8_k64(acc[i % 6], a0, a1, a2, a3, b0, b1, b0 ^ 0x33u, b1 ^ 0x55u, 0x44444444u);
+#pragma unroll
         for (int i = 0; i < Dfma; ++i) x[i % 8] = fma(x[i % 8], m, s);
 #pragma unroll
         for (int i = 0; i < F2i; ++i) cvt_acc[i % 8] ^= __double2ll_rn(__hiloint2double(cvt_hi + i, cvt_lo + i));
@@ -146,9 +164,9 @@ __global__ void __launch_bounds__(kThreads, 1) mix_kernel(long long* cycles, int
     if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
 }
 
-template <int Imma, int Dfma, int Wgmma, int InFlight = 0, int Imma16 = 0, int F2i = 0, int I2f = 0>
+template <int Imma, int Dfma, int Wgmma, int InFlight = 0, int Imma16 = 0, int F2i = 0, int I2f = 0, int Sparse = 0>
 void run(const char* name, int sms, long long* d_cycles, int* d_sink) {
-    auto kernel = mix_kernel<Imma, Dfma, Wgmma, InFlight, Imma16, F2i, I2f>;
+    auto kernel = mix_kernel<Imma, Dfma, Wgmma, InFlight, Imma16, F2i, I2f, Sparse>;
     kernel<<<sms, kThreads>>>(d_cycles, d_sink, 1.0);  // warm-up
     CHECK(cudaGetLastError());
     cudaEvent_t e0, e1;
@@ -169,8 +187,9 @@ void run(const char* name, int sms, long long* d_cycles, int* d_sink) {
     delete[] h;
     // Per SM sub-partition (4 warps of the 16): instructions an iteration, cycles an iteration.
     const double per_iter = mean / kIterations;
-    const double macs =
-        (double(Imma) * 4096 * 16 + double(Imma16) * 2048 * 16 + double(Wgmma) * 64 * 24 * 32 * 4) * kIterations * sms;
+    const double macs = (double(Imma) * 4096 * 16 + double(Sparse) * 4096 * 16 + double(Imma16) * 2048 * 16 +
+                         double(Wgmma) * 64 * 24 * 32 * 4) *
+                        kIterations * sms;
     std::printf("| %-34s | %5d | %5d | %5d | %5d | %8.1f | %7.3f | %7.1f |\n", name, Imma * 4, Imma16 * 4, Dfma * 4,
                 Wgmma, per_iter, ms, 2.0 * macs / (ms * 1e-3) / 1e12);
 }
@@ -225,6 +244,12 @@ int main() {
     run<0, 0, 0, 0, 0, 0, 24>("24 I2F.F64.S64", sms, d_cycles, d_sink);
     run<0, 24, 0, 0, 0, 0, 24>("24 I2F.F64.S64 + 24 DFMA", sms, d_cycles, d_sink);
     run<6, 0, 0, 0, 0, 0, 24>("24 I2F.F64.S64 + 6 mma.sync", sms, d_cycles, d_sink);
+    // Session 19: mma.sp m16n8k64 (s8 x u8, 2:4 A): as fast as a dense k = 32 (the same stored
+    // multiply-adds) or as a dense k = 64 (the logical ones)? Its MACs are counted as a k = 32's.
+    run<0, 0, 0, 0, 0, 0, 0, 6>("6 mma.sp k64 (2:4)", sms, d_cycles, d_sink);
+    run<0, 0, 0, 0, 0, 0, 0, 12>("12 mma.sp k64 (2:4)", sms, d_cycles, d_sink);
+    run<0, 48, 0, 0, 0, 0, 0, 6>("6 mma.sp k64 + 48 DFMA", sms, d_cycles, d_sink);
+    run<6, 0, 0, 0, 0, 0, 0, 6>("6 k32 + 6 mma.sp k64", sms, d_cycles, d_sink);
     CHECK(cudaFree(d_cycles));
     CHECK(cudaFree(d_sink));
     return 0;
