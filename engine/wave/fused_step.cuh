@@ -137,6 +137,12 @@ constexpr int kFusedHandoffWords = 2 * 3 * 2 * kFusedTileX;  // a tile-plane
 __host__ __device__ inline std::size_t fused_handoff_slot(int vtile, int nz, int k) {
     return (std::size_t(vtile) * std::size_t(nz) + std::size_t(k)) * kFusedHandoffWords;
 }
+// The handoff's words for an nx x ny x nz model: one slot per virtual x tile (as many as x tiles,
+// merged or not), y tile and plane. The engine allocates this and launch_fused_tile checks it.
+template <class Plane, int TileY>
+inline std::size_t fused_handoff_words_of(int nx, int ny, int nz) {
+    return fused_handoff_slot(fused_tiles_x(nx) * fused_tiles_y<Plane, TileY>(ny), nz, 0);
+}
 // The high word of double i (= 3 cc + c) of lane 0 within a tile-plane; its low word is
 // kFusedTileX further, and lane xl's words xl further.
 __host__ __device__ constexpr int fused_handoff_word(int i) { return 2 * kFusedTileX * i; }
@@ -666,8 +672,8 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     }
     const long long columns = work.columns(), total = columns * a.nz;
     if constexpr (Plane::kHandoffRows) {
-        const std::size_t need = fused_handoff_slot((work.tiles_x + work.merged) * work.tiles_y, a.nz, 0);
-        if (!a.handoff || !a.tickets || a.handoff_words < need || a.tag == 0)
+        if (!a.handoff || !a.tickets || a.handoff_words < fused_handoff_words_of<Plane, TileY>(a.nx, a.ny, a.nz) ||
+            a.tag == 0)
             throw RuntimeError("fused CUDA step: the row handoff buffer is missing or too small");
     }
     if (static_cast<long long>(a.nx + 1) * (a.ny + 1) * (a.nz + 1) >= (1ll << 32))

@@ -389,7 +389,7 @@ public:
             for (int c = 0; c < 3; ++c)
                 // Written by lanes t = 2 cc (stage0) and 2 cc + 1 (pass), swizzled.
                 node[cc][c] = sh.plane.stage0[k & 1][cc][c][ty][tx ^ tcovfem_partial_swizzle(2 * cc)] +
-                              (ty > 0 ? sh.pass[k & 1][cc][c][ty - 1][tx ^ tcovfem_partial_swizzle(2 * cc + 1)] : 0.0);
+                              (ty > 0 ? passed(sh, k, cc, c, ty - 1, tx) : 0.0);
     }
 
     // The row-(ty + 1) partials of node column tx as node_sums of row ty + 1 reads them: what
@@ -399,10 +399,17 @@ public:
 #pragma unroll
         for (int cc = 0; cc < 2; ++cc)
 #pragma unroll
-            for (int c = 0; c < 3; ++c) v[cc][c] = sh.pass[k & 1][cc][c][ty][tx ^ tcovfem_partial_swizzle(2 * cc + 1)];
+            for (int c = 0; c < 3; ++c) v[cc][c] = passed(sh, k, cc, c, ty, tx);
     }
 
 private:
+    // The row-(row + 1) partial of face cc, component c at node column tx (written by lanes
+    // t = 2 cc + 1 to pass, swizzled): what node_sums adds for row + 1 and passed_on hands over.
+    template <class Sh>
+    __device__ __forceinline__ static double passed(const Sh& sh, int k, int cc, int c, int row, int tx) {
+        return sh.pass[k & 1][cc][c][row][tx ^ tcovfem_partial_swizzle(2 * cc + 1)];
+    }
+
     std::uint32_t bf_[3][2][2];  // A^T as B fragments [n-tile][k-block][register], FaceRows order
     int node_plane_, node_row_;
 };
@@ -416,8 +423,7 @@ using TcovfemPlaneHigh = TcovfemPlane<Real, TileY, 2>;
 
 std::size_t fused_handoff_words(int nx, int ny, int nz) {
     // Virtual x tiles: the full ones and a merged last one (as many as x tiles without merging).
-    return std::size_t(fused_tiles_x(nx)) * std::size_t(fused_tiles_y<TcovfemPlaneHigh<double, 8>, 8>(ny)) *
-           std::size_t(nz) * kFusedHandoffWords;
+    return fused_handoff_words_of<TcovfemPlaneHigh<double, 8>, 8>(nx, ny, nz);
 }
 
 // 2 blocks per SM by default: 16 warps at 128 registers (a few bytes spilled) took 386 us a step
