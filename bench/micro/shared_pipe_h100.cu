@@ -13,7 +13,8 @@
 //   - (session 19) mma.sp m16n8k64 s8 x u8 (2:4-sparse A), the shape a layout without TCOVFEM's
 //     byte permutes would need: 8.56 cycles a sub-partition against 6.2 for a dense k = 32.
 // If a mix takes the sum of its parts the pipes are shared; if the larger part, they overlap.
-// Results: bench/results/logs/2026-11-23-s15-run{3,4}, s16-run{1,2} and 2026-11-24-s19-run1, cuda-bench.md.
+// Results: bench/results/cuda-bench.md (device runs 2026-11-23-s15-run{3,4}, s16-run{1,2} and 2026-11-24-s19-run1
+// in bench/results/device-runs.md; their raw output is in commit 200d46c under bench/results/logs/).
 // The numbers are throughput only: the operands are arbitrary (no layout is checked).
 //
 // Build and run on the GPU machine (sm_90a for wgmma):
