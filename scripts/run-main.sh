@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # README command (a): install what is missing, build, and start the desktop explorer on the
-# default scene (the paper's rebar-in-concrete model). Without a display it says so and runs the
-# default scene headless instead: the CLI writes the result file, and the GUI under a virtual X
-# server writes a screenshot of the run; both paths are printed.
+# default scene (the paper's rebar-in-concrete model). Without a display it says so and runs
+# headless instead: the CLI runs the small homogeneous block (seconds on a CPU, where the paper
+# model would take minutes) into a result file, and the GUI under a virtual X server opens the
+# default scene, runs 300 steps and writes a screenshot; both paths are printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
