@@ -1,4 +1,4 @@
-// voxwave-cli: the headless front end. Thin: parse, wire, run (DESIGN §1, §3).
+// voxwave-cli: the headless front end. Thin: parse, wire, run (docs/architecture.md#layers, #files-and-cli).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <vector>

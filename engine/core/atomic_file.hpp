@@ -1,4 +1,5 @@
-// Atomic saving (DESIGN §3): a crash or a failed write never destroys the user's previous file.
+// Atomic saving (docs/architecture.md#files-and-cli): a crash or a failed write never destroys the
+// user's previous file.
 //
 // The new content goes to a temporary file "PATH.tmp-XXXXXX" in PATH's directory (same file
 // system, so the final rename is atomic), is fsynced, and only then renamed over PATH.

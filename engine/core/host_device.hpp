@@ -1,4 +1,4 @@
-// Lets physics written once compile for both the CPU and CUDA (DESIGN §1).
+// Lets physics written once compile for both the CPU and CUDA (docs/architecture.md#layers).
 #pragma once
 
 #if defined(__CUDACC__)

@@ -1,4 +1,4 @@
-// Strict JSON reading for the engine's file formats (DESIGN §3: unknown keys are an error).
+// Strict JSON reading for the engine's file formats (docs/architecture.md#files-and-cli: unknown keys are an error).
 //
 // Errors are InputError(file, field, reason) with FIELD the key path as the user wrote it
 // ("shapes[1].radius"), so a message points at the exact spot to fix.

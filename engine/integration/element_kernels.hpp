@@ -1,5 +1,5 @@
-// The per-integration-point work every backend and variant shares (DESIGN §1: written once for
-// CPU and CUDA): the Jacobian terms of the geometric map, physical derivatives of a shape
+// The per-integration-point work every backend and variant shares (docs/architecture.md#layers: written once
+// for CPU and CUDA): the Jacobian terms of the geometric map, physical derivatives of a shape
 // function, and the contraction of the per-pair integrals M_p(a, b) with the coefficient array.
 //
 // Every variant computes, for each problem pair p = (i_d, j_d),

@@ -4,7 +4,8 @@ namespace voxwave::integration {
 
 std::vector<std::array<int, 3>> hex_modes(int p) {
     std::vector<std::array<int, 3>> m;
-    // Vertices: r, s, t end functions (0 = -1 side, 1 = +1 side) in DESIGN §3's node order.
+    // Vertices: r, s, t end functions (0 = -1 side, 1 = +1 side) in the local node order of
+    // docs/architecture.md#wave-numerics.
     const int vr[4] = {0, 1, 1, 0}, vs[4] = {0, 0, 1, 1};
     for (int t = 0; t < 2; ++t)
         for (int v = 0; v < 4; ++v) m.push_back({vr[v], vs[v], t});

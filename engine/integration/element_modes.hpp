@@ -4,13 +4,15 @@
 // Hexahedron: every shape function is N_i(r) N_j(s) N_k(t) with 1D indices 0..p (hierarchical_1d);
 // indices 0 and 1 are the linear end functions, j >= 2 the integrated Legendre bubbles. Vertex
 // modes have no bubble index, edge modes one (2..p), face modes two with m + n <= p, interior
-// modes three with l + m + n <= p. Order: the 8 vertices in the node order of DESIGN §3
-// ((-1,-1,-1), (1,-1,-1), (1,1,-1), (-1,1,-1), then t = +1), then edges, faces, interior.
+// modes three with l + m + n <= p. Order: the 8 vertices in the local node order of
+// docs/architecture.md#wave-numerics ((-1,-1,-1), (1,-1,-1), (1,1,-1), (-1,1,-1), then t = +1), then edges,
+// faces, interior.
 //
 // Prism: complete polynomials of degree p on the triangle (3 vertex, 3 (p - 1) edge and
 // (p - 1)(p - 2)/2 bubble functions) times N_0..N_p in the vertical.
 //
-// Vector problems number dof = components * shape + component (DESIGN §3's "3 * node + c").
+// Vector problems number dof = components * shape + component (docs/architecture.md#wave-numerics:
+// "dof = 3 node + component").
 #pragma once
 
 #include <array>

@@ -1,4 +1,4 @@
-// CPU element integration: the oracle every CUDA variant is tested against (DESIGN §1).
+// CPU element integration: the oracle every CUDA variant is tested against (docs/architecture.md#layers).
 //
 // Element matrices are row-major n x n with n = equations * nsh, dof = equations * shape + eq.
 #pragma once

@@ -1,4 +1,4 @@
-// Result files (*.h5, format "voxwave-result", version 1; DESIGN §3).
+// Result files (*.h5, format "voxwave-result", version 1; docs/architecture.md#files-and-cli).
 #pragma once
 
 #include <array>

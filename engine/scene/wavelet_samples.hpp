@@ -1,4 +1,4 @@
-// User-supplied source wavelets (DESIGN §3, wavelet type "samples").
+// User-supplied source wavelets (docs/architecture.md#files-and-cli, wavelet type "samples").
 #pragma once
 
 #include <string>

@@ -1,4 +1,5 @@
-// Bloch-wave dispersion of the voxel elements on an infinite uniform grid (DESIGN §2).
+// Bloch-wave dispersion of the voxel elements on an infinite uniform grid
+// (docs/architecture.md#boundaries-sources-receivers-dispersion).
 //
 // For a plane wave u_node = U exp(i k.x_node), every node sees the 3x3 Hermitian matrix
 // D(k) = sum_ab K_ab exp(i k.(x_b - x_a)) (a, b local nodes of one element, 3x3 blocks), and

@@ -1,5 +1,6 @@
 // Slices of the wavefield: which node a slice pixel reads and what value it shows. Written once
-// for the CPU session and the CUDA slice kernel (DESIGN §1: shared __host__ __device__ physics).
+// for the CPU session and the CUDA slice kernel (docs/architecture.md#layers:
+// shared __host__ __device__ physics).
 #pragma once
 
 #include <cmath>

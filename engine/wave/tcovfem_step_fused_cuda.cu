@@ -6,35 +6,29 @@
 // the paper's 7-bit digits: the same integer, without the digit spreading. The element forces
 // are bit-identical to the CPU emulation.
 //
-// Measured on the H100 (2 mm paper model, M = 8, logs 2026-11-23-s9-* to s18-*, cuda-bench.md):
-// about 176 us a step against 711 for the split design (the paper's mapping: 744).
-// Session 18 (A/B, runs 2-4): 187.7 -> 182.7 us with the exponent's raise built from its bits
-// (tcovfem_exponent_raise: the ldexp branch of tcovfem_pow2 cost ~35 instructions a warp-plane);
-// -> 178.7 with elements 2g, 2g + 1 a lane (one shuffle a node pair); -> 176.0 with the handoff
-// polled before the plane's barrier (fused_step.cuh). Joins as two wide multiply-adds (no
-// moves) were 9-15 % slower (run 2).
-// Session 17: 7 byte products for M = 8 instead of 8 (the top byte was only the sign; s_e one
-// power of two higher, tcovfem_scale_headroom_bits): 209.3 -> 202.8 us (A/B, s17 run 1); y tiles
-// without overlap (kHandoffRows below): 202 -> 187 us (A/B, s17 run 4).
-// Session 16: 222.6 -> 209.1 us (A/B, s16 run 3) with the paper's conversion for M >= 5 (an FP64
-// product and an F2I.S64.F64) in place of the exact rounding's two fmas and an add: F2I runs on
-// its own pipe, so 96 FP64 instructions a warp-plane leave the pipe the products use.
-// Session 14: 227 -> 222 us (A/B) with each warp meeting only its neighbours at a plane's end
-// (kNeighbourBarriers below). At 1.80 GHz its 106.7 M warp instructions a step need 112 us to
-// issue at one a cycle, so the 2x-floor target (111 us) needs fewer instructions, not only
-// better scheduling (cuda-bench.md, session 14). Session 15 (bench/micro/shared_pipe_h100.cu):
-// on the H100 DFMAs and mma.sync (or wgmma) products do not overlap, so the conversions and the
-// products are one serial budget, about 1,010 of the 1,326 cycles a warp-plane that target allows
-// (session 16 took the conversions' 96 FP64 instructions a warp-plane off it).
-// Session 13: 238 -> 227 us with every warp of the tile computing (kEveryWarpComputes below).
-// Session 12: 251 -> 240 us by merging the last x tile's columns (kMergeLastXTile below) and a
-// programmatic dependent launch of each step (fused_step.cuh).
-// Session 11 took it from 305 us: conflict-free shared memory (293), then fewer instructions
-// with no spill (142.8 M -> 116.8 M warp instructions a step: 32-bit indices, joins without
-// sign extension, powers of two without a branch, the conversion's multiply folded into fmas).
-// Fewer instructions only pay while nothing spills: each version was checked with -Xptxas -v
-// at 128 registers (2 blocks of 8 warps per SM). Tried and dropped in session 12: skipping an
-// m-tile with no element (a run-time branch: +4 %; as a compile-time half sweep: +3 %).
+// Why it looks like this. The step is compute-bound, not memory-bound: its floor is the issue of the
+// paper's arithmetic (the Tensor Core products, one FP64 product and one conversion per input, the
+// INT64 joins, the single rounding), and on the H100 the FP64 instructions and the INT8 Tensor Core
+// products issue through one shared pipe and do not overlap (bench/micro/shared_pipe_h100.cu). So
+// every choice below removes instructions or keeps that pipe busy:
+//   - for M >= 5 the input is converted as the paper does, an FP64 product and one F2I.S64.F64,
+//     which runs on another pipe (the exact rounding would add FP64 instructions to the shared one);
+//   - q_M's own bytes are the digits (no digit spreading), and for M = 8 the element scale has one
+//     bit of headroom so that seven byte products do the work of eight (tcovfem_scale_headroom_bits);
+//   - a lane takes two neighbouring elements, 2g and 2g + 1, so the node they share is summed within
+//     the lane and the x sums take one shuffle; the element exponent's raise is built from its bits
+//     (tcovfem_exponent_raise), not by ldexp;
+//   - y tiles do not overlap (kHandoffRows): no element row is computed twice;
+//   - every warp of a tile computes (kEveryWarpComputes), so the two blocks of an SM load its four
+//     sub-partitions evenly; warps meet only their neighbours at a plane's end (kNeighbourBarriers),
+//     so warps in different phases share the pipes; the last x tile's columns are merged
+//     (kMergeLastXTile), so fewer warps sweep mostly empty element slots;
+//   - each step is a programmatic dependent launch (its blocks start as the previous step's exit) and
+//     the row handoff is polled before the plane's barrier (fused_step.cuh), so neither the launch nor
+//     the handoff's wait leaves the SM idle;
+//   - every version is checked for spills with -Xptxas -v at 128 registers (2 blocks of 8 warps
+//     an SM): fewer instructions only pay while nothing spills.
+// Measured results and the alternatives tried and dropped: bench/results/cuda-bench.md.
 //
 // Mapping (a warp is one tile row of 32 elements, as in the moment kernel's sweep):
 //   - m-tiles of 16 elements; lane (g, t) takes elements 2g and 2g + 1 (the mma's rows g and
@@ -112,7 +106,7 @@ public:
     static constexpr bool kDiagonal = true;
     // Nothing loaded is live across the Tensor Core work: the next plane's loads come after it
     // and the node values loaded before are stored to shared memory first (spills 176 -> 24 B,
-    // 355 -> 337 us, s10 run 5).
+    // 355 -> 337 us).
     static constexpr bool kLoadAfterForces = true;
     // w's columns are XOR-swizzled (fused_w_column): with this lane's nodes (a = h, b = t & 1,
     // c = t >> 1) every read of w below is free of bank conflicts.
@@ -122,10 +116,10 @@ public:
     static constexpr bool kMergeLastXTile = true;
     // All 8 warps compute (the tile loads the node row below it): with the last row only
     // loading, the two blocks' load-only warps shared one SM sub-partition, which had half the
-    // Tensor Core work of the others. 238.4 -> 226.0 us a step at 2 mm (s13 run 4).
+    // Tensor Core work of the others. 238.4 -> 226.0 us a step at 2 mm (A/B).
     static constexpr bool kEveryWarpComputes = true;
     // Each warp waits at the end of a plane for its two neighbours only (fused_plane_barrier):
-    // 226.6 -> 222.4 us a step at 2 mm (s14 run 3).
+    // 226.6 -> 222.4 us a step at 2 mm (A/B).
     static constexpr bool kNeighbourBarriers = true;
     // No overlap of y tiles: a tile's 8 warps compute 8 element rows and own 8 node rows, the
     // first row's lower partials handed over from the tile below through global memory
@@ -154,7 +148,7 @@ public:
         const bool empty = !__any_sync(kFullWarp, id != 0);
         // Where this lane's partials go: face row (b, c) = (t & 1, t >> 1); components stride TileY 32.
         // Columns XOR tcovfem_partial_swizzle(t): the four face rows of a quad's nodes then fill all
-        // 32 banks (s10 run 7: 8 wavefronts per store, 4x the ideal, without a swizzle).
+        // 32 banks (without a swizzle, Nsight Compute counted 8 wavefronts per store, 4x the ideal).
         double* const out = (t & 1) ? &sh.pass[k & 1][t >> 1][0][ty][0] : &sh.plane.stage0[k & 1][t >> 1][0][ty][0];
         const int so = tcovfem_partial_swizzle(t);
         if (empty) {
@@ -170,7 +164,7 @@ public:
         // This lane's w: node plane k + c, tile row ty + b, columns (E + a) swizzled. The 16 lanes
         // of a half warp read columns 2g + x of 4 (row, plane) parities: with the swizzle those are
         // 16 distinct bank pairs (before any swizzle: 4-way conflicts, 8 wavefronts per load
-        // against 2, s10 run 7).
+        // against 2).
         const int row = ty + node_row_;
         // w's component stride: TileY + 1 rows (the tile's and the one below it).
         constexpr int kWComponent = int(sizeof(sh.w[0][0]) / sizeof(double));
@@ -314,7 +308,7 @@ public:
                 // first, so that it is dead before the high word's chains: L = C1 2^16 + C0 < 2^43
                 // in INT64, H = C3 2^16 + C2 < 2^35, both exact doubles, and T = H 2^32 + L is
                 // rounded once, by an fma (142 registers unconstrained against 150 high word
-                // first; 304.4 against 306 us, s10 run 15), scaled: fma(H, 2^32 s, L s). C0 and C2
+                // first; 304.4 against 306 us), scaled: fma(H, 2^32 s, L s). C0 and C2
                 // carry the bias 2^27 (non-negative), taken out exactly in FP64.
                 double h[3][4];        // the bits of 1.5 2^52 + L + bias
                 digits(0, 0, d0, d1);  // bytes 0, 1
@@ -427,7 +421,7 @@ std::size_t fused_handoff_words(int nx, int ny, int nz) {
 }
 
 // 2 blocks per SM by default: 16 warps at 128 registers (a few bytes spilled) took 386 us a step
-// on the H100 against 403 us for 8 warps at 173 registers (2 mm model, M = 8, runs 4-5).
+// on the H100 against 403 us for 8 warps at 173 registers (2 mm model, M = 8).
 void launch_tcovfem_fused_step(const FusedStepArgs<double>& a, bool damped, cudaStream_t stream) {
     if (a.stages <= 4)
         launch_fused_plane<double, false, TcovfemPlaneLow>(a, damped, 2, stream);

@@ -19,8 +19,8 @@
 // 24x24 product 1152 flops), no element matrix in memory, and the same code for every material
 // (only lambda and mu change).
 //
-// Local node order (DESIGN §3): r = (-1,-1,-1), (1,-1,-1), (1,1,-1), (-1,1,-1), then the same
-// with r3 = +1; dof = 3 * node + component.
+// Local node order (docs/architecture.md#wave-numerics): r = (-1,-1,-1), (1,-1,-1), (1,1,-1), (-1,1,-1),
+// then the same with r3 = +1; dof = 3 * node + component.
 #pragma once
 
 #include "core/host_device.hpp"

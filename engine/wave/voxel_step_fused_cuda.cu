@@ -2,7 +2,8 @@
 // each thread makes its own element's forces with the moment kernel, sums them along x with
 // one shuffle (x_node_sums) and hands the row-(j + 1) partials to the next tile row.
 //
-// Measured on the H100 (2 mm paper model, logs 2026-11-22-s8-run1..14), step in us, FP64 / FP32:
+// Measured on the H100 (2 mm paper model; cuda-bench.md, "the fused node-centred step"), step in us,
+// FP64 / FP32:
 //   all 8 corners loaded per thread through L1                                   155 / 112
 //   own-node loads, node state in registers (FP64 spills: L2 87 % busy)           142 / 101
 //   node state in shared memory, two barriers per plane                           141 /  86
@@ -40,11 +41,11 @@ public:
     static constexpr bool kMergeLastXTile = false;
     // The tile's last row only loads: at 2 mm (65 node rows) every warp computing took 95.6 us
     // a step in FP64 against 92.0 (fewer, fuller tiles do not pay where memory bounds the step);
-    // at 1.2 mm it gained 5 % (s13 run 4).
+    // at 1.2 mm it gained 5 % (bench/results/cuda-bench.md).
     static constexpr bool kEveryWarpComputes = false;
     // Each warp waits at the end of a plane for its two neighbours only (fused_plane_barrier):
     // FP64 -1.6 % at 2 mm, -1 % at 1.2 mm; FP32 +3.6 % at 2 mm, so FP32 keeps the block barrier
-    // (s14 run 3).
+    // (A/B, bench/results/cuda-bench.md).
     static constexpr bool kNeighbourBarriers = sizeof(Real) == 8;
     static constexpr bool kHandoffRows = false;  // TCOVFEM only so far (it needs kEveryWarpComputes)
 
@@ -101,7 +102,7 @@ private:
 // The chunk count c that minimises
 //     ceil(tiles c / resident blocks) x (ceil(nz / c) + 2),
 // the number of waves of blocks times a block's planes (+ the plane below the chunk and the
-// prologue's loads). Why: a partly filled last wave costs a whole one. On the H100 (run 14, 2 mm
+// prologue's loads). Why: a partly filled last wave costs a whole one. On the H100 (2 mm
 // model) FP32 took 99 us with 24 planes (1.5 waves) and 77 with 48 (1 full wave).
 int wave_filling_planes(std::size_t tiles, int resident_blocks, int nz) {
     const std::size_t slots = std::size_t(std::max(1, resident_blocks));

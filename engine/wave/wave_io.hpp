@@ -1,4 +1,5 @@
-// HDF5 outputs of the element and dispersion tools (DESIGN §3, `voxwave-cli element|dispersion`).
+// HDF5 outputs of the element and dispersion tools (`voxwave-cli element|dispersion`;
+// docs/architecture.md#files-and-cli).
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
-// Source time functions (DESIGN §2, §3). All return a dimensionless shape; the source's
-// amplitude (newtons) multiplies it.
+// Source time functions (docs/architecture.md#boundaries-sources-receivers-dispersion, #files-and-cli).
+// All return a dimensionless shape; the source's amplitude (newtons) multiplies it.
 #pragma once
 
 #include "scene/scene.hpp"

@@ -1,5 +1,6 @@
 // Bloch-wave dispersion: second-order convergence, axis coincidence, OVFEM better on the
-// diagonal, and the DESIGN §2 numbers at 10 points per S-wavelength.
+// diagonal, and the numbers of docs/architecture.md#boundaries-sources-receivers-dispersion at 10 points
+// per S-wavelength.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -57,8 +58,8 @@ TEST(Dispersion, VfemAndOvfemCoincideAlongAnAxis) {
 }
 
 TEST(Dispersion, OvfemCloserToOneOnTheCubeDiagonal) {
-    // DESIGN §2: at 10 points per S-wavelength along [111], VFEM lags by about 2.4 % and
-    // OVFEM by about 0.6 %. Our computed values: 2.406 % and 0.685 %.
+    // docs/architecture.md#boundaries-sources-receivers-dispersion: at 10 points per S-wavelength along
+    // [111], VFEM lags by about 2.4 % and OVFEM by about 0.6 %. Our computed values: 2.406 % and 0.685 %.
     const auto v = bloch_velocity_ratios(ElementMethod::Vfem, kDs, kConcrete, 0.0, 10, kDiag);
     const auto o = bloch_velocity_ratios(ElementMethod::Ovfem, kDs, kConcrete, 0.0, 10, kDiag);
     EXPECT_NEAR(1 - v[0], 0.024, 0.001);

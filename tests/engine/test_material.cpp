@@ -103,7 +103,7 @@ TEST(MaterialLibrary, LoadsAndEveryEntryValidatesWithASource) {
             if (m.name == n) return m;
         return Material{};
     };
-    // The paper-model values fixed by DESIGN §2.
+    // The paper-model values (docs/architecture.md#the-papers-model: concrete and steel) and the library's others.
     Material c = find("concrete"), s = find("steel"), a = find("aluminium");
     EXPECT_EQ(std::vector<double>({c.density, c.vp, c.vs}), std::vector<double>({2400, 4000, 2450}));
     EXPECT_EQ(std::vector<double>({s.density, s.vp, s.vs}), std::vector<double>({7850, 5900, 3200}));

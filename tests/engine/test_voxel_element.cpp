@@ -14,7 +14,7 @@ namespace {
 const Material kConcrete{"concrete", 2400, 4000, 2450, "#9a9a9a", ""};
 constexpr double kDs = 0.002;
 
-// Local node coordinates in the DESIGN §3 order.
+// Local node coordinates in the order of docs/architecture.md#wave-numerics.
 const int kR[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
                       {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
 

@@ -1,4 +1,4 @@
-// VTK 9.1 hosted in a Qt 6 GL view through vtkGenericOpenGLRenderWindow (DESIGN §4).
+// VTK 9.1 hosted in a Qt 6 GL view through vtkGenericOpenGLRenderWindow (docs/architecture.md#building).
 // Debian's VTK Qt module is built against Qt 5, so we never link it; this bridge is ours. A
 // GlView (a native child window), so its frames do not make Qt compose the main window through GL.
 #pragma once
