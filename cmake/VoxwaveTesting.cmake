@@ -102,7 +102,9 @@ function(voxwave_refresh_gtest_cases config_file)
     return()
   endif()
   # A registration that cannot list its cases is one failing test, never silence.
-  set(broken "add_test([==[${prefix}CASES_NOT_LISTED]==] [==[${cmake}]==] -E false)\n")
+  get_filename_component(exe_name "${exe}" NAME)
+  string(CONCAT broken "add_test([==[${prefix}${exe_name}.CASES_NOT_LISTED]==] [==[${cmake}]==] -E false)\n"
+    "set_tests_properties([==[${prefix}${exe_name}.CASES_NOT_LISTED]==] PROPERTIES ${properties})\n")
   if(NOT EXISTS "${exe}")
     message(WARNING "${exe}: not built, its GoogleTest cases are not registered")
     file(WRITE "${tests_file}" "${broken}")
