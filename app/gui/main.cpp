@@ -101,7 +101,6 @@ int main(int argc, char** argv) {
     auto finish_run = [&](int exit_code) {
         if (shot_taken) return;
         shot_taken = true;
-        std::printf("longest event-loop gap during the run: %.1f ms\n", w.longestStallMs());
         if (!shot_path.isEmpty())
             take_shot(exit_code);
         else
@@ -176,19 +175,23 @@ int main(int argc, char** argv) {
     // On the compare page the steps run the comparison (VFEM against OVFEM) instead.
     const bool compare = cli.value(page) == "compare";
     voxwave::ui::SimulationController* ctl = compare ? w.compare()->controller() : w.controller();
+    auto finish_wave_run = [&](int exit_code) {
+        if (!shot_taken) std::printf("longest event-loop gap during the run: %.1f ms\n", w.longestStallMs());
+        finish_run(exit_code);
+    };
     if (run_steps > 0) {
         QObject::connect(ctl, &voxwave::ui::SimulationController::frameReady, &w,
                          [&](const voxwave::ui::SimulationFrame& f) {
                              if (f.step >= run_steps && ctl->busy()) {
                                  ctl->stop();
-                                 finish_run(0);
+                                 finish_wave_run(0);
                              }
                          });
         // A run shorter than N steps, or one that failed, still ends with the picture.
-        QObject::connect(ctl, &voxwave::ui::SimulationController::finished, &w, [&] { finish_run(0); });
+        QObject::connect(ctl, &voxwave::ui::SimulationController::finished, &w, [&] { finish_wave_run(0); });
         QObject::connect(ctl, &voxwave::ui::SimulationController::failed, &w, [&](const QString& m) {
             std::fprintf(stderr, "voxwave: %s\n", qPrintable(m));
-            finish_run(1);
+            finish_wave_run(1);
         });
         QTimer::singleShot(200, &w, [&] {
             if (compare)
