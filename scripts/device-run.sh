@@ -34,8 +34,8 @@ except (OSError, ET.ParseError) as e:
 by = {}
 for c in cases:
     by.setdefault(c.get("status"), []).append(c.get("name"))
-print(f"{len(by.get('run', []))} passed, {len(by.get('notrun', []))} skipped, {len(by.get('fail', []))} failed "
-      f"of {len(cases)} (ctest exit {sys.argv[2]})")
+print(f"{len(by.get('run', []))} passed, {len(by.get('notrun', []))} skipped, {len(by.get('fail', []))} failed, "
+      f"{len(by.get('disabled', []))} disabled of {len(cases)} (ctest exit {sys.argv[2]})")
 for n in by.get("fail", []): print(f"  FAILED  {n}")
 for n in by.get("notrun", []): print(f"  skipped {n}")
 PYEOF
