@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
-# Usage (from the repository root on the device): bash scripts/device-run.sh PHASE...
+# Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
+#   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
 #   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
@@ -13,6 +14,35 @@ B=build-device
 CLI=$B/app/cli/voxwave-cli
 MPI_ARGS=()
 log() { echo "== $*" | tee -a "$OUT/summary.log"; }
+STATUS=0
+# ctest_phase NAME CTEST-ARGS...: runs ctest in the build, then summarises its JUnit report (CTest
+# takes each status from the exit code: 77 is a skip) into counts and the names of every test
+# that failed or was skipped. A failure makes the script's exit code non-zero.
+ctest_phase() {
+  local name=$1
+  shift
+  rm -f "$OUT/$name.xml"
+  (cd $B && ctest --output-junit "$OUT/$name.xml" "$@") >"$OUT/$name.log" 2>&1
+  local rc=$?
+  python3 - "$OUT/$name.xml" "$rc" <<'PYEOF' | tee -a "$OUT/summary.log"
+import sys, xml.etree.ElementTree as ET
+try:
+    cases = list(ET.parse(sys.argv[1]).getroot().iter("testcase"))
+except (OSError, ET.ParseError) as e:
+    print(f"no JUnit report from ctest (exit {sys.argv[2]}): {e}")
+    sys.exit(1)
+by = {}
+for c in cases:
+    by.setdefault(c.get("status"), []).append(c.get("name"))
+print(f"{len(by.get('run', []))} passed, {len(by.get('notrun', []))} skipped, {len(by.get('fail', []))} failed, "
+      f"{len(by.get('disabled', []))} disabled of {len(cases)} (ctest exit {sys.argv[2]})")
+for n in by.get("fail", []): print(f"  FAILED  {n}")
+for n in by.get("notrun", []): print(f"  skipped {n}")
+PYEOF
+  grep -E "Failure|Expected|Which is|Value of|error" "$OUT/$name.log" | head -40 | tee -a "$OUT/summary.log"
+  [ "$rc" = 0 ] || STATUS=1
+}
+[ $# -gt 0 ] || set -- gl mpi build gpu-tests mpi-tests
 for phase in "$@"; do
   case $phase in
     gl)
@@ -40,8 +70,8 @@ for phase in "$@"; do
       nvidia-smi topo -m 2>&1 | head -6 | tee -a "$OUT/summary.log" ;;
     mpi-tests)
       log "distributed tests (mpi label: CPU ranks; mpi.cuda_2_ranks: 2 GPUs)"
-      (cd $B && OMP_NUM_THREADS=4 ctest -R "^mpi\." --output-on-failure --timeout 600 -V) >"$OUT/mpi-tests.log" 2>&1
-      grep -E "measure|tests passed|Failed|FAILED|Expected|Which is|Passed|Skipped|error" "$OUT/mpi-tests.log" | head -60 | tee -a "$OUT/summary.log" ;;
+      OMP_NUM_THREADS=4 ctest_phase mpi-tests -R "^mpi\." --output-on-failure --timeout 600 -V
+      grep -E "measure" "$OUT/mpi-tests.log" | head -30 | tee -a "$OUT/summary.log" ;;
     scaling)
       log "scaling (bench-scaling, paper model at 2 mm; weak: 2x the paper model per GPU)"
       M=$OUT/scaling.md
@@ -76,9 +106,8 @@ for phase in "$@"; do
         --method tcovfem -o "$OUT/paper_tcovfem_2gpu.h5" 2>&1 | tail -5 | tee -a "$OUT/summary.log"
       $CLI compare "$OUT/paper_tcovfem_2gpu.h5" "$OUT/paper_tcovfem_1gpu.h5" --tolerance 1e-12 2>&1 | tail -3 | tee -a "$OUT/summary.log" ;;
     interop)
-      log "CUDA-OpenGL interop (EGL, no Qt)"
-      $B/tests/voxwave_gpu_tests --gtest_filter='GlInterop*' >"$OUT/interop.log" 2>&1
-      grep -E "OK|FAILED|SKIPPED|Expected|Which is|error" "$OUT/interop.log" | head -20 | tee -a "$OUT/summary.log" ;;
+      log "CUDA-OpenGL interop (EGL, no Qt; after the gl phase, else its cases skip)"
+      ctest_phase interop -R "^GlInterop" --output-on-failure ;;
     live)
       log "live frames (bench-live, the GUI's engine loop)"
       for cfg in "ovfem fp64" "ovfem fp32" "tcovfem fp64"; do
@@ -96,8 +125,7 @@ for phase in "$@"; do
       $CLI info | tee -a "$OUT/summary.log" ;;
     gpu-tests-solvers)
       log "gpu tests: integration and Poisson"
-      timeout 300 $B/tests/voxwave_gpu_tests --gtest_filter='IntegrationCuda*:Poisson*' >"$OUT/gpu-tests-solvers.log" 2>&1
-      grep -E "^\[  (PASSED|FAILED) |Failure|Expected|Which is|error " "$OUT/gpu-tests-solvers.log" | head -40 | tee -a "$OUT/summary.log" ;;
+      ctest_phase gpu-tests-solvers -R "^(IntegrationCuda|Poisson)" -L gpu --output-on-failure --timeout 300 ;;
     integration-quick)
       # Issue 7: hexahedral elasticity, m = 10,000, FP32 unless noted (the target rows).
       log "integration: shm p=1..10, sumfact p=3..10 $(date -u +%T)"
@@ -187,13 +215,11 @@ for phase in "$@"; do
       grep -E "\[poisson\]" "$OUT/poisson-trace.log" | tail -40 | tee -a "$OUT/summary.log"
       grep -E "^\| 8" "$OUT/poisson-perf.md" | tee -a "$OUT/summary.log" ;;
     gpu-tests)
-      log "gpu tests"
-      (cd $B && ctest -L gpu -E "^mpi\\." --output-on-failure --timeout 300) >"$OUT/gpu-tests.log" 2>&1
-      grep -E "tests passed|Failed|FAILED|Expected|Which is|error|Value of" "$OUT/gpu-tests.log" | head -60 | tee -a "$OUT/summary.log" ;;
+      log "gpu tests (the GL interop cases included: run the gl phase first)"
+      ctest_phase gpu-tests -L gpu -E "^mpi\\." --output-on-failure --timeout 300 ;;
     cpu-tests)
       log "cpu tests (engine label)"
-      (cd $B && OMP_NUM_THREADS=16 ctest -L engine --timeout 300) >"$OUT/cpu-tests.log" 2>&1
-      tail -5 "$OUT/cpu-tests.log" | tee -a "$OUT/summary.log" ;;
+      OMP_NUM_THREADS=16 ctest_phase cpu-tests -L engine --timeout 300 ;;
     table3)
       log "table3"
       $CLI table3 --backend cuda --out "$OUT/table3.md" 2>&1 | tail -20 | tee -a "$OUT/summary.log" ;;
@@ -290,3 +316,4 @@ for phase in "$@"; do
     *) echo "unknown phase $phase"; exit 2 ;;
   esac
 done
+exit $STATUS

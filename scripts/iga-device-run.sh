@@ -28,7 +28,7 @@ timeout 260 cmake --build $B -j16 --target voxwave-cli voxwave_gpu_tests >"$OUT/
   { grep -E "error" -A3 "$OUT/build.log" | head -40 | tee -a "$S"; exit 1; }
 echo "built $(date -u +%FT%TZ)" >>"$S"
 (cd $B && timeout 120 ctest -R IgaCuda --output-on-failure) >"$OUT/gpu-tests.log" 2>&1
-grep -E "tests passed|Failed|FAILED|Failure|Expected|evaluates" "$OUT/gpu-tests.log" | head -30 >>"$S"
+grep -E "tests passed|Failed|FAILED|Skipped|Failure|Expected|evaluates" "$OUT/gpu-tests.log" | head -30 >>"$S"
 CLI=$B/app/cli/voxwave-cli
 $CLI iga -p 3 -N 256 --problem manufactured --backend cuda --out "$OUT/iga_p3_N256_cuda.h5" >>"$S" 2>&1
 # Which BLAS threading suits the CHOLMOD baseline best (the bench below uses the default, all cores).

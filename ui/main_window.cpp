@@ -664,8 +664,16 @@ void MainWindow::onFrame(const SimulationFrame& f) {
     }
 }
 
+QStringList MainWindow::pageNames() {
+    return {"model",   "3d",          "3d-wavefield",    "dispersion", "compare",
+            "solvers", "solvers-iga", "solvers-poisson", "cluster"};
+}
+
 void MainWindow::showPage(const QString& name) {
     main_tabs_->setCurrentIndex(name == "compare" ? 1 : name.startsWith("solvers") ? 2 : 0);
+    if (name == "solvers") solvers_->setCurrentWidget(integration_);
+    if (name == "solvers-iga") solvers_->setCurrentWidget(iga_);
+    if (name == "solvers-poisson") solvers_->setCurrentWidget(poisson_);
     if (name == "3d" || name == "3d-wavefield") tabs_->setCurrentWidget(model3d_);
     if (name == "3d-wavefield") model3d_->setWavefieldEnabled(true);
     if (name == "model") tabs_->setCurrentWidget(painter_);

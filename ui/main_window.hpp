@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QSet>
+#include <QStringList>
 #include <vector>
 
 #include "document/scene_document.hpp"
@@ -70,6 +71,8 @@ public:
     ClusterJobDialog* openClusterJobDialog();
     // Longest gap between two event-loop iterations seen during runs (ms): the "never freezes" check.
     double longestStallMs() const { return longest_stall_ms_; }
+    // The names --page accepts: the tabs and sub-pages showPage() selects, and "cluster".
+    static QStringList pageNames();
     QString lastError() const { return last_error_; }
     // The last information message (cluster job written...), shown or not.
     QString lastInfo() const { return last_info_; }
@@ -86,7 +89,7 @@ public slots:
     void stepRun();
     void stopRun();
     void resetRun();
-    void showPage(const QString& name);  // "model", "3d", "wavefield", "compare"... used by --screenshot
+    void showPage(const QString& name);  // one of pageNames() but "cluster" (a dialog): used by --page
 
 protected:
     void closeEvent(QCloseEvent*) override;

@@ -1,5 +1,5 @@
 // voxwave: the desktop explorer. Thin: set up OpenGL, parse, open the window.
-//   voxwave [--scene S.json] [--run-steps N] [--page model|3d|dispersion|cluster...] [--screenshot FILE.png]
+//   voxwave [--scene S.json] [--run-steps N] [--page model|3d|dispersion|solvers|cluster...] [--screenshot FILE.png]
 // --screenshot renders the window after the scene (and the N steps) and exits: reviewers and
 // tests get a picture of any state without clicking.
 #include <QApplication>
@@ -8,6 +8,9 @@
 #include <QSpinBox>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -21,6 +24,14 @@
 #include "solvers/poisson_panel.hpp"
 #include "views/gl_format.hpp"
 #include "views/gl_view.hpp"
+
+namespace {
+// --run-steps on the Poisson page: the sweep solves every level up to this one three times (FP64,
+// FP32, FP16) on the CPU, and each level more costs about eight times as much (one FP64 solve on
+// two cores: 5 s at L = 5, 36 s at L = 6, 7 min at L = 7), so a screenshot stops at the page's
+// default level.
+constexpr int kPoissonRunStepsMaxLevel = 5;
+}  // namespace
 
 int main(int argc, char** argv) {
     // Idle engine threads sleep instead of spinning between steps: spinning threads take the
@@ -38,15 +49,28 @@ int main(int argc, char** argv) {
     cli.addHelpOption();
     cli.addVersionOption();
     QCommandLineOption scene({"s", "scene"}, "Scene to open.", "FILE");
-    QCommandLineOption steps("run-steps", "Run N steps after opening.", "N");
+    QCommandLineOption steps("run-steps",
+                             "Run N steps after opening. On a Solvers page, run its sweep: N elements (solvers), "
+                             "N x N at most (solvers-iga), finest level N, at most " +
+                                 QString::number(kPoissonRunStepsMaxLevel) + " (solvers-poisson).",
+                             "N");
+    const QStringList pages = voxwave::ui::MainWindow::pageNames();
     QCommandLineOption page(
-        "page",
-        "Page to show: model, 3d, 3d-wavefield, dispersion, compare, solvers, solvers-iga, solvers-poisson or cluster "
-        "(the Run on a cluster dialog, filled in).",
-        "NAME");
+        "page", "Page to show: " + pages.join(", ") + " (cluster: the Run on a cluster dialog, filled in).", "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
     cli.addOptions({scene, steps, page, shot});
     cli.process(app);
+    if (cli.isSet(page) && !pages.contains(cli.value(page))) {
+        std::fprintf(stderr, "voxwave: --page: unknown page '%s' (pages: %s)\n", qPrintable(cli.value(page)),
+                     qPrintable(pages.join(", ")));
+        return 2;
+    }
+    bool steps_ok = true;
+    const qint64 run_steps = cli.isSet(steps) ? cli.value(steps).toLongLong(&steps_ok) : 0;
+    if (!steps_ok || run_steps < 0) {
+        std::fprintf(stderr, "voxwave: --run-steps: '%s' is not a whole number of steps\n", qPrintable(cli.value(steps)));
+        return 2;
+    }
 
     voxwave::ui::MainWindow w;
     w.setNonInteractive(cli.isSet(shot));
@@ -58,63 +82,80 @@ int main(int argc, char** argv) {
     if (cli.isSet(page)) w.showPage(cli.value(page));
     w.show();
 
-    const qint64 run_steps = cli.value(steps).toLongLong();
     const QString shot_path = cli.value(shot);
     QWidget* shot_target = &w;
-    auto take_shot = [&] {
-        QTimer::singleShot(300, &w, [&] {
+    // exit_code: 0, or 1 after a failed run (the picture still shows what the window shows).
+    auto take_shot = [&](int exit_code) {
+        QTimer::singleShot(300, &w, [&, exit_code] {
             if (!voxwave::ui::grab_with_gl_views(shot_target).save(shot_path)) {
                 std::fprintf(stderr, "voxwave: %s: cannot write the screenshot\n", qPrintable(shot_path));
                 QApplication::exit(3);
                 return;
             }
             std::printf("screenshot: %s\n", qPrintable(shot_path));
-            QApplication::exit(0);
+            QApplication::exit(exit_code);
         });
     };
+    // The end of a run on any page: the picture (or, without --screenshot, the exit); once.
     bool shot_taken = false;
-    auto finish_run = [&] {
+    auto finish_run = [&](int exit_code) {
         if (shot_taken) return;
         shot_taken = true;
-        std::printf("longest event-loop gap during the run: %.1f ms\n", w.longestStallMs());
         if (!shot_path.isEmpty())
-            take_shot();
+            take_shot(exit_code);
         else
-            QTimer::singleShot(300, &w, [] { QApplication::exit(0); });
+            QTimer::singleShot(300, &w, [exit_code] { QApplication::exit(exit_code); });
     };
-    // A Solvers-tab page: start its job shortly after the window shows, take the picture when it ends.
-    auto run_job_then_shot = [&](voxwave::ui::BackgroundJob* job, std::function<void()> start) {
-        QObject::connect(job, &voxwave::ui::BackgroundJob::finished, &w, [&] {
-            if (!shot_path.isEmpty()) take_shot();
+    // A Solvers-tab page: start its job shortly after the window shows; it ends as a run does,
+    // failed or not (a job that fails or never starts must not leave the app waiting).
+    auto run_job = [&](voxwave::ui::BackgroundJob* job, std::function<void()> start) {
+        QObject::connect(job, &voxwave::ui::BackgroundJob::finished, &w, [&] { finish_run(0); });
+        QObject::connect(job, &voxwave::ui::BackgroundJob::failed, &w, [&](const QString& m) {
+            std::fprintf(stderr, "voxwave: %s: %s\n", qPrintable(cli.value(page)), qPrintable(m));
+            finish_run(1);
         });
-        QTimer::singleShot(200, &w, std::move(start));
+        QTimer::singleShot(200, &w, [&, job, start = std::move(start)] {
+            start();
+            if (!job->busy()) {
+                std::fprintf(stderr, "voxwave: %s: the job did not start\n", qPrintable(cli.value(page)));
+                finish_run(1);
+            }
+        });
         return app.exec();
+    };
+    // Each Solvers page reads N in its own unit, clamped to what its controls offer; a clamp is said.
+    auto clamped = [&](qint64 lo, qint64 hi, const char* unit) {
+        const qint64 v = std::clamp(run_steps, lo, hi);
+        if (v != run_steps)
+            std::fprintf(stderr, "voxwave: --run-steps %lld on %s: %s %lld (the page takes %lld .. %lld)\n",
+                         static_cast<long long>(run_steps), qPrintable(cli.value(page)), unit,
+                         static_cast<long long>(v), static_cast<long long>(lo), static_cast<long long>(hi));
+        return v;
     };
     // On the solvers page the steps are the element count of an integration sweep (hexahedra p = 1..10).
     if (cli.value(page) == "solvers" && run_steps > 0) {
         voxwave::integration::IntegrationParams ip = w.integration()->params();
-        ip.elements = run_steps;
+        ip.elements = clamped(1, voxwave::ui::IntegrationPanel::kMaxElements, "elements");
         w.integration()->setParams(ip);
-        return run_job_then_shot(w.integration()->job(), [&] { w.integration()->sweep(); });
+        return run_job(w.integration()->job(), [&] { w.integration()->sweep(); });
     }
     // On the Poisson page the steps are the finest level of a sweep (flow around a square, L0 = 1).
     if (cli.value(page) == "solvers-poisson" && run_steps > 0) {
-        w.solvers()->setCurrentWidget(w.poisson());
         voxwave::poisson::PoissonParams pp = w.poisson()->params();
-        pp.level = int(run_steps);
         pp.coarse_level = 1;
+        pp.level = int(clamped(pp.coarse_level + 1, kPoissonRunStepsMaxLevel, "finest level"));
         w.poisson()->setParams(pp);
-        return run_job_then_shot(w.poisson()->job(), [&] { w.poisson()->sweepLevels(); });
+        return run_job(w.poisson()->job(), [&] { w.poisson()->sweepLevels(); });
     }
-    // On the IGA page the steps are N (a power of two): a cost sweep up to it at p = 3.
+    // On the IGA page the steps are N: a cost sweep at p = 3 up to the page's largest power of two
+    // not above N.
     if (cli.value(page) == "solvers-iga" && run_steps > 0) {
-        w.solvers()->setCurrentWidget(w.iga());
         voxwave::iga::IgaParams ip = w.iga()->params();
         ip.degree = 3;
-        ip.elements = int(run_steps);
+        ip.elements = int(std::bit_floor(std::uint64_t(clamped(4, voxwave::ui::IgaPanel::kMaxElements, "N"))));
         ip.problem = voxwave::iga::IgaProblemKind::Manufactured;
         w.iga()->setParams(ip);
-        return run_job_then_shot(w.iga()->job(), [&] { w.iga()->costSweep(); });
+        return run_job(w.iga()->job(), [&] { w.iga()->costSweep(); });
     }
     // The cluster page: the dialog filled in as for an 8-GPU job; the picture is of the dialog.
     if (cli.value(page) == "cluster") {
@@ -128,25 +169,29 @@ int main(int argc, char** argv) {
         d->folderEdit()->setText("/home/me/voxwave-jobs/" + d->nameEdit()->text());
         d->resize(1180, 560);
         shot_target = d;
-        if (!shot_path.isEmpty()) take_shot();
+        if (!shot_path.isEmpty()) take_shot(0);
         return app.exec();
     }
     // On the compare page the steps run the comparison (VFEM against OVFEM) instead.
     const bool compare = cli.value(page) == "compare";
     voxwave::ui::SimulationController* ctl = compare ? w.compare()->controller() : w.controller();
+    auto finish_wave_run = [&](int exit_code) {
+        if (!shot_taken) std::printf("longest event-loop gap during the run: %.1f ms\n", w.longestStallMs());
+        finish_run(exit_code);
+    };
     if (run_steps > 0) {
         QObject::connect(ctl, &voxwave::ui::SimulationController::frameReady, &w,
                          [&](const voxwave::ui::SimulationFrame& f) {
                              if (f.step >= run_steps && ctl->busy()) {
                                  ctl->stop();
-                                 finish_run();
+                                 finish_wave_run(0);
                              }
                          });
         // A run shorter than N steps, or one that failed, still ends with the picture.
-        QObject::connect(ctl, &voxwave::ui::SimulationController::finished, &w, finish_run);
+        QObject::connect(ctl, &voxwave::ui::SimulationController::finished, &w, [&] { finish_wave_run(0); });
         QObject::connect(ctl, &voxwave::ui::SimulationController::failed, &w, [&](const QString& m) {
             std::fprintf(stderr, "voxwave: %s\n", qPrintable(m));
-            finish_run();
+            finish_wave_run(1);
         });
         QTimer::singleShot(200, &w, [&] {
             if (compare)
@@ -155,7 +200,7 @@ int main(int argc, char** argv) {
                 w.startRun();
         });
     } else if (!shot_path.isEmpty()) {
-        take_shot();
+        take_shot(0);
     }
     return app.exec();
 }

@@ -9,6 +9,14 @@ PY=/usr/bin/python3
 
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 
+# skip REASON: CTest reports the test skipped through the exit code (SKIP_RETURN_CODE 77, set by
+# cmake/VoxwaveTesting.cmake), never through the words. Only before any check has failed.
+skip() {
+  [ "$FAILS" = 0 ] || finish
+  echo "skipped: $*"
+  exit 77
+}
+
 # expect_error NAME EXPECTED_EXIT PATTERN OUTFILE -- ARGS...: runs the CLI, checks the exit code,
 # that stderr is exactly one line matching PATTERN, and that OUTFILE (and no temporary) exists.
 expect_error() {

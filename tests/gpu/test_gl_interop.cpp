@@ -131,13 +131,13 @@ Scene rebar_block_scene(int steps) {
 
 TEST(GlInterop, CudaSliceWrittenIntoAGlBufferEqualsTheCpuSlice) {
     std::string why;
-    if (!cuda_wave_engine_built() || cuda_devices(&why).empty()) GTEST_SKIP() << "SKIPPED: no CUDA device " << why;
-    if (!gl_interop_built()) GTEST_SKIP() << "SKIPPED: this build has no CUDA-OpenGL interop";
+    if (!cuda_wave_engine_built() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device " << why;
+    if (!gl_interop_built()) GTEST_SKIP() << "this build has no CUDA-OpenGL interop";
 #if !VOXWAVE_TEST_HAVE_EGL_HEADERS
-    GTEST_SKIP() << "SKIPPED: built without the EGL headers";
+    GTEST_SKIP() << "built without the EGL headers";
 #else
     Egl egl;
-    if (!egl.open()) GTEST_SKIP() << "SKIPPED: " << egl.error;
+    if (!egl.open()) GTEST_SKIP() << "" << egl.error;
     const GlBufferCalls gl(egl);
     ASSERT_TRUE(gl.complete());
     const auto& [genBuffers, bindBuffer, bufferData, getSubData, deleteBuffers, getError] = gl;
@@ -188,14 +188,14 @@ TEST(GlInterop, CudaSliceWrittenIntoAGlBufferEqualsTheCpuSlice) {
 // slice's: a slot overwritten during a copy would mix two steps.
 TEST(GlInterop, StagedSlicesCopiedOnAnotherThreadEqualTheCpuSlices) {
     std::string why;
-    if (!cuda_wave_engine_built() || cuda_devices(&why).empty()) GTEST_SKIP() << "SKIPPED: no CUDA device " << why;
+    if (!cuda_wave_engine_built() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device " << why;
     if (!gl_interop_built() || !device_slice_staging_built())
-        GTEST_SKIP() << "SKIPPED: this build has no CUDA-OpenGL interop";
+        GTEST_SKIP() << "this build has no CUDA-OpenGL interop";
 #if !VOXWAVE_TEST_HAVE_EGL_HEADERS
-    GTEST_SKIP() << "SKIPPED: built without the EGL headers";
+    GTEST_SKIP() << "built without the EGL headers";
 #else
     Egl egl;
-    if (!egl.open()) GTEST_SKIP() << "SKIPPED: " << egl.error;
+    if (!egl.open()) GTEST_SKIP() << "" << egl.error;
     const std::vector<int> gl_devices = gl_interop_devices(&why);
     ASSERT_FALSE(gl_devices.empty()) << why;
     const GlBufferCalls gl(egl);

@@ -27,7 +27,7 @@ bool have_iga_cuda(std::string& why) {
 #define REQUIRE_IGA_CUDA()                                                             \
     do {                                                                               \
         std::string why_;                                                              \
-        if (!have_iga_cuda(why_)) GTEST_SKIP() << "SKIPPED: no CUDA device: " << why_; \
+        if (!have_iga_cuda(why_)) GTEST_SKIP() << "no CUDA device: " << why_; \
     } while (0)
 
 double cuda_vs_cpu(int p, int N, IgaProblemKind kind) {

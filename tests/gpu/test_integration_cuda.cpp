@@ -31,7 +31,7 @@ bool have_cuda_device(std::string& why) {
 #define REQUIRE_CUDA_DEVICE()                                                             \
     do {                                                                                  \
         std::string why_;                                                                 \
-        if (!have_cuda_device(why_)) GTEST_SKIP() << "SKIPPED: no CUDA device: " << why_; \
+        if (!have_cuda_device(why_)) GTEST_SKIP() << "no CUDA device: " << why_; \
     } while (0)
 
 struct Case {

@@ -60,7 +60,7 @@ double solution_error(const Case& c, Eigen::MatrixXd xp, int k) {
 }  // namespace
 
 TEST(PoissonCuda, MatchesCpuInEveryPrecisionOneAndManyRhs) {
-    if (!have_cuda()) GTEST_SKIP() << "SKIPPED: no CUDA device";
+    if (!have_cuda()) GTEST_SKIP() << "no CUDA device";
     for (auto [grid, L, L0] :
          {std::tuple{PoissonGrid::FlowAroundSquare, 5, 1}, std::tuple{PoissonGrid::UnitSquare, 7, 3}}) {
         for (int K : {1, 24}) {
@@ -92,7 +92,7 @@ TEST(PoissonCuda, MatchesCpuInEveryPrecisionOneAndManyRhs) {
 // The GPU sparse baseline (cuSOLVER sparse Cholesky) equals the CPU sparse Cholesky on the
 // same nodal system to 1e-10 relative, for two right-hand sides.
 TEST(PoissonCuda, CusolverSparseBaselineEqualsTheCpuSparseCholesky) {
-    if (!have_cuda()) GTEST_SKIP() << "SKIPPED: no CUDA device";
+    if (!have_cuda()) GTEST_SKIP() << "no CUDA device";
     PoissonMesh mesh = refined_poisson_mesh(PoissonGrid::FlowAroundSquare, 4);
     int N = 0;
     const std::vector<int> dof = interior_dofs(mesh, &N);

@@ -12,6 +12,7 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "distributed/distributed_run.hpp"
+#include "gtest_exit_code.hpp"
 #include "scene/scene_io.hpp"
 #include "test_util.hpp"
 #include "wave/time_stepper_cuda.hpp"
@@ -154,7 +155,7 @@ class DistributedCuda : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DistributedCuda, TracesEqualTheSingleGpuRun) {
     std::string why;
-    if (!g_world->all(have_cuda(why))) GTEST_SKIP() << "SKIPPED: no CUDA device: " << why;
+    if (!g_world->all(have_cuda(why))) GTEST_SKIP() << "no CUDA device: " << why;
     const int devices = int(cuda_devices().size());
     for (HaloTransport t : {HaloTransport::HostStaged, HaloTransport::Nccl}) {
         SCOPED_TRACE(to_string(t));
@@ -188,6 +189,10 @@ int main(int argc, char** argv) {
         auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
         delete listeners.Release(listeners.default_result_printer());
     }
-    const int failed = RUN_ALL_TESTS();
-    return world.all(failed == 0) ? 0 : 1;
+    // Every rank ends with the same code: a failure on any rank fails the run, a skip anywhere
+    // (the skips are collective) reports it skipped.
+    voxwave::test::RunOutcome o = voxwave::test::outcome_of_run(RUN_ALL_TESTS());
+    o.failed = !world.all(!o.failed);
+    o.skipped = !world.all(!o.skipped);
+    return voxwave::test::exit_code_of(o);
 }

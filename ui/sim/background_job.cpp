@@ -42,6 +42,12 @@ void BackgroundJob::start(std::function<void(const ProgressFn&)> work) {
     });
 }
 
+void warn_without_blocking(QWidget* owner, const QString& title, const QString& message) {
+    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, owner);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
 void bind_job_controls(BackgroundJob& job, QWidget* owner, const QList<QPushButton*>& start_buttons,
                        QPushButton* cancel, QProgressBar* progress, const QString& title) {
     const auto set_busy = [start_buttons, cancel](bool busy) {
@@ -58,7 +64,7 @@ void bind_job_controls(BackgroundJob& job, QWidget* owner, const QList<QPushButt
     });
     QObject::connect(&job, &BackgroundJob::failed, owner, [set_busy, owner, title](const QString& m) {
         set_busy(false);
-        if (m != BackgroundJob::tr("cancelled")) QMessageBox::warning(owner, title, m);
+        if (m != BackgroundJob::tr("cancelled")) warn_without_blocking(owner, title, m);
     });
 }
 

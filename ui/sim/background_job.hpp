@@ -45,6 +45,11 @@ private:
     std::atomic<bool> busy_{false}, cancel_{false};
 };
 
+// A warning over `owner` that returns at once (window-modal, deleted when closed): a blocking box
+// would run a nested event loop inside the caller, and a window that nobody clicks (--screenshot,
+// tests) would wait there for ever.
+void warn_without_blocking(QWidget* owner, const QString& title, const QString& message);
+
 // A solver panel's controls follow its job: the start buttons are disabled and Cancel enabled
 // while it works, the progress bar shows (done, total), a failure other than a cancel is shown in
 // a message box titled `title` over `owner`.

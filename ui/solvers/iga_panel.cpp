@@ -47,7 +47,7 @@ IgaPanel::IgaPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_unique<Pip
     degree_->setRange(1, 8);
     degree_->setValue(2);
     elements_ = new QComboBox;
-    for (int n = 2; n <= 1024; n *= 2) elements_->addItem(QString::number(n));
+    for (int n = 2; n <= kMaxElements; n *= 2) elements_->addItem(QString::number(n));
     elements_->setCurrentText("64");
     problem_ = new QComboBox;
     problem_->addItems({"seed", "manufactured"});

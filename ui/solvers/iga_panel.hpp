@@ -25,6 +25,7 @@ class VtkWidget;
 class IgaPanel : public QWidget {
     Q_OBJECT
 public:
+    static constexpr int kMaxElements = 1024;  // the largest N of the N x N choices (powers of two)
     explicit IgaPanel(QWidget* parent = nullptr);
     ~IgaPanel() override;
     iga::IgaParams params() const;

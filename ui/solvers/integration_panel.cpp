@@ -8,7 +8,6 @@
 #include <QHeaderView>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -50,7 +49,7 @@ IntegrationPanel::IntegrationPanel(QWidget* parent) : QWidget(parent) {
     order_->setRange(1, 10);
     order_->setValue(3);
     elements_ = new QSpinBox;
-    elements_->setRange(1, 10'000'000);
+    elements_->setRange(1, kMaxElements);
     elements_->setValue(10000);
     run_ = new QPushButton(tr("Run"));
     sweep_ = new QPushButton(tr("Sweep p"));
@@ -128,7 +127,7 @@ void IntegrationPanel::run() {
     try {
         p = params();
     } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Integration"), e.what());
+        warn_without_blocking(this, tr("Integration"), e.what());
         return;
     }
     job_.start([this, p](const ProgressFn& progress) {

@@ -23,6 +23,7 @@ class MatrixHeatmap;
 class IntegrationPanel : public QWidget {
     Q_OBJECT
 public:
+    static constexpr int kMaxElements = 10'000'000;  // the Elements control's upper end
     explicit IntegrationPanel(QWidget* parent = nullptr);
     integration::IntegrationParams params() const;
     void setParams(const integration::IntegrationParams& p);

@@ -20,7 +20,6 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -145,7 +144,7 @@ bool PoissonPanel::checkedParams(PoissonParams& p) {
         validate_poisson_params(p);
         return true;
     } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Poisson"), e.what());
+        warn_without_blocking(this, tr("Poisson"), e.what());
         return false;
     }
 }

@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+echo "SKIPPED: no mpiexec"
+exit 1
