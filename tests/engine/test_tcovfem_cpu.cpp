@@ -618,6 +618,9 @@ TEST(TcovfemGlobal, RefusesBadStagesAndFp32) {
     q.method = Method::Tcovfem;
     q.precision = Precision::Fp32;
     EXPECT_THROW(CpuTimeStepper<float>{q}, std::logic_error);
+    EXPECT_THROW(CpuTimeStepper<double>{q}, std::logic_error);  // the problem breaks the rule
+    q.precision = Precision::Fp64;
+    EXPECT_THROW(CpuTimeStepper<float>{q}, std::logic_error);  // no FP32 engine runs TCOVFEM
     EXPECT_NO_THROW(CpuTimeStepper<double>{q});
 }
 
