@@ -49,6 +49,12 @@ void print_and_append(const std::string& markdown, const std::string& out) {
     std::printf("appended to %s\n", out.c_str());
 }
 
+InputError blame_option(const InputError& e, const OptionFields& fields) {
+    for (const auto& [field, option] : fields)
+        if (e.field() == field) return InputError("", option, e.reason());
+    return e;
+}
+
 int guarded(const std::function<int()>& body) { return guarded(body, true); }
 
 int guarded(const std::function<int()>& body, bool report, std::string* out_line) {

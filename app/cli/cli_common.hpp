@@ -3,7 +3,10 @@
 
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "core/errors.hpp"
 #include "core/progress.hpp"
 
 namespace voxwave::cli {
@@ -27,6 +30,14 @@ std::string cpu_model();
 // "YYYY-MM-DD HH:MM UTC" now, and this machine's host name, for benchmark headers.
 std::string utc_timestamp();
 std::string host_name();
+
+// The scene fields a command line set, each with the option that set it ({"run.stages",
+// "--stages"}): the one validation of the changed scene finds a bad value by its scene field,
+// and the user should read the option they typed.
+using OptionFields = std::vector<std::pair<std::string, std::string>>;
+// `e` attributed to the option when its field is one of `fields` (no file: the value came from
+// the command line); `e` unchanged otherwise.
+InputError blame_option(const InputError& e, const OptionFields& fields);
 
 // Runs a subcommand body, turning every exception into one line on stderr and an exit code.
 int guarded(const std::function<int()>& body);

@@ -20,6 +20,7 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/memory_bandwidth.hpp"
+#include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
 #include "wave/backend.hpp"
 #include "wave/time_stepper_cpu.hpp"
@@ -34,7 +35,7 @@ struct BenchOptions {
     std::vector<double> spacings{0.004, 0.002};
     std::vector<std::string> methods{"vfem", "ovfem"}, precisions{"fp64", "fp32"};
     long long steps = 200;
-    int stages = 8;
+    int stages = kTcovfemMaxStages;
     std::string command_line;
 };
 
@@ -99,18 +100,19 @@ Row bench_one(const WaveProblem& p, long long steps) {
 }
 
 // The scene of one benchmark case (`warmup` untimed steps before o.steps timed ones), or nothing
-// for a combination that does not exist: tcovfem computes in INT8 digits and FP64 only.
+// for a combination the run rules do not allow (precision_allowed). The base scene was
+// validated with --stages; --spacing was checked by run().
 std::optional<Scene> bench_scene(const Scene& base, const BenchOptions& o, double ds, const std::string& method,
                                  const std::string& precision, long long warmup, Backend backend) {
     Scene sc = base;
     sc.grid.spacing = ds;
     sc.run.method = parse_method(method, "--methods");
     sc.run.precision = parse_precision(precision, "--precisions");
-    if (sc.run.method == Method::Tcovfem && sc.run.precision != Precision::Fp64) {
-        std::fprintf(stderr, "tcovfem %s: skipped (tcovfem runs in INT8 digits and FP64 only)\n", precision.c_str());
+    if (!precision_allowed(sc.run.method, sc.run.precision)) {
+        std::fprintf(stderr, "%s %s: skipped (the method has no %s engine)\n", method.c_str(), precision.c_str(),
+                     precision.c_str());
         return std::nullopt;
     }
-    sc.run.stages = o.stages;
     sc.run.steps = o.steps + warmup;
     sc.run.backend = backend;
     return sc;
@@ -260,9 +262,15 @@ int run(const BenchOptions& o) {
     std::string note;
     const Backend backend = resolve_backend(parse_backend(o.backend, "--backend"), note);
     if (o.steps < 1) throw InputError("", "--steps", "must be positive");
-    if (o.stages < 1 || o.stages > 8) throw InputError("", "--stages", "must be 1..8");
+    for (double ds : o.spacings) check_spacing(ds, "", "--spacing");
     if (!o.out.empty()) check_output_path(o.out);
-    Scene base = read_scene_json(o.scene);
+    const OptionFields fields = {{"run.stages", "--stages"}};
+    Scene base;
+    try {
+        base = read_scene_json(o.scene, [&o](Scene& s) { s.run.stages = o.stages; });
+    } catch (const InputError& e) {
+        throw blame_option(e, fields);
+    }
     if (backend == Backend::Cuda) return run_cuda(o, base, note);
     std::fprintf(stderr, "measuring copy bandwidth...\n");
     const double copy_gbs = measure_copy_bandwidth_gbs();

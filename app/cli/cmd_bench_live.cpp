@@ -1,11 +1,13 @@
 // `voxwave-cli bench-live`: the live view's frame loop without a window (engine/wave/live_bench):
 // frames per second, steps per second and the cost of a slice, on the paper model by default.
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "core/format_number.hpp"
+#include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
 #include "wave/live_bench.hpp"
 #include "wave/wave_problem.hpp"
@@ -17,7 +19,7 @@ std::function<int()> add_bench_live_command(CLI::App& app) {
         std::string scene = std::string(VOXWAVE_ASSETS_DIR) + "/scenes/paper_rebar.json";
         std::string method = "ovfem", precision = "fp64", backend = "auto", out;
         double spacing = 0, seconds = 10;
-        int stages = 8;
+        int stages = kTcovfemMaxStages;
     };
     auto o = std::make_shared<Options>();
     auto* sub = app.add_subcommand("bench-live", "Frames per second of the live view's engine loop (no window)");
@@ -26,21 +28,36 @@ std::function<int()> add_bench_live_command(CLI::App& app) {
     sub->add_option("--precision", o->precision, "fp64 | fp32");
     sub->add_option("--stages", o->stages, "TCOVFEM digits M");
     sub->add_option("--backend", o->backend, "auto | cpu | cuda");
-    sub->add_option("--spacing", o->spacing, "Spacing override (m)");
+    const CLI::Option* spacing_given = sub->add_option("--spacing", o->spacing, "Spacing override (m)");
     sub->add_option("--seconds", o->seconds, "Wall time to run (s)")->check(CLI::PositiveNumber);
     sub->add_option("--out", o->out, "Append the markdown table to this file");
-    return [o] {
-        Scene s = read_scene_json(o->scene);
-        if (o->spacing > 0) s.grid.spacing = o->spacing;
-        s.run.method = parse_method(o->method, "--method");
-        s.run.precision = parse_precision(o->precision, "--precision");
-        s.run.stages = o->stages;
-        s.run.backend = parse_backend(o->backend, "--backend");
-        s.run.dt = 0;
-        s.run.steps = 0;
-        s.run.duration = 1.0;  // far more steps than the benchmark's seconds can run
+    return [o, spacing_given] {
+        const Method method = parse_method(o->method, "--method");
+        const Precision precision = parse_precision(o->precision, "--precision");
+        const Backend backend = parse_backend(o->backend, "--backend");
         if (!o->out.empty()) check_output_path(o->out);
-        WaveSession session(build_wave_problem(s, o->scene));
+        const OptionFields fields = {{"grid.spacing", "--spacing"},
+                                     {"run.method", "--method"},
+                                     {"run.precision", "--precision"},
+                                     {"run.stages", "--stages"}};
+        Scene s;
+        std::optional<WaveProblem> problem;
+        try {
+            s = read_scene_json(o->scene, [&](Scene& sc) {
+                if (spacing_given->count() > 0) sc.grid.spacing = o->spacing;
+                sc.run.method = method;
+                sc.run.precision = precision;
+                sc.run.stages = o->stages;
+                sc.run.backend = backend;
+                sc.run.dt = 0;
+                sc.run.steps = 0;
+                sc.run.duration = 1.0;  // far more steps than the benchmark's seconds can run
+            });
+            problem.emplace(build_wave_problem(s, o->scene));
+        } catch (const InputError& e) {
+            throw blame_option(e, fields);
+        }
+        WaveSession session(std::move(*problem));
         std::fprintf(stderr, "%s\n", session.backend_note().c_str());
         // The source's plane, as the GUI shows it at start (XZ through the first source).
         const VoxelGrid& g = session.problem().grid;

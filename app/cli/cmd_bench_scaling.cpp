@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
 #include "distributed/distributed_run.hpp"
+#include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_problem.hpp"
@@ -23,7 +24,7 @@ struct Options {
     std::string scene = std::string(VOXWAVE_ASSETS_DIR) + "/scenes/paper_rebar.json";
     std::string method = "ovfem", precision = "fp64", halo = "auto", out, label;
     double spacing = 0.002, z_scale = 1;
-    int stages = 8, steps = 2000, phase_steps = 200;
+    int stages = kTcovfemMaxStages, steps = 2000, phase_steps = 200;
     bool link_sweep = false;
 };
 
@@ -71,18 +72,31 @@ void stretch_z(Scene& s, double f) {
 int bench(const Options& o) {
     MpiWorld world;
     const bool root = world.rank() == 0;
-    Scene s = read_scene_json(o.scene);
-    s.grid.spacing = o.spacing;
     if (!(o.z_scale >= 1)) throw InputError("", "--z-scale", "must be 1 or more");
-    stretch_z(s, o.z_scale);
-    s.run.method = parse_method(o.method, "--method");
-    s.run.precision = parse_precision(o.precision, "--precision");
-    s.run.stages = o.stages;
-    s.run.backend = Backend::Cuda;
-    s.run.dt = 0;
-    s.run.steps = o.steps + 100;
+    const Method method = parse_method(o.method, "--method");
+    const Precision precision = parse_precision(o.precision, "--precision");
     if (root && !o.out.empty()) check_output_path(o.out);
-    const WaveProblem whole = build_wave_problem(s, o.scene);
+    const OptionFields fields = {{"grid.spacing", "--spacing"},
+                                 {"run.method", "--method"},
+                                 {"run.precision", "--precision"},
+                                 {"run.stages", "--stages"}};
+    const WaveProblem whole = [&] {
+        try {
+            const Scene s = read_scene_json(o.scene, [&](Scene& sc) {
+                sc.grid.spacing = o.spacing;
+                stretch_z(sc, o.z_scale);
+                sc.run.method = method;
+                sc.run.precision = precision;
+                sc.run.stages = o.stages;
+                sc.run.backend = Backend::Cuda;
+                sc.run.dt = 0;
+                sc.run.steps = o.steps + 100;
+            });
+            return build_wave_problem(s, o.scene);
+        } catch (const InputError& e) {
+            throw blame_option(e, fields);
+        }
+    }();
     DistributedOptions options;
     options.halo = parse_halo_transport(o.halo, "--halo");
     SlabSetup setup = prepare_slab(whole, world, options);

@@ -5,6 +5,7 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "core/errors.hpp"
+#include "scene/run_rules.hpp"
 #include "scene/scene.hpp"
 #include "wave/dispersion.hpp"
 #include "wave/wave_io.hpp"
@@ -20,7 +21,7 @@ struct DispersionOptions {
 
 int run(const DispersionOptions& o) {
     const Method m = parse_method(o.method, "--method");
-    if (!(o.spacing > 0)) throw InputError("", "--spacing", "must be positive");
+    check_spacing(o.spacing, "", "--spacing");
     if (o.dt < 0) throw InputError("", "--dt", "must not be negative");
     Material mat{.name = "material", .density = o.density, .vp = o.vp, .vs = o.vs, .color = "#808080", .source = ""};
     validate_material(mat, "", "material");

@@ -5,6 +5,7 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "core/errors.hpp"
+#include "scene/run_rules.hpp"
 #include "scene/scene.hpp"
 #include "wave/voxel_element_matrix.hpp"
 #include "wave/wave_io.hpp"
@@ -20,7 +21,7 @@ ElementMethod element_method_of(Method m) { return m == Method::Vfem ? ElementMe
 
 int run(const ElementOptions& o) {
     const Method m = parse_method(o.method, "--method");
-    if (!(o.spacing > 0)) throw InputError("", "--spacing", "must be positive");
+    check_spacing(o.spacing, "", "--spacing");
     Material mat{.name = "material", .density = o.density, .vp = o.vp, .vs = o.vs, .color = "#808080", .source = ""};
     validate_material(mat, "", "material");
     check_output_path(o.out);

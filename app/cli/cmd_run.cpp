@@ -8,8 +8,10 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "core/errors.hpp"
+#include "core/format_number.hpp"
 #include "distributed/distributed_run.hpp"
 #include "scene/result.hpp"
+#include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
 #include "wave/wave_problem.hpp"
 #include "wave/wave_run.hpp"
@@ -22,36 +24,53 @@ struct RunOptions {
     double spacing = 0, dt = 0, duration = 0;
     long long steps = 0;
     bool quiet = false;
+    // The overriding options, to tell "--stages 0" from no --stages.
+    const CLI::Option *stages_given = nullptr, *spacing_given = nullptr, *dt_given = nullptr,
+                      *steps_given = nullptr, *duration_given = nullptr;
 };
 
-// The scene with the command line's overrides, checked.
-Scene load_scene(const RunOptions& o) {
-    Scene scene = read_scene_json(o.scene);
+bool given(const CLI::Option* option) { return option && option->count() > 0; }
+
+// The scene fields the command line overrides, with their options.
+OptionFields overridden_fields(const RunOptions& o) {
+    OptionFields f;
+    if (!o.method.empty()) f.push_back({"run.method", "--method"});
+    if (!o.precision.empty()) f.push_back({"run.precision", "--precision"});
+    if (!o.backend.empty()) f.push_back({"run.backend", "--backend"});
+    if (given(o.stages_given)) f.push_back({"run.stages", "--stages"});
+    if (given(o.spacing_given)) f.push_back({"grid.spacing", "--spacing"});
+    if (given(o.dt_given)) f.push_back({"run.dt", "--dt"});
+    if (given(o.steps_given)) f.push_back({"run.steps", "--steps"});
+    if (given(o.duration_given)) f.push_back({"run.duration", "--duration"});
+    return f;
+}
+
+// The command line's overrides, applied to the parsed scene before its one validation.
+void apply_overrides(const RunOptions& o, Scene& scene) {
     if (!o.method.empty()) scene.run.method = parse_method(o.method, "--method");
     if (!o.precision.empty()) scene.run.precision = parse_precision(o.precision, "--precision");
     if (!o.backend.empty()) scene.run.backend = parse_backend(o.backend, "--backend");
-    if (o.stages != 0) {
-        if (o.stages < 1 || o.stages > 8) throw InputError("", "--stages", "must be between 1 and 8");
-        scene.run.stages = o.stages;
-    }
-    if (o.spacing != 0) {
-        if (!(o.spacing > 0)) throw InputError("", "--spacing", "must be positive");
-        scene.grid.spacing = o.spacing;
-    }
-    if (o.dt != 0) {
-        if (!(o.dt > 0)) throw InputError("", "--dt", "must be positive");
-        scene.run.dt = o.dt;
-    }
-    if (o.steps != 0) {
-        if (o.steps < 0) throw InputError("", "--steps", "must be positive");
+    if (given(o.stages_given)) scene.run.stages = o.stages;
+    if (given(o.spacing_given)) scene.grid.spacing = o.spacing;
+    if (given(o.dt_given)) scene.run.dt = o.dt;
+    if (given(o.steps_given)) {
         scene.run.steps = o.steps;
-    } else if (o.duration != 0) {
-        if (!(o.duration > 0)) throw InputError("", "--duration", "must be positive");
+    } else if (given(o.duration_given)) {
         scene.run.steps = 0;
         scene.run.duration = o.duration;
     }
-    validate_scene(scene, o.scene);
-    return scene;
+}
+
+// The scene with the command line's overrides and the problem it gives, each checked once; an
+// error in an overridden value names its option.
+WaveProblem load_problem(const RunOptions& o) {
+    const OptionFields fields = overridden_fields(o);
+    try {
+        const Scene scene = read_scene_json(o.scene, [&o](Scene& s) { apply_overrides(o, s); });
+        return build_wave_problem(scene, o.scene);
+    } catch (const InputError& e) {
+        throw blame_option(e, fields);
+    }
 }
 
 void print_header(const RunOptions& o, const WaveProblem& problem) {
@@ -82,9 +101,8 @@ void print_footer(const RunOptions& o, const WaveProblem& problem, const Result&
 }
 
 int run_one_process(const RunOptions& o) {
-    const Scene scene = load_scene(o);
+    const WaveProblem problem = load_problem(o);
     check_output_path(o.out);
-    const WaveProblem problem = build_wave_problem(scene, o.scene);
     if (!o.quiet) print_header(o, problem);
     std::string note;
     const Result result = run_wave(problem, terminal_progress("running", o.quiet), &note);
@@ -118,10 +136,9 @@ int run_distributed(const RunOptions& o) {
     std::string message;
     const int code = guarded(
         [&] {
-            const Scene scene = load_scene(o);
+            problem.emplace(load_problem(o));
             options.halo = parse_halo_transport(o.halo, "--halo");
             if (root) check_output_path(o.out);
-            problem.emplace(build_wave_problem(scene, o.scene));
             check_slab_count(slab_axis_planes(problem->grid), world.size());  // the same error everywhere
             return int(kOk);
         },
@@ -164,12 +181,17 @@ std::function<int()> add_run_command(CLI::App& app) {
     c->add_option("--out,-o", o->out, "Result file to write (voxwave-result HDF5)")->required();
     c->add_option("--method", o->method, "vfem | ovfem | tcovfem (overrides the scene)");
     c->add_option("--precision", o->precision, "fp64 | fp32");
-    c->add_option("--stages", o->stages, "TCOVFEM INT8 stages M, 1..8");
+    o->stages_given = c->add_option("--stages", o->stages,
+                                    "TCOVFEM INT8 stages M, " + std::to_string(kTcovfemMinStages) + ".." +
+                                        std::to_string(kTcovfemMaxStages));
     c->add_option("--backend", o->backend, "auto | cpu | cuda");
-    c->add_option("--spacing", o->spacing, "Voxel size ds in metres (re-voxelises the scene)");
-    c->add_option("--dt", o->dt, "Time step in seconds (refused above the stable limit)");
-    auto* steps = c->add_option("--steps", o->steps, "Number of time steps");
-    c->add_option("--duration", o->duration, "Simulated time in seconds")->excludes(steps);
+    o->spacing_given = c->add_option("--spacing", o->spacing,
+                                     "Voxel size ds in metres, " + format_number(kMinSpacing) + ".." +
+                                         format_number(kMaxSpacing) + " (re-voxelises the scene)");
+    o->dt_given = c->add_option("--dt", o->dt, "Time step in seconds (0: auto; refused above the stable limit)");
+    CLI::Option* steps = c->add_option("--steps", o->steps, "Number of time steps");
+    o->steps_given = steps;
+    o->duration_given = c->add_option("--duration", o->duration, "Simulated time in seconds")->excludes(steps);
     c->add_option("--halo", o->halo,
                   "Under mpirun with CUDA: how shared planes travel between GPUs, auto | nccl | host (staged "
                   "through host memory and MPI)");

@@ -39,8 +39,7 @@ SlabSetup prepare_slab(const WaveProblem& original, const MpiWorld& world, const
     const WaveProblem& whole = s.turned ? *s.turned : original;
     s.slabs = partition_slabs(whole.grid, world.size());
     const Slab& mine = s.slabs[std::size_t(world.rank())];
-    if (whole.method == Method::Tcovfem && whole.precision != Precision::Fp64)
-        throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
+    assert_run_rules(whole);
     s.backend = resolve_backend(whole.backend, s.backend_note);
     if (!world.all(s.backend == Backend::Cuda) && !world.all(s.backend == Backend::Cpu))
         throw InputError("", "backend", "some ranks have a CUDA device and others do not; pass --backend cpu or cuda");

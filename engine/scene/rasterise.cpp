@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
+#include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
 
 namespace voxwave {
@@ -113,8 +114,7 @@ void paint_voxels_file(const Scene& scene, VoxelGrid& g, const Painter& painter)
 }  // namespace
 
 std::array<int, 3> element_counts(const GridSpec& grid, double spacing) {
-    if (!std::isfinite(spacing) || spacing <= 0)
-        throw InputError("", "grid.spacing", "must be > 0 (got " + format_number(spacing) + ")");
+    check_spacing(spacing, "", "grid.spacing");
     std::array<int, 3> n{};
     double total = 1;
     for (int a = 0; a < 3; ++a) {

@@ -21,8 +21,9 @@ VoxelGrid rasterise(const Scene& scene, double spacing = 0);
 std::vector<std::size_t> shape_elements(const VoxelGrid& grid, const Shape& shape);
 
 // Element counts of the grid at `spacing`: max(1, round(size / spacing)) per axis. Throws
-// InputError("", "grid.spacing", reason) for a non-positive spacing or more than
-// kMaxElements elements (three displacement arrays alone would then exceed 150 GB).
+// InputError("", "grid.spacing", reason) for a spacing outside the run rules' range
+// (check_spacing) or more than kMaxElements elements (three displacement arrays alone would
+// then exceed 150 GB).
 std::array<int, 3> element_counts(const GridSpec& grid, double spacing);
 inline constexpr std::size_t kMaxElements = std::size_t(1) << 31;
 

@@ -83,8 +83,8 @@ enum class Backend { Auto, Cpu, Cuda };
 struct RunSpec {
     Method method = Method::Ovfem;
     Precision precision = Precision::Fp64;
-    int stages = 8;          // TCOVFEM INT8 digits, 1..8
-    double dt = 0;           // 0: choose 0.9 of the stable limit
+    int stages = 8;          // TCOVFEM INT8 digits M; the default is the most accurate (run_rules.hpp)
+    double dt = 0;           // 0: kAutoDtFraction of the stable limit (run_rules.hpp)
     double duration = 0;     // seconds; ignored when steps > 0
     std::int64_t steps = 0;  // when > 0 takes precedence over duration
     Backend backend = Backend::Auto;

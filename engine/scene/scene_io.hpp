@@ -1,6 +1,7 @@
 // Scene files (*.json, format "voxwave-scene", version 1) and painted-voxel HDF5 files.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "model/voxel_grid.hpp"
@@ -8,12 +9,18 @@
 
 namespace voxwave {
 
+// A change made to a parsed scene before its validation (command-line overrides), so that the
+// changed scene is checked once, by the same rules as the file.
+using SceneChange = std::function<void(Scene&)>;
+
 // Reads and fully validates a scene: unknown keys, wrong types, bad materials, unknown
 // material names, shapes with non-positive sizes, zero directions, sources/receivers outside
 // the grid box, bad wavelets, bad run settings... all throw InputError(path, field, reason)
-// with FIELD like "sources[0].wavelet.f_high". Sample wavelets are loaded here.
-Scene read_scene_json(const std::string& path);
-Scene parse_scene_json(const std::string& text, const std::string& file_label, const std::string& base_dir);
+// with FIELD like "sources[0].wavelet.f_high". Sample wavelets are loaded here. `change`, when
+// given, is applied after parsing and before the one validate_scene.
+Scene read_scene_json(const std::string& path, const SceneChange& change = {});
+Scene parse_scene_json(const std::string& text, const std::string& file_label, const std::string& base_dir,
+                       const SceneChange& change = {});
 // Writes atomically (temporary file + rename). Throws InputError(path, "", reason) if the
 // location is not writable; the previous file, if any, is untouched on failure. The scene is
 // validated first (validate_scene) so that every written file reads back. Every field is
@@ -26,8 +33,9 @@ std::string scene_to_json_text(const Scene& scene);
 // built in code or changed by command-line overrides: positive sizes, valid materials (at most
 // 255, unique names), known material names, shape geometry, sources/receivers/fixed points
 // inside the grid box [origin, origin + size] (tolerance 1e-9 max(size)), wavelet parameters,
-// sample wavelets loaded, unique receiver names, boundary faces, damping and run settings.
-// Throws InputError(file_label, field, reason).
+// sample wavelets loaded, unique receiver names, boundary faces, damping and the run rules of
+// scene/run_rules.hpp (spacing, TCOVFEM stages, precision per method). Throws
+// InputError(file_label, field, reason).
 void validate_scene(const Scene& scene, const std::string& file_label);
 
 // Painted voxels: dataset of uint8 shaped (nz, ny, nx) (x fastest, so h5py shows [k, j, i]),

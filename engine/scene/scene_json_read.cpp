@@ -1,10 +1,12 @@
-// Scene files: strict parsing (DESIGN §3: unknown keys are an error) into a Scene, then
-// validate_scene for the value checks, then the referenced files (sample wavelets, painted
+// Scene files: strict parsing (DESIGN §3: unknown keys are an error) into a Scene, the caller's
+// changes (command-line overrides), then validate_scene for the value checks, then the referenced files (sample wavelets, painted
 // voxels) are read so that a bad reference fails at load time rather than mid-run.
 #include <filesystem>
+#include <limits>
 
 #include "core/errors.hpp"
 #include "core/strict_json.hpp"
+#include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
 #include "scene/wavelet_samples.hpp"
 
@@ -16,7 +18,8 @@ using json::ObjectReader;
 
 class SceneParser {
 public:
-    SceneParser(std::string file, std::string base_dir) : file_(std::move(file)), base_dir_(std::move(base_dir)) {}
+    SceneParser(std::string file, std::string base_dir, const SceneChange& change)
+        : file_(std::move(file)), base_dir_(std::move(base_dir)), change_(change) {}
 
     Scene parse(const Json& doc) {
         ObjectReader top(doc, file_, "");
@@ -51,6 +54,7 @@ public:
         if (top.has("damping")) s.damping = damping(ObjectReader(top.at("damping"), file_, "damping"));
         if (top.has("run")) s.run = run(ObjectReader(top.at("run"), file_, "run"));
 
+        if (change_) change_(s);
         validate_scene(s, file_);
         if (s.voxels) check_voxels_file(s);
         return s;
@@ -218,9 +222,11 @@ private:
         } catch (const InputError& e) {
             throw e.file().empty() ? e.with_file(file_) : e;
         }
-        std::int64_t stages = r.integer_or("stages", s.stages);
-        if (stages < 1 || stages > 8)
-            throw InputError(file_, r.field("stages"), "must be between 1 and 8 (got " + std::to_string(stages) + ")");
+        const std::int64_t stages = r.integer_or("stages", s.stages);
+        // A value RunSpec::stages cannot hold is out of the rule's range too; validate_scene
+        // checks the range of every other value.
+        if (stages < std::numeric_limits<int>::min() || stages > std::numeric_limits<int>::max())
+            check_tcovfem_stages(stages, file_, r.field("stages"));
         s.stages = static_cast<int>(stages);
         s.dt = r.number_or("dt", s.dt);
         s.duration = r.number_or("duration", s.duration);
@@ -246,16 +252,19 @@ private:
 
     std::string file_;
     std::string base_dir_;
+    const SceneChange& change_;
 };
 
 }  // namespace
 
-Scene parse_scene_json(const std::string& text, const std::string& file_label, const std::string& base_dir) {
-    return SceneParser(file_label, base_dir).parse(json::parse_strict(text, file_label));
+Scene parse_scene_json(const std::string& text, const std::string& file_label, const std::string& base_dir,
+                       const SceneChange& change) {
+    return SceneParser(file_label, base_dir, change).parse(json::parse_strict(text, file_label));
 }
 
-Scene read_scene_json(const std::string& path) {
-    return parse_scene_json(json::read_text_file(path), path, std::filesystem::path(path).parent_path().string());
+Scene read_scene_json(const std::string& path, const SceneChange& change) {
+    return parse_scene_json(json::read_text_file(path), path, std::filesystem::path(path).parent_path().string(),
+                            change);
 }
 
 }  // namespace voxwave

@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
 #include "scene/rasterise.hpp"
+#include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
 
 namespace voxwave {
@@ -72,13 +73,12 @@ public:
     void grid() const {
         const GridSpec& g = scene_.grid;
         for (int a = 0; a < 3; ++a) positive("grid.size[" + std::to_string(a) + "]", g.size[a]);
-        positive("grid.spacing", g.spacing);
-        finite("grid.origin", g.origin);
-        try {
+        try {  // the spacing's range (check_spacing) and the element cap
             element_counts(g, g.spacing);
         } catch (const InputError& e) {
             throw error(e.field(), e.reason());
         }
+        finite("grid.origin", g.origin);
     }
 
     void materials() const {
@@ -189,8 +189,8 @@ public:
 
     void run() const {
         const RunSpec& r = scene_.run;
-        if (r.stages < 1 || r.stages > 8)
-            throw error("run.stages", "must be between 1 and 8 (got " + std::to_string(r.stages) + ")");
+        check_tcovfem_stages(r.stages, label_, "run.stages");
+        check_precision(r.method, r.precision, label_, "run.precision");
         non_negative("run.dt", r.dt);
         non_negative("run.duration", r.duration);
         if (r.steps < 0) throw error("run.steps", "must be >= 0 (got " + std::to_string(r.steps) + ")");

@@ -51,12 +51,14 @@
 #include "core/host_device.hpp"
 #include "model/material.hpp"
 #include "model/voxel_grid.hpp"
+#include "scene/run_rules.hpp"
 
 namespace voxwave {
 
-inline constexpr int kTcovfemMaxStages = 8;   // M
 inline constexpr int kTcovfemDigitBits = 7;   // b = 2^7
 inline constexpr int kTcovfemFixedBits = 56;  // a = 2^56
+// M = 1..kTcovfemMaxStages (scene/run_rules.hpp): every digit of an input fits the fixed point.
+static_assert(kTcovfemMaxStages * kTcovfemDigitBits <= kTcovfemFixedBits);
 inline constexpr double kTcovfemKappaDenominator = 256.0;
 inline constexpr double kTcovfemShearDenominator = 384.0;
 inline constexpr int kTcovfemShearDiagonal = 245;
@@ -134,7 +136,7 @@ VOXWAVE_HD int tcovfem_scale_headroom_bits(int stages) { return stages >> 3; }
 // above it (m exceeds max |w| by less than 2^-20 relative). Never below kTcovfemMinExponent.
 // M = 8 takes one power of two more (tcovfem_scale_headroom_bits): |q_8| < 2^55.
 // The raise 2^-(6M + 1) of tcovfem_element_exponent, from its bits: a normal number for every
-// M = 1..kTcovfemMaxStages (the solvers refuse other M), equal to tcovfem_pow2(-(6M + 1)), whose
+// M = 1..kTcovfemMaxStages (validate_scene refuses other M), equal to tcovfem_pow2(-(6M + 1)), whose
 // ldexp branch for other exponents the GPU cannot rule out for a run-time M: the fused step
 // issued its predicated DMULs and moves, about 35 instructions, in every warp's element plane
 // (Nsight Compute source counters, s18 run 1).

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "core/errors.hpp"
@@ -14,8 +15,9 @@ namespace voxwave {
 
 TcovfemStiffnessCpu::TcovfemStiffnessCpu(const VoxelGrid& grid, const std::vector<Material>& materials, int stages)
     : grid_(grid), stages_(stages), matrix_(build_tcovfem_int8_matrix()) {
-    if (stages < 1 || stages > kTcovfemMaxStages)
-        throw RuntimeError("TCOVFEM: stages must be between 1 and 8 (got " + std::to_string(stages) + ")");
+    if (!tcovfem_stages_allowed(stages))
+        throw std::logic_error("TcovfemStiffnessCpu: stages " + std::to_string(stages) +
+                               " outside the run rules (validate_scene refuses them)");
     factors_ = tcovfem_material_factors(materials, grid.spacing);
     diagonal_ = tcovfem_node_diagonal(grid, factors_);
 }

@@ -22,8 +22,9 @@ namespace voxwave {
 
 class TcovfemStiffnessCpu {
 public:
-    // materials[id - 1] is material id; id 0 is void (no element). stages = M in 1..8
-    // (RuntimeError otherwise: callers validate user input before this).
+    // materials[id - 1] is material id; id 0 is void (no element). stages = M, which the run
+    // rules allow (tcovfem_stages_allowed; std::logic_error otherwise: validate_scene refuses
+    // other M before a run gets here).
     TcovfemStiffnessCpu(const VoxelGrid& grid, const std::vector<Material>& materials, int stages);
 
     // f = K w with w = u + b (u - u_prev); u_prev may be null, then w = u. f is overwritten.

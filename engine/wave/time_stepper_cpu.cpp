@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <stdexcept>
 #include <type_traits>
 
 #include "core/errors.hpp"
@@ -13,10 +14,11 @@ namespace voxwave {
 
 template <class Real>
 typename CpuTimeStepper<Real>::Stiffness CpuTimeStepper<Real>::make_stiffness(const WaveProblem& problem) {
+    assert_run_rules(problem);
     if (problem.method != Method::Tcovfem)
         return Stiffness(std::in_place_index<0>, problem.grid, problem.materials, problem.element_method());
     if constexpr (!std::is_same_v<Real, double>)
-        throw RuntimeError("tcovfem computes in INT8 digits and FP64; the FP32 CPU engine cannot run it");
+        throw std::logic_error("tcovfem has no FP32 engine: CpuTimeStepper<float> cannot run it");
     return Stiffness(std::in_place_index<1>, problem.grid, problem.materials, problem.stages);
 }
 

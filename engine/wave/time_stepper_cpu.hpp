@@ -30,7 +30,8 @@ namespace voxwave {
 template <class Real>
 class CpuTimeStepper {
 public:
-    // Throws RuntimeError for TCOVFEM in FP32 (TCOVFEM computes in INT8 digits and FP64).
+    // The problem keeps the run rules (assert_run_rules; std::logic_error otherwise), and
+    // TCOVFEM runs in CpuTimeStepper<double> only (it computes in INT8 digits and FP64).
     explicit CpuTimeStepper(const WaveProblem& problem);
 
     std::size_t node_count() const { return nn_; }

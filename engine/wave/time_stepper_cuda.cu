@@ -796,16 +796,11 @@ CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem, CudaEngineOptions o
     VOXWAVE_CUDA_CHECK(cudaSetDevice(dev.index));
     impl_->device = dev.name;
     impl_->problem = &problem;
-    if (problem.method == Method::Tcovfem) {
-        if (problem.precision != Precision::Fp64)
-            throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
-        if (dev.major < 8)
-            throw InputError("", "run.method",
-                             "tcovfem needs INT8 Tensor Cores (compute capability 8.0 or newer); " + dev.name + " is " +
-                                 std::to_string(dev.major) + "." + std::to_string(dev.minor));
-        if (problem.stages < 1 || problem.stages > kTcovfemMaxStages)
-            throw InputError("", "run.stages", "must be 1..8");
-    }
+    assert_run_rules(problem);
+    if (problem.method == Method::Tcovfem && dev.major < 8)
+        throw InputError("", "run.method",
+                         "tcovfem needs INT8 Tensor Cores (compute capability 8.0 or newer); " + dev.name + " is " +
+                             std::to_string(dev.major) + "." + std::to_string(dev.minor));
     if (problem.precision == Precision::Fp64)
         impl_->engine = std::make_unique<Engine<double>>(problem, options, tables64.get());
     else

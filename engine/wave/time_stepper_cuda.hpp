@@ -67,9 +67,10 @@ struct CudaEngineOptions {
 
 class CudaTimeStepper {
 public:
-    // Uses problem.method, .precision and .stages (TCOVFEM: FP64 + INT8, precision must be fp64).
-    // Throws InputError("", "backend", ...) when there is no device, and
-    // InputError("", "grid", "model needs X GiB of GPU memory, the device has Y GiB free")
+    // Uses problem.method, .precision and .stages, which keep the run rules (assert_run_rules;
+    // std::logic_error otherwise). Throws InputError("", "run.method", ...) for TCOVFEM on a
+    // device without INT8 Tensor Cores, InputError("", "backend", ...) when there is no device,
+    // and InputError("", "grid", "model needs X GiB of GPU memory, the device has Y GiB free")
     // when the model does not fit.
     explicit CudaTimeStepper(const WaveProblem& problem, CudaEngineOptions options = {});
     ~CudaTimeStepper();

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <numbers>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 #include "scene/rasterise.hpp"
+#include "scene/run_rules.hpp"
 #include "wave/voxel_element_matrix.hpp"
 
 namespace voxwave {
@@ -101,6 +103,15 @@ double stable_time_step(const VoxelGrid& g, const std::vector<Material>& materia
     return central_difference_stable_dt(std::sqrt(omega2), beta);
 }
 
+void assert_run_rules(const WaveProblem& problem) {
+    if (!tcovfem_stages_allowed(problem.stages))
+        throw std::logic_error("wave problem: TCOVFEM stages " + std::to_string(problem.stages) +
+                               " outside the run rules (the scene skipped validate_scene)");
+    if (!precision_allowed(problem.method, problem.precision))
+        throw std::logic_error(std::string("wave problem: ") + to_string(problem.method) + " has no " +
+                               to_string(problem.precision) + " engine (the scene skipped validate_scene)");
+}
+
 WaveProblem build_wave_problem(const Scene& scene, const std::string& label) {
     return build_wave_problem(scene, rasterise(scene), label);
 }
@@ -115,6 +126,7 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
     p.precision = scene.run.precision;
     p.stages = scene.run.stages;
     p.backend = scene.run.backend;
+    assert_run_rules(p);
     const VoxelGrid& g = p.grid;
 
     // Materials present, for the CFL bound.
@@ -128,16 +140,11 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
     if (scene.damping.type == "rayleigh")
         p.rayleigh = rayleigh_coefficients(scene.damping.ratio, scene.damping.f_low, scene.damping.f_high);
     p.dt_stable = stable_time_step(g, p.materials, p.method, scene.damping);
-    const char* mname = to_string(p.method);
-    if (scene.run.dt > 0) {
-        if (scene.run.dt > p.dt_stable)
-            throw InputError(label, "run.dt",
-                             fmt(scene.run.dt) + " s is above the stable limit " + fmt(p.dt_stable) + " s of " + mname +
-                                 " at spacing " + fmt(g.spacing) + " m");
-        p.dt = scene.run.dt;
-    } else {
-        p.dt = 0.9 * p.dt_stable;
-    }
+    p.dt = run_time_step(scene.run.dt, p.dt_stable);
+    if (!time_step_stable(p.dt, p.dt_stable))
+        throw InputError(label, "run.dt",
+                         fmt(p.dt) + " s is above the stable limit " + fmt(p.dt_stable) + " s of " +
+                             to_string(p.method) + " at spacing " + fmt(g.spacing) + " m");
     if (scene.run.steps > 0) {
         p.steps = scene.run.steps;
     } else if (scene.run.duration > 0) {

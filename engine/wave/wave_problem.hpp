@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/voxel_grid.hpp"
+#include "scene/run_rules.hpp"
 #include "scene/scene.hpp"
 #include "wave/voxel_element_kernel.hpp"
 
@@ -48,7 +49,7 @@ struct WaveProblem {
     std::vector<Material> materials;  // materials[id - 1]
     Method method = Method::Ovfem;
     Precision precision = Precision::Fp64;
-    int stages = 8;
+    int stages = kTcovfemMaxStages;
     Backend backend = Backend::Auto;
     double dt = 0, dt_stable = 0;
     std::int64_t steps = 0;
@@ -62,12 +63,19 @@ struct WaveProblem {
     ElementMethod element_method() const { return method == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem; }
 };
 
-// Rasterises at scene.grid.spacing and checks everything a run needs. Throws InputError
-// naming `label` and the field: a dt above the stable limit ("run.dt"), sources or receivers
-// outside the model or on a node with no element, no duration, no materials in the model...
+// Rasterises at scene.grid.spacing and checks what a run needs beyond validate_scene, whose
+// checks `scene` must have passed (a scene read by read_scene_json has; the GUI validates its
+// document before a run). Throws InputError naming `label` and the field: a dt above the
+// model's stable limit ("run.dt"), sources or receivers on a node with no element, no duration,
+// no materials in the model...
 WaveProblem build_wave_problem(const Scene& scene, const std::string& label);
 // The same on a model already voxelised at scene.grid.spacing (the GUI's painted grid).
 WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::string& label);
+
+// The run rules (scene/run_rules.hpp) every engine relies on: TCOVFEM's stages and the
+// precision of the method. std::logic_error when broken: validate_scene refuses such a scene,
+// so the caller built or changed the problem without it.
+void assert_run_rules(const WaveProblem& problem);
 
 // Nearest grid node to p (clamped into the grid).
 std::array<int, 3> nearest_node(const VoxelGrid& g, const Vec3& p);

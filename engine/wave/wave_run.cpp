@@ -44,8 +44,7 @@ void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, ForceE
 }  // namespace
 
 Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* backend_note, const SlabHooks& slab) {
-    if (p.method == Method::Tcovfem && p.precision != Precision::Fp64)
-        throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
+    assert_run_rules(p);
     std::string note;
     const Backend b = resolve_backend(p.backend, note);
     if (backend_note) *backend_note = note;

@@ -61,8 +61,7 @@ struct WaveSession::CudaStepper final : Stepper {
 };
 
 WaveSession::WaveSession(WaveProblem problem) : problem_(std::move(problem)) {
-    if (problem_.method == Method::Tcovfem && problem_.precision != Precision::Fp64)
-        throw InputError("", "run.precision", "tcovfem computes in INT8 digits and FP64; use precision fp64");
+    assert_run_rules(problem_);
     backend_ = resolve_backend(problem_.backend, backend_note_);
     if (backend_ == Backend::Cuda)
         stepper_ = std::make_unique<CudaStepper>(problem_);

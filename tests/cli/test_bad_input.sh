@@ -31,7 +31,7 @@ expect_error source-outside 1 "source_outside.json: sources\[0\]\.position: .*ou
 derive unknown_key 's["run"]["time_step"] = 1e-7'
 expect_error unknown-key 1 "unknown_key.json: run\.time_step: unknown key" "$out" -- run "$WORK/unknown_key.json" --out "$out" -q
 
-expect_error dt-above-limit 1 "homogeneous_block.json: run\.dt: .*above the stable limit" "$out" -- run "$block" --dt 1e-5 --out "$out" -q
+expect_error dt-above-limit 1 "error: --dt: .*above the stable limit" "$out" -- run "$block" --dt 1e-5 --out "$out" -q
 
 expect_error unwritable-output 1 "/nonexistent-dir/out.h5: .*(cannot write|does not exist)" "" -- run "$block" --out /nonexistent-dir/out.h5 -q
 [ -e /nonexistent-dir ] && fail "unwritable-output: directory appeared"

@@ -38,7 +38,7 @@ assert md.startswith("earlier notes\n") and "| INT8 (M=8) | cpu | 56 |" in md, m
 PYEOF
 
 out="$WORK/never.md"
-expect_error negative-spacing 1 "--spacing: must be positive" "$out" -- table3 --spacing -1 --out "$out"
+expect_error negative-spacing 1 "--spacing: must be > 0 \(got -1\)" "$out" -- table3 --spacing -1 --out "$out"
 expect_error bad-backend 1 "--backend: unknown backend" "$out" -- table3 --backend quantum --out "$out"
 expect_error missing-scene 1 "no-such.json: " "$out" -- table3 --scene "$WORK/no-such.json" --out "$out"
 expect_error unwritable-out 1 "/nonexistent-dir/t.md: .*does not exist" "" -- table3 --out /nonexistent-dir/t.md

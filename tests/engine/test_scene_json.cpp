@@ -57,7 +57,7 @@ Scene every_feature_scene(const test::TempDir& dir) {
     s.boundary.fixed_faces = {"z-", "x+"};
     s.boundary.absorbing = {{"x-", "y+", "z+"}, 0.0125};
     s.damping = {"rayleigh", 0.01, 100e3, 125e3};
-    s.run = {Method::Tcovfem, Precision::Fp32, 4, 5e-8, 8.192e-4, 16384, Backend::Cuda};
+    s.run = {Method::Vfem, Precision::Fp32, 4, 5e-8, 8.192e-4, 16384, Backend::Cuda};
     return s;
 }
 

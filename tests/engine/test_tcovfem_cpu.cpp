@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 
 #include "assembly_util.hpp"
 #include "core/errors.hpp"
@@ -610,12 +611,16 @@ TEST(TcovfemGlobal, DampedApplyEqualsTheProductOfWAndIsThreadIndependent) {
 
 TEST(TcovfemGlobal, RefusesBadStagesAndFp32) {
     const WaveProblem p = build_wave_problem(rebar_scene(), "rebar");
-    EXPECT_THROW(TcovfemStiffnessCpu(p.grid, p.materials, 0), RuntimeError);
-    EXPECT_THROW(TcovfemStiffnessCpu(p.grid, p.materials, 9), RuntimeError);
+    // A programming error: validate_scene refuses such a scene before a run is built.
+    EXPECT_THROW(TcovfemStiffnessCpu(p.grid, p.materials, 0), std::logic_error);
+    EXPECT_THROW(TcovfemStiffnessCpu(p.grid, p.materials, 9), std::logic_error);
     WaveProblem q = p;
     q.method = Method::Tcovfem;
     q.precision = Precision::Fp32;
-    EXPECT_THROW(CpuTimeStepper<float>{q}, RuntimeError);
+    EXPECT_THROW(CpuTimeStepper<float>{q}, std::logic_error);
+    EXPECT_THROW(CpuTimeStepper<double>{q}, std::logic_error);  // the problem breaks the rule
+    q.precision = Precision::Fp64;
+    EXPECT_THROW(CpuTimeStepper<float>{q}, std::logic_error);  // no FP32 engine runs TCOVFEM
     EXPECT_NO_THROW(CpuTimeStepper<double>{q});
 }
 

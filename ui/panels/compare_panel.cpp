@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 
+#include "scene/run_rules.hpp"
 #include "views/wavefield_view.hpp"
 #include "wave/trace_error.hpp"
 #include "wave/wave_problem.hpp"
@@ -35,7 +36,8 @@ ComparePanel::ComparePanel(SceneDocument* doc, QWidget* parent) : QWidget(parent
         precision_[r] = new QComboBox;
         precision_[r]->addItems({"FP64", "FP32"});
         spacing_[r] = new QDoubleSpinBox;
-        spacing_[r]->setRange(0.05, 100);
+        spacing_[r]->setObjectName(r == 0 ? "compare-spacing-a" : "compare-spacing-b");
+        spacing_[r]->setRange(kMinSpacing * 1e3, kMaxSpacing * 1e3);
         spacing_[r]->setDecimals(3);
         spacing_[r]->setSuffix(" mm");
         bar->addWidget(new QLabel(r == 0 ? tr("A:") : tr("  B:")));
@@ -121,10 +123,9 @@ void ComparePanel::runBoth() {
             Scene s = doc_->scene();
             s.grid.spacing = spacing_[r]->value() * 1e-3;
             s.run.method = Method(method_[r]->currentIndex());
-            s.run.precision =
-                s.run.method == Method::Tcovfem ? Precision::Fp64 : Precision(precision_[r]->currentIndex());
+            s.run.precision = allowed_precision(s.run.method, Precision(precision_[r]->currentIndex()));
             VoxelGrid g = doc_->modelAtSpacing(s.grid.spacing);
-            dt = std::min(dt, 0.9 * stable_time_step(g, s.materials, s.run.method, s.damping));
+            dt = std::min(dt, run_time_step(0, stable_time_step(g, s.materials, s.run.method, s.damping)));
             runs.emplace_back(std::move(s), std::move(g));
             labels_[std::size_t(r)] =
                 std::string(kMethodNames[method_[r]->currentIndex()]) + " " +

@@ -11,6 +11,7 @@
 #include <QValueAxis>
 #include <cmath>
 
+#include "scene/run_rules.hpp"
 #include "wave/dispersion.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -76,9 +77,10 @@ void DispersionPanel::recompute() {
     if (mi < 0 || mi >= int(s.materials.size())) return;
     const Material& m = s.materials[mi];
     const double ds = s.grid.spacing;
-    // The run's time step (auto: 0.9 of the stable limit) so the curves include its error.
+    // The run's time step (run_time_step: auto is a fraction of the stable limit) so the curves
+    // include its error.
     const double stable = stable_time_step(doc_->model(), s.materials, s.run.method, s.damping);
-    const double dt = s.run.dt > 0 ? s.run.dt : 0.9 * stable;
+    const double dt = run_time_step(s.run.dt, stable);
     const std::array<std::array<double, 3>, 3> dirs{
         {{1, 0, 0}, {0, M_SQRT1_2, M_SQRT1_2}, {1 / std::sqrt(3.0), 1 / std::sqrt(3.0), 1 / std::sqrt(3.0)}}};
     const auto dir = dirs[std::size_t(std::clamp(direction_->currentIndex(), 0, 2))];

@@ -8,6 +8,7 @@
 #include <QSpinBox>
 
 #include "document/edit_commands.hpp"
+#include "scene/run_rules.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave::ui {
@@ -18,19 +19,21 @@ RunPanel::RunPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(
     precision_ = new QComboBox;
     precision_->addItems({"FP64", "FP32"});
     stages_ = new QSpinBox;
-    stages_->setRange(1, 8);
+    stages_->setObjectName("run-stages");
+    stages_->setRange(kTcovfemMinStages, kTcovfemMaxStages);
     stages_->setToolTip(tr("TCOVFEM INT8 digits M: 8 matches FP64, 4 is FP32-like"));
     backend_ = new QComboBox;
     backend_->addItems({tr("auto"), "CPU", "CUDA"});
     spacing_ = new QDoubleSpinBox;
-    spacing_->setRange(0.01, 1000);
+    spacing_->setObjectName("run-spacing");
+    spacing_->setRange(kMinSpacing * 1e3, kMaxSpacing * 1e3);
     spacing_->setDecimals(3);
     spacing_->setSuffix(" mm");
     dt_ = new QDoubleSpinBox;
     dt_->setRange(0, 1e6);
     dt_->setDecimals(4);
     dt_->setSuffix(" µs");
-    dt_->setSpecialValueText(tr("auto (0.9 of the stable limit)"));
+    dt_->setSpecialValueText(tr("auto (%1 of the stable limit)").arg(kAutoDtFraction));
     duration_ = new QDoubleSpinBox;
     duration_->setRange(0.001, 1e7);
     duration_->setDecimals(3);
@@ -65,14 +68,14 @@ void RunPanel::refresh() {
     const RunSpec& r = s.run;
     method_->setCurrentIndex(int(r.method));
     precision_->setCurrentIndex(int(r.precision));
-    precision_->setEnabled(r.method != Method::Tcovfem);
+    precision_->setEnabled(precision_allowed(r.method, Precision::Fp32));
     stages_->setValue(r.stages);
     stages_->setEnabled(r.method == Method::Tcovfem);
     backend_->setCurrentIndex(int(r.backend));
     spacing_->setValue(s.grid.spacing * 1e3);
     dt_->setValue(r.dt * 1e6);
     stable_dt_ = stable_time_step(doc_->model(), s.materials, r.method, s.damping);
-    const double dt = r.dt > 0 ? r.dt : 0.9 * stable_dt_;
+    const double dt = run_time_step(r.dt, stable_dt_);
     const double duration = r.steps > 0 ? double(r.steps) * dt : r.duration;
     duration_->setValue(duration * 1e6);
     const auto& g = doc_->model();
@@ -90,12 +93,12 @@ void RunPanel::apply() {
     if (refreshing_) return;
     RunSpec r = doc_->scene().run;
     r.method = Method(method_->currentIndex());
-    r.precision = r.method == Method::Tcovfem ? Precision::Fp64 : Precision(precision_->currentIndex());
+    r.precision = allowed_precision(r.method, Precision(precision_->currentIndex()));
     r.stages = stages_->value();
     r.backend = Backend(backend_->currentIndex());
     r.dt = dt_->value() * 1e-6;
     const double stable = stable_time_step(doc_->model(), doc_->scene().materials, r.method, doc_->scene().damping);
-    if (r.dt > stable) r.dt = stable;  // the engine refuses an unstable dt: clamp and show it
+    if (!time_step_stable(r.dt, stable)) r.dt = stable;  // the engine refuses an unstable dt: clamp and show it
     r.duration = duration_->value() * 1e-6;
     r.steps = 0;
     const double spacing = spacing_->value() * 1e-3;

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "scene/scene_io.hpp"
 #include "wave/frame_pacer.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -189,8 +190,12 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
     setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
     std::vector<std::unique_ptr<WaveSession>> sessions;
     try {
-        for (auto& [scene, model] : runs)
+        for (auto& [scene, model] : runs) {
+            // The document's scene has been edited since it was read: the engines rely on
+            // validate_scene's checks, so a run checks it here, once, with the user-facing message.
+            validate_scene(scene, "scene");
             sessions.push_back(std::make_unique<WaveSession>(build_wave_problem(scene, std::move(model), "scene")));
+        }
     } catch (const std::exception& e) {
         const QString msg = QString::fromStdString(e.what());
         setState(State::Idle);

@@ -1,0 +1,33 @@
+#include "scene/run_rules.hpp"
+
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "core/format_number.hpp"
+
+namespace voxwave {
+
+void check_tcovfem_stages(std::int64_t stages, const std::string& file, const std::string& field) {
+    if (!tcovfem_stages_allowed(stages))
+        throw InputError(file, field,
+                         "must be between " + std::to_string(kTcovfemMinStages) + " and " +
+                             std::to_string(kTcovfemMaxStages) + " (got " + std::to_string(stages) + ")");
+}
+
+void check_precision(Method method, Precision precision, const std::string& file, const std::string& field) {
+    if (!precision_allowed(method, precision))
+        throw InputError(file, field,
+                         std::string(to_string(method)) + " computes in INT8 digits and FP64; use precision fp64 (got " +
+                             to_string(precision) + ")");
+}
+
+void check_spacing(double spacing, const std::string& file, const std::string& field) {
+    if (!std::isfinite(spacing)) throw InputError(file, field, "must be a finite number");
+    if (spacing <= 0) throw InputError(file, field, "must be > 0 (got " + format_number(spacing) + ")");
+    if (!spacing_allowed(spacing))
+        throw InputError(file, field,
+                         "must be between " + format_number(kMinSpacing) + " and " + format_number(kMaxSpacing) +
+                             " m (got " + format_number(spacing) + ")");
+}
+
+}  // namespace voxwave

@@ -1,0 +1,56 @@
+// Run rules: the limits a scene's run settings must keep, defined once.
+//
+// validate_scene applies them to user input (the check_* functions: one-line InputError naming
+// file, field and reason); the engines assert them (the predicates: a broken one there is a
+// caller that skipped validate_scene, a programming error); the GUI's controls take their ranges
+// from the constants, so a panel never offers a value the validator refuses.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "scene/scene.hpp"
+
+namespace voxwave {
+
+// TCOVFEM's INT8 digits M: an input is one INT64 of 7 M bits, and 8 digits of 7 bits are the
+// 56 bits an FP64 product can hold exactly (tcovfem_int8.hpp).
+inline constexpr int kTcovfemMinStages = 1;
+inline constexpr int kTcovfemMaxStages = 8;
+constexpr bool tcovfem_stages_allowed(std::int64_t stages) {
+    return stages >= kTcovfemMinStages && stages <= kTcovfemMaxStages;
+}
+// A scene that names no M gets FP64-level accuracy (RunSpec is declared before these rules).
+static_assert(RunSpec{}.stages == kTcovfemMaxStages);
+
+// TCOVFEM computes in INT8 digits and an FP64 diagonal: it has no FP32 variant. VFEM and OVFEM
+// run in both precisions.
+constexpr bool precision_allowed(Method method, Precision precision) {
+    return method != Method::Tcovfem || precision == Precision::Fp64;
+}
+// The precision a method runs at when `wanted` is asked for: wanted where allowed, else FP64
+// (the GUI's method switch keeps a scene valid this way).
+constexpr Precision allowed_precision(Method method, Precision wanted) {
+    return precision_allowed(method, wanted) ? wanted : Precision::Fp64;
+}
+
+// Voxel spacing in metres: 0.01 mm (a 2 cm specimen already has 8e9 elements there) to 1 m.
+inline constexpr double kMinSpacing = 1e-5;
+inline constexpr double kMaxSpacing = 1.0;
+constexpr bool spacing_allowed(double spacing) { return spacing >= kMinSpacing && spacing <= kMaxSpacing; }
+
+// Time step: a requested dt of 0 means kAutoDtFraction of the model's stable central-difference
+// limit (a margin for the limit's own rounding); a requested dt must not exceed the limit.
+inline constexpr double kAutoDtFraction = 0.9;
+constexpr double run_time_step(double requested_dt, double dt_stable) {
+    return requested_dt > 0 ? requested_dt : kAutoDtFraction * dt_stable;
+}
+constexpr bool time_step_stable(double dt, double dt_stable) { return dt <= dt_stable; }
+
+// The user-facing checks, each throwing InputError(file, field, reason) with the one message of
+// its rule (a command-line option passes its own name as the field).
+void check_tcovfem_stages(std::int64_t stages, const std::string& file, const std::string& field);
+void check_precision(Method method, Precision precision, const std::string& file, const std::string& field);
+void check_spacing(double spacing, const std::string& file, const std::string& field);
+
+}  // namespace voxwave
