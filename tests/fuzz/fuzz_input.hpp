@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -37,6 +39,9 @@ int expect_input_errors_only(Fn&& fn) {
         // The one-line message the CLI prints: a reader must never produce a multi-line one.
         const std::string what = e.what();
         if (what.find('\n') != std::string::npos) __builtin_trap();
+        // For triage of a corpus: which inputs are refused, and why.
+        static const bool verbose = std::getenv("VOXWAVE_FUZZ_VERBOSE") != nullptr;
+        if (verbose) std::fprintf(stderr, "InputError: %s\n", what.c_str());
     }
     return 0;
 }
