@@ -10,7 +10,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/errors.hpp"
 
@@ -44,6 +46,13 @@ int expect_input_errors_only(Fn&& fn) {
         if (verbose) std::fprintf(stderr, "InputError: %s\n", what.c_str());
     }
     return 0;
+}
+
+// What load_wavelet_samples promises about samples it returns, whichever the format.
+inline void require_finite_samples(const std::vector<double>& samples) {
+    if (samples.empty()) __builtin_trap();
+    for (double v : samples)
+        if (!std::isfinite(v)) __builtin_trap();
 }
 
 }  // namespace voxwave::fuzz
