@@ -3,9 +3,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 #include "core/errors.hpp"
 
@@ -23,6 +25,37 @@ std::vector<hsize_t> space_dims(hid_t space) {
     std::vector<hsize_t> dims(rank > 0 ? static_cast<std::size_t>(rank) : 0);
     if (rank > 0) H5Sget_simple_extent_dims(space, dims.data(), nullptr);
     return dims;
+}
+
+// The number of values a dataset or attribute declares, or -1 when the file cannot hold them.
+// A corrupt dataspace may claim 2^60 values: allocating for those would end the process
+// (bad_alloc) instead of the read. Values stored as they are lie in the file, so they take at
+// most its size; filtered (compressed) data are allowed deflate's best ratio, 1032:1.
+long long storable_value_count(hid_t file, const std::vector<hsize_t>& dims, hid_t file_type, bool filtered) {
+    unsigned long long n = 1;
+    for (hsize_t d : dims)
+        if (__builtin_mul_overflow(n, static_cast<unsigned long long>(d), &n)) return -1;
+    hsize_t file_size = 0;
+    if (H5Fget_filesize(file, &file_size) < 0) return -1;
+    const unsigned long long value_size = std::max<std::size_t>(H5Tget_size(file_type), 1);
+    unsigned long long bytes = 0, limit = 0;
+    if (__builtin_mul_overflow(n, value_size, &bytes)) return -1;
+    if (__builtin_mul_overflow(static_cast<unsigned long long>(file_size), filtered ? 1032ULL : 1ULL, &limit))
+        limit = ~0ULL;
+    if (bytes > limit || n > static_cast<unsigned long long>(std::numeric_limits<long long>::max())) return -1;
+    return static_cast<long long>(n);
+}
+
+bool has_filters(hid_t dataset) {
+    Id dcpl(H5Dget_create_plist(dataset), H5Pclose);
+    return dcpl.valid() && H5Pget_nfilters(dcpl.get()) > 0;
+}
+
+std::size_t dataset_value_count(hid_t file, hid_t dataset, hid_t file_type, const std::vector<hsize_t>& dims,
+                                const std::string& label, const std::string& name) {
+    long long n = storable_value_count(file, dims, file_type, has_filters(dataset));
+    if (n < 0) throw InputError(label, name, "declares more values than the file holds (file truncated or corrupt)");
+    return static_cast<std::size_t>(n);
 }
 
 Id make_space(const std::vector<hsize_t>& dims) {
@@ -243,7 +276,7 @@ std::vector<double> File::read_doubles(const std::string& name, std::vector<hsiz
     if (!is_numeric(H5Tget_class(type.get()))) throw InputError(label_, name, "expected a numeric dataset");
     Id space(H5Dget_space(ds.get()), H5Sclose);
     std::vector<hsize_t> d = space_dims(space.get());
-    std::vector<double> out(element_count(d));
+    std::vector<double> out(dataset_value_count(id(), ds.get(), type.get(), d, label_, name));
     if (!out.empty() && H5Dread(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
         throw InputError(label_, name, "cannot read the dataset (file truncated or corrupt)");
     if (dims) *dims = d;
@@ -257,7 +290,7 @@ std::vector<std::uint8_t> File::read_uint8(const std::string& name, std::vector<
         throw InputError(label_, name, "expected an integer dataset (material ids 0..255)");
     Id space(H5Dget_space(ds.get()), H5Sclose);
     std::vector<hsize_t> d = space_dims(space.get());
-    std::size_t n = element_count(d);
+    std::size_t n = dataset_value_count(id(), ds.get(), type.get(), d, label_, name);
     std::vector<std::uint8_t> out(n);
     const char* read_error = "cannot read the dataset (file truncated or corrupt)";
     if (H5Tget_size(type.get()) == 1 && H5Tget_sign(type.get()) == H5T_SGN_NONE) {
@@ -286,7 +319,7 @@ std::vector<std::string> File::read_strings(const std::string& name) const {
     Id space(H5Dget_space(ds.get()), H5Sclose);
     std::vector<hsize_t> d = space_dims(space.get());
     if (d.size() != 1) throw InputError(label_, name, "expected a 1-D string dataset");
-    std::size_t n = element_count(d);
+    std::size_t n = dataset_value_count(id(), ds.get(), type.get(), d, label_, name);
     bool failed = false;
     auto values = read_string_values(type.get(), space.get(), n, [&](hid_t mem, void* buf) {
         herr_t rc = H5Dread(ds.get(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
@@ -345,6 +378,9 @@ std::vector<double> File::read_double_array_attribute(const std::string& object,
     if (!is_numeric(H5Tget_class(type.get())))
         throw InputError(label_, attribute_field(object, name), "expected numbers");
     hssize_t n = H5Sget_simple_extent_npoints(space.get());
+    if (n > 0 && storable_value_count(id(), {static_cast<hsize_t>(n)}, type.get(), false) < 0)
+        throw InputError(label_, attribute_field(object, name),
+                         "declares more values than the file holds (file truncated or corrupt)");
     std::vector<double> out(n > 0 ? static_cast<std::size_t>(n) : 0);
     if (!out.empty() && H5Aread(attr.get(), H5T_NATIVE_DOUBLE, out.data()) < 0)
         throw InputError(label_, attribute_field(object, name), "cannot read the attribute");
