@@ -108,7 +108,7 @@ int run(const Table3Options& o) {
     for (double& v : u) v = uniform(rng);
     std::vector<bool> still(nn, false);
     for (std::size_t n = 0; n < nn; ++n) still[n] = !(base.node_mass[n] > 0);
-    for (std::size_t n : base.fixed_nodes) still[n] = true;
+    for (std::size_t n : base.boundary.fixed_nodes) still[n] = true;
     for (std::size_t n = 0; n < nn; ++n)
         if (still[n])
             for (int c = 0; c < 3; ++c) u[c * nn + n] = 0.0;

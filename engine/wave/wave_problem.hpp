@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "boundary/boundary_nodes.hpp"
 #include "model/voxel_grid.hpp"
 #include "scene/scene.hpp"
 #include "wave/voxel_element_kernel.hpp"
@@ -54,8 +55,7 @@ struct WaveProblem {
     std::int64_t steps = 0;
     RayleighCoefficients rayleigh;
     std::vector<double> node_mass;  // per node, sum of rho ds^3 / 8 of its elements
-    std::vector<double> sponge;     // per node mass-proportional damping (1/s); empty = none
-    std::vector<std::size_t> fixed_nodes;
+    BoundaryNodes boundary;         // sponge damping and fixed nodes (engine/boundary)
     std::vector<SourceTerm> sources;
     std::vector<ReceiverPoint> receivers;
 
@@ -68,8 +68,5 @@ struct WaveProblem {
 WaveProblem build_wave_problem(const Scene& scene, const std::string& label);
 // The same on a model already voxelised at scene.grid.spacing (the GUI's painted grid).
 WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::string& label);
-
-// Nearest grid node to p (clamped into the grid).
-std::array<int, 3> nearest_node(const VoxelGrid& g, const Vec3& p);
 
 }  // namespace voxwave
