@@ -33,6 +33,7 @@ CudaFloatArray::CudaFloatArray(std::size_t) { no_cuda(); }
 CudaFloatArray::~CudaFloatArray() = default;
 std::vector<float> CudaFloatArray::download() const { no_cuda(); }
 void CudaTimeStepper::write_slice(SlicePlane, int, SliceQuantity, float*) const { no_cuda(); }
+bool CudaTimeStepper::fused_step() const { no_cuda(); }
 std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }
 std::string CudaTimeStepper::device_name() const { no_cuda(); }
 std::size_t cuda_model_bytes(std::size_t, std::size_t, Precision, bool, bool) { no_cuda(); }
