@@ -196,7 +196,7 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
                     const CudaTimeStepper::KernelSeconds ks = st.median_kernel_seconds(20 + o.steps, 20);
                     const double nn = double(p.grid.node_count()), ne = double(p.grid.element_count());
                     const double s = p.precision == Precision::Fp64 ? 8 : 4;
-                    const bool damped = p.rayleigh.beta != 0, sponge = !p.sponge.empty();
+                    const bool damped = p.rayleigh.beta != 0, sponge = p.boundary.has_node_damping();
                     // Bytes per step. Split: stiffness reads u (+ u- when damped), ids, and adds into f
                     // (counted once); update reads u, u-, f, dt^2/m (+ sponge factors, + TCOVFEM
                     // diagonal) and writes u+ and the zeroed f. Fused: u, u-, dt^2/m (+ sponge

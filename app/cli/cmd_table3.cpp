@@ -106,9 +106,9 @@ int run(const Table3Options& o) {
     std::mt19937_64 rng(o.seed);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     for (double& v : u) v = uniform(rng);
-    std::vector<bool> still(nn, false);
-    for (std::size_t n = 0; n < nn; ++n) still[n] = !(base.node_mass[n] > 0);
-    for (std::size_t n : base.fixed_nodes) still[n] = true;
+    std::vector<bool> still = base.boundary.fixed_mask(nn);
+    for (std::size_t n = 0; n < nn; ++n)
+        if (!(base.node_mass[n] > 0)) still[n] = true;
     for (std::size_t n = 0; n < nn; ++n)
         if (still[n])
             for (int c = 0; c < 3; ++c) u[c * nn + n] = 0.0;

@@ -61,9 +61,7 @@ WaveProblem turn_axes(const WaveProblem& p, const AxisTurn& t) {
     q.grid.origin = turn_vec(g.origin, t.from);
     q.grid.ids = turn_array(g.ids, elements);
     q.node_mass = turn_array(p.node_mass, nodes);
-    q.sponge = turn_array(p.sponge, nodes);
-    for (std::size_t& n : q.fixed_nodes) n = nodes(n);
-    std::sort(q.fixed_nodes.begin(), q.fixed_nodes.end());
+    q.boundary = p.boundary.turned([&nodes](std::size_t n) { return nodes(n); });
     for (SourceTerm& s : q.sources) {
         s.node = nodes(s.node);
         s.snapped = turn_vec(s.snapped, t.from);

@@ -82,13 +82,11 @@ SlabProblem make_slab_problem(const WaveProblem& whole, const Slab& slab) {
     p.steps = whole.steps;
     p.rayleigh = whole.rayleigh;
     p.node_mass = restrict_to_slab(whole.node_mass, g, slab);
-    p.sponge = restrict_to_slab(whole.sponge, g, slab);
 
     const std::size_t nplane = std::size_t(g.n[0] + 1) * std::size_t(g.n[1] + 1);
     const std::size_t first = std::size_t(slab.k0) * nplane, last = std::size_t(slab.k1 + 1) * nplane;  // [first, last)
     out.node_offset = first;
-    for (std::size_t n : whole.fixed_nodes)
-        if (n >= first && n < last) p.fixed_nodes.push_back(n - first);
+    p.boundary = whole.boundary.node_range(first, last);
     for (const SourceTerm& s : whole.sources)
         if (s.node >= first && s.node < last) {
             SourceTerm local = s;

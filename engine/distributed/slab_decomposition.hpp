@@ -40,10 +40,10 @@ struct SlabProblem {
     std::vector<std::size_t> receiver_of;  // global receiver index of each local receiver
 };
 
-// The slab's part of `whole`: its element planes, the whole model's masses, sponge and fixed
-// nodes on its node planes, every source on its node planes (both copies of a shared node take
-// the same force), and the receivers it owns (a receiver on a shared plane belongs to the slab
-// above, the top plane to the last slab).
+// The slab's part of `whole`: its element planes, the whole model's masses and boundary data
+// (BoundaryNodes::node_range: sponge damping, fixed nodes) on its node planes, every source on
+// its node planes (both copies of a shared node take the same force), and the receivers it owns
+// (a receiver on a shared plane belongs to the slab above, the top plane to the last slab).
 SlabProblem make_slab_problem(const WaveProblem& whole, const Slab& slab);
 
 // Per-node values of the whole model restricted to the slab's nodes.

@@ -1,7 +1,9 @@
 // The voxel model: a structured grid of cubic elements, each with a material id.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -37,5 +39,15 @@ struct VoxelGrid {
 
     bool operator==(const VoxelGrid&) const = default;
 };
+
+// Nearest grid node to p (metres), clamped into the grid.
+inline std::array<int, 3> nearest_node(const VoxelGrid& g, const std::array<double, 3>& p) {
+    std::array<int, 3> n{};
+    for (int d = 0; d < 3; ++d) {
+        const long v = std::lround((p[d] - g.origin[d]) / g.spacing);
+        n[d] = static_cast<int>(std::clamp<long>(v, 0, g.n[d]));
+    }
+    return n;
+}
 
 }  // namespace voxwave

@@ -40,6 +40,12 @@ int Scene::material_id(const std::string& name) const {
     throw InputError("", "material", "unknown material '" + name + "' (the scene defines: " + known + ")");
 }
 
+int boundary_face_index(const std::string& name) {
+    for (std::size_t f = 0; f < kBoundaryFaceNames.size(); ++f)
+        if (name == kBoundaryFaceNames[f]) return static_cast<int>(f);
+    return -1;
+}
+
 const char* to_string(Method m) { return kMethods[static_cast<int>(m)]; }
 const char* to_string(Precision p) { return kPrecisions[static_cast<int>(p)]; }
 const char* to_string(Backend b) { return kBackends[static_cast<int>(b)]; }

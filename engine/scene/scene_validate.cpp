@@ -11,8 +11,6 @@
 namespace voxwave {
 namespace {
 
-const std::set<std::string> kFaces = {"x-", "x+", "y-", "y+", "z-", "z+"};
-
 class Validator {
 public:
     Validator(const Scene& scene, const std::string& label) : scene_(scene), label_(label) {}
@@ -49,7 +47,7 @@ public:
         std::set<std::string> seen;
         for (std::size_t i = 0; i < list.size(); ++i) {
             std::string f = field + "[" + std::to_string(i) + "]";
-            if (!kFaces.count(list[i]))
+            if (boundary_face_index(list[i]) < 0)
                 throw error(f, "unknown face '" + list[i] + "' (expected x-, x+, y-, y+, z- or z+)");
             if (!seen.insert(list[i]).second) throw error(f, "duplicate face '" + list[i] + "'");
         }

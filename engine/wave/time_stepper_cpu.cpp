@@ -41,7 +41,7 @@ CpuTimeStepper<Real>::CpuTimeStepper(const WaveProblem& problem)
       u_(3 * nn_, Real(0)),
       up_(3 * nn_, Real(0)),
       beta_over_dt_(static_cast<Real>(problem.rayleigh.beta / problem.dt)),
-      uniform_h_(problem.sponge.empty()) {
+      uniform_h_(!problem.boundary.has_node_damping()) {
     UpdateCoefficients<Real> c = update_coefficients<Real>(problem);
     dt2_inv_mass_ = std::move(c.dt2_inv_mass);
     inv_one_plus_h_ = std::move(c.inv_one_plus_h);

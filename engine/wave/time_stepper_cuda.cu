@@ -242,7 +242,7 @@ public:
         staged_ = options.tcovfem_mapping == TcovfemMapping::Staged;
         tc_ = p.method == Method::Tcovfem;
         damped_ = p.rayleigh.beta != 0;
-        uniform_h_ = p.sponge.empty();
+        uniform_h_ = !p.boundary.has_node_damping();
         exchange_ = options.exchange;
         fused_ = use_fused_step(options.moment_step, exchange_ != nullptr);
         check_fits();  // after fused_: the row handoff counts only where the fused step uses it

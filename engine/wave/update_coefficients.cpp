@@ -17,11 +17,11 @@ UpdateCoefficients<Real> update_coefficients(const WaveProblem& p) {
         const std::size_t n = static_cast<std::size_t>(i);
         const double m = p.node_mass[n];
         c.dt2_inv_mass[n] = m > 0 ? static_cast<Real>(dt * dt / m) : Real(0);
-        const double h = 0.5 * dt * (p.rayleigh.alpha + (p.sponge.empty() ? 0.0 : p.sponge[n]));
+        const double h = 0.5 * dt * (p.rayleigh.alpha + p.boundary.damping_at(n));
         c.inv_one_plus_h[n] = static_cast<Real>(1.0 / (1.0 + h));
         c.one_minus_h[n] = static_cast<Real>(1.0 - h);
     }
-    for (std::size_t n : p.fixed_nodes) c.dt2_inv_mass[n] = Real(0);
+    for (std::size_t n : p.boundary.fixed_nodes) c.dt2_inv_mass[n] = Real(0);
     return c;
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "boundary/boundary_conditions.hpp"
 #include "core/errors.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/run_rules.hpp"
@@ -21,15 +22,6 @@ RayleighCoefficients rayleigh_coefficients(double ratio, double f_low, double f_
 double central_difference_stable_dt(double omega_max, double beta) {
     const double xi = 0.5 * beta * omega_max;
     return 2.0 / omega_max * (std::sqrt(1.0 + xi * xi) - xi);
-}
-
-std::array<int, 3> nearest_node(const VoxelGrid& g, const Vec3& p) {
-    std::array<int, 3> n{};
-    for (int d = 0; d < 3; ++d) {
-        const long v = std::lround((p[d] - g.origin[d]) / g.spacing);
-        n[d] = static_cast<int>(std::clamp<long>(v, 0, g.n[d]));
-    }
-    return n;
 }
 
 namespace {
@@ -55,36 +47,6 @@ std::vector<double> nodal_masses(const VoxelGrid& g, const std::vector<Material>
                         for (int a = 0; a < 2; ++a) m[g.node_index(i + a, j + b, k + c)] += me;
             }
     return m;
-}
-
-int face_index(const std::string& f) {
-    static const char* names[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
-    for (int i = 0; i < 6; ++i)
-        if (f == names[i]) return i;
-    return -1;
-}
-
-// Quadratic sponge: alpha_max (1 - d/L)^2 inside a layer of thickness L, with
-// alpha_max = 3 vp ln(1/R) / (2 L) for a nominal reflection R = 1e-3 (the usual choice for a
-// quadratic profile); vp is the fastest material in the model.
-std::vector<double> sponge_profile(const VoxelGrid& g, const AbsorbingSpec& a, double vp_max) {
-    std::vector<double> s(g.node_count(), 0.0);
-    const double L = a.thickness;
-    const double alpha_max = 3.0 * vp_max * std::log(1e3) / (2.0 * L);
-    for (int k = 0; k <= g.n[2]; ++k)
-        for (int j = 0; j <= g.n[1]; ++j)
-            for (int i = 0; i <= g.n[0]; ++i) {
-                const int idx[3] = {i, j, k};
-                double strength = 0;
-                for (const auto& f : a.faces) {
-                    const int fi = face_index(f);
-                    const int axis = fi / 2;
-                    const double d = (fi % 2 == 0) ? idx[axis] * g.spacing : (g.n[axis] - idx[axis]) * g.spacing;
-                    if (d < L) strength = std::max(strength, (1.0 - d / L) * (1.0 - d / L));
-                }
-                s[g.node_index(i, j, k)] = alpha_max * strength;
-            }
-    return s;
 }
 
 }  // namespace
@@ -155,27 +117,7 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
     }
 
     p.node_mass = nodal_masses(g, p.materials);
-    if (!scene.boundary.absorbing.faces.empty()) p.sponge = sponge_profile(g, scene.boundary.absorbing, vp_max);
-
-    // Fixed nodes: points snapped to nodes, and whole faces.
-    std::vector<std::size_t> fixed;
-    for (const auto& fp : scene.boundary.fixed_points) {
-        const auto n = nearest_node(g, fp);
-        fixed.push_back(g.node_index(n[0], n[1], n[2]));
-    }
-    for (const auto& f : scene.boundary.fixed_faces) {
-        const int fi = face_index(f);
-        const int axis = fi / 2, at = (fi % 2 == 0) ? 0 : g.n[axis];
-        for (int k = 0; k <= g.n[2]; ++k)
-            for (int j = 0; j <= g.n[1]; ++j)
-                for (int i = 0; i <= g.n[0]; ++i) {
-                    const int idx[3] = {i, j, k};
-                    if (idx[axis] == at) fixed.push_back(g.node_index(i, j, k));
-                }
-    }
-    std::sort(fixed.begin(), fixed.end());
-    fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
-    p.fixed_nodes = std::move(fixed);
+    p.boundary = boundary_nodes(boundary_conditions(scene.boundary), g, vp_max);
 
     for (std::size_t s = 0; s < scene.sources.size(); ++s) {
         const Source& src = scene.sources[s];

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "boundary/boundary_nodes.hpp"
 #include "model/voxel_grid.hpp"
 #include "scene/run_rules.hpp"
 #include "scene/scene.hpp"
@@ -55,8 +56,7 @@ struct WaveProblem {
     std::int64_t steps = 0;
     RayleighCoefficients rayleigh;
     std::vector<double> node_mass;  // per node, sum of rho ds^3 / 8 of its elements
-    std::vector<double> sponge;     // per node mass-proportional damping (1/s); empty = none
-    std::vector<std::size_t> fixed_nodes;
+    BoundaryNodes boundary;         // sponge damping and fixed nodes (engine/boundary)
     std::vector<SourceTerm> sources;
     std::vector<ReceiverPoint> receivers;
 
@@ -76,8 +76,5 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
 // precision of the method. std::logic_error when broken: validate_scene refuses such a scene,
 // so the caller built or changed the problem without it.
 void assert_run_rules(const WaveProblem& problem);
-
-// Nearest grid node to p (clamped into the grid).
-std::array<int, 3> nearest_node(const VoxelGrid& g, const Vec3& p);
 
 }  // namespace voxwave

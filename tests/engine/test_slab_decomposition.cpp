@@ -86,11 +86,12 @@ TEST(SlabProblem, MassesConstraintsSourcesAndReceiversOfTheWholeModel) {
         // The WHOLE model's mass on shared nodes (both sides' elements), not the slab's own.
         for (std::size_t n = 0; n < q.node_mass.size(); ++n)
             ASSERT_EQ(q.node_mass[n], whole.node_mass[n + sp.node_offset]);
-        ASSERT_EQ(q.sponge.size(), q.grid.node_count());
-        EXPECT_EQ(q.sponge.front(), whole.sponge[sp.node_offset]);
-        for (std::size_t n : q.fixed_nodes)
-            EXPECT_TRUE(std::binary_search(whole.fixed_nodes.begin(), whole.fixed_nodes.end(), n + sp.node_offset));
-        fixed += q.fixed_nodes.size();
+        ASSERT_EQ(q.boundary.node_damping.size(), q.grid.node_count());
+        EXPECT_EQ(q.boundary.node_damping.front(), whole.boundary.node_damping[sp.node_offset]);
+        for (std::size_t n : q.boundary.fixed_nodes)
+            EXPECT_TRUE(std::binary_search(whole.boundary.fixed_nodes.begin(), whole.boundary.fixed_nodes.end(),
+                                           n + sp.node_offset));
+        fixed += q.boundary.fixed_nodes.size();
         for (std::size_t i = 0; i < sp.receiver_of.size(); ++i) {
             ++receiver_owner[sp.receiver_of[i]];
             EXPECT_EQ(q.receivers[i].node + sp.node_offset, whole.receivers[sp.receiver_of[i]].node);
@@ -98,8 +99,8 @@ TEST(SlabProblem, MassesConstraintsSourcesAndReceiversOfTheWholeModel) {
         // The source sits on the top face: only the last slab holds it.
         EXPECT_EQ(q.sources.size(), sl.shares_upper() ? 0u : 1u);
     }
-    EXPECT_EQ(fixed, whole.fixed_nodes.size());    // the fixed corners are at z = 0: one slab
-    for (int n : receiver_owner) EXPECT_EQ(n, 1);  // every receiver owned exactly once
+    EXPECT_EQ(fixed, whole.boundary.fixed_nodes.size());  // the fixed corners are at z = 0: one slab
+    for (int n : receiver_owner) EXPECT_EQ(n, 1);         // every receiver owned exactly once
 }
 
 TEST(SlabProblem, ASourceOnASeamIsDrivenByBothSlabs) {

@@ -246,14 +246,14 @@ TEST(CudaEngine, StateRoundTripsAndFixedNodesStayAtRest) {
     const auto u = random_vector(3 * prob.grid.node_count(), 3);
     st.set_state(u, u);
     const auto back = st.displacement();
-    for (std::size_t n : prob.fixed_nodes)
+    for (std::size_t n : prob.boundary.fixed_nodes)
         for (int c = 0; c < 3; ++c) EXPECT_EQ(back[c * prob.grid.node_count() + n], 0.0);
     std::size_t moving = 0;
     for (std::size_t i = 0; i < u.size(); ++i) moving += back[i] == u[i];
     EXPECT_GT(moving, u.size() / 2);
     st.advance(0, 20);
     const auto after = st.displacement();
-    for (std::size_t n : prob.fixed_nodes)
+    for (std::size_t n : prob.boundary.fixed_nodes)
         for (int c = 0; c < 3; ++c) EXPECT_EQ(after[c * prob.grid.node_count() + n], 0.0);
 }
 
