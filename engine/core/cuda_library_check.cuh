@@ -1,0 +1,33 @@
+// Status checks of the CUDA libraries, as overloads of the one check: VOXWAVE_CUDA_CHECK(call)
+// takes a cuBLAS, cuSOLVER or cuSPARSE call as it takes a CUDA runtime call.
+#pragma once
+
+#include <cublas_v2.h>
+#include <cusolver_common.h>
+#include <cusparse.h>
+
+#include <string>
+
+#include "core/cuda_check.cuh"
+#include "core/errors.hpp"
+
+namespace voxwave::cuda {
+
+inline void check(cublasStatus_t s, const char* what, const char* file, int line) {
+    if (s != CUBLAS_STATUS_SUCCESS)
+        throw RuntimeError(std::string("cuBLAS error in ") + what + " (" + file + ":" + std::to_string(line) +
+                           "): " + cublasGetStatusString(s));
+}
+// cuSOLVER has no status strings: the number is the diagnosis (cusolver_common.h).
+inline void check(cusolverStatus_t s, const char* what, const char* file, int line) {
+    if (s != CUSOLVER_STATUS_SUCCESS)
+        throw RuntimeError(std::string("cuSOLVER error ") + std::to_string(int(s)) + " in " + what + " (" + file +
+                           ":" + std::to_string(line) + ")");
+}
+inline void check(cusparseStatus_t s, const char* what, const char* file, int line) {
+    if (s != CUSPARSE_STATUS_SUCCESS)
+        throw RuntimeError(std::string("cuSPARSE error in ") + what + " (" + file + ":" + std::to_string(line) +
+                           "): " + cusparseGetErrorString(s));
+}
+
+}  // namespace voxwave::cuda
