@@ -64,7 +64,9 @@ void run_wave_cuda(const WaveProblem&, const ProgressFn&, Result&, CudaEngineOpt
 double measure_device_copy_bandwidth_gbs(std::size_t) { no_cuda(); }
 
 struct DeviceSliceStaging::Impl {};
-DeviceSliceStaging::DeviceSliceStaging() { throw RuntimeError("this build has no CUDA: slices cannot stay on the GPU"); }
+DeviceSliceStaging::DeviceSliceStaging() {
+    throw RuntimeError("this build has no CUDA: slices cannot stay on the GPU");
+}
 DeviceSliceStaging::~DeviceSliceStaging() = default;
 int DeviceSliceStaging::device() const { return -1; }
 StagedSliceInfo DeviceSliceStaging::snapshot(const WaveSession&, SlicePlane, int, SliceQuantity, double) { return {}; }

@@ -11,10 +11,15 @@
 
 namespace voxwave::cuda {
 
+// "<library> error in <call> (<file>:<line>): <status>", for every overload of check.
+[[noreturn]] inline void throw_call_error(const char* library, const std::string& status, const char* what,
+                                          const char* file, int line) {
+    throw RuntimeError(std::string(library) + " error in " + what + " (" + file + ":" + std::to_string(line) +
+                       "): " + status);
+}
+
 inline void check(cudaError_t err, const char* what, const char* file, int line) {
-    if (err != cudaSuccess)
-        throw RuntimeError(std::string("CUDA error in ") + what + " (" + file + ":" + std::to_string(line) +
-                           "): " + cudaGetErrorString(err));
+    if (err != cudaSuccess) throw_call_error("CUDA", cudaGetErrorString(err), what, file, line);
 }
 
 }  // namespace voxwave::cuda

@@ -9,25 +9,19 @@
 #include <string>
 
 #include "core/cuda_check.cuh"
-#include "core/errors.hpp"
 
 namespace voxwave::cuda {
 
 inline void check(cublasStatus_t s, const char* what, const char* file, int line) {
-    if (s != CUBLAS_STATUS_SUCCESS)
-        throw RuntimeError(std::string("cuBLAS error in ") + what + " (" + file + ":" + std::to_string(line) +
-                           "): " + cublasGetStatusString(s));
+    if (s != CUBLAS_STATUS_SUCCESS) throw_call_error("cuBLAS", cublasGetStatusString(s), what, file, line);
 }
 // cuSOLVER has no status strings: the number is the diagnosis (cusolver_common.h).
 inline void check(cusolverStatus_t s, const char* what, const char* file, int line) {
     if (s != CUSOLVER_STATUS_SUCCESS)
-        throw RuntimeError(std::string("cuSOLVER error ") + std::to_string(int(s)) + " in " + what + " (" + file +
-                           ":" + std::to_string(line) + ")");
+        throw_call_error("cuSOLVER", "status " + std::to_string(int(s)), what, file, line);
 }
 inline void check(cusparseStatus_t s, const char* what, const char* file, int line) {
-    if (s != CUSPARSE_STATUS_SUCCESS)
-        throw RuntimeError(std::string("cuSPARSE error in ") + what + " (" + file + ":" + std::to_string(line) +
-                           "): " + cusparseGetErrorString(s));
+    if (s != CUSPARSE_STATUS_SUCCESS) throw_call_error("cuSPARSE", cusparseGetErrorString(s), what, file, line);
 }
 
 }  // namespace voxwave::cuda

@@ -300,20 +300,20 @@ std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& 
                                                         lwork, info.get() + b.info_begin + i));
                     double* F12 = ptrs[sz(b.ptr_begin + b.count + i)];
                     VOXWAVE_CUDA_CHECK(cublasDtrsm(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                                                 CUBLAS_DIAG_NON_UNIT, b.k, r + 1, &one, F, b.m, F12, b.m));
+                                                   CUBLAS_DIAG_NON_UNIT, b.k, r + 1, &one, F, b.m, F12, b.m));
                     if (r > 0)
                         VOXWAVE_CUDA_CHECK(cublasDgemm(h.blas, CUBLAS_OP_T, CUBLAS_OP_N, r, r + 1, b.k, &minus_one, F12,
-                                                     b.m, F12, b.m, &one, ptrs[sz(b.ptr_begin + 2 * b.count + i)],
-                                                     b.m));
+                                                       b.m, F12, b.m, &one, ptrs[sz(b.ptr_begin + 2 * b.count + i)],
+                                                       b.m));
                 }
             } else {
                 VOXWAVE_CUDA_CHECK(cusolverDnDpotrfBatched(h.solver, CUBLAS_FILL_MODE_LOWER, b.k, A, b.m,
                                                            info.get() + b.info_begin, b.count));
                 VOXWAVE_CUDA_CHECK(cublasDtrsmBatched(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                                                    CUBLAS_DIAG_NON_UNIT, b.k, r + 1, &one, A, b.m, B, b.m, b.count));
+                                                      CUBLAS_DIAG_NON_UNIT, b.k, r + 1, &one, A, b.m, B, b.m, b.count));
                 if (r > 0)
-                    VOXWAVE_CUDA_CHECK(cublasDgemmBatched(h.blas, CUBLAS_OP_T, CUBLAS_OP_N, r, r + 1, b.k, &minus_one, B,
-                                                        b.m, B, b.m, &one, C, b.m, b.count));
+                    VOXWAVE_CUDA_CHECK(cublasDgemmBatched(h.blas, CUBLAS_OP_T, CUBLAS_OP_N, r, r + 1, b.k, &minus_one,
+                                                          B, b.m, B, b.m, &one, C, b.m, b.count));
             }
         }
     }
@@ -333,12 +333,12 @@ std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& 
             double** Y = A + 3 * b.count;
             if (b.single) {
                 for (int i = 0; i < b.count; ++i)
-                    VOXWAVE_CUDA_CHECK(cublasDtrsv(h.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, b.k,
-                                                 ptrs[sz(b.ptr_begin + i)], b.m,
-                                                 ptrs[sz(b.ptr_begin + 3 * b.count + i)], 1));
+                    VOXWAVE_CUDA_CHECK(cublasDtrsv(h.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT,
+                                                   b.k, ptrs[sz(b.ptr_begin + i)], b.m,
+                                                   ptrs[sz(b.ptr_begin + 3 * b.count + i)], 1));
             } else {
                 VOXWAVE_CUDA_CHECK(cublasDtrsmBatched(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                                                    CUBLAS_DIAG_NON_UNIT, b.k, 1, &one, A, b.m, Y, b.m, b.count));
+                                                      CUBLAS_DIAG_NON_UNIT, b.k, 1, &one, A, b.m, Y, b.m, b.count));
             }
             iga_scatter_solution_kernel<<<grid, kThreads, 0, h.stream>>>(a);
             VOXWAVE_CUDA_CHECK_LAUNCH("iga_scatter_solution_kernel");

@@ -1649,7 +1649,8 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
 
         // --- transfer out
         t0 = std::chrono::steady_clock::now();
-        VOXWAVE_CUDA_CHECK(cudaMemcpy(staging.p, d_k.get(), std::size_t(m) * mat * sizeof(Real), cudaMemcpyDeviceToHost));
+        VOXWAVE_CUDA_CHECK(
+            cudaMemcpy(staging.p, d_k.get(), std::size_t(m) * mat * sizeof(Real), cudaMemcpyDeviceToHost));
         tm.transfer_out_s += seconds_since(t0);
         const Real* out = static_cast<const Real*>(staging.p);
         for (std::int64_t e = e0; e < std::min<std::int64_t>(e0 + m, keep); ++e)
@@ -1660,7 +1661,6 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
 }
 
 }  // namespace
-
 
 CudaIntegrationTiming integrate_batch_cuda(const CudaIntegrationRequest& r, std::vector<double>& k) {
     return r.fp64 ? run<double>(r, k) : run<float>(r, k);

@@ -248,7 +248,8 @@ void csr_subtract(const DeviceCsr<T>& A, const T* X, const T* Y0, T* Y, int K) {
     }
     if (K == 1) {
         const dim3 block(128), grid((A.rows + 127) / 128, 1);
-        csr_subtract_kernel<T><<<grid, block>>>(A.rows, A.row_ptr.get(), A.col.get(), A.val.get(), X, A.cols, Y0, Y, A.rows);
+        csr_subtract_kernel<T>
+            <<<grid, block>>>(A.rows, A.row_ptr.get(), A.col.get(), A.val.get(), X, A.cols, Y0, Y, A.rows);
         VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_kernel");
         return;
     }
@@ -282,7 +283,7 @@ void gemm(cublasHandle_t h, PoissonPrecision precision, int m, int n, int k, con
             VOXWAVE_CUDA_CHECK(cublasDgemm(h, ops.a, ops.b, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc));
         else
             VOXWAVE_CUDA_CHECK(cublasDgemmStridedBatched(h, ops.a, ops.b, m, n, k, &alpha, A, lda, sA, B, ldb, sB,
-                                                           &beta, C, ldc, sC, batch));
+                                                         &beta, C, ldc, sC, batch));
     } else {
         const float alpha = static_cast<float>(ops.alpha), beta = static_cast<float>(ops.beta);
         const cudaDataType t = std::is_same_v<T, __half> ? CUDA_R_16F : CUDA_R_32F;
@@ -290,11 +291,11 @@ void gemm(cublasHandle_t h, PoissonPrecision precision, int m, int n, int k, con
             precision == PoissonPrecision::Tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
         if (batch == 1)
             VOXWAVE_CUDA_CHECK(cublasGemmEx(h, ops.a, ops.b, m, n, k, &alpha, A, t, lda, B, t, ldb, &beta, C, t, ldc,
-                                              compute, CUBLAS_GEMM_DEFAULT));
+                                            compute, CUBLAS_GEMM_DEFAULT));
         else
             VOXWAVE_CUDA_CHECK(cublasGemmStridedBatchedEx(h, ops.a, ops.b, m, n, k, &alpha, A, t, lda, sA, B, t, ldb,
-                                                            sB, &beta, C, t, ldc, sC, batch, compute,
-                                                            CUBLAS_GEMM_DEFAULT));
+                                                          sB, &beta, C, t, ldc, sC, batch, compute,
+                                                          CUBLAS_GEMM_DEFAULT));
     }
 }
 
@@ -423,10 +424,11 @@ struct TypedSolver : SolverBase {
             ops.beta = 1;
             if (K == 1) {  // r (nE) -= B^T b_C
                 ops.a = CUBLAS_OP_T;
-                gemm<T>(handle, precision, p.nE, 1, p.nC, b_dense.get(), p.nC, 0, bC.get(), p.nC, 0, r.get(), p.nE, 0, 1,
-                        ops);
+                gemm<T>(handle, precision, p.nE, 1, p.nC, b_dense.get(), p.nC, 0, bC.get(), p.nC, 0, r.get(), p.nE, 0,
+                        1, ops);
             } else {  // node-major: r (K x nE) -= b_C (K x nC) B
-                gemm<T>(handle, precision, K, p.nE, p.nC, bC.get(), K, 0, b_dense.get(), p.nC, 0, r.get(), K, 0, 1, ops);
+                gemm<T>(handle, precision, K, p.nE, p.nC, bC.get(), K, 0, b_dense.get(), p.nC, 0, r.get(), K, 0, 1,
+                        ops);
             }
             r_in = r.get();
         } else if (p.nC) {
@@ -452,11 +454,12 @@ struct TypedSolver : SolverBase {
             ops.alpha = -1;
             ops.beta = 1;
             if (K == 1) {
-                gemm<T>(handle, precision, p.nC, 1, p.nE, b_dense.get(), p.nC, 0, xE.get(), p.nE, 0, xC.get(), p.nC, 0, 1,
-                        ops);
+                gemm<T>(handle, precision, p.nC, 1, p.nE, b_dense.get(), p.nC, 0, xE.get(), p.nE, 0, xC.get(), p.nC, 0,
+                        1, ops);
             } else {  // node-major: x_C (K x nC) -= x_E (K x nE) B^T
                 ops.b = CUBLAS_OP_T;
-                gemm<T>(handle, precision, K, p.nC, p.nE, xE.get(), K, 0, b_dense.get(), p.nC, 0, xC.get(), K, 0, 1, ops);
+                gemm<T>(handle, precision, K, p.nC, p.nE, xE.get(), K, 0, b_dense.get(), p.nC, 0, xC.get(), K, 0, 1,
+                        ops);
             }
         } else {
             csr_subtract(B, xE.get(), bC.get(), xC.get(), K);
@@ -491,16 +494,16 @@ struct TypedSolver : SolverBase {
         upload_node_major<T>(b, 0, nC, bC.get());
         upload_node_major<T>(b, nC, nE, bE.get());
         for (std::size_t c = 0; c < p.classes.size(); ++c)
-            upload_node_major<T>(b, nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes, bI[c].get(),
-                                 interior_order(p.classes[c]));
+            upload_node_major<T>(b, nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes,
+                                 bI[c].get(), interior_order(p.classes[c]));
         run_steps();
         VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
         Eigen::MatrixXd x(p.unknowns, K);
         download_node_major<T>(xC.get(), 0, nC, x);
         download_node_major<T>(xE.get(), nC, nE, x);
         for (std::size_t c = 0; c < p.classes.size(); ++c)
-            download_node_major<T>(xI[c].get(), nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes,
-                                   x, interior_order(p.classes[c]));
+            download_node_major<T>(xI[c].get(), nC + nE + p.classes[c].first_position,
+                                   p.classes[c].cells * p.cell_nodes, x, interior_order(p.classes[c]));
         return x;
     }
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-
 namespace voxwave {
 
 float staged_level_from_histogram(const std::uint32_t* bins, std::uint32_t count, float max_abs, double quantile) {
