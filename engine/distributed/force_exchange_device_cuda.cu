@@ -194,17 +194,17 @@ public:
         const int peer[2] = {rank_ - 1, rank_ + 1};
         VOXWAVE_NCCL_CHECK(ncclGroupStart());
         for (int side = 0; side < 2; ++side) {
-            if (!recv_.side[side]) continue;
+            if (!recv_.side[side].get()) continue;
             for (int c = 0; c < 3; ++c) {
                 // Each component plane is contiguous in f: sent straight from it, no packing.
                 const char* src = static_cast<const char*>(f) + (std::size_t(c) * l.nodes + offset[side]) * real;
-                char* dst = static_cast<char*>(recv_.side[side]) + std::size_t(c) * l.plane_nodes * real;
+                char* dst = reinterpret_cast<char*>(recv_.side[side].get()) + std::size_t(c) * l.plane_nodes * real;
                 VOXWAVE_NCCL_CHECK(ncclSend(src, l.plane_nodes, type, peer[side], comm_, stream));
                 VOXWAVE_NCCL_CHECK(ncclRecv(dst, l.plane_nodes, type, peer[side], comm_, stream));
             }
         }
         VOXWAVE_NCCL_CHECK(ncclGroupEnd());
-        add_received_planes(f, fp64, l, recv_.side[0], recv_.side[1], stream);
+        add_received_planes(f, fp64, l, recv_.side[0].get(), recv_.side[1].get(), stream);
     }
     void finish_device(void*, bool, const SlabForceLayout&, void*) override {}  // all of it is on the stream
 
