@@ -51,6 +51,7 @@ CudaTimeStepper::KernelSeconds CudaTimeStepper::median_kernel_seconds(std::int64
 CudaStepTiming CudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_cuda(); }
 CudaTimeStepper::HaloPhaseSeconds CudaTimeStepper::median_halo_phase_seconds(std::int64_t, int) { no_cuda(); }
 void CudaTimeStepper::set_exchange_enabled(bool) { no_cuda(); }
+bool CudaTimeStepper::fused_step() const { no_cuda(); }
 std::vector<double> CudaTimeStepper::receiver_displacements() const { no_cuda(); }
 void CudaTimeStepper::write_slice(SlicePlane, int, SliceQuantity, float*) const { no_cuda(); }
 std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }
