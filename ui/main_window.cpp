@@ -26,6 +26,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/backend.hpp"
 #include "core/errors.hpp"
 #include "editing/slice_painter.hpp"
 #include "panels/cluster_job_dialog.hpp"
@@ -41,7 +42,6 @@
 #include "views/model_view_3d.hpp"
 #include "views/trace_panel.hpp"
 #include "views/wavefield_view.hpp"
-#include "wave/backend.hpp"
 
 namespace voxwave::ui {
 

@@ -17,12 +17,12 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "core/backend.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/memory_bandwidth.hpp"
 #include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
-#include "wave/backend.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_problem.hpp"

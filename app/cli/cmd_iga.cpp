@@ -21,7 +21,7 @@ int run(const IgaOptions& o) {
     p.degree = o.degree;
     p.elements = o.elements;
     p.problem = iga::parse_iga_problem(o.problem);
-    p.backend = iga::parse_iga_backend(o.backend);
+    p.backend = parse_backend(o.backend, "--backend");
     p.parallel = !o.sequential;
     p.baseline = !o.no_baseline;
     p.grid = o.grid;

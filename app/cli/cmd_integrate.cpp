@@ -30,7 +30,7 @@ int run(const IntegrateOptions& o) {
     if (o.precision != "fp32" && o.precision != "fp64")
         throw InputError("", "--precision", "unknown precision '" + o.precision + "' (fp32, fp64)");
     p.fp64 = o.precision == "fp64";
-    p.backend = ig::parse_backend(o.backend, "--backend");
+    p.backend = parse_backend(o.backend, "--backend");
     p.problem = ig::parse_problem(o.problem, "--problem");
     if (o.quadrature != "full" && o.quadrature != "eq7")
         throw InputError("", "--quadrature", "unknown rule '" + o.quadrature + "' (full, eq7)");

@@ -8,12 +8,12 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "core/backend.hpp"
 #include "core/errors.hpp"
 #include "poisson/direct_solver_cuda.hpp"
 #include "poisson/poisson_run.hpp"
 #include "poisson/poisson_tables.hpp"
 #include "poisson/prehandling.hpp"
-#include "wave/backend.hpp"
 
 namespace voxwave::cli {
 namespace {
@@ -253,7 +253,7 @@ int run(const PoissonOptions& o) {
         return false;
     };
     std::string note;
-    const bool cuda = resolve_backend(p.backend, note) == Backend::Cuda && cuda_poisson_built();
+    const bool cuda = resolve_backend(p.backend, note) == Backend::Cuda;
     if (want("2")) md += table2(o, grid) + "\n";
     if (want("3")) md += table3(o, grid) + "\n";
     if (want("4")) md += table4(o, grid) + "\n";

@@ -14,10 +14,10 @@
 
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "core/backend.hpp"
 #include "core/errors.hpp"
 #include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
-#include "wave/backend.hpp"
 #include "wave/stiffness_quad_reference.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"

@@ -7,8 +7,6 @@
 
 namespace voxwave {
 
-bool cusolver_sparse_cholesky_built();
-
 // Solves A x = rhs for a symmetric positive definite A given in full CSR (both triangles,
 // zero-based, columns sorted in each row). `seconds` gets the device time of the call
 // (analysis, factorisation, solve; CUDA events), `device` the GPU's name. Throws

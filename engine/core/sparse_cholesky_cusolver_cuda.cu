@@ -11,40 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "core/cuda_library_check.cuh"
 #include "core/device.hpp"
+#include "core/device_buffer.cuh"
 #include "core/errors.hpp"
+#include "core/event_timer.cuh"
 #include "core/sparse_cholesky_cusolver.hpp"
-#include "wave/cuda_support.cuh"
 
 namespace voxwave {
 
-namespace {
-
-void check_cusolver(cusolverStatus_t s, const char* what) {
-    if (s != CUSOLVER_STATUS_SUCCESS)
-        throw RuntimeError(std::string("cuSOLVER: ") + what + " failed (status " + std::to_string(int(s)) + ")");
-}
-void check_cusparse(cusparseStatus_t s, const char* what) {
-    if (s != CUSPARSE_STATUS_SUCCESS)
-        throw RuntimeError(std::string("cuSPARSE: ") + what + " failed (status " + std::to_string(int(s)) + ")");
-}
-
-template <class T>
-struct DeviceArray {
-    T* p = nullptr;
-    explicit DeviceArray(const std::vector<T>& host) {
-        VOXWAVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&p), std::max<std::size_t>(1, host.size()) * sizeof(T)));
-        if (!host.empty())
-            VOXWAVE_CUDA_CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-    }
-    ~DeviceArray() { cudaFree(p); }
-    DeviceArray(const DeviceArray&) = delete;
-    DeviceArray& operator=(const DeviceArray&) = delete;
-};
-
-}  // namespace
-
-bool cusolver_sparse_cholesky_built() { return true; }
+using cuda::DeviceBuffer;
 
 std::vector<double> cusolver_sparse_cholesky_solve(int n, const std::vector<int>& row_ptr, const std::vector<int>& col,
                                                    const std::vector<double>& val, const std::vector<double>& rhs,
@@ -54,12 +30,12 @@ std::vector<double> cusolver_sparse_cholesky_solve(int n, const std::vector<int>
     if (devices.empty()) throw InputError("", "backend", "the cuSOLVER baseline needs a CUDA device: " + why);
     if (device) *device = devices.front().name;
     VOXWAVE_CUDA_CHECK(cudaSetDevice(devices.front().index));
-    const DeviceArray<int> d_ptr(row_ptr), d_col(col);
-    const DeviceArray<double> d_val(val), d_b(rhs);
-    const DeviceArray<double> d_x(std::vector<double>(std::size_t(n), 0.0));
+    const DeviceBuffer<int> d_ptr(row_ptr), d_col(col);
+    const DeviceBuffer<double> d_val(val), d_b(rhs);
+    const DeviceBuffer<double> d_x(std::vector<double>(std::size_t(n), 0.0));
     cusolverSpHandle_t handle = nullptr;
     cusparseMatDescr_t descr = nullptr;
-    check_cusolver(cusolverSpCreate(&handle), "cusolverSpCreate");
+    VOXWAVE_CUDA_CHECK(cusolverSpCreate(&handle));
     struct Release {
         cusolverSpHandle_t& h;
         cusparseMatDescr_t& d;
@@ -68,29 +44,22 @@ std::vector<double> cusolver_sparse_cholesky_solve(int n, const std::vector<int>
             if (h) cusolverSpDestroy(h);
         }
     } release{handle, descr};
-    check_cusparse(cusparseCreateMatDescr(&descr), "cusparseCreateMatDescr");
-    check_cusparse(cusparseSetMatType(descr, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
-    check_cusparse(cusparseSetMatIndexBase(descr, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
-    cudaEvent_t t0, t1;
-    VOXWAVE_CUDA_CHECK(cudaEventCreate(&t0));
-    VOXWAVE_CUDA_CHECK(cudaEventCreate(&t1));
+    VOXWAVE_CUDA_CHECK(cusparseCreateMatDescr(&descr));
+    VOXWAVE_CUDA_CHECK(cusparseSetMatType(descr, CUSPARSE_MATRIX_TYPE_GENERAL));
+    VOXWAVE_CUDA_CHECK(cusparseSetMatIndexBase(descr, CUSPARSE_INDEX_BASE_ZERO));
+    cuda::EventTimer timer;
     int singularity = -1;
-    VOXWAVE_CUDA_CHECK(cudaEventRecord(t0));
+    timer.start();
     // reorder = 1: symrcm, the fill-reducing ordering cusolverSp offers on the device path.
-    check_cusolver(cusolverSpDcsrlsvchol(handle, int(n), int(col.size()), descr, d_val.p, d_ptr.p, d_col.p, d_b.p,
-                                         1e-14, 1, d_x.p, &singularity),
-                   "cusolverSpDcsrlsvchol");
-    VOXWAVE_CUDA_CHECK(cudaEventRecord(t1));
-    VOXWAVE_CUDA_CHECK(cudaEventSynchronize(t1));
-    float ms = 0;
-    VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&ms, t0, t1));
-    cudaEventDestroy(t0);
-    cudaEventDestroy(t1);
+    VOXWAVE_CUDA_CHECK(cusolverSpDcsrlsvchol(handle, int(n), int(col.size()), descr, d_val.get(), d_ptr.get(),
+                                             d_col.get(), d_b.get(), 1e-14, 1, d_x.get(), &singularity));
+    timer.stop();
+    const double device_seconds = timer.seconds();
     if (singularity >= 0)
         throw RuntimeError("cuSOLVER: the matrix is not positive definite (pivot " + std::to_string(singularity) + ")");
-    if (seconds) *seconds = 1e-3 * ms;
+    if (seconds) *seconds = device_seconds;
     std::vector<double> x(static_cast<std::size_t>(n));
-    VOXWAVE_CUDA_CHECK(cudaMemcpy(x.data(), d_x.p, x.size() * sizeof(double), cudaMemcpyDeviceToHost));
+    VOXWAVE_CUDA_CHECK(cudaMemcpy(x.data(), d_x.get(), x.size() * sizeof(double), cudaMemcpyDeviceToHost));
     return x;
 }
 

@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/backend.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
-#include "wave/backend.hpp"
 #include "wave/tcovfem_int8.hpp"
 #include "wave/wave_run.hpp"
 

@@ -8,9 +8,11 @@
 #include <cstring>
 #include <vector>
 
+#include "core/cuda_check.cuh"
+#include "core/device_buffer.cuh"
 #include "core/errors.hpp"
+#include "core/event_timer.cuh"
 #include "distributed/force_exchange_mpi.hpp"
-#include "wave/cuda_support.cuh"
 
 #if VOXWAVE_HAVE_NCCL
 #include <nccl.h>
@@ -54,22 +56,14 @@ void add_received_planes(void* f, bool fp64, const SlabForceLayout& l, const voi
 
 // Device buffers for the received planes of both sides.
 struct DeviceRecvPlanes {
-    void* side[2] = {nullptr, nullptr};
+    cuda::DeviceBuffer<unsigned char> side[2];
     std::size_t bytes = 0;
-    ~DeviceRecvPlanes() {
-        for (void* p : side)
-            if (p) cudaFree(p);
-    }
     void ensure(std::size_t b, bool lower, bool upper) {
         if (b == bytes) return;
-        for (void*& p : side)
-            if (p) {
-                VOXWAVE_CUDA_CHECK(cudaFree(p));
-                p = nullptr;
-            }
+        for (auto& p : side) p = {};  // the old planes go before the new ones are allocated
         bytes = b;
-        if (lower) VOXWAVE_CUDA_CHECK(cudaMalloc(&side[0], b));
-        if (upper) VOXWAVE_CUDA_CHECK(cudaMalloc(&side[1], b));
+        if (lower) side[0] = cuda::DeviceBuffer<unsigned char>(b);
+        if (upper) side[1] = cuda::DeviceBuffer<unsigned char>(b);
     }
 };
 
@@ -103,13 +97,12 @@ struct DeviceStaging {
     }
 };
 
-MpiForceExchange::MpiForceExchange(const MpiWorld& world, const Slab& slab)
-    : world_(world), slab_(slab), staging_(std::make_unique<DeviceStaging>()) {}
-MpiForceExchange::~MpiForceExchange() = default;
+void DeviceStagingRelease::operator()(DeviceStaging* staging) const { delete staging; }
 
 void MpiForceExchange::start_device(void* f, bool fp64, const SlabForceLayout& l, void* stream_handle) {
     auto stream = static_cast<cudaStream_t>(stream_handle);
     const std::size_t real = fp64 ? 8 : 4, plane_bytes = l.plane_nodes * real;
+    if (!staging_) staging_.reset(new DeviceStaging);
     staging_->ensure(3 * plane_bytes, slab_.shares_lower(), slab_.shares_upper());
     const std::size_t offset[2] = {0, std::size_t(l.nz) * l.plane_nodes};
     for (int side = 0; side < 2; ++side) {
@@ -127,46 +120,32 @@ void MpiForceExchange::finish_device(void* f, bool fp64, const SlabForceLayout& 
     swap_planes(staging_->send[0], staging_->send[1], staging_->recv[0], staging_->recv[1], staging_->bytes);
     for (int side = 0; side < 2; ++side)
         if (staging_->recv[side])
-            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(staging_->device.side[side], staging_->recv[side], staging_->bytes,
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(staging_->device.side[side].get(), staging_->recv[side], staging_->bytes,
                                                cudaMemcpyHostToDevice, stream));
-    add_received_planes(f, fp64, l, staging_->device.side[0], staging_->device.side[1], stream);
+    add_received_planes(f, fp64, l, staging_->device.side[0].get(), staging_->device.side[1].get(), stream);
 }
 
 double measure_device_exchange_seconds(ForceExchange& exchange, std::size_t plane_nodes, bool fp64, int reps) {
     const std::size_t real = fp64 ? 8 : 4;
     // A slab of one element plane: node planes 0 and 1 are both shared planes.
     const SlabForceLayout layout{2 * plane_nodes, plane_nodes, 1};
-    void* f = nullptr;
-    VOXWAVE_CUDA_CHECK(cudaMalloc(&f, 3 * layout.nodes * real));
-    VOXWAVE_CUDA_CHECK(cudaMemset(f, 0, 3 * layout.nodes * real));
+    auto f = cuda::DeviceBuffer<unsigned char>::zeros(3 * layout.nodes * real);
     cudaStream_t stream = nullptr;
-    cudaEvent_t a = nullptr, b = nullptr;
+    VOXWAVE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const struct StreamGuard {
+        cudaStream_t s;
+        ~StreamGuard() { cudaStreamDestroy(s); }
+    } stream_guard{stream};
+    cuda::Event a, b;
     std::vector<double> times;
-    try {
-        VOXWAVE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-        VOXWAVE_CUDA_CHECK(cudaEventCreate(&a));
-        VOXWAVE_CUDA_CHECK(cudaEventCreate(&b));
-        for (int r = 0; r < reps + 3; ++r) {  // 3 warm-ups (connection set-up)
-            VOXWAVE_CUDA_CHECK(cudaEventRecord(a, stream));
-            exchange.start_device(f, fp64, layout, stream);
-            exchange.finish_device(f, fp64, layout, stream);
-            VOXWAVE_CUDA_CHECK(cudaEventRecord(b, stream));
-            VOXWAVE_CUDA_CHECK(cudaEventSynchronize(b));
-            float ms = 0;
-            VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
-            if (r >= 3) times.push_back(double(ms) * 1e-3);
-        }
-    } catch (...) {
-        if (a) cudaEventDestroy(a);
-        if (b) cudaEventDestroy(b);
-        if (stream) cudaStreamDestroy(stream);
-        cudaFree(f);
-        throw;
+    for (int r = 0; r < reps + 3; ++r) {  // 3 warm-ups (connection set-up)
+        a.record(stream);
+        exchange.start_device(f.get(), fp64, layout, stream);
+        exchange.finish_device(f.get(), fp64, layout, stream);
+        b.record(stream);
+        const double s = cuda::elapsed_seconds(a, b);
+        if (r >= 3) times.push_back(s);
     }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    cudaStreamDestroy(stream);
-    cudaFree(f);
     std::sort(times.begin(), times.end());
     return times[times.size() / 2];
 }
@@ -215,17 +194,17 @@ public:
         const int peer[2] = {rank_ - 1, rank_ + 1};
         VOXWAVE_NCCL_CHECK(ncclGroupStart());
         for (int side = 0; side < 2; ++side) {
-            if (!recv_.side[side]) continue;
+            if (!recv_.side[side].get()) continue;
             for (int c = 0; c < 3; ++c) {
                 // Each component plane is contiguous in f: sent straight from it, no packing.
                 const char* src = static_cast<const char*>(f) + (std::size_t(c) * l.nodes + offset[side]) * real;
-                char* dst = static_cast<char*>(recv_.side[side]) + std::size_t(c) * l.plane_nodes * real;
+                char* dst = reinterpret_cast<char*>(recv_.side[side].get()) + std::size_t(c) * l.plane_nodes * real;
                 VOXWAVE_NCCL_CHECK(ncclSend(src, l.plane_nodes, type, peer[side], comm_, stream));
                 VOXWAVE_NCCL_CHECK(ncclRecv(dst, l.plane_nodes, type, peer[side], comm_, stream));
             }
         }
         VOXWAVE_NCCL_CHECK(ncclGroupEnd());
-        add_received_planes(f, fp64, l, recv_.side[0], recv_.side[1], stream);
+        add_received_planes(f, fp64, l, recv_.side[0].get(), recv_.side[1].get(), stream);
     }
     void finish_device(void*, bool, const SlabForceLayout&, void*) override {}  // all of it is on the stream
 

@@ -28,6 +28,9 @@ const char* to_string(HaloTransport t) {
     }
 }
 
+MpiForceExchange::MpiForceExchange(const MpiWorld& world, const Slab& slab) : world_(world), slab_(slab) {}
+MpiForceExchange::~MpiForceExchange() = default;
+
 void MpiForceExchange::swap_planes(const void* send_lower, const void* send_upper, void* recv_lower, void* recv_upper,
                                    std::size_t bytes) const {
 #if VOXWAVE_HAVE_MPI

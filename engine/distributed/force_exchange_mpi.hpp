@@ -17,6 +17,10 @@
 namespace voxwave {
 
 struct DeviceStaging;  // pinned host and device buffers of the host-staged path (CUDA builds)
+// Frees a DeviceStaging where its type is complete: with the device paths.
+struct DeviceStagingRelease {
+    void operator()(DeviceStaging* staging) const;
+};
 
 class MpiForceExchange final : public ForceExchange {
 public:
@@ -41,7 +45,7 @@ private:
     const MpiWorld& world_;
     Slab slab_;
     std::vector<unsigned char> send_[2], recv_[2];
-    std::unique_ptr<DeviceStaging> staging_;
+    std::unique_ptr<DeviceStaging, DeviceStagingRelease> staging_;  // made by the first start_device
 };
 
 // Which transport carries the device path.

@@ -1,15 +1,15 @@
 #include "iga/gauss_legendre.hpp"
 
 #include "core/errors.hpp"
-#include "integration/quadrature.hpp"
+#include "core/gauss_legendre.hpp"
 
 namespace voxwave::iga {
 
 GaussRule gauss_legendre_unit(int n) {
     if (n < 1 || n > 64) throw InputError("", "quadrature", "between 1 and 64 points are supported");
-    // The integration lab's rule on [-1, 1], mapped to [0, 1] (ascending, weights halved).
+    // The rule on [-1, 1], mapped to [0, 1] (ascending, weights halved).
     std::vector<double> x, w;
-    integration::gauss_legendre(n, x, w);
+    gauss_legendre(n, x, w);
     GaussRule r;
     r.points.resize(static_cast<std::size_t>(n));
     r.weights.resize(static_cast<std::size_t>(n));

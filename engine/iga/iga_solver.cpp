@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 
-#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "iga/multifrontal_cpu.hpp"
 #include "iga/multifrontal_cuda.hpp"
@@ -29,35 +28,14 @@ void validate(const IgaParams& p) {
     check_multifrontal_fits_in_memory(p.degree, p.elements);
     if (p.grid < 2 || p.grid > 10001) throw InputError("", "grid", "must be between 2 and 10001 samples per side");
 }
-
-// Resolves auto; an explicit cuda without a device is the user's to fix.
-IgaBackend choose_backend(IgaBackend wanted, std::string& note) {
-    if (wanted == IgaBackend::Cpu) return IgaBackend::Cpu;
-    std::string why;
-    const bool device = iga_cuda_built() && !cuda_devices(&why).empty();
-    if (!iga_cuda_built()) why = "this build has no CUDA engine";
-    if (wanted == IgaBackend::Cuda) {
-        if (!device) throw InputError("", "--backend", "cuda requested but " + why);
-        return IgaBackend::Cuda;
-    }
-    note = device ? "auto: CUDA device found" : "auto: CPU (" + why + ")";
-    return device ? IgaBackend::Cuda : IgaBackend::Cpu;
-}
 }  // namespace
-
-IgaBackend parse_iga_backend(const std::string& name, const std::string& field) {
-    if (name == "auto") return IgaBackend::Auto;
-    if (name == "cpu") return IgaBackend::Cpu;
-    if (name == "cuda") return IgaBackend::Cuda;
-    throw InputError("", field, "unknown backend '" + name + "' (expected auto, cpu or cuda)");
-}
 
 IgaResult solve_iga(const IgaParams& params, const ProgressFn& progress) {
     validate(params);
     IgaResult r;
     r.params = params;
-    const IgaBackend backend = choose_backend(params.backend, r.backend_note);
-    r.backend = backend == IgaBackend::Cuda ? "cuda" : "cpu";
+    const Backend backend = resolve_backend(params.backend, r.backend_note, "--backend");
+    r.backend = to_string(backend);
 
     const auto t0 = std::chrono::steady_clock::now();
     const IgaSpace s = make_iga_space(params.degree, params.elements);
@@ -70,7 +48,7 @@ IgaResult solve_iga(const IgaParams& params, const ProgressFn& progress) {
     r.max_front = tree.max_front;
     r.factor_flops = tree.factor_flops;
 
-    if (backend == IgaBackend::Cuda) {
+    if (backend == Backend::Cuda) {
         // The device runs the whole tree from one queue of launches: progress is start and end.
         if (progress && !progress(0, 1)) throw Cancelled{};
         CudaMultifrontalTimings ct;
@@ -79,10 +57,6 @@ IgaResult solve_iga(const IgaParams& params, const ProgressFn& progress) {
         r.factor_seconds = ct.factor_seconds;
         r.solve_seconds = ct.solve_seconds;
         r.device_setup_seconds = ct.setup_seconds;
-        if (r.backend_note.empty())
-            r.backend_note = ct.device;
-        else
-            r.backend_note += " (" + ct.device + ")";
     } else {
         MultifrontalTimings mt;
         r.coefficients = multifrontal_solve_cpu(s, tree, load, params.parallel, &mt, progress);

@@ -6,20 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "core/progress.hpp"
 #include "iga/iga_problem.hpp"
 
 namespace voxwave::iga {
 
-enum class IgaBackend { Auto, Cpu, Cuda };
-// "auto" | "cpu" | "cuda"; anything else throws InputError("", field, ...).
-IgaBackend parse_iga_backend(const std::string& name, const std::string& field = "--backend");
-
 struct IgaParams {
     int degree = 2;     // p >= 1
     int elements = 16;  // N per side, a power of two (2 .. 8192)
     IgaProblemKind problem = IgaProblemKind::Seed;
-    IgaBackend backend = IgaBackend::Auto;
+    Backend backend = Backend::Auto;
     bool parallel = true;  // CPU: OpenMP over the fronts of a level; false: one thread
     bool baseline = true;  // also solve the assembled system with the sparse direct baseline
     int grid = 101;        // samples per side of [0,1]^2

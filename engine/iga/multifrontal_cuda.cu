@@ -12,55 +12,20 @@
 #include <string>
 #include <utility>
 
+#include "core/cuda_library_check.cuh"
+#include "core/device_buffer.cuh"
 #include "core/errors.hpp"
+#include "core/event_timer.cuh"
 #include "iga/multifrontal_cuda.hpp"
-#include "wave/cuda_support.cuh"
 
 namespace voxwave::iga {
 
 namespace {
 std::size_t sz(std::int64_t v) { return static_cast<std::size_t>(v); }
 
-void check_cublas(cublasStatus_t s, const char* what, const char* file, int line) {
-    if (s != CUBLAS_STATUS_SUCCESS)
-        throw RuntimeError(std::string("cuBLAS error ") + std::to_string(int(s)) + " in " + what + " (" + file + ":" +
-                           std::to_string(line) + ")");
-}
-void check_cusolver(cusolverStatus_t s, const char* what, const char* file, int line) {
-    if (s != CUSOLVER_STATUS_SUCCESS)
-        throw RuntimeError(std::string("cuSOLVER error ") + std::to_string(int(s)) + " in " + what + " (" + file + ":" +
-                           std::to_string(line) + ")");
-}
-#define IGA_CUBLAS_CHECK(call) check_cublas((call), #call, __FILE__, __LINE__)
-#define IGA_CUSOLVER_CHECK(call) check_cusolver((call), #call, __FILE__, __LINE__)
-
-// Device memory with its release tied to scope.
-template <class T>
-class DeviceArray {
-public:
-    DeviceArray() = default;
-    explicit DeviceArray(std::size_t n) : n_(n) {
-        if (n) VOXWAVE_CUDA_CHECK(cudaMalloc(&p_, n * sizeof(T)));
-    }
-    explicit DeviceArray(const std::vector<T>& h) : DeviceArray(h.size()) {
-        if (n_) VOXWAVE_CUDA_CHECK(cudaMemcpy(p_, h.data(), n_ * sizeof(T), cudaMemcpyHostToDevice));
-    }
-    ~DeviceArray() {
-        if (p_) cudaFree(p_);  // cannot throw from a destructor; allocation errors were checked
-    }
-    DeviceArray(DeviceArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
-    DeviceArray& operator=(DeviceArray&& o) noexcept {
-        std::swap(p_, o.p_);
-        std::swap(n_, o.n_);
-        return *this;
-    }
-    T* get() const noexcept { return p_; }
-    std::size_t size() const noexcept { return n_; }
-
-private:
-    T* p_ = nullptr;
-    std::size_t n_ = 0;
-};
+using cuda::DeviceBuffer;
+using cuda::elapsed_seconds;
+using cuda::Event;
 
 // Library handles bound to one stream.
 struct Handles {
@@ -69,23 +34,15 @@ struct Handles {
     cusolverDnHandle_t solver = nullptr;
     Handles() {
         VOXWAVE_CUDA_CHECK(cudaStreamCreate(&stream));
-        IGA_CUBLAS_CHECK(cublasCreate(&blas));
-        IGA_CUBLAS_CHECK(cublasSetStream(blas, stream));
-        IGA_CUSOLVER_CHECK(cusolverDnCreate(&solver));
-        IGA_CUSOLVER_CHECK(cusolverDnSetStream(solver, stream));
+        VOXWAVE_CUDA_CHECK(cublasCreate(&blas));
+        VOXWAVE_CUDA_CHECK(cublasSetStream(blas, stream));
+        VOXWAVE_CUDA_CHECK(cusolverDnCreate(&solver));
+        VOXWAVE_CUDA_CHECK(cusolverDnSetStream(solver, stream));
     }
     ~Handles() {
         if (solver) cusolverDnDestroy(solver);
         if (blas) cublasDestroy(blas);
         if (stream) cudaStreamDestroy(stream);
-    }
-};
-
-struct Event {
-    cudaEvent_t e = nullptr;
-    Event() { VOXWAVE_CUDA_CHECK(cudaEventCreate(&e)); }
-    ~Event() {
-        if (e) cudaEventDestroy(e);
     }
 };
 
@@ -189,9 +146,9 @@ struct Batch {
 };
 
 struct LevelOnDevice {
-    DeviceArray<int> size, elim, dofs, local, children, map;
-    DeviceArray<std::int64_t> dof_begin, front_begin, map_begin;
-    DeviceArray<double> fronts;
+    DeviceBuffer<int> size, elim, dofs, local, children, map;
+    DeviceBuffer<std::int64_t> dof_begin, front_begin, map_begin;
+    DeviceBuffer<double> fronts;
     std::vector<std::int64_t> front_begin_host;
     std::vector<Batch> batches;
     int merge_chunks = 1;
@@ -203,8 +160,6 @@ constexpr int kSingleFrontElim = 384;
 constexpr int kThreads = 256;
 
 }  // namespace
-
-bool iga_cuda_built() { return true; }
 
 std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& t, const IgaLoad& load,
                                             CudaMultifrontalTimings* timings) {
@@ -227,8 +182,8 @@ std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& 
                              std::to_string(double(free_b) / (1 << 30)) + " GiB free");
 
     Handles h;
-    const DeviceArray<double> k1(s.k1), m1(s.m1), rhs(load.rhs);
-    DeviceArray<double> x(load.dirichlet);
+    const DeviceBuffer<double> k1(s.k1), m1(s.m1), rhs(load.rhs);
+    DeviceBuffer<double> x(load.dirichlet);
     const int levels = static_cast<int>(t.levels.size());
     std::vector<LevelOnDevice> dl(sz(levels));
     std::vector<double*> ptrs;
@@ -242,18 +197,18 @@ std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& 
         for (int i = 0; i < l.count(); ++i)
             d.front_begin_host[sz(i + 1)] =
                 d.front_begin_host[sz(i)] + std::int64_t(l.size[sz(i)]) * (l.size[sz(i)] + 1);
-        d.size = DeviceArray<int>(l.size);
-        d.elim = DeviceArray<int>(l.elim);
-        d.dofs = DeviceArray<int>(l.dofs);
-        d.dof_begin = DeviceArray<std::int64_t>(l.dof_begin);
-        d.front_begin = DeviceArray<std::int64_t>(d.front_begin_host);
-        d.fronts = DeviceArray<double>(sz(d.front_begin_host.back()));
+        d.size = DeviceBuffer<int>(l.size);
+        d.elim = DeviceBuffer<int>(l.elim);
+        d.dofs = DeviceBuffer<int>(l.dofs);
+        d.dof_begin = DeviceBuffer<std::int64_t>(l.dof_begin);
+        d.front_begin = DeviceBuffer<std::int64_t>(d.front_begin_host);
+        d.fronts = DeviceBuffer<double>(sz(d.front_begin_host.back()));
         if (L == 0) {
-            d.local = DeviceArray<int>(l.local);
+            d.local = DeviceBuffer<int>(l.local);
         } else {
-            d.children = DeviceArray<int>(l.children);
-            d.map = DeviceArray<int>(l.map);
-            d.map_begin = DeviceArray<std::int64_t>(l.map_begin);
+            d.children = DeviceBuffer<int>(l.children);
+            d.map = DeviceBuffer<int>(l.map);
+            d.map_begin = DeviceBuffer<std::int64_t>(l.map_begin);
             const FrontLevel& below = t.levels[sz(L - 1)];
             std::int64_t most = 0;
             for (int c = 0; c < below.count(); ++c) {
@@ -284,26 +239,26 @@ std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& 
             d.batches.push_back(b);
         }
     }
-    const DeviceArray<double*> dptrs(ptrs);
-    const DeviceArray<int> dnodes(batch_nodes);
-    DeviceArray<int> info(sz(std::max(infos, 1)));
+    const DeviceBuffer<double*> dptrs(ptrs);
+    const DeviceBuffer<int> dnodes(batch_nodes);
+    DeviceBuffer<int> info(sz(std::max(infos, 1)));
     VOXWAVE_CUDA_CHECK(cudaMemset(info.get(), 0, info.size() * sizeof(int)));
     int lwork = 0;  // workspace of the largest single-front Cholesky
     for (const LevelOnDevice& d : dl)
         for (const Batch& b : d.batches)
             if (b.single) {
                 int w = 0;
-                IGA_CUSOLVER_CHECK(
+                VOXWAVE_CUDA_CHECK(
                     cusolverDnDpotrf_bufferSize(h.solver, CUBLAS_FILL_MODE_LOWER, b.k, ptrs[sz(b.ptr_begin)], b.m, &w));
                 lwork = std::max(lwork, w);
             }
-    DeviceArray<double> work(sz(std::max(lwork, 1)));
+    DeviceBuffer<double> work(sz(std::max(lwork, 1)));
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_t0).count();
 
     const double one = 1.0, minus_one = -1.0;
     Event e0, e1, e2;
-    VOXWAVE_CUDA_CHECK(cudaEventRecord(e0.e, h.stream));
+    e0.record(h.stream);
     for (int L = 0; L < levels; ++L) {
         const FrontLevel& l = t.levels[sz(L)];
         LevelOnDevice& d = dl[sz(L)];
@@ -341,28 +296,28 @@ std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& 
             if (b.single) {
                 for (int i = 0; i < b.count; ++i) {
                     double* F = ptrs[sz(b.ptr_begin + i)];
-                    IGA_CUSOLVER_CHECK(cusolverDnDpotrf(h.solver, CUBLAS_FILL_MODE_LOWER, b.k, F, b.m, work.get(),
+                    VOXWAVE_CUDA_CHECK(cusolverDnDpotrf(h.solver, CUBLAS_FILL_MODE_LOWER, b.k, F, b.m, work.get(),
                                                         lwork, info.get() + b.info_begin + i));
                     double* F12 = ptrs[sz(b.ptr_begin + b.count + i)];
-                    IGA_CUBLAS_CHECK(cublasDtrsm(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                                                 CUBLAS_DIAG_NON_UNIT, b.k, r + 1, &one, F, b.m, F12, b.m));
+                    VOXWAVE_CUDA_CHECK(cublasDtrsm(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                                   CUBLAS_DIAG_NON_UNIT, b.k, r + 1, &one, F, b.m, F12, b.m));
                     if (r > 0)
-                        IGA_CUBLAS_CHECK(cublasDgemm(h.blas, CUBLAS_OP_T, CUBLAS_OP_N, r, r + 1, b.k, &minus_one, F12,
-                                                     b.m, F12, b.m, &one, ptrs[sz(b.ptr_begin + 2 * b.count + i)],
-                                                     b.m));
+                        VOXWAVE_CUDA_CHECK(cublasDgemm(h.blas, CUBLAS_OP_T, CUBLAS_OP_N, r, r + 1, b.k, &minus_one, F12,
+                                                       b.m, F12, b.m, &one, ptrs[sz(b.ptr_begin + 2 * b.count + i)],
+                                                       b.m));
                 }
             } else {
-                IGA_CUSOLVER_CHECK(cusolverDnDpotrfBatched(h.solver, CUBLAS_FILL_MODE_LOWER, b.k, A, b.m,
+                VOXWAVE_CUDA_CHECK(cusolverDnDpotrfBatched(h.solver, CUBLAS_FILL_MODE_LOWER, b.k, A, b.m,
                                                            info.get() + b.info_begin, b.count));
-                IGA_CUBLAS_CHECK(cublasDtrsmBatched(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                                                    CUBLAS_DIAG_NON_UNIT, b.k, r + 1, &one, A, b.m, B, b.m, b.count));
+                VOXWAVE_CUDA_CHECK(cublasDtrsmBatched(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                                      CUBLAS_DIAG_NON_UNIT, b.k, r + 1, &one, A, b.m, B, b.m, b.count));
                 if (r > 0)
-                    IGA_CUBLAS_CHECK(cublasDgemmBatched(h.blas, CUBLAS_OP_T, CUBLAS_OP_N, r, r + 1, b.k, &minus_one, B,
-                                                        b.m, B, b.m, &one, C, b.m, b.count));
+                    VOXWAVE_CUDA_CHECK(cublasDgemmBatched(h.blas, CUBLAS_OP_T, CUBLAS_OP_N, r, r + 1, b.k, &minus_one,
+                                                          B, b.m, B, b.m, &one, C, b.m, b.count));
             }
         }
     }
-    VOXWAVE_CUDA_CHECK(cudaEventRecord(e1.e, h.stream));
+    e1.record(h.stream);
     for (int L = levels - 1; L >= 0; --L) {
         LevelOnDevice& d = dl[sz(L)];
         for (const Batch& b : d.batches) {
@@ -378,19 +333,19 @@ std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& 
             double** Y = A + 3 * b.count;
             if (b.single) {
                 for (int i = 0; i < b.count; ++i)
-                    IGA_CUBLAS_CHECK(cublasDtrsv(h.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, b.k,
-                                                 ptrs[sz(b.ptr_begin + i)], b.m,
-                                                 ptrs[sz(b.ptr_begin + 3 * b.count + i)], 1));
+                    VOXWAVE_CUDA_CHECK(cublasDtrsv(h.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT,
+                                                   b.k, ptrs[sz(b.ptr_begin + i)], b.m,
+                                                   ptrs[sz(b.ptr_begin + 3 * b.count + i)], 1));
             } else {
-                IGA_CUBLAS_CHECK(cublasDtrsmBatched(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                                                    CUBLAS_DIAG_NON_UNIT, b.k, 1, &one, A, b.m, Y, b.m, b.count));
+                VOXWAVE_CUDA_CHECK(cublasDtrsmBatched(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
+                                                      CUBLAS_DIAG_NON_UNIT, b.k, 1, &one, A, b.m, Y, b.m, b.count));
             }
             iga_scatter_solution_kernel<<<grid, kThreads, 0, h.stream>>>(a);
             VOXWAVE_CUDA_CHECK_LAUNCH("iga_scatter_solution_kernel");
         }
     }
-    VOXWAVE_CUDA_CHECK(cudaEventRecord(e2.e, h.stream));
-    VOXWAVE_CUDA_CHECK(cudaEventSynchronize(e2.e));
+    e2.record(h.stream);
+    e2.synchronize();
 
     std::vector<int> info_host(info.size());
     VOXWAVE_CUDA_CHECK(cudaMemcpy(info_host.data(), info.get(), info.size() * sizeof(int), cudaMemcpyDeviceToHost));
@@ -401,12 +356,9 @@ std::vector<double> multifrontal_solve_cuda(const IgaSpace& s, const FrontTree& 
     std::vector<double> out(x.size());
     VOXWAVE_CUDA_CHECK(cudaMemcpy(out.data(), x.get(), x.size() * sizeof(double), cudaMemcpyDeviceToHost));
     if (timings) {
-        float f_ms = 0, s_ms = 0;
-        VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&f_ms, e0.e, e1.e));
-        VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&s_ms, e1.e, e2.e));
         timings->setup_seconds = setup_s;
-        timings->factor_seconds = f_ms * 1e-3;
-        timings->solve_seconds = s_ms * 1e-3;
+        timings->factor_seconds = elapsed_seconds(e0, e1);
+        timings->solve_seconds = elapsed_seconds(e1, e2);
         timings->device_bytes = front_bytes;
         timings->device = prop.name;
     }

@@ -16,8 +16,6 @@
 
 namespace voxwave::iga {
 
-bool iga_cuda_built();
-
 struct CudaMultifrontalTimings {
     double setup_seconds = 0;   // allocations, uploads, batch pointer tables (host clock)
     double factor_seconds = 0;  // leaves + eliminations up the tree (CUDA events)

@@ -39,7 +39,6 @@ std::vector<double> sparse_direct_solve(const IgaSpace& s, const SparseSystem& s
 // same matrix, uploaded once. `seconds` gets the device time of the call (analysis, factorisation
 // and solve; device events), `device` the GPU's name. Throws InputError("", "backend", ...)
 // without CUDA or a device, RuntimeError if cuSOLVER finds the matrix not positive definite.
-bool gpu_sparse_baseline_built();
 std::vector<double> sparse_direct_solve_cusolver(const IgaSpace& s, const SparseSystem& sys, const IgaLoad& load,
                                                  double* seconds = nullptr, std::string* device = nullptr);
 

@@ -8,8 +8,6 @@
 
 namespace voxwave::iga {
 
-bool gpu_sparse_baseline_built() { return cusolver_sparse_cholesky_built(); }
-
 std::vector<double> sparse_direct_solve_cusolver(const IgaSpace& s, const SparseSystem& sys, const IgaLoad& load,
                                                  double* seconds, std::string* device) {
     const std::int64_t n = sys.size;

@@ -11,11 +11,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/cuda_check.cuh"
+#include "core/device.hpp"
+#include "core/device_buffer.cuh"
 #include "core/errors.hpp"
+#include "core/event_timer.cuh"
 #include "integration/element_kernels.hpp"
 #include "integration/integrate_cpu.hpp"
 #include "integration/integrate_cuda.hpp"
-#include "wave/cuda_support.cuh"
 
 namespace voxwave::integration {
 namespace {
@@ -1265,26 +1268,7 @@ SumfactDesign choose_sumfact_design(const ReferenceTables& t, int combos, std::s
     return pair_ok ? SumfactDesign::Pair : (stream_ok ? SumfactDesign::Stream : SumfactDesign::Block);
 }
 
-// A device buffer released on scope exit.
-template <class T>
-struct DeviceArray {
-    T* p = nullptr;
-    std::size_t count = 0;
-    DeviceArray() = default;
-    explicit DeviceArray(std::size_t n) { allocate(n); }
-    void allocate(std::size_t n) {
-        count = n;
-        if (n) VOXWAVE_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
-    }
-    DeviceArray(const DeviceArray&) = delete;
-    DeviceArray& operator=(const DeviceArray&) = delete;
-    ~DeviceArray() {
-        if (p) cudaFree(p);
-    }
-    void upload(const T* src, std::size_t n) {
-        VOXWAVE_CUDA_CHECK(cudaMemcpy(p, src, n * sizeof(T), cudaMemcpyHostToDevice));
-    }
-};
+using cuda::DeviceBuffer;
 
 struct PinnedBuffer {
     void* p = nullptr;
@@ -1296,18 +1280,6 @@ struct PinnedBuffer {
     }
     PinnedBuffer(const PinnedBuffer&) = delete;
     PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-};
-
-struct EventPair {
-    cudaEvent_t start = nullptr, stop = nullptr;
-    EventPair() {
-        VOXWAVE_CUDA_CHECK(cudaEventCreate(&start));
-        VOXWAVE_CUDA_CHECK(cudaEventCreate(&stop));
-    }
-    ~EventPair() {
-        cudaEventDestroy(start);
-        cudaEventDestroy(stop);
-    }
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -1432,11 +1404,7 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
     const ElementBatch& b = *r.batch;
     if (r.variant == Variant::SumFact && t.type != ElementType::Hexahedron)
         throw InputError("", "--variant", "sumfact needs hexahedra (a tensor-product element)");
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        cudaGetLastError();
-        throw InputError("", "backend", "no CUDA device found");
-    }
+    if (std::string why; cuda_devices(&why).empty()) throw InputError("", "backend", why);
     int dev = 0;
     VOXWAVE_CUDA_CHECK(cudaGetDevice(&dev));
     cudaDeviceProp prop{};
@@ -1491,25 +1459,25 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
     auto t0 = std::chrono::steady_clock::now();
     const std::vector<Real> phi = to_real<Real>(t.phi), geo = to_real<Real>(t.geo), w = to_real<Real>(t.weights),
                             cp = to_real<Real>(c.packed()), n1d = to_real<Real>(t.n1d), dn1d = to_real<Real>(t.dn1d);
-    DeviceArray<Real> d_phi(phi.size()), d_geo(geo.size()), d_w(w.size()), d_cp(cp.size());
+    DeviceBuffer<Real> d_phi(phi.size()), d_geo(geo.size()), d_w(w.size()), d_cp(cp.size());
     d_phi.upload(phi.data(), phi.size());
     d_geo.upload(geo.data(), geo.size());
     d_w.upload(w.data(), w.size());
     d_cp.upload(cp.data(), cp.size());
-    DeviceArray<Real> d_xv(std::size_t(chunk) * b.vertices * 3), d_jac(std::size_t(chunk) * t.nq * 10),
+    DeviceBuffer<Real> d_xv(std::size_t(chunk) * b.vertices * 3), d_jac(std::size_t(chunk) * t.nq * 10),
         d_k(std::size_t(chunk) * mat);
     SumfactArgs<Real> f;
-    DeviceArray<int> d_prefix, d_prefix_of, d_kidx;
-    DeviceArray<Real> d_n1d, d_dn1d;
+    DeviceBuffer<int> d_prefix, d_prefix_of, d_kidx;
+    DeviceBuffer<Real> d_n1d, d_dn1d;
     if (r.variant == Variant::SumFact) {
         std::vector<int> pre, kidx;
         for (const auto& p : t.prefixes) pre.insert(pre.end(), {p[0], p[1]});
         for (const auto& m : t.modes) kidx.push_back(m[2]);
-        d_prefix.allocate(pre.size());
-        d_prefix_of.allocate(t.prefix_of.size());
-        d_kidx.allocate(kidx.size());
-        d_n1d.allocate(n1d.size());
-        d_dn1d.allocate(dn1d.size());
+        d_prefix = DeviceBuffer<int>(pre.size());
+        d_prefix_of = DeviceBuffer<int>(t.prefix_of.size());
+        d_kidx = DeviceBuffer<int>(kidx.size());
+        d_n1d = DeviceBuffer<Real>(n1d.size());
+        d_dn1d = DeviceBuffer<Real>(dn1d.size());
         d_prefix.upload(pre.data(), pre.size());
         d_prefix_of.upload(t.prefix_of.data(), t.prefix_of.size());
         d_kidx.upload(kidx.data(), kidx.size());
@@ -1518,33 +1486,33 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
         f.n = t.points_1d;
         f.pp = t.order + 1;
         f.npre = int(t.prefixes.size());
-        f.prefix = d_prefix.p;
-        f.prefix_of = d_prefix_of.p;
-        f.kidx = d_kidx.p;
-        f.n1d = d_n1d.p;
-        f.dn1d = d_dn1d.p;
+        f.prefix = d_prefix.get();
+        f.prefix_of = d_prefix_of.get();
+        f.kidx = d_kidx.get();
+        f.n1d = d_n1d.get();
+        f.dn1d = d_dn1d.get();
         with_problem_pairs(c.problem, [&](auto pairs) {
             f.active_rs = active_reference_pairs<decltype(pairs)>();
             enable_sumfact_smem<decltype(pairs), Real>(smem);
         });
     }
     SfIndex ix;
-    DeviceArray<int> d_pidx, d_shape_of;
-    DeviceArray<Real> d_scratch;  // the stream design's T2, per persistent thread block
+    DeviceBuffer<int> d_pidx, d_shape_of;
+    DeviceBuffer<Real> d_scratch;  // the stream design's T2, per persistent thread block
     if (unrolled) {
         const int pp = t.order + 1, npre = int(t.prefixes.size());
         std::vector<int> pidx(std::size_t(pp) * pp, -1), shape_of(std::size_t(npre) * pp, -1);
         for (int pa = 0; pa < npre; ++pa) pidx[t.prefixes[pa][0] * pp + t.prefixes[pa][1]] = pa;
         for (int sh = 0; sh < t.nsh; ++sh) shape_of[t.prefix_of[sh] * pp + t.modes[sh][2]] = sh;
-        d_pidx.allocate(pidx.size());
+        d_pidx = DeviceBuffer<int>(pidx.size());
         d_pidx.upload(pidx.data(), pidx.size());
-        d_shape_of.allocate(shape_of.size());
+        d_shape_of = DeviceBuffer<int>(shape_of.size());
         d_shape_of.upload(shape_of.data(), shape_of.size());
-        ix.prefix = d_prefix.p;
-        ix.prefix_of = d_prefix_of.p;
-        ix.kidx = d_kidx.p;
-        ix.pidx = d_pidx.p;
-        ix.shape_of = d_shape_of.p;
+        ix.prefix = d_prefix.get();
+        ix.prefix_of = d_prefix_of.get();
+        ix.kidx = d_kidx.get();
+        ix.pidx = d_pidx.get();
+        ix.shape_of = d_shape_of.get();
         ix.npre = npre;
         ix.cg = plan.cg;
         ix.k_in_shared = plan.k_in_shared;
@@ -1567,7 +1535,7 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
                     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, plan.threads, plan.smem));
             });
             plan.stream_blocks = std::max(1, per_sm) * prop.multiProcessorCount;
-            d_scratch.allocate(std::size_t(plan.stream_blocks) * sumfact_stream_scratch(t));
+            d_scratch = DeviceBuffer<Real>(std::size_t(plan.stream_blocks) * sumfact_stream_scratch(t));
             tm.sumfact_design = "stream, " + std::to_string(plan.smem / 1024) + " KiB shared, " +
                                 std::to_string(plan.stream_blocks) + " persistent blocks";
         } else if (plan.design == SumfactDesign::Pair) {
@@ -1593,7 +1561,7 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     tm.init_s = seconds_since(t0);
 
-    EventPair ev;
+    cuda::EventTimer timer;
     const std::int64_t keep = std::min<std::int64_t>(r.keep_matrices, b.count);
     kout.assign(std::size_t(keep) * mat, 0.0);
     bool warmed = false;
@@ -1611,14 +1579,14 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
         const bool device_jacobian = r.jacobian == JacobianMode::Computed;
         if (device_jacobian) {
             for (std::size_t i = 0; i < part.xv.size(); ++i) in[i] = Real(part.xv[i]);
-            VOXWAVE_CUDA_CHECK(cudaMemcpy(d_xv.p, in, part.xv.size() * sizeof(Real), cudaMemcpyHostToDevice));
+            VOXWAVE_CUDA_CHECK(cudaMemcpy(d_xv.get(), in, part.xv.size() * sizeof(Real), cudaMemcpyHostToDevice));
         } else {
             const std::vector<Real> jac = precompute_jacobian_terms<Real>(t, part);  // [e][q][10]
             for (int e = 0; e < m; ++e)
                 for (int q = 0; q < t.nq; ++q)
                     for (int i = 0; i < 10; ++i)
                         in[(std::size_t(q) * 10 + i) * m + e] = jac[(std::size_t(e) * t.nq + q) * 10 + i];
-            VOXWAVE_CUDA_CHECK(cudaMemcpy(d_jac.p, in, jac.size() * sizeof(Real), cudaMemcpyHostToDevice));
+            VOXWAVE_CUDA_CHECK(cudaMemcpy(d_jac.get(), in, jac.size() * sizeof(Real), cudaMemcpyHostToDevice));
         }
         tm.transfer_in_s += seconds_since(t0);
 
@@ -1627,24 +1595,24 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
         a.nq = t.nq;
         a.nsh = t.nsh;
         a.nv = t.nv;
-        a.phi = d_phi.p;
-        a.geo = d_geo.p;
-        a.w = d_w.p;
-        a.xv = d_xv.p;
-        a.jac = d_jac.p;
-        a.cp = d_cp.p;
-        a.k = d_k.p;
+        a.phi = d_phi.get();
+        a.geo = d_geo.get();
+        a.w = d_w.get();
+        a.xv = d_xv.get();
+        a.jac = d_jac.get();
+        a.cp = d_cp.get();
+        a.k = d_k.get();
         auto run_kernels = [&] {
             // The shm kernel computes its own Jacobian terms; the others read them from a
             // device pass over (element, point) when they are not precomputed.
             if (device_jacobian && r.variant != Variant::Shm) {
                 const long threads = long(m) * t.nq;
-                jacobian_terms_kernel<<<unsigned((threads + 255) / 256), 256>>>(a, d_jac.p);
+                jacobian_terms_kernel<<<unsigned((threads + 255) / 256), 256>>>(a, d_jac.get());
                 VOXWAVE_CUDA_CHECK_LAUNCH("jacobian_terms_kernel");
             }
             if (plan.design == SumfactDesign::Stream) {
                 with_stream_kernel<Real>(t.points_1d, t.order + 1, [&](auto kernel) {
-                    kernel<<<std::min(plan.stream_blocks, m), plan.threads, plan.smem>>>(a, ix, d_scratch.p);
+                    kernel<<<std::min(plan.stream_blocks, m), plan.threads, plan.smem>>>(a, ix, d_scratch.get());
                 });
                 VOXWAVE_CUDA_CHECK_LAUNCH("sumfact_stream_kernel");
                 return;
@@ -1669,22 +1637,20 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
             VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
             warmed = true;
         }
-        std::vector<float> ms;
+        std::vector<double> seconds;
         for (int rep = 0; rep < std::max(1, r.repetitions); ++rep) {
-            VOXWAVE_CUDA_CHECK(cudaEventRecord(ev.start));
+            timer.start();
             run_kernels();
-            VOXWAVE_CUDA_CHECK(cudaEventRecord(ev.stop));
-            VOXWAVE_CUDA_CHECK(cudaEventSynchronize(ev.stop));
-            float x = 0;
-            VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&x, ev.start, ev.stop));
-            ms.push_back(x);
+            timer.stop();
+            seconds.push_back(timer.seconds());
         }
-        std::sort(ms.begin(), ms.end());
-        tm.kernel_s += ms[ms.size() / 2] * 1e-3;
+        std::sort(seconds.begin(), seconds.end());
+        tm.kernel_s += seconds[seconds.size() / 2];
 
         // --- transfer out
         t0 = std::chrono::steady_clock::now();
-        VOXWAVE_CUDA_CHECK(cudaMemcpy(staging.p, d_k.p, std::size_t(m) * mat * sizeof(Real), cudaMemcpyDeviceToHost));
+        VOXWAVE_CUDA_CHECK(
+            cudaMemcpy(staging.p, d_k.get(), std::size_t(m) * mat * sizeof(Real), cudaMemcpyDeviceToHost));
         tm.transfer_out_s += seconds_since(t0);
         const Real* out = static_cast<const Real*>(staging.p);
         for (std::int64_t e = e0; e < std::min<std::int64_t>(e0 + m, keep); ++e)
@@ -1695,8 +1661,6 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
 }
 
 }  // namespace
-
-bool cuda_integration_built() { return true; }
 
 CudaIntegrationTiming integrate_batch_cuda(const CudaIntegrationRequest& r, std::vector<double>& k) {
     return r.fp64 ? run<double>(r, k) : run<float>(r, k);

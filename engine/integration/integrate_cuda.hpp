@@ -29,8 +29,6 @@ namespace voxwave::integration {
 enum class Variant { Ai, Aii, Reg, Shm, SumFact };
 enum class JacobianMode { Precomputed, Computed };
 
-bool cuda_integration_built();
-
 struct CudaIntegrationRequest {
     const ReferenceTables* tables = nullptr;
     const ProblemCoefficients* coefficients = nullptr;

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdio>
 
-#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "integration/element_batch.hpp"
 #include "integration/integrate_cpu.hpp"
@@ -104,13 +103,7 @@ IntegrationResult run_integration_lab(const IntegrationParams& p, const Progress
     validate(p);
     IntegrationResult r;
     r.elements = p.elements;
-    bool use_cuda = p.backend == LabBackend::Cuda;
-    if (p.backend == LabBackend::Auto) {
-        std::string why;
-        use_cuda = cuda_integration_built() && !cuda_devices(&why).empty();
-        if (why.empty()) why = "this build has no CUDA engine";
-        r.backend_note = use_cuda ? "auto: CUDA device found" : "auto: " + why + "; using the CPU";
-    }
+    const bool use_cuda = resolve_backend(p.backend, r.backend_note) == Backend::Cuda;
     const ProblemCoefficients c = coefficients_of(p);
     auto t0 = std::chrono::steady_clock::now();
     const ReferenceTables t = make_reference_tables(p.element, p.order, p.hex_rule);
@@ -226,13 +219,6 @@ JacobianMode parse_jacobian(const std::string& s, const std::string& field) {
     if (s == "precomputed" || s == "nojac") return JacobianMode::Precomputed;
     if (s == "computed" || s == "jac") return JacobianMode::Computed;
     throw InputError("", field, "unknown Jacobian mode '" + s + "' (precomputed, computed)");
-}
-
-LabBackend parse_backend(const std::string& s, const std::string& field) {
-    if (s == "auto") return LabBackend::Auto;
-    if (s == "cpu") return LabBackend::Cpu;
-    if (s == "cuda") return LabBackend::Cuda;
-    throw InputError("", field, "unknown backend '" + s + "' (auto, cpu, cuda)");
 }
 
 const char* to_string(ElementType t) { return t == ElementType::Hexahedron ? "hex" : "prism"; }

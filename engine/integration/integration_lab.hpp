@@ -7,14 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "core/progress.hpp"
 #include "integration/integrate_cuda.hpp"
 #include "integration/problem_coefficients.hpp"
 #include "integration/quadrature.hpp"
 
 namespace voxwave::integration {
-
-enum class LabBackend { Auto, Cpu, Cuda };
 
 struct IntegrationParams {
     ElementType element = ElementType::Hexahedron;
@@ -24,7 +23,7 @@ struct IntegrationParams {
     Variant variant = Variant::Shm;  // CPU backend: sumfact = sum factorisation, others = plain
     JacobianMode jacobian = JacobianMode::Precomputed;
     bool fp64 = false;
-    LabBackend backend = LabBackend::Auto;
+    Backend backend = Backend::Auto;
     HexRule hex_rule = HexRule::Full;
     int cpu_threads = 0;       // CPU backend: 0 = all cores
     double distortion = 0.15;  // vertex jitter, fraction of the element size
@@ -74,7 +73,6 @@ double sumfact_flops_per_element(const ReferenceTables& t, const ProblemCoeffici
 ElementType parse_element(const std::string& s, const std::string& field);
 Variant parse_variant(const std::string& s, const std::string& field);
 JacobianMode parse_jacobian(const std::string& s, const std::string& field);
-LabBackend parse_backend(const std::string& s, const std::string& field);
 const char* to_string(ElementType t);
 const char* to_string(Variant v);
 const char* to_string(JacobianMode j);

@@ -17,6 +17,7 @@
 #include <array>
 #include <vector>
 
+#include "core/gauss_legendre.hpp"
 #include "integration/element_modes.hpp"
 
 namespace voxwave::integration {
@@ -29,8 +30,7 @@ struct QuadratureRule {
     int points_1d = 0;  // hexahedra: points per direction (tensor rule)
 };
 
-// Gauss-Legendre nodes and weights on [-1, 1] (Newton on L_n, to machine precision).
-void gauss_legendre(int n, std::vector<double>& x, std::vector<double>& w);
+using voxwave::gauss_legendre;  // core/gauss_legendre.hpp: the rule on [-1, 1]
 int hex_points_per_direction(int p, HexRule rule);
 // Tensor rule, r fastest: point index = (k * n + j) * n + i.
 QuadratureRule hex_rule(int p, HexRule rule);

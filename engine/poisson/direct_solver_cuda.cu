@@ -11,21 +11,17 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/cuda_library_check.cuh"
+#include "core/device.hpp"
+#include "core/device_buffer.cuh"
+#include "core/event_timer.cuh"
 #include "poisson/direct_solver_cuda.hpp"
-#include "wave/cuda_support.cuh"
 
 namespace voxwave::poisson {
 
-bool cuda_poisson_built() { return true; }
-
 namespace {
 
-void cublas_check(cublasStatus_t s, const char* what, const char* file, int line) {
-    if (s != CUBLAS_STATUS_SUCCESS)
-        throw RuntimeError(std::string("cuBLAS error in ") + what + " (" + file + ":" + std::to_string(line) +
-                           "): " + cublasGetStatusString(s));
-}
-#define VOXWAVE_CUBLAS_CHECK(call) cublas_check((call), #call, __FILE__, __LINE__)
+using cuda::DeviceBuffer;
 
 // Accumulation type: FP64 for FP64 data, FP32 otherwise (FP16 data, FP32 accumulation).
 __device__ inline double to_acc(double v) { return v; }
@@ -112,33 +108,6 @@ T to_storage(double v) {
 }
 
 template <class T>
-struct DeviceBuffer {
-    T* ptr = nullptr;
-    std::size_t count = 0;
-    DeviceBuffer() = default;
-    explicit DeviceBuffer(std::size_t n) : count(n) {
-        if (n) VOXWAVE_CUDA_CHECK(cudaMalloc(&ptr, n * sizeof(T)));
-    }
-    DeviceBuffer(DeviceBuffer&& o) noexcept : ptr(o.ptr), count(o.count) { o.ptr = nullptr; }
-    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
-        std::swap(ptr, o.ptr);
-        std::swap(count, o.count);
-        return *this;
-    }
-    ~DeviceBuffer() {
-        if (ptr) cudaFree(ptr);  // no throw in a destructor
-    }
-    void upload(const std::vector<T>& host) {
-        if (count) VOXWAVE_CUDA_CHECK(cudaMemcpy(ptr, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
-    }
-    std::vector<T> download() const {
-        std::vector<T> host(count);
-        if (count) VOXWAVE_CUDA_CHECK(cudaMemcpy(host.data(), ptr, count * sizeof(T), cudaMemcpyDeviceToHost));
-        return host;
-    }
-};
-
-template <class T>
 struct DeviceCsr {
     int rows = 0, cols = 0;
     DeviceBuffer<int> row_ptr, col;
@@ -187,15 +156,15 @@ template <class T>
 DeviceBuffer<T> upload_dense(const Eigen::MatrixXd& m, int ld) {
     const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
     DeviceBuffer<T> d(std::size_t(ld) * cols);
-    if (d.count == 0) return d;
-    VOXWAVE_CUDA_CHECK(cudaMemset(d.ptr, 0, d.count * sizeof(T)));
+    if (d.size() == 0) return d;
+    VOXWAVE_CUDA_CHECK(cudaMemset(d.get(), 0, d.size() * sizeof(T)));
     const int chunk = std::max(1, static_cast<int>((std::size_t(1) << 27) / std::max(rows, 1)));  // ~1 GiB
     DeviceBuffer<double> stage(std::size_t(rows) * std::min(chunk, cols));
     for (int j0 = 0; j0 < cols; j0 += chunk) {
         const int w = std::min(chunk, cols - j0);
-        VOXWAVE_CUDA_CHECK(cudaMemcpy(stage.ptr, m.data() + std::size_t(j0) * rows, sizeof(double) * rows * w,
+        VOXWAVE_CUDA_CHECK(cudaMemcpy(stage.get(), m.data() + std::size_t(j0) * rows, sizeof(double) * rows * w,
                                       cudaMemcpyHostToDevice));
-        narrow_columns_kernel<T><<<1024, 256>>>(stage.ptr, rows, w, d.ptr + std::size_t(j0) * ld, ld);
+        narrow_columns_kernel<T><<<1024, 256>>>(stage.get(), rows, w, d.get() + std::size_t(j0) * ld, ld);
         VOXWAVE_CUDA_CHECK_LAUNCH("narrow_columns_kernel");
     }
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
@@ -245,9 +214,9 @@ void upload_node_major(const Eigen::MatrixXd& b, int row0, int rows, T* dst, Row
     DeviceBuffer<double> stage(std::size_t(chunk) * K);
     for (int i0 = 0; i0 < rows; i0 += chunk) {
         const int h = std::min(chunk, rows - i0);
-        VOXWAVE_CUDA_CHECK(cudaMemcpy2D(stage.ptr, sizeof(double) * h, b.data() + row0 + i0, sizeof(double) * N,
+        VOXWAVE_CUDA_CHECK(cudaMemcpy2D(stage.get(), sizeof(double) * h, b.data() + row0 + i0, sizeof(double) * N,
                                         sizeof(double) * h, K, cudaMemcpyHostToDevice));
-        node_major_transfer_kernel<true, T><<<1024, 256>>>(stage.ptr, h, K, i0, order, dst);
+        node_major_transfer_kernel<true, T><<<1024, 256>>>(stage.get(), h, K, i0, order, dst);
         VOXWAVE_CUDA_CHECK_LAUNCH("node_major_transfer_kernel");
     }
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
@@ -261,9 +230,9 @@ void download_node_major(const T* src, int row0, int rows, Eigen::MatrixXd& x, R
     DeviceBuffer<double> stage(std::size_t(chunk) * K);
     for (int i0 = 0; i0 < rows; i0 += chunk) {
         const int h = std::min(chunk, rows - i0);
-        node_major_transfer_kernel<false, T><<<1024, 256>>>(stage.ptr, h, K, i0, order, const_cast<T*>(src));
+        node_major_transfer_kernel<false, T><<<1024, 256>>>(stage.get(), h, K, i0, order, const_cast<T*>(src));
         VOXWAVE_CUDA_CHECK_LAUNCH("node_major_transfer_kernel");
-        VOXWAVE_CUDA_CHECK(cudaMemcpy2D(x.data() + row0 + i0, sizeof(double) * N, stage.ptr, sizeof(double) * h,
+        VOXWAVE_CUDA_CHECK(cudaMemcpy2D(x.data() + row0 + i0, sizeof(double) * N, stage.get(), sizeof(double) * h,
                                         sizeof(double) * h, K, cudaMemcpyDeviceToHost));
     }
 }
@@ -279,7 +248,8 @@ void csr_subtract(const DeviceCsr<T>& A, const T* X, const T* Y0, T* Y, int K) {
     }
     if (K == 1) {
         const dim3 block(128), grid((A.rows + 127) / 128, 1);
-        csr_subtract_kernel<T><<<grid, block>>>(A.rows, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, A.cols, Y0, Y, A.rows);
+        csr_subtract_kernel<T>
+            <<<grid, block>>>(A.rows, A.row_ptr.get(), A.col.get(), A.val.get(), X, A.cols, Y0, Y, A.rows);
         VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_kernel");
         return;
     }
@@ -287,7 +257,7 @@ void csr_subtract(const DeviceCsr<T>& A, const T* X, const T* Y0, T* Y, int K) {
         constexpr int V = decltype(per_thread)::value;
         const int lanes = (K + V - 1) / V, threads = std::min(256, (lanes + 31) / 32 * 32);
         const dim3 block(threads), grid(A.rows, (lanes + threads - 1) / threads);
-        csr_subtract_node_major_kernel<T, V><<<grid, block>>>(K, A.row_ptr.ptr, A.col.ptr, A.val.ptr, X, Y0, Y);
+        csr_subtract_node_major_kernel<T, V><<<grid, block>>>(K, A.row_ptr.get(), A.col.get(), A.val.get(), X, Y0, Y);
         VOXWAVE_CUDA_CHECK_LAUNCH("csr_subtract_node_major_kernel");
     };
     if (K % kRhsPerThread<T> == 0)
@@ -310,22 +280,22 @@ void gemm(cublasHandle_t h, PoissonPrecision precision, int m, int n, int k, con
     if constexpr (std::is_same_v<T, double>) {
         const double alpha = ops.alpha, beta = ops.beta;
         if (batch == 1)
-            VOXWAVE_CUBLAS_CHECK(cublasDgemm(h, ops.a, ops.b, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc));
+            VOXWAVE_CUDA_CHECK(cublasDgemm(h, ops.a, ops.b, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc));
         else
-            VOXWAVE_CUBLAS_CHECK(cublasDgemmStridedBatched(h, ops.a, ops.b, m, n, k, &alpha, A, lda, sA, B, ldb, sB,
-                                                           &beta, C, ldc, sC, batch));
+            VOXWAVE_CUDA_CHECK(cublasDgemmStridedBatched(h, ops.a, ops.b, m, n, k, &alpha, A, lda, sA, B, ldb, sB,
+                                                         &beta, C, ldc, sC, batch));
     } else {
         const float alpha = static_cast<float>(ops.alpha), beta = static_cast<float>(ops.beta);
         const cudaDataType t = std::is_same_v<T, __half> ? CUDA_R_16F : CUDA_R_32F;
         const cublasComputeType_t compute =
             precision == PoissonPrecision::Tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
         if (batch == 1)
-            VOXWAVE_CUBLAS_CHECK(cublasGemmEx(h, ops.a, ops.b, m, n, k, &alpha, A, t, lda, B, t, ldb, &beta, C, t, ldc,
-                                              compute, CUBLAS_GEMM_DEFAULT));
+            VOXWAVE_CUDA_CHECK(cublasGemmEx(h, ops.a, ops.b, m, n, k, &alpha, A, t, lda, B, t, ldb, &beta, C, t, ldc,
+                                            compute, CUBLAS_GEMM_DEFAULT));
         else
-            VOXWAVE_CUBLAS_CHECK(cublasGemmStridedBatchedEx(h, ops.a, ops.b, m, n, k, &alpha, A, t, lda, sA, B, t, ldb,
-                                                            sB, &beta, C, t, ldc, sC, batch, compute,
-                                                            CUBLAS_GEMM_DEFAULT));
+            VOXWAVE_CUDA_CHECK(cublasGemmStridedBatchedEx(h, ops.a, ops.b, m, n, k, &alpha, A, t, lda, sA, B, t, ldb,
+                                                          sB, &beta, C, t, ldc, sC, batch, compute,
+                                                          CUBLAS_GEMM_DEFAULT));
     }
 }
 
@@ -360,9 +330,9 @@ struct TypedSolver : SolverBase {
     std::vector<DeviceBuffer<T>> bI, y, t, xI;
 
     TypedSolver(const PrehandledPoisson& pre, PoissonPrecision prec) : p(pre), precision(prec) {
-        VOXWAVE_CUBLAS_CHECK(cublasCreate(&handle));
+        VOXWAVE_CUDA_CHECK(cublasCreate(&handle));
         // Tensor Cores for FP16 (and TF32 via the compute type); pedantic FP32 otherwise.
-        VOXWAVE_CUBLAS_CHECK(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
+        VOXWAVE_CUDA_CHECK(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
         ld_pi = padded_ld(p.nE);
         ld_c = padded_ld(p.cell_nodes);
         pi_inverse = upload_dense<T>(p.pi_inverse, ld_pi);
@@ -405,8 +375,8 @@ struct TypedSolver : SolverBase {
         // stays zero: no sparse product touches it, and the padded rows of Pi^-1, C^-1 are zero.
         r = DeviceBuffer<T>(std::size_t(k_e()) * K);
         xE = DeviceBuffer<T>(std::size_t(k_e()) * K);
-        VOXWAVE_CUDA_CHECK(cudaMemset(r.ptr, 0, sizeof(T) * r.count));
-        VOXWAVE_CUDA_CHECK(cudaMemset(xE.ptr, 0, sizeof(T) * xE.count));
+        VOXWAVE_CUDA_CHECK(cudaMemset(r.get(), 0, sizeof(T) * r.size()));
+        VOXWAVE_CUDA_CHECK(cudaMemset(xE.get(), 0, sizeof(T) * xE.size()));
         bI.clear();
         y.clear();
         t.clear();
@@ -415,7 +385,7 @@ struct TypedSolver : SolverBase {
             const std::size_t n = std::size_t(mc.cells) * k_i() * K;
             for (auto* v : {&bI, &y, &t, &xI}) {
                 v->emplace_back(n);
-                VOXWAVE_CUDA_CHECK(cudaMemset(v->back().ptr, 0, sizeof(T) * n));
+                VOXWAVE_CUDA_CHECK(cudaMemset(v->back().get(), 0, sizeof(T) * n));
             }
         }
     }
@@ -431,75 +401,72 @@ struct TypedSolver : SolverBase {
     // it is a (cells K x n) matrix, and out = in C^-1 (C^-1 symmetric) is one product.
     void apply_cinv(std::size_t c, const T* in, T* out) {
         const int n = k_i(), rows = p.classes[c].cells * K;
-        gemm<T>(handle, precision, rows, n, n, in, rows, 0, c_inverse[c].ptr, ld_c, 0, out, rows, 0);
+        gemm<T>(handle, precision, rows, n, n, in, rows, 0, c_inverse[c].get(), ld_c, 0, out, rows, 0);
     }
     // Inner dimensions of the dense products: padded (= the leading dimensions) when K > 1.
     int k_e() const { return K > 1 ? ld_pi : p.nE; }
     int k_i() const { return K > 1 ? ld_c : p.cell_nodes; }
 
     // Steps 4-6 on the device data. With a trace, events between the stages give their times.
-    void run_steps(std::vector<cudaEvent_t>* marks = nullptr) {
+    void run_steps(std::vector<cuda::Event>* marks = nullptr) {
         auto mark = [&] {
-            if (marks) {
-                cudaEvent_t e;
-                VOXWAVE_CUDA_CHECK(cudaEventCreate(&e));
-                VOXWAVE_CUDA_CHECK(cudaEventRecord(e));
-                marks->push_back(e);
-            }
+            if (marks) marks->emplace_back().record();
         };
         mark();
-        for (std::size_t c = 0; c < p.classes.size(); ++c) apply_cinv(c, bI[c].ptr, y[c].ptr);
+        for (std::size_t c = 0; c < p.classes.size(); ++c) apply_cinv(c, bI[c].get(), y[c].get());
         mark();
         // r = b_E - B^T b_C - sum_c D_c y_c; the first product reads b_E in place of a copy.
-        const T* r_in = bE.ptr;
+        const T* r_in = bE.get();
         if (p.nC && dense_b) {
-            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.ptr, bE.ptr, sizeof(T) * bE.count, cudaMemcpyDeviceToDevice));
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.get(), bE.get(), sizeof(T) * bE.size(), cudaMemcpyDeviceToDevice));
             GemmOps ops;
             ops.alpha = -1;
             ops.beta = 1;
             if (K == 1) {  // r (nE) -= B^T b_C
                 ops.a = CUBLAS_OP_T;
-                gemm<T>(handle, precision, p.nE, 1, p.nC, b_dense.ptr, p.nC, 0, bC.ptr, p.nC, 0, r.ptr, p.nE, 0, 1,
-                        ops);
+                gemm<T>(handle, precision, p.nE, 1, p.nC, b_dense.get(), p.nC, 0, bC.get(), p.nC, 0, r.get(), p.nE, 0,
+                        1, ops);
             } else {  // node-major: r (K x nE) -= b_C (K x nC) B
-                gemm<T>(handle, precision, K, p.nE, p.nC, bC.ptr, K, 0, b_dense.ptr, p.nC, 0, r.ptr, K, 0, 1, ops);
+                gemm<T>(handle, precision, K, p.nE, p.nC, bC.get(), K, 0, b_dense.get(), p.nC, 0, r.get(), K, 0, 1,
+                        ops);
             }
-            r_in = r.ptr;
+            r_in = r.get();
         } else if (p.nC) {
-            csr_subtract(Bt, bC.ptr, r_in, r.ptr, K);
-            r_in = r.ptr;
+            csr_subtract(Bt, bC.get(), r_in, r.get(), K);
+            r_in = r.get();
         }
         for (std::size_t c = 0; c < p.classes.size(); ++c) {
-            csr_subtract(D[c], y[c].ptr, r_in, r.ptr, K);
-            r_in = r.ptr;
+            csr_subtract(D[c], y[c].get(), r_in, r.get(), K);
+            r_in = r.get();
         }
-        if (r_in != r.ptr && p.nE)
-            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.ptr, bE.ptr, sizeof(T) * bE.count, cudaMemcpyDeviceToDevice));
+        if (r_in != r.get() && p.nE)
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(r.get(), bE.get(), sizeof(T) * bE.size(), cudaMemcpyDeviceToDevice));
         mark();
         // x_E = Pi^-1 r; node-major: x_E^T = r^T Pi^-1 (Pi^-1 symmetric).
         if (K == 1)
-            gemm<T>(handle, precision, p.nE, 1, p.nE, pi_inverse.ptr, ld_pi, 0, r.ptr, p.nE, 0, xE.ptr, p.nE, 0);
+            gemm<T>(handle, precision, p.nE, 1, p.nE, pi_inverse.get(), ld_pi, 0, r.get(), p.nE, 0, xE.get(), p.nE, 0);
         else
-            gemm<T>(handle, precision, K, k_e(), k_e(), r.ptr, K, 0, pi_inverse.ptr, ld_pi, 0, xE.ptr, K, 0);
+            gemm<T>(handle, precision, K, k_e(), k_e(), r.get(), K, 0, pi_inverse.get(), ld_pi, 0, xE.get(), K, 0);
         mark();
         if (p.nC && dense_b) {  // x_C = b_C - B x_E
-            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(xC.ptr, bC.ptr, sizeof(T) * xC.count, cudaMemcpyDeviceToDevice));
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(xC.get(), bC.get(), sizeof(T) * xC.size(), cudaMemcpyDeviceToDevice));
             GemmOps ops;
             ops.alpha = -1;
             ops.beta = 1;
             if (K == 1) {
-                gemm<T>(handle, precision, p.nC, 1, p.nE, b_dense.ptr, p.nC, 0, xE.ptr, p.nE, 0, xC.ptr, p.nC, 0, 1,
-                        ops);
+                gemm<T>(handle, precision, p.nC, 1, p.nE, b_dense.get(), p.nC, 0, xE.get(), p.nE, 0, xC.get(), p.nC, 0,
+                        1, ops);
             } else {  // node-major: x_C (K x nC) -= x_E (K x nE) B^T
                 ops.b = CUBLAS_OP_T;
-                gemm<T>(handle, precision, K, p.nC, p.nE, xE.ptr, K, 0, b_dense.ptr, p.nC, 0, xC.ptr, K, 0, 1, ops);
+                gemm<T>(handle, precision, K, p.nC, p.nE, xE.get(), K, 0, b_dense.get(), p.nC, 0, xC.get(), K, 0, 1,
+                        ops);
             }
         } else {
-            csr_subtract(B, xE.ptr, bC.ptr, xC.ptr, K);
+            csr_subtract(B, xE.get(), bC.get(), xC.get(), K);
         }
-        for (std::size_t c = 0; c < p.classes.size(); ++c) csr_subtract(Dt[c], xE.ptr, bI[c].ptr, t[c].ptr, K);
+        for (std::size_t c = 0; c < p.classes.size(); ++c) csr_subtract(Dt[c], xE.get(), bI[c].get(), t[c].get(), K);
         mark();
-        for (std::size_t c = 0; c < p.classes.size(); ++c) apply_cinv(c, t[c].ptr, xI[c].ptr);
+        for (std::size_t c = 0; c < p.classes.size(); ++c) apply_cinv(c, t[c].get(), xI[c].get());
         mark();
     }
 
@@ -510,15 +477,10 @@ struct TypedSolver : SolverBase {
                                       "x_C, t = b_I - D^T x_E", "C^-1 (step 6)"};
         std::vector<std::vector<double>> ms(5);
         for (int rep = 0; rep < repetitions; ++rep) {
-            std::vector<cudaEvent_t> marks;
+            std::vector<cuda::Event> marks;
             run_steps(&marks);
-            VOXWAVE_CUDA_CHECK(cudaEventSynchronize(marks.back()));
-            for (std::size_t i = 0; i + 1 < marks.size(); ++i) {
-                float x = 0;
-                VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&x, marks[i], marks[i + 1]));
-                ms[i].push_back(x);
-            }
-            for (cudaEvent_t e : marks) cudaEventDestroy(e);
+            for (std::size_t i = 0; i + 1 < marks.size(); ++i)
+                ms[i].push_back(1e3 * cuda::elapsed_seconds(marks[i], marks[i + 1]));
         }
         for (std::size_t i = 0; i < ms.size(); ++i) {
             std::sort(ms[i].begin(), ms[i].end());
@@ -529,41 +491,34 @@ struct TypedSolver : SolverBase {
     Eigen::MatrixXd solve(const Eigen::MatrixXd& b) override {
         allocate(static_cast<int>(b.cols()));
         const int nC = p.nC, nE = p.nE;
-        upload_node_major<T>(b, 0, nC, bC.ptr);
-        upload_node_major<T>(b, nC, nE, bE.ptr);
+        upload_node_major<T>(b, 0, nC, bC.get());
+        upload_node_major<T>(b, nC, nE, bE.get());
         for (std::size_t c = 0; c < p.classes.size(); ++c)
-            upload_node_major<T>(b, nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes, bI[c].ptr,
-                                 interior_order(p.classes[c]));
+            upload_node_major<T>(b, nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes,
+                                 bI[c].get(), interior_order(p.classes[c]));
         run_steps();
         VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
         Eigen::MatrixXd x(p.unknowns, K);
-        download_node_major<T>(xC.ptr, 0, nC, x);
-        download_node_major<T>(xE.ptr, nC, nE, x);
+        download_node_major<T>(xC.get(), 0, nC, x);
+        download_node_major<T>(xE.get(), nC, nE, x);
         for (std::size_t c = 0; c < p.classes.size(); ++c)
-            download_node_major<T>(xI[c].ptr, nC + nE + p.classes[c].first_position, p.classes[c].cells * p.cell_nodes,
-                                   x, interior_order(p.classes[c]));
+            download_node_major<T>(xI[c].get(), nC + nE + p.classes[c].first_position,
+                                   p.classes[c].cells * p.cell_nodes, x, interior_order(p.classes[c]));
         return x;
     }
 
     double median_seconds(int repetitions) override {
-        cudaEvent_t start, stop;
-        VOXWAVE_CUDA_CHECK(cudaEventCreate(&start));
-        VOXWAVE_CUDA_CHECK(cudaEventCreate(&stop));
+        cuda::EventTimer timer;
         run_steps();  // warm-up
         if (const char* tr = std::getenv("VOXWAVE_POISSON_TRACE"); tr && *tr == '1')
             trace_stages(std::max(1, repetitions));
         std::vector<double> times;
         for (int i = 0; i < repetitions; ++i) {
-            VOXWAVE_CUDA_CHECK(cudaEventRecord(start));
+            timer.start();
             run_steps();
-            VOXWAVE_CUDA_CHECK(cudaEventRecord(stop));
-            VOXWAVE_CUDA_CHECK(cudaEventSynchronize(stop));
-            float ms = 0;
-            VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-            times.push_back(ms * 1e-3);
+            timer.stop();
+            times.push_back(timer.seconds());
         }
-        cudaEventDestroy(start);
-        cudaEventDestroy(stop);
         std::sort(times.begin(), times.end());
         return times[times.size() / 2];
     }
@@ -585,31 +540,27 @@ Eigen::MatrixXd cuda_spd_inverse(const Eigen::MatrixXd& spd) {
                          "Pi (" + std::to_string(n) + " x " + std::to_string(n) +
                              ") does not fit in the GPU's free memory for its inversion");
     cusolverDnHandle_t h = nullptr;
-    if (cusolverDnCreate(&h) != CUSOLVER_STATUS_SUCCESS) throw RuntimeError("cuSOLVER: cusolverDnCreate failed");
+    VOXWAVE_CUDA_CHECK(cusolverDnCreate(&h));
     struct HandleGuard {
         cusolverDnHandle_t h;
         ~HandleGuard() { cusolverDnDestroy(h); }
     } guard{h};
-    auto check = [](cusolverStatus_t st, const char* what) {
-        if (st != CUSOLVER_STATUS_SUCCESS)
-            throw RuntimeError(std::string("cuSOLVER error in ") + what + ": status " + std::to_string(int(st)));
-    };
     DeviceBuffer<double> a(std::size_t(n) * n);
-    VOXWAVE_CUDA_CHECK(cudaMemcpy(a.ptr, spd.data(), sizeof(double) * a.count, cudaMemcpyHostToDevice));
+    VOXWAVE_CUDA_CHECK(cudaMemcpy(a.get(), spd.data(), sizeof(double) * a.size(), cudaMemcpyHostToDevice));
     int lwork = 0, lwork2 = 0;
-    check(cusolverDnDpotrf_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a.ptr, n, &lwork), "potrf_bufferSize");
-    check(cusolverDnDpotri_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a.ptr, n, &lwork2), "potri_bufferSize");
+    VOXWAVE_CUDA_CHECK(cusolverDnDpotrf_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a.get(), n, &lwork));
+    VOXWAVE_CUDA_CHECK(cusolverDnDpotri_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a.get(), n, &lwork2));
     DeviceBuffer<double> work(std::size_t(std::max(lwork, lwork2)));
     DeviceBuffer<int> info(1);
-    check(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a.ptr, n, work.ptr, lwork, info.ptr), "potrf");
+    VOXWAVE_CUDA_CHECK(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a.get(), n, work.get(), lwork, info.get()));
     if (info.download()[0] != 0) throw RuntimeError("cuSOLVER potrf: Pi is not positive definite");
-    check(cusolverDnDpotri(h, CUBLAS_FILL_MODE_LOWER, n, a.ptr, n, work.ptr, lwork2, info.ptr), "potri");
+    VOXWAVE_CUDA_CHECK(cusolverDnDpotri(h, CUBLAS_FILL_MODE_LOWER, n, a.get(), n, work.get(), lwork2, info.get()));
     if (info.download()[0] != 0) throw RuntimeError("cuSOLVER potri failed");
     const dim3 block(32, 32), grid((n + 31) / 32, (n + 31) / 32);
-    mirror_lower_kernel<<<grid, block>>>(a.ptr, n);
+    mirror_lower_kernel<<<grid, block>>>(a.get(), n);
     VOXWAVE_CUDA_CHECK_LAUNCH("mirror_lower_kernel");
     Eigen::MatrixXd inv(n, n);
-    VOXWAVE_CUDA_CHECK(cudaMemcpy(inv.data(), a.ptr, sizeof(double) * a.count, cudaMemcpyDeviceToHost));
+    VOXWAVE_CUDA_CHECK(cudaMemcpy(inv.data(), a.get(), sizeof(double) * a.size(), cudaMemcpyDeviceToHost));
     return inv;
 }
 
@@ -621,11 +572,8 @@ struct CudaPoissonSolver::Impl {
 
 CudaPoissonSolver::CudaPoissonSolver(const PrehandledPoisson& p, PoissonPrecision precision)
     : impl_(std::make_unique<Impl>()) {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        cudaGetLastError();
-        throw InputError("", "backend", "cuda requested but no CUDA device is available");
-    }
+    std::string why;
+    if (cuda_devices(&why).empty()) throw InputError("", "backend", "cuda requested but " + why);
     cudaDeviceProp prop{};
     VOXWAVE_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
     impl_->device = prop.name;

@@ -17,8 +17,6 @@
 
 namespace voxwave::poisson {
 
-bool cuda_poisson_built();
-
 // Inverse of a dense SPD matrix in FP64 on the GPU (cuSOLVER potrf + potri). Throws
 // RuntimeError when the matrix is not positive definite, InputError when it does not fit.
 Eigen::MatrixXd cuda_spd_inverse(const Eigen::MatrixXd& spd);

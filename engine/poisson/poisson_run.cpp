@@ -6,7 +6,6 @@
 #include "core/errors.hpp"
 #include "poisson/direct_solver_cuda.hpp"
 #include "poisson/prehandling.hpp"
-#include "wave/backend.hpp"
 
 namespace voxwave::poisson {
 
@@ -39,13 +38,7 @@ PoissonResult run_poisson(const PoissonParams& params, const ProgressFn& progres
     validate_poisson_params(params);
     PoissonResult r;
     r.params = params;
-    const Backend backend = resolve_backend(params.backend, r.backend_note);
-    const bool gpu = backend == Backend::Cuda && cuda_poisson_built();
-    if (backend == Backend::Cuda && !gpu) {
-        if (params.backend == Backend::Cuda)
-            throw InputError("", "backend", "cuda requested but this build has no CUDA Poisson solver");
-        r.backend_note += " (no CUDA Poisson solver in this build: cpu)";
-    }
+    const bool gpu = resolve_backend(params.backend, r.backend_note) == Backend::Cuda;
     r.backend = gpu ? "cuda" : "cpu";
     auto step = [&](int done) {
         if (progress && !progress(done, 5)) throw Cancelled{};

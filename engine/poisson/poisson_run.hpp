@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "core/progress.hpp"
 #include "poisson/direct_solver.hpp"
 #include "poisson/sparse_baselines.hpp"
-#include "scene/scene.hpp"
 
 namespace voxwave::poisson {
 

@@ -20,7 +20,6 @@ Enum parse_enum(const std::string& s, const std::string& field, const char* what
 // Same order as the enums.
 const char* const kMethods[] = {"vfem", "ovfem", "tcovfem"};
 const char* const kPrecisions[] = {"fp64", "fp32"};
-const char* const kBackends[] = {"auto", "cpu", "cuda"};
 const char* const kWavelets[] = {"ricker", "tone_burst", "bandpass", "samples"};
 
 }  // namespace
@@ -48,7 +47,6 @@ int boundary_face_index(const std::string& name) {
 
 const char* to_string(Method m) { return kMethods[static_cast<int>(m)]; }
 const char* to_string(Precision p) { return kPrecisions[static_cast<int>(p)]; }
-const char* to_string(Backend b) { return kBackends[static_cast<int>(b)]; }
 const char* to_string(WaveletType t) { return kWavelets[static_cast<int>(t)]; }
 
 Method parse_method(const std::string& s, const std::string& field) {
@@ -56,9 +54,6 @@ Method parse_method(const std::string& s, const std::string& field) {
 }
 Precision parse_precision(const std::string& s, const std::string& field) {
     return parse_enum<Precision>(s, field, "precision", kPrecisions);
-}
-Backend parse_backend(const std::string& s, const std::string& field) {
-    return parse_enum<Backend>(s, field, "backend", kBackends);
 }
 WaveletType parse_wavelet_type(const std::string& s, const std::string& field) {
     return parse_enum<WaveletType>(s, field, "wavelet type", kWavelets);

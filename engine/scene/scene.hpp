@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "model/material.hpp"
 #include "model/shapes.hpp"
 
@@ -84,7 +85,6 @@ struct DampingSpec {
 
 enum class Method { Vfem, Ovfem, Tcovfem };
 enum class Precision { Fp64, Fp32 };
-enum class Backend { Auto, Cpu, Cuda };
 
 struct RunSpec {
     Method method = Method::Ovfem;
@@ -118,12 +118,10 @@ struct Scene {
 
 const char* to_string(Method m);
 const char* to_string(Precision p);
-const char* to_string(Backend b);
 const char* to_string(WaveletType t);
 // Parsers throw InputError("", field, "unknown method 'x' (expected vfem, ovfem or tcovfem)").
 Method parse_method(const std::string& s, const std::string& field = "method");
 Precision parse_precision(const std::string& s, const std::string& field = "precision");
-Backend parse_backend(const std::string& s, const std::string& field = "backend");
 WaveletType parse_wavelet_type(const std::string& s, const std::string& field = "type");
 
 // A path as written in a scene (voxels file, sample file) made usable: absolute paths and paths

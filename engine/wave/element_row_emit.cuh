@@ -11,8 +11,8 @@
 // us): a plain add must wait for its load, a reduction does not.
 #pragma once
 
-#include "wave/cuda_support.cuh"
 #include "wave/voxel_element_kernel.hpp"
+#include "wave/wave_kernel_args.cuh"
 
 namespace voxwave::cuda {
 

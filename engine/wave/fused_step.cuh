@@ -67,10 +67,11 @@
 #include <cstring>
 #include <string>
 
+#include "core/cuda_check.cuh"
 #include "core/errors.hpp"
 #include "wave/central_difference.hpp"
-#include "wave/cuda_support.cuh"
 #include "wave/element_row_emit.cuh"
+#include "wave/wave_kernel_args.cuh"
 
 namespace voxwave::cuda {
 

@@ -1,8 +1,8 @@
 #include <cuda_gl_interop.h>
 #include <algorithm>
 
+#include "core/cuda_check.cuh"
 #include "core/errors.hpp"
-#include "wave/cuda_support.cuh"
 #include "wave/slice_gl_interop.hpp"
 
 namespace voxwave {

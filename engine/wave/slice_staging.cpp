@@ -1,11 +1,8 @@
-// The histogram's quantile (host side of the device reduction), and the staging's refusal in
-// builds without CUDA.
+// The histogram's quantile (host side of the device reduction).
 #include "wave/slice_staging.hpp"
 
 #include <algorithm>
 #include <cmath>
-
-#include "core/errors.hpp"
 
 namespace voxwave {
 
@@ -28,21 +25,5 @@ float staged_level_from_histogram(const std::uint32_t* bins, std::uint32_t count
     }
     return max_abs;
 }
-
-#if !VOXWAVE_CUDA_COMPILED
-bool device_slice_staging_built() { return false; }
-struct DeviceSliceStaging::Impl {};
-DeviceSliceStaging::DeviceSliceStaging() {
-    throw RuntimeError("this build has no CUDA: slices cannot stay on the GPU");
-}
-DeviceSliceStaging::~DeviceSliceStaging() = default;
-int DeviceSliceStaging::device() const { return -1; }
-StagedSliceInfo DeviceSliceStaging::snapshot(const WaveSession&, SlicePlane, int, SliceQuantity, double) { return {}; }
-bool DeviceSliceStaging::has_new(StagedSliceInfo*) const { return false; }
-bool DeviceSliceStaging::copy_latest(float*, std::size_t, void*, StagedSliceInfo* info) {
-    if (info) *info = {};
-    return false;
-}
-#endif
 
 }  // namespace voxwave

@@ -15,9 +15,6 @@
 
 namespace voxwave {
 
-// True when this build compiled the staging (CUDA present).
-bool device_slice_staging_built();
-
 struct StagedSliceInfo {
     int width = 0, height = 0;
     std::int64_t step = 0;

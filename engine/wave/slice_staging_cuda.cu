@@ -4,12 +4,10 @@
 #include <mutex>
 #include <string>
 
-#include "wave/cuda_support.cuh"
+#include "core/cuda_check.cuh"
 #include "wave/slice_staging.hpp"
 
 namespace voxwave {
-
-bool device_slice_staging_built() { return true; }
 
 namespace {
 

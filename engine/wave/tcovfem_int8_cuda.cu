@@ -13,12 +13,13 @@
 // them straight to global memory (no shared-memory round trip, as in the paper).
 // Digits are Horner-combined in INT64 (digits 4..M-1 -> hi, 0..3 -> lo) and rounded once:
 // bit-identical to the CPU emulation in tcovfem_int8.hpp.
+#include "core/cuda_check.cuh"
 #include "wave/central_difference.hpp"
-#include "wave/cuda_support.cuh"
 #include "wave/element_row_emit.cuh"
 #include "wave/tcovfem_int8.hpp"
 #include "wave/tcovfem_mma.cuh"
 #include "wave/voxel_element_kernel.hpp"
+#include "wave/wave_kernel_args.cuh"
 
 namespace voxwave::cuda {
 namespace {

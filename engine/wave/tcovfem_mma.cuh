@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "wave/cuda_support.cuh"
 #include "wave/tcovfem_int8.hpp"
+#include "wave/wave_kernel_args.cuh"
 
 namespace voxwave::cuda {
 

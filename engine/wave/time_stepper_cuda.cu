@@ -8,81 +8,30 @@
 #include <cstring>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/cuda_check.cuh"
 #include "core/device.hpp"
+#include "core/device_buffer.cuh"
 #include "core/errors.hpp"
+#include "core/event_timer.cuh"
 #include "wave/central_difference.hpp"
-#include "wave/cuda_support.cuh"
 #include "wave/tcovfem_int8.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/update_coefficients.hpp"
+#include "wave/wave_kernel_args.cuh"
 #include "wave/wavelet.hpp"
 
 namespace voxwave {
 
-bool cuda_wave_engine_built() { return true; }
-
 namespace {
 
 using cuda::check;
-
-// Owning device buffer (cudaMalloc, never managed memory).
-template <class T>
-class DeviceBuffer {
-public:
-    DeviceBuffer() = default;
-    explicit DeviceBuffer(std::size_t n) { resize(n); }
-    ~DeviceBuffer() {
-        if (p_) cudaFree(p_);
-    }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    void resize(std::size_t n) {
-        if (p_) VOXWAVE_CUDA_CHECK(cudaFree(p_));
-        p_ = nullptr;
-        n_ = n;
-        if (n) VOXWAVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&p_), n * sizeof(T)));
-        if (n) VOXWAVE_CUDA_CHECK(cudaMemset(p_, 0, n * sizeof(T)));
-    }
-    void upload(const T* src, std::size_t n, std::size_t offset = 0) {
-        if (n) VOXWAVE_CUDA_CHECK(cudaMemcpy(p_ + offset, src, n * sizeof(T), cudaMemcpyHostToDevice));
-    }
-    void upload(const std::vector<T>& v) { upload(v.data(), v.size()); }
-    void download(T* dst, std::size_t n, std::size_t offset = 0) const {
-        if (n) VOXWAVE_CUDA_CHECK(cudaMemcpy(dst, p_ + offset, n * sizeof(T), cudaMemcpyDeviceToHost));
-    }
-    T* get() const { return p_; }
-    std::size_t size() const { return n_; }
-    void swap(DeviceBuffer& o) noexcept {
-        std::swap(p_, o.p_);
-        std::swap(n_, o.n_);
-    }
-
-private:
-    T* p_ = nullptr;
-    std::size_t n_ = 0;
-};
-
-class Event {
-public:
-    Event() { VOXWAVE_CUDA_CHECK(cudaEventCreate(&e_)); }
-    ~Event() { cudaEventDestroy(e_); }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    cudaEvent_t get() const { return e_; }
-
-private:
-    cudaEvent_t e_{};
-};
-
-double elapsed_seconds(const Event& a, const Event& b) {
-    VOXWAVE_CUDA_CHECK(cudaEventSynchronize(b.get()));
-    float ms = 0;
-    VOXWAVE_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
-    return double(ms) * 1e-3;
-}
+using cuda::DeviceBuffer;
+using cuda::elapsed_seconds;
+using cuda::Event;
 
 template <class Real>
 struct UpdateArgs {
@@ -252,8 +201,8 @@ public:
             int least = 0, greatest = 0;
             VOXWAVE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
             VOXWAVE_CUDA_CHECK(cudaStreamCreateWithPriority(&halo_.stream, cudaStreamNonBlocking, greatest));
-            for (auto* e : {&halo_.start, &halo_.done})
-                VOXWAVE_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+            halo_.start.emplace(cudaEventDisableTiming);
+            halo_.done.emplace(cudaEventDisableTiming);
             layout_ = {p.grid.node_count(), std::size_t(p.grid.n[0] + 1) * std::size_t(p.grid.n[1] + 1), p.grid.n[2]};
         }
         ids_.resize(ne_);
@@ -423,8 +372,8 @@ public:
     // stream then waits for the halo stream. Events carry the order across the two streams.
     void stiffness_exchanged(cudaEvent_t* timing = nullptr) {
         const PlaneRanges r = plane_ranges();
-        VOXWAVE_CUDA_CHECK(cudaEventRecord(halo_.start, nullptr));
-        VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(halo_.stream, halo_.start, 0));
+        halo_.start->record(nullptr);
+        VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(halo_.stream, halo_.start->get(), 0));
         stiffness(u_.get(), um_.get(), damped_, f_.get(), 0, r.lower_hi, halo_.stream);
         stiffness(u_.get(), um_.get(), damped_, f_.get(), r.upper_lo, r.nz, halo_.stream);
         if (timing) VOXWAVE_CUDA_CHECK(cudaEventRecord(timing[0], halo_.stream));
@@ -434,8 +383,8 @@ public:
         if (timing) VOXWAVE_CUDA_CHECK(cudaEventRecord(timing[1], nullptr));
         if (exchange_enabled_) exchange_->finish_device(f_.get(), fp64, layout_, halo_.stream);
         if (timing) VOXWAVE_CUDA_CHECK(cudaEventRecord(timing[2], halo_.stream));
-        VOXWAVE_CUDA_CHECK(cudaEventRecord(halo_.done, halo_.stream));
-        VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(nullptr, halo_.done, 0));
+        halo_.done->record(halo_.stream);
+        VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(nullptr, halo_.done->get(), 0));
     }
 
     void step_stiffness() {
@@ -610,7 +559,7 @@ public:
 
     std::vector<double> stiffness_times(const std::vector<double>& v) override {
         if (v.size() != 3 * nn_) throw RuntimeError("stiffness_times: wrong vector size");
-        DeviceBuffer<Real> in(3 * nn_), out(3 * nn_);
+        auto in = DeviceBuffer<Real>::zeros(3 * nn_), out = DeviceBuffer<Real>::zeros(3 * nn_);
         std::vector<Real> h(v.begin(), v.end());
         in.upload(h);
         stiffness(in.get(), nullptr, false, out.get());
@@ -624,7 +573,7 @@ public:
     }
 
     double median_stiffness_seconds(int reps) override {
-        DeviceBuffer<Real> out(3 * nn_);
+        auto out = DeviceBuffer<Real>::zeros(3 * nn_);
         std::vector<double> times;
         Event a, b;
         for (int r = 0; r < reps + 1; ++r) {
@@ -720,11 +669,9 @@ private:
     // Owned by the engine; a member so that they are released even when the constructor throws.
     struct HaloHandles {
         cudaStream_t stream = nullptr;
-        cudaEvent_t start = nullptr, done = nullptr;
+        std::optional<Event> start, done;  // order the streams only (no timing)
         ~HaloHandles() {
             if (stream) cudaStreamDestroy(stream);
-            if (start) cudaEventDestroy(start);
-            if (done) cudaEventDestroy(done);
         }
     } halo_;
 
@@ -897,7 +844,7 @@ void run_wave_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, 
 double measure_device_copy_bandwidth_gbs(std::size_t bytes) {
     std::string why;
     if (cuda_devices(&why).empty()) throw InputError("", "backend", why);
-    DeviceBuffer<unsigned char> a(bytes), b(bytes);
+    auto a = DeviceBuffer<unsigned char>::zeros(bytes), b = DeviceBuffer<unsigned char>::zeros(bytes);
     VOXWAVE_CUDA_CHECK(cudaMemset(a.get(), 1, bytes));
     std::vector<double> times;
     Event e0, e1;

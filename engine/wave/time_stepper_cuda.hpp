@@ -27,9 +27,6 @@
 
 namespace voxwave {
 
-// True when this build contains the CUDA wave engine (nvcc was found at configure time).
-bool cuda_wave_engine_built();
-
 struct CudaStepTiming {
     double seconds = 0;  // wall time of the timed steps (device events)
     std::int64_t steps = 0;

@@ -2,9 +2,10 @@
 //
 // One thread per element of a warp's x-row (element_row_emit.cuh says how the forces reach
 // global memory: shuffles along x, registers along z, reductions for the rest).
-#include "wave/cuda_support.cuh"
+#include "core/cuda_check.cuh"
 #include "wave/element_row_emit.cuh"
 #include "wave/voxel_element_kernel.hpp"
+#include "wave/wave_kernel_args.cuh"
 
 namespace voxwave::cuda {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <chrono>
 
+#include "core/backend.hpp"
 #include "core/errors.hpp"
-#include "wave/backend.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/backend.hpp"
 #include "core/errors.hpp"
-#include "wave/backend.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 

@@ -21,7 +21,7 @@ IgaParams cpu_params(int p, int N, IgaProblemKind kind, bool parallel = true) {
     q.degree = p;
     q.elements = N;
     q.problem = kind;
-    q.backend = IgaBackend::Cpu;
+    q.backend = Backend::Cpu;
     q.parallel = parallel;
     q.grid = 21;
     return q;
@@ -125,7 +125,7 @@ TEST(IgaSolver, BadParametersAreInputErrors) {
     EXPECT_EQ(field_of(cpu_params(2, 1, IgaProblemKind::Seed)), "--elements");
     EXPECT_EQ(field_of(cpu_params(2, 0, IgaProblemKind::Seed)), "--elements");
     EXPECT_THROW(parse_iga_problem("poisson"), InputError);
-    EXPECT_THROW(parse_iga_backend("gpu"), InputError);
+    EXPECT_THROW(parse_backend("gpu"), InputError);
     try {
         parse_iga_problem("poisson");
     } catch (const InputError& e) {
@@ -191,11 +191,11 @@ TEST(IgaSolver, AutoBackendFallsBackToTheCpuAndSaysWhy) {
     std::string why;
     if (!cuda_devices(&why).empty()) GTEST_SKIP() << "a CUDA device is present";
     IgaParams q = cpu_params(2, 8, IgaProblemKind::Seed);
-    q.backend = IgaBackend::Auto;
+    q.backend = Backend::Auto;
     const IgaResult r = solve_iga(q);
     EXPECT_EQ(r.backend, "cpu");
-    EXPECT_NE(r.backend_note.find("auto: CPU"), std::string::npos) << r.backend_note;
-    q.backend = IgaBackend::Cuda;
+    EXPECT_NE(r.backend_note.find("backend auto -> cpu"), std::string::npos) << r.backend_note;
+    q.backend = Backend::Cuda;
     try {
         solve_iga(q);
         ADD_FAILURE() << "cuda without a device must be refused";

@@ -19,7 +19,7 @@ IntegrationParams small_cpu_run() {
     p.element = ElementType::Hexahedron;
     p.order = 2;
     p.elements = 5;
-    p.backend = LabBackend::Cpu;
+    p.backend = voxwave::Backend::Cpu;
     p.fp64 = true;
     p.cpu_threads = 1;
     p.reference_elements = 2;

@@ -27,7 +27,7 @@ using voxwave::test::random_vector;
 namespace {
 
 bool have_cuda(std::string& why) {
-    if (!cuda_wave_engine_built()) {
+    if (!cuda_compiled()) {
         why = "this build has no CUDA engine";
         return false;
     }

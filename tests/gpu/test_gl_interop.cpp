@@ -131,7 +131,7 @@ Scene rebar_block_scene(int steps) {
 
 TEST(GlInterop, CudaSliceWrittenIntoAGlBufferEqualsTheCpuSlice) {
     std::string why;
-    if (!cuda_wave_engine_built() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device " << why;
+    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device " << why;
     if (!gl_interop_built()) GTEST_SKIP() << "this build has no CUDA-OpenGL interop";
 #if !VOXWAVE_TEST_HAVE_EGL_HEADERS
     GTEST_SKIP() << "built without the EGL headers";
@@ -188,9 +188,8 @@ TEST(GlInterop, CudaSliceWrittenIntoAGlBufferEqualsTheCpuSlice) {
 // slice's: a slot overwritten during a copy would mix two steps.
 TEST(GlInterop, StagedSlicesCopiedOnAnotherThreadEqualTheCpuSlices) {
     std::string why;
-    if (!cuda_wave_engine_built() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device " << why;
-    if (!gl_interop_built() || !device_slice_staging_built())
-        GTEST_SKIP() << "this build has no CUDA-OpenGL interop";
+    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device " << why;
+    if (!gl_interop_built()) GTEST_SKIP() << "this build has no CUDA-OpenGL interop";
 #if !VOXWAVE_TEST_HAVE_EGL_HEADERS
     GTEST_SKIP() << "built without the EGL headers";
 #else

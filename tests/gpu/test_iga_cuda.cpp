@@ -17,7 +17,7 @@ using namespace voxwave::iga;
 
 namespace {
 bool have_iga_cuda(std::string& why) {
-    if (!iga_cuda_built()) {
+    if (!cuda_compiled()) {
         why = "this build has no CUDA engine";
         return false;
     }
@@ -65,7 +65,7 @@ TEST(IgaCuda, SeedProblemReproducesX2OnTheDevice) {
         q.degree = p;
         q.elements = 32;
         q.problem = IgaProblemKind::Seed;
-        q.backend = IgaBackend::Cuda;
+        q.backend = Backend::Cuda;
         q.grid = 11;
         const IgaResult r = solve_iga(q);
         EXPECT_EQ(r.backend, "cuda");

@@ -21,7 +21,7 @@ using namespace voxwave::integration;
 namespace {
 
 bool have_cuda_device(std::string& why) {
-    if (!cuda_integration_built()) {
+    if (!voxwave::cuda_compiled()) {
         why = "this build has no CUDA engine";
         return false;
     }

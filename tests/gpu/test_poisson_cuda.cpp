@@ -17,7 +17,7 @@ namespace {
 
 bool have_cuda() {
     std::string why;
-    return cuda_poisson_built() && !voxwave::cuda_devices(&why).empty();
+    return voxwave::cuda_compiled() && !voxwave::cuda_devices(&why).empty();
 }
 
 struct Case {

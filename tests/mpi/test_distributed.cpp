@@ -149,7 +149,7 @@ TEST(DistributedCpu, TooManyRanksForTheModelIsAnInputError) {
 }
 
 // CUDA: the distributed run on the GPUs against the single-GPU run, with each transport.
-bool have_cuda(std::string& why) { return cuda_wave_engine_built() && !cuda_devices(&why).empty(); }
+bool have_cuda(std::string& why) { return cuda_compiled() && !cuda_devices(&why).empty(); }
 
 class DistributedCuda : public ::testing::TestWithParam<Case> {};
 

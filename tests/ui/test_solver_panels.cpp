@@ -25,7 +25,7 @@ private slots:
         p.problem = Problem::Elasticity;
         p.variant = Variant::Shm;
         p.fp64 = true;
-        p.backend = LabBackend::Cpu;
+        p.backend = Backend::Cpu;
         panel.setParams(p);
         const IntegrationParams shown = panel.params();
         QCOMPARE(shown.order, 2);
@@ -49,7 +49,7 @@ private slots:
         p.order = 2;
         p.elements = 4;
         p.problem = Problem::Laplace;
-        p.backend = LabBackend::Cpu;
+        p.backend = Backend::Cpu;
         panel.setParams(p);
         QSignalSpy done(panel.job(), &BackgroundJob::finished);
         panel.sweep();
@@ -64,7 +64,7 @@ private slots:
         IntegrationParams p;
         p.element = ElementType::Hexahedron;
         p.elements = 200000;
-        p.backend = LabBackend::Cpu;
+        p.backend = Backend::Cpu;
         panel.setParams(p);
         QSignalSpy failed(panel.job(), &BackgroundJob::failed);
         panel.sweep();
@@ -83,7 +83,7 @@ private slots:
         p.degree = 2;
         p.elements = 8;
         p.problem = iga::IgaProblemKind::Seed;
-        p.backend = iga::IgaBackend::Cpu;
+        p.backend = Backend::Cpu;
         panel.setParams(p);
         QSignalSpy done(panel.job(), &BackgroundJob::finished);
         panel.run();

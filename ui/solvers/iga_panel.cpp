@@ -97,7 +97,7 @@ IgaParams IgaPanel::params() const {
     p.degree = degree_->value();
     p.elements = elements_->currentText().toInt();
     p.problem = parse_iga_problem(problem_->currentText().toStdString(), "problem");
-    p.backend = parse_iga_backend(backend_->currentText().toStdString(), "backend");
+    p.backend = parse_backend(backend_->currentText().toStdString(), "backend");
     p.parallel = parallel_->isChecked();
     return p;
 }

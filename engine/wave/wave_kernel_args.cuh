@@ -1,25 +1,13 @@
-// Shared by the CUDA wave engine's translation units: checked CUDA calls and the plain-data
-// argument blocks of the kernels (no Qt, no VTK, no STL in device code).
+// The plain-data argument blocks and launch entry points of the wave engine's kernels (no Qt,
+// no VTK, no STL in device code), shared by its CUDA translation units.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
-#include <string>
-
-#include "core/errors.hpp"
 
 namespace voxwave::cuda {
-
-// Every CUDA call is checked; a failure becomes a RuntimeError naming the call, file and line.
-inline void check(cudaError_t err, const char* what, const char* file, int line) {
-    if (err != cudaSuccess)
-        throw RuntimeError(std::string("CUDA error in ") + what + " (" + file + ":" + std::to_string(line) +
-                           "): " + cudaGetErrorString(err));
-}
-#define VOXWAVE_CUDA_CHECK(call) ::voxwave::cuda::check((call), #call, __FILE__, __LINE__)
-// After a kernel launch: launch-configuration errors appear here, execution errors at the next sync.
-#define VOXWAVE_CUDA_CHECK_LAUNCH(name) ::voxwave::cuda::check(cudaGetLastError(), name, __FILE__, __LINE__)
 
 // Element rows of 32 elements along x go to one warp, which sweeps a chunk of z planes.
 inline constexpr int kWarpElements = 32;
