@@ -13,11 +13,12 @@
 #
 # This file is also read by CTest (the discovery step in voxwave_discover_gtests), so its top
 # level only defines functions and variables.
-include_guard(GLOBAL)
-
 set(VOXWAVE_SKIP_RETURN_CODE 77)
 set(_VOXWAVE_TESTING_FILE "${CMAKE_CURRENT_LIST_FILE}")
 get_filename_component(_VOXWAVE_TESTING_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+# The variables above belong to each including directory (tests/ and tests/fuzz are siblings);
+# the functions below are global and defined once.
+include_guard(GLOBAL)
 
 # voxwave_add_gtest_main(): the libraries `voxwave_gtest_exit` (the exit-code rule, for a test
 # with its own main) and `voxwave_gtest_main` (a main that applies it).
