@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; DESIGN §5) and
+# Build the engine + CLI on the GPU machine (no Qt/VTK, no package registry; docs/architecture.md#building) and
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
@@ -154,7 +154,7 @@ for phase in "$@"; do
     integration-knobs)
       # Issue 7: one variant under sets of layout knobs (env assignments; sets separated by ';'),
       # e.g. KNOBS="VOXWAVE_SHM_BLOCK=4x2 VOXWAVE_SHM_PACK=3;VOXWAVE_SHM_BLOCK=4x4 VOXWAVE_SHM_TILE=max"
-      # ORDERS="4 5 6" VARIANT=shm|sumfact PRECISION=fp32|fp64. Session 6's sweeps (integration-h100.md)
+      # ORDERS="4 5 6" VARIANT=shm|sumfact PRECISION=fp32|fp64. The layout sweeps of integration-h100.md
       # ran as separate phases (blocks, pack, side, mid, sumfact-cg, sumfact-threads) that this replaces.
       log "integration knobs sweep $(date -u +%T)"
       M=$OUT/integration.md
@@ -189,7 +189,7 @@ for phase in "$@"; do
       irun() { timeout 60 $CLI integrate --element hex --elements 10000 --backend cuda --markdown "$M" -q "$@" >>"$OUT/gpu-tests-solvers.log" 2>&1 || echo "FAILED: $*" | tee -a "$OUT/summary.log"; }
       echo "### shm defaults" >>"$M"
       for p in 1 2 3 4 5 6 7 8 9 10; do irun --order $p --variant shm; done
-      echo "### shm VOXWAVE_SHM_BLOCK=2x2 (session 5's register block) at every order" >>"$M"
+      echo "### shm VOXWAVE_SHM_BLOCK=2x2 (the first register block) at every order" >>"$M"
       for p in 3 4 5 6 7 8; do VOXWAVE_SHM_BLOCK=2x2 irun --order $p --variant shm; done
       echo "### sumfact" >>"$M"
       for p in 4 5 6 7 8; do irun --order $p --variant sumfact; done

@@ -2,8 +2,9 @@
 # Issue 6 on the GPU machine: build the engine, the CLI and the gpu tests, run the IGA gpu tests
 # and the IGA benchmarks (CUDA + CHOLMOD baseline, then the CPU multi-frontal). Logs go to $OUT.
 # Usage (repository root on the device): bash scripts/iga-device-run.sh DEPS [EXTRA_DEBS]
-#   DEPS: the .deb folder of DESIGN §5; EXTRA_DEBS: SuiteSparse (CHOLMOD) + OpenBLAS .debs, so the
-#   baseline there is CHOLMOD on all cores rather than Eigen's SimplicialLLT.
+#   DEPS: the .deb folder of docs/architecture.md#building ("The GPU machine");
+#   EXTRA_DEBS: SuiteSparse (CHOLMOD) + OpenBLAS .debs, so the baseline there is CHOLMOD on all
+#   cores rather than Eigen's SimplicialLLT.
 set -uo pipefail
 OUT=${OUT:-/tmp/iga-out}
 mkdir -p "$OUT"

@@ -1,5 +1,5 @@
 // The main window: wires the document, the views, the panels and the simulation controller.
-// It computes nothing itself (DESIGN §1).
+// It computes nothing itself (docs/architecture.md#layers).
 #pragma once
 
 #include <QElapsedTimer>

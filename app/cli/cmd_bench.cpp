@@ -42,7 +42,7 @@ struct BenchOptions {
 // Floating-point operations of one moment-kernel element product (voxel_element_kernel.hpp, an
 // fma counted as 2): the Walsh-Hadamard transform in 3 x 23 = 69, the material constants ~10,
 // the stresses on the signed sums 15 + 27 + 3 = 45, the transposed transform out 3 x 23 = 69;
-// the damped input adds 72. Until session 13 the edge-difference kernel counted 330.
+// the damped input adds 72. (The earlier edge-difference form of the kernel counted 330.)
 constexpr double kMomentKernelFlops = 265;
 
 std::string format_seconds(double s) {

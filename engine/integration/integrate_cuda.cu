@@ -261,7 +261,7 @@ struct ShmKnobs {
     int side = 0;  // largest tile side; 0: side_max() for kShmThreads
 };
 // Defaults by shapes per element, from the H100 sweeps of hexahedral elasticity in FP32 (bench/
-// results/integration-h100.md, sessions 6 and 7; kernel time per element, m = 10,000):
+// results/integration-h100.md; kernel time per element, m = 10,000):
 //   nsh <= 32  (p <= 3)  4 x 2, fitted:            p = 3 0.052 us against 0.069 with 2 x 2
 //   nsh <= 50  (p = 4)   4 x 2, one tile of up to 64 (338 threads at p = 4), 128 points per batch:
 //                         0.293 us; rect (52 x 50, not a diagonal tile) 0.338, 2 x 2 0.454
@@ -718,7 +718,7 @@ __device__ __forceinline__ void sf_stage_z(int ncg, int c0, int nsh, const SfInd
 
 // Threads per block: 512 for the FP32 orders that fit one block per multiprocessor (p >= 6), so
 // 16 warps hide the latencies; FP64 keeps 256 (its unrolled stages need more than 128 registers).
-// Session 6 sweep (H100, µs per element, 512 against 256 threads): p = 5 1.98 against 2.07-2.10,
+// Measured (H100, µs per element, 512 against 256 threads; integration-h100.md): p = 5 1.98 against 2.07-2.10,
 // p = 6 4.28 against 4.37; p = 4 0.683 against 0.652 and p = 3 0.277 against 0.229 stay at 256.
 constexpr int sf_threads(std::size_t real, int pp) { return real == 4 && pp >= 6 ? 512 : 256; }
 // The kernels' bound: every FP32 kernel may run 512 threads (VOXWAVE_SUMFACT_THREADS=256|512 for
@@ -840,7 +840,7 @@ inline std::size_t sumfact_unrolled_bytes(const ReferenceTables& t, std::size_t 
 // blocks and fits; otherwise the default choice stands.
 inline SumfactPlan plan_sumfact(const ReferenceTables& t, std::size_t real, int combos, std::size_t smem_limit) {
     SumfactPlan plan;
-    // Measured best on the H100 for elasticity (6 equation blocks; session 6 sweep, µs per
+    // Measured best on the H100 for elasticity (6 equation blocks; integration-h100.md, µs per
     // element): p = 4 three per pass (0.651 against 0.684 with six), p = 5 and 6 two (p = 6:
     // 4.33 against 4.92 with one; one block of 171 KiB per multiprocessor beat two of 85 KiB).
     // FP32 only, and only with K in shared memory (FP64 keeps the general rule below).
@@ -1247,7 +1247,7 @@ bool with_stream_kernel(int n, int pp, F&& f) {
 }
 
 // Which unrolled sum-factorisation design runs. The pair design wherever it is compiled and fits
-// (H100, session 7, FP32 µs per element against the block design: p = 3 0.069 / 0.229, p = 4
+// (H100, integration-h100.md, FP32 µs per element against the block design: p = 3 0.069 / 0.229, p = 4
 // 0.167 / 0.651, p = 5 0.60 / 1.97, p = 6 2.88 / 4.29), else the stream design (p = 6..10),
 // else the block design; VOXWAVE_SUMFACT_DESIGN=pair|stream|block chooses where that one is
 // available (benchmarks and tests).

@@ -1,4 +1,4 @@
-// `integrate --dump`: the first element's matrix for inspection in h5py (DESIGN §3: atomic).
+// `integrate --dump`: the first element's matrix for inspection in h5py (docs/architecture.md#files-and-cli: atomic).
 #include "core/atomic_file.hpp"
 #include "core/hdf5_util.hpp"
 #include "integration/integration_lab.hpp"

@@ -1,4 +1,4 @@
-// Result files, DESIGN §3: root attributes plus /receivers and /traces datasets.
+// Result files, docs/architecture.md#files-and-cli: root attributes plus /receivers and /traces datasets.
 #include <limits>
 
 #include "core/atomic_file.hpp"

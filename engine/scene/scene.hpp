@@ -1,4 +1,4 @@
-// A scene: model + sources + receivers + boundary + damping + run settings (DESIGN §3).
+// A scene: model + sources + receivers + boundary + damping + run settings (docs/architecture.md#files-and-cli).
 #pragma once
 
 #include <array>

@@ -1,6 +1,7 @@
-// Scene files: strict parsing (DESIGN §3: unknown keys are an error) into a Scene, the caller's
-// changes (command-line overrides), then validate_scene for the value checks, then the referenced files (sample wavelets, painted
-// voxels) are read so that a bad reference fails at load time rather than mid-run.
+// Scene files: strict parsing (docs/architecture.md#files-and-cli: unknown keys are an error) into a
+// Scene, the caller's changes (command-line overrides), then validate_scene for the value checks,
+// then the referenced files (sample wavelets, painted voxels) are read so that a bad reference
+// fails at load time rather than mid-run.
 #include <filesystem>
 #include <limits>
 

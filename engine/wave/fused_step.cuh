@@ -38,7 +38,7 @@
 //                                     then has 2 computing warps against 4 on the others. The
 //                                     compute-bound TCOVFEM gains 5 %; the moment kernel at 2 mm
 //                                     loses 4 % (10 y tiles of 8 element rows for 65 node rows
-//                                     against 11 of 7), at 1.2 mm gains 5 % (s13 run 4)
+//                                     against 11 of 7), at 1.2 mm gains 5 %
 //   static constexpr bool kNeighbourBarriers;  true: a plane ends with each warp meeting only its
 //                                     two neighbouring warps (fused_plane_barrier); false: the
 //                                     block barrier
@@ -46,7 +46,7 @@
 //                                     takes its lower partials from the tile below through global
 //                                     memory (fused_handoff_*, blocks ordered by tickets) instead of
 //                                     recomputing the element row below the tile. TCOVFEM at 2 mm:
-//                                     202 -> 187 us a step (s17 runs 4-6); needs kEveryWarpComputes,
+//                                     202 -> 187 us a step (A/B); needs kEveryWarpComputes,
 //                                     kLoadAfterForces, FP64 and Plane::passed_on
 //   static constexpr bool kLoadAfterForces;  true: the next plane's loads wait until forces is done,
 //                                     and the node values loaded before are stored to shared memory
@@ -205,7 +205,7 @@ struct FusedWork {
 };
 
 // The point kernel's work for the nodes a block updated, column-planes [first, end) (saves the
-// point kernel's launch: 2.7-3.0 us a step, s12 run 5). Node (i, j, kk) lies in tile column
+// point kernel's launch: 2.7-3.0 us a step). Node (i, j, kk) lies in tile column
 // i / 30 + tiles_x j / owned_rows, or in merged column tiles_x tiles_y + (j / owned_rows) / 2
 // when i is in a merged last x tile; the segment sweeping element plane min(kk, nz - 1) of that
 // column updated it (the top plane nz with the plane below it). Called by one warp after the
@@ -242,7 +242,7 @@ __device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, Fused
 // blocks running together then sweep the same planes of neighbouring columns, whose halo loads
 // hit L2. Balanced persistent blocks (every block the same number of column-planes to +-1)
 // sweep different planes side by side: VFEM at 1.2 mm took 534.7 us a step that way against
-// 507.4 in chunks (s11 run 11; at 2 mm, where the chunks fill one wave, the two are equal).
+// 507.4 in chunks (at 2 mm, where the chunks fill one wave, the two are equal).
 
 // The barrier that ends each plane of the sweep. Everything that crosses it passes between
 // neighbouring warps of the tile: warp ty's pass partials are read by warp ty + 1 and its stage0
@@ -257,7 +257,7 @@ __device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, Fused
 // warp no longer stalls the seven others, and warps in different phases (FP64 conversions,
 // byte permutes, Tensor Core products) share the SM's pipes. The sweep's first and last barriers
 // stay whole-block. A Plane trait, kNeighbourBarriers (A/B against the block barrier, H100, 2 mm,
-// 3000 steps, s14 run 3): TCOVFEM 226.6 -> 222.4 us, OVFEM FP64 91.9 -> 90.4 us, VFEM 1.2 mm
+// 3000 steps): TCOVFEM 226.6 -> 222.4 us, OVFEM FP64 91.9 -> 90.4 us, VFEM 1.2 mm
 // 415 -> 411 us; OVFEM FP32 57.5 -> 59.6 us, so FP32 keeps the block barrier.
 template <int TileY, bool Neighbour>
 __device__ __forceinline__ void fused_plane_barrier(int ty) {
@@ -435,10 +435,10 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
             }
         };
         // The update factors stay plain loads at their two call sites: one helper returning them as
-        // a struct raised the FP64 kernel to 128 registers and 123 us a step (run 17, against 113 us).
+        // a struct raised the FP64 kernel to 128 registers and 123 us a step (against 113 us).
         // ptxas sinks these __ldg's below the plane's barrier, where TCOVFEM's update then waits
-        // for them (7.6 % of its stall samples, s18 run 3); coherent loads kept before the barrier
-        // (s18 run 4) or issued before the forces (run 6) did not make the step faster.
+        // for them (7.6 % of its stall samples); coherent loads kept before the barrier
+        // or issued before the forces did not make the step faster (cuda-bench.md).
         auto factor = [&](const Real* p, Real uniform, int kk) { return owns ? __ldg(p + node_at(kk)) : uniform; };
         // The material of this thread's element at plane kk (0: none or void). Loaded one plane
         // ahead and the constants looked up in shared memory: Nsight Compute showed warps waiting
@@ -464,7 +464,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         Real carry[3] = {Real(0), Real(0), Real(0)};
         for (; k < k1; ++k) {
             // Two bodies on purpose: merging their common parts into helpers changed the TCOVFEM
-            // kernel's generated code and cost 1.3 % (310 against 306 us, s10 run 13).
+            // kernel's generated code and cost 1.3 % (310 against 306 us).
             if constexpr (Plane::kLoadAfterForces) {
                 // Node plane k + 2 to shared memory first: its w slot was last read by forces(k - 1)
                 // (before the last barrier) and by this thread's own update(k - 1), its own slot
@@ -495,7 +495,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 const Real dg = Plane::kDiagonal ? factor(a.diag, Real(0), k) : Real(0);
                 // The first row's partials from the tile below (kHandoffRows), taken before the
                 // barrier: the first warp's wait for them then overlaps its wait for its neighbour
-                // (177.9 / 178.2 -> 175.5 / 176.5 us a step, s18 run 4).
+                // (177.9 / 178.2 -> 175.5 / 176.5 us a step, A/B).
                 // 0 at the model's bottom row and past the model; the words are this step's once
                 // their tags say so, else they are read again (the whole warp waits: a merged
                 // column's half warps take from different tiles). No deadlock: the tile below
@@ -587,8 +587,8 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 };
                 const int k_last = k1 == a.nz ? a.nz : k1 - 1;
                 // A plane a warp at a time: with all loads of two planes first, 188.6 against 187.6 us
-                // a step (s17 runs 4-5); by the last warp alone, the last tile's blocks finished about
-                // a plane's load latency a plane after the others (213 against 203, s17 run 3).
+                // a step; by the last warp alone, the last tile's blocks finished about
+                // a plane's load latency a plane after the others (213 against 203).
                 for (int kk = k0 + ty; kk <= k_last; kk += TileY) {
                     const unsigned n = unsigned(ei) + unsigned(a.nx + 1) * unsigned(a.ny) + unsigned(kk) * node_plane;
                     const Real ai = __ldg(a.a + n);
@@ -663,7 +663,7 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     // The last x tile merged in pairs of y tiles when it holds at most 15 nodes (the Plane's
     // choice, or the knob). Merged columns then sweep in balanced persistent blocks unless a
     // chunk size is set: in chunks the full columns' blocks still set the step (TCOVFEM at 2 mm,
-    // s12 run 7: 248.9 us in chunks, 242.6 balanced).
+    // 248.9 us in chunks, 242.6 balanced).
     const int merge = fused_shape().merge >= 0 ? fused_shape().merge : int(Plane::kMergeLastXTile);
     const int last_nodes = a.nx + 1 - (work.tiles_x - 1) * (kFusedTileX - 2);
     if (merge && last_nodes <= 15) {  // half a warp, whose first lane is the left halo

@@ -1,6 +1,7 @@
 // TCOVFEM (seed 000 §2.2, eqs. 9-17): the OVFEM element product K_e u_e on 8-bit integers.
 //
-// Split of the element matrix (our normalisation, DESIGN §2, checked when the matrix is built):
+// Split of the element matrix (our normalisation, docs/architecture.md#tcovfem-on-int8-tensor-cores,
+// checked when the matrix is built):
 //   K_e = kappa K_kappa + G K_G,   256 K_kappa / ds and 384 K_G / ds are integer matrices;
 //   384 K_G / ds = 245 I + (off-diagonal integers in [-77, 70]); 256 K_kappa / ds in [-49, 49].
 // So with A = [256 K_kappa / ds | 384 K_G / ds - 245 I] (24 x 48, int8) and the 48-vector
@@ -24,7 +25,7 @@
 //         operations per input, and on the H100 FP64 instructions and the INT8 Tensor Core
 //         products issue through one pipe, while the conversion (F2I.S64.F64) runs on another
 //         (bench/micro/shared_pipe_h100.cu). The fused step took 209 us against 222.6 with it
-//         (2 mm paper model, cuda-bench.md session 16), and its traces stay as close to OVFEM
+//         (2 mm paper model, cuda-bench.md), and its traces stay as close to OVFEM
 //         FP64 (3.7e-14 against 4.9e-14 over the full paper run);
 //   * q_M split into M digits of b = 2^7 (eq. 16): digits 0..M-2 are in [0, 127], the top digit
 //     is signed in [-128, 127] (all int8). The split Tensor Core kernel uses these digits; the fused
@@ -139,7 +140,7 @@ VOXWAVE_HD int tcovfem_scale_headroom_bits(int stages) { return stages >> 3; }
 // M = 1..kTcovfemMaxStages (validate_scene refuses other M), equal to tcovfem_pow2(-(6M + 1)), whose
 // ldexp branch for other exponents the GPU cannot rule out for a run-time M: the fused step
 // issued its predicated DMULs and moves, about 35 instructions, in every warp's element plane
-// (Nsight Compute source counters, s18 run 1).
+// (Nsight Compute source counters).
 VOXWAVE_HD double tcovfem_exponent_raise(int stages) {
     const std::uint64_t bits = std::uint64_t(1022 - 6 * stages) << 52;
     double r;

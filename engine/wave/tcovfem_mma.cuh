@@ -119,7 +119,7 @@ __device__ __forceinline__ double pow2_normal(int n) { return __hiloint2double((
 
 // A double from shared memory, in program order among the volatile asm (the mma): the fused
 // step's w loads are unconditional (no zeroing and predication per input), and a plain load
-// there was hoisted across the previous m-tile's products, 206 registers against 145 (s11).
+// there was hoisted across the previous m-tile's products, 206 registers against 145.
 __device__ __forceinline__ double load_shared_in_order(const double* p) {
     double v;
     asm volatile("ld.shared.f64 %0, [%1];\n" : "=d"(v) : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p))));
@@ -136,9 +136,9 @@ constexpr double kTcovfemJoinBias = kTcovfemRoundingBias + kTcovfemChainBias;
 // The bits of 1.5 2^52 + (hi 2^Shift + lo) as a double, for lo >= 0 (a biased chain) and
 // |hi 2^Shift + lo| < 2^51: the 64-bit sum as a shift-add with carry and the high word's
 // shift-add, the 1.5 2^52 folded into the latter. ptxas still turns this into an IMAD.WIDE with
-// the pair {lo, 0x43380000} (two moves, 3 instructions a join, s11 runs 6-9), but written in
+// the pair {lo, 0x43380000} (two moves, 3 instructions a join, in the SASS), but written in
 // C++ as a 64-bit shift and add the 1.5 2^52 took one add more, and with a signed lo a sign
-// extension more (4-6 instructions a join, s11 runs 4-5).
+// extension more (4-6 instructions a join; cuda-bench.md, the fused TCOVFEM step's instruction counts).
 template <int Shift>
 __device__ __forceinline__ double join_bits(int hi, unsigned lo) {
     unsigned out_lo, out_hi;

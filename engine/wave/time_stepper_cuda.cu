@@ -733,7 +733,7 @@ CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem, CudaEngineOptions o
                              std::to_string(devices.size()) + " present");
     const CudaDeviceInfo& dev = devices[std::size_t(std::max(0, options.device))];
     // The host tables on a second thread while cudaSetDevice creates the context; both took
-    // about 0.1 s on the paper model at 2 mm (the full run's setup: 0.24 s, s12 run 1).
+    // about 0.1 s on the paper model at 2 mm, where the whole setup took 0.24 s.
     std::future<HostTables<double>> tables64;
     std::future<HostTables<float>> tables32;
     if (problem.precision == Precision::Fp64)

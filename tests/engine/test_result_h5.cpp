@@ -64,7 +64,7 @@ TEST(ResultH5, RoundTripIsBitExact) {
 }
 
 TEST(ResultH5, LayoutIsTheDocumentedOne) {
-    // DESIGN §3: what h5py and ParaView users see.
+    // docs/architecture.md#files-and-cli: what h5py and ParaView users see.
     test::TempDir dir;
     const std::string path = dir.file("out.h5");
     write_result_h5(path, sample_result(2, 5));

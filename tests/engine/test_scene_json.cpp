@@ -133,7 +133,8 @@ TEST(SceneJson, DefaultsAreFilledIn) {
 }
 
 TEST(SceneJson, ThePaperModelFromTheDesignParses) {
-    // DESIGN §3's example, less the painted-voxels reference (tested elsewhere).
+    // The full scene example (docs/architecture.md#files-and-cli lists the keys), less the
+    // painted-voxels reference (tested elsewhere).
     const std::string text = R"({
       "format": "voxwave-scene", "version": 1,
       "grid": {"size": [0.324, 0.128, 0.384], "spacing": 0.002, "origin": [0, 0, 0]},

@@ -66,8 +66,9 @@ TEST(TcovfemInt8Matrix, EntriesLieInTheDerivedIntegerRanges) {
         EXPECT_EQ(row_kappa, 0) << "row " << r;
         EXPECT_EQ(row_g, 0) << "row " << r;
     }
-    // DESIGN §2: 256 K_kappa / ds in [-49, 49], off-diagonal 384 K_G / ds in [-77, 70]; the
-    // ranges are attained (so the int8 budget in the bit analysis is the true one).
+    // docs/architecture.md#tcovfem-on-int8-tensor-cores: 256 K_kappa / ds in [-49, 49], off-diagonal
+    // 384 K_G / ds in [-77, 70]; the ranges are attained (so the int8 budget in the bit analysis is
+    // the true one).
     EXPECT_EQ(kmin, -49);
     EXPECT_EQ(kmax, 49);
     EXPECT_EQ(gmin, -77);

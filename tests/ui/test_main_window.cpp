@@ -34,7 +34,7 @@ Scene small_scene() {
     s.boundary = {};
     s.run.backend = Backend::Cpu;
     // Tens of thousands of steps: the test stops it long before the end. A tenth of it (5 ms)
-    // was sometimes all done before the test pressed Stop, once the CPU engine got faster (CI, s12).
+    // was sometimes all done before the test pressed Stop, once the CPU engine got faster (seen in CI).
     s.run.duration = 5e-2;
     return s;
 }
