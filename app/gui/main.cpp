@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
     // Idle engine threads sleep instead of spinning between steps: spinning threads take the
     // cores the window needs to paint (set before the OpenMP runtime starts; a user's setting wins).
     setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
-    // VTK and our shaders need OpenGL 3.2 core with depth and stencil, set before QApplication (§4).
+    // VTK and our shaders need OpenGL 3.2 core with depth and stencil, set before QApplication
+    // (docs/architecture.md#building).
     voxwave::ui::set_default_gl_format();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("voxwave");

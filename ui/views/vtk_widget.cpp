@@ -41,7 +41,8 @@ VtkWidget::VtkWidget(QWidget* parent) : GlView(parent) {
     renderer_->SetPass(steps);
 
     // VTK asks the host to make the context current, to say whether it is, and to present a
-    // frame. makeCurrent() only when not current: calling it always gives a blank view (§4).
+    // frame. makeCurrent() only when not current: calling it always gives a blank view
+    // (docs/architecture.md#building).
     auto* make_current = vtkCallbackCommand::New();
     make_current->SetClientData(this);
     make_current->SetCallback([](vtkObject*, unsigned long, void* self, void*) {
@@ -119,7 +120,7 @@ void VtkWidget::paintGL() {
 }
 
 void VtkWidget::forwardMouse(QMouseEvent* ev, unsigned long vtk_event) {
-    syncSize();  // hidden widgets get no resize (§4): size the interactor before forwarding
+    syncSize();  // hidden widgets get no resize (docs/architecture.md#building): size the interactor before forwarding
     const double dpr = devicePixelRatioF();
     interactor_->SetEventInformationFlipY(int(ev->position().x() * dpr), int(ev->position().y() * dpr),
                                           (ev->modifiers() & Qt::ControlModifier) ? 1 : 0,
