@@ -9,37 +9,42 @@
 // constants below and say so, with the reason, in its commit message.
 //
 // Where the constants came from: commit 200d46c (the tree before the restructuring of issue 29),
-// built with GCC 12.2 (Debian 12) and run on an x86-64 CPU with AVX-512 and FMA:
-//   contracted:   cmake --preset release (Release, -O3, VOXWAVE_NATIVE_ARCH=ON: -march=native),
-//                 the build CI uses; -DVOXWAVE_ENABLE_CUDA=OFF -DVOXWAVE_ENGINE_ONLY=ON change no
-//                 CPU engine code.
-//   uncontracted: cmake --preset dev (Debug, -O0, no -march=native).
-//   command:      voxwave_engine_tests --gtest_filter='TraceHashes*' (a mismatch prints the
-//                 hash computed, in the same hex form as the constants).
+// built with GCC 12.2 (Debian 12), run on an x86-64 CPU with AVX-512 and FMA, with
+//   voxwave_engine_tests --gtest_filter='*TraceHashes*'
+// (a mismatch prints the hash computed, in the form of the constants):
+//   contracted:   cmake --preset release (Release -O3, VOXWAVE_NATIVE_ARCH=ON: -march=native), the
+//                 build CI uses (recorded with -DVOXWAVE_ENABLE_CUDA=OFF -DVOXWAVE_ENGINE_ONLY=ON,
+//                 which change no CPU engine code).
+//   uncontracted: cmake --preset dev (Debug -O0, no -march=native).
 //
 // What the bits depend on (measured on that tree):
-// - Not the thread count: OMP_NUM_THREADS=1, 2 and 3 give the same hashes (every node's sums run
+// - Not the thread count: OMP_NUM_THREADS=1, 2 and 3 give the same hashes (each node's sums run
 //   in a fixed order whatever thread computes them).
-// - The build: GCC contracts a * b + c into one fused multiply-add (its default is
+// - The build, through FMA contraction: GCC fuses a * b + c into one multiply-add (its default
 //   -ffp-contract=fast) when the target has FMA (__FMA__, e.g. from -march=native) and it
-//   optimises (-O2 and above). One rounding instead of two changes the last bits of the element
-//   forces, so the two builds have different traces and each has its own constants, selected
-//   below by the same compile-time properties (the tests and the engine share their compile
-//   options through voxwave_options). The explicit 64-byte vectors of the element kernel
-//   (voxel_stiffness_cpu.cpp) compute the same operations per lane on any vector width.
+//   optimises (-O2 and above). One rounding instead of two changes the last bits of the forces,
+//   and the release and dev builds give different hashes for every case. So each kind of build
+//   has its own constants, selected below by those two compile-time properties (the tests and
+//   the engine get the same compile options from voxwave_options). A Release build without
+//   -march=native (x86-64 has no FMA) is expected to give the uncontracted set, and an FMA CPU
+//   without AVX-512 the contracted one (the element kernel's 64-byte vectors then split into
+//   narrower ones with the same operations per lane); neither was measured.
+// Forbidding contraction in the engine would make one set serve every build, but it would
+// change the release build's bits, which is what this test guards.
 //
-// The hash: 64-bit FNV-1a over the IEEE-754 bit patterns of every value the engine returns
-// (displacement, then velocity; receiver by receiver, sample by sample, component by component,
-// as Result stores them), each value's 8 bytes taken least significant first so the hash does
-// not depend on the host's byte order. FP32 runs return their floats widened to double, which
-// is exact, so their hash is the FP32 bits too.
+// The hash: 64-bit FNV-1a over the IEEE-754 bit patterns of every value the run returns (the
+// sample times, then the displacements, then the velocities, in Result's order: receiver,
+// sample, component), each value's 8 bytes least significant first so the hash does not depend
+// on the host's byte order. FP32 runs return their floats widened to double, which is exact.
 //
-// The number of steps: the source wavelet's centre lies ~8000 steps in (delay 4.096e-4 s at the
-// scene's dt 5e-8 s), far more than a test can run; its Hann-windowed onset is small but not
-// zero from the first step on, and in 300 steps (15 us) the P wave carries it 60 mm, past
-// receivers R3-R6. The test asserts that the traces are not zero where that wave arrived, so
-// the hash covers the stiffness products and the update rather than zeros. TCOVFEM's exact CPU
-// emulation of the INT8 product costs ~10x a VFEM step, so it runs fewer steps.
+// The run: the scene as it is but for the spacing (4 mm: 81 x 32 x 96 elements) and the step,
+// 0.9 of the stable limit (4.39e-7 s) instead of the scene's 5e-8 s, so that the waves travel
+// far in few steps. VFEM and OVFEM run 1000 steps (439 us: past the wavelet's centre at
+// 410 us, so the traces hold the main pulse at the near receivers and the onset's echoes from
+// the rebar and the bottom face). TCOVFEM's exact CPU emulation of
+// the INT8 product costs ~50 VFEM steps a step, so it runs 40 (17.6 us: the P wave's onset
+// passes R3-R6). The test asserts that every receiver the P wave can have reached moved in every
+// component, so the hashes cover the stiffness products and the update, not zeros.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -85,10 +90,10 @@ struct TraceCase {
 };
 
 const TraceCase kCases[] = {
-    {"VfemFp64", Method::Vfem, Precision::Fp64, 1000, 0xd3553b5a3629da01ull, 0x0ull},
-    {"OvfemFp64", Method::Ovfem, Precision::Fp64, 1000, 0xf5359664a17ae8b3ull, 0x0ull},
-    {"OvfemFp32", Method::Ovfem, Precision::Fp32, 1000, 0x06e30dd9fac7a4e6ull, 0x0ull},
-    {"TcovfemM8", Method::Tcovfem, Precision::Fp64, 40, 0x6f93c603d0f54578ull, 0x0ull},
+    {"VfemFp64", Method::Vfem, Precision::Fp64, 1000, 0xd3553b5a3629da01ull, 0x45ecc39426019483ull},
+    {"OvfemFp64", Method::Ovfem, Precision::Fp64, 1000, 0xf5359664a17ae8b3ull, 0xf61736be18ef2610ull},
+    {"OvfemFp32", Method::Ovfem, Precision::Fp32, 1000, 0x06e30dd9fac7a4e6ull, 0x03eed30083259976ull},
+    {"TcovfemM8", Method::Tcovfem, Precision::Fp64, 40, 0x6f93c603d0f54578ull, 0xa0b117379ea5a3bdull},
 };
 
 // Test names and failure messages show the case's name, not its bytes.
@@ -161,8 +166,8 @@ TEST_P(TraceHashes, PaperSceneAt4mmOnTheCpuIsBitIdentical) {
     ASSERT_EQ(r.velocity.size(), r.displacement.size());
 
     // The hash covers real arithmetic: every receiver the P wave in concrete can have reached
-    // by the last sample moved in every component (the source's onset is small but not zero
-    // from the first step on, see above), and there are at least two of them.
+    // by the last sample moved in every component (the wavelet's Hann-windowed onset is small
+    // but not zero from the first step on), and there are at least two of them.
     const double vp = p.materials[0].vp;
     ASSERT_EQ(p.materials[0].name, "concrete");
     const double reach = vp * r.time.back();
