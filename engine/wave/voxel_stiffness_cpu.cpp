@@ -1,3 +1,9 @@
+// The 64-byte vectors of this file and of the headers it includes never cross a non-inlined call
+// boundary of another translation unit; without AVX-512 GCC warns that passing them by value
+// changes the ABI, which does not matter here (and would fail -Werror builds that are not
+// -march=native). Set before the includes: the warning is raised in them too.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 #include "wave/voxel_stiffness_cpu.hpp"
 
 #include <omp.h>
@@ -9,11 +15,6 @@
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
 #include "wave/element_rows.hpp"
-
-// The 64-byte vectors below never cross a non-inlined call boundary of another translation unit;
-// without AVX-512 GCC warns that passing them by value changes the ABI, which does not matter
-// here (and would fail -Werror builds that are not -march=native).
-#pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace voxwave {
 

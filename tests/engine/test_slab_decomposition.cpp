@@ -35,7 +35,9 @@ TEST(SlabPartition, CoversEveryPlaneOnceWithBalancedWork) {
         for (int s = 0; s < count; ++s) {
             EXPECT_EQ(slabs[s].index, s);
             EXPECT_LT(slabs[s].k0, slabs[s].k1);
-            if (s > 0) EXPECT_EQ(slabs[s].k0, slabs[s - 1].k1);
+            if (s > 0) {
+                EXPECT_EQ(slabs[s].k0, slabs[s - 1].k1);
+            }
             EXPECT_EQ(slabs[s].shares_lower(), s > 0);
             EXPECT_EQ(slabs[s].shares_upper(), s + 1 < count);
         }
