@@ -56,6 +56,7 @@ std::vector<double> CudaTimeStepper::receiver_displacements() const { no_cuda();
 void CudaTimeStepper::write_slice(SlicePlane, int, SliceQuantity, float*) const { no_cuda(); }
 std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }
 std::string CudaTimeStepper::device_name() const { no_cuda(); }
+struct CudaFloatArray::Storage {};
 CudaFloatArray::CudaFloatArray(std::size_t) { no_cuda(); }
 CudaFloatArray::~CudaFloatArray() = default;
 std::vector<float> CudaFloatArray::download() const { no_cuda(); }

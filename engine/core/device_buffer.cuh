@@ -1,5 +1,6 @@
-// Typed device memory owned by one object (cudaMalloc, never managed memory), released when the
-// object goes; every transfer checked.
+// Typed device memory owned by one object (cudaMalloc, never managed memory), and typed pinned
+// host memory (cudaMallocHost) beside it, each released when the object goes; every transfer and
+// every allocation checked.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -55,6 +56,8 @@ public:
         download(host.data(), n_);
         return host;
     }
+    // Frees the memory now, checked (the destructor's free is not); size() is 0 after.
+    void reset() { release(); }
     T* get() const noexcept { return p_; }
     std::size_t size() const noexcept { return n_; }
     std::size_t bytes() const noexcept { return n_ * sizeof(T); }
@@ -74,6 +77,47 @@ private:
         n_ = 0;
     }
 
+    T* p_ = nullptr;
+    std::size_t n_ = 0;
+};
+
+// Page-locked host memory (cudaMallocHost): the host end of asynchronous copies. Never zeroed.
+template <class T>
+class PinnedHostBuffer {
+public:
+    PinnedHostBuffer() = default;
+    // n elements, contents undefined (as cudaMallocHost leaves them); none allocated for n = 0.
+    explicit PinnedHostBuffer(std::size_t n) {
+        n_ = n;
+        if (n) VOXWAVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&p_), n * sizeof(T)));
+    }
+    ~PinnedHostBuffer() {
+        if (p_) cudaFreeHost(p_);  // no throw from a destructor; the allocation was checked
+    }
+    PinnedHostBuffer(const PinnedHostBuffer&) = delete;
+    PinnedHostBuffer& operator=(const PinnedHostBuffer&) = delete;
+    PinnedHostBuffer(PinnedHostBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+    PinnedHostBuffer& operator=(PinnedHostBuffer&& o) noexcept {
+        swap(o);
+        return *this;
+    }
+
+    // Frees the memory now, checked (the destructor's free is not); size() is 0 after.
+    void reset() {
+        if (p_) VOXWAVE_CUDA_CHECK(cudaFreeHost(p_));
+        p_ = nullptr;
+        n_ = 0;
+    }
+    T* get() const noexcept { return p_; }
+    T& operator[](std::size_t i) const noexcept { return p_[i]; }
+    std::size_t size() const noexcept { return n_; }
+    std::size_t bytes() const noexcept { return n_ * sizeof(T); }
+    void swap(PinnedHostBuffer& o) noexcept {
+        std::swap(p_, o.p_);
+        std::swap(n_, o.n_);
+    }
+
+private:
     T* p_ = nullptr;
     std::size_t n_ = 0;
 };

@@ -71,16 +71,16 @@ struct DeviceRecvPlanes {
 
 // Pinned host copies of the shared planes (3 components each) for the host-staged path.
 struct DeviceStaging {
-    void* send[2] = {nullptr, nullptr};
-    void* recv[2] = {nullptr, nullptr};
+    cuda::PinnedHostBuffer<unsigned char> send[2];
+    cuda::PinnedHostBuffer<unsigned char> recv[2];
     DeviceRecvPlanes device;
     std::size_t bytes = 0;
-    ~DeviceStaging() { release(); }
+    ~DeviceStaging() { release(); }  // the pinned planes go before the device ones
+    // Frees the pinned planes (unchecked), side by side: send, then receive.
     void release() {
         for (int s = 0; s < 2; ++s) {
-            if (send[s]) cudaFreeHost(send[s]);
-            if (recv[s]) cudaFreeHost(recv[s]);
-            send[s] = recv[s] = nullptr;
+            send[s] = {};
+            recv[s] = {};
         }
     }
     void ensure(std::size_t b, bool lower, bool upper) {
@@ -91,8 +91,8 @@ struct DeviceStaging {
         const bool shared[2] = {lower, upper};
         for (int s = 0; s < 2; ++s)
             if (shared[s]) {
-                VOXWAVE_CUDA_CHECK(cudaMallocHost(&send[s], b));
-                VOXWAVE_CUDA_CHECK(cudaMallocHost(&recv[s], b));
+                send[s] = cuda::PinnedHostBuffer<unsigned char>(b);
+                recv[s] = cuda::PinnedHostBuffer<unsigned char>(b);
             }
     }
 };
@@ -106,22 +106,23 @@ void MpiForceExchange::start_device(void* f, bool fp64, const SlabForceLayout& l
     staging_->ensure(3 * plane_bytes, slab_.shares_lower(), slab_.shares_upper());
     const std::size_t offset[2] = {0, std::size_t(l.nz) * l.plane_nodes};
     for (int side = 0; side < 2; ++side) {
-        if (!staging_->send[side]) continue;
+        if (!staging_->send[side].get()) continue;
         // The three component planes are nn apart in f: one strided copy.
         const char* src = static_cast<const char*>(f) + offset[side] * real;
-        VOXWAVE_CUDA_CHECK(cudaMemcpy2DAsync(staging_->send[side], plane_bytes, src, l.nodes * real, plane_bytes, 3,
-                                             cudaMemcpyDeviceToHost, stream));
+        VOXWAVE_CUDA_CHECK(cudaMemcpy2DAsync(staging_->send[side].get(), plane_bytes, src, l.nodes * real, plane_bytes,
+                                             3, cudaMemcpyDeviceToHost, stream));
     }
 }
 
 void MpiForceExchange::finish_device(void* f, bool fp64, const SlabForceLayout& l, void* stream_handle) {
     auto stream = static_cast<cudaStream_t>(stream_handle);
     VOXWAVE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the planes are on the host now
-    swap_planes(staging_->send[0], staging_->send[1], staging_->recv[0], staging_->recv[1], staging_->bytes);
+    swap_planes(staging_->send[0].get(), staging_->send[1].get(), staging_->recv[0].get(), staging_->recv[1].get(),
+                staging_->bytes);
     for (int side = 0; side < 2; ++side)
-        if (staging_->recv[side])
-            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(staging_->device.side[side].get(), staging_->recv[side], staging_->bytes,
-                                               cudaMemcpyHostToDevice, stream));
+        if (staging_->recv[side].get())
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(staging_->device.side[side].get(), staging_->recv[side].get(),
+                                               staging_->bytes, cudaMemcpyHostToDevice, stream));
     add_received_planes(f, fp64, l, staging_->device.side[0].get(), staging_->device.side[1].get(), stream);
 }
 

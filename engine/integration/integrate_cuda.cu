@@ -1269,18 +1269,7 @@ SumfactDesign choose_sumfact_design(const ReferenceTables& t, int combos, std::s
 }
 
 using cuda::DeviceBuffer;
-
-struct PinnedBuffer {
-    void* p = nullptr;
-    explicit PinnedBuffer(std::size_t bytes) {
-        VOXWAVE_CUDA_CHECK(cudaMallocHost(&p, std::max<std::size_t>(bytes, 1)));
-    }
-    ~PinnedBuffer() {
-        if (p) cudaFreeHost(p);
-    }
-    PinnedBuffer(const PinnedBuffer&) = delete;
-    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-};
+using cuda::PinnedHostBuffer;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -1556,8 +1545,9 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
         with_problem_pairs(c.problem, [&](auto pairs) {
             shm = plan_shm<decltype(pairs), Real>(t.nsh, r.jacobian, prop.sharedMemPerBlockOptin);
         });
-    PinnedBuffer staging(std::size_t(chunk) * mat * sizeof(Real));
-    PinnedBuffer staging_in(std::size_t(chunk) * std::max<std::size_t>(std::size_t(t.nq) * 10, 24) * sizeof(Real));
+    // chunk >= 1 and mat >= 1: neither is empty.
+    PinnedHostBuffer<Real> staging(std::size_t(chunk) * mat);
+    PinnedHostBuffer<Real> staging_in(std::size_t(chunk) * std::max<std::size_t>(std::size_t(t.nq) * 10, 24));
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     tm.init_s = seconds_since(t0);
 
@@ -1570,7 +1560,7 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
         ++tm.chunks;
         // --- transfer in (the precomputed variants also pay the host's Jacobian work here)
         t0 = std::chrono::steady_clock::now();
-        Real* in = static_cast<Real*>(staging_in.p);
+        Real* in = staging_in.get();
         ElementBatch part;
         part.type = b.type;
         part.vertices = b.vertices;
@@ -1650,9 +1640,9 @@ CudaIntegrationTiming run(const CudaIntegrationRequest& r, std::vector<double>& 
         // --- transfer out
         t0 = std::chrono::steady_clock::now();
         VOXWAVE_CUDA_CHECK(
-            cudaMemcpy(staging.p, d_k.get(), std::size_t(m) * mat * sizeof(Real), cudaMemcpyDeviceToHost));
+            cudaMemcpy(staging.get(), d_k.get(), std::size_t(m) * mat * sizeof(Real), cudaMemcpyDeviceToHost));
         tm.transfer_out_s += seconds_since(t0);
-        const Real* out = static_cast<const Real*>(staging.p);
+        const Real* out = staging.get();
         for (std::int64_t e = e0; e < std::min<std::int64_t>(e0 + m, keep); ++e)
             for (std::size_t i = 0; i < mat; ++i)
                 kout[std::size_t(e) * mat + i] = double(out[std::size_t(e - e0) * mat + i]);

@@ -3,8 +3,11 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "core/cuda_check.cuh"
+#include "core/device_buffer.cuh"
+#include "core/event_timer.cuh"
 #include "wave/slice_staging.hpp"
 
 namespace voxwave {
@@ -55,20 +58,32 @@ __global__ void abs_histogram_kernel(const float* v, std::size_t n, DeviceStats*
         if (bins[b]) atomicAdd(&s->bins[b], bins[b]);
 }
 
+// Members in the order of their creation (one slot after the other); data grows in snapshot().
 struct Slot {
-    float* data = nullptr;  // device
-    std::size_t capacity = 0;
-    DeviceStats* stats = nullptr;       // device
-    DeviceStats* host_stats = nullptr;  // pinned
-    cudaEvent_t ready = nullptr;        // recorded by the producer after the writes
-    cudaEvent_t released = nullptr;     // recorded by the consumer after its copy
+    cuda::DeviceBuffer<float> data;                     // its size() is the capacity, floats
+    cuda::DeviceBuffer<DeviceStats> stats{1};           // device, not zeroed here
+    cuda::PinnedHostBuffer<DeviceStats> host_stats{1};  // pinned
+    cuda::Event ready{cudaEventDisableTiming};          // recorded by the producer after the writes
+    cuda::Event released{cudaEventDisableTiming};       // recorded by the consumer after its copy
     StagedSliceInfo info;
 };
+
+int current_device() {
+    int d = 0;
+    VOXWAVE_CUDA_CHECK(cudaGetDevice(&d));
+    return d;
+}
+
+// Frees what `r` holds now, through its destructor (unchecked: for teardown).
+template <class R>
+void drop(R& r) noexcept {
+    R gone = std::move(r);
+}
 
 }  // namespace
 
 struct DeviceSliceStaging::Impl {
-    int device = 0;
+    int device = current_device();  // first: the slots below are created on it
     Slot slots[3];
     mutable std::mutex mutex;
     int pending = -1;  // published, not taken
@@ -76,26 +91,27 @@ struct DeviceSliceStaging::Impl {
     std::uint64_t sequence = 0;
 };
 
-DeviceSliceStaging::DeviceSliceStaging() : impl_(std::make_unique<Impl>()) {
-    VOXWAVE_CUDA_CHECK(cudaGetDevice(&impl_->device));
-    for (Slot& s : impl_->slots) {
-        VOXWAVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&s.stats), sizeof(DeviceStats)));
-        VOXWAVE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&s.host_stats), sizeof(DeviceStats)));
-        VOXWAVE_CUDA_CHECK(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming));
-        VOXWAVE_CUDA_CHECK(cudaEventCreateWithFlags(&s.released, cudaEventDisableTiming));
-    }
-}
+// Impl's members create, in order: the device's number, then per slot its device statistics,
+// pinned statistics and the two events.
+DeviceSliceStaging::DeviceSliceStaging() : impl_(std::make_unique<Impl>()) {}
 
 DeviceSliceStaging::~DeviceSliceStaging() {
     // Possibly the last owner on another thread: the buffers are the staging device's.
-    if (cudaSetDevice(impl_->device) != cudaSuccess) return;
+    if (cudaSetDevice(impl_->device) != cudaSuccess) {
+        // No CUDA call without the staging device: the slots' memory and events are left, not freed
+        // on whatever device is current (their owners' destructors must not run).
+        static_cast<void>(impl_.release());
+        return;
+    }
+    // Slot by slot: wait for the consumer's last copy out of it, then free its memory and events in
+    // this order, before the next slot's wait.
     for (Slot& s : impl_->slots) {
-        if (s.released) cudaEventSynchronize(s.released);
-        cudaFree(s.data);
-        cudaFree(s.stats);
-        cudaFreeHost(s.host_stats);
-        if (s.ready) cudaEventDestroy(s.ready);
-        if (s.released) cudaEventDestroy(s.released);
+        if (s.released.get()) cudaEventSynchronize(s.released.get());
+        drop(s.data);
+        drop(s.stats);
+        drop(s.host_stats);
+        drop(s.ready);
+        drop(s.released);
     }
 }
 
@@ -112,34 +128,32 @@ StagedSliceInfo DeviceSliceStaging::snapshot(const WaveSession& session, SlicePl
     Slot& s = m.slots[w];
     const auto e = slice_extent(session.problem().grid, plane);
     const std::size_t n = std::size_t(e[0]) * e[1];
-    if (s.capacity < n) {
+    if (s.data.size() < n) {
         // A consumer's copy out of the old buffer may still be queued.
-        VOXWAVE_CUDA_CHECK(cudaEventSynchronize(s.released));
-        VOXWAVE_CUDA_CHECK(cudaFree(s.data));
-        s.data = nullptr;
-        s.capacity = 0;
-        VOXWAVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&s.data), n * sizeof(float)));
-        s.capacity = n;
+        s.released.synchronize();
+        s.data.reset();                         // the old buffer goes before the new one is allocated
+        s.data = cuda::DeviceBuffer<float>(n);  // not zeroed: the slice overwrites it
     }
     // The session's kernels run on this thread's default stream; so do the writes below. They
     // start after the consumer's last copy out of this slot (a no-op before the first copy).
-    VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(0, s.released, 0));
-    session.slice_to_device(plane, index, quantity, s.data);
-    VOXWAVE_CUDA_CHECK(cudaMemsetAsync(s.stats, 0, sizeof(DeviceStats), 0));
+    VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(0, s.released.get(), 0));
+    session.slice_to_device(plane, index, quantity, s.data.get());
+    VOXWAVE_CUDA_CHECK(cudaMemsetAsync(s.stats.get(), 0, sizeof(DeviceStats), 0));
     constexpr int threads = 256;
     const int blocks = int(std::min<std::size_t>(120, (n + threads - 1) / threads));
-    abs_max_kernel<<<blocks, threads>>>(s.data, n, s.stats);
+    abs_max_kernel<<<blocks, threads>>>(s.data.get(), n, s.stats.get());
     VOXWAVE_CUDA_CHECK_LAUNCH("abs_max_kernel");
-    abs_histogram_kernel<<<blocks, threads>>>(s.data, n, s.stats);
+    abs_histogram_kernel<<<blocks, threads>>>(s.data.get(), n, s.stats.get());
     VOXWAVE_CUDA_CHECK_LAUNCH("abs_histogram_kernel");
-    VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(s.host_stats, s.stats, sizeof(DeviceStats), cudaMemcpyDeviceToHost, 0));
-    VOXWAVE_CUDA_CHECK(cudaEventRecord(s.ready, 0));
-    VOXWAVE_CUDA_CHECK(cudaEventSynchronize(s.ready));
+    VOXWAVE_CUDA_CHECK(
+        cudaMemcpyAsync(s.host_stats.get(), s.stats.get(), sizeof(DeviceStats), cudaMemcpyDeviceToHost, 0));
+    s.ready.record(0);
+    s.ready.synchronize();
     StagedSliceInfo info;
     info.width = e[0];
     info.height = e[1];
     info.step = session.step();
-    const DeviceStats& hs = *s.host_stats;
+    const DeviceStats& hs = s.host_stats[0];
     unsigned bits = hs.max_bits;
     float peak = 0;
     static_assert(sizeof(bits) == sizeof(peak));
@@ -186,9 +200,10 @@ bool DeviceSliceStaging::copy_latest(float* device_out, std::size_t capacity_flo
         const std::size_t n = std::size_t(s.info.width) * s.info.height;
         // The producer synchronised on `ready` before publishing; waiting on it keeps the order
         // explicit on the consumer's stream all the same.
-        VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(stream, s.ready, 0));
-        VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(device_out, s.data, n * sizeof(float), cudaMemcpyDeviceToDevice, stream));
-        VOXWAVE_CUDA_CHECK(cudaEventRecord(s.released, stream));
+        VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(stream, s.ready.get(), 0));
+        VOXWAVE_CUDA_CHECK(
+            cudaMemcpyAsync(device_out, s.data.get(), n * sizeof(float), cudaMemcpyDeviceToDevice, stream));
+        s.released.record(stream);
     } catch (...) {
         std::lock_guard lock(m.mutex);
         m.reading = -1;

@@ -794,13 +794,18 @@ void CudaTimeStepper::write_slice(SlicePlane plane, int index, SliceQuantity q, 
     impl_->engine->write_slice(plane, index, q, w, h, out);
 }
 
-CudaFloatArray::CudaFloatArray(std::size_t count) : count_(count) {
-    VOXWAVE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), std::max<std::size_t>(1, count) * sizeof(float)));
-}
-CudaFloatArray::~CudaFloatArray() { cudaFree(data_); }
+struct CudaFloatArray::Storage {
+    DeviceBuffer<float> buffer;
+};
+// At least one float, so that data() is never null; not zeroed.
+CudaFloatArray::CudaFloatArray(std::size_t count)
+    : storage_(std::make_unique<Storage>(Storage{DeviceBuffer<float>(std::max<std::size_t>(1, count))})),
+      data_(storage_->buffer.get()),
+      count_(count) {}
+CudaFloatArray::~CudaFloatArray() = default;
 std::vector<float> CudaFloatArray::download() const {
     std::vector<float> h(count_);
-    if (count_) VOXWAVE_CUDA_CHECK(cudaMemcpy(h.data(), data_, count_ * sizeof(float), cudaMemcpyDeviceToHost));
+    storage_->buffer.download(h.data(), count_);
     return h;
 }
 

@@ -128,7 +128,7 @@ private:
 };
 
 // Floats in device memory: slices that stay on the GPU (the live-frame benchmark; the GUI's
-// frames go to a GL buffer instead, see slice_gl_interop.hpp).
+// frames go to a GL buffer instead, see slice_gl_interop.hpp). Not zeroed.
 class CudaFloatArray {
 public:
     explicit CudaFloatArray(std::size_t count);
@@ -140,6 +140,8 @@ public:
     std::vector<float> download() const;
 
 private:
+    struct Storage;  // the cuda::DeviceBuffer behind data_ (time_stepper_cuda.cu): no CUDA types here
+    std::unique_ptr<Storage> storage_;
     float* data_ = nullptr;
     std::size_t count_ = 0;
 };
