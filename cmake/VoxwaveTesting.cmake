@@ -118,6 +118,10 @@ function(voxwave_refresh_gtest_cases config_file)
     file(WRITE "${tests_file}" "${broken}")
     return()
   endif()
+  # The "  # GetParam() = ..." comments print parameter values, which may hold unbalanced brackets
+  # (a JSON snippet, say): CMake's list splitting would then merge every later line into one
+  # element and lose those cases. Names hold neither brackets nor semicolons: drop the comments.
+  string(REGEX REPLACE "  # [^\n]*" "" listing "${listing}")
   string(REPLACE ";" "\\;" listing "${listing}")
   string(REPLACE "\n" ";" lines "${listing}")
   set(script "")

@@ -32,6 +32,12 @@ TEST_P(HonestParam, Case) {
 }
 INSTANTIATE_TEST_SUITE_P(Values, HonestParam, ::testing::Values(0, 1, 2));
 
+// Printed parameters with unbalanced brackets and semicolons (as JSON snippets have): every case
+// after them must still be its own CTest test, the failing one included.
+class BracketParam : public ::testing::TestWithParam<const char*> {};
+TEST_P(BracketParam, Case) { EXPECT_STRNE(GetParam(), "fails]") << "the last bracket case fails"; }
+INSTANTIATE_TEST_SUITE_P(Printed, BracketParam, ::testing::Values("[open; [", "passes", "fails]"));
+
 TEST(LaunchedHonest, Skips) {
     ASSERT_STREQ(std::getenv("VOXWAVE_SCRATCH"), "1");
     GTEST_SKIP() << "no device";
