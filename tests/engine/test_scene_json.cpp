@@ -21,7 +21,7 @@ Scene every_feature_scene(const test::TempDir& dir) {
     s.base_dir = dir.str();
     s.grid = {{0.1 + 0.2, 0.128, 1.0 / 3}, 0.002, {0, 1e-300, 0.1 + 0.2 - 0.3}};
     s.materials = {{"concrete", 2400, 4000, 2450, "#9a9a9a", ""},
-                   {"steel", 7850, 5900, 3200, "#4a6fa5", "DESIGN §2"},
+                   {"steel", 7850, 5900, 3200, "#4a6fa5", "seed 000 §2"},
                    {"épоxy ünïcode", 1200.000000000001, 2600, 0, "#ABCDEF", "quote \" and \\ backslash"}};
     s.background = "concrete";
     s.shapes = {
