@@ -153,6 +153,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](const QString& m) { showError(tr("Run failed"), m, false); });
     connect(&controller_, &SimulationController::finished, this, [this](bool completed) {
         traces_->flush();
+        if (run_pending_ && !showing_result_) {
+            run_pending_ = false;
+            current_result_ = controller_.lastResult();
+            current_result_->scene = doc_.displayName().toStdString();
+        }
         statusBar()->showMessage(completed ? tr("Run finished") : tr("Run stopped"), 5000);
     });
     connect(&controller_, &SimulationController::stateChanged, this, [this] {
@@ -242,25 +247,8 @@ void MainWindow::buildActions() {
         if (!p.isEmpty()) saveScene(p);
     });
     file->addSeparator();
-    file->addAction(tr("Export traces (HDF5)..."), this, [this] {
-        const QString p = QFileDialog::getSaveFileName(this, tr("Export traces"), QString(), tr("HDF5 (*.h5)"));
-        if (p.isEmpty()) return;
-        try {
-            // What the traces panel shows: an opened result file, else the last run.
-            write_result_h5(p.toStdString(), showing_result_ ? opened_result_ : controller_.lastResult());
-        } catch (const std::exception& e) {
-            showError(tr("Export failed"), e.what(), false);
-        }
-    });
-    file->addAction(tr("Export traces (CSV)..."), this, [this] {
-        const QString p = QFileDialog::getSaveFileName(this, tr("Export traces"), QString(), tr("CSV (*.csv)"));
-        if (p.isEmpty()) return;
-        try {
-            traces_->exportCsv(p);
-        } catch (const std::exception& e) {
-            showError(tr("Export failed"), e.what(), false);
-        }
-    });
+    file->addAction(tr("Export traces (HDF5)..."), this, [this] { exportTracesAs(tr("HDF5 (*.h5)")); });
+    file->addAction(tr("Export traces (CSV)..."), this, [this] { exportTracesAs(tr("CSV (*.csv)")); });
     file->addAction(tr("Export snapshot (PNG)..."), this, [this] {
         const QString p = QFileDialog::getSaveFileName(this, tr("Snapshot"), QString(), tr("PNG (*.png)"));
         if (!p.isEmpty() && !wavefield_->grabFramebuffer().save(p))
@@ -472,14 +460,49 @@ bool MainWindow::openResult(const QString& path, bool quiet) {
     statusBar()->showMessage(
         tr("Result %1: %2, %3 receivers, dt %4 µs").arg(name, what).arg(r.receiver_count()).arg(r.dt * 1e6, 0, 'g', 4));
     QSettings().setValue("dirs/results", QFileInfo(path).absolutePath());
-    opened_result_ = std::move(r);
+    current_result_ = std::move(r);
+    return true;
+}
+
+QString MainWindow::noResultMessage() const {
+    if (controller_.busy())
+        return tr("The run of %1 has not ended: its traces can be exported once it finishes or is stopped.")
+            .arg(doc_.displayName());
+    return tr("%1 has no result to export yet: run it (F5) or open a result file first.").arg(doc_.displayName());
+}
+
+void MainWindow::exportTracesAs(const QString& filter) {
+    if (!current_result_) {
+        showError(tr("Nothing to export"), noResultMessage(), false);
+        return;
+    }
+    const QString p = QFileDialog::getSaveFileName(this, tr("Export traces"), QString(), filter);
+    if (!p.isEmpty()) exportTraces(p);
+}
+
+bool MainWindow::exportTraces(const QString& path, bool quiet) {
+    if (!current_result_) {
+        showError(tr("Nothing to export"), noResultMessage(), quiet);
+        return false;
+    }
+    try {
+        // The traces panel shows the current result once a run has ended: its CSV is that result's.
+        if (path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive))
+            traces_->exportCsv(path);
+        else
+            write_result_h5(path.toStdString(), *current_result_);
+    } catch (const std::exception& e) {
+        showError(tr("Export failed"), e.what(), quiet);
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported the traces to %1").arg(path), 5000);
     return true;
 }
 
 void MainWindow::leaveResult() {
     if (!showing_result_) return;
     showing_result_ = false;
-    opened_result_ = {};
+    current_result_.reset();
     painter_->setResultReceivers({}, {});
     traces_dock_->setWindowTitle(tr("Receivers"));
 }
@@ -545,8 +568,7 @@ void MainWindow::updateRecentMenu() {
 }
 
 void MainWindow::updateTitle() {
-    const QString name = doc_.path().isEmpty() ? tr("untitled") : QFileInfo(doc_.path()).fileName();
-    setWindowTitle(QStringLiteral("%1%2 — voxwave").arg(name, doc_.isModified() ? "*" : ""));
+    setWindowTitle(QStringLiteral("%1%2 — voxwave").arg(doc_.displayName(), doc_.isModified() ? "*" : ""));
 }
 
 bool MainWindow::maybeSave() {
@@ -588,6 +610,8 @@ void MainWindow::startRun() {
         return;
     }
     if (controller_.busy()) return;
+    current_result_.reset();
+    run_pending_ = true;
     pushViewToController();
     longest_stall_ms_ = 0;
     controller_.setDeviceSlices(wavefield_->interopUsable(), wavefield_->interopStatus());
@@ -599,6 +623,8 @@ void MainWindow::pauseRun() { controller_.pause(); }
 void MainWindow::stepRun() {
     leaveResult();
     if (!controller_.busy()) {
+        current_result_.reset();
+        run_pending_ = true;
         pushViewToController();
         controller_.setDeviceSlices(wavefield_->interopUsable(), wavefield_->interopStatus());
         controller_.start(doc_.scene(), doc_.model(), true);
@@ -614,6 +640,8 @@ void MainWindow::resetRun() {
     wavefield_->clearSlice();
     traces_->reset({}, 0);
     leaveResult();
+    current_result_.reset();
+    run_pending_ = false;
     progress_->setValue(0);
     time_label_->setText(tr("t = 0 µs"));
     rate_label_->clear();

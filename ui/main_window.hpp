@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <QSet>
 #include <QStringList>
+#include <optional>
 #include <vector>
 
 #include "document/scene_document.hpp"
@@ -66,6 +67,13 @@ public:
     // error shows the one-line message (unless quiet) and changes nothing; the document is
     // never touched. A run in progress is stopped first.
     bool openResult(const QString& path, bool quiet = false);
+    // What File > Export traces writes: the result file shown, else the open scene's last
+    // finished or stopped run; null when there is none (a new or other scene opened, Reset, a
+    // run started and not ended yet).
+    const Result* currentResult() const { return current_result_ ? &*current_result_ : nullptr; }
+    // Writes currentResult() to `path` (CSV when it ends in .csv, else HDF5). Without one, says
+    // why (unless quiet), writes nothing and returns false; so does a failed write.
+    bool exportTraces(const QString& path, bool quiet = false);
     // Simulation > Run on a cluster...: opens the dialog (window-modal, returns at once); when
     // it has written the job, a message gives the two paths and the sbatch command.
     ClusterJobDialog* openClusterJobDialog();
@@ -107,6 +115,10 @@ private:
     void showInfo(const QString& title, const QString& message);
     // Back from showing a result file (a run starts, Reset): its markers and title go.
     void leaveResult();
+    // Why there is nothing to export (no current result).
+    QString noResultMessage() const;
+    // The Export traces menu items: say there is nothing before asking for a file name.
+    void exportTracesAs(const QString& filter);
 
     SceneDocument doc_;
     SimulationController controller_;
@@ -149,7 +161,11 @@ private:
     QDockWidget* traces_dock_ = nullptr;
     // The traces panel shows a result file: frames of a stopped run arriving late are dropped.
     bool showing_result_ = false;
-    Result opened_result_;  // what File > Export traces (HDF5) writes while it is shown
+    std::optional<Result> current_result_;  // see currentResult()
+    // A run of the open scene was started and has not ended: its result becomes current when it
+    // does. Cleared when the scene goes (New, Open), on Reset and on opening a result file, so
+    // a stopped run's late end does not count.
+    bool run_pending_ = false;
     bool non_interactive_ = false;
     QString record_dir_;
     std::vector<QDockWidget*> hidden_docks_;

@@ -9,6 +9,9 @@
 namespace voxwave {
 
 struct Result {
+    // The scene the run came from, as its window or command line named it (a file name); empty
+    // when unknown (files written before it existed).
+    std::string scene;
     std::string method, precision, backend;
     int stages = 0;
     double spacing = 0, dt = 0;

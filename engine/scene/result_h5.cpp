@@ -38,6 +38,7 @@ void write_result_h5(const std::string& path, const Result& r) {
         h5::File f = h5::File::create(temp, path);
         f.write_attribute("/", "format", std::string(kFormat));
         f.write_attribute("/", "version", kVersion);
+        if (!r.scene.empty()) f.write_attribute("/", "scene", r.scene);
         f.write_attribute("/", "method", r.method);
         f.write_attribute("/", "precision", r.precision);
         f.write_attribute("/", "stages", static_cast<std::int32_t>(r.stages));
@@ -70,6 +71,8 @@ Result read_result_h5(const std::string& path) {
         throw InputError(path, "version", "unsupported version " + std::to_string(version) + " (this build reads 1)");
 
     Result r;
+    // Optional (still version 1): files written before it existed, and runs of no named scene.
+    if (f.has_attribute("/", "scene")) r.scene = f.read_string_attribute("/", "scene");
     r.method = f.read_string_attribute("/", "method");
     r.precision = f.read_string_attribute("/", "precision");
     r.backend = f.read_string_attribute("/", "backend");

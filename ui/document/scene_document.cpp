@@ -20,6 +20,8 @@ QString voxelsPathFor(const QString& scene_path) {
 
 SceneDocument::SceneDocument(QObject* parent) : QObject(parent) {}
 
+QString SceneDocument::displayName() const { return path_.isEmpty() ? tr("untitled") : QFileInfo(path_).fileName(); }
+
 void SceneDocument::reset(const Scene& scene, const QString& path) {
     VoxelGrid model = rasterise(scene);  // may throw: nothing is changed before it succeeds
     scene_ = scene;

@@ -26,6 +26,8 @@ public:
     const Scene& scene() const { return scene_; }
     const VoxelGrid& model() const { return model_; }
     const QString& path() const { return path_; }
+    // The name the window shows for the document: its file's name, or "untitled".
+    QString displayName() const;
     bool painted() const { return painted_; }
     QUndoStack* undoStack() { return &undo_; }
     bool isModified() const { return !undo_.isClean(); }

@@ -39,6 +39,16 @@ SlicePainter::SlicePainter(SceneDocument* doc, QWidget* parent) : QWidget(parent
     setMinimumSize(240, 180);
     setFocusPolicy(Qt::StrongFocus);
     connect(doc_, &SceneDocument::modelChanged, this, [this] {
+        const VoxelGrid& g = doc_->model();
+        if (g.spacing != placed_spacing_ || g.n != placed_n_) {
+            // Re-voxelised (a new spacing, or its undo): same physical slice, and the view
+            // refitted, since the old zoom was in pixels per cell of the old grid.
+            placeSliceAtFocus();
+            rebuildImage();
+            fitToWindow();
+            emit sliceChanged();
+            return;
+        }
         rebuildImage();
         update();
     });
@@ -51,10 +61,9 @@ SlicePainter::SlicePainter(SceneDocument* doc, QWidget* parent) : QWidget(parent
         moving_.reset();
         // Start on the plane of the first source (where the wave is), else in the middle.
         const VoxelGrid& g = doc_->model();
-        const int normal = plane_axes(plane_)[2];
-        node_plane_ = nodePlaneCount() / 2;
-        if (!doc_->scene().sources.empty())
-            node_plane_ = nearest_node(g, doc_->scene().sources.front().position)[std::size_t(normal)];
+        for (int a = 0; a < 3; ++a) focus_[a] = g.origin[a] + 0.5 * g.n[a] * g.spacing;
+        if (!doc_->scene().sources.empty()) focus_ = doc_->scene().sources.front().position;
+        placeSliceAtFocus();
         fitted_ = false;
         rebuildImage();
         fitToWindow();
@@ -70,10 +79,17 @@ SliceRef SlicePainter::sliceRef() const {
     return {plane_, std::clamp(node_plane_, 0, std::max(0, layers - 1))};
 }
 
+void SlicePainter::placeSliceAtFocus() {
+    const VoxelGrid& g = doc_->model();
+    node_plane_ = std::clamp(nearest_node(g, focus_)[std::size_t(plane_axes(plane_)[2])], 0, nodePlaneCount() - 1);
+    placed_spacing_ = g.spacing;
+    placed_n_ = g.n;
+}
+
 void SlicePainter::setPlane(SlicePlane plane) {
     if (plane == plane_) return;
     plane_ = plane;
-    node_plane_ = nodePlaneCount() / 2;
+    placeSliceAtFocus();
     rebuildImage();
     fitToWindow();
     emit sliceChanged();
@@ -83,6 +99,9 @@ void SlicePainter::setNodePlane(int index) {
     index = std::clamp(index, 0, nodePlaneCount() - 1);
     if (index == node_plane_) return;
     node_plane_ = index;
+    const VoxelGrid& g = doc_->model();
+    const int normal = plane_axes(plane_)[2];
+    focus_[std::size_t(normal)] = g.origin[std::size_t(normal)] + index * g.spacing;
     rebuildImage();
     update();
     emit sliceChanged();

@@ -72,10 +72,19 @@ private:
     // Where the point being dragged would go for the cursor at `pixel`: the nearest node in the
     // plane, keeping its own coordinate along the normal (a marker of another plane stays there).
     Vec3 dragTarget(QPointF pixel) const;
+    // Puts the slice on the node plane nearest focus_ (the grid or the orientation changed).
+    void placeSliceAtFocus();
 
     SceneDocument* doc_;
     SlicePlane plane_ = SlicePlane::XZ;
     int node_plane_ = 0;
+    // The physical point (metres) the slice goes through: its coordinate along the normal places
+    // the slice, so a new spacing or orientation keeps the slice where it was in the model rather
+    // than at the same index. Updated when the user moves the slice.
+    Vec3 focus_{};
+    // The grid the slice was placed on: a model with another spacing or size re-places it.
+    double placed_spacing_ = 0;
+    std::array<int, 3> placed_n_{};
     SliceTool tool_ = SliceTool::Brush;
     int brush_size_ = 3;
     MaterialId material_ = 1;

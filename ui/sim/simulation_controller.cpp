@@ -53,7 +53,8 @@ void SimulationController::startAll(const std::vector<std::pair<Scene, VoxelGrid
     }
     state_ = State::Preparing;
     emit stateChanged();
-    worker_ = std::thread([this, runs, start_paused] { run(runs, start_paused); });
+    const std::uint64_t serial = ++run_serial_;
+    worker_ = std::thread([this, runs, start_paused, serial] { run(runs, start_paused, serial); });
 }
 
 void SimulationController::pause() {
@@ -183,7 +184,8 @@ void SimulationController::publish(const std::vector<std::unique_ptr<WaveSession
         Qt::QueuedConnection);
 }
 
-void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused) {
+void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused,
+                               std::uint64_t serial) {
     // The engine yields to the window: a lower priority for this thread, inherited by the
     // OpenMP threads it starts, so painting and input never wait behind a step (on Linux nice
     // values are per thread). The engine still gets every cycle the window leaves idle.
@@ -283,7 +285,8 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
     staging_.reset();  // frames in the queue keep it alive
     QMetaObject::invokeMethod(
         this,
-        [this, r = std::move(results), completed] {
+        [this, r = std::move(results), completed, serial] {
+            if (serial != run_serial_) return;  // a run stopped before the one now going
             last_results_ = r;
             emit finished(completed);
         },

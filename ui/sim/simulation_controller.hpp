@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -99,7 +100,7 @@ signals:
     void sliceTransport(const QString& text);
 
 private:
-    void run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused);
+    void run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused, std::uint64_t serial);
     void publish(const std::vector<std::unique_ptr<WaveSession>>& sessions, std::int64_t total, double rate);
     void setState(State s);
     void transport(const QString& text);
@@ -123,6 +124,9 @@ private:
     std::shared_ptr<DeviceSliceStaging> staging_;  // worker thread only
     std::chrono::steady_clock::time_point last_volume_{};
     std::vector<Result> last_results_;
+    // Which start() a run's end belongs to (window thread only): a stopped run's end may still be
+    // queued when the next run starts, and must not pass for the new run's (finished, lastResult).
+    std::uint64_t run_serial_ = 0;
     Result empty_;
 };
 

@@ -1,0 +1,262 @@
+// State that follows the scene (issue 30): a new spacing or orientation keeps the slice where it
+// was in the model and refits the view; exports write the open scene's own last result, or say
+// there is none and write nothing.
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <cmath>
+
+#include "editing/slice_painter.hpp"
+#include "main_window.hpp"
+#include "scene/result.hpp"
+#include "scene/scene_io.hpp"
+#include "views/gl_format.hpp"
+#include "views/trace_panel.hpp"
+
+using namespace voxwave;
+using namespace voxwave::ui;
+
+namespace {
+
+// A small two-material block the CPU runs in milliseconds per step; long enough that the tests
+// stop it.
+Scene small_scene(double spacing) {
+    Scene s = read_scene_json(VOXWAVE_ASSETS_DIR "/scenes/homogeneous_block.json");
+    s.grid.spacing = spacing;
+    s.materials.push_back({"steel", 7850, 5900, 3200, "#4a6fa5", ""});
+    s.shapes.push_back(Shape{"steel", BoxShape{{0.03, 0.0, 0.01}, {0.05, 0.1, 0.02}}});
+    s.boundary = {};
+    s.run.backend = Backend::Cpu;
+    s.run.duration = 5e-2;
+    return s;
+}
+
+// Records and closes every message box and file dialog the window shows while it lives
+// (polling, so one shown from a nested modal loop is closed too).
+class DialogCloser : public QObject {
+public:
+    DialogCloser() {
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            for (QWidget* w : QApplication::topLevelWidgets()) {
+                if (!w->isVisible()) continue;
+                if (auto* box = qobject_cast<QMessageBox*>(w)) {
+                    messages << box->text();
+                    box->accept();
+                } else if (auto* fd = qobject_cast<QFileDialog*>(w)) {
+                    ++file_dialogs;
+                    fd->reject();
+                }
+            }
+        });
+        timer_.start(50);
+    }
+    QStringList messages;
+    int file_dialogs = 0;
+
+private:
+    QTimer timer_;
+};
+
+QAction* menu_action(QMainWindow& w, const QString& text) {
+    for (QAction* a : w.menuBar()->findChildren<QAction*>())
+        if (a->text() == text) return a;
+    return nullptr;
+}
+
+// The slice's coordinate along the plane's normal (metres).
+double slice_position(MainWindow& w) {
+    const VoxelGrid& g = w.document()->model();
+    const int normal = w.painter()->plane() == SlicePlane::XY ? 2 : w.painter()->plane() == SlicePlane::XZ ? 1 : 0;
+    return g.origin[normal] + w.painter()->nodePlane() * g.spacing;
+}
+
+}  // namespace
+
+class TestSceneState : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w_;
+    QTemporaryDir dir_;
+
+    // Runs the open scene until it has some samples, then stops it and waits for its end.
+    void runAndStop() {
+        QSignalSpy finished(w_->controller(), &SimulationController::finished);
+        w_->startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(w_->traces()->sampleCount() > 20, 20000);
+        w_->stopRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // QSettings of the tests stay apart from a user's
+        QSettings().clear();
+        w_ = std::make_unique<MainWindow>();
+        w_->resize(1400, 900);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    }
+
+    void changingTheSpacingFrom4To2mmKeepsTheSlicesPhysicalPositionWithinOneVoxel() {
+        const QString path = dir_.filePath("block4.json");
+        write_scene_json(path.toStdString(), small_scene(0.004));
+        QVERIFY(w_->openScene(path, true));
+        SlicePainter* p = w_->painter();
+        w_->tabs()->setCurrentWidget(p);
+        p->setPlane(SlicePlane::XZ);
+        p->setNodePlane(18);  // y = 72 mm, not the middle (50 mm)
+        QTest::qWait(50);
+        const double before = slice_position(*w_);
+        QVERIFY(std::abs(before - 0.072) < 1e-12);
+
+        // Through the run panel, as a user does it: one undoable change of spacing.
+        auto* spacing = w_->findChild<QDoubleSpinBox*>("run-spacing");
+        QVERIFY(spacing);
+        spacing->setValue(2.0);
+        emit spacing->editingFinished();
+        QCOMPARE(w_->document()->model().spacing, 0.002);
+        QCOMPARE(w_->document()->model().n[1], 50);
+        const double after = slice_position(*w_);
+        QVERIFY2(std::abs(after - before) <= 0.002,
+                 qPrintable(QString("y %1 mm -> %2 mm").arg(before * 1e3).arg(after * 1e3)));
+        QCOMPARE(p->nodePlane(), 36);
+
+        // Refitted: the whole model is in view (not twice the size it was, off the widget), and so
+        // is the steel box painted into it.
+        QTest::qWait(50);
+        const QRectF shown = p->sliceRect();
+        const QRectF widget = QRectF(p->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+        QVERIFY2(widget.contains(shown), qPrintable(QString("slice %1 x %2 at (%3, %4) in a %5 x %6 widget")
+                                                        .arg(shown.width())
+                                                        .arg(shown.height())
+                                                        .arg(shown.x())
+                                                        .arg(shown.y())
+                                                        .arg(p->width())
+                                                        .arg(p->height())));
+        QVERIFY(shown.width() > 0.9 * p->width() || shown.height() > 0.9 * p->height());
+        QVERIFY(QRectF(p->rect()).contains(p->pixelOf({0.04, after, 0.015})));
+
+        // Undo goes back to 4 mm, same place.
+        w_->document()->undoStack()->undo();
+        QCOMPARE(w_->document()->model().spacing, 0.004);
+        QVERIFY(std::abs(slice_position(*w_) - before) <= 0.004);
+    }
+
+    void changingTheOrientationKeepsTheSlicesPhysicalPosition() {
+        SlicePainter* p = w_->painter();
+        p->setPlane(SlicePlane::XZ);
+        p->setNodePlane(18);  // y = 72 mm
+        p->setPlane(SlicePlane::YZ);
+        p->setNodePlane(5);  // x = 20 mm
+        p->setPlane(SlicePlane::XZ);
+        QVERIFY2(std::abs(slice_position(*w_) - 0.072) < 1e-12, qPrintable(QString::number(slice_position(*w_))));
+        p->setPlane(SlicePlane::YZ);
+        QVERIFY2(std::abs(slice_position(*w_) - 0.020) < 1e-12, qPrintable(QString::number(slice_position(*w_))));
+        p->setPlane(SlicePlane::XZ);
+    }
+
+    void exportWithNoCurrentResultSaysSoAndWritesNothing() {
+        // An untitled scene's run: a result, but not the next scene's.
+        w_->document()->reset(small_scene(0.005));
+        runAndStop();
+        QVERIFY(w_->currentResult());
+        QCOMPARE(w_->currentResult()->scene, std::string("untitled"));
+
+        const QString other = dir_.filePath("other.json");
+        write_scene_json(other.toStdString(), small_scene(0.005));
+        QVERIFY(w_->openScene(other, true));
+        QVERIFY(!w_->currentResult());
+        for (const char* name : {"none.h5", "none.csv"}) {
+            const QString out = dir_.filePath(name);
+            QVERIFY(!w_->exportTraces(out, true));
+            QVERIFY2(w_->lastError().contains("other.json has no result"), qPrintable(w_->lastError()));
+            QVERIFY2(!QFile::exists(out), name);
+        }
+
+        // From the menu: one message, and no file dialog to pick a name for nothing.
+        for (const QString& item : {tr("Export traces (HDF5)..."), tr("Export traces (CSV)...")}) {
+            DialogCloser closer;
+            QAction* a = menu_action(*w_, item);
+            QVERIFY(a);
+            a->trigger();
+            QTRY_COMPARE_WITH_TIMEOUT(closer.messages.size(), 1, 3000);
+            QCOMPARE(closer.messages[0], w_->lastError());
+            QCOMPARE(closer.file_dialogs, 0);
+        }
+
+        // While a run is going there is none yet either: the panel's traces are still growing.
+        w_->startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(w_->traces()->sampleCount() > 5, 20000);
+        QVERIFY(!w_->exportTraces(dir_.filePath("running.h5"), true));
+        QVERIFY2(w_->lastError().contains("has not ended"), qPrintable(w_->lastError()));
+        QVERIFY(!QFile::exists(dir_.filePath("running.h5")));
+        w_->resetRun();
+        QVERIFY(!w_->currentResult());
+    }
+
+    void exportedFileMatchesTheOpenScenesLastRun() {
+        // The scene's own receivers, unlike the earlier scenes': names and count tell them apart.
+        Scene s = small_scene(0.005);
+        s.receivers = {{"top", {0.02, 0.05, 0.05}}, {"mid", {0.05, 0.05, 0.025}}};
+        const QString path = dir_.filePath("two.json");
+        write_scene_json(path.toStdString(), s);
+        QVERIFY(w_->openScene(path, true));
+        runAndStop();
+        const Result& run = w_->controller()->lastResult();
+        QVERIFY(w_->currentResult());
+
+        const QString h5 = dir_.filePath("two.h5");
+        QVERIFY2(w_->exportTraces(h5, true), qPrintable(w_->lastError()));
+        const Result back = read_result_h5(h5.toStdString());
+        QCOMPARE(back.scene, std::string("two.json"));
+        QStringList names;
+        for (const auto& n : back.receiver_names) names << QString::fromStdString(n);
+        QCOMPARE(names, (QStringList{"top", "mid"}));
+        QCOMPARE(back.steps, run.steps);
+        QCOMPARE(std::size_t(back.steps), w_->traces()->sampleCount());
+        QVERIFY(back.displacement == run.displacement);
+
+        // The CSV: the same receivers, one row per step.
+        const QString csv = dir_.filePath("two.csv");
+        QVERIFY2(w_->exportTraces(csv, true), qPrintable(w_->lastError()));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), int(run.steps) + 1);
+        QCOMPARE(lines[0], QString("time,top_ux,top_uy,top_uz,mid_ux,mid_uy,mid_uz"));
+
+        // An opened result file is the current result while it is shown, with its own scene name.
+        QVERIFY(w_->openResult(h5, true));
+        QVERIFY(w_->currentResult());
+        QCOMPARE(w_->currentResult()->scene, std::string("two.json"));
+        QVERIFY(*w_->currentResult() == back);
+
+        // File > New: the old scene's result is no longer current.
+        QAction* fresh = menu_action(*w_, tr("&New"));
+        QVERIFY(fresh);
+        fresh->trigger();
+        QVERIFY(w_->document()->path().isEmpty());
+        QVERIFY(!w_->currentResult());
+        QVERIFY(!w_->exportTraces(dir_.filePath("after-new.h5"), true));
+        QVERIFY(!QFile::exists(dir_.filePath("after-new.h5")));
+    }
+
+    void cleanupTestCase() { w_.reset(); }
+};
+
+int main(int argc, char** argv) {
+    voxwave::ui::set_default_gl_format();
+    QApplication app(argc, argv);
+    TestSceneState t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "test_scene_state.moc"
