@@ -28,23 +28,13 @@
 #include "scene/result.hpp"
 #include "scene/scene_io.hpp"
 #include "views/trace_panel.hpp"
+#include "ui_test_support.hpp"
 
 using namespace voxwave;
 using namespace voxwave::ui;
+using namespace voxwave::ui::test;
 
 namespace {
-
-// A small block the CPU runs in milliseconds per step.
-Scene small_scene() {
-    Scene s = read_scene_json(VOXWAVE_ASSETS_DIR "/scenes/homogeneous_block.json");
-    s.grid.spacing = 0.005;
-    s.materials.push_back({"steel", 7850, 5900, 3200, "#4a6fa5", ""});
-    s.shapes.push_back(Shape{"steel", BoxShape{{0.03, 0.0, 0.01}, {0.05, 0.1, 0.02}}});
-    s.boundary = {};
-    s.run.backend = Backend::Cpu;
-    s.run.duration = 5e-3;  // long: the test stops it
-    return s;
-}
 
 // A result as a 3-receiver distributed run could write it, values known in closed form.
 Result known_result() {
@@ -67,32 +57,6 @@ Result known_result() {
             for (int c = 0; c < 3; ++c) r.u(i, n, c) = (double(i) + 1) * std::sin(0.3 * double(n) + c) * 1e-9;
     r.velocity = r.displacement;
     return r;
-}
-
-// Records and closes every message box the window shows while it lives (polling, so a box
-// shown from inside a nested modal loop is closed too).
-class MessageBoxCloser : public QObject {
-public:
-    MessageBoxCloser() {
-        connect(&timer_, &QTimer::timeout, this, [this] {
-            for (QWidget* w : QApplication::topLevelWidgets())
-                if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
-                    messages << box->text();
-                    box->accept();
-                }
-        });
-        timer_.start(50);
-    }
-    QStringList messages;
-
-private:
-    QTimer timer_;
-};
-
-QAction* menu_action(QMainWindow& w, const QString& text) {
-    for (QAction* a : w.menuBar()->findChildren<QAction*>())
-        if (a->text() == text) return a;
-    return nullptr;
 }
 
 }  // namespace
@@ -122,11 +86,7 @@ class TestResultsAndCluster : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);  // QSettings of the tests stay apart from a user's
-        QSettings().clear();
-        w_ = std::make_unique<MainWindow>();
-        w_->resize(1400, 900);
-        w_->show();
+        w_ = shown_window();
         QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
         const QString path = dir_.filePath("small.json");
         write_scene_json(path.toStdString(), small_scene());
@@ -235,7 +195,7 @@ private slots:
         }
         QVERIFY2(w_->lastError().contains("missing.h5"), qPrintable(w_->lastError()));
         // Interactively (as File > Open result... calls it): one error box with the one-line message.
-        MessageBoxCloser boxes;
+        DialogCloser boxes;
         QVERIFY(!w_->openResult(voxels));
         QCOMPARE(boxes.messages, QStringList{w_->lastError()});
         QVERIFY2(w_->lastError().startsWith(voxels + ": format"), qPrintable(w_->lastError()));
@@ -349,7 +309,7 @@ private slots:
         QVERIFY(d->isVisible());
         const QString job = dir_.filePath("jobs/from-menu");
         d->folderEdit()->setText(job);
-        MessageBoxCloser answer;
+        DialogCloser answer;
         QTest::mouseClick(d->okButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(answer.messages.size(), 1, 3000);
         for (const QString& part :

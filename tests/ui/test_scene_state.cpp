@@ -3,13 +3,9 @@
 // there is none and write nothing.
 #include <QDoubleSpinBox>
 #include <QFile>
-#include <QFileDialog>
-#include <QMenuBar>
-#include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QTextStream>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -21,56 +17,13 @@
 #include "scene/scene_io.hpp"
 #include "views/gl_format.hpp"
 #include "views/trace_panel.hpp"
+#include "ui_test_support.hpp"
 
 using namespace voxwave;
 using namespace voxwave::ui;
+using namespace voxwave::ui::test;
 
 namespace {
-
-// A small two-material block the CPU runs in milliseconds per step; long enough that the tests
-// stop it.
-Scene small_scene(double spacing) {
-    Scene s = read_scene_json(VOXWAVE_ASSETS_DIR "/scenes/homogeneous_block.json");
-    s.grid.spacing = spacing;
-    s.materials.push_back({"steel", 7850, 5900, 3200, "#4a6fa5", ""});
-    s.shapes.push_back(Shape{"steel", BoxShape{{0.03, 0.0, 0.01}, {0.05, 0.1, 0.02}}});
-    s.boundary = {};
-    s.run.backend = Backend::Cpu;
-    s.run.duration = 5e-2;
-    return s;
-}
-
-// Records and closes every message box and file dialog the window shows while it lives
-// (polling, so one shown from a nested modal loop is closed too).
-class DialogCloser : public QObject {
-public:
-    DialogCloser() {
-        connect(&timer_, &QTimer::timeout, this, [this] {
-            for (QWidget* w : QApplication::topLevelWidgets()) {
-                if (!w->isVisible()) continue;
-                if (auto* box = qobject_cast<QMessageBox*>(w)) {
-                    messages << box->text();
-                    box->accept();
-                } else if (auto* fd = qobject_cast<QFileDialog*>(w)) {
-                    ++file_dialogs;
-                    fd->reject();
-                }
-            }
-        });
-        timer_.start(50);
-    }
-    QStringList messages;
-    int file_dialogs = 0;
-
-private:
-    QTimer timer_;
-};
-
-QAction* menu_action(QMainWindow& w, const QString& text) {
-    for (QAction* a : w.menuBar()->findChildren<QAction*>())
-        if (a->text() == text) return a;
-    return nullptr;
-}
 
 // The slice's coordinate along the plane's normal (metres).
 double slice_position(MainWindow& w) {
@@ -97,17 +50,13 @@ class TestSceneState : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);  // QSettings of the tests stay apart from a user's
-        QSettings().clear();
-        w_ = std::make_unique<MainWindow>();
-        w_->resize(1400, 900);
-        w_->show();
+        w_ = shown_window();
         QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
     }
 
     void changingTheSpacingFrom4To2mmKeepsTheSlicesPhysicalPositionWithinOneVoxel() {
         const QString path = dir_.filePath("block4.json");
-        write_scene_json(path.toStdString(), small_scene(0.004));
+        write_scene_json(path.toStdString(), small_scene(0.004, 5e-2));
         QVERIFY(w_->openScene(path, true));
         SlicePainter* p = w_->painter();
         w_->tabs()->setCurrentWidget(p);
@@ -165,13 +114,13 @@ private slots:
 
     void exportWithNoCurrentResultSaysSoAndWritesNothing() {
         // An untitled scene's run: a result, but not the next scene's.
-        w_->document()->reset(small_scene(0.005));
+        w_->document()->reset(small_scene(0.005, 5e-2));
         runAndStop();
         QVERIFY(w_->currentResult());
         QCOMPARE(w_->currentResult()->scene, std::string("untitled"));
 
         const QString other = dir_.filePath("other.json");
-        write_scene_json(other.toStdString(), small_scene(0.005));
+        write_scene_json(other.toStdString(), small_scene(0.005, 5e-2));
         QVERIFY(w_->openScene(other, true));
         QVERIFY(!w_->currentResult());
         for (const char* name : {"none.h5", "none.csv"}) {
@@ -204,7 +153,7 @@ private slots:
 
     void exportedFileMatchesTheOpenScenesLastRun() {
         // The scene's own receivers, unlike the earlier scenes': names and count tell them apart.
-        Scene s = small_scene(0.005);
+        Scene s = small_scene(0.005, 5e-2);
         s.receivers = {{"top", {0.02, 0.05, 0.05}}, {"mid", {0.05, 0.05, 0.025}}};
         const QString path = dir_.filePath("two.json");
         write_scene_json(path.toStdString(), s);

@@ -43,10 +43,7 @@ SlicePainter::SlicePainter(SceneDocument* doc, QWidget* parent) : QWidget(parent
         if (g.spacing != placed_spacing_ || g.n != placed_n_) {
             // Re-voxelised (a new spacing, or its undo): same physical slice, and the view
             // refitted, since the old zoom was in pixels per cell of the old grid.
-            placeSliceAtFocus();
-            rebuildImage();
-            fitToWindow();
-            emit sliceChanged();
+            showSliceAtFocus();
             return;
         }
         rebuildImage();
@@ -63,11 +60,7 @@ SlicePainter::SlicePainter(SceneDocument* doc, QWidget* parent) : QWidget(parent
         const VoxelGrid& g = doc_->model();
         for (int a = 0; a < 3; ++a) focus_[a] = g.origin[a] + 0.5 * g.n[a] * g.spacing;
         if (!doc_->scene().sources.empty()) focus_ = doc_->scene().sources.front().position;
-        placeSliceAtFocus();
-        fitted_ = false;
-        rebuildImage();
-        fitToWindow();
-        emit sliceChanged();
+        showSliceAtFocus();
     });
     rebuildImage();
 }
@@ -79,20 +72,21 @@ SliceRef SlicePainter::sliceRef() const {
     return {plane_, std::clamp(node_plane_, 0, std::max(0, layers - 1))};
 }
 
-void SlicePainter::placeSliceAtFocus() {
+void SlicePainter::showSliceAtFocus() {
     const VoxelGrid& g = doc_->model();
     node_plane_ = std::clamp(nearest_node(g, focus_)[std::size_t(plane_axes(plane_)[2])], 0, nodePlaneCount() - 1);
     placed_spacing_ = g.spacing;
     placed_n_ = g.n;
+    rebuildImage();
+    fitted_ = false;  // fitted now, or at the first paint if the widget has no size yet
+    fitToWindow();
+    emit sliceChanged();
 }
 
 void SlicePainter::setPlane(SlicePlane plane) {
     if (plane == plane_) return;
     plane_ = plane;
-    placeSliceAtFocus();
-    rebuildImage();
-    fitToWindow();
-    emit sliceChanged();
+    showSliceAtFocus();
 }
 
 void SlicePainter::setNodePlane(int index) {

@@ -72,8 +72,9 @@ private:
     // Where the point being dragged would go for the cursor at `pixel`: the nearest node in the
     // plane, keeping its own coordinate along the normal (a marker of another plane stays there).
     Vec3 dragTarget(QPointF pixel) const;
-    // Puts the slice on the node plane nearest focus_ (the grid or the orientation changed).
-    void placeSliceAtFocus();
+    // Shows the slice on the node plane nearest focus_, fitted to the widget (a new document,
+    // grid or orientation).
+    void showSliceAtFocus();
 
     SceneDocument* doc_;
     SlicePlane plane_ = SlicePlane::XZ;
