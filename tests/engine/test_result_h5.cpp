@@ -100,6 +100,22 @@ TEST(ResultH5, NoReceiversAndNoVelocity) {
     EXPECT_EQ(read_result_h5(path), no_velocity);
 }
 
+TEST(ResultH5, SceneNameIsOptional) {
+    // The scene a run came from, when it was named; files without it (older ones) still read.
+    test::TempDir dir;
+    const std::string path = dir.file("out.h5");
+    Result named = sample_result(2, 4);
+    named.scene = "bloc armé.json";
+    write_result_h5(path, named);
+    EXPECT_EQ(h5::File::open_read(path).read_string_attribute("/", "scene"), "bloc armé.json");
+    EXPECT_EQ(read_result_h5(path), named);
+
+    const Result unnamed = sample_result(2, 4);
+    write_result_h5(path, unnamed);
+    EXPECT_FALSE(h5::File::open_read(path).has_attribute("/", "scene"));
+    EXPECT_EQ(read_result_h5(path).scene, "");
+}
+
 TEST(ResultH5, InconsistentResultIsRefusedBeforeWriting) {
     test::TempDir dir;
     Result r = sample_result(2, 4);
