@@ -100,8 +100,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "voxwave: %s\n", qPrintable(w.lastError()));
         return 1;
     }
-    if (cli.isSet(page)) w.showPage(cli.value(page));
     w.show();
+    // After show: a tabbed dock raised before the window is laid out stays behind its tab.
+    if (cli.isSet(page)) w.showPage(cli.value(page));
 
     const QString shot_path = cli.value(shot);
     QWidget* shot_target = &w;

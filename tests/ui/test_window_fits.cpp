@@ -124,6 +124,10 @@ private slots:
             checkDocksFit();
             if (QTest::currentTestFailed()) QFAIL(qPrintable(page));
         }
+        // --page dispersion brings the dispersion dock to the front.
+        w_->showPage("dispersion");
+        QDockWidget* dispersion = w_->findChild<QDockWidget*>("dispersion-dock");
+        QTRY_VERIFY(!behindATab(dispersion));
         w_->showPage("model");
     }
 
