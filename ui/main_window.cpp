@@ -526,12 +526,12 @@ bool MainWindow::restoreLayout() {
 }
 
 void MainWindow::saveLayout() {
-    // Saved as the Explore tab shows it: docks the Solvers tab hid are shown again first.
+    // Saved as the Explore tab shows it: docks the Solvers tab hid count as shown.
     for (auto* d : hidden_docks_) d->show();
-    hidden_docks_.clear();
     QSettings s;
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState(kLayoutVersion));
+    for (auto* d : hidden_docks_) d->hide();
 }
 
 void MainWindow::showError(const QString& title, const QString& message, bool quiet) {
