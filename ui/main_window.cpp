@@ -14,6 +14,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
@@ -49,6 +51,29 @@ namespace {
 constexpr int kMaxRecent = 8;
 const char* kStallTimerMs = "10";
 
+// Saved layouts of another version are ignored: bump when docks or toolbars change place or
+// name, so an old arrangement never comes back in a newer window.
+constexpr int kLayoutVersion = 1;
+
+// Form panels and pages with many controls sit in a scroll area: their controls' minimum sizes
+// would otherwise add up to the window's minimum (1535 x 1215 px before), past a laptop screen.
+// The panel still fills the area whenever there is room; the scroll bars come only below its
+// own minimum.
+QScrollArea* scrollable(QWidget* w) {
+    auto* area = new QScrollArea;
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setWidget(w);
+    return area;
+}
+
+// The tab of `tabs` that shows `w` (itself or the scroll area around it).
+QWidget* page_holding(QTabWidget* tabs, QWidget* w) {
+    for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->widget(i) == w || tabs->widget(i)->isAncestorOf(w)) return tabs->widget(i);
+    return nullptr;
+}
+
 QString format_duration(double s) {
     if (s < 60) return QStringLiteral("%1 s").arg(s, 0, 'f', 1);
     return QStringLiteral("%1 min %2 s").arg(int(s / 60)).arg(int(s) % 60);
@@ -57,7 +82,8 @@ QString format_duration(double s) {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("voxwave");
-    resize(1500, 920);
+    // The usual size, or the whole screen where it is smaller (a laptop's 1366 x 768).
+    resize(QSize(1500, 920).boundedTo(screen()->availableGeometry().size()));
 
     // Centre: the model (slice painter / 3D) beside the live wavefield.
     painter_ = new SlicePainter(&doc_);
@@ -74,14 +100,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     compare_ = new ComparePanel(&doc_);
     main_tabs_ = new QTabWidget;
     main_tabs_->addTab(split, tr("Explore"));
-    main_tabs_->addTab(compare_, tr("Compare methods"));
+    main_tabs_->addTab(scrollable(compare_), tr("Compare methods"));
     solvers_ = new QTabWidget;
     integration_ = new IntegrationPanel;
-    solvers_->addTab(integration_, tr("Element integration"));
+    solvers_->addTab(scrollable(integration_), tr("Element integration"));
     iga_ = new IgaPanel;
-    solvers_->addTab(iga_, tr("IGA multi-frontal"));
+    solvers_->addTab(scrollable(iga_), tr("IGA multi-frontal"));
     poisson_ = new PoissonPanel;
-    solvers_->addTab(poisson_, tr("Poisson (prehandled direct)"));
+    solvers_->addTab(scrollable(poisson_), tr("Poisson (prehandled direct)"));
     main_tabs_->addTab(solvers_, tr("Solvers"));
     setCentralWidget(main_tabs_);
 
@@ -181,9 +207,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     heartbeat->start();
 
-    QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    restoreLayout();
     updateRecentMenu();
 
     // The paper's model, ready to run; on a CPU the app picks a coarser spacing so it animates.
@@ -302,6 +326,7 @@ void MainWindow::buildActions() {
     tb->addActions({start_act_, pause_act_, step_act_, stop_act_, reset_act_});
     auto* tools = addToolBar(tr("Model tools"));
     tools->setObjectName("tools-toolbar");
+    toolbars_ = {tb, tools};
     plane_box_ = new QComboBox;
     plane_box_->addItems({"XY", "XZ", "YZ"});
     plane_box_->setCurrentIndex(1);
@@ -351,6 +376,7 @@ void MainWindow::buildActions() {
 
     auto* field = addToolBar(tr("Wavefield"));
     field->setObjectName("wavefield-toolbar");
+    toolbars_.push_back(field);
     quantity_box_ = new QComboBox;
     quantity_box_->addItems({"u_x", "u_y", "u_z", "|u|", "|v|"});
     quantity_box_->setCurrentIndex(2);
@@ -390,29 +416,29 @@ void MainWindow::buildDocks() {
     shapes_ = new ShapesPanel(&doc_);
     connect(shapes_, &ShapesPanel::failed, this,
             [this](const QString& m) { showError(tr("Cannot add to the model"), m, false); });
-    auto* d1 = dock(tr("Sources and receivers"), "sources-dock", sources_, Qt::LeftDockWidgetArea);
-    auto* d2 = dock(tr("Run"), "run-dock", run_panel_, Qt::LeftDockWidgetArea);
+    // The receivers' plots shrink by themselves; the form panels scroll (see scrollable()).
+    auto* d1 = dock(tr("Sources and receivers"), "sources-dock", scrollable(sources_), Qt::LeftDockWidgetArea);
+    auto* d2 = dock(tr("Run"), "run-dock", scrollable(run_panel_), Qt::LeftDockWidgetArea);
     auto* d3 = dock(tr("Receivers"), "traces-dock", traces_, Qt::BottomDockWidgetArea);
     traces_dock_ = d3;
     connect(run_panel_, &RunPanel::clusterJobRequested, this, &MainWindow::openClusterJobDialog);
-    auto* d4 = dock(tr("Dispersion"), "dispersion-dock", dispersion_, Qt::BottomDockWidgetArea);
-    auto* d5 = dock(tr("Shapes and import"), "shapes-dock", shapes_, Qt::LeftDockWidgetArea);
-    tabifyDockWidget(d2, d5);
-    d2->raise();
-    tabifyDockWidget(d3, d4);
-    d3->raise();
-    resizeDocks({d1, d2}, {430, 430}, Qt::Horizontal);
-    resizeDocks({d1, d2}, {520, 300}, Qt::Vertical);
-    resizeDocks({d3}, {300}, Qt::Vertical);
+    auto* d4 = dock(tr("Dispersion"), "dispersion-dock", scrollable(dispersion_), Qt::BottomDockWidgetArea);
+    auto* d5 = dock(tr("Shapes and import"), "shapes-dock", scrollable(shapes_), Qt::LeftDockWidgetArea);
+    docks_ = {d1, d2, d5, d3, d4};
+    resetLayout();
     auto* view = menuBar()->addMenu(tr("&View"));
-    for (auto* d : {d1, d2, d3, d4, d5}) view->addAction(d->toggleViewAction());
+    for (auto* d : docks_) view->addAction(d->toggleViewAction());
+    view->addSeparator();
+    for (auto* t : toolbars_) view->addAction(t->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("Reset &layout"), this, &MainWindow::resetLayout);
     // The explorer's docks have nothing to say on the Solvers tab: hide them there, bring back
     // the ones that were open when leaving it.
     connect(main_tabs_, &QTabWidget::currentChanged, this,
-            [this, docks = std::vector<QDockWidget*>{d1, d2, d3, d4, d5}](int i) {
+            [this](int i) {
                 const bool solvers = main_tabs_->widget(i) == solvers_;
                 if (solvers && hidden_docks_.empty()) {
-                    for (auto* d : docks)
+                    for (auto* d : docks_)
                         if (!d->isHidden()) {
                             hidden_docks_.push_back(d);
                             d->hide();
@@ -422,6 +448,78 @@ void MainWindow::buildDocks() {
                     hidden_docks_.clear();
                 }
             });
+}
+
+void MainWindow::resetLayout() {
+    // Left: sources and receivers above the run settings (tabbed with shapes), the full height of
+    // the window, so that on a 768 px screen each gets half of it rather than what the receivers'
+    // plots leave. Bottom: the receivers' plots, tabbed with the dispersion plot, under the centre.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
+    QDockWidget* sources = docks_[0];
+    QDockWidget* run = docks_[1];
+    QDockWidget* shapes = docks_[2];
+    QDockWidget* traces = docks_[3];
+    QDockWidget* dispersion = docks_[4];
+    hidden_docks_.clear();
+    for (auto* d : docks_) {
+        d->setFloating(false);
+        removeDockWidget(d);
+    }
+    addDockWidget(Qt::LeftDockWidgetArea, sources);
+    addDockWidget(Qt::LeftDockWidgetArea, run);
+    tabifyDockWidget(run, shapes);
+    addDockWidget(Qt::BottomDockWidgetArea, traces);
+    tabifyDockWidget(traces, dispersion);
+    for (auto* d : docks_) d->show();
+    if (main_tabs_->currentWidget() == solvers_) {  // shown again when the Explore tab is
+        for (auto* d : docks_) d->hide();
+        hidden_docks_ = docks_;
+    }
+    run->raise();
+    traces->raise();
+    // Toolbars in two rows: in one (about 1500 px) the model tools would fold away below 1600 px.
+    for (auto* t : toolbars_) removeToolBar(t);
+    addToolBar(Qt::TopToolBarArea, toolbars_[0]);
+    addToolBar(Qt::TopToolBarArea, toolbars_[1]);
+    addToolBarBreak(Qt::TopToolBarArea);
+    addToolBar(Qt::TopToolBarArea, toolbars_[2]);
+    for (auto* t : toolbars_) t->show();
+    resizeDocks({sources}, {360}, Qt::Horizontal);
+    resizeDocks({sources, run}, {1, 1}, Qt::Vertical);
+    resizeDocks({traces}, {260}, Qt::Vertical);
+}
+
+bool MainWindow::restoreLayout() {
+    QSettings s;
+    const QByteArray geometry = s.value("window/geometry").toByteArray();
+    const QByteArray state = s.value("window/state").toByteArray();
+    if (state.isEmpty() || !restoreState(state, kLayoutVersion)) {
+        resetLayout();
+        return false;
+    }
+    if (!geometry.isEmpty()) restoreGeometry(geometry);
+    // A saved state must not make docks vanish: none shown at all, or a floating one left on a
+    // screen that is gone, is the default layout again.
+    bool any_shown = false;
+    for (auto* d : docks_) {
+        any_shown = any_shown || !d->isHidden();
+        if (d->isFloating() && !QGuiApplication::screenAt(d->geometry().center())) d->setFloating(false);
+    }
+    if (!any_shown) {
+        resetLayout();
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::saveLayout() {
+    // Saved as the Explore tab shows it: docks the Solvers tab hid count as shown.
+    for (auto* d : hidden_docks_) d->show();
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState(kLayoutVersion));
+    for (auto* d : hidden_docks_) d->hide();
 }
 
 void MainWindow::showError(const QString& title, const QString& message, bool quiet) {
@@ -591,9 +689,7 @@ void MainWindow::closeEvent(QCloseEvent* ev) {
         ev->ignore();
         return;
     }
-    QSettings s;
-    s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState());
+    saveLayout();
     controller_.stop();
     ev->accept();
 }
@@ -699,15 +795,15 @@ QStringList MainWindow::pageNames() {
 
 void MainWindow::showPage(const QString& name) {
     main_tabs_->setCurrentIndex(name == "compare" ? 1 : name.startsWith("solvers") ? 2 : 0);
-    if (name == "solvers") solvers_->setCurrentWidget(integration_);
-    if (name == "solvers-iga") solvers_->setCurrentWidget(iga_);
-    if (name == "solvers-poisson") solvers_->setCurrentWidget(poisson_);
+    if (name == "solvers") solvers_->setCurrentWidget(page_holding(solvers_, integration_));
+    if (name == "solvers-iga") solvers_->setCurrentWidget(page_holding(solvers_, iga_));
+    if (name == "solvers-poisson") solvers_->setCurrentWidget(page_holding(solvers_, poisson_));
     if (name == "3d" || name == "3d-wavefield") tabs_->setCurrentWidget(model3d_);
     if (name == "3d-wavefield") model3d_->setWavefieldEnabled(true);
     if (name == "model") tabs_->setCurrentWidget(painter_);
     if (name == "dispersion")
-        for (auto* d : findChildren<QDockWidget*>())
-            if (d->widget() == dispersion_) d->raise();
+        for (auto* d : docks_)
+            if (d->isAncestorOf(dispersion_)) d->raise();
 }
 
 }  // namespace voxwave::ui

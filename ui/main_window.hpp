@@ -21,6 +21,7 @@ class QSpinBox;
 class QTabWidget;
 class QMenu;
 class QDockWidget;
+class QToolBar;
 
 namespace voxwave::ui {
 
@@ -98,6 +99,17 @@ public slots:
     void stopRun();
     void resetRun();
     void showPage(const QString& name);  // one of pageNames() but "cluster" (a dialog): used by --page
+    // View > Reset layout: every dock and toolbar back in its default place, shown and docked,
+    // whatever a saved or dragged layout did to them.
+    void resetLayout();
+
+public:
+    // The layout (geometry, docks, toolbars) in the user's settings: written on close, read at
+    // start. A state from another layout version, or one that leaves no dock on screen, is
+    // dropped for the default layout. Returns whether the saved state was used.
+    bool restoreLayout();
+    void saveLayout();
+    const std::vector<QDockWidget*>& docks() const { return docks_; }
 
 protected:
     void closeEvent(QCloseEvent*) override;
@@ -169,6 +181,8 @@ private:
     bool non_interactive_ = false;
     QString record_dir_;
     std::vector<QDockWidget*> hidden_docks_;
+    std::vector<QDockWidget*> docks_;      // every dock, in View-menu order
+    std::vector<QToolBar*> toolbars_;      // every toolbar, in default order
     int recorded_frames_ = 0;
 };
 

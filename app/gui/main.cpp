@@ -1,5 +1,6 @@
 // voxwave: the desktop explorer. Thin: set up OpenGL, parse, open the window.
 //   voxwave [--scene S.json] [--run-steps N] [--page model|3d|dispersion|solvers|cluster...] [--screenshot FILE.png]
+//           [--window-size WxH]
 // --screenshot renders the window after the scene (and the N steps) and exits: reviewers and
 // tests get a picture of any state without clicking.
 #include <QApplication>
@@ -59,7 +60,10 @@ int main(int argc, char** argv) {
     QCommandLineOption page(
         "page", "Page to show: " + pages.join(", ") + " (cluster: the Run on a cluster dialog, filled in).", "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
-    cli.addOptions({scene, steps, page, shot});
+    QCommandLineOption size("window-size",
+                            "Window size WIDTHxHEIGHT in pixels, e.g. 1366x768 (with --screenshot: default 1500x920).",
+                            "WxH");
+    cli.addOptions({scene, steps, page, shot, size});
     cli.process(app);
     if (cli.isSet(page) && !pages.contains(cli.value(page))) {
         std::fprintf(stderr, "voxwave: --page: unknown page '%s' (pages: %s)\n", qPrintable(cli.value(page)),
@@ -73,15 +77,32 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    QSize window_size;
+    if (cli.isSet(size)) {
+        const QStringList wh = cli.value(size).split('x');
+        bool w_ok = false, h_ok = false;
+        if (wh.size() == 2) window_size = QSize(wh[0].toInt(&w_ok), wh[1].toInt(&h_ok));
+        if (!w_ok || !h_ok || window_size.width() <= 0 || window_size.height() <= 0) {
+            std::fprintf(stderr, "voxwave: --window-size: '%s' is not WIDTHxHEIGHT (e.g. 1366x768)\n",
+                         qPrintable(cli.value(size)));
+            return 2;
+        }
+    } else if (cli.isSet(shot)) {
+        window_size = QSize(1500, 920);
+    }
+
     voxwave::ui::MainWindow w;
     w.setNonInteractive(cli.isSet(shot));
-    if (cli.isSet(shot)) w.resize(1500, 920);  // pictures of one size, whatever the saved geometry
+    // Pictures of one size and the default layout, whatever the user's saved layout.
+    if (cli.isSet(shot)) w.resetLayout();
+    if (window_size.isValid()) w.resize(window_size);
     if (cli.isSet(scene) && !w.openScene(cli.value(scene), cli.isSet(shot))) {
         std::fprintf(stderr, "voxwave: %s\n", qPrintable(w.lastError()));
         return 1;
     }
-    if (cli.isSet(page)) w.showPage(cli.value(page));
     w.show();
+    // After show: a tabbed dock raised before the window is laid out stays behind its tab.
+    if (cli.isSet(page)) w.showPage(cli.value(page));
 
     const QString shot_path = cli.value(shot);
     QWidget* shot_target = &w;

@@ -120,7 +120,11 @@ void SlicePainter::rebuildImage() {
 
 void SlicePainter::fitToWindow() {
     if (image_.isNull() || width() <= 0 || height() <= 0) return;
-    scale_ = 0.95 * std::min(double(width()) / image_.width(), double(height()) / image_.height());
+    // A border of one text line plus the marker around the slice: names of markers on its edges
+    // are drawn outside it and would be cut where the view is short (a 768 px screen).
+    const double border = fontMetrics().height() + 8;
+    scale_ = std::min(std::max(1.0, width() - 2 * border) / image_.width(),
+                      std::max(1.0, height() - 2 * border) / image_.height());
     offset_ = QPointF((width() - scale_ * image_.width()) / 2, (height() - scale_ * image_.height()) / 2);
     fitted_ = true;
     update();

@@ -54,26 +54,33 @@ ComparePanel::ComparePanel(SceneDocument* doc, QWidget* parent) : QWidget(parent
     component_->setCurrentIndex(2);
     run_ = new QPushButton(tr("Run both"));
     stop_ = new QPushButton(tr("Stop"));
-    bar->addWidget(reference_);
-    bar->addWidget(receiver_);
-    bar->addWidget(component_);
+    // The rest on a second row: in one the bar is about 1000 px, wider than the centre of the
+    // window on a 1366 px screen.
     bar->addStretch();
-    bar->addWidget(run_);
-    bar->addWidget(stop_);
+    auto* bar2 = new QHBoxLayout;
+    bar2->addWidget(reference_);
+    bar2->addWidget(receiver_);
+    bar2->addWidget(component_);
+    bar2->addStretch();
+    bar2->addWidget(run_);
+    bar2->addWidget(stop_);
     auto* views = new QHBoxLayout;
     for (auto*& v : views_) {
         v = new WavefieldView;
+        // Three side by side: smaller than a single view's minimum, or they alone would need 720 px.
+        v->setMinimumSize(160, 120);
         views->addWidget(v);
     }
     chart_ = new QChart;
     chart_->setTheme(QChart::ChartThemeDark);
     chart_->setMargins(QMargins(2, 2, 2, 2));
     auto* cv = new QChartView(chart_);
-    cv->setMinimumHeight(180);
+    cv->setMinimumHeight(140);
     error_label_ = new QLabel(tr("Err (seed 000 eq. 18): run both to compare"));
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(2, 2, 2, 2);
     lay->addLayout(bar);
+    lay->addLayout(bar2);
     lay->addLayout(views, 3);
     lay->addWidget(error_label_);
     lay->addWidget(cv, 2);
