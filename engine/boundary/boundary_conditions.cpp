@@ -1,7 +1,5 @@
 #include "boundary/boundary_conditions.hpp"
 
-#include "core/errors.hpp"
-
 namespace voxwave {
 
 const char* to_string(AbsorbingType t) {
@@ -22,12 +20,8 @@ bool BoundaryConditions::absorbs(AbsorbingType t) const {
 
 namespace {
 
-int checked_face(const std::vector<std::string>& list, std::size_t i, const std::string& field) {
-    const int f = boundary_face_index(list[i]);
-    if (f < 0)
-        throw InputError("", field + "[" + std::to_string(i) + "]",
-                         "unknown face '" + list[i] + "' (expected x-, x+, y-, y+, z- or z+)");
-    return f;
+int face_of(const std::vector<std::string>& list, std::size_t i, const std::string& field) {
+    return parse_boundary_face(list[i], field + "[" + std::to_string(i) + "]");
 }
 
 }  // namespace
@@ -36,9 +30,9 @@ BoundaryConditions boundary_conditions(const BoundarySpec& spec) {
     BoundaryConditions bc;
     bc.fixed_points = spec.fixed_points;
     for (std::size_t i = 0; i < spec.fixed_faces.size(); ++i)
-        bc.faces[std::size_t(checked_face(spec.fixed_faces, i, "boundary.fixed_faces"))].fixed = true;
+        bc.faces[std::size_t(face_of(spec.fixed_faces, i, "boundary.fixed_faces"))].fixed = true;
     for (std::size_t i = 0; i < spec.absorbing.faces.size(); ++i) {
-        FaceCondition& f = bc.faces[std::size_t(checked_face(spec.absorbing.faces, i, "boundary.absorbing.faces"))];
+        FaceCondition& f = bc.faces[std::size_t(face_of(spec.absorbing.faces, i, "boundary.absorbing.faces"))];
         f.absorbing = AbsorbingType::Sponge;
         f.thickness = spec.absorbing.thickness;
     }

@@ -39,10 +39,10 @@ int Scene::material_id(const std::string& name) const {
     throw InputError("", "material", "unknown material '" + name + "' (the scene defines: " + known + ")");
 }
 
-int boundary_face_index(const std::string& name) {
+int parse_boundary_face(const std::string& name, const std::string& field) {
     for (std::size_t f = 0; f < kBoundaryFaceNames.size(); ++f)
         if (name == kBoundaryFaceNames[f]) return static_cast<int>(f);
-    return -1;
+    throw InputError("", field, "unknown face '" + name + "' (expected x-, x+, y-, y+, z- or z+)");
 }
 
 const char* to_string(Method m) { return kMethods[static_cast<int>(m)]; }

@@ -58,8 +58,9 @@ struct Receiver {
 // The six faces of the box as scenes name them. A face's index is 2 axis + (1 on the upper side):
 // x-, x+, y-, y+, z-, z+. engine/boundary builds the per-face conditions from these names.
 inline constexpr std::array<const char*, 6> kBoundaryFaceNames = {"x-", "x+", "y-", "y+", "z-", "z+"};
-// Index of a face name in kBoundaryFaceNames, -1 for any other string.
-int boundary_face_index(const std::string& name);
+// Index of a face name in kBoundaryFaceNames; any other string throws
+// InputError("", field, "unknown face '...' (expected x-, x+, y-, y+, z- or z+)").
+int parse_boundary_face(const std::string& name, const std::string& field);
 
 // Absorbing layers: a sponge of mass-proportional damping that grows quadratically from 0 at
 // the inner edge of the layer to its maximum on the named faces (engine/boundary/sponge_layer.hpp).

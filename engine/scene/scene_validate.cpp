@@ -47,8 +47,11 @@ public:
         std::set<std::string> seen;
         for (std::size_t i = 0; i < list.size(); ++i) {
             std::string f = field + "[" + std::to_string(i) + "]";
-            if (boundary_face_index(list[i]) < 0)
-                throw error(f, "unknown face '" + list[i] + "' (expected x-, x+, y-, y+, z- or z+)");
+            try {
+                parse_boundary_face(list[i], f);
+            } catch (const InputError& e) {
+                throw error(f, e.reason());
+            }
             if (!seen.insert(list[i]).second) throw error(f, "duplicate face '" + list[i] + "'");
         }
     }

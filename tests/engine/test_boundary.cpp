@@ -54,12 +54,12 @@ TEST(BoundaryConditions, FacesFromTheSceneLists) {
 
 TEST(BoundaryConditions, FaceIndicesAndNames) {
     for (int f = 0; f < 6; ++f) {
-        EXPECT_EQ(boundary_face_index(kBoundaryFaceNames[std::size_t(f)]), f);
+        EXPECT_EQ(parse_boundary_face(kBoundaryFaceNames[std::size_t(f)], "face"), f);
         EXPECT_EQ(face_axis(f), f / 2);
         EXPECT_EQ(face_is_upper(f), kBoundaryFaceNames[std::size_t(f)][1] == '+');
     }
-    EXPECT_EQ(boundary_face_index("x"), -1);
-    EXPECT_EQ(boundary_face_index("X-"), -1);
+    EXPECT_THROW(parse_boundary_face("x", "face"), InputError);
+    EXPECT_THROW(parse_boundary_face("X-", "face"), InputError);
     EXPECT_STREQ(to_string(AbsorbingType::Sponge), "sponge");
 }
 
