@@ -434,20 +434,19 @@ void MainWindow::buildDocks() {
     view->addAction(tr("Reset &layout"), this, &MainWindow::resetLayout);
     // The explorer's docks have nothing to say on the Solvers tab: hide them there, bring back
     // the ones that were open when leaving it.
-    connect(main_tabs_, &QTabWidget::currentChanged, this,
-            [this](int i) {
-                const bool solvers = main_tabs_->widget(i) == solvers_;
-                if (solvers && hidden_docks_.empty()) {
-                    for (auto* d : docks_)
-                        if (!d->isHidden()) {
-                            hidden_docks_.push_back(d);
-                            d->hide();
-                        }
-                } else if (!solvers) {
-                    for (auto* d : hidden_docks_) d->show();
-                    hidden_docks_.clear();
+    connect(main_tabs_, &QTabWidget::currentChanged, this, [this](int i) {
+        const bool solvers = main_tabs_->widget(i) == solvers_;
+        if (solvers && hidden_docks_.empty()) {
+            for (auto* d : docks_)
+                if (!d->isHidden()) {
+                    hidden_docks_.push_back(d);
+                    d->hide();
                 }
-            });
+        } else if (!solvers) {
+            for (auto* d : hidden_docks_) d->show();
+            hidden_docks_.clear();
+        }
+    });
 }
 
 void MainWindow::resetLayout() {

@@ -181,8 +181,8 @@ private:
     bool non_interactive_ = false;
     QString record_dir_;
     std::vector<QDockWidget*> hidden_docks_;
-    std::vector<QDockWidget*> docks_;      // every dock, in View-menu order
-    std::vector<QToolBar*> toolbars_;      // every toolbar, in default order
+    std::vector<QDockWidget*> docks_;  // every dock, in View-menu order
+    std::vector<QToolBar*> toolbars_;  // every toolbar, in default order
     int recorded_frames_ = 0;
 };
 

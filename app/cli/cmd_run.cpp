@@ -25,8 +25,8 @@ struct RunOptions {
     long long steps = 0;
     bool quiet = false;
     // The overriding options, to tell "--stages 0" from no --stages.
-    const CLI::Option *stages_given = nullptr, *spacing_given = nullptr, *dt_given = nullptr,
-                      *steps_given = nullptr, *duration_given = nullptr;
+    const CLI::Option *stages_given = nullptr, *spacing_given = nullptr, *dt_given = nullptr, *steps_given = nullptr,
+                      *duration_given = nullptr;
 };
 
 bool given(const CLI::Option* option) { return option && option->count() > 0; }
@@ -181,9 +181,9 @@ std::function<int()> add_run_command(CLI::App& app) {
     c->add_option("--out,-o", o->out, "Result file to write (voxwave-result HDF5)")->required();
     c->add_option("--method", o->method, "vfem | ovfem | tcovfem (overrides the scene)");
     c->add_option("--precision", o->precision, "fp64 | fp32");
-    o->stages_given = c->add_option("--stages", o->stages,
-                                    "TCOVFEM INT8 stages M, " + std::to_string(kTcovfemMinStages) + ".." +
-                                        std::to_string(kTcovfemMaxStages));
+    o->stages_given = c->add_option(
+        "--stages", o->stages,
+        "TCOVFEM INT8 stages M, " + std::to_string(kTcovfemMinStages) + ".." + std::to_string(kTcovfemMaxStages));
     c->add_option("--backend", o->backend, "auto | cpu | cuda");
     o->spacing_given = c->add_option("--spacing", o->spacing,
                                      "Voxel size ds in metres, " + format_number(kMinSpacing) + ".." +

@@ -73,7 +73,8 @@ int main(int argc, char** argv) {
     bool steps_ok = true;
     const qint64 run_steps = cli.isSet(steps) ? cli.value(steps).toLongLong(&steps_ok) : 0;
     if (!steps_ok || run_steps < 0) {
-        std::fprintf(stderr, "voxwave: --run-steps: '%s' is not a whole number of steps\n", qPrintable(cli.value(steps)));
+        std::fprintf(stderr, "voxwave: --run-steps: '%s' is not a whole number of steps\n",
+                     qPrintable(cli.value(steps)));
         return 2;
     }
 

@@ -17,8 +17,9 @@ void check_tcovfem_stages(std::int64_t stages, const std::string& file, const st
 void check_precision(Method method, Precision precision, const std::string& file, const std::string& field) {
     if (!precision_allowed(method, precision))
         throw InputError(file, field,
-                         std::string(to_string(method)) + " computes in INT8 digits and FP64; use precision fp64 (got " +
-                             to_string(precision) + ")");
+                         std::string(to_string(method)) +
+                             " computes in INT8 digits and FP64; use precision fp64 (got " + to_string(precision) +
+                             ")");
 }
 
 void check_spacing(double spacing, const std::string& file, const std::string& field) {

@@ -28,8 +28,7 @@ Scene small_block() {
 }
 
 void expect_rejected(const Scene& s, const std::string& field, const std::string& reason) {
-    test::expect_error(test::catch_input_error([&] { validate_scene(s, "scene.json"); }), "scene.json", field,
-                       reason);
+    test::expect_error(test::catch_input_error([&] { validate_scene(s, "scene.json"); }), "scene.json", field, reason);
 }
 
 TEST(RunRules, TcovfemStagesOneToEight) {
@@ -94,8 +93,8 @@ TEST(RunRules, SpacingRange) {
     expect_rejected(at(-kMinSpacing), "grid.spacing", "must be > 0");
     expect_rejected(at(std::nan("")), "grid.spacing", "must be a finite number");
     // The rasteriser (the GUI's second spacing, the compare panel's) keeps the same range.
-    test::expect_error(test::catch_input_error([&] { rasterise(small_block(), 2 * kMaxSpacing); }), "",
-                       "grid.spacing", "must be between");
+    test::expect_error(test::catch_input_error([&] { rasterise(small_block(), 2 * kMaxSpacing); }), "", "grid.spacing",
+                       "must be between");
     EXPECT_EQ(rasterise(small_block(), kMaxSpacing).n, (std::array<int, 3>{1, 1, 1}));
 }
 

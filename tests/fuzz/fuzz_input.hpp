@@ -4,13 +4,13 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -21,9 +21,8 @@ namespace voxwave::fuzz {
 // The fuzz input written to one file per process and extension (the HDF5 library and the
 // wavelet reader's format choice both go by the file name), rewritten for every input.
 inline std::string input_as_file(const std::uint8_t* data, std::size_t size, const std::string& extension) {
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("voxwave-fuzz-" + std::to_string(::getpid()) + extension))
-                                 .string();
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("voxwave-fuzz-" + std::to_string(::getpid()) + extension)).string();
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
     out.close();

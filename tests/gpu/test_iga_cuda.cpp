@@ -24,9 +24,9 @@ bool have_iga_cuda(std::string& why) {
     return !cuda_devices(&why).empty();
 }
 
-#define REQUIRE_IGA_CUDA()                                                             \
-    do {                                                                               \
-        std::string why_;                                                              \
+#define REQUIRE_IGA_CUDA()                                                    \
+    do {                                                                      \
+        std::string why_;                                                     \
         if (!have_iga_cuda(why_)) GTEST_SKIP() << "no CUDA device: " << why_; \
     } while (0)
 

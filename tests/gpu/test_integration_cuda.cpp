@@ -28,9 +28,9 @@ bool have_cuda_device(std::string& why) {
     return !voxwave::cuda_devices(&why).empty();
 }
 
-#define REQUIRE_CUDA_DEVICE()                                                             \
-    do {                                                                                  \
-        std::string why_;                                                                 \
+#define REQUIRE_CUDA_DEVICE()                                                    \
+    do {                                                                         \
+        std::string why_;                                                        \
         if (!have_cuda_device(why_)) GTEST_SKIP() << "no CUDA device: " << why_; \
     } while (0)
 

@@ -27,8 +27,8 @@
 #include "scene/rasterise.hpp"
 #include "scene/result.hpp"
 #include "scene/scene_io.hpp"
-#include "views/trace_panel.hpp"
 #include "ui_test_support.hpp"
+#include "views/trace_panel.hpp"
 
 using namespace voxwave;
 using namespace voxwave::ui;

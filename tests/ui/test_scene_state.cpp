@@ -15,9 +15,9 @@
 #include "main_window.hpp"
 #include "scene/result.hpp"
 #include "scene/scene_io.hpp"
+#include "ui_test_support.hpp"
 #include "views/gl_format.hpp"
 #include "views/trace_panel.hpp"
-#include "ui_test_support.hpp"
 
 using namespace voxwave;
 using namespace voxwave::ui;

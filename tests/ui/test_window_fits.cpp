@@ -22,9 +22,7 @@ constexpr QSize kMaxMinimum(1280, 720);
 constexpr QSize kUsableDock(120, 80);
 
 // Geometry of a child in the window's coordinates.
-QRect in_window(const QWidget* w, const QWidget* window) {
-    return QRect(w->mapTo(window, QPoint(0, 0)), w->size());
-}
+QRect in_window(const QWidget* w, const QWidget* window) { return QRect(w->mapTo(window, QPoint(0, 0)), w->size()); }
 
 }  // namespace
 

@@ -184,8 +184,7 @@ void SimulationController::publish(const std::vector<std::unique_ptr<WaveSession
         Qt::QueuedConnection);
 }
 
-void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused,
-                               std::uint64_t serial) {
+void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused, std::uint64_t serial) {
     // The engine yields to the window: a lower priority for this thread, inherited by the
     // OpenMP threads it starts, so painting and input never wait behind a step (on Linux nice
     // values are per thread). The engine still gets every cycle the window leaves idle.
