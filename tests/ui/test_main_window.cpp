@@ -51,6 +51,9 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);  // QSettings of the tests stay apart from a user's
         w_ = std::make_unique<MainWindow>();
         w_->resize(1400, 900);
+        // An error says itself in lastError(), never in a modal dialog that would wait for a
+        // click no test gives.
+        w_->setNonInteractive(true);
         w_->show();
         QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
         // At start the paper's model is open and ready.
@@ -257,12 +260,17 @@ private slots:
         struct StopOnExit {
             MainWindow& w;
             ~StopOnExit() {
+                w.stopRecording();  // its folder is gone by now
                 if (w.controller()->busy()) w.stopRun();
                 QTRY_VERIFY_WITH_TIMEOUT(!w.controller()->busy(), 5000);
             }
         } stop_on_exit{w};
         int frames = 0;
-        connect(w.controller(), &SimulationController::frameReady, this, [&frames] { ++frames; });
+        // Scoped to this test: the counter lives on this stack frame.
+        struct Disconnect {
+            QMetaObject::Connection c;
+            ~Disconnect() { QObject::disconnect(c); }
+        } frame_counter{connect(w.controller(), &SimulationController::frameReady, this, [&frames] { ++frames; })};
         QSignalSpy finished(w.controller(), &SimulationController::finished);
         QTemporaryDir frames_dir;
         w.startRecording(frames_dir.path());
@@ -274,7 +282,8 @@ private slots:
         // The traces keep being redrawn with new samples. Their point count is no measure: past
         // 1200 samples per receiver the decimated chart holds a nearly constant number of points,
         // and a fast engine gets there before this line (the test failed that way in CI).
-        QVERIFY(w.traces()->plottedPoints() > 0);
+        // The chart redraws at most every 150 ms; samples held back are drawn when that ends.
+        QTRY_VERIFY_WITH_TIMEOUT(w.traces()->plottedPoints() > 0, 5000);
         const double end_a = w.traces()->plottedEndTime();
         QTRY_VERIFY_WITH_TIMEOUT(w.traces()->plottedEndTime() > end_a, 20000);
         QTest::qWait(100);

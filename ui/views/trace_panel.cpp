@@ -34,6 +34,8 @@ void BScanView::paintEvent(QPaintEvent*) {
 }
 
 TracePanel::TracePanel(QWidget* parent) : QWidget(parent) {
+    pending_redraw_.setSingleShot(true);
+    connect(&pending_redraw_, &QTimer::timeout, this, &TracePanel::redraw);
     chart_ = new QChart;
     chart_->legend()->setVisible(false);
     chart_->setMargins(QMargins(4, 4, 4, 4));
@@ -80,7 +82,12 @@ void TracePanel::append(std::int64_t first, const std::vector<double>& samples) 
         for (std::size_t r = 0; r < nr; ++r)
             for (int c = 0; c < 3; ++c) u_[r].push_back(samples[(n * nr + r) * 3 + c]);
     }
-    if (!since_redraw_.isValid() || since_redraw_.elapsed() > 150) redraw();
+    constexpr qint64 kRedrawMs = 150;
+    const qint64 since = since_redraw_.isValid() ? since_redraw_.elapsed() : kRedrawMs + 1;
+    if (since > kRedrawMs)
+        redraw();
+    else if (!pending_redraw_.isActive())
+        pending_redraw_.start(int(kRedrawMs - since + 1));
 }
 
 void TracePanel::flush() { redraw(); }
@@ -150,6 +157,7 @@ void TracePanel::rebuildSeries() {
 }
 
 void TracePanel::redraw() {
+    pending_redraw_.stop();
     since_redraw_.start();
     const std::size_t nr = names_.size(), nt = t_.size();
     if (series_.size() != nr) rebuildSeries();

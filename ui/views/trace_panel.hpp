@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QElapsedTimer>
+#include <QTimer>
 #include <QWidget>
 #include <vector>
 
@@ -42,8 +43,9 @@ public:
     void reset(const std::vector<std::string>& names, double dt);
     // samples: [(n * receivers + r) * 3 + c] for n = first .. first + count - 1.
     void append(std::int64_t first, const std::vector<double>& samples);
-    // Draws what has arrived (append redraws at most every 150 ms: Qt Charts is the slow part
-    // of a frame, and the eye needs no more).
+    // Draws what has arrived now. append redraws at most every 150 ms (Qt Charts is the slow
+    // part of a frame, and the eye needs no more); samples it held back are drawn by a timer at
+    // the end of those 150 ms, so the chart never lags the data by more than that.
     void flush();
     // A finished run's traces (a result file): the path a live run takes, reset + append + flush.
     void showResult(const voxwave::Result& result);
@@ -85,6 +87,7 @@ private:
     BScanView* bscan_;
     QComboBox* component_box_;
     QElapsedTimer since_redraw_;
+    QTimer pending_redraw_;
 };
 
 }  // namespace voxwave::ui
