@@ -161,8 +161,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                              .arg(total),
                                          8000);
                 std::vector<std::string> names;
-                for (const auto& r : doc_.scene().receivers) names.push_back(r.name);
-                traces_->reset(names, dt);
+                std::vector<std::array<double, 3>> positions;
+                for (const auto& r : doc_.scene().receivers) {
+                    names.push_back(r.name);
+                    positions.push_back(r.position);
+                }
+                traces_->reset(names, dt, positions);
             });
     connect(&controller_, &SimulationController::frameReady, this, &MainWindow::onFrame);
     // Which way a CUDA run's slice reaches the view: said once per distinct message.

@@ -1,73 +1,187 @@
 #include "views/trace_panel.hpp"
 
-#include <QChart>
-#include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QLineSeries>
-#include <QPainter>
+#include <QLabel>
+#include <QSlider>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "core/atomic_file.hpp"
+#include "views/plot_axis.hpp"
 
 namespace voxwave::ui {
 
-BScanView::BScanView(QWidget* parent) : QWidget(parent) {
-    setMinimumHeight(50);
-    setMaximumHeight(110);
+namespace {
+
+constexpr std::size_t kBuckets = 600;  // A-scan points per receiver beyond 2 x this many samples
+constexpr std::size_t kBScanColumns = 1200;
+
+// The buckets of a trace decimated for drawing: every sample up to 2 x kBuckets, else each of
+// kBuckets gives its minimum and maximum in time order (no peak lost).
+template <class At>
+QPolygonF decimated(std::size_t nt, const std::vector<double>& t, At at) {
+    QPolygonF pts;
+    if (nt <= 2 * kBuckets) {
+        pts.reserve(qsizetype(nt));
+        for (std::size_t n = 0; n < nt; ++n) pts << QPointF(t[n], at(n));
+        return pts;
+    }
+    pts.reserve(qsizetype(2 * kBuckets));
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+        const std::size_t n0 = b * nt / kBuckets, n1 = (b + 1) * nt / kBuckets;
+        std::size_t lo = n0, hi = n0;
+        for (std::size_t n = n0; n < n1; ++n) {
+            if (at(n) < at(lo)) lo = n;
+            if (at(n) > at(hi)) hi = n;
+        }
+        pts << QPointF(t[std::min(lo, hi)], at(std::min(lo, hi))) << QPointF(t[std::max(lo, hi)], at(std::max(lo, hi)));
+    }
+    return pts;
 }
 
-void BScanView::paintEvent(QPaintEvent*) {
-    QPainter p(this);
-    p.fillRect(rect(), QColor(24, 24, 28));
-    if (image_.isNull()) {
-        p.setPen(Qt::gray);
-        p.drawText(rect(), Qt::AlignCenter, tr("B-scan: receivers x time"));
-        return;
-    }
-    p.drawImage(rect().adjusted(4, 4, -4, -4), image_);
-}
+}  // namespace
 
 TracePanel::TracePanel(QWidget* parent) : QWidget(parent) {
     pending_redraw_.setSingleShot(true);
     connect(&pending_redraw_, &QTimer::timeout, this, &TracePanel::redraw);
-    chart_ = new QChart;
-    chart_->legend()->setVisible(false);
-    chart_->setMargins(QMargins(4, 4, 4, 4));
-    chart_->setTheme(QChart::ChartThemeDark);
-    view_ = new QChartView(chart_);
-
-    view_->setMinimumHeight(150);
-    bscan_ = new BScanView;
+    ascan_ = new AScanView(&state_);
+    bscan_ = new BScanView(&state_);
     component_box_ = new QComboBox;
+    component_box_->setObjectName("component-box");
     component_box_->addItems({tr("u_x"), tr("u_y"), tr("u_z"), tr("|u|")});
     component_box_->setCurrentIndex(2);
+    component_box_->setToolTip(tr("Displacement component drawn in the A-scans and the B-scan"));
     connect(component_box_, &QComboBox::currentIndexChanged, this, &TracePanel::setComponent);
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(view_);
-    split->addWidget(bscan_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    receiver_box_ = new QComboBox;
+    receiver_box_->setObjectName("receiver-box");
+    receiver_box_->setToolTip(tr("Show one receiver's A-scan alone (or click its row in the B-scan or the A-scans)"));
+    receiver_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    receiver_box_->setMinimumContentsLength(10);
+    connect(receiver_box_, &QComboBox::activated, this,
+            [this](int i) { selectReceiver(i <= 0 ? -1 : receiver_box_->itemData(i).toInt()); });
+    gain_slider_ = new QSlider(Qt::Horizontal);
+    gain_slider_->setObjectName("gain-slider");
+    gain_slider_->setRange(-20, 60);
+    gain_slider_->setValue(0);
+    gain_slider_->setMaximumWidth(110);
+    gain_slider_->setToolTip(
+        tr("Gain in dB: full scale (the A-scans' row height, the B-scan's full colour) is the "
+           "largest displacement of all receivers divided by the gain"));
+    gain_label_ = new QLabel;
+    gain_label_->setMinimumWidth(gain_label_->fontMetrics().horizontalAdvance(QStringLiteral("+60 dB")));
+    connect(gain_slider_, &QSlider::valueChanged, this, [this](int v) {
+        gain_label_->setText(tr("%1%2 dB").arg(v > 0 ? "+" : "").arg(v));
+        redraw();
+    });
+    gain_label_->setText(tr("0 dB"));
+    scale_box_ = new QComboBox;
+    scale_box_->setObjectName("scale-box");
+    scale_box_->addItem(tr("Linear"), 0);
+    for (int db : {20, 40, 60}) scale_box_->addItem(tr("dB, %1 dB range").arg(db), db);
+    scale_box_->setToolTip(
+        tr("B-scan colour scale: linear (signed, blue to red) or log-compressed |value| in dB "
+           "below full scale (the envelope when it is shown)"));
+    connect(scale_box_, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
+    envelope_box_ = new QCheckBox(tr("Envelope"));
+    envelope_box_->setObjectName("envelope-box");
+    envelope_box_->setToolTip(
+        tr("Hilbert envelope of each trace (dashed); the gate then measures the envelope's peak"));
+    connect(envelope_box_, &QCheckBox::toggled, this, [this] { redraw(); });
+    gate_box_ = new QCheckBox(tr("Gate"));
+    gate_box_->setObjectName("gate-box");
+    gate_box_->setToolTip(
+        tr("A time window on the A-scans: the peak inside it and its time per receiver. Drag its "
+           "edges or its middle"));
+    connect(gate_box_, &QCheckBox::toggled, this, [this](bool on) {
+        state_.gate = on;
+        if (on && !(state_.gate_t1 > state_.gate_t0)) {
+            state_.gate_t0 = 0.25 * state_.t_end;
+            state_.gate_t1 = 0.5 * state_.t_end;
+        }
+        redraw();
+    });
+    info_ = new QLabel;
+    info_->setObjectName("scan-info");
+    connect(ascan_, &AScanView::gateMoved, this, [this](double t0, double t1) { setGate(true, t0, t1); });
+    connect(ascan_, &AScanView::hovered, this, &TracePanel::hoverReceiver);
+    connect(bscan_, &BScanView::hovered, this, &TracePanel::hoverReceiver);
+    auto toggle = [this](int r) { selectReceiver(r == state_.selected ? -1 : r); };
+    connect(ascan_, &AScanView::clicked, this, toggle);
+    connect(bscan_, &BScanView::clicked, this, toggle);
+    split_ = new QSplitter(Qt::Horizontal);
+    split_->setObjectName("scan-splitter");
+    split_->addWidget(ascan_);
+    split_->addWidget(bscan_);
+    split_->setChildrenCollapsible(false);
+    split_->setStretchFactor(0, 1);
+    split_->setStretchFactor(1, 1);
     auto* top = new QHBoxLayout;
+    top->setSpacing(6);
     top->addWidget(component_box_);
-    top->addStretch();
+    top->addWidget(receiver_box_);
+    top->addWidget(new QLabel(tr("Gain")));
+    top->addWidget(gain_slider_);
+    top->addWidget(gain_label_);
+    top->addWidget(scale_box_);
+    top->addWidget(envelope_box_);
+    top->addWidget(gate_box_);
+    top->addWidget(info_, 1);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(2, 2, 2, 2);
     lay->addLayout(top);
-    lay->addWidget(split);
+    lay->addWidget(split_, 1);
 }
 
-void TracePanel::reset(const std::vector<std::string>& names, double dt) {
+void TracePanel::resizeEvent(QResizeEvent* e) {
+    // A wide, low dock (the window's bottom) puts the two views side by side, each the full
+    // height; a tall one stacks them. The splitter between them sets their share either way.
+    const Qt::Orientation o = width() > 2 * height() ? Qt::Horizontal : Qt::Vertical;
+    if (split_->orientation() != o) split_->setOrientation(o);
+    QWidget::resizeEvent(e);
+}
+
+void TracePanel::reset(const std::vector<std::string>& names, double dt,
+                       const std::vector<std::array<double, 3>>& positions) {
     names_ = names;
     dt_ = dt;
     t_.clear();
     u_.assign(names.size(), {});
-    rebuildSeries();
+    envelope_.clear();
+    envelope_component_ = -1;
+    const std::size_t n = names.size();
+    state_.names.clear();
+    for (const auto& s : names) state_.names.push_back(QString::fromStdString(s));
+    // Without a position per receiver the receivers count along the table, from 1.
+    state_.line = receiver_line(positions.size() == n ? positions : std::vector<std::array<double, 3>>(n));
+    if (!state_.line.valid)
+        for (std::size_t r = 0; r < n; ++r) state_.line.coordinate[r] = double(r + 1);
+    state_.rank.assign(n, 0);
+    for (std::size_t k = 0; k < n; ++k) state_.rank[state_.line.order[k]] = k;
+    const auto& d = state_.line.direction;
+    if (!state_.line.valid)
+        state_.position_quantity = tr("receiver (table order)");
+    else if (state_.line.axis >= 0)
+        state_.position_quantity = QString(QChar('x' + state_.line.axis));
+    else
+        state_.position_quantity =
+            tr("along (%1, %2, %3)").arg(d[0], 0, 'f', 2).arg(d[1], 0, 'f', 2).arg(d[2], 0, 'f', 2);
+    bscan_->setToolTip(
+        tr("B-scan: one row per receiver, in their order along %1; click a row to show that "
+           "receiver's A-scan alone")
+            .arg(state_.line.valid
+                     ? tr("the direction (%1, %2, %3)").arg(d[0], 0, 'f', 3).arg(d[1], 0, 'f', 3).arg(d[2], 0, 'f', 3)
+                     : tr("the table (their positions give no line)")));
+    state_.selected = state_.hovered = -1;
+    receiver_box_->clear();
+    receiver_box_->addItem(tr("All receivers"), -1);
+    for (std::size_t k = 0; k < n; ++k)
+        receiver_box_->addItem(state_.names[state_.line.order[k]], int(state_.line.order[k]));
+    ascan_->scrollToRow(0);
     redraw();
 }
 
@@ -99,7 +213,7 @@ void TracePanel::showResult(const Result& result) {
     for (std::size_t r = 0; r < nr; ++r)
         for (std::size_t n = 0; n < nt; ++n)
             for (int c = 0; c < 3; ++c) samples[(n * nr + r) * 3 + std::size_t(c)] = result.u(r, n, c);
-    reset(result.receiver_names, result.dt);
+    reset(result.receiver_names, result.dt, result.receiver_positions);
     append(0, samples);
     flush();
 }
@@ -111,18 +225,22 @@ double TracePanel::value(std::size_t r, std::size_t n) const {
 
 int TracePanel::plottedPoints() const {
     int n = 0;
-    for (auto* s : chart_->series()) n += static_cast<QLineSeries*>(s)->count();
+    for (const auto& t : state_.traces) n += int(t.size());
     return n;
 }
 
 double TracePanel::plottedEndTime() const {
     double end = 0;
-    for (auto* s : chart_->series()) {
-        const auto* line = static_cast<QLineSeries*>(s);
-        if (line->count() > 0) end = std::max(end, line->at(line->count() - 1).x());
-    }
+    for (const auto& t : state_.traces)
+        if (!t.isEmpty()) end = std::max(end, t.back().x() * 1e6);
     return end;
 }
+
+std::vector<double> TracePanel::envelope(std::size_t r) const {
+    return state_.envelope && r < envelope_.size() ? envelope_[r] : std::vector<double>{};
+}
+
+double TracePanel::gainDb() const { return gain_slider_->value(); }
 
 void TracePanel::setComponent(int c) {
     component_ = std::clamp(c, 0, 3);
@@ -130,84 +248,136 @@ void TracePanel::setComponent(int c) {
     redraw();
 }
 
-// The chart's series and axes are made once per receiver set (reset) and only refilled here:
-// removing and re-adding QtCharts series every redraw cost up to 40 ms of the GUI thread per
-// refresh on the 2-core VM (most of the event loop's longest stalls during a run).
-void TracePanel::rebuildSeries() {
-    chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) chart_->removeAxis(a);
-    series_.clear();
-    const std::size_t nr = names_.size();
-    if (nr == 0) return;
-    axis_t_ = new QValueAxis;
-    auto* ay = new QValueAxis;
-    axis_t_->setTitleText(tr("time (µs)"));
-    ay->setRange(-0.6, double(nr) - 0.4);
-    ay->setLabelsVisible(false);
-    chart_->addAxis(axis_t_, Qt::AlignBottom);
-    chart_->addAxis(ay, Qt::AlignLeft);
-    for (std::size_t r = 0; r < nr; ++r) {
-        auto* s = new QLineSeries;
-        s->setName(QString::fromStdString(names_[r]));
-        chart_->addSeries(s);
-        s->attachAxis(axis_t_);
-        s->attachAxis(ay);
-        series_.push_back(s);
+void TracePanel::setGainDb(double db) { gain_slider_->setValue(int(std::lround(db))); }
+
+void TracePanel::setLogScale(bool log, double range_db) {
+    const int i = log ? scale_box_->findData(int(std::lround(range_db))) : 0;
+    scale_box_->setCurrentIndex(std::max(0, i));
+}
+
+void TracePanel::setEnvelopeShown(bool on) { envelope_box_->setChecked(on); }
+
+void TracePanel::setGate(bool on, double t0, double t1) {
+    state_.gate_t0 = std::min(t0, t1);
+    state_.gate_t1 = std::max(t0, t1);
+    if (gate_box_->isChecked() != on)
+        gate_box_->setChecked(on);  // redraws
+    else
+        redraw();
+}
+
+void TracePanel::selectReceiver(int r) {
+    if (r >= int(names_.size())) r = -1;
+    const bool changed = r != state_.selected;
+    state_.selected = r;
+    receiver_box_->setCurrentIndex(r < 0 ? 0 : int(state_.rank[std::size_t(r)]) + 1);
+    if (r < 0 && changed) ascan_->scrollToRow(0);
+    refreshViews();
+    updateInfo();
+    if (changed) emit receiverSelected(r);
+}
+
+void TracePanel::hoverReceiver(int r) {
+    if (r == state_.hovered) return;
+    state_.hovered = r;
+    refreshViews();
+    updateInfo();
+    emit receiverHovered(r);
+}
+
+void TracePanel::updateInfo() {
+    const int r = state_.hovered >= 0 ? state_.hovered : state_.selected;
+    if (r < 0 || std::size_t(r) >= names_.size()) {
+        info_->clear();
+        return;
     }
+    QString text = state_.names[std::size_t(r)];
+    if (state_.line.valid)
+        text += tr(": %1 = %2")
+                    .arg(state_.position_quantity.section(' ', 0, 0),
+                         format_si(state_.line.coordinate[std::size_t(r)], "m"));
+    info_->setText(text);
+}
+
+void TracePanel::refreshViews() {
+    ascan_->refresh();
+    bscan_->update();
 }
 
 void TracePanel::redraw() {
     pending_redraw_.stop();
     since_redraw_.start();
     const std::size_t nr = names_.size(), nt = t_.size();
-    if (series_.size() != nr) rebuildSeries();
+    state_.quantity = component_box_->currentText();
+    state_.log_scale = scale_box_->currentData().toInt() > 0;
+    state_.range_db = state_.log_scale ? scale_box_->currentData().toInt() : 40;
+    state_.envelope = envelope_box_->isChecked();
+    envelope_box_->setEnabled(component_ < 3);
+    if (component_ == 3) state_.envelope = false;  // |u| is its own envelope
+    state_.t_end = nt > 0 ? t_.back() : 0;
     if (nr == 0 || nt == 0) {
-        for (auto* s : series_) s->clear();
+        state_.traces.assign(nr, {});
+        state_.envelopes.clear();
+        state_.peaks.assign(nr, {});
+        state_.peak_sign.assign(nr, 1);
         bscan_->setImage({});
+        refreshViews();
         return;
     }
+    std::vector<std::vector<double>> values(nr, std::vector<double>(nt));
     double peak = 0;
     for (std::size_t r = 0; r < nr; ++r)
-        for (std::size_t n = 0; n < nt; ++n) peak = std::max(peak, std::abs(value(r, n)));
-    if (peak == 0) peak = 1;
-    axis_t_->setRange(0, t_.back() * 1e6);
-    // Stacked traces: receiver r around offset r, scaled so the largest swing is 0.45. Up to 1200
-    // samples every one is drawn; beyond, each of 600 buckets gives its minimum and maximum in
-    // time order, so no peak is lost to the decimation.
-    constexpr std::size_t kBuckets = 600;
+        for (std::size_t n = 0; n < nt; ++n) {
+            values[r][n] = value(r, n);
+            peak = std::max(peak, std::abs(values[r][n]));
+        }
+    if (!(peak > 0)) peak = 1e-9;  // silent traces: a nanometre full scale, not a metre
+    state_.full_scale = peak / std::pow(10.0, gainDb() / 20);
+    if (state_.envelope && (envelope_component_ != component_ || envelope_samples_ != nt)) {
+        envelope_.resize(nr);
+        for (std::size_t r = 0; r < nr; ++r) envelope_[r] = hilbert_envelope(values[r]);
+        envelope_component_ = component_;
+        envelope_samples_ = nt;
+    }
+    // A-scans (and the envelopes), decimated for drawing.
+    state_.traces.resize(nr);
+    state_.envelopes.resize(state_.envelope ? nr : 0);
     for (std::size_t r = 0; r < nr; ++r) {
-        QList<QPointF> pts;
-        const double base = double(nr - 1 - r);
-        auto point = [&](std::size_t n) { return QPointF(t_[n] * 1e6, base + 0.45 * value(r, n) / peak); };
-        if (nt <= 2 * kBuckets) {
-            pts.reserve(int(nt));
-            for (std::size_t n = 0; n < nt; ++n) pts.append(point(n));
-        } else {
-            pts.reserve(int(2 * kBuckets));
-            for (std::size_t b = 0; b < kBuckets; ++b) {
-                const std::size_t n0 = b * nt / kBuckets, n1 = (b + 1) * nt / kBuckets;
-                std::size_t lo = n0, hi = n0;
-                for (std::size_t n = n0; n < n1; ++n) {
-                    if (value(r, n) < value(r, lo)) lo = n;
-                    if (value(r, n) > value(r, hi)) hi = n;
-                }
-                pts.append(point(std::min(lo, hi)));
-                pts.append(point(std::max(lo, hi)));
+        state_.traces[r] = decimated(nt, t_, [&](std::size_t n) { return values[r][n]; });
+        if (state_.envelope) state_.envelopes[r] = decimated(nt, t_, [&](std::size_t n) { return envelope_[r][n]; });
+    }
+    // Gate: the peak of the envelope when it is shown, else of |value|.
+    state_.peaks.assign(nr, {});
+    state_.peak_sign.assign(nr, 1);
+    if (state_.gate)
+        for (std::size_t r = 0; r < nr; ++r) {
+            const auto& x = state_.envelope ? envelope_[r] : values[r];
+            state_.peaks[r] = gated_peak(x, dt_, state_.gate_t0, state_.gate_t1);
+            if (!state_.envelope && state_.peaks[r].found) {
+                const auto n = std::size_t(std::clamp(std::lround(state_.peaks[r].time / dt_), 0L, long(nt - 1)));
+                state_.peak_sign[r] = values[r][n] < 0 ? -1 : 1;
             }
         }
-        series_[r]->replace(pts);
-    }
-    // B-scan: one row per receiver, one column per (decimated) sample.
-    const int cols = int(std::min<std::size_t>(nt, 1200));
+    // B-scan: a row per receiver in spatial order; a column per sample, or per bucket of
+    // samples (its largest |value|) beyond kBScanColumns.
+    const int cols = int(std::min(nt, kBScanColumns));
     QImage img(cols, int(nr), QImage::Format_RGB32);
-    for (std::size_t r = 0; r < nr; ++r)
-        for (int x = 0; x < cols; ++x) {
-            const std::size_t n = std::size_t(x) * nt / std::size_t(cols);
-            const double v = std::clamp(value(r, n) / peak, -1.0, 1.0);
-            const int a = int(255 * (1 - std::abs(v)));
-            img.setPixel(x, int(r), v >= 0 ? qRgb(255, a, a) : qRgb(a, a, 255));
+    for (std::size_t k = 0; k < nr; ++k) {
+        const std::size_t r = state_.line.order[k];
+        const auto& x = state_.log_scale && state_.envelope ? envelope_[r] : values[r];
+        for (int c = 0; c < cols; ++c) {
+            const std::size_t n0 = std::size_t(c) * nt / std::size_t(cols);
+            const std::size_t n1 = std::max(n0 + 1, std::size_t(c + 1) * nt / std::size_t(cols));
+            std::size_t at = n0;
+            for (std::size_t n = n0; n < n1; ++n)
+                if (std::abs(x[n]) > std::abs(x[at])) at = n;
+            img.setPixel(
+                c, int(k),
+                scan_colour(scan_level(x[at], state_.full_scale, state_.log_scale, state_.range_db), state_.log_scale));
         }
+    }
     bscan_->setImage(img);
+    refreshViews();
 }
 
 void TracePanel::exportCsv(const QString& path) const {
