@@ -244,7 +244,7 @@ int AScanView::leftMargin() const {
 int AScanView::rightMargin() const {
     const QFontMetrics fm = fontMetrics();
     int m = 6 + scroll_->sizeHint().width();
-    if (state_->gate) m += fm.horizontalAdvance(QStringLiteral("888 nm @ 888 µs")) + 8;
+    if (state_->gate) m += fm.horizontalAdvance(QStringLiteral("88.8 nm @ 88.8 µs")) + 8;
     return m;
 }
 
