@@ -169,6 +169,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 traces_->reset(names, dt, positions);
             });
     connect(&controller_, &SimulationController::frameReady, this, &MainWindow::onFrame);
+    // The receiver the scan views point at (under the cursor, else the selected one) is ringed
+    // on the slice.
+    auto highlight = [this] {
+        const int r = traces_->hoveredReceiver() >= 0 ? traces_->hoveredReceiver() : traces_->selectedReceiver();
+        painter_->setHighlightedReceiver(r >= 0 ? QString::fromStdString(traces_->receiverNames()[std::size_t(r)])
+                                                : QString());
+    };
+    connect(traces_, &TracePanel::receiverHovered, this, highlight);
+    connect(traces_, &TracePanel::receiverSelected, this, highlight);
     // Which way a CUDA run's slice reaches the view: said once per distinct message.
     connect(&controller_, &SimulationController::sliceTransport, this, [this](const QString& text) {
         if (slice_transport_said_.contains(text)) return;

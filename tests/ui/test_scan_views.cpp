@@ -13,6 +13,7 @@
 #include <cmath>
 #include <random>
 
+#include "editing/slice_painter.hpp"
 #include "scene/result.hpp"
 #include "ui_test_support.hpp"
 #include "views/trace_panel.hpp"
@@ -107,7 +108,12 @@ class TestScanViews : public QObject {
     }
 
 private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // the panel's saved settings stay apart from a user's
+        QSettings().clear();
+    }
     void init() {
+        QSettings().clear();  // each case starts from the defaults
         panel_ = std::make_unique<TracePanel>();
         panel_->resize(1000, 420);
         panel_->show();
@@ -178,6 +184,12 @@ private slots:
         QCOMPARE(panel_->bscan()->image().pixel(x - 30, 0), expected_db(1 + 20 * std::log10(v / 2e-9) / 20));
         panel_->setGainDb(20);  // 10 x: 0.3247 nm is now 2.8 dB over full scale
         QCOMPARE(panel_->bscan()->image().pixel(x - 30, 0), expected_db(1.0));
+        // A new panel (the next session) starts with the user's gain and scale.
+        TracePanel next;
+        QCOMPARE(next.gainDb(), 20.0);
+        next.showResult(line_.result);
+        QVERIFY(next.scan().log_scale);
+        QCOMPARE(next.scan().range_db, 20.0);
     }
 
     void gateGivesEachReceiversPeakAndItsTime() {
@@ -328,6 +340,17 @@ private slots:
                 expect_no_overlap(bl, p->bscan()->rect(), "B-scan");
                 if (gate) QVERIFY(!p->scan().peaks.empty());
             }
+        // The receiver the scan views point at is ringed on the slice: under the cursor, else
+        // the selected one.
+        const auto name = [&](std::size_t r) { return QString::fromStdString(line_.result.receiver_names[r]); };
+        p->selectReceiver(7);
+        QCOMPARE(w->painter()->highlightedReceiver(), name(7));
+        p->hoverReceiver(12);
+        QCOMPARE(w->painter()->highlightedReceiver(), name(12));
+        p->hoverReceiver(-1);
+        QCOMPARE(w->painter()->highlightedReceiver(), name(7));
+        p->selectReceiver(-1);
+        QCOMPARE(w->painter()->highlightedReceiver(), QString());
         // A picture for the docs when asked (VOXWAVE_SCAN_SHOT=file.png).
         if (qEnvironmentVariableIsSet("VOXWAVE_SCAN_SHOT")) {
             p->selectReceiver(-1);

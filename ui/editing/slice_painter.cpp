@@ -1,5 +1,6 @@
 #include "editing/slice_painter.hpp"
 
+#include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -182,6 +183,12 @@ void SlicePainter::setResultReceivers(const std::vector<std::string>& names, con
     result_receivers_.clear();
     for (std::size_t i = 0; i < std::min(names.size(), positions.size()); ++i)
         result_receivers_.emplace_back(names[i], positions[i]);
+    update();
+}
+
+void SlicePainter::setHighlightedReceiver(const QString& name) {
+    if (name == highlighted_) return;
+    highlighted_ = name;
     update();
 }
 
@@ -403,6 +410,26 @@ void SlicePainter::paintEvent(QPaintEvent*) {
     p.setRenderHint(QPainter::Antialiasing);
     const auto ax = plane_axes(plane_);
     const double here = g.origin[ax[2]] + node_plane_ * g.spacing;
+    // Labels that would overlap one drawn before are left out (a dense line of receivers);
+    // the highlighted receiver's is drawn last, always, over a ring around its marker.
+    std::vector<QRectF> label_rects;
+    struct Highlight {
+        QPointF marker, label;
+    };
+    std::optional<Highlight> highlight;
+    const QFontMetricsF fm(font());
+    const auto draw_label = [&](const QPointF& marker, const QPointF& at, const std::string& text, bool is_receiver) {
+        const QString name = QString::fromStdString(text);
+        if (is_receiver && !highlighted_.isEmpty() && name == highlighted_) {
+            highlight = Highlight{marker, at};
+            return;
+        }
+        const QRectF r = fm.boundingRect(name).translated(at);
+        if (std::any_of(label_rects.begin(), label_rects.end(), [&](const QRectF& o) { return o.intersects(r); }))
+            return;
+        label_rects.push_back(r);
+        p.drawText(at, name);
+    };
     const auto draw_marker = [&](const Vec3& pos, bool source, const std::string& name) {
         const bool on_plane = std::abs(pos[ax[2]] - here) <= 0.5 * g.spacing;
         const QPointF c = pixelOf(pos);
@@ -421,7 +448,7 @@ void SlicePainter::paintEvent(QPaintEvent*) {
             p.drawRect(QRectF(c - QPointF(4, 4), QSizeF(8, 8)));
         }
         p.setPen(on_plane ? Qt::white : QColor(255, 255, 255, 90));
-        p.drawText(c + QPointF(8, -6), QString::fromStdString(name));
+        draw_label(c, c + QPointF(8, -6), name, !source);
     };
     // The marker being dragged is drawn where it would land.
     const auto shown = [&](const Vec3& pos, int kind, std::size_t i) {
@@ -444,7 +471,19 @@ void SlicePainter::paintEvent(QPaintEvent*) {
         p.setPen(QPen(col, 2));
         p.drawEllipse(c, 7, 7);
         p.setPen(col);
-        p.drawText(c + QPointF(9, 12), QString::fromStdString(name));
+        draw_label(c, c + QPointF(9, 12), name, true);
+    }
+    if (highlight) {
+        const QColor gold(255, 200, 40);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(gold, 2));
+        p.drawEllipse(highlight->marker, 11, 11);
+        const QRectF r = fm.boundingRect(highlighted_).translated(highlight->label);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0, 0, 0, 170));
+        p.drawRect(r.adjusted(-2, -1, 2, 1));
+        p.setPen(gold);
+        p.drawText(highlight->label, highlighted_);
     }
 }
 

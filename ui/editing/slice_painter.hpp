@@ -40,6 +40,10 @@ public:
     void setResultReceivers(const std::vector<std::string>& names, const std::vector<Vec3>& positions);
     // How many of them are drawn (inside the model's box).
     int resultReceiversDrawn() const;
+    // The receiver the scan views point at (under the cursor there, or selected): its marker is
+    // ringed and its label always drawn. Empty: none.
+    void setHighlightedReceiver(const QString& name);
+    const QString& highlightedReceiver() const { return highlighted_; }
 
 public slots:
     void setPlane(voxwave::SlicePlane plane);
@@ -101,6 +105,7 @@ private:
     std::optional<std::pair<int, int>> moving_;  // (kind, index) being dragged
     QPointF moving_to_;                          // the cursor during that drag
     std::vector<std::pair<std::string, Vec3>> result_receivers_;
+    QString highlighted_;
 };
 
 }  // namespace voxwave::ui

@@ -155,6 +155,13 @@ void BScanView::paintEvent(QPaintEvent*) {
         p.drawImage(QRect(plot.left(), y0, plot.width(), std::max(1, y1 - y0)), image_,
                     QRect(0, int(k), image_.width(), 1));
     }
+    if (state_->gate && state_->t_end > 0) {  // the A-scans' gate, on the same time axis
+        p.setPen(QPen(kGate, 1.5, Qt::DashLine));
+        for (double t : {state_->gate_t0, state_->gate_t1}) {
+            const int x = plot.left() + int(std::lround(t / state_->t_end * plot.width()));
+            p.drawLine(x, plot.top(), x, plot.bottom());
+        }
+    }
     const QFontMetrics fm = fontMetrics();
     const QRect bounds = rect();
     // Position axis (down the left), time axis (along the bottom).

@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSettings>
 #include <QSlider>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -91,7 +92,10 @@ TracePanel::TracePanel(QWidget* parent) : QWidget(parent) {
     envelope_box_->setObjectName("envelope-box");
     envelope_box_->setToolTip(
         tr("Hilbert envelope of each trace (dashed); the gate then measures the envelope's peak"));
-    connect(envelope_box_, &QCheckBox::toggled, this, [this] { redraw(); });
+    connect(envelope_box_, &QCheckBox::toggled, this, [this] {
+        force_envelope_ = true;
+        redraw();
+    });
     gate_box_ = new QCheckBox(tr("Gate"));
     gate_box_->setObjectName("gate-box");
     gate_box_->setToolTip(
@@ -120,6 +124,15 @@ TracePanel::TracePanel(QWidget* parent) : QWidget(parent) {
     split_->setChildrenCollapsible(false);
     split_->setStretchFactor(0, 1);
     split_->setStretchFactor(1, 1);
+    // The display settings of the scans are the user's: kept between sessions.
+    const QSettings settings;
+    gain_slider_->setValue(settings.value("scans/gain_db", 0).toInt());
+    scale_box_->setCurrentIndex(std::max(0, scale_box_->findData(settings.value("scans/scale_db", 0).toInt())));
+    envelope_box_->setChecked(settings.value("scans/envelope", false).toBool());
+    connect(gain_slider_, &QSlider::valueChanged, this, [](int v) { QSettings().setValue("scans/gain_db", v); });
+    connect(scale_box_, &QComboBox::currentIndexChanged, this,
+            [this] { QSettings().setValue("scans/scale_db", scale_box_->currentData().toInt()); });
+    connect(envelope_box_, &QCheckBox::toggled, this, [](bool on) { QSettings().setValue("scans/envelope", on); });
     auto* top = new QHBoxLayout;
     top->setSpacing(6);
     top->addWidget(component_box_);
@@ -176,7 +189,9 @@ void TracePanel::reset(const std::vector<std::string>& names, double dt,
             .arg(state_.line.valid
                      ? tr("the direction (%1, %2, %3)").arg(d[0], 0, 'f', 3).arg(d[1], 0, 'f', 3).arg(d[2], 0, 'f', 3)
                      : tr("the table (their positions give no line)")));
+    const bool pointed = state_.selected >= 0 || state_.hovered >= 0;
     state_.selected = state_.hovered = -1;
+    if (pointed) emit receiverSelected(-1);  // the old receivers are gone
     receiver_box_->clear();
     receiver_box_->addItem(tr("All receivers"), -1);
     for (std::size_t k = 0; k < n; ++k)
@@ -204,7 +219,10 @@ void TracePanel::append(std::int64_t first, const std::vector<double>& samples) 
         pending_redraw_.start(int(kRedrawMs - since + 1));
 }
 
-void TracePanel::flush() { redraw(); }
+void TracePanel::flush() {
+    force_envelope_ = true;
+    redraw();
+}
 
 void TracePanel::showResult(const Result& result) {
     // A result holds receiver x time x component; frames arrive time x receiver x component.
@@ -333,12 +351,22 @@ void TracePanel::redraw() {
         }
     if (!(peak > 0)) peak = 1e-9;  // silent traces: a nanometre full scale, not a metre
     state_.full_scale = peak / std::pow(10.0, gainDb() / 20);
-    if (state_.envelope && (envelope_component_ != component_ || envelope_samples_ != nt)) {
+    // The envelope takes an FFT per receiver: while samples keep arriving it is renewed at most
+    // once a second (the newest samples' part reads 0 until then); flush and every change of
+    // what is shown renew it at once.
+    const bool stale = envelope_component_ != component_ || envelope_samples_ != nt;
+    const bool renew = envelope_component_ != component_ || envelope_samples_ > nt || force_envelope_ ||
+                       !envelope_age_.isValid() || envelope_age_.elapsed() >= 1000;
+    force_envelope_ = false;
+    if (state_.envelope && stale && renew) {
         envelope_.resize(nr);
         for (std::size_t r = 0; r < nr; ++r) envelope_[r] = hilbert_envelope(values[r]);
         envelope_component_ = component_;
         envelope_samples_ = nt;
+        envelope_age_.start();
     }
+    if (state_.envelope)
+        for (auto& e : envelope_) e.resize(nt, 0.0);
     // A-scans (and the envelopes), decimated for drawing.
     state_.traces.resize(nr);
     state_.envelopes.resize(state_.envelope ? nr : 0);

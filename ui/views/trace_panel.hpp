@@ -93,6 +93,8 @@ private:
     std::vector<std::vector<double>> envelope_;
     int envelope_component_ = -1;
     std::size_t envelope_samples_ = 0;
+    QElapsedTimer envelope_age_;
+    bool force_envelope_ = false;
     ScanState state_;
     AScanView* ascan_;
     BScanView* bscan_;
