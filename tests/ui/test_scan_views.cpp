@@ -289,6 +289,10 @@ private slots:
         const QRect row = b->rowRect(r);
         QCOMPARE(shot.pixel(row.left() + 10, row.top()), qRgb(255, 255, 255));
         QVERIFY(shot.pixel(row.left() + 10, row.top() - 3) != qRgb(255, 255, 255));
+        panel_->setLogScale(false);  // on the linear scale's white ground: black
+        const QImage linear = b->grab().toImage();
+        QCOMPARE(linear.pixel(row.left() + 10, row.top()), qRgb(0, 0, 0));
+        QCOMPARE(linear.pixel(row.left() + 10, row.top() - 3), qRgb(255, 255, 255));
         // Over an A-scan row: that receiver.
         auto* a = const_cast<AScanView*>(panel_->ascan());
         const std::size_t third = a->visibleReceivers()[2];
@@ -351,14 +355,17 @@ private slots:
         QCOMPARE(w->painter()->highlightedReceiver(), name(7));
         p->selectReceiver(-1);
         QCOMPARE(w->painter()->highlightedReceiver(), QString());
-        // A picture for the docs when asked (VOXWAVE_SCAN_SHOT=file.png).
+        // A picture of the scans for the docs when asked (VOXWAVE_SCAN_SHOT=file.png): the dock
+        // made taller, a gate, the envelope, the receiver under the cursor.
         if (qEnvironmentVariableIsSet("VOXWAVE_SCAN_SHOT")) {
-            p->selectReceiver(-1);
+            w->resize(1500, 920);
+            w->resizeDocks({qobject_cast<QDockWidget*>(p->parentWidget())}, {420}, Qt::Vertical);
             p->setGate(true, 28e-6, 45e-6);
             p->setEnvelopeShown(true);
             p->setLogScale(false);
+            p->hoverReceiver(int(receiverAtSlot(20)));
             QApplication::processEvents();
-            w->grab().save(qEnvironmentVariable("VOXWAVE_SCAN_SHOT"));
+            p->grab().save(qEnvironmentVariable("VOXWAVE_SCAN_SHOT"));
         }
     }
 };

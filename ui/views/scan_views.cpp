@@ -203,7 +203,8 @@ void BScanView::paintEvent(QPaintEvent*) {
     // The receiver under the cursor and the selected one.
     p.setBrush(Qt::NoBrush);
     if (state_->hovered >= 0 && std::size_t(state_->hovered) < n) {
-        p.setPen(QPen(kHover, 1));
+        // White on the dB scale's dark ground, black on the linear scale's white one.
+        p.setPen(QPen(state_->log_scale ? kHover : QColor(0, 0, 0), 1));
         p.drawRect(rowRect(std::size_t(state_->hovered)).adjusted(0, 0, -1, -1));
     }
     if (state_->selected >= 0 && std::size_t(state_->selected) < n) {
