@@ -25,6 +25,18 @@ const QColor kSelected(255, 160, 0);
 // The widest tick label the axes expect, for the margins.
 int label_room(const QFontMetrics& fm) { return fm.horizontalAdvance(QStringLiteral("-888.8")); }
 
+// The time axis both views share: 0 .. t_end along the bottom of `plot`, its title below.
+AxisTicks time_ticks(double t_end, const QRect& plot, const QFontMetrics& fm) {
+    return fit_ticks(0, t_end, QObject::tr("time"), "s", plot.width(), true, fm);
+}
+void draw_time_axis(QPainter& p, const QRect& plot, double t_end, const QRect& bounds, std::vector<QRect>& labels) {
+    const QFontMetrics fm = p.fontMetrics();
+    const AxisTicks time = time_ticks(t_end, plot, fm);
+    draw_axis(p, time, plot, 0, t_end, Qt::BottomEdge, false, bounds, labels);
+    labels.push_back(draw_axis_title(
+        p, time.title, QRect(plot.left(), plot.bottom() + fm.height() + 8, plot.width(), fm.height()), false));
+}
+
 }  // namespace
 
 double scan_level(double value, double full_scale, bool log_scale, double range_db) {
@@ -126,9 +138,7 @@ QString BScanView::positionTitle() const {
         .title;
 }
 
-QString BScanView::timeTitle() const {
-    return fit_ticks(0, state_->t_end, tr("time"), "s", plotRect().width(), true, fontMetrics()).title;
-}
+QString BScanView::timeTitle() const { return time_ticks(state_->t_end, plotRect(), fontMetrics()).title; }
 
 QString BScanView::colourTitle() const {
     if (state_->log_scale) return tr("|%1| (dB re %2)").arg(state_->quantity, format_si(state_->full_scale, "m"));
@@ -175,10 +185,7 @@ void BScanView::paintEvent(QPaintEvent*) {
     p.setPen(kText);
     draw_axis(p, pos, plot, lo, hi, Qt::LeftEdge, true, bounds, labels_);
     labels_.push_back(draw_axis_title(p, pos.title, QRect(0, plot.top(), fm.height() + 4, plot.height()), true));
-    const AxisTicks time = fit_ticks(0, state_->t_end, tr("time"), "s", plot.width(), true, fm);
-    draw_axis(p, time, plot, 0, state_->t_end, Qt::BottomEdge, false, bounds, labels_);
-    labels_.push_back(draw_axis_title(
-        p, time.title, QRect(plot.left(), plot.bottom() + fm.height() + 8, plot.width(), fm.height()), false));
+    draw_time_axis(p, plot, state_->t_end, bounds, labels_);
     // Colour bar: its own scale beside the plot.
     const QRect bar(plot.right() + 10, plot.top(), 14, plot.height());
     QImage ramp(1, 256, QImage::Format_RGB32);
@@ -322,9 +329,7 @@ QString AScanView::amplitudeTitle() const {
     return fit_ticks(-range, range, state_->quantity, "m", plotRect().height(), false, fontMetrics()).title;
 }
 
-QString AScanView::timeTitle() const {
-    return fit_ticks(0, state_->t_end, tr("time"), "s", plotRect().width(), true, fontMetrics()).title;
-}
+QString AScanView::timeTitle() const { return time_ticks(state_->t_end, plotRect(), fontMetrics()).title; }
 
 void AScanView::placeScrollBar() {
     const int n = int(state_->count()), rows = rowsShown();
@@ -433,10 +438,7 @@ void AScanView::paintEvent(QPaintEvent*) {
     }
     p.setPen(kText);
     const QRect bounds = rect();
-    const AxisTicks time = fit_ticks(0, state_->t_end, tr("time"), "s", plot.width(), true, fm);
-    draw_axis(p, time, plot, 0, state_->t_end, Qt::BottomEdge, false, bounds, labels_);
-    labels_.push_back(draw_axis_title(
-        p, time.title, QRect(plot.left(), plot.bottom() + fm.height() + 8, plot.width(), fm.height()), false));
+    draw_time_axis(p, plot, state_->t_end, bounds, labels_);
     labels_.push_back(draw_axis_title(p, amplitudeTitle(), QRect(0, plot.top(), fm.height() + 4, plot.height()), true));
 }
 
