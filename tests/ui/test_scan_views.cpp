@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -312,6 +313,26 @@ private slots:
         const auto last = a->visibleReceivers();
         QCOMPARE(line_.slot[last.back()], kReceivers - 1);
         QCOMPARE(line_.slot[last.front()], kReceivers - page.size());
+    }
+
+    void bScanHeightIsTheUsersToSet() {
+        // A wide, low panel puts the views side by side, each the panel's full height; a tall
+        // one stacks them, and the splitter between them sets the B-scan's height.
+        auto* split = panel_->findChild<QSplitter*>("scan-splitter");
+        QVERIFY(split);
+        QCOMPARE(split->orientation(), Qt::Horizontal);
+        QVERIFY(panel_->bscan()->height() > 300);
+        panel_->resize(700, 900);
+        QTRY_COMPARE(split->orientation(), Qt::Vertical);
+        std::vector<int> plot_heights;
+        for (int h : {150, 500}) {
+            split->setSizes({split->height() - h, h});
+            QApplication::processEvents();
+            QVERIFY2(std::abs(panel_->bscan()->height() - h) <= 2,
+                     qPrintable(QString::number(panel_->bscan()->height())));
+            plot_heights.push_back(panel_->bscan()->plotRect().height());
+        }
+        QVERIFY(plot_heights[1] - plot_heights[0] >= 340);  // the rows get the height
     }
 
     void tickLabelsDoNotOverlapAt1280x720() {
