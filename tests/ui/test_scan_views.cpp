@@ -277,6 +277,16 @@ private slots:
         QCOMPARE(panel_->selectedReceiver(), int(second));
         QTest::mouseClick(a, Qt::LeftButton, {}, a->rowRect(second).center());
         QCOMPARE(panel_->selectedReceiver(), -1);
+        // The keyboard walks along the line from the view that has it.
+        QTest::mouseClick(b, Qt::LeftButton, {}, at);
+        QCOMPARE(panel_->selectedReceiver(), int(receiverAtSlot(41)));
+        QTest::keyClick(b, Qt::Key_Down);
+        QCOMPARE(panel_->selectedReceiver(), int(receiverAtSlot(42)));
+        QTest::keyClick(b, Qt::Key_Up);
+        QTest::keyClick(b, Qt::Key_Up);
+        QCOMPARE(panel_->selectedReceiver(), int(receiverAtSlot(40)));
+        QTest::keyClick(b, Qt::Key_Escape);
+        QCOMPARE(panel_->selectedReceiver(), -1);
     }
 
     void receiverUnderTheCursorIsHighlighted() {

@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QSettings>
 #include <QSlider>
@@ -116,6 +117,9 @@ TracePanel::TracePanel(QWidget* parent) : QWidget(parent) {
     connect(bscan_, &BScanView::hovered, this, &TracePanel::hoverReceiver);
     auto toggle = [this](int r) { selectReceiver(r == state_.selected ? -1 : r); };
     connect(ascan_, &AScanView::clicked, this, toggle);
+    // A click gives the views the keyboard: Up / Down / Escape reach keyPressEvent.
+    ascan_->setFocusPolicy(Qt::ClickFocus);
+    bscan_->setFocusPolicy(Qt::ClickFocus);
     connect(bscan_, &BScanView::clicked, this, toggle);
     split_ = new QSplitter(Qt::Horizontal);
     split_->setObjectName("scan-splitter");
@@ -156,6 +160,22 @@ void TracePanel::resizeEvent(QResizeEvent* e) {
     const Qt::Orientation o = width() > 2 * height() ? Qt::Horizontal : Qt::Vertical;
     if (split_->orientation() != o) split_->setOrientation(o);
     QWidget::resizeEvent(e);
+}
+
+void TracePanel::keyPressEvent(QKeyEvent* e) {
+    const int n = int(names_.size());
+    const int k = state_.selected >= 0 ? int(state_.rank[std::size_t(state_.selected)]) : -1;
+    int to = k;
+    if (e->key() == Qt::Key_Down)
+        to = std::min(n - 1, k + 1);
+    else if (e->key() == Qt::Key_Up)
+        to = k < 0 ? 0 : std::max(0, k - 1);
+    else if (e->key() == Qt::Key_Escape && k >= 0)
+        to = -1;
+    else
+        return QWidget::keyPressEvent(e);
+    if (n > 0 && to != k) selectReceiver(to < 0 ? -1 : int(state_.line.order[std::size_t(to)]));
+    e->accept();
 }
 
 void TracePanel::reset(const std::vector<std::string>& names, double dt,

@@ -78,6 +78,8 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent*) override;
+    // Up / Down: the neighbour along the line becomes the selected receiver; Escape: all again.
+    void keyPressEvent(QKeyEvent*) override;
 
 private:
     void redraw();
