@@ -391,7 +391,7 @@ private slots:
         if (qEnvironmentVariableIsSet("VOXWAVE_SCAN_SHOT")) {
             w->resize(1500, 920);
             w->resizeDocks({qobject_cast<QDockWidget*>(p->parentWidget())}, {420}, Qt::Vertical);
-            p->setGate(true, 28e-6, 45e-6);
+            p->setGate(true, 17e-6, 30e-6);
             p->setEnvelopeShown(true);
             p->setLogScale(false);
             p->hoverReceiver(int(receiverAtSlot(20)));

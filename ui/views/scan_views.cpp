@@ -364,7 +364,7 @@ void AScanView::paintEvent(QPaintEvent*) {
     const double range = state_->full_scale / 0.9;  // full scale reaches 90% of a row's half height
     const double end = state_->t_end > 0 ? state_->t_end : 1;
     const int gx0 = timeToX(state_->gate_t0), gx1 = timeToX(state_->gate_t1);
-    const int name_x = fm.height() + 4, name_w = leftMargin() - name_x - label_room(fm) - 14;
+    const int name_x = fm.height() + 4, name_w = leftMargin() - name_x - label_room(fm) - 8;
     for (std::size_t r : vis) {
         const QRect row = rowRect(r);
         if (int(r) == state_->hovered) p.fillRect(row, QColor(40, 40, 52));
@@ -382,21 +382,21 @@ void AScanView::paintEvent(QPaintEvent*) {
         p.save();
         p.setClipRect(row);
         p.setRenderHint(QPainter::Antialiasing, true);
+        QPolygonF line;
+        line.reserve(state_->traces[r].size());
+        for (const QPointF& q : state_->traces[r]) line << map(q);
+        p.setPen(QPen(kTrace, 1.2));
+        p.drawPolyline(line);
         if (state_->envelope && r < state_->envelopes.size()) {
             QPolygonF up, down;
             for (const QPointF& q : state_->envelopes[r]) {
                 up << map(q);
                 down << map(QPointF(q.x(), -q.y()));
             }
-            p.setPen(QPen(kEnvelope, 1, Qt::DashLine));
+            p.setPen(QPen(kEnvelope, 1.3));  // over the trace: it outlines it
             p.drawPolyline(up);
             p.drawPolyline(down);
         }
-        QPolygonF line;
-        line.reserve(state_->traces[r].size());
-        for (const QPointF& q : state_->traces[r]) line << map(q);
-        p.setPen(QPen(kTrace, 1.2));
-        p.drawPolyline(line);
         if (state_->gate && r < state_->peaks.size() && state_->peaks[r].found) {
             const GatedPeak& g = state_->peaks[r];
             const QPointF at = map(QPointF(g.time, state_->peak_sign[r] * g.amplitude));

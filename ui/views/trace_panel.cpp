@@ -92,7 +92,7 @@ TracePanel::TracePanel(QWidget* parent) : QWidget(parent) {
     envelope_box_ = new QCheckBox(tr("Envelope"));
     envelope_box_->setObjectName("envelope-box");
     envelope_box_->setToolTip(
-        tr("Hilbert envelope of each trace (dashed); the gate then measures the envelope's peak"));
+        tr("Hilbert envelope of each trace (yellow); the gate then measures the envelope's peak"));
     connect(envelope_box_, &QCheckBox::toggled, this, [this] {
         force_envelope_ = true;
         redraw();
