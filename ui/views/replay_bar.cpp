@@ -38,13 +38,17 @@ ReplayBar::ReplayBar(QWidget* parent) : QWidget(parent) {
     limit_->setToolTip(
         tr("Memory for the replay's frames: when it is full the oldest frames go. 0 keeps no frames "
            "(and GPU slices are not copied to the host)."));
-    auto* row = new QHBoxLayout(this);
-    row->setContentsMargins(2, 0, 2, 0);
+    // Two rows: the controls, then what the replay holds (a long line in a narrow pane).
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(2, 0, 2, 0);
+    column->setSpacing(0);
+    auto* row = new QHBoxLayout;
     row->addWidget(play_);
-    row->addWidget(slider_, 2);
+    row->addWidget(slider_, 1);
     row->addWidget(live_);
-    row->addWidget(info_, 3);
     row->addWidget(limit_);
+    column->addLayout(row);
+    column->addWidget(info_);
     timer_.setInterval(kPlayIntervalMs);
 
     connect(&timer_, &QTimer::timeout, this, &ReplayBar::advance);
