@@ -164,6 +164,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&controller_, &SimulationController::started, this,
             [this](const QString& note, qint64 total, double dt, double dts) {
                 if (showing_result_) return;  // a stopped run's late signal
+                rate_label_->clear();         // the previous run's average and end
+                rate_label_->setToolTip({});
+                eta_label_->clear();
                 backend_label_->setText(note.section(':', 0, 0).left(60));
                 backend_label_->setToolTip(note);
                 statusBar()->showMessage(tr("%1 — dt %2 µs (stable limit %3 µs), %4 steps")

@@ -6,6 +6,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -191,6 +192,20 @@ private slots:
         }
         // The frames show the wave, not one picture: the last (step 200) is not the first (at rest).
         QVERIFY(first != last);
+        // The slider: its left end is the oldest frame, its right end the live one.
+        auto* slider = w.replay()->findChild<QSlider*>();
+        QVERIFY(slider);
+        slider->setValue(0);
+        QCOMPARE(w.replay()->position(), 0);
+        QVERIFY(w.wavefield()->slice().values == store.at(0).slice.values);
+        slider->setValue(slider->maximum());
+        QVERIFY(w.replay()->isLive());
+        QVERIFY(w.wavefield()->slice().values == store.newest().slice.values);
+        // Play runs through the stored frames from the oldest and stops on the newest.
+        w.replay()->setPlaying(true);
+        QCOMPARE(w.replay()->position(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.replay()->isPlaying(), 10000);
+        QCOMPARE(w.replay()->position(), int(store.size()) - 1);
         w.replay()->goLive();
         QVERIFY(w.replay()->isLive());
         QCOMPARE(w.wavefield()->fixedGain(), 0.0);
@@ -238,6 +253,7 @@ private slots:
         QLabel* eta = status_label(w, "eta-label");
         QLabel* time = status_label(w, "time-label");
         QVERIFY(rate && eta && time);
+        w.resetRun();  // a run an earlier failed check left going
         QSignalSpy finished(w.controller(), &SimulationController::finished);
         QSignalSpy started(w.controller(), &SimulationController::started);
         w.startRun();
