@@ -386,7 +386,34 @@ private slots:
         QCOMPARE(w.document()->path(), open_scene);
         QCOMPARE(w.painter()->resultReceiversDrawn(), 0);
         QVERIFY(w.statusBar()->currentMessage().contains("near.json (beside the result)"));
+        // Interactively (File > Open result...) the window asks; "No" keeps the open scene.
+        QStringList asked;
+        auto answer = [&asked](QMessageBox::StandardButton button) {
+            QTimer::singleShot(100, [&asked, button] {
+                for (QWidget* top : QApplication::topLevelWidgets())
+                    if (auto* box = qobject_cast<QMessageBox*>(top); box && box->isVisible()) {
+                        asked << box->text();
+                        box->button(button)->click();
+                    }
+            });
+        };
+        answer(QMessageBox::No);
+        QVERIFY(w.openResult(near_path));
+        QCOMPARE(asked.size(), 1);
+        QVERIFY2(asked[0].contains("near.json") && asked[0].contains("small.json"), qPrintable(asked[0]));
+        QCOMPARE(w.document()->path(), open_scene);
+        QCOMPARE(w.painter()->resultReceiversDrawn(), 0);
+        // "Yes" opens the scene beside the result, and its receivers are drawn on their own model.
+        answer(QMessageBox::Yes);
+        QVERIFY(w.openResult(near_path));
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(QFileInfo(w.document()->path()), QFileInfo(near_scene));
+        QVERIFY(w.resultOfOpenScene());
+        QCOMPARE(w.painter()->resultReceiversDrawn(), 3);
+        // OpenIt does the same without asking.
+        QVERIFY(w.openScene(open_scene, true));
         QVERIFY(w.openResult(near_path, true, MainWindow::OtherScene::OpenIt));
+        QCOMPARE(asked.size(), 2);
         QCOMPARE(QFileInfo(w.document()->path()), QFileInfo(near_scene));
         QVERIFY(w.resultOfOpenScene());
         QCOMPARE(w.painter()->resultReceiversDrawn(), 3);
