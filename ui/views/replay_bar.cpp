@@ -35,6 +35,8 @@ ReplayBar::ReplayBar(QWidget* parent) : QWidget(parent) {
     limit_->setRange(0, kMaxLimitMiB);
     limit_->setSuffix(tr(" MiB"));
     limit_->setPrefix(tr("keep "));
+    // Typing 1024 must not pass through a 1 MiB limit that drops the frames on the way.
+    limit_->setKeyboardTracking(false);
     limit_->setToolTip(
         tr("Memory for the replay's frames: when it is full the oldest frames go. 0 keeps no frames "
            "(and GPU slices are not copied to the host)."));

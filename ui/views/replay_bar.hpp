@@ -25,7 +25,7 @@ public:
     static constexpr const char* kLimitKey = "replay/limit_mib";
     static constexpr int kDefaultLimitMiB = int(ReplayBuffer::kDefaultLimitBytes >> 20);
     static constexpr int kMaxLimitMiB = 65536;
-    // Replay speed: stored frames shown per second.
+    // Replay speed: how long each stored frame is shown while playing (25 frames a second).
     static constexpr int kPlayIntervalMs = 40;
 
     explicit ReplayBar(QWidget* parent = nullptr);
