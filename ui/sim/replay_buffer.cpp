@@ -49,7 +49,7 @@ bool ReplayBuffer::push(ReplayFrame frame) {
     while (!frames_.empty() && bytes_ + b > limit_) dropOldest();
     // With the store emptied, the frame's ids count in full again.
     const std::size_t added = frames_.empty() ? alone : b;
-    frame.level = abs_quantile({&frame.slice}, kGainQuantile);
+    frame.level = abs_quantile({&frame.slice}, kColourScaleQuantile);
     frames_.push_back(std::move(frame));
     bytes_ += added;
     return true;

@@ -34,7 +34,6 @@ class ReplayBuffer {
 public:
     // 256 MiB: about two thousand frames of the paper model's 2 mm XZ slice (163 x 193 nodes).
     static constexpr std::size_t kDefaultLimitBytes = std::size_t(256) << 20;
-    static constexpr double kGainQuantile = 0.99;
 
     // 0 turns the store off (and empties it); a smaller limit drops the oldest frames at once.
     void setLimitBytes(std::size_t bytes);

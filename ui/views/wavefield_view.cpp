@@ -96,7 +96,7 @@ void WavefieldView::setSlice(const SliceImage& slice, const std::vector<Material
     signed_ = signed_field;
     // The 99th percentile of |value|, not the peak: the field at the source point is far larger
     // than anywhere else and would leave the rest of the picture white.
-    if (auto_gain_ && fixed_gain_ <= 0) applyAutoGain(abs_quantile({&slice_}, 0.99));
+    if (auto_gain_ && fixed_gain_ <= 0) applyAutoGain(abs_quantile({&slice_}, kColourScaleQuantile));
     dirty_ = true;
     update();
 }
