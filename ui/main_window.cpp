@@ -42,6 +42,7 @@
 #include "solvers/integration_panel.hpp"
 #include "solvers/poisson_panel.hpp"
 #include "views/model_view_3d.hpp"
+#include "views/replay_bar.hpp"
 #include "views/trace_panel.hpp"
 #include "views/wavefield_view.hpp"
 
@@ -92,9 +93,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_ = new QTabWidget;
     tabs_->addTab(painter_, tr("Slice editor"));
     tabs_->addTab(model3d_, tr("3D model"));
+    // The live wavefield with the replay's time slider under it.
+    replay_ = new ReplayBar;
+    auto* live = new QWidget;
+    auto* live_column = new QVBoxLayout(live);
+    live_column->setContentsMargins(0, 0, 0, 0);
+    live_column->setSpacing(2);
+    live_column->addWidget(wavefield_, 1);
+    live_column->addWidget(replay_);
     auto* split = new QSplitter;
     split->addWidget(tabs_);
-    split->addWidget(wavefield_);
+    split->addWidget(live);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     compare_ = new ComparePanel(&doc_);
@@ -119,6 +128,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     rate_label_ = new QLabel;
     eta_label_ = new QLabel;
     backend_label_ = new QLabel(tr("backend: -"));
+    time_label_->setObjectName("time-label");
+    rate_label_->setObjectName("rate-label");
+    eta_label_->setObjectName("eta-label");
     progress_ = new QProgressBar;
     progress_->setMaximumWidth(220);
     progress_->setRange(0, 1000);
@@ -152,6 +164,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&controller_, &SimulationController::started, this,
             [this](const QString& note, qint64 total, double dt, double dts) {
                 if (showing_result_) return;  // a stopped run's late signal
+                rate_label_->clear();         // the previous run's average and end
+                rate_label_->setToolTip({});
+                eta_label_->clear();
                 backend_label_->setText(note.section(':', 0, 0).left(60));
                 backend_label_->setToolTip(note);
                 statusBar()->showMessage(tr("%1 — dt %2 µs (stable limit %3 µs), %4 steps")
@@ -175,6 +190,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(wavefield_, &WavefieldView::interopFailed, this, [this](const QString& m) {
         controller_.setDeviceSlices(false, tr("CUDA-OpenGL interop failed: %1").arg(m));
     });
+    connect(replay_, &ReplayBar::frameSelected, this, [this](const ReplayFrame& f) { showStoredFrame(f, true); });
+    connect(replay_, &ReplayBar::liveSelected, this, [this](const ReplayFrame* newest) {
+        wavefield_->setFixedGain(0);
+        if (newest) showStoredFrame(*newest, false);
+    });
+    // GPU slices come to the host for the store only while it keeps frames.
+    connect(replay_, &ReplayBar::limitChanged, this,
+            [this](int mib) { controller_.setHostCopyOfDeviceSlices(mib > 0); });
     connect(&controller_, &SimulationController::failed, this,
             [this](const QString& m) { showError(tr("Run failed"), m, false); });
     connect(&controller_, &SimulationController::finished, this, [this](bool completed) {
@@ -183,6 +206,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             run_pending_ = false;
             current_result_ = controller_.lastResult();
             current_result_->scene = doc_.displayName().toStdString();
+            showRunEnd(completed);
         }
         statusBar()->showMessage(completed ? tr("Run finished") : tr("Run stopped"), 5000);
     });
@@ -191,6 +215,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         start_act_->setEnabled(s == SimulationController::State::Idle || s == SimulationController::State::Paused);
         pause_act_->setEnabled(s == SimulationController::State::Running);
         stop_act_->setEnabled(s != SimulationController::State::Idle);
+        showRunState();
     });
 
     // The event loop's heartbeat: the longest gap between ticks while a run is going (the main
@@ -531,7 +556,7 @@ void MainWindow::showInfo(const QString& title, const QString& message) {
     if (!non_interactive_) QMessageBox::information(this, title, message);
 }
 
-bool MainWindow::openResult(const QString& path, bool quiet) {
+bool MainWindow::openResult(const QString& path, bool quiet, OtherScene other) {
     Result r;
     try {
         r = read_result_h5(path.toStdString());
@@ -541,21 +566,51 @@ bool MainWindow::openResult(const QString& path, bool quiet) {
         showError(tr("Cannot open result"), QString::fromStdString(e.what()), quiet);
         return false;
     }
+    const QString name = QFileInfo(path).fileName();
+    // The result belongs to the scene it names; one that names none (older files) is taken for
+    // the open scene's, as before.
+    const QString its_scene = QString::fromStdString(r.scene);
+    bool own = its_scene.isEmpty() || its_scene == doc_.displayName();
+    const QString beside = its_scene.isEmpty() ? QString() : QFileInfo(path).dir().filePath(its_scene);
+    const bool found = !own && QFileInfo(beside).isFile();
+    if (found && other == OtherScene::Ask && !quiet && !non_interactive_)
+        other = QMessageBox::question(this, tr("Result of another scene"),
+                                      tr("%1 comes from the scene %2, not from the open scene %3.\n\nOpen %2 (found "
+                                         "beside the result) to see its receivers on their own model?")
+                                          .arg(name, its_scene, doc_.displayName()),
+                                      QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes
+                    ? OtherScene::OpenIt
+                    : OtherScene::KeepOpenScene;
+    if (found && other == OtherScene::OpenIt && maybeSave() && openScene(beside, quiet))
+        own = its_scene == doc_.displayName();
     resetRun();  // stops a run: its traces must not mix with the file's
     showing_result_ = true;
+    result_of_open_scene_ = own;
     traces_->showResult(r);
-    painter_->setResultReceivers(r.receiver_names, r.receiver_positions);
-    const QString name = QFileInfo(path).fileName();
+    // Another scene's receivers are not drawn as markers on this one: they are not its.
+    if (own)
+        painter_->setResultReceivers(r.receiver_names, r.receiver_positions);
+    else
+        painter_->setResultReceivers({}, {});
     const QString what = tr("%1 %2 on %3, %4 steps")
                              .arg(QString::fromStdString(r.method), QString::fromStdString(r.precision),
                                   QString::fromStdString(r.backend))
                              .arg(r.steps);
-    traces_dock_->setWindowTitle(tr("Receivers — %1 (%2)").arg(name, what));
+    traces_dock_->setWindowTitle(own ? tr("Receivers — %1 (%2)").arg(name, what)
+                                     : tr("Receivers — %1 (%2), of the scene %3").arg(name, what, its_scene));
     backend_label_->setText(tr("result: %1").arg(QString::fromStdString(r.backend)));
     backend_label_->setToolTip(path);
     if (r.sample_count() > 0) time_label_->setText(tr("t = %1 µs").arg(r.time.back() * 1e6, 0, 'f', 2));
-    statusBar()->showMessage(
-        tr("Result %1: %2, %3 receivers, dt %4 µs").arg(name, what).arg(r.receiver_count()).arg(r.dt * 1e6, 0, 'g', 4));
+    QString msg =
+        tr("Result %1: %2, %3 receivers, dt %4 µs").arg(name, what).arg(r.receiver_count()).arg(r.dt * 1e6, 0, 'g', 4);
+    if (!own)
+        msg += found ? tr(" — its traces belong to the scene %1 (beside the result), not to the open scene %2; its "
+                          "receivers are not drawn on it")
+                           .arg(its_scene, doc_.displayName())
+                     : tr(" — its traces belong to the scene %1 (not found beside the result), not to the open scene "
+                          "%2; its receivers are not drawn on it")
+                           .arg(its_scene, doc_.displayName());
+    statusBar()->showMessage(msg);
     QSettings().setValue("dirs/results", QFileInfo(path).absolutePath());
     current_result_ = std::move(r);
     return true;
@@ -599,6 +654,7 @@ bool MainWindow::exportTraces(const QString& path, bool quiet) {
 void MainWindow::leaveResult() {
     if (!showing_result_) return;
     showing_result_ = false;
+    result_of_open_scene_ = true;
     current_result_.reset();
     painter_->setResultReceivers({}, {});
     traces_dock_->setWindowTitle(tr("Receivers"));
@@ -709,8 +765,15 @@ void MainWindow::startRun() {
     run_pending_ = true;
     pushViewToController();
     longest_stall_ms_ = 0;
+    startReplay();
     controller_.setDeviceSlices(wavefield_->interopUsable(), wavefield_->interopStatus());
     controller_.start(doc_.scene(), doc_.model());
+}
+
+void MainWindow::startReplay() {
+    replay_->clear();
+    wavefield_->setFixedGain(0);
+    controller_.setHostCopyOfDeviceSlices(replay_->enabled());
 }
 
 void MainWindow::pauseRun() { controller_.pause(); }
@@ -721,6 +784,7 @@ void MainWindow::stepRun() {
         current_result_.reset();
         run_pending_ = true;
         pushViewToController();
+        startReplay();
         controller_.setDeviceSlices(wavefield_->interopUsable(), wavefield_->interopStatus());
         controller_.start(doc_.scene(), doc_.model(), true);
     }
@@ -732,6 +796,8 @@ void MainWindow::stopRun() { controller_.stop(); }
 void MainWindow::resetRun() {
     controller_.stop();
     controller_.waitForIdle();
+    replay_->clear();
+    wavefield_->setFixedGain(0);
     wavefield_->clearSlice();
     traces_->reset({}, 0);
     leaveResult();
@@ -748,43 +814,95 @@ void MainWindow::startRecording(const QString& dir) {
     recorded_frames_ = 0;
 }
 
-void MainWindow::onFrame(const SimulationFrame& f) {
-    // Element ids under the slice's node plane, for the material overlay.
+std::shared_ptr<const std::vector<MaterialId>> MainWindow::elementIdsUnder(SlicePlane plane, int node_plane, int width,
+                                                                           int height) const {
     const VoxelGrid& g = doc_.model();
+    const auto e = slice_element_extent(g, plane);
+    const SliceRef s{plane, std::clamp(node_plane, 0, e[2] - 1)};
+    auto ids = std::make_shared<std::vector<MaterialId>>(std::size_t(e[0]) * e[1]);
+    if (width == e[0] + 1 && height == e[1] + 1)
+        for (int b = 0; b < e[1]; ++b)
+            for (int a = 0; a < e[0]; ++a) (*ids)[std::size_t(b) * e[0] + a] = g.ids[slice_element_index(g, s, a, b)];
+    return ids;
+}
+
+QString MainWindow::frameOverlay(int quantity, double time, std::int64_t step) const {
+    return tr("%1  t = %2 µs  step %3").arg(quantity_box_->itemText(quantity)).arg(time * 1e6, 0, 'f', 2).arg(step);
+}
+
+void MainWindow::showStoredFrame(const ReplayFrame& f, bool replay) {
+    if (showing_result_) return;
+    if (replay) wavefield_->setFixedGain(replay_->buffer().peakLevel());
+    static const std::vector<MaterialId> none;
+    wavefield_->setSlice(f.slice, f.element_ids ? *f.element_ids : none, f.quantity < 3);
+    wavefield_->setOverlayText(frameOverlay(f.quantity, f.time, f.step));
+}
+
+void MainWindow::onFrame(const SimulationFrame& f) {
     if (f.runs.empty() || showing_result_) return;
     const RunFrame& run = f.runs.front();
-    const SliceRef s{f.plane, std::clamp(run.node_plane, 0, slice_element_extent(g, f.plane)[2] - 1)};
-    const auto e = slice_element_extent(g, f.plane);
-    std::vector<MaterialId> ids(std::size_t(e[0]) * e[1]);
-    if (run.slice.width == e[0] + 1 && run.slice.height == e[1] + 1)
-        for (int b = 0; b < e[1]; ++b)
-            for (int a = 0; a < e[0]; ++a) ids[std::size_t(b) * e[0] + a] = g.ids[slice_element_index(g, s, a, b)];
+    // Element ids under the slice's node plane, for the material overlay.
+    const auto ids = elementIdsUnder(f.plane, run.node_plane, run.slice.width, run.slice.height);
     const int q = quantity_box_->currentIndex();
-    if (run.staged)
-        wavefield_->setStagedSlice(run.staged, run.slice.width, run.slice.height, ids, q < 3);
-    else
-        wavefield_->setSlice(run.slice, ids, q < 3);
-    wavefield_->setOverlayText(
-        tr("%1  t = %2 µs  step %3").arg(quantity_box_->currentText()).arg(f.time * 1e6, 0, 'f', 2).arg(f.step));
-    traces_->append(f.first_sample, run.samples);
-    if (!f.volume_slices.empty()) model3d_->setWavefield(f.volume_slices, f.volume_nodes);
-    if (!record_dir_.isEmpty()) {
-        const QString path =
-            QDir(record_dir_).filePath(QStringLiteral("frame_%1.png").arg(recorded_frames_, 5, 10, QChar('0')));
-        if (wavefield_->grabFramebuffer().save(path))
-            ++recorded_frames_;
-        else {
-            showError(tr("Recording stopped"), path + tr(": cannot write the frame"), false);
-            record_dir_.clear();
+    // A GPU slice's values are on the host only while the store keeps frames (the controller
+    // copies them then).
+    if (replay_->enabled() && !run.slice.values.empty())
+        replay_->store(ReplayFrame{run.slice, ids, f.plane, run.node_plane, q, f.step, f.time, 0});
+    // While the replay shows a stored frame the run goes on behind it: its traces and figures
+    // still follow, the view does not.
+    if (replay_->isLive()) {
+        if (run.staged)
+            wavefield_->setStagedSlice(run.staged, run.slice.width, run.slice.height, *ids, q < 3);
+        else
+            wavefield_->setSlice(run.slice, *ids, q < 3);
+        wavefield_->setOverlayText(frameOverlay(q, f.time, f.step));
+        if (!record_dir_.isEmpty()) {
+            const QString path =
+                QDir(record_dir_).filePath(QStringLiteral("frame_%1.png").arg(recorded_frames_, 5, 10, QChar('0')));
+            if (wavefield_->grabFramebuffer().save(path))
+                ++recorded_frames_;
+            else {
+                showError(tr("Recording stopped"), path + tr(": cannot write the frame"), false);
+                record_dir_.clear();
+            }
         }
     }
+    traces_->append(f.first_sample, run.samples);
+    if (!f.volume_slices.empty()) model3d_->setWavefield(f.volume_slices, f.volume_nodes);
     time_label_->setText(tr("t = %1 µs").arg(f.time * 1e6, 0, 'f', 2));
-    rate_label_->setText(tr("%1 steps/s").arg(f.steps_per_second, 0, 'f', 0));
-    if (f.total_steps > 0) {
-        progress_->setValue(int(1000.0 * f.step / f.total_steps));
-        const double left = f.steps_per_second > 0 ? (f.total_steps - f.step) / f.steps_per_second : 0;
-        eta_label_->setText(tr("ETA %1").arg(format_duration(left)));
+    if (f.total_steps > 0) progress_->setValue(int(1000.0 * f.step / f.total_steps));
+    // A rate and an ETA only while the run runs: a frame of a paused run (a single step, or one
+    // sent before the pause) keeps the "paused" figures.
+    if (controller_.state() == SimulationController::State::Running) {
+        rate_label_->setText(tr("%1 steps/s").arg(f.steps_per_second, 0, 'f', 0));
+        if (f.total_steps > 0) {
+            const double left = f.steps_per_second > 0 ? (f.total_steps - f.step) / f.steps_per_second : 0;
+            eta_label_->setText(tr("ETA %1").arg(format_duration(left)));
+        }
     }
+}
+
+void MainWindow::showRunState() {
+    if (showing_result_ || !run_pending_) return;
+    if (controller_.state() == SimulationController::State::Paused) {
+        rate_label_->setText(tr("paused"));
+        rate_label_->setToolTip(tr("The run is paused: F5 resumes it, F7 advances one step"));
+        eta_label_->clear();
+    }
+}
+
+void MainWindow::showRunEnd(bool completed) {
+    const Result& r = controller_.lastResult();
+    const double loop = r.wall_seconds - r.setup_seconds;
+    if (r.steps > 0 && loop > 0) {
+        rate_label_->setText(tr("%1 steps/s average").arg(double(r.steps) / loop, 0, 'f', 0));
+        rate_label_->setToolTip(tr("%1 steps in %2 of stepping (setup %3, pauses not counted)")
+                                    .arg(r.steps)
+                                    .arg(format_duration(loop), format_duration(r.setup_seconds)));
+    } else {
+        rate_label_->clear();
+    }
+    eta_label_->setText(completed ? tr("done in %1").arg(format_duration(r.wall_seconds)) : tr("stopped"));
 }
 
 QStringList MainWindow::pageNames() {

@@ -207,7 +207,7 @@ void ModelView3D::setWavefield(const std::vector<SliceImage>& slices, const std:
     p_->field_peak = peak;
     // Blue - white - red, symmetric about zero, saturating at the 99th percentile of |value|, as
     // the 2D view does.
-    const double level = abs_quantile(planes, 0.99);
+    const double level = abs_quantile(planes, kColourScaleQuantile);
     const double top = std::max(level, 1e-30);
     p_->field_lut->RemoveAllPoints();
     p_->field_lut->AddRGBPoint(-top, 0.23, 0.30, 0.75);

@@ -96,7 +96,7 @@ void WavefieldView::setSlice(const SliceImage& slice, const std::vector<Material
     signed_ = signed_field;
     // The 99th percentile of |value|, not the peak: the field at the source point is far larger
     // than anywhere else and would leave the rest of the picture white.
-    if (auto_gain_) applyAutoGain(abs_quantile({&slice_}, 0.99));
+    if (auto_gain_ && fixed_gain_ <= 0) applyAutoGain(abs_quantile({&slice_}, kColourScaleQuantile));
     dirty_ = true;
     update();
 }
@@ -135,7 +135,16 @@ void WavefieldView::setOverlayText(const QString& text) {
 
 void WavefieldView::setAutoGain(bool on) {
     auto_gain_ = on;
-    if (on) gain_ = std::max(1e-30, double(staged_ ? staged_max_ : slice_.max_abs()));
+    if (on) gain_ = fixed_gain_ > 0 ? fixed_gain_ : std::max(1e-30, double(staged_ ? staged_max_ : slice_.max_abs()));
+    update();
+}
+
+void WavefieldView::setFixedGain(double gain) {
+    fixed_gain_ = std::max(0.0, gain);
+    if (auto_gain_ && fixed_gain_ > 0) {
+        gain_ = fixed_gain_;
+        emit gainChanged(gain_);
+    }
     update();
 }
 
@@ -189,7 +198,7 @@ bool WavefieldView::fillPboFromDevice() {
                 slice_.width = info.width;
                 slice_.height = info.height;
                 staged_max_ = info.max_abs;
-                if (auto_gain_) applyAutoGain(info.level);
+                if (auto_gain_ && fixed_gain_ <= 0) applyAutoGain(info.level);
                 ++device_pbo_uploads_;
                 return true;
             }
@@ -301,7 +310,11 @@ void WavefieldView::drawOverlay() {
         const QRect r = QRect(QPoint(0, 0), logical).adjusted(8, 4, -8, -4);
         p.drawText(r, Qt::AlignTop | Qt::AlignLeft, overlay_);
         p.drawText(r, Qt::AlignTop | Qt::AlignRight,
-                   QStringLiteral("gain %1%2").arg(gain_, 0, 'g', 3).arg(auto_gain_ ? " (auto)" : ""));
+                   QStringLiteral("gain %1%2")
+                       .arg(gain_, 0, 'g', 3)
+                       .arg(!auto_gain_       ? ""
+                            : fixed_gain_ > 0 ? " (peak of the run)"
+                                              : " (auto)"));
     }
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glBindTexture(GL_TEXTURE_2D, overlay_tex_);

@@ -43,6 +43,10 @@ public:
     double gain() const { return gain_; }
     const SliceImage& slice() const { return slice_; }
     bool autoGain() const { return auto_gain_; }
+    // While above 0 the auto gain holds this value instead of following the frames (a replay is
+    // drawn on the gain of the whole run); 0 lets it follow them again. A manual gain wins.
+    void setFixedGain(double gain);
+    double fixedGain() const { return fixed_gain_; }
     void setOverlayText(const QString& text);
     // GL errors seen so far (each checked call adds its name when it failed); empty is healthy.
     const QStringList& glErrors() const { return gl_errors_; }
@@ -106,6 +110,7 @@ private:
     bool show_materials_ = true;
     bool auto_gain_ = true;
     double gain_ = 1e-12;
+    double fixed_gain_ = 0;
     QString overlay_;
     QStringList gl_errors_;
 };
