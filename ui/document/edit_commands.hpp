@@ -71,6 +71,18 @@ private:
     std::vector<Receiver> before_, after_;
 };
 
+// Materials added to the scene at the end of its list (ids of the others unchanged).
+class SetMaterialsCommand : public QUndoCommand {
+public:
+    SetMaterialsCommand(SceneDocument* doc, std::vector<Material> after, const QString& text);
+    void undo() override { doc_->setMaterials(before_); }
+    void redo() override { doc_->setMaterials(after_); }
+
+private:
+    SceneDocument* doc_;
+    std::vector<Material> before_, after_;
+};
+
 // Run settings and spacing (a new spacing re-voxelises; undo restores the exact old grid).
 class SetRunCommand : public QUndoCommand {
 public:

@@ -47,6 +47,7 @@ ComparePanel::ComparePanel(SceneDocument* doc, QWidget* parent) : QWidget(parent
     }
     reference_ = new QComboBox;
     reference_->addItems({tr("reference: A"), tr("reference: B")});
+    reference_->setToolTip(tr("The run the other one is measured against (the misfit divides by its energy)"));
     reference_->setCurrentIndex(1);
     receiver_ = new QComboBox;
     component_ = new QComboBox;
@@ -76,7 +77,11 @@ ComparePanel::ComparePanel(SceneDocument* doc, QWidget* parent) : QWidget(parent
     chart_->setMargins(QMargins(2, 2, 2, 2));
     auto* cv = new QChartView(chart_);
     cv->setMinimumHeight(140);
-    error_label_ = new QLabel(tr("Err (seed 000 eq. 18): run both to compare"));
+    error_label_ = new QLabel(tr("misfit: run both to compare"));
+    error_label_->setToolTip(
+        tr("Relative misfit of the traces of one run against the reference run, in %: for every receiver and "
+           "component, the energy of the difference divided by the energy of the reference trace, averaged "
+           "(0 % = identical, 100 % = a difference as large as the signal). Paper: seed 000 eq. 18 (Err)."));
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(2, 2, 2, 2);
     lay->addLayout(bar);
@@ -223,15 +228,16 @@ void ComparePanel::redrawTraces() {
         try {
             error_ = paper_trace_error(traces(obs), traces(ref));
             error_label_->setText(
-                tr("Err (seed 000 eq. 18) of %1 against the reference %2: %3  (%4 samples, %5 receivers)")
+                tr("misfit %1 vs %2: %3 %  (%1 = %4 against the reference %2 = %5; %6 samples, %7 receivers)")
+                    .arg(obs == 0 ? "A" : "B", ref == 0 ? "A" : "B")
+                    .arg(100.0 * error_, 0, 'f', 2)
                     .arg(QString::fromStdString(labels_[std::size_t(obs)]))
                     .arg(QString::fromStdString(labels_[std::size_t(ref)]))
-                    .arg(error_, 0, 'g', 4)
                     .arg(t_.size())
                     .arg(names_.size()));
             emit errorChanged(error_);
         } catch (const std::exception& e) {
-            error_label_->setText(tr("Err (seed 000 eq. 18): %1").arg(e.what()));
+            error_label_->setText(tr("misfit: %1").arg(e.what()));
         }
     }
     const int r = receiver_->currentIndex();
