@@ -922,7 +922,7 @@ void MainWindow::onFrame(const SimulationFrame& f) {
 
 QStringList MainWindow::pageNames() {
     return {"model",   "3d",          "3d-wavefield",    "dispersion", "compare",
-            "solvers", "solvers-iga", "solvers-poisson", "cluster"};
+            "solvers", "solvers-iga", "solvers-poisson", "cluster",    "materials"};
 }
 
 void MainWindow::showPage(const QString& name) {
@@ -933,6 +933,7 @@ void MainWindow::showPage(const QString& name) {
     if (name == "3d" || name == "3d-wavefield") tabs_->setCurrentWidget(model3d_);
     if (name == "3d-wavefield") model3d_->setWavefieldEnabled(true);
     if (name == "model") tabs_->setCurrentWidget(painter_);
+    if (name == "materials") openMaterialLibrary();
     if (name == "dispersion")
         for (auto* d : docks_)
             if (d->isAncestorOf(dispersion_)) d->raise();

@@ -86,7 +86,8 @@ public:
     MaterialLibraryDialog* openMaterialLibrary();
     // Longest gap between two event-loop iterations seen during runs (ms): the "never freezes" check.
     double longestStallMs() const { return longest_stall_ms_; }
-    // The names --page accepts: the tabs and sub-pages showPage() selects, and "cluster".
+    // The names --page accepts: the tabs and sub-pages showPage() selects, "cluster" and
+    // "materials" (the Material library dialog over the Explore tab).
     static QStringList pageNames();
     QString lastError() const { return last_error_; }
     // The last information message (cluster job written...), shown or not.

@@ -147,7 +147,9 @@ void MaterialLibraryDialog::refresh() {
         table_->setItem(r, kYoung, item(number(young * 1e-9, 4), false));
         table_->setItem(r, kImpedance, item(number(m.density * m.vp * 1e-6, 4), false));
         auto* colour = item(QString::fromStdString(m.color), mine);
-        colour->setBackground(QColor(QString::fromStdString(m.color)));
+        const QColor swatch(QString::fromStdString(m.color));
+        colour->setBackground(swatch);
+        colour->setForeground(swatch.lightness() < 128 ? Qt::white : Qt::black);  // readable on the swatch
         table_->setItem(r, kColor, colour);
         table_->setItem(r, kOrigin, item(mine ? tr("mine") : tr("built-in"), false));
         auto* source = item(QString::fromStdString(m.source), mine);
