@@ -1,11 +1,14 @@
 // What the window says: table errors that name the row as shown and the value in the table's
 // unit, the material library (add to the scene, refused edits, the user's library on disk), the
 // Help pages (shortcuts read off the actions), the first-run hint and the no-source warning.
+#include <QAbstractButton>
 #include <QAction>
 #include <QFile>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QtTest>
@@ -253,6 +256,45 @@ private slots:
         QVERIFY(w_->wavefield()->hint().contains("F5"));
         w_->document()->undoStack()->undo();  // the source back
         QCOMPARE(w_->document()->scene().sources.size(), std::size_t(1));
+    }
+
+    void noSourceDialogOffersRunAnywayAndCancel() {
+        openSmallScene();
+        w_->sources()->sourceTable()->selectRow(0);
+        w_->sources()->receiverTable()->clearSelection();
+        w_->sources()->removeSelected();
+        QVERIFY(w_->document()->scene().sources.empty());
+        // Answers the dialog with the button whose text is `answer`, recording what it said.
+        QString asked;
+        auto answer_with = [&asked](const QString& answer) {
+            QTimer::singleShot(50, [&asked, answer] {
+                for (QWidget* top : QApplication::topLevelWidgets())
+                    if (auto* box = qobject_cast<QMessageBox*>(top); box && box->isVisible()) {
+                        asked = box->windowTitle() + ": " + box->text();
+                        QAbstractButton* pick = nullptr;
+                        for (QAbstractButton* b : box->buttons())
+                            if (b->text() == answer) pick = b;
+                        if (pick)
+                            pick->click();
+                        else
+                            box->reject();  // no such button: the check below fails instead of hanging
+                    }
+            });
+        };
+        w_->setNonInteractive(false);
+        answer_with("Cancel");
+        w_->startRun();
+        QVERIFY2(asked.startsWith("No source: block.json has no source"), qPrintable(asked));
+        QVERIFY(!w_->controller()->busy());
+        QVERIFY(w_->wavefield()->hint().contains("F5"));  // nothing started: the hint stays
+        asked.clear();
+        answer_with("Run anyway");
+        w_->startRun();
+        w_->setNonInteractive(true);
+        QVERIFY(asked.startsWith("No source"));
+        QVERIFY(w_->controller()->busy());
+        w_->resetRun();
+        w_->document()->undoStack()->undo();
     }
 
     void cleanupTestCase() { w_.reset(); }
