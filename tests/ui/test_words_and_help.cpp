@@ -67,8 +67,9 @@ private slots:
         type(t, 0, kRecY, "abc");
         QCOMPARE(w_->lastError(), QString("Receivers table, row 1 (R1), column \"y mm\": abc is not a number"));
         type(t, 4, kRecName, "R1");
-        QVERIFY2(w_->lastError().startsWith("Receivers table, row 5, column \"name\": R1 duplicate receiver name 'R1'"),
-                 qPrintable(w_->lastError()));
+        QVERIFY2(
+            w_->lastError().startsWith("Receivers table, row 5, column \"name\": R1: duplicate receiver name 'R1'"),
+            qPrintable(w_->lastError()));
         QCOMPARE(w_->document()->scene().receivers, before);
         // A good value still goes in, in mm.
         type(t, 1, kRecX, "65");
@@ -89,6 +90,10 @@ private slots:
                  qPrintable(w_->lastError()));
         type(t, 0, kSrcDelay, "-1e-6");
         QVERIFY2(w_->lastError().startsWith("Sources table, row 1 (S), column \"delay s\": -1e-6 must be >= 0"),
+                 qPrintable(w_->lastError()));
+        type(t, 0, kSrcType, "sine");
+        QVERIFY2(w_->lastError().startsWith("Sources table, row 1 (S), column \"wavelet\": sine: ") &&
+                     w_->lastError().contains("ricker"),
                  qPrintable(w_->lastError()));
         type(t, 0, kSrcAmp, "loud");
         QCOMPARE(w_->lastError(), QString("Sources table, row 1 (S), column \"force N\": loud is not a number"));

@@ -179,7 +179,8 @@ void SourcesPanel::sourceEdited(int row, int col) {
                 s.amplitude = x;
                 break;
             case kSrcType:
-                s.wavelet.type = parse_wavelet_type(text.toStdString());
+                s.wavelet.type =
+                    parse_wavelet_type(text.toStdString(), "sources[" + std::to_string(row) + "].wavelet.type");
                 ok = true;
                 break;
             case kSrcF1:

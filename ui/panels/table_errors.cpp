@@ -16,7 +16,12 @@ QString table_cell_error(const QTableWidget* table, const QString& table_name, i
     if (!name.isEmpty()) where += QStringLiteral(" (%1)").arg(name);
     if (head) where += QObject::tr(", column \"%1\"").arg(head->text());
     const QString value = text_of(row, column);
-    return QStringLiteral("%1: %2 %3").arg(where, value.isEmpty() ? QObject::tr("(empty)") : value, reason);
+    // "5000 is outside ...", "0 must be > 0": the value is the reason's subject; other reasons
+    // ("duplicate receiver name 'R1'") follow it after a colon.
+    const bool predicate = reason.startsWith(QStringLiteral("is ")) || reason.startsWith(QStringLiteral("must ")) ||
+                           reason.startsWith(QStringLiteral("makes "));
+    return QStringLiteral("%1: %2%3%4")
+        .arg(where, value.isEmpty() ? QObject::tr("(empty)") : value, predicate ? " " : ": ", reason);
 }
 
 bool split_list_field(const std::string& field, const std::string& list, int& index, std::string& rest) {

@@ -10,8 +10,9 @@ class QTableWidget;
 
 namespace voxwave::ui {
 
-// "<table> table, row N (NAME), column "HEADER": TEXT <reason>"; NAME is the text of
-// `name_column` (left out when it is negative or empty).
+// "<table> table, row N (NAME), column "HEADER": TEXT <reason>" (TEXT: <reason> where the
+// reason does not start with is / must / makes); NAME is the text of `name_column` (left out
+// when it is negative, empty or the column itself).
 QString table_cell_error(const QTableWidget* table, const QString& table_name, int row, int column, int name_column,
                          const QString& reason);
 
