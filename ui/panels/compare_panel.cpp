@@ -70,8 +70,12 @@ ComparePanel::ComparePanel(SceneDocument* doc, QWidget* parent) : QWidget(parent
         v = new WavefieldView;
         // Three side by side: smaller than a single view's minimum, or they alone would need 720 px.
         v->setMinimumSize(160, 120);
+
         views->addWidget(v);
     }
+    views_[0]->setHint(tr("A\n(press Run both)"));
+    views_[1]->setHint(tr("B"));
+    views_[2]->setHint(tr("A - B"));
     chart_ = new QChart;
     chart_->setTheme(QChart::ChartThemeDark);
     chart_->setMargins(QMargins(2, 2, 2, 2));
@@ -149,6 +153,7 @@ void ComparePanel::runBoth() {
         QMessageBox::warning(this, tr("Cannot compare"), QString::fromStdString(e.what()));
         return;
     }
+    for (auto* v : views_) v->setHint({});
     // Lockstep needs one time step: the smaller stable one, unless the scene asks for less.
     if (doc_->scene().run.dt > 0) dt = std::min(dt, doc_->scene().run.dt);
     for (auto& [s, g] : runs) s.run.dt = dt;
