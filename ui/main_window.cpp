@@ -5,6 +5,9 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -14,14 +17,17 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
@@ -34,6 +40,9 @@
 #include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
 #include "panels/dispersion_panel.hpp"
+#include "panels/help_pages.hpp"
+#include "panels/material_library_dialog.hpp"
+#include "panels/plain_words.hpp"
 #include "panels/run_panel.hpp"
 #include "panels/shapes_panel.hpp"
 #include "panels/sources_panel.hpp"
@@ -122,12 +131,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     buildActions();
     buildDocks();
+    buildHelpMenu();
 
     // Status bar: simulated time, steps per second, ETA, progress, backend.
     time_label_ = new QLabel(tr("t = 0 µs"));
     rate_label_ = new QLabel;
     eta_label_ = new QLabel;
-    backend_label_ = new QLabel(tr("backend: -"));
+    backend_label_ = new QLabel(tr("Backend: not run yet"));
+    backend_label_->setToolTip(tr("Where the simulation runs (CPU or CUDA GPU), once a run starts"));
+    time_label_->setToolTip(tr("Simulated time of the frame shown"));
     time_label_->setObjectName("time-label");
     rate_label_->setObjectName("rate-label");
     eta_label_->setObjectName("eta-label");
@@ -160,6 +172,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         material_box_->setCurrentIndex(std::min(1, material_box_->count() - 1));
         resetRun();
     });
+    connect(&doc_, &SceneDocument::materialsChanged, this, [this] {
+        const int keep = material_box_->currentIndex();
+        QSignalBlocker block(material_box_);
+        material_box_->clear();
+        for (const auto& m : doc_.scene().materials) material_box_->addItem(QString::fromStdString(m.name));
+        material_box_->setCurrentIndex(std::clamp(keep, 0, material_box_->count() - 1));
+        painter_->setMaterial(material_box_->currentIndex() + 1);
+    });
 
     connect(&controller_, &SimulationController::started, this,
             [this](const QString& note, qint64 total, double dt, double dts) {
@@ -167,7 +187,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 rate_label_->clear();         // the previous run's average and end
                 rate_label_->setToolTip({});
                 eta_label_->clear();
-                backend_label_->setText(note.section(':', 0, 0).left(60));
+                backend_label_->setText(
+                    tr("Backend: %1").arg(backend_words(note.toStdString()).section(':', 0, 0).left(60)));
                 backend_label_->setToolTip(note);
                 statusBar()->showMessage(tr("%1 — dt %2 µs (stable limit %3 µs), %4 steps")
                                              .arg(note)
@@ -329,6 +350,9 @@ void MainWindow::buildActions() {
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    QAction* library = edit->addAction(tr("Material &library..."), this, &MainWindow::openMaterialLibrary);
+    library->setToolTip(tr("Browse the materials (density, wave speeds), add them to the scene, define your own"));
 
     auto* sim = menuBar()->addMenu(tr("&Simulation"));
     start_act_ = sim->addAction(tr("&Start / resume"), this, &MainWindow::startRun);
@@ -355,24 +379,31 @@ void MainWindow::buildActions() {
     plane_box_ = new QComboBox;
     plane_box_->addItems({"XY", "XZ", "YZ"});
     plane_box_->setCurrentIndex(1);
+    plane_box_->setToolTip(tr("Plane of the slice you edit and watch: XY (horizontal), XZ or YZ (vertical)"));
     slice_slider_ = new QSlider(Qt::Horizontal);
     slice_slider_->setMinimumWidth(160);
     slice_slider_->setToolTip(tr("Slice position (node plane)"));
     tools->addWidget(plane_box_);
     tools->addWidget(slice_slider_);
     auto* tool_group = new QActionGroup(this);
-    const std::pair<QString, SliceTool> tool_list[] = {{tr("Brush"), SliceTool::Brush},
-                                                       {tr("Eraser"), SliceTool::Eraser},
-                                                       {tr("Rectangle"), SliceTool::Rectangle},
-                                                       {tr("Ellipse"), SliceTool::Ellipse},
-                                                       {tr("Line"), SliceTool::Line},
-                                                       {tr("Fill"), SliceTool::Fill},
-                                                       {tr("Source"), SliceTool::PlaceSource},
-                                                       {tr("Receiver"), SliceTool::PlaceReceiver},
-                                                       {tr("Move"), SliceTool::Move}};
+    struct ToolEntry {
+        QString name, tip;
+        SliceTool tool;
+    };
+    const ToolEntry tool_list[] = {
+        {tr("Brush"), tr("Paint the chosen material under the cursor (size: the brush box)"), SliceTool::Brush},
+        {tr("Eraser"), tr("Paint void: no material, a free surface for the waves"), SliceTool::Eraser},
+        {tr("Rectangle"), tr("Drag to fill a rectangle with the chosen material"), SliceTool::Rectangle},
+        {tr("Ellipse"), tr("Drag to fill an ellipse with the chosen material"), SliceTool::Ellipse},
+        {tr("Line"), tr("Drag to paint a line (brush-size wide)"), SliceTool::Line},
+        {tr("Fill"), tr("Click to fill the connected region of one material"), SliceTool::Fill},
+        {tr("Source"), tr("Click to place a source (a force pulse) here"), SliceTool::PlaceSource},
+        {tr("Receiver"), tr("Click to place a receiver (records the displacement) here"), SliceTool::PlaceReceiver},
+        {tr("Move"), tr("Drag a source or receiver to move it"), SliceTool::Move}};
     int key = 0;
-    for (const auto& [name, tool] : tool_list) {
+    for (const auto& [name, tip, tool] : tool_list) {
         QAction* a = tools->addAction(name);
+        a->setToolTip(tip);
         a->setCheckable(true);
         a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + key++)));
         a->setChecked(tool == SliceTool::Brush);
@@ -388,10 +419,13 @@ void MainWindow::buildActions() {
     brush_box_->setRange(1, 99);
     brush_box_->setValue(3);
     brush_box_->setPrefix(tr("size "));
+    brush_box_->setSuffix(tr(" vox"));
+    brush_box_->setToolTip(tr("Brush and line width in voxels"));
     material_box_ = new QComboBox;
     material_box_->setToolTip(tr("Material to paint"));
     tools->addWidget(brush_box_);
     tools->addWidget(material_box_);
+    tools->addAction(library);
     connect(brush_box_, &QSpinBox::valueChanged, painter_, &SlicePainter::setBrushSize);
     connect(material_box_, &QComboBox::currentIndexChanged, this, [this](int i) { painter_->setMaterial(i + 1); });
     connect(plane_box_, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -404,9 +438,15 @@ void MainWindow::buildActions() {
     toolbars_.push_back(field);
     quantity_box_ = new QComboBox;
     quantity_box_->addItems({"u_x", "u_y", "u_z", "|u|", "|v|"});
+    const char* quantity_tips[] = {"displacement along x", "displacement along y", "displacement along z",
+                                   "displacement magnitude", "particle velocity magnitude"};
+    for (int i = 0; i < quantity_box_->count(); ++i)
+        quantity_box_->setItemData(i, tr(quantity_tips[i]), Qt::ToolTipRole);
+    quantity_box_->setToolTip(tr("Quantity the wavefield pane shows"));
     quantity_box_->setCurrentIndex(2);
     field->addWidget(quantity_box_);
     auto* autogain = field->addAction(tr("Auto gain"));
+    autogain->setToolTip(tr("Scale the colours to each frame's strongest values"));
     autogain->setCheckable(true);
     autogain->setChecked(true);
     connect(autogain, &QAction::toggled, wavefield_, &WavefieldView::setAutoGain);
@@ -419,10 +459,11 @@ void MainWindow::buildActions() {
         autogain->setChecked(false);
         wavefield_->setManualGain(std::max(1e-30, wavefield_->gain()) * std::pow(10.0, -db / 20.0));
     });
-    auto* mats = field->addAction(tr("Materials"));
-    mats->setCheckable(true);
-    mats->setChecked(true);
-    connect(mats, &QAction::toggled, wavefield_, &WavefieldView::setShowMaterials);
+    auto* outlines = field->addAction(tr("Outlines"));
+    outlines->setToolTip(tr("Draw the material boundaries over the wavefield"));
+    outlines->setCheckable(true);
+    outlines->setChecked(true);
+    connect(outlines, &QAction::toggled, wavefield_, &WavefieldView::setShowMaterials);
     connect(quantity_box_, &QComboBox::currentIndexChanged, this, &MainWindow::pushViewToController);
 }
 
@@ -439,6 +480,8 @@ void MainWindow::buildDocks() {
     traces_ = new TracePanel;
     dispersion_ = new DispersionPanel(&doc_);
     shapes_ = new ShapesPanel(&doc_);
+    connect(sources_, &SourcesPanel::failed, this,
+            [this](const QString& m) { showError(tr("Invalid value"), m, false); });
     connect(shapes_, &ShapesPanel::failed, this,
             [this](const QString& m) { showError(tr("Cannot add to the model"), m, false); });
     // The receivers' plots shrink by themselves; the form panels scroll (see scrollable()).
@@ -472,6 +515,43 @@ void MainWindow::buildDocks() {
             hidden_docks_.clear();
         }
     });
+}
+
+void MainWindow::buildHelpMenu() {
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    QAction* start = help->addAction(tr("&Getting started"), this, [this] { showHelp("getting-started"); });
+    start->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] { showHelp("shortcuts"); });
+    help->addSeparator();
+    help->addAction(tr("&About voxwave"), this, [this] { showHelp("about"); });
+}
+
+QString MainWindow::runKey() const { return start_act_->shortcut().toString(QKeySequence::NativeText); }
+
+QString MainWindow::helpPage(const QString& name) const {
+    if (name == "shortcuts") return shortcuts_html(findChildren<QAction*>());
+    if (name == "about") return about_html(QCoreApplication::applicationVersion());
+    return getting_started_html(runKey(), QDir::toNativeSeparators(userMaterialLibraryPath()));
+}
+
+void MainWindow::showHelp(const QString& name) {
+    if (!help_dialog_) {
+        help_dialog_ = new QDialog(this);
+        help_dialog_->resize(640, 560);
+        auto* lay = new QVBoxLayout(help_dialog_);
+        help_browser_ = new QTextBrowser;
+        help_browser_->setOpenExternalLinks(true);
+        lay->addWidget(help_browser_);
+        auto* close = new QDialogButtonBox(QDialogButtonBox::Close);
+        connect(close, &QDialogButtonBox::rejected, help_dialog_, &QDialog::close);
+        lay->addWidget(close);
+    }
+    help_dialog_->setWindowTitle(name == "shortcuts" ? tr("Keyboard shortcuts")
+                                 : name == "about"   ? tr("About voxwave")
+                                                     : tr("Getting started"));
+    help_browser_->setHtml(helpPage(name));
+    help_dialog_->show();
+    help_dialog_->raise();
 }
 
 void MainWindow::resetLayout() {
@@ -598,7 +678,7 @@ bool MainWindow::openResult(const QString& path, bool quiet, OtherScene other) {
                              .arg(r.steps);
     traces_dock_->setWindowTitle(own ? tr("Receivers — %1 (%2)").arg(name, what)
                                      : tr("Receivers — %1 (%2), of the scene %3").arg(name, what, its_scene));
-    backend_label_->setText(tr("result: %1").arg(QString::fromStdString(r.backend)));
+    backend_label_->setText(tr("Result computed on: %1").arg(QString::fromStdString(r.backend)));
     backend_label_->setToolTip(path);
     if (r.sample_count() > 0) time_label_->setText(tr("t = %1 µs").arg(r.time.back() * 1e6, 0, 'f', 2));
     QString msg =
@@ -658,6 +738,26 @@ void MainWindow::leaveResult() {
     current_result_.reset();
     painter_->setResultReceivers({}, {});
     traces_dock_->setWindowTitle(tr("Receivers"));
+}
+
+QString MainWindow::userMaterialLibraryPath() {
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("materials.json");
+}
+
+MaterialLibraryDialog* MainWindow::openMaterialLibrary() {
+    if (!library_dialog_) {
+        library_dialog_ = new MaterialLibraryDialog(&doc_, QStringLiteral(VOXWAVE_ASSETS_DIR "/materials/library.json"),
+                                                    userMaterialLibraryPath(), this);
+        connect(library_dialog_, &MaterialLibraryDialog::failed, this,
+                [this](const QString& m) { showError(tr("Material library"), m, false); });
+        connect(library_dialog_, &MaterialLibraryDialog::info, this, [this](const QString& m) {
+            last_info_ = m;
+            statusBar()->showMessage(m, 6000);
+        });
+    }
+    library_dialog_->show();
+    library_dialog_->raise();
+    return library_dialog_;
 }
 
 ClusterJobDialog* MainWindow::openClusterJobDialog() {
@@ -744,6 +844,16 @@ void MainWindow::closeEvent(QCloseEvent* ev) {
         ev->ignore();
         return;
     }
+    // Materials of the user's own library edited and not saved: they would be lost with the window.
+    if (library_dialog_ && library_dialog_->userLibraryModified() && !non_interactive_) {
+        const auto b =
+            QMessageBox::question(this, tr("Material library"), tr("Save the changes to your material library first?"),
+                                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        if (b == QMessageBox::Cancel || (b == QMessageBox::Save && !library_dialog_->saveUserLibrary())) {
+            ev->ignore();
+            return;
+        }
+    }
     saveLayout();
     controller_.stop();
     ev->accept();
@@ -754,6 +864,24 @@ void MainWindow::pushViewToController() {
     controller_.setView(painter_->plane(), painter_->nodePlane(), q);
 }
 
+bool MainWindow::confirmRunWithoutSources() {
+    if (!doc_.scene().sources.empty()) return true;
+    const QString message = tr("%1 has no source: nothing sets the model in motion, so the wavefield and the "
+                               "receivers stay at zero. Place one with the Source tool or in the Sources table.")
+                                .arg(doc_.displayName());
+    if (!non_interactive_) {
+        QMessageBox box(QMessageBox::Warning, tr("No source"), message, QMessageBox::NoButton, this);
+        QPushButton* run = box.addButton(tr("Run anyway"), QMessageBox::AcceptRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        if (box.clickedButton() != run) return false;
+    }
+    last_info_ = message + tr(" The run went ahead without one.");
+    statusBar()->showMessage(tr("Running without a source"), 6000);
+    return true;
+}
+
 void MainWindow::startRun() {
     leaveResult();
     if (controller_.state() == SimulationController::State::Paused) {
@@ -761,6 +889,8 @@ void MainWindow::startRun() {
         return;
     }
     if (controller_.busy()) return;
+    if (!confirmRunWithoutSources()) return;
+    wavefield_->setHint({});
     current_result_.reset();
     run_pending_ = true;
     pushViewToController();
@@ -781,6 +911,8 @@ void MainWindow::pauseRun() { controller_.pause(); }
 void MainWindow::stepRun() {
     leaveResult();
     if (!controller_.busy()) {
+        if (!confirmRunWithoutSources()) return;
+        wavefield_->setHint({});
         current_result_.reset();
         run_pending_ = true;
         pushViewToController();
@@ -799,6 +931,7 @@ void MainWindow::resetRun() {
     replay_->clear();
     wavefield_->setFixedGain(0);
     wavefield_->clearSlice();
+    wavefield_->setHint(tr("Press %1 (Start / resume) to run the simulation").arg(runKey()));
     traces_->reset({}, 0);
     leaveResult();
     current_result_.reset();
@@ -907,7 +1040,7 @@ void MainWindow::showRunEnd(bool completed) {
 
 QStringList MainWindow::pageNames() {
     return {"model",   "3d",          "3d-wavefield",    "dispersion", "compare",
-            "solvers", "solvers-iga", "solvers-poisson", "cluster"};
+            "solvers", "solvers-iga", "solvers-poisson", "cluster",    "materials"};
 }
 
 void MainWindow::showPage(const QString& name) {
@@ -918,6 +1051,7 @@ void MainWindow::showPage(const QString& name) {
     if (name == "3d" || name == "3d-wavefield") tabs_->setCurrentWidget(model3d_);
     if (name == "3d-wavefield") model3d_->setWavefieldEnabled(true);
     if (name == "model") tabs_->setCurrentWidget(painter_);
+    if (name == "materials") openMaterialLibrary();
     if (name == "dispersion")
         for (auto* d : docks_)
             if (d->isAncestorOf(dispersion_)) d->raise();

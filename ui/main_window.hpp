@@ -22,6 +22,8 @@ class QSpinBox;
 class QTabWidget;
 class QMenu;
 class QDockWidget;
+class QDialog;
+class QTextBrowser;
 class QToolBar;
 
 namespace voxwave::ui {
@@ -41,6 +43,7 @@ class PoissonPanel;
 class ClusterJobDialog;
 class ReplayBar;
 struct ReplayFrame;
+class MaterialLibraryDialog;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -92,14 +95,25 @@ public:
     // Simulation > Run on a cluster...: opens the dialog (window-modal, returns at once); when
     // it has written the job, a message gives the two paths and the sbatch command.
     ClusterJobDialog* openClusterJobDialog();
+    // Edit > Material library...: the library dialog (non-modal, one per window, kept with its
+    // unsaved edits when closed); its refusals go to showError, so lastError() has them.
+    MaterialLibraryDialog* openMaterialLibrary();
     // Longest gap between two event-loop iterations seen during runs (ms): the "never freezes" check.
     double longestStallMs() const { return longest_stall_ms_; }
-    // The names --page accepts: the tabs and sub-pages showPage() selects, and "cluster".
+    // The names --page accepts: the tabs and sub-pages showPage() selects, "cluster" and
+    // "materials" (the Material library dialog over the Explore tab).
     static QStringList pageNames();
     QString lastError() const { return last_error_; }
     // The last information message (cluster job written...), shown or not.
     QString lastInfo() const { return last_info_; }
-    // Non-interactive use (--screenshot, tests): errors are recorded, not shown in dialogs.
+    // The Help menu's pages as rich text: "getting-started", "shortcuts" (made from the window's
+    // actions as they are now) and "about"; showHelp shows one in a non-modal dialog.
+    QString helpPage(const QString& name) const;
+    void showHelp(const QString& name);
+    // Where the user's own material library is saved (and read from at start).
+    static QString userMaterialLibraryPath();
+    // Non-interactive use (--screenshot, tests): errors are recorded, not shown in dialogs; a
+    // question (run without a source?) takes the answer that goes on, and lastInfo() says so.
     void setNonInteractive(bool on) { non_interactive_ = on; }
     // Each frame of the wavefield view is saved as DIR/frame_NNNNN.png while recording.
     void startRecording(const QString& dir);
@@ -131,6 +145,11 @@ protected:
 private:
     void buildActions();
     void buildDocks();
+    void buildHelpMenu();
+    // The Run action's shortcut as the menus show it.
+    QString runKey() const;
+    // A scene without sources: asks whether to run anyway (Run anyway / Cancel); true to run.
+    bool confirmRunWithoutSources();
     void updateTitle();
     void updateRecentMenu();
     void addRecent(const QString& path);
@@ -199,6 +218,9 @@ private:
     QString last_error_;
     QString last_info_;
     QDockWidget* traces_dock_ = nullptr;
+    QDialog* help_dialog_ = nullptr;
+    MaterialLibraryDialog* library_dialog_ = nullptr;
+    QTextBrowser* help_browser_ = nullptr;
     // The traces panel shows a result file: frames of a stopped run arriving late are dropped.
     bool showing_result_ = false;
     bool result_of_open_scene_ = true;

@@ -20,6 +20,7 @@
 #include "main_window.hpp"
 #include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
+#include "panels/material_library_dialog.hpp"
 #include "sim/simulation_controller.hpp"
 #include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
@@ -59,7 +60,10 @@ int main(int argc, char** argv) {
                              "N");
     const QStringList pages = voxwave::ui::MainWindow::pageNames();
     QCommandLineOption page(
-        "page", "Page to show: " + pages.join(", ") + " (cluster: the Run on a cluster dialog, filled in).", "NAME");
+        "page",
+        "Page to show: " + pages.join(", ") +
+            " (cluster: the Run on a cluster dialog, filled in; materials: the Material library dialog).",
+        "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
     QCommandLineOption size("window-size",
                             "Window size WIDTHxHEIGHT in pixels, e.g. 1366x768 (with --screenshot: default 1500x920).",
@@ -192,6 +196,14 @@ int main(int argc, char** argv) {
         d->modulesEdit()->setText("cuda openmpi");
         d->folderEdit()->setText("/home/me/voxwave-jobs/" + d->nameEdit()->text());
         d->resize(1180, 560);
+        shot_target = d;
+        if (!shot_path.isEmpty()) take_shot(0);
+        return app.exec();
+    }
+    // The materials page: the library dialog over the window; the picture is of the dialog.
+    if (cli.value(page) == "materials") {
+        QDialog* d = w.openMaterialLibrary();
+        d->resize(1180, 520);
         shot_target = d;
         if (!shot_path.isEmpty()) take_shot(0);
         return app.exec();

@@ -96,6 +96,8 @@ ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
     clip_pos_ = new QSlider(Qt::Horizontal);
     clip_pos_->setRange(0, 100);
     clip_pos_->setValue(50);
+    clip_axis_->setToolTip(tr("Cut the model open: hide everything beyond a plane across x, y or z"));
+    clip_pos_->setToolTip(tr("Where the cut lies along its axis (0 - 100 % of the model)"));
     wavefield_ = new QCheckBox(tr("Wavefield"));
     wavefield_->setToolTip(tr("The live field on three planes through the source, refreshed a few times a second"));
     auto* bar = new QHBoxLayout;
