@@ -5,6 +5,9 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -14,14 +17,17 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
@@ -34,6 +40,9 @@
 #include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
 #include "panels/dispersion_panel.hpp"
+#include "panels/help_pages.hpp"
+#include "panels/material_library_dialog.hpp"
+#include "panels/plain_words.hpp"
 #include "panels/run_panel.hpp"
 #include "panels/shapes_panel.hpp"
 #include "panels/sources_panel.hpp"
@@ -42,6 +51,7 @@
 #include "solvers/integration_panel.hpp"
 #include "solvers/poisson_panel.hpp"
 #include "views/model_view_3d.hpp"
+#include "views/replay_bar.hpp"
 #include "views/trace_panel.hpp"
 #include "views/wavefield_view.hpp"
 
@@ -92,9 +102,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_ = new QTabWidget;
     tabs_->addTab(painter_, tr("Slice editor"));
     tabs_->addTab(model3d_, tr("3D model"));
+    // The live wavefield with the replay's time slider under it.
+    replay_ = new ReplayBar;
+    auto* live = new QWidget;
+    auto* live_column = new QVBoxLayout(live);
+    live_column->setContentsMargins(0, 0, 0, 0);
+    live_column->setSpacing(2);
+    live_column->addWidget(wavefield_, 1);
+    live_column->addWidget(replay_);
     auto* split = new QSplitter;
     split->addWidget(tabs_);
-    split->addWidget(wavefield_);
+    split->addWidget(live);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     compare_ = new ComparePanel(&doc_);
@@ -113,12 +131,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     buildActions();
     buildDocks();
+    buildHelpMenu();
 
     // Status bar: simulated time, steps per second, ETA, progress, backend.
     time_label_ = new QLabel(tr("t = 0 µs"));
     rate_label_ = new QLabel;
     eta_label_ = new QLabel;
-    backend_label_ = new QLabel(tr("backend: -"));
+    backend_label_ = new QLabel(tr("Backend: not run yet"));
+    backend_label_->setToolTip(tr("Where the simulation runs (CPU or CUDA GPU), once a run starts"));
+    time_label_->setToolTip(tr("Simulated time of the frame shown"));
+    time_label_->setObjectName("time-label");
+    rate_label_->setObjectName("rate-label");
+    eta_label_->setObjectName("eta-label");
     progress_ = new QProgressBar;
     progress_->setMaximumWidth(220);
     progress_->setRange(0, 1000);
@@ -148,11 +172,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         material_box_->setCurrentIndex(std::min(1, material_box_->count() - 1));
         resetRun();
     });
+    connect(&doc_, &SceneDocument::materialsChanged, this, [this] {
+        const int keep = material_box_->currentIndex();
+        QSignalBlocker block(material_box_);
+        material_box_->clear();
+        for (const auto& m : doc_.scene().materials) material_box_->addItem(QString::fromStdString(m.name));
+        material_box_->setCurrentIndex(std::clamp(keep, 0, material_box_->count() - 1));
+        painter_->setMaterial(material_box_->currentIndex() + 1);
+    });
 
     connect(&controller_, &SimulationController::started, this,
             [this](const QString& note, qint64 total, double dt, double dts) {
                 if (showing_result_) return;  // a stopped run's late signal
-                backend_label_->setText(note.section(':', 0, 0).left(60));
+                rate_label_->clear();         // the previous run's average and end
+                rate_label_->setToolTip({});
+                eta_label_->clear();
+                backend_label_->setText(
+                    tr("Backend: %1").arg(backend_words(note.toStdString()).section(':', 0, 0).left(60)));
                 backend_label_->setToolTip(note);
                 statusBar()->showMessage(tr("%1 — dt %2 µs (stable limit %3 µs), %4 steps")
                                              .arg(note)
@@ -188,6 +224,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(wavefield_, &WavefieldView::interopFailed, this, [this](const QString& m) {
         controller_.setDeviceSlices(false, tr("CUDA-OpenGL interop failed: %1").arg(m));
     });
+    connect(replay_, &ReplayBar::frameSelected, this, [this](const ReplayFrame& f) { showStoredFrame(f, true); });
+    connect(replay_, &ReplayBar::liveSelected, this, [this](const ReplayFrame* newest) {
+        wavefield_->setFixedGain(0);
+        if (newest) showStoredFrame(*newest, false);
+    });
+    // GPU slices come to the host for the store only while it keeps frames.
+    connect(replay_, &ReplayBar::limitChanged, this,
+            [this](int mib) { controller_.setHostCopyOfDeviceSlices(mib > 0); });
     connect(&controller_, &SimulationController::failed, this,
             [this](const QString& m) { showError(tr("Run failed"), m, false); });
     connect(&controller_, &SimulationController::finished, this, [this](bool completed) {
@@ -196,6 +240,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             run_pending_ = false;
             current_result_ = controller_.lastResult();
             current_result_->scene = doc_.displayName().toStdString();
+            showRunEnd(completed);
         }
         statusBar()->showMessage(completed ? tr("Run finished") : tr("Run stopped"), 5000);
     });
@@ -204,6 +249,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         start_act_->setEnabled(s == SimulationController::State::Idle || s == SimulationController::State::Paused);
         pause_act_->setEnabled(s == SimulationController::State::Running);
         stop_act_->setEnabled(s != SimulationController::State::Idle);
+        showRunState();
     });
 
     // The event loop's heartbeat: the longest gap between ticks while a run is going (the main
@@ -317,6 +363,9 @@ void MainWindow::buildActions() {
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    QAction* library = edit->addAction(tr("Material &library..."), this, &MainWindow::openMaterialLibrary);
+    library->setToolTip(tr("Browse the materials (density, wave speeds), add them to the scene, define your own"));
 
     auto* sim = menuBar()->addMenu(tr("&Simulation"));
     start_act_ = sim->addAction(tr("&Start / resume"), this, &MainWindow::startRun);
@@ -343,24 +392,31 @@ void MainWindow::buildActions() {
     plane_box_ = new QComboBox;
     plane_box_->addItems({"XY", "XZ", "YZ"});
     plane_box_->setCurrentIndex(1);
+    plane_box_->setToolTip(tr("Plane of the slice you edit and watch: XY (horizontal), XZ or YZ (vertical)"));
     slice_slider_ = new QSlider(Qt::Horizontal);
     slice_slider_->setMinimumWidth(160);
     slice_slider_->setToolTip(tr("Slice position (node plane)"));
     tools->addWidget(plane_box_);
     tools->addWidget(slice_slider_);
     auto* tool_group = new QActionGroup(this);
-    const std::pair<QString, SliceTool> tool_list[] = {{tr("Brush"), SliceTool::Brush},
-                                                       {tr("Eraser"), SliceTool::Eraser},
-                                                       {tr("Rectangle"), SliceTool::Rectangle},
-                                                       {tr("Ellipse"), SliceTool::Ellipse},
-                                                       {tr("Line"), SliceTool::Line},
-                                                       {tr("Fill"), SliceTool::Fill},
-                                                       {tr("Source"), SliceTool::PlaceSource},
-                                                       {tr("Receiver"), SliceTool::PlaceReceiver},
-                                                       {tr("Move"), SliceTool::Move}};
+    struct ToolEntry {
+        QString name, tip;
+        SliceTool tool;
+    };
+    const ToolEntry tool_list[] = {
+        {tr("Brush"), tr("Paint the chosen material under the cursor (size: the brush box)"), SliceTool::Brush},
+        {tr("Eraser"), tr("Paint void: no material, a free surface for the waves"), SliceTool::Eraser},
+        {tr("Rectangle"), tr("Drag to fill a rectangle with the chosen material"), SliceTool::Rectangle},
+        {tr("Ellipse"), tr("Drag to fill an ellipse with the chosen material"), SliceTool::Ellipse},
+        {tr("Line"), tr("Drag to paint a line (brush-size wide)"), SliceTool::Line},
+        {tr("Fill"), tr("Click to fill the connected region of one material"), SliceTool::Fill},
+        {tr("Source"), tr("Click to place a source (a force pulse) here"), SliceTool::PlaceSource},
+        {tr("Receiver"), tr("Click to place a receiver (records the displacement) here"), SliceTool::PlaceReceiver},
+        {tr("Move"), tr("Drag a source or receiver to move it"), SliceTool::Move}};
     int key = 0;
-    for (const auto& [name, tool] : tool_list) {
+    for (const auto& [name, tip, tool] : tool_list) {
         QAction* a = tools->addAction(name);
+        a->setToolTip(tip);
         a->setCheckable(true);
         a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + key++)));
         a->setChecked(tool == SliceTool::Brush);
@@ -376,10 +432,13 @@ void MainWindow::buildActions() {
     brush_box_->setRange(1, 99);
     brush_box_->setValue(3);
     brush_box_->setPrefix(tr("size "));
+    brush_box_->setSuffix(tr(" vox"));
+    brush_box_->setToolTip(tr("Brush and line width in voxels"));
     material_box_ = new QComboBox;
     material_box_->setToolTip(tr("Material to paint"));
     tools->addWidget(brush_box_);
     tools->addWidget(material_box_);
+    tools->addAction(library);
     connect(brush_box_, &QSpinBox::valueChanged, painter_, &SlicePainter::setBrushSize);
     connect(material_box_, &QComboBox::currentIndexChanged, this, [this](int i) { painter_->setMaterial(i + 1); });
     connect(plane_box_, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -392,9 +451,15 @@ void MainWindow::buildActions() {
     toolbars_.push_back(field);
     quantity_box_ = new QComboBox;
     quantity_box_->addItems({"u_x", "u_y", "u_z", "|u|", "|v|"});
+    const char* quantity_tips[] = {"displacement along x", "displacement along y", "displacement along z",
+                                   "displacement magnitude", "particle velocity magnitude"};
+    for (int i = 0; i < quantity_box_->count(); ++i)
+        quantity_box_->setItemData(i, tr(quantity_tips[i]), Qt::ToolTipRole);
+    quantity_box_->setToolTip(tr("Quantity the wavefield pane shows"));
     quantity_box_->setCurrentIndex(2);
     field->addWidget(quantity_box_);
     auto* autogain = field->addAction(tr("Auto gain"));
+    autogain->setToolTip(tr("Scale the colours to each frame's strongest values"));
     autogain->setCheckable(true);
     autogain->setChecked(true);
     connect(autogain, &QAction::toggled, wavefield_, &WavefieldView::setAutoGain);
@@ -407,10 +472,11 @@ void MainWindow::buildActions() {
         autogain->setChecked(false);
         wavefield_->setManualGain(std::max(1e-30, wavefield_->gain()) * std::pow(10.0, -db / 20.0));
     });
-    auto* mats = field->addAction(tr("Materials"));
-    mats->setCheckable(true);
-    mats->setChecked(true);
-    connect(mats, &QAction::toggled, wavefield_, &WavefieldView::setShowMaterials);
+    auto* outlines = field->addAction(tr("Outlines"));
+    outlines->setToolTip(tr("Draw the material boundaries over the wavefield"));
+    outlines->setCheckable(true);
+    outlines->setChecked(true);
+    connect(outlines, &QAction::toggled, wavefield_, &WavefieldView::setShowMaterials);
     connect(quantity_box_, &QComboBox::currentIndexChanged, this, &MainWindow::pushViewToController);
 }
 
@@ -427,6 +493,8 @@ void MainWindow::buildDocks() {
     traces_ = new TracePanel;
     dispersion_ = new DispersionPanel(&doc_);
     shapes_ = new ShapesPanel(&doc_);
+    connect(sources_, &SourcesPanel::failed, this,
+            [this](const QString& m) { showError(tr("Invalid value"), m, false); });
     connect(shapes_, &ShapesPanel::failed, this,
             [this](const QString& m) { showError(tr("Cannot add to the model"), m, false); });
     // The receivers' plots shrink by themselves; the form panels scroll (see scrollable()).
@@ -460,6 +528,43 @@ void MainWindow::buildDocks() {
             hidden_docks_.clear();
         }
     });
+}
+
+void MainWindow::buildHelpMenu() {
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    QAction* start = help->addAction(tr("&Getting started"), this, [this] { showHelp("getting-started"); });
+    start->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] { showHelp("shortcuts"); });
+    help->addSeparator();
+    help->addAction(tr("&About voxwave"), this, [this] { showHelp("about"); });
+}
+
+QString MainWindow::runKey() const { return start_act_->shortcut().toString(QKeySequence::NativeText); }
+
+QString MainWindow::helpPage(const QString& name) const {
+    if (name == "shortcuts") return shortcuts_html(findChildren<QAction*>());
+    if (name == "about") return about_html(QCoreApplication::applicationVersion());
+    return getting_started_html(runKey(), QDir::toNativeSeparators(userMaterialLibraryPath()));
+}
+
+void MainWindow::showHelp(const QString& name) {
+    if (!help_dialog_) {
+        help_dialog_ = new QDialog(this);
+        help_dialog_->resize(640, 560);
+        auto* lay = new QVBoxLayout(help_dialog_);
+        help_browser_ = new QTextBrowser;
+        help_browser_->setOpenExternalLinks(true);
+        lay->addWidget(help_browser_);
+        auto* close = new QDialogButtonBox(QDialogButtonBox::Close);
+        connect(close, &QDialogButtonBox::rejected, help_dialog_, &QDialog::close);
+        lay->addWidget(close);
+    }
+    help_dialog_->setWindowTitle(name == "shortcuts" ? tr("Keyboard shortcuts")
+                                 : name == "about"   ? tr("About voxwave")
+                                                     : tr("Getting started"));
+    help_browser_->setHtml(helpPage(name));
+    help_dialog_->show();
+    help_dialog_->raise();
 }
 
 void MainWindow::resetLayout() {
@@ -544,7 +649,7 @@ void MainWindow::showInfo(const QString& title, const QString& message) {
     if (!non_interactive_) QMessageBox::information(this, title, message);
 }
 
-bool MainWindow::openResult(const QString& path, bool quiet) {
+bool MainWindow::openResult(const QString& path, bool quiet, OtherScene other) {
     Result r;
     try {
         r = read_result_h5(path.toStdString());
@@ -554,21 +659,51 @@ bool MainWindow::openResult(const QString& path, bool quiet) {
         showError(tr("Cannot open result"), QString::fromStdString(e.what()), quiet);
         return false;
     }
+    const QString name = QFileInfo(path).fileName();
+    // The result belongs to the scene it names; one that names none (older files) is taken for
+    // the open scene's, as before.
+    const QString its_scene = QString::fromStdString(r.scene);
+    bool own = its_scene.isEmpty() || its_scene == doc_.displayName();
+    const QString beside = its_scene.isEmpty() ? QString() : QFileInfo(path).dir().filePath(its_scene);
+    const bool found = !own && QFileInfo(beside).isFile();
+    if (found && other == OtherScene::Ask && !quiet && !non_interactive_)
+        other = QMessageBox::question(this, tr("Result of another scene"),
+                                      tr("%1 comes from the scene %2, not from the open scene %3.\n\nOpen %2 (found "
+                                         "beside the result) to see its receivers on their own model?")
+                                          .arg(name, its_scene, doc_.displayName()),
+                                      QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes
+                    ? OtherScene::OpenIt
+                    : OtherScene::KeepOpenScene;
+    if (found && other == OtherScene::OpenIt && maybeSave() && openScene(beside, quiet))
+        own = its_scene == doc_.displayName();
     resetRun();  // stops a run: its traces must not mix with the file's
     showing_result_ = true;
+    result_of_open_scene_ = own;
     traces_->showResult(r);
-    painter_->setResultReceivers(r.receiver_names, r.receiver_positions);
-    const QString name = QFileInfo(path).fileName();
+    // Another scene's receivers are not drawn as markers on this one: they are not its.
+    if (own)
+        painter_->setResultReceivers(r.receiver_names, r.receiver_positions);
+    else
+        painter_->setResultReceivers({}, {});
     const QString what = tr("%1 %2 on %3, %4 steps")
                              .arg(QString::fromStdString(r.method), QString::fromStdString(r.precision),
                                   QString::fromStdString(r.backend))
                              .arg(r.steps);
-    traces_dock_->setWindowTitle(tr("Receivers — %1 (%2)").arg(name, what));
-    backend_label_->setText(tr("result: %1").arg(QString::fromStdString(r.backend)));
+    traces_dock_->setWindowTitle(own ? tr("Receivers — %1 (%2)").arg(name, what)
+                                     : tr("Receivers — %1 (%2), of the scene %3").arg(name, what, its_scene));
+    backend_label_->setText(tr("Result computed on: %1").arg(QString::fromStdString(r.backend)));
     backend_label_->setToolTip(path);
     if (r.sample_count() > 0) time_label_->setText(tr("t = %1 µs").arg(r.time.back() * 1e6, 0, 'f', 2));
-    statusBar()->showMessage(
-        tr("Result %1: %2, %3 receivers, dt %4 µs").arg(name, what).arg(r.receiver_count()).arg(r.dt * 1e6, 0, 'g', 4));
+    QString msg =
+        tr("Result %1: %2, %3 receivers, dt %4 µs").arg(name, what).arg(r.receiver_count()).arg(r.dt * 1e6, 0, 'g', 4);
+    if (!own)
+        msg += found ? tr(" — its traces belong to the scene %1 (beside the result), not to the open scene %2; its "
+                          "receivers are not drawn on it")
+                           .arg(its_scene, doc_.displayName())
+                     : tr(" — its traces belong to the scene %1 (not found beside the result), not to the open scene "
+                          "%2; its receivers are not drawn on it")
+                           .arg(its_scene, doc_.displayName());
+    statusBar()->showMessage(msg);
     QSettings().setValue("dirs/results", QFileInfo(path).absolutePath());
     current_result_ = std::move(r);
     return true;
@@ -612,9 +747,30 @@ bool MainWindow::exportTraces(const QString& path, bool quiet) {
 void MainWindow::leaveResult() {
     if (!showing_result_) return;
     showing_result_ = false;
+    result_of_open_scene_ = true;
     current_result_.reset();
     painter_->setResultReceivers({}, {});
     traces_dock_->setWindowTitle(tr("Receivers"));
+}
+
+QString MainWindow::userMaterialLibraryPath() {
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("materials.json");
+}
+
+MaterialLibraryDialog* MainWindow::openMaterialLibrary() {
+    if (!library_dialog_) {
+        library_dialog_ = new MaterialLibraryDialog(&doc_, QStringLiteral(VOXWAVE_ASSETS_DIR "/materials/library.json"),
+                                                    userMaterialLibraryPath(), this);
+        connect(library_dialog_, &MaterialLibraryDialog::failed, this,
+                [this](const QString& m) { showError(tr("Material library"), m, false); });
+        connect(library_dialog_, &MaterialLibraryDialog::info, this, [this](const QString& m) {
+            last_info_ = m;
+            statusBar()->showMessage(m, 6000);
+        });
+    }
+    library_dialog_->show();
+    library_dialog_->raise();
+    return library_dialog_;
 }
 
 ClusterJobDialog* MainWindow::openClusterJobDialog() {
@@ -701,6 +857,16 @@ void MainWindow::closeEvent(QCloseEvent* ev) {
         ev->ignore();
         return;
     }
+    // Materials of the user's own library edited and not saved: they would be lost with the window.
+    if (library_dialog_ && library_dialog_->userLibraryModified() && !non_interactive_) {
+        const auto b =
+            QMessageBox::question(this, tr("Material library"), tr("Save the changes to your material library first?"),
+                                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        if (b == QMessageBox::Cancel || (b == QMessageBox::Save && !library_dialog_->saveUserLibrary())) {
+            ev->ignore();
+            return;
+        }
+    }
     saveLayout();
     controller_.stop();
     ev->accept();
@@ -711,6 +877,24 @@ void MainWindow::pushViewToController() {
     controller_.setView(painter_->plane(), painter_->nodePlane(), q);
 }
 
+bool MainWindow::confirmRunWithoutSources() {
+    if (!doc_.scene().sources.empty()) return true;
+    const QString message = tr("%1 has no source: nothing sets the model in motion, so the wavefield and the "
+                               "receivers stay at zero. Place one with the Source tool or in the Sources table.")
+                                .arg(doc_.displayName());
+    if (!non_interactive_) {
+        QMessageBox box(QMessageBox::Warning, tr("No source"), message, QMessageBox::NoButton, this);
+        QPushButton* run = box.addButton(tr("Run anyway"), QMessageBox::AcceptRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        if (box.clickedButton() != run) return false;
+    }
+    last_info_ = message + tr(" The run went ahead without one.");
+    statusBar()->showMessage(tr("Running without a source"), 6000);
+    return true;
+}
+
 void MainWindow::startRun() {
     leaveResult();
     if (controller_.state() == SimulationController::State::Paused) {
@@ -718,12 +902,21 @@ void MainWindow::startRun() {
         return;
     }
     if (controller_.busy()) return;
+    if (!confirmRunWithoutSources()) return;
+    wavefield_->setHint({});
     current_result_.reset();
     run_pending_ = true;
     pushViewToController();
     longest_stall_ms_ = 0;
+    startReplay();
     controller_.setDeviceSlices(wavefield_->interopUsable(), wavefield_->interopStatus());
     controller_.start(doc_.scene(), doc_.model());
+}
+
+void MainWindow::startReplay() {
+    replay_->clear();
+    wavefield_->setFixedGain(0);
+    controller_.setHostCopyOfDeviceSlices(replay_->enabled());
 }
 
 void MainWindow::pauseRun() { controller_.pause(); }
@@ -731,9 +924,12 @@ void MainWindow::pauseRun() { controller_.pause(); }
 void MainWindow::stepRun() {
     leaveResult();
     if (!controller_.busy()) {
+        if (!confirmRunWithoutSources()) return;
+        wavefield_->setHint({});
         current_result_.reset();
         run_pending_ = true;
         pushViewToController();
+        startReplay();
         controller_.setDeviceSlices(wavefield_->interopUsable(), wavefield_->interopStatus());
         controller_.start(doc_.scene(), doc_.model(), true);
     }
@@ -745,7 +941,10 @@ void MainWindow::stopRun() { controller_.stop(); }
 void MainWindow::resetRun() {
     controller_.stop();
     controller_.waitForIdle();
+    replay_->clear();
+    wavefield_->setFixedGain(0);
     wavefield_->clearSlice();
+    wavefield_->setHint(tr("Press %1 (Start / resume) to run the simulation").arg(runKey()));
     traces_->reset({}, 0);
     leaveResult();
     current_result_.reset();
@@ -761,48 +960,100 @@ void MainWindow::startRecording(const QString& dir) {
     recorded_frames_ = 0;
 }
 
-void MainWindow::onFrame(const SimulationFrame& f) {
-    // Element ids under the slice's node plane, for the material overlay.
+std::shared_ptr<const std::vector<MaterialId>> MainWindow::elementIdsUnder(SlicePlane plane, int node_plane, int width,
+                                                                           int height) const {
     const VoxelGrid& g = doc_.model();
+    const auto e = slice_element_extent(g, plane);
+    const SliceRef s{plane, std::clamp(node_plane, 0, e[2] - 1)};
+    auto ids = std::make_shared<std::vector<MaterialId>>(std::size_t(e[0]) * e[1]);
+    if (width == e[0] + 1 && height == e[1] + 1)
+        for (int b = 0; b < e[1]; ++b)
+            for (int a = 0; a < e[0]; ++a) (*ids)[std::size_t(b) * e[0] + a] = g.ids[slice_element_index(g, s, a, b)];
+    return ids;
+}
+
+QString MainWindow::frameOverlay(int quantity, double time, std::int64_t step) const {
+    return tr("%1  t = %2 µs  step %3").arg(quantity_box_->itemText(quantity)).arg(time * 1e6, 0, 'f', 2).arg(step);
+}
+
+void MainWindow::showStoredFrame(const ReplayFrame& f, bool replay) {
+    if (showing_result_) return;
+    if (replay) wavefield_->setFixedGain(replay_->buffer().peakLevel());
+    static const std::vector<MaterialId> none;
+    wavefield_->setSlice(f.slice, f.element_ids ? *f.element_ids : none, f.quantity < 3);
+    wavefield_->setOverlayText(frameOverlay(f.quantity, f.time, f.step));
+}
+
+void MainWindow::onFrame(const SimulationFrame& f) {
     if (f.runs.empty() || showing_result_) return;
     const RunFrame& run = f.runs.front();
-    const SliceRef s{f.plane, std::clamp(run.node_plane, 0, slice_element_extent(g, f.plane)[2] - 1)};
-    const auto e = slice_element_extent(g, f.plane);
-    std::vector<MaterialId> ids(std::size_t(e[0]) * e[1]);
-    if (run.slice.width == e[0] + 1 && run.slice.height == e[1] + 1)
-        for (int b = 0; b < e[1]; ++b)
-            for (int a = 0; a < e[0]; ++a) ids[std::size_t(b) * e[0] + a] = g.ids[slice_element_index(g, s, a, b)];
+    // Element ids under the slice's node plane, for the material overlay.
+    const auto ids = elementIdsUnder(f.plane, run.node_plane, run.slice.width, run.slice.height);
     const int q = quantity_box_->currentIndex();
-    if (run.staged)
-        wavefield_->setStagedSlice(run.staged, run.slice.width, run.slice.height, ids, q < 3);
-    else
-        wavefield_->setSlice(run.slice, ids, q < 3);
-    wavefield_->setOverlayText(
-        tr("%1  t = %2 µs  step %3").arg(quantity_box_->currentText()).arg(f.time * 1e6, 0, 'f', 2).arg(f.step));
-    traces_->append(f.first_sample, run.samples);
-    if (!f.volume_slices.empty()) model3d_->setWavefield(f.volume_slices, f.volume_nodes);
-    if (!record_dir_.isEmpty()) {
-        const QString path =
-            QDir(record_dir_).filePath(QStringLiteral("frame_%1.png").arg(recorded_frames_, 5, 10, QChar('0')));
-        if (wavefield_->grabFramebuffer().save(path))
-            ++recorded_frames_;
-        else {
-            showError(tr("Recording stopped"), path + tr(": cannot write the frame"), false);
-            record_dir_.clear();
+    // A GPU slice's values are on the host only while the store keeps frames (the controller
+    // copies them then).
+    if (replay_->enabled() && !run.slice.values.empty())
+        replay_->store(ReplayFrame{run.slice, ids, f.plane, run.node_plane, q, f.step, f.time, 0});
+    // While the replay shows a stored frame the run goes on behind it: its traces and figures
+    // still follow, the view does not.
+    if (replay_->isLive()) {
+        if (run.staged)
+            wavefield_->setStagedSlice(run.staged, run.slice.width, run.slice.height, *ids, q < 3);
+        else
+            wavefield_->setSlice(run.slice, *ids, q < 3);
+        wavefield_->setOverlayText(frameOverlay(q, f.time, f.step));
+        if (!record_dir_.isEmpty()) {
+            const QString path =
+                QDir(record_dir_).filePath(QStringLiteral("frame_%1.png").arg(recorded_frames_, 5, 10, QChar('0')));
+            if (wavefield_->grabFramebuffer().save(path))
+                ++recorded_frames_;
+            else {
+                showError(tr("Recording stopped"), path + tr(": cannot write the frame"), false);
+                record_dir_.clear();
+            }
         }
     }
+    traces_->append(f.first_sample, run.samples);
+    if (!f.volume_slices.empty()) model3d_->setWavefield(f.volume_slices, f.volume_nodes);
     time_label_->setText(tr("t = %1 µs").arg(f.time * 1e6, 0, 'f', 2));
-    rate_label_->setText(tr("%1 steps/s").arg(f.steps_per_second, 0, 'f', 0));
-    if (f.total_steps > 0) {
-        progress_->setValue(int(1000.0 * f.step / f.total_steps));
-        const double left = f.steps_per_second > 0 ? (f.total_steps - f.step) / f.steps_per_second : 0;
-        eta_label_->setText(tr("ETA %1").arg(format_duration(left)));
+    if (f.total_steps > 0) progress_->setValue(int(1000.0 * f.step / f.total_steps));
+    // A rate and an ETA only while the run runs: a frame of a paused run (a single step, or one
+    // sent before the pause) keeps the "paused" figures.
+    if (controller_.state() == SimulationController::State::Running) {
+        rate_label_->setText(tr("%1 steps/s").arg(f.steps_per_second, 0, 'f', 0));
+        if (f.total_steps > 0) {
+            const double left = f.steps_per_second > 0 ? (f.total_steps - f.step) / f.steps_per_second : 0;
+            eta_label_->setText(tr("ETA %1").arg(format_duration(left)));
+        }
     }
+}
+
+void MainWindow::showRunState() {
+    if (showing_result_ || !run_pending_) return;
+    if (controller_.state() == SimulationController::State::Paused) {
+        rate_label_->setText(tr("paused"));
+        rate_label_->setToolTip(tr("The run is paused: F5 resumes it, F7 advances one step"));
+        eta_label_->clear();
+    }
+}
+
+void MainWindow::showRunEnd(bool completed) {
+    const Result& r = controller_.lastResult();
+    const double loop = r.wall_seconds - r.setup_seconds;
+    if (r.steps > 0 && loop > 0) {
+        rate_label_->setText(tr("%1 steps/s average").arg(double(r.steps) / loop, 0, 'f', 0));
+        rate_label_->setToolTip(tr("%1 steps in %2 of stepping (setup %3, pauses not counted)")
+                                    .arg(r.steps)
+                                    .arg(format_duration(loop), format_duration(r.setup_seconds)));
+    } else {
+        rate_label_->clear();
+    }
+    eta_label_->setText(completed ? tr("done in %1").arg(format_duration(r.wall_seconds)) : tr("stopped"));
 }
 
 QStringList MainWindow::pageNames() {
     return {"model",   "3d",          "3d-wavefield",    "dispersion", "compare",
-            "solvers", "solvers-iga", "solvers-poisson", "cluster"};
+            "solvers", "solvers-iga", "solvers-poisson", "cluster",    "materials"};
 }
 
 void MainWindow::showPage(const QString& name) {
@@ -813,6 +1064,7 @@ void MainWindow::showPage(const QString& name) {
     if (name == "3d" || name == "3d-wavefield") tabs_->setCurrentWidget(model3d_);
     if (name == "3d-wavefield") model3d_->setWavefieldEnabled(true);
     if (name == "model") tabs_->setCurrentWidget(painter_);
+    if (name == "materials") openMaterialLibrary();
     if (name == "dispersion")
         for (auto* d : docks_)
             if (d->isAncestorOf(dispersion_)) d->raise();

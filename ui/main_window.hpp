@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <QSet>
 #include <QStringList>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -21,6 +22,8 @@ class QSpinBox;
 class QTabWidget;
 class QMenu;
 class QDockWidget;
+class QDialog;
+class QTextBrowser;
 class QToolBar;
 
 namespace voxwave::ui {
@@ -38,6 +41,9 @@ class IntegrationPanel;
 class IgaPanel;
 class PoissonPanel;
 class ClusterJobDialog;
+class ReplayBar;
+struct ReplayFrame;
+class MaterialLibraryDialog;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -60,14 +66,25 @@ public:
     IgaPanel* iga() { return iga_; }
     PoissonPanel* poisson() { return poisson_; }
     QTabWidget* solvers() { return solvers_; }
+    ReplayBar* replay() { return replay_; }
 
     // Opens a scene; on error shows a message (unless quiet) and keeps the current document.
     bool openScene(const QString& path, bool quiet = false);
     bool saveScene(const QString& path, bool quiet = false);
+    // What Open result does with a result whose `scene` names another scene than the open one.
+    enum class OtherScene {
+        Ask,            // offer to open that scene when its file lies beside the result (quiet: keep)
+        OpenIt,         // open that scene when its file lies beside the result
+        KeepOpenScene,  // show the traces without drawing their receivers on the open scene
+    };
     // Shows a result file's traces (File > Open result...) as a finished local run would: on
-    // error shows the one-line message (unless quiet) and changes nothing; the document is
-    // never touched. A run in progress is stopped first.
-    bool openResult(const QString& path, bool quiet = false);
+    // error shows the one-line message (unless quiet) and changes nothing. A run in progress is
+    // stopped first. The result is attached to its own scene: its receivers are drawn on the
+    // model only when it names the open scene (or names none); for another scene the document
+    // stays as it is, unless `other` opens that scene (found beside the result) first.
+    bool openResult(const QString& path, bool quiet = false, OtherScene other = OtherScene::Ask);
+    // Whether the result shown (a file opened) came from the open scene, as far as it says.
+    bool resultOfOpenScene() const { return result_of_open_scene_; }
     // What File > Export traces writes: the result file shown, else the open scene's last
     // finished or stopped run; null when there is none (a new or other scene opened, Reset, a
     // run started and not ended yet).
@@ -78,14 +95,25 @@ public:
     // Simulation > Run on a cluster...: opens the dialog (window-modal, returns at once); when
     // it has written the job, a message gives the two paths and the sbatch command.
     ClusterJobDialog* openClusterJobDialog();
+    // Edit > Material library...: the library dialog (non-modal, one per window, kept with its
+    // unsaved edits when closed); its refusals go to showError, so lastError() has them.
+    MaterialLibraryDialog* openMaterialLibrary();
     // Longest gap between two event-loop iterations seen during runs (ms): the "never freezes" check.
     double longestStallMs() const { return longest_stall_ms_; }
-    // The names --page accepts: the tabs and sub-pages showPage() selects, and "cluster".
+    // The names --page accepts: the tabs and sub-pages showPage() selects, "cluster" and
+    // "materials" (the Material library dialog over the Explore tab).
     static QStringList pageNames();
     QString lastError() const { return last_error_; }
     // The last information message (cluster job written...), shown or not.
     QString lastInfo() const { return last_info_; }
-    // Non-interactive use (--screenshot, tests): errors are recorded, not shown in dialogs.
+    // The Help menu's pages as rich text: "getting-started", "shortcuts" (made from the window's
+    // actions as they are now) and "about"; showHelp shows one in a non-modal dialog.
+    QString helpPage(const QString& name) const;
+    void showHelp(const QString& name);
+    // Where the user's own material library is saved (and read from at start).
+    static QString userMaterialLibraryPath();
+    // Non-interactive use (--screenshot, tests): errors are recorded, not shown in dialogs; a
+    // question (run without a source?) takes the answer that goes on, and lastInfo() says so.
     void setNonInteractive(bool on) { non_interactive_ = on; }
     // Each frame of the wavefield view is saved as DIR/frame_NNNNN.png while recording.
     void startRecording(const QString& dir);
@@ -117,11 +145,29 @@ protected:
 private:
     void buildActions();
     void buildDocks();
+    void buildHelpMenu();
+    // The Run action's shortcut as the menus show it.
+    QString runKey() const;
+    // A scene without sources: asks whether to run anyway (Run anyway / Cancel); true to run.
+    bool confirmRunWithoutSources();
     void updateTitle();
     void updateRecentMenu();
     void addRecent(const QString& path);
     bool maybeSave();
     void onFrame(const SimulationFrame& f);
+    // The element ids under a slice of the document's model, for the material overlay.
+    std::shared_ptr<const std::vector<MaterialId>> elementIdsUnder(SlicePlane plane, int node_plane, int width,
+                                                                   int height) const;
+    // The wavefield's overlay line for a frame (the same for a live and a replayed one).
+    QString frameOverlay(int quantity, double time, std::int64_t step) const;
+    // Draws a frame of the replay's store; `replay`: on the replay's fixed gain.
+    void showStoredFrame(const ReplayFrame& f, bool replay);
+    // The steps/s and ETA figures when a run pauses or ends (they stayed at the last running
+    // frame's before).
+    void showRunState();
+    void showRunEnd(bool completed);
+    // A new run: the replay's store starts empty and live.
+    void startReplay();
     void pushViewToController();
     void showError(const QString& title, const QString& message, bool quiet);
     void showInfo(const QString& title, const QString& message);
@@ -136,6 +182,7 @@ private:
     SimulationController controller_;
     SlicePainter* painter_ = nullptr;
     WavefieldView* wavefield_ = nullptr;
+    ReplayBar* replay_ = nullptr;
     QSet<QString> slice_transport_said_;
     TracePanel* traces_ = nullptr;
     ModelView3D* model3d_ = nullptr;
@@ -171,8 +218,12 @@ private:
     QString last_error_;
     QString last_info_;
     QDockWidget* traces_dock_ = nullptr;
+    QDialog* help_dialog_ = nullptr;
+    MaterialLibraryDialog* library_dialog_ = nullptr;
+    QTextBrowser* help_browser_ = nullptr;
     // The traces panel shows a result file: frames of a stopped run arriving late are dropped.
     bool showing_result_ = false;
+    bool result_of_open_scene_ = true;
     std::optional<Result> current_result_;  // see currentResult()
     // A run of the open scene was started and has not ended: its result becomes current when it
     // does. Cleared when the scene goes (New, Open), on Reset and on opening a result file, so

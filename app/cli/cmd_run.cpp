@@ -2,6 +2,7 @@
 // Under an MPI launcher (`mpirun -np K voxwave-cli run ...`) the same command runs one
 // simulation over K ranks (engine/distributed): same scene, same result file, written by rank 0.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -30,6 +31,12 @@ struct RunOptions {
 };
 
 bool given(const CLI::Option* option) { return option && option->count() > 0; }
+
+// The result's `scene` attribute: the scene file's name, as the GUI writes it, so that a result
+// opened later is attached to the scene it came from.
+std::string scene_file_name(const std::string& scene_path) {
+    return std::filesystem::path(scene_path).filename().string();
+}
 
 // The scene fields the command line overrides, with their options.
 OptionFields overridden_fields(const RunOptions& o) {
@@ -105,8 +112,9 @@ int run_one_process(const RunOptions& o) {
     check_output_path(o.out);
     if (!o.quiet) print_header(o, problem);
     std::string note;
-    const Result result = run_wave(problem, terminal_progress("running", o.quiet), &note);
+    Result result = run_wave(problem, terminal_progress("running", o.quiet), &note);
     finish_progress();
+    result.scene = scene_file_name(o.scene);
     write_result_h5(o.out, result);
     if (!o.quiet) print_footer(o, problem, result, note);
     return kOk;
@@ -158,9 +166,10 @@ int run_distributed(const RunOptions& o) {
     }
     const int run_code = guarded(
         [&] {
-            const DistributedRun run =
+            DistributedRun run =
                 run_wave_distributed(*problem, world, terminal_progress("running", o.quiet || !root), options);
             finish_progress();
+            run.result.scene = scene_file_name(o.scene);
             if (root) {
                 write_result_h5(o.out, run.result);
                 if (!o.quiet) print_footer(o, *problem, run.result, run.note);

@@ -5,6 +5,7 @@
 // tests get a picture of any state without clicking.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QSurfaceFormat>
@@ -19,6 +20,7 @@
 #include "main_window.hpp"
 #include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
+#include "panels/material_library_dialog.hpp"
 #include "sim/simulation_controller.hpp"
 #include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
@@ -58,7 +60,10 @@ int main(int argc, char** argv) {
                              "N");
     const QStringList pages = voxwave::ui::MainWindow::pageNames();
     QCommandLineOption page(
-        "page", "Page to show: " + pages.join(", ") + " (cluster: the Run on a cluster dialog, filled in).", "NAME");
+        "page",
+        "Page to show: " + pages.join(", ") +
+            " (cluster: the Run on a cluster dialog, filled in; materials: the Material library dialog).",
+        "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
     QCommandLineOption size("window-size",
                             "Window size WIDTHxHEIGHT in pixels, e.g. 1366x768 (with --screenshot: default 1500x920).",
@@ -195,16 +200,41 @@ int main(int argc, char** argv) {
         if (!shot_path.isEmpty()) take_shot(0);
         return app.exec();
     }
+    // The materials page: the library dialog over the window; the picture is of the dialog.
+    if (cli.value(page) == "materials") {
+        QDialog* d = w.openMaterialLibrary();
+        d->resize(1180, 520);
+        shot_target = d;
+        if (!shot_path.isEmpty()) take_shot(0);
+        return app.exec();
+    }
     // On the compare page the steps run the comparison (VFEM against OVFEM) instead.
     const bool compare = cli.value(page) == "compare";
     voxwave::ui::SimulationController* ctl = compare ? w.compare()->controller() : w.controller();
+    // Frames shown per second of the run (first frame to last) and the steps they covered: how
+    // live the view is on this machine, printed with the stall for benchmarks.
+    QElapsedTimer since_first_frame;
+    long long frames_shown = 0, first_step = 0, last_step = 0;
     auto finish_wave_run = [&](int exit_code) {
-        if (!shot_taken) std::printf("longest event-loop gap during the run: %.1f ms\n", w.longestStallMs());
+        if (!shot_taken) {
+            std::printf("longest event-loop gap during the run: %.1f ms\n", w.longestStallMs());
+            const double seconds = since_first_frame.isValid() ? since_first_frame.elapsed() / 1000.0 : 0;
+            if (frames_shown > 1 && seconds > 0)
+                std::printf("frames shown: %lld in %.2f s (%.1f frames/s), steps %lld to %lld (%.0f steps/s)\n",
+                            frames_shown, seconds, double(frames_shown - 1) / seconds, first_step, last_step,
+                            double(last_step - first_step) / seconds);
+        }
         finish_run(exit_code);
     };
     if (run_steps > 0) {
         QObject::connect(ctl, &voxwave::ui::SimulationController::frameReady, &w,
                          [&](const voxwave::ui::SimulationFrame& f) {
+                             if (!since_first_frame.isValid()) {
+                                 since_first_frame.start();
+                                 first_step = f.step;
+                             }
+                             ++frames_shown;
+                             last_step = f.step;
                              if (f.step >= run_steps && ctl->busy()) {
                                  ctl->stop();
                                  finish_wave_run(0);

@@ -37,4 +37,10 @@ void validate_material(const Material& m, const std::string& file, const std::st
 // Throws InputError naming the file and the field on any problem.
 std::vector<Material> load_material_library(const std::string& path);
 
+// Writes `materials` as a library that load_material_library reads back equal, atomically (a
+// failed write leaves the file as it was). Throws InputError(path, "materials[i]...", reason)
+// for an entry load_material_library would refuse (validate_material, duplicate names, no
+// source), writing nothing.
+void write_material_library(const std::string& path, const std::vector<Material>& materials);
+
 }  // namespace voxwave

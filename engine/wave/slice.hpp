@@ -25,6 +25,8 @@ struct SliceImage {
 // The q-quantile (0..1) of |value| over the non-zero values of `slices`, 0 when all are zero: the
 // colour scale of the live views (the peak would be the source point, far above the field around it).
 float abs_quantile(const std::vector<const SliceImage*>& slices, double q);
+// The quantile the live views' auto gain takes (and a replay's gain, the largest over its frames).
+inline constexpr double kColourScaleQuantile = 0.99;
 
 // Node index of slice pixel (a, b) on node plane `index`, for node counts (nx1, ny1) along x, y.
 VOXWAVE_HD std::size_t slice_node_index(SlicePlane plane, int index, int a, int b, std::size_t nx1, std::size_t ny1) {

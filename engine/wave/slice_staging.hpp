@@ -39,7 +39,7 @@ public:
     // and the `quantile` of |value| (abs_quantile's definition) on the device, waits for them and
     // publishes the slot as the latest. Throws RuntimeError on any CUDA failure.
     StagedSliceInfo snapshot(const WaveSession& session, SlicePlane plane, int index, SliceQuantity quantity,
-                             double quantile = 0.99);
+                             double quantile = kColourScaleQuantile);
 
     // Consumer: whether a snapshot was published that copy_latest has not taken yet, and its
     // info (the consumer sizes its buffer from it).

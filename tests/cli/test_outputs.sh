@@ -3,12 +3,19 @@
 source "$(dirname "$0")/lib.sh" "$1" "$2"
 
 block="$SRC/assets/scenes/homogeneous_block.json"
+# The run's wall time is bounded by a clock read around the whole command (never a fixed limit).
+t0=$(date +%s.%N)
 "$CLI" run "$block" --steps 40 --out "$WORK/r.h5" -q || fail "run failed"
+t1=$(date +%s.%N)
 [ -s "$WORK/r.h5" ] || fail "run wrote no result"
-$PY - "$WORK/r.h5" <<'PYEOF' || fail "result layout"
+$PY - "$WORK/r.h5" "$t0" "$t1" <<'PYEOF' || fail "result layout"
 import h5py, numpy as np, sys
 f = h5py.File(sys.argv[1], "r")
 a = f.attrs
+# The scene the run came from (its file name, as the GUI writes it) and its measured wall time.
+assert a["scene"] == "homogeneous_block.json", a.get("scene")
+around = float(sys.argv[3]) - float(sys.argv[2])
+assert 0 < a["wall_seconds"] <= around, (a["wall_seconds"], around)
 assert a["format"] == "voxwave-result" and int(a["version"]) == 1, dict(a)
 assert a["method"] == "ovfem" and a["precision"] == "fp64" and a["backend"] == "cpu"
 assert int(a["steps"]) == 40 and abs(a["spacing"] - 0.002) < 1e-15

@@ -138,5 +138,31 @@ TEST(MaterialLibrary, BadLibrariesNameFileAndField) {
                  "", "cannot open: No such file or directory");
 }
 
+TEST(MaterialLibrary, WrittenLibraryReadsBackEqualAndBadEntriesWriteNothing) {
+    test::TempDir dir;
+    const std::string path = dir.file("mine.json");
+    // Values that need all of a double's digits: the file must keep them exactly.
+    const std::vector<Material> mine = {{"resin_a", 1183.25, 2731.0 + 1.0 / 3.0, 1431.125, "#12ab9f", "measured, batch 7"},
+                                        {"water_20C", 998.2, 1482.3, 0, "#3366cc", "handbook"}};
+    write_material_library(path, mine);
+    EXPECT_EQ(load_material_library(path), mine);
+    const auto before = test::read_file(path);
+
+    // An entry the reader would refuse is refused before anything is written: the file stays.
+    auto bad = mine;
+    bad[1].vs = 0.9 * bad[1].vp;  // above sqrt(3)/2 vp = 0.866 vp: negative bulk modulus
+    expect_error(catch_input_error([&] { write_material_library(path, bad); }), path, "materials[1].vs",
+                 "bulk modulus");
+    bad = mine;
+    bad[1].name = bad[0].name;
+    expect_error(catch_input_error([&] { write_material_library(path, bad); }), path, "materials[1].name", "duplicate");
+    bad = mine;
+    bad[0].source.clear();
+    expect_error(catch_input_error([&] { write_material_library(path, bad); }), path, "materials[0].source",
+                 "where the values come from");
+    EXPECT_EQ(test::read_file(path), before);
+    EXPECT_EQ(dir.entries().size(), 1u);  // no temporary left behind
+}
+
 }  // namespace
 }  // namespace voxwave

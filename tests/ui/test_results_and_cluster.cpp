@@ -1,6 +1,6 @@
 // Issue 8 in the window: File > Open result... shows a result file's traces exactly as a local
-// run shows them (and a bad file changes nothing), and the "Run on a cluster..." dialog previews
-// the Slurm script, refuses bad fields and writes the job folder.
+// run shows them (and a bad file changes nothing), attached to the scene it names, and the "Run on
+// a cluster..." dialog previews the Slurm script, refuses bad fields and writes the job folder.
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -322,6 +322,107 @@ private slots:
         bool in_run_panel = false;
         for (QPushButton* b : w_->findChildren<QPushButton*>()) in_run_panel |= b->text() == tr("Run on a cluster...");
         QVERIFY(in_run_panel);
+    }
+
+    // A result is attached to the scene it names (issue 30): another scene's receivers are not
+    // drawn as markers on the open one, the window says whose traces they are, its scene can be
+    // opened when its file lies beside the result, and Export writes what is shown.
+    void openResultAttachesItToItsOwnScene() {
+        MainWindow& w = *w_;
+        QVERIFY(w.document()->path().endsWith("small.json"));
+        QVERIFY(!w.document()->isModified());
+        const QString open_scene = w.document()->path();
+
+        // Of the open scene: its receivers are drawn on it.
+        Result mine = known_result();
+        mine.scene = "small.json";
+        const QString mine_path = dir_.filePath("mine.h5");
+        write_result_h5(mine_path.toStdString(), mine);
+        QVERIFY(w.openResult(mine_path, true));
+        QVERIFY(w.resultOfOpenScene());
+        QCOMPARE(w.painter()->resultReceiversDrawn(), 3);
+
+        // Of a scene whose file is nowhere near: the traces are shown, no marker is drawn, and the
+        // window says they belong to that scene.
+        Result theirs = known_result();
+        theirs.scene = "elsewhere.json";
+        theirs.receiver_names = {"far1", "far2", "far3"};
+        const QString theirs_path = dir_.filePath("theirs.h5");
+        write_result_h5(theirs_path.toStdString(), theirs);
+        QVERIFY(w.openResult(theirs_path, true));
+        QVERIFY(!w.resultOfOpenScene());
+        QCOMPARE(w.painter()->resultReceiversDrawn(), 0);
+        QCOMPARE(w.traces()->receiverNames(), theirs.receiver_names);
+        const QString said = w.statusBar()->currentMessage();
+        for (const char* part : {"elsewhere.json", "not found beside the result", "small.json"})
+            QVERIFY2(said.contains(part), qPrintable(said + " lacks " + part));
+        QVERIFY(w.traces()->parentWidget()->windowTitle().contains("elsewhere.json"));
+        QCOMPARE(w.document()->path(), open_scene);
+        // Export traces writes what is shown: that result, with its own scene and receivers.
+        const QString out = dir_.filePath("theirs-export.h5");
+        QVERIFY2(w.exportTraces(out, true), qPrintable(w.lastError()));
+        const Result back = read_result_h5(out.toStdString());
+        QCOMPARE(back.scene, std::string("elsewhere.json"));
+        QCOMPARE(back.receiver_names, theirs.receiver_names);
+        QVERIFY(back.displacement == theirs.displacement);
+        const QString csv = dir_.filePath("theirs-export.csv");
+        QVERIFY2(w.exportTraces(csv, true), qPrintable(w.lastError()));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readLine().startsWith("time,far1_ux,far1_uy,far1_uz,far2_ux"));
+
+        // Of a scene whose file lies beside the result: kept apart unless asked (quiet keeps the
+        // open scene), opened with OpenIt, and then its receivers are drawn on their own model.
+        QDir(dir_.path()).mkdir("beside");
+        const QString near_scene = dir_.filePath("beside/near.json");
+        Scene near = small_scene();
+        near.receivers = {{"near", {0.02, 0.05, 0.05}}, {"mid", {0.05, 0.05, 0.05}}, {"far", {0.08, 0.05, 0.05}}};
+        write_scene_json(near_scene.toStdString(), near);
+        Result near_result = known_result();
+        near_result.scene = "near.json";
+        const QString near_path = dir_.filePath("beside/near.h5");
+        write_result_h5(near_path.toStdString(), near_result);
+        QVERIFY(w.openResult(near_path, true));
+        QCOMPARE(w.document()->path(), open_scene);
+        QCOMPARE(w.painter()->resultReceiversDrawn(), 0);
+        QVERIFY(w.statusBar()->currentMessage().contains("near.json (beside the result)"));
+        // Interactively (File > Open result...) the window asks; "No" keeps the open scene.
+        QStringList asked;
+        auto answer = [&asked](QMessageBox::StandardButton button) {
+            QTimer::singleShot(100, [&asked, button] {
+                for (QWidget* top : QApplication::topLevelWidgets())
+                    if (auto* box = qobject_cast<QMessageBox*>(top); box && box->isVisible()) {
+                        asked << box->text();
+                        box->button(button)->click();
+                    }
+            });
+        };
+        answer(QMessageBox::No);
+        QVERIFY(w.openResult(near_path));
+        QCOMPARE(asked.size(), 1);
+        QVERIFY2(asked[0].contains("near.json") && asked[0].contains("small.json"), qPrintable(asked[0]));
+        QCOMPARE(w.document()->path(), open_scene);
+        QCOMPARE(w.painter()->resultReceiversDrawn(), 0);
+        // "Yes" opens the scene beside the result, and its receivers are drawn on their own model.
+        answer(QMessageBox::Yes);
+        QVERIFY(w.openResult(near_path));
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(QFileInfo(w.document()->path()), QFileInfo(near_scene));
+        QVERIFY(w.resultOfOpenScene());
+        QCOMPARE(w.painter()->resultReceiversDrawn(), 3);
+        // OpenIt does the same without asking.
+        QVERIFY(w.openScene(open_scene, true));
+        QVERIFY(w.openResult(near_path, true, MainWindow::OtherScene::OpenIt));
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(QFileInfo(w.document()->path()), QFileInfo(near_scene));
+        QVERIFY(w.resultOfOpenScene());
+        QCOMPARE(w.painter()->resultReceiversDrawn(), 3);
+        QCOMPARE(w.traces()->receiverNames(), near_result.receiver_names);
+        QVERIFY(w.currentResult() && w.currentResult()->scene == "near.json");
+
+        // Back to the scene the other cases use.
+        QVERIFY(w.openScene(open_scene, true));
+        QVERIFY(!w.currentResult());
     }
 
     void cleanupTestCase() { w_.reset(); }

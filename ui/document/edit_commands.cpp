@@ -30,12 +30,6 @@ void PaintVoxelsCommand::redo() {
     doc_->setVoxels(indices_, after_);
 }
 
-SetSourcesCommand::SetSourcesCommand(SceneDocument* doc, std::vector<Source> after, const QString& text)
-    : QUndoCommand(text), doc_(doc), before_(doc->scene().sources), after_(std::move(after)) {}
-
-SetReceiversCommand::SetReceiversCommand(SceneDocument* doc, std::vector<Receiver> after, const QString& text)
-    : QUndoCommand(text), doc_(doc), before_(doc->scene().receivers), after_(std::move(after)) {}
-
 SetRunCommand::SetRunCommand(SceneDocument* doc, const RunSpec& run, double spacing)
     : QUndoCommand(QObject::tr("Change run settings")),
       doc_(doc),

@@ -49,27 +49,24 @@ private:
     const ShapePaintCommand* replaces_;
 };
 
-class SetSourcesCommand : public QUndoCommand {
+// Replaces one list of the scene (sources, receivers, materials) with another; undo puts the
+// old list back. Materials are only ever appended here, so their ids stay as they were.
+template <class T, std::vector<T> Scene::*List, void (SceneDocument::*Set)(const std::vector<T>&)>
+class SetSceneListCommand : public QUndoCommand {
 public:
-    SetSourcesCommand(SceneDocument* doc, std::vector<Source> after, const QString& text);
-    void undo() override { doc_->setSources(before_); }
-    void redo() override { doc_->setSources(after_); }
+    SetSceneListCommand(SceneDocument* doc, std::vector<T> after, const QString& text)
+        : QUndoCommand(text), doc_(doc), before_(doc->scene().*List), after_(std::move(after)) {}
+    void undo() override { (doc_->*Set)(before_); }
+    void redo() override { (doc_->*Set)(after_); }
 
 private:
     SceneDocument* doc_;
-    std::vector<Source> before_, after_;
+    std::vector<T> before_, after_;
 };
 
-class SetReceiversCommand : public QUndoCommand {
-public:
-    SetReceiversCommand(SceneDocument* doc, std::vector<Receiver> after, const QString& text);
-    void undo() override { doc_->setReceivers(before_); }
-    void redo() override { doc_->setReceivers(after_); }
-
-private:
-    SceneDocument* doc_;
-    std::vector<Receiver> before_, after_;
-};
+using SetSourcesCommand = SetSceneListCommand<Source, &Scene::sources, &SceneDocument::setSources>;
+using SetReceiversCommand = SetSceneListCommand<Receiver, &Scene::receivers, &SceneDocument::setReceivers>;
+using SetMaterialsCommand = SetSceneListCommand<Material, &Scene::materials, &SceneDocument::setMaterials>;
 
 // Run settings and spacing (a new spacing re-voxelises; undo restores the exact old grid).
 class SetRunCommand : public QUndoCommand {

@@ -91,6 +91,12 @@ void SceneDocument::setReceivers(const std::vector<Receiver>& receivers) {
     emit sceneChanged();
 }
 
+void SceneDocument::setMaterials(const std::vector<Material>& materials) {
+    scene_.materials = materials;
+    emit materialsChanged();
+    emit sceneChanged();
+}
+
 VoxelGrid SceneDocument::modelAtSpacing(double spacing) const {
     if (spacing == scene_.grid.spacing) return model_;
     Scene s = scene_;

@@ -54,6 +54,9 @@ public:
     void setVoxels(const std::vector<std::size_t>& indices, const std::vector<MaterialId>& values);
     void setSources(const std::vector<Source>& sources);
     void setReceivers(const std::vector<Receiver>& receivers);
+    // Materials keep their ids (only ones appended or the last ones removed change the list), so
+    // the voxel model stays as it is.
+    void setMaterials(const std::vector<Material>& materials);
     void setRun(const RunSpec& run, double spacing);
     // Puts back a model saved before a change of spacing (undo of setRun).
     void restoreRun(const RunSpec& run, const VoxelGrid& model);
@@ -62,9 +65,10 @@ public:
     int materialId(const std::string& name) const { return scene_.material_id(name); }
 
 signals:
-    void modelChanged();   // voxels changed
-    void sceneChanged();   // anything else (sources, receivers, run settings, whole document)
-    void documentReset();  // open / new: views re-read everything
+    void modelChanged();      // voxels changed
+    void sceneChanged();      // anything else (sources, receivers, run settings, whole document)
+    void materialsChanged();  // the scene's material list (sceneChanged comes too)
+    void documentReset();     // open / new: views re-read everything
     void pathChanged(const QString& path);
 
 private:

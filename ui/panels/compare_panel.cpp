@@ -47,6 +47,7 @@ ComparePanel::ComparePanel(SceneDocument* doc, QWidget* parent) : QWidget(parent
     }
     reference_ = new QComboBox;
     reference_->addItems({tr("reference: A"), tr("reference: B")});
+    reference_->setToolTip(tr("The run the other one is measured against (the misfit divides by its energy)"));
     reference_->setCurrentIndex(1);
     receiver_ = new QComboBox;
     component_ = new QComboBox;
@@ -69,14 +70,22 @@ ComparePanel::ComparePanel(SceneDocument* doc, QWidget* parent) : QWidget(parent
         v = new WavefieldView;
         // Three side by side: smaller than a single view's minimum, or they alone would need 720 px.
         v->setMinimumSize(160, 120);
+
         views->addWidget(v);
     }
+    views_[0]->setHint(tr("A\n(press Run both)"));
+    views_[1]->setHint(tr("B"));
+    views_[2]->setHint(tr("A - B"));
     chart_ = new QChart;
     chart_->setTheme(QChart::ChartThemeDark);
     chart_->setMargins(QMargins(2, 2, 2, 2));
     auto* cv = new QChartView(chart_);
     cv->setMinimumHeight(140);
-    error_label_ = new QLabel(tr("Err (seed 000 eq. 18): run both to compare"));
+    error_label_ = new QLabel(tr("misfit: run both to compare"));
+    error_label_->setToolTip(
+        tr("Relative misfit of the traces of one run against the reference run, in %: for every receiver and "
+           "component, the energy of the difference divided by the energy of the reference trace, averaged "
+           "(0 % = identical, 100 % = a difference as large as the signal). Paper: seed 000 eq. 18 (Err)."));
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(2, 2, 2, 2);
     lay->addLayout(bar);
@@ -144,6 +153,7 @@ void ComparePanel::runBoth() {
         QMessageBox::warning(this, tr("Cannot compare"), QString::fromStdString(e.what()));
         return;
     }
+    for (auto* v : views_) v->setHint({});
     // Lockstep needs one time step: the smaller stable one, unless the scene asks for less.
     if (doc_->scene().run.dt > 0) dt = std::min(dt, doc_->scene().run.dt);
     for (auto& [s, g] : runs) s.run.dt = dt;
@@ -223,15 +233,16 @@ void ComparePanel::redrawTraces() {
         try {
             error_ = paper_trace_error(traces(obs), traces(ref));
             error_label_->setText(
-                tr("Err (seed 000 eq. 18) of %1 against the reference %2: %3  (%4 samples, %5 receivers)")
+                tr("misfit %1 vs %2: %3 %  (%1 = %4 against the reference %2 = %5; %6 samples, %7 receivers)")
+                    .arg(obs == 0 ? "A" : "B", ref == 0 ? "A" : "B")
+                    .arg(100.0 * error_, 0, 'f', 2)
                     .arg(QString::fromStdString(labels_[std::size_t(obs)]))
                     .arg(QString::fromStdString(labels_[std::size_t(ref)]))
-                    .arg(error_, 0, 'g', 4)
                     .arg(t_.size())
                     .arg(names_.size()));
             emit errorChanged(error_);
         } catch (const std::exception& e) {
-            error_label_->setText(tr("Err (seed 000 eq. 18): %1").arg(e.what()));
+            error_label_->setText(tr("misfit: %1").arg(e.what()));
         }
     }
     const int r = receiver_->currentIndex();

@@ -29,6 +29,13 @@ DispersionPanel::DispersionPanel(SceneDocument* doc, QWidget* parent) : QWidget(
     polar_ppw_->setValue(10);
     polar_ppw_->setPrefix(tr("polar at "));
     polar_ppw_->setSuffix(tr(" ppw"));
+    material_->setToolTip(tr("Material whose wave speeds the curves use"));
+    direction_->setToolTip(tr("Direction the wave travels through the voxel grid: along an axis or a diagonal"));
+    mode_->setToolTip(tr("S (shear) or P (pressure, longitudinal) wave"));
+    polar_ppw_->setToolTip(
+        tr("The polar plot's resolution: points (voxels) per wavelength; the plot shows the "
+           "phase velocity, relative to the exact one, in every direction of the plane through the x "
+           "axis and the yz diagonal"));
     ratio_chart_ = new QChart;
     polar_chart_ = new QPolarChart;
     for (QChart* c : {ratio_chart_, static_cast<QChart*>(polar_chart_)}) {

@@ -40,6 +40,16 @@ RunPanel::RunPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(
     duration_->setSuffix(" µs");
     info_ = new QLabel;
     info_->setWordWrap(true);
+    method_->setToolTip(
+        tr("VFEM: the classic trilinear voxel element; OVFEM: the paper's element, whose "
+           "mass matrix is exactly diagonal; TCOVFEM: OVFEM in INT8 integer arithmetic (Tensor Cores on a GPU)"));
+    precision_->setToolTip(tr("Floating-point precision of the run: FP64 (double) or FP32 (single, faster)"));
+    backend_->setToolTip(tr("Where the run computes: auto picks a CUDA GPU when there is one, else the CPU"));
+    spacing_->setToolTip(
+        tr("Voxel edge length: smaller is more accurate and slower; keep at least 10 voxels per "
+           "wavelength (see the Dispersion panel)"));
+    dt_->setToolTip(tr("Time step of the explicit scheme; auto takes a safe fraction of the stable limit"));
+    duration_->setToolTip(tr("Simulated time the run covers"));
     auto* form = new QFormLayout(this);
     form->addRow(tr("Method"), method_);
     form->addRow(tr("Precision"), precision_);

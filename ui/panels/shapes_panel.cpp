@@ -47,6 +47,29 @@ Vec3 vec(const QDoubleSpinBox* const* s, double scale = 1e-3) {
     return {s[0]->value() * scale, s[1]->value() * scale, s[2]->value() * scale};
 }
 
+Vec3 times(const Vec3& v, double k) { return {v[0] * k, v[1] * k, v[2] * k}; }
+
+// The shape with every length multiplied by k (directions, fractions and seeds as they are):
+// validate_shape's rules compare lengths with lengths only, so the shape in mm passes or fails
+// them as in metres, and its message then quotes the form's own numbers.
+Shape scaled(Shape s, double k) {
+    std::visit(
+        [k](auto& g) {
+            using T = std::decay_t<decltype(g)>;
+            if constexpr (std::is_same_v<T, BoxShape>) {
+                g.min = times(g.min, k), g.max = times(g.max, k);
+            } else if constexpr (std::is_same_v<T, CylinderShape>) {
+                g.center = times(g.center, k), g.radius *= k, g.length *= k;
+            } else if constexpr (std::is_same_v<T, SphereShape>) {
+                g.center = times(g.center, k), g.radius *= k;
+            } else {
+                g.min = times(g.min, k), g.max = times(g.max, k), g.radius_min *= k, g.radius_max *= k;
+            }
+        },
+        s.geometry);
+    return s;
+}
+
 }  // namespace
 
 ShapesPanel::ShapesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
@@ -126,6 +149,10 @@ ShapesPanel::ShapesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     connect(apply_, &QPushButton::clicked, this, [this] {
         const int row = placed_->currentRow();
         if (row < 0 || std::size_t(row) >= placed_cmds_.size()) return;
+        if (const QString e = formError(); !e.isEmpty()) {
+            emit failed(e);
+            return;
+        }
         try {
             editShape(placed_cmds_[std::size_t(row)], formShape());
         } catch (const std::exception& e) {
@@ -138,6 +165,10 @@ ShapesPanel::ShapesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     lay->addWidget(stack);
     lay->addStretch();
     connect(add, &QPushButton::clicked, this, [this] {
+        if (const QString e = formError(); !e.isEmpty()) {
+            emit failed(e);
+            return;
+        }
         try {
             addShape(formShape());
         } catch (const std::exception& e) {
@@ -169,6 +200,7 @@ ShapesPanel::ShapesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
         }
     });
     connect(doc_, &SceneDocument::documentReset, this, &ShapesPanel::reloadMaterials);
+    connect(doc_, &SceneDocument::materialsChanged, this, &ShapesPanel::reloadMaterials);
     reloadMaterials();
 }
 
@@ -243,6 +275,29 @@ QString shape_label(const Shape& s) {
     return QString("%1 (%2)").arg(kinds[s.geometry.index()], QString::fromStdString(s.material));
 }
 }  // namespace
+
+QString ShapesPanel::formError() const {
+    const Shape mm = scaled(formShape(), 1e3);
+    try {
+        validate_shape(mm, "", "");
+    } catch (const InputError& e) {
+        static const std::pair<const char*, const char*> labels[] = {{"min", "min (mm)"},
+                                                                     {"max", "max (mm)"},
+                                                                     {"center", "centre (mm)"},
+                                                                     {"axis", "axis"},
+                                                                     {"radius", "radius (mm)"},
+                                                                     {"length", "length (mm)"},
+                                                                     {"fraction", "fill fraction"},
+                                                                     {"radius_min", "radius min / max (mm)"},
+                                                                     {"radius_max", "radius min / max (mm)"}};
+        QString label = QString::fromStdString(e.field());
+        for (const auto& [key, text] : labels)
+            if (e.field() == key) label = tr(text);
+        return tr("Shape form (%1), %2: %3 (lengths in mm)")
+            .arg(type_->currentText(), label, QString::fromStdString(e.reason()));
+    }
+    return {};
+}
 
 std::size_t ShapesPanel::addShape(const Shape& shape) {
     validate_shape(shape, "", "shape");

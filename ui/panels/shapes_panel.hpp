@@ -35,6 +35,9 @@ public:
     // earlier value back, then the new shape is painted; one undo step. Returns voxels changed.
     std::size_t editShape(const ShapePaintCommand* which, const Shape& shape);
     void setFormShape(const Shape& shape);
+    // Why the form's shape would be refused, worded for the form (its labels, lengths in mm);
+    // empty when it is fine.
+    QString formError() const;
     // Imports; throw InputError (naming the file) on a bad file, leaving the model unchanged.
     std::size_t importVolume(const QString& path, const QString& dataset);
     // Images in the given order are slices along z from k = 0; each pixel takes the material

@@ -11,7 +11,6 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -24,6 +23,7 @@
 
 #include "core/errors.hpp"
 #include "document/edit_commands.hpp"
+#include "panels/table_errors.hpp"
 #include "scene/scene_io.hpp"
 #include "wave/wavelet.hpp"
 
@@ -67,9 +67,23 @@ SourcesPanel::SourcesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent
                                          tr("dir z"), tr("force N"), tr("wavelet"), tr("f / f_low Hz"),
                                          tr("cycles / f_high"), tr("delay s")});
     sources_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    sources_->setToolTip(tr("wavelet: ricker, tone_burst, bandpass or samples"));
+    const char* source_tips[kSrcColumns] = {
+        "Name of the source (labels it in the views)",
+        "Position x in mm (inside the model)",
+        "Position y in mm",
+        "Position z in mm",
+        "Direction of the force: x component (the direction is normalised)",
+        "Direction of the force: y component",
+        "Direction of the force: z component",
+        "Peak force in newtons (scales the whole field)",
+        "Pulse shape: ricker, tone_burst, bandpass or samples (from a file)",
+        "ricker and tone_burst: centre frequency in Hz; bandpass: lower band edge in Hz",
+        "tone_burst: number of cycles; bandpass: upper band edge in Hz; samples: sample interval in s",
+        "Delay in s: ricker and bandpass peak at this time, tone_burst starts at it"};
+    for (int c = 0; c < kSrcColumns; ++c) sources_->horizontalHeaderItem(c)->setToolTip(tr(source_tips[c]));
     receivers_ = new QTableWidget(0, kRecColumns);
     receivers_->setHorizontalHeaderLabels({tr("name"), tr("x mm"), tr("y mm"), tr("z mm")});
+    receivers_->setToolTip(tr("Receivers record the displacement at their node; positions in mm"));
     receivers_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     connect(sources_, &QTableWidget::cellChanged, this, &SourcesPanel::sourceEdited);
     connect(receivers_, &QTableWidget::cellChanged, this, &SourcesPanel::receiverEdited);
@@ -165,7 +179,8 @@ void SourcesPanel::sourceEdited(int row, int col) {
                 s.amplitude = x;
                 break;
             case kSrcType:
-                s.wavelet.type = parse_wavelet_type(text.toStdString());
+                s.wavelet.type =
+                    parse_wavelet_type(text.toStdString(), "sources[" + std::to_string(row) + "].wavelet.type");
                 ok = true;
                 break;
             case kSrcF1:
@@ -186,12 +201,17 @@ void SourcesPanel::sourceEdited(int row, int col) {
                 s.wavelet.delay = x;
                 break;
         }
-        if (!ok) throw InputError("", "sources", "'" + text.toStdString() + "' is not a number");
+        if (!ok) {
+            emit failed(table_cell_error(sources_, tr("Sources"), row, col, kSrcName,
+                                         col == kSrcName ? tr("must not be empty") : tr("is not a number")));
+            refresh();  // back to the document's values
+            return;
+        }
         Scene trial = doc_->scene();
         trial.sources = v;
         validate_scene(trial, "scene");
     } catch (const InputError& e) {
-        QMessageBox::warning(this, tr("Invalid source"), QString::fromStdString(e.what()));
+        emit failed(tableError(e, sources_, row, col));
         refresh();  // back to the document's values
         return;
     }
@@ -210,17 +230,71 @@ void SourcesPanel::receiverEdited(int row, int col) {
     } else {
         v[row].position[col - kRecX] = text.toDouble(&ok) * 1e-3;
     }
+    if (!ok) {
+        emit failed(table_cell_error(receivers_, tr("Receivers"), row, col, kRecName,
+                                     col == kRecName ? tr("must not be empty") : tr("is not a number")));
+        refresh();
+        return;
+    }
     try {
-        if (!ok) throw InputError("", "receivers", "'" + text.toStdString() + "' is not valid here");
         Scene trial = doc_->scene();
         trial.receivers = v;
         validate_scene(trial, "scene");
     } catch (const InputError& e) {
-        QMessageBox::warning(this, tr("Invalid receiver"), QString::fromStdString(e.what()));
+        emit failed(tableError(e, receivers_, row, col));
         refresh();
         return;
     }
     doc_->undoStack()->push(new SetReceiversCommand(doc_, v, tr("Edit receiver %1").arg(row + 1)));
+}
+
+QString SourcesPanel::tableError(const InputError& e, const QTableWidget* edited, int edited_row,
+                                 int edited_col) const {
+    int index = 0;
+    std::string rest;
+    const bool is_source = split_list_field(e.field(), "sources", index, rest);
+    if (!is_source && !split_list_field(e.field(), "receivers", index, rest))
+        return QString::fromStdString(e.what());  // not about a row of these tables
+    QTableWidget* table = is_source ? sources_ : receivers_;
+    const int x_col = is_source ? int(kSrcX) : int(kRecX);
+    const bool edited_table = table == edited;
+    int col = is_source ? int(kSrcType) : int(kRecName);
+    QString reason = QString::fromStdString(e.reason());
+    if (rest == "name") {
+        col = is_source ? int(kSrcName) : int(kRecName);
+    } else if (rest == "position") {
+        // The table is in mm; the model's box is said in mm too, along the axis at fault.
+        const GridSpec& g = doc_->scene().grid;
+        int axis = -1;
+        if (edited_table && index == edited_row && edited_col >= x_col && edited_col < x_col + 3)
+            axis = edited_col - x_col;
+        else
+            for (int a = 0; a < 3 && axis < 0; ++a) {
+                const double mm = table->item(index, x_col + a) ? table->item(index, x_col + a)->text().toDouble() : 0;
+                if (mm < g.origin[a] * 1e3 || mm > (g.origin[a] + g.size[a]) * 1e3) axis = a;
+            }
+        axis = std::max(axis, 0);
+        col = x_col + axis;
+        reason = tr("is outside the model, whose %1 runs from %2 to %3 mm")
+                     .arg(QChar("xyz"[axis]))
+                     .arg(g.origin[axis] * 1e3, 0, 'g', 6)
+                     .arg((g.origin[axis] + g.size[axis]) * 1e3, 0, 'g', 6);
+    } else if (is_source) {
+        // The other source columns are in the scene's own units (N, Hz, s).
+        if (rest == "direction")
+            col = edited_table && index == edited_row && edited_col >= kSrcDx && edited_col <= kSrcDz ? edited_col
+                                                                                                      : int(kSrcDx);
+        else if (rest == "amplitude")
+            col = kSrcAmp;
+        else if (rest == "wavelet.frequency" || rest == "wavelet.f_low")
+            col = kSrcF1;
+        else if (rest == "wavelet.cycles" || rest == "wavelet.f_high" || rest == "wavelet.dt")
+            col = kSrcF2;
+        else if (rest == "wavelet.delay")
+            col = kSrcDelay;
+    }
+    return table_cell_error(table, is_source ? tr("Sources") : tr("Receivers"), index, col,
+                            is_source ? int(kSrcName) : int(kRecName), reason);
 }
 
 void SourcesPanel::addSourceAt(const Vec3& p) {

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include "core/errors.hpp"
 #include "document/scene_document.hpp"
 
 class QTableWidget;
@@ -29,7 +30,15 @@ public slots:
     void removeSelected();
     void showReceiverLineDialog();
 
+signals:
+    // A value typed into a table was refused: the message names the row as shown and the value in
+    // the table's unit; the table is back to the document's values.
+    void failed(const QString& message);
+
 private:
+    // An error of validate_scene about a source or receiver, worded for the table row at fault
+    // (`edited`, `row` and `col`: the cell just typed into).
+    QString tableError(const voxwave::InputError& e, const QTableWidget* edited, int row, int col) const;
     void sourceEdited(int row, int column);
     void receiverEdited(int row, int column);
     void updatePreview();

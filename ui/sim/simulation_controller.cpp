@@ -101,6 +101,11 @@ void SimulationController::setDeviceSlices(bool on, const QString& why_not) {
     device_slices_why_not_ = why_not;
 }
 
+void SimulationController::setHostCopyOfDeviceSlices(bool on) {
+    std::lock_guard lock(mutex_);
+    host_copy_of_device_slices_ = on;
+}
+
 void SimulationController::transport(const QString& text) {
     QMetaObject::invokeMethod(
         this, [this, text] { emit sliceTransport(text); }, Qt::QueuedConnection);
@@ -118,6 +123,8 @@ RunFrame SimulationController::stagedOrHostSlice(const WaveSession& s, SlicePlan
     if (staging_) {
         try {
             const StagedSliceInfo info = staging_->snapshot(s, plane, node_plane, q);
+            if (host_copy_of_device_slices_)
+                rf.slice = s.slice(plane, node_plane, q);  // the same step's values, for the replay
             rf.slice.width = info.width;
             rf.slice.height = info.height;
             rf.staged = staging_;
@@ -189,6 +196,10 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
     // OpenMP threads it starts, so painting and input never wait behind a step (on Linux nice
     // values are per thread). The engine still gets every cycle the window leaves idle.
     setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+    // The result's wall time: building the problems and the engines, then the time loop's
+    // chunks; time spent paused is not the run's.
+    const auto setup_start = Clock::now();
+    double setup_seconds = 0, loop_seconds = 0;
     std::vector<std::unique_ptr<WaveSession>> sessions;
     try {
         for (auto& [scene, model] : runs) {
@@ -204,6 +215,7 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
             this, [this, msg] { emit failed(msg); }, Qt::QueuedConnection);
         return;
     }
+    setup_seconds = std::chrono::duration<double>(Clock::now() - setup_start).count();
     const WaveSession* first = sessions.front().get();
     // A single CUDA run's slices stay on the GPU when the view can take them (a comparison's
     // views also draw the difference of the runs' slices, which the host computes).
@@ -269,7 +281,9 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
             }
             const auto t0 = Clock::now();
             for (auto& s : sessions) s->advance(want);
-            pacer.record(want, std::chrono::duration<double>(Clock::now() - t0).count());
+            const double chunk_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            loop_seconds += chunk_seconds;
+            pacer.record(want, chunk_seconds);
             if (!frame_in_flight_ || want == 1) publish(sessions, total, pacer.steps_per_second());
         }
         if (total > 0 && first->step() >= total) completed = true;
@@ -280,7 +294,10 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
             this, [this, msg] { emit failed(msg); }, Qt::QueuedConnection);
     }
     std::vector<Result> results;
-    for (const auto& s : sessions) results.push_back(s->result());
+    for (const auto& s : sessions) {
+        results.push_back(s->result(setup_seconds + loop_seconds));
+        results.back().setup_seconds = setup_seconds;
+    }
     staging_.reset();  // frames in the queue keep it alive
     QMetaObject::invokeMethod(
         this,

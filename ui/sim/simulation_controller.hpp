@@ -86,6 +86,9 @@ public slots:
     // explains a refusal in sliceTransport(). Read at each frame: turning it off mid-run (the
     // view's interop failed) sends host slices from the next frame on.
     void setDeviceSlices(bool on, const QString& why_not = {});
+    // Whether frames whose slice stays on the GPU also carry its values on the host (a copy made
+    // by the worker, for the replay's store); off, the interop path makes no host copy at all.
+    void setHostCopyOfDeviceSlices(bool on);
     // Blocks until the worker thread has ended (tests, shutdown).
     void waitForIdle();
 
@@ -119,7 +122,8 @@ private:
     SliceQuantity quantity_ = SliceQuantity::Uz;
     std::vector<std::size_t> samples_sent_;
     std::atomic<bool> volume_view_{false};
-    bool device_slices_ = false;  // guarded by mutex_
+    bool device_slices_ = false;               // guarded by mutex_
+    bool host_copy_of_device_slices_ = false;  // guarded by mutex_
     QString device_slices_why_not_;
     std::shared_ptr<DeviceSliceStaging> staging_;  // worker thread only
     std::chrono::steady_clock::time_point last_volume_{};

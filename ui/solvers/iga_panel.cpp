@@ -30,6 +30,7 @@
 #include <map>
 
 #include "iga/iga_problem.hpp"
+#include "panels/plain_words.hpp"
 #include "solvers/solver_layout.hpp"
 #include "views/vtk_widget.hpp"
 
@@ -51,6 +52,11 @@ IgaPanel::IgaPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_unique<Pip
     elements_->setCurrentText("64");
     problem_ = new QComboBox;
     problem_->addItems({"seed", "manufactured"});
+    problem_->setItemData(0, tr("The paper's problem (seed 004): u = 0 at the bottom, 1 at the top; exact u = y"),
+                          Qt::ToolTipRole);
+    problem_->setItemData(1, tr("A smooth known solution, cos(pi x) sin(pi y): its error shows the convergence rate"),
+                          Qt::ToolTipRole);
+    problem_->setToolTip(tr("Model problem on the unit square (hover an entry for details)"));
     backend_ = new QComboBox;
     backend_->addItems({"auto", "cpu", "cuda"});
     parallel_ = new QCheckBox(tr("parallel fronts (CPU)"));
@@ -143,12 +149,12 @@ void IgaPanel::showResults(const std::vector<IgaResult>& rs) {
     results_.insert(results_.end(), rs.begin(), rs.end());
     const IgaResult& r = rs.back();
     info_->setText(tr("%1 unknowns (%2 free), %3 levels, largest front %4\n"
-                      "backend %5\nsetup %6 s, factor %7 s, solve %8 s\nL2 error %9%10")
+                      "Backend: %5\nsetup %6 s, factor %7 s, solve %8 s\nL2 error %9%10")
                        .arg(r.dofs)
                        .arg(r.free_dofs)
                        .arg(r.levels)
                        .arg(r.max_front)
-                       .arg(QString::fromStdString(r.backend_note.empty() ? r.backend : r.backend_note))
+                       .arg(backend_words(r.backend_note.empty() ? r.backend : r.backend_note))
                        .arg(r.setup_seconds, 0, 'g', 3)
                        .arg(r.factor_seconds, 0, 'g', 3)
                        .arg(r.solve_seconds, 0, 'g', 3)

@@ -39,8 +39,20 @@ IntegrationPanel::IntegrationPanel(QWidget* parent) : QWidget(parent) {
     variant_ = new QComboBox;
     variant_->addItems({"ai", "aii", "reg", "shm", "sumfact"});
     variant_->setCurrentIndex(3);
+    // The kernels' names are the papers'; what each does is said in its tooltip.
+    const char* variant_tips[] = {
+        "one GPU thread per element (paper: seed 001 AI)",
+        "one GPU thread per integration point, a warp per element (paper: seed 001 AII)",
+        "one GPU thread per element and shape-function pair, sums in registers (paper: seed 003 reg)",
+        "a GPU block per element and tile of shape pairs, shared memory (paper: seed 003 shm)",
+        "sum factorisation, hexahedra only (on the CPU: sum factorisation; the others: the plain loop)"};
+    for (int i = 0; i < variant_->count(); ++i) variant_->setItemData(i, tr(variant_tips[i]), Qt::ToolTipRole);
+    variant_->setToolTip(tr("How the element integral is split over GPU threads (hover an entry for details)"));
     jacobian_ = new QComboBox;
     jacobian_->addItems({"precomputed", "computed"});
+    jacobian_->setToolTip(
+        tr("Jacobian terms of each element: computed on the host beforehand (precomputed) or "
+           "by the kernel from the element's vertices (computed, counted as kernel time)"));
     precision_ = new QComboBox;
     precision_->addItems({"fp32", "fp64"});
     backend_ = new QComboBox;
@@ -69,6 +81,15 @@ IntegrationPanel::IntegrationPanel(QWidget* parent) : QWidget(parent) {
     QStringList headers;
     for (const char* c : kColumns) headers << QString::fromUtf8(c);
     table_->setHorizontalHeaderLabels(headers);
+    const std::pair<int, const char*> column_tips[] = {
+        {6, "degrees of freedom of one element"},
+        {7, "set-up per element (reference tables, Jacobians), microseconds"},
+        {8, "copying the input to the device, per element"},
+        {9, "the integration kernel itself, per element"},
+        {10, "copying the element matrices back, per element"},
+        {12, "share of the device's peak floating-point rate"},
+        {13, "against the same integration on one CPU core"}};
+    for (const auto& [c, tip] : column_tips) table_->horizontalHeaderItem(c)->setToolTip(tr(tip));
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     chart_ = new QChart;
     chart_->setTheme(QChart::ChartThemeDark);

@@ -30,6 +30,7 @@
 #include <cmath>
 #include <map>
 
+#include "panels/plain_words.hpp"
 #include "solvers/solver_layout.hpp"
 #include "views/vtk_widget.hpp"
 
@@ -69,6 +70,10 @@ PoissonPanel::PoissonPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_un
     cancel_ = new QPushButton(tr("Cancel"));
     progress_ = new QProgressBar;
     info_ = new QLabel;
+    info_->setToolTip(
+        tr("The prehandled solver splits the unknowns into three groups (paper: seed 002, C / E / I): "
+           "nodes of the coarse grid, nodes on the edges of its cells, and nodes inside them; "
+           "cells of the same shape share one factorisation."));
     auto* form = new QFormLayout;
     form->addRow(tr("Grid"), grid_);
     form->addRow(tr("Level L"), level_);
@@ -82,12 +87,22 @@ PoissonPanel::PoissonPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_un
     QStringList headers;
     for (const char* c : kColumns) headers << c;
     table_->setHorizontalHeaderLabels(headers);
+    const std::pair<int, const char*> column_tips[] = {
+        {1, "L: the finest grid level (each level halves the cell size)"},
+        {2, "L0: the coarse level, factorised in full"},
+        {5, "N: unknowns"},
+        {6, "K: right-hand sides solved at once"},
+        {7, "relative error against the exact solution"}};
+    for (const auto& [c, tip] : column_tips) table_->horizontalHeaderItem(c)->setToolTip(tr(tip));
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view_ = new VtkWidget;
     chart_ = new QChart;
     chart_->setTheme(QChart::ChartThemeDark);
-    chart_->setTitle(tr("relative error against level (seed 002 Fig. 10)"));
+    chart_->setTitle(tr("relative error against grid level"));
     auto* cv = new QChartView(chart_);
+    cv->setToolTip(
+        tr("Error of the computed solution against the exact one, relative, for each grid level "
+           "and precision (paper: seed 002 Fig. 10)"));
     cv->setMinimumWidth(380);
     auto* top = new QSplitter;
     top->addWidget(view_);
@@ -204,18 +219,17 @@ void PoissonPanel::showResults(std::vector<PoissonResult> rs) {
     for (const auto& r : rs)
         if (r.params.level == mesh_.level) finest = &r;
     if (finest) drawMesh(*finest);
-    info_->setText(
-        tr("%1 unknowns, %2 C / %3 E / %4 I nodes, %5 similarity classes\nbackend %6\n"
-           "prehandling %7 s, solve %8 s\nrelative error %9")
-            .arg(rs.back().N)
-            .arg(rs.back().nC)
-            .arg(rs.back().nE)
-            .arg(rs.back().nI)
-            .arg(rs.back().classes)
-            .arg(QString::fromStdString(rs.back().backend_note.empty() ? rs.back().backend : rs.back().backend_note))
-            .arg(rs.back().timings.prehandling, 0, 'g', 3)
-            .arg(rs.back().timings.solve, 0, 'g', 3)
-            .arg(rs.back().relative_error, 0, 'e', 3));
+    info_->setText(tr("%1 unknowns: %2 on the coarse grid, %3 on coarse-cell edges, %4 inside coarse cells; "
+                      "%5 kinds of similar cells\nBackend: %6\nprehandling %7 s, solve %8 s\nrelative error %9")
+                       .arg(rs.back().N)
+                       .arg(rs.back().nC)
+                       .arg(rs.back().nE)
+                       .arg(rs.back().nI)
+                       .arg(rs.back().classes)
+                       .arg(backend_words(rs.back().backend_note.empty() ? rs.back().backend : rs.back().backend_note))
+                       .arg(rs.back().timings.prehandling, 0, 'g', 3)
+                       .arg(rs.back().timings.solve, 0, 'g', 3)
+                       .arg(rs.back().relative_error, 0, 'e', 3));
     results_.insert(results_.end(), std::make_move_iterator(rs.begin()), std::make_move_iterator(rs.end()));
     replot();
 }

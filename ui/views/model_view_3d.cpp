@@ -96,6 +96,8 @@ ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
     clip_pos_ = new QSlider(Qt::Horizontal);
     clip_pos_->setRange(0, 100);
     clip_pos_->setValue(50);
+    clip_axis_->setToolTip(tr("Cut the model open: hide everything beyond a plane across x, y or z"));
+    clip_pos_->setToolTip(tr("Where the cut lies along its axis (0 - 100 % of the model)"));
     wavefield_ = new QCheckBox(tr("Wavefield"));
     wavefield_->setToolTip(tr("The live field on three planes through the source, refreshed a few times a second"));
     auto* bar = new QHBoxLayout;
@@ -207,7 +209,7 @@ void ModelView3D::setWavefield(const std::vector<SliceImage>& slices, const std:
     p_->field_peak = peak;
     // Blue - white - red, symmetric about zero, saturating at the 99th percentile of |value|, as
     // the 2D view does.
-    const double level = abs_quantile(planes, 0.99);
+    const double level = abs_quantile(planes, kColourScaleQuantile);
     const double top = std::max(level, 1e-30);
     p_->field_lut->RemoveAllPoints();
     p_->field_lut->AddRGBPoint(-top, 0.23, 0.30, 0.75);

@@ -96,7 +96,7 @@ void WavefieldView::setSlice(const SliceImage& slice, const std::vector<Material
     signed_ = signed_field;
     // The 99th percentile of |value|, not the peak: the field at the source point is far larger
     // than anywhere else and would leave the rest of the picture white.
-    if (auto_gain_) applyAutoGain(abs_quantile({&slice_}, 0.99));
+    if (auto_gain_ && fixed_gain_ <= 0) applyAutoGain(abs_quantile({&slice_}, kColourScaleQuantile));
     dirty_ = true;
     update();
 }
@@ -133,9 +133,23 @@ void WavefieldView::setOverlayText(const QString& text) {
     update();
 }
 
+void WavefieldView::setHint(const QString& text) {
+    hint_ = text;
+    update();
+}
+
 void WavefieldView::setAutoGain(bool on) {
     auto_gain_ = on;
-    if (on) gain_ = std::max(1e-30, double(staged_ ? staged_max_ : slice_.max_abs()));
+    if (on) gain_ = fixed_gain_ > 0 ? fixed_gain_ : std::max(1e-30, double(staged_ ? staged_max_ : slice_.max_abs()));
+    update();
+}
+
+void WavefieldView::setFixedGain(double gain) {
+    fixed_gain_ = std::max(0.0, gain);
+    if (auto_gain_ && fixed_gain_ > 0) {
+        gain_ = fixed_gain_;
+        emit gainChanged(gain_);
+    }
     update();
 }
 
@@ -189,7 +203,7 @@ bool WavefieldView::fillPboFromDevice() {
                 slice_.width = info.width;
                 slice_.height = info.height;
                 staged_max_ = info.max_abs;
-                if (auto_gain_) applyAutoGain(info.level);
+                if (auto_gain_ && fixed_gain_ <= 0) applyAutoGain(info.level);
                 ++device_pbo_uploads_;
                 return true;
             }
@@ -256,7 +270,11 @@ void WavefieldView::uploadIfNeeded() {
 void WavefieldView::paintGL() {
     glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    if (!gl_ready_ || slice_.width < 2 || slice_.height < 2) return;
+    if (!gl_ready_) return;
+    if (slice_.width < 2 || slice_.height < 2) {
+        drawHint();
+        return;
+    }
     uploadIfNeeded();
     if (tex_w_ < 2 || tex_h_ < 2) return;  // a GPU slice not copied yet
     // Keep the slice's aspect ratio inside the widget.
@@ -301,23 +319,51 @@ void WavefieldView::drawOverlay() {
         const QRect r = QRect(QPoint(0, 0), logical).adjusted(8, 4, -8, -4);
         p.drawText(r, Qt::AlignTop | Qt::AlignLeft, overlay_);
         p.drawText(r, Qt::AlignTop | Qt::AlignRight,
-                   QStringLiteral("gain %1%2").arg(gain_, 0, 'g', 3).arg(auto_gain_ ? " (auto)" : ""));
+                   QStringLiteral("gain %1%2")
+                       .arg(gain_, 0, 'g', 3)
+                       .arg(!auto_gain_       ? ""
+                            : fixed_gain_ > 0 ? " (peak of the run)"
+                                              : " (auto)"));
     }
+    blitImage(text);
+    checkGl("draw overlay");
+}
+
+// The hint over the empty view, centred, in the same raster-then-blit way as the overlay.
+void WavefieldView::drawHint() {
+    if (hint_.isEmpty() || !blitter_.isCreated()) return;
+    const qreal dpr = devicePixelRatioF();
+    QImage text(size() * dpr, QImage::Format_RGBA8888_Premultiplied);
+    text.setDevicePixelRatio(dpr);
+    text.fill(Qt::transparent);
+    {
+        QPainter p(&text);
+        QFont f = font();
+        f.setPointSizeF(f.pointSizeF() * 1.3);
+        p.setFont(f);
+        p.setPen(QColor(220, 220, 220));
+        p.drawText(QRect(QPoint(0, 0), size()).adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap, hint_);
+    }
+    blitImage(text);
+    checkGl("draw hint");
+}
+
+void WavefieldView::blitImage(const QImage& image) {
+    const qreal dpr = devicePixelRatioF();
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glBindTexture(GL_TEXTURE_2D, overlay_tex_);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, text.width(), text.height(), 0, GL_RGBA, GL_UNSIGNED_BYTE,
-                 text.constBits());
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image.width(), image.height(), 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 image.constBits());
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // premultiplied alpha
     const QSize viewport(int(width() * dpr), int(height() * dpr));
     blitter_.bind();
     blitter_.blit(overlay_tex_,
-                  QOpenGLTextureBlitter::targetTransform(QRectF(QPointF(0, 0), QSizeF(text.size())),
+                  QOpenGLTextureBlitter::targetTransform(QRectF(QPointF(0, 0), QSizeF(image.size())),
                                                          QRect(QPoint(0, 0), viewport)),
                   QOpenGLTextureBlitter::OriginTopLeft);
     blitter_.release();
     glDisable(GL_BLEND);
-    checkGl("draw overlay");
 }
 
 }  // namespace voxwave::ui

@@ -43,7 +43,15 @@ public:
     double gain() const { return gain_; }
     const SliceImage& slice() const { return slice_; }
     bool autoGain() const { return auto_gain_; }
+    // While above 0 the auto gain holds this value instead of following the frames (a replay is
+    // drawn on the gain of the whole run); 0 lets it follow them again. A manual gain wins.
+    void setFixedGain(double gain);
+    double fixedGain() const { return fixed_gain_; }
     void setOverlayText(const QString& text);
+    // A line drawn in the middle of the view while it shows no slice (what to do to get one);
+    // empty: none.
+    void setHint(const QString& text);
+    const QString& hint() const { return hint_; }
     // GL errors seen so far (each checked call adds its name when it failed); empty is healthy.
     const QStringList& glErrors() const { return gl_errors_; }
     // Whether this view's GL context renders on a CUDA device that can fill its PBO (known once
@@ -80,6 +88,10 @@ private:
     bool fillPboFromDevice();
     void interopFailure(const QString& message);
     void drawOverlay();
+    void drawHint();
+    // Draws `image` (premultiplied RGBA, logical pixels at the image's device pixel ratio) at the
+    // view's top left.
+    void blitImage(const QImage& image);
 
     QOpenGLShaderProgram program_;
     QOpenGLVertexArrayObject vao_;
@@ -106,7 +118,9 @@ private:
     bool show_materials_ = true;
     bool auto_gain_ = true;
     double gain_ = 1e-12;
+    double fixed_gain_ = 0;
     QString overlay_;
+    QString hint_;
     QStringList gl_errors_;
 };
 
