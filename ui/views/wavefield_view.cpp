@@ -1,6 +1,7 @@
 #include "views/wavefield_view.hpp"
 
 #include <QPainter>
+#include <QVector3D>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -12,6 +13,10 @@
 static void register_shader_resources() { Q_INIT_RESOURCE(shaders); }
 
 namespace voxwave::ui {
+
+namespace {
+constexpr int kMaxStops = 8;  // the shader's `stops` array
+}
 
 WavefieldView::WavefieldView(QWidget* parent) : GlView(parent) {
     register_shader_resources();
@@ -26,6 +31,7 @@ WavefieldView::~WavefieldView() {
     glDeleteTextures(1, &field_tex_);
     glDeleteTextures(1, &material_tex_);
     glDeleteTextures(1, &overlay_tex_);
+    glDeleteTextures(1, &bar_tex_);
     blitter_.destroy();
     quad_.destroy();
     vao_.destroy();
@@ -59,7 +65,8 @@ void WavefieldView::initializeGL() {
     glGenTextures(1, &field_tex_);
     glGenTextures(1, &material_tex_);
     glGenTextures(1, &overlay_tex_);
-    for (GLuint t : {field_tex_, material_tex_, overlay_tex_}) {
+    glGenTextures(1, &bar_tex_);
+    for (GLuint t : {field_tex_, material_tex_, overlay_tex_, bar_tex_}) {
         glBindTexture(GL_TEXTURE_2D, t);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
@@ -69,7 +76,7 @@ void WavefieldView::initializeGL() {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     // Material ids must not blend; the overlay's text is drawn 1:1.
-    for (GLuint t : {material_tex_, overlay_tex_}) {
+    for (GLuint t : {material_tex_, overlay_tex_, bar_tex_}) {
         glBindTexture(GL_TEXTURE_2D, t);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -130,6 +137,11 @@ void WavefieldView::clearSlice() {
 
 void WavefieldView::setOverlayText(const QString& text) {
     overlay_ = text;
+    update();
+}
+
+void WavefieldView::setQuantity(SliceQuantity q) {
+    quantity_ = q;
     update();
 }
 
@@ -259,12 +271,31 @@ void WavefieldView::paintGL() {
     if (!gl_ready_ || slice_.width < 2 || slice_.height < 2) return;
     uploadIfNeeded();
     if (tex_w_ < 2 || tex_h_ < 2) return;  // a GPU slice not copied yet
-    // Keep the slice's aspect ratio inside the widget.
+    // The colour bar at the right (its width follows its labels); the slice, aspect ratio kept,
+    // centred in the rest.
+    const QFontMetrics fm(font());
+    const ColorMap& map = signed_ ? diverging_color_map() : sequential_color_map();
+    bar_.set(&map, signed_ ? -gain_ : 0.0, gain_, slice_quantity_symbol(quantity_), slice_quantity_unit(quantity_));
+    const int bar_w = std::min(bar_.widthNeeded(fm), width() / 3);
+    const int top = fm.height() + 8;  // under the overlay's text line
+    bar_rect_ = QRect(width() - bar_w, top, bar_w, std::max(0, height() - top - 4));
+    bar_.layout(bar_rect_, fm);
+    const double avail = std::max(1, width() - bar_w);
     const double w = tex_w_ - 1, h = tex_h_ - 1;
-    const double s = std::min(0.95 * width() / w, 0.92 * height() / h);
+    const double s = std::min(0.95 * avail / w, 0.92 * height() / h);
     const double hx = s * w / width(), hy = s * h / height();
+    const double cx = -double(bar_w) / width();  // NDC centre of the space left of the bar
+    slice_rect_ = QRectF(QPointF((cx - hx + 1) * 0.5 * width(), (1 - hy) * 0.5 * height()),
+                         QPointF((cx + hx + 1) * 0.5 * width(), (1 + hy) * 0.5 * height()))
+                      .toAlignedRect();
     program_.bind();
-    program_.setUniformValue("rect", QVector4D(-hx, -hy, hx, hy));
+    program_.setUniformValue("rect", QVector4D(cx - hx, -hy, cx + hx, hy));
+    // The colour map's stops, from its one definition (views/color_bar.cpp).
+    QVector3D stops[kMaxStops];
+    const int n = std::min(int(map.stops.size()), kMaxStops);
+    for (int i = 0; i < n; ++i) stops[i] = QVector3D(map.stops[i][0], map.stops[i][1], map.stops[i][2]);
+    program_.setUniformValueArray("stops", stops, kMaxStops);
+    program_.setUniformValue("stop_count", n);
     program_.setUniformValue("nodes", QVector2D(tex_w_, tex_h_));
     program_.setUniformValue("gain", float(gain_));
     program_.setUniformValue("signed_field", signed_ ? 1 : 0);
@@ -282,6 +313,36 @@ void WavefieldView::paintGL() {
     program_.release();
     checkGl("draw slice");
     drawOverlay();
+    drawColorBar();
+}
+
+// The colour bar, painted like the overlay's text: into an image, blitted as a texture.
+void WavefieldView::drawColorBar() {
+    if (!blitter_.isCreated() || bar_rect_.width() < 1 || bar_rect_.height() < 1) return;
+    const qreal dpr = devicePixelRatioF();
+    QImage img(bar_rect_.size() * dpr, QImage::Format_RGBA8888_Premultiplied);
+    img.setDevicePixelRatio(dpr);
+    img.fill(Qt::transparent);
+    {
+        QPainter p(&img);
+        p.setFont(font());
+        p.translate(-bar_rect_.topLeft());
+        bar_.paint(p);
+    }
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glBindTexture(GL_TEXTURE_2D, bar_tex_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, img.width(), img.height(), 0, GL_RGBA, GL_UNSIGNED_BYTE, img.constBits());
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // premultiplied alpha
+    const QSize viewport(int(width() * dpr), int(height() * dpr));
+    blitter_.bind();
+    blitter_.blit(bar_tex_,
+                  QOpenGLTextureBlitter::targetTransform(QRectF(QPointF(bar_rect_.topLeft()) * dpr, QSizeF(img.size())),
+                                                         QRect(QPoint(0, 0), viewport)),
+                  QOpenGLTextureBlitter::OriginTopLeft);
+    blitter_.release();
+    glDisable(GL_BLEND);
+    checkGl("draw colour bar");
 }
 
 // The text line over the view, drawn by the raster QPainter into an image and blitted as a
