@@ -86,6 +86,10 @@ private slots:
         QCOMPARE(axis.titleText(), QString("displacement (nm)"));
         QCOMPARE(axis.tickInterval(), 0.5);
         QCOMPARE(axis.labelFormat(), QString("%.1f"));
+        set_nice_axis(&axis, 0, 0.05, "u", "", 5);  // no unit, no prefix: "u (m)" would read as metres
+        QCOMPARE(axis.titleText(), QString("u"));
+        QCOMPARE(axis.max(), 0.05);
+        QCOMPARE(axis.tickInterval(), 0.01);
         set_nice_axis(&axis, 0, 0, "ratio", "", 4);  // an empty range still gives a usable axis
         QVERIFY(axis.max() > axis.min());
         QCOMPARE(axis.titleText(), QString("ratio"));

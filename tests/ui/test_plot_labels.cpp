@@ -346,7 +346,7 @@ private slots:
         m->setWavefieldEnabled(true);
         auto* bar = m->findChild<ColorBarWidget*>("3d-color-bar");
         QVERIFY(bar);
-        QTRY_VERIFY(bar->isVisible());
+        QVERIFY(!bar->isVisible());  // blank planes until a run's first frame: no scale yet
         // Every non-zero |value| is 4 µm: the scale's 99th percentile, the bar's end.
         const auto& g = w_->document()->model();
         auto plane = [](int a, int b) {
@@ -356,6 +356,7 @@ private slots:
         };
         m->setWavefield({plane(g.n[0] + 1, g.n[1] + 1), plane(g.n[0] + 1, g.n[2] + 1), plane(g.n[1] + 1, g.n[2] + 1)},
                         {g.n[2] / 2, g.n[1] / 2, g.n[0] / 2});
+        QTRY_VERIFY(bar->isVisible());
         QTest::qWait(50);
         checkBar(bar->bar(), bar->grab().toImage(), diverging_color_map(), -4e-6, 4e-6, QString::fromUtf8("u_z (µm)"),
                  "3D view");
@@ -403,10 +404,24 @@ private slots:
         pp.backend = Backend::Cpu;
         p->setParams(pp);
         runJob(p, [p] { p->run(); });
+        if (QTest::currentTestFailed()) return;
         QCOMPARE(p->plottedPoints(), 1);
         checkChart(p->findChild<QChartView*>(), "poisson, one point");
+        if (QTest::currentTestFailed()) return;
+        // The solution's colour bar: u over -peak..peak of the values drawn, in the rainbow map.
+        {
+            double peak = 0;
+            for (double x : p->drawnValues()) peak = std::max(peak, std::abs(x));
+            auto* bar = p->findChild<ColorBarWidget*>("poisson-color-bar");
+            QVERIFY(bar && bar->isVisible() && peak > 0);
+            QTest::qWait(50);
+            checkBar(bar->bar(), bar->grab().toImage(), rainbow_color_map(), -peak, peak, "u", "poisson solution");
+            if (QTest::currentTestFailed()) return;
+        }
         runJob(p, [p] { p->sweepLevels(); });
+        if (QTest::currentTestFailed()) return;
         checkChart(p->findChild<QChartView*>(), "poisson, sweep");
+        if (QTest::currentTestFailed()) return;
 
         w_->showPage("solvers-iga");
         IgaPanel* iga = w_->iga();
@@ -416,9 +431,22 @@ private slots:
         ip.backend = Backend::Cpu;
         iga->setParams(ip);
         runJob(iga, [iga] { iga->run(); });
+        if (QTest::currentTestFailed()) return;
         checkChart(iga->findChild<QChartView*>(), "iga, one point");
+        if (QTest::currentTestFailed()) return;
+        {
+            const auto& u = iga->results().back().u;
+            auto* bar = iga->findChild<ColorBarWidget*>("iga-color-bar");
+            QVERIFY(bar && bar->isVisible());
+            QTest::qWait(50);
+            checkBar(bar->bar(), bar->grab().toImage(), rainbow_color_map(), *std::min_element(u.begin(), u.end()),
+                     *std::max_element(u.begin(), u.end()), "u", "iga solution");
+            if (QTest::currentTestFailed()) return;
+        }
         runJob(iga, [iga] { iga->costSweep(); });
+        if (QTest::currentTestFailed()) return;
         checkChart(iga->findChild<QChartView*>(), "iga, sweep");
+        if (QTest::currentTestFailed()) return;
 
         w_->showPage("solvers");
         IntegrationPanel* in = w_->integration();
@@ -428,8 +456,10 @@ private slots:
         ig.backend = Backend::Cpu;
         in->setParams(ig);
         runJob(in, [in] { in->run(); });
+        if (QTest::currentTestFailed()) return;
         QCOMPARE(in->plottedPoints(), 1);
         checkChart(in->findChild<QChartView*>(), "integration, one point");
+        if (QTest::currentTestFailed()) return;
         // The element matrix' colour bar: log10 |K_ij| over the twelve decades below the largest.
         const MatrixHeatmap* h = in->heatmap();
         double peak = 0;

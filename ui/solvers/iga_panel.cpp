@@ -31,6 +31,7 @@
 
 #include "iga/iga_problem.hpp"
 #include "solvers/solver_layout.hpp"
+#include "views/color_bar.hpp"
 #include "views/plot_axis.hpp"
 #include "views/vtk_widget.hpp"
 
@@ -75,7 +76,10 @@ IgaPanel::IgaPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_unique<Pip
     auto* split = new QSplitter;
     auto* chart_view = new QChartView(chart_);
     chart_view->setMinimumWidth(420);
-    split->addWidget(surface_);
+    bar_ = new ColorBarWidget;
+    bar_->setObjectName("iga-color-bar");
+    bar_->setToolTip(tr("The solution u (dimensionless): height and colour of the surface"));
+    split->addWidget(with_color_bar(surface_, bar_));
     split->addWidget(chart_view);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
@@ -183,13 +187,13 @@ void IgaPanel::showResults(const std::vector<IgaResult>& rs) {
     }
     poly->GetPointData()->SetScalars(values);
     vtk_->points = int(poly->GetNumberOfPoints());
-    auto lut = vtkSmartPointer<vtkLookupTable>::New();
-    lut->SetHueRange(0.66, 0.0);
-    lut->Build();
+    auto lut = lookup_table(rainbow_color_map());
+    if (!(hi > lo)) hi = lo + 1;
+    bar_->set(&rainbow_color_map(), lo, hi, tr("u"), QString());
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
     mapper->SetInputData(poly);
     mapper->SetLookupTable(lut);
-    mapper->SetScalarRange(lo, hi > lo ? hi : lo + 1);
+    mapper->SetScalarRange(lo, hi);
     vtkRenderer* ren = surface_->renderer();
     if (vtk_->actor) ren->RemoveActor(vtk_->actor);
     vtk_->actor = vtkSmartPointer<vtkActor>::New();

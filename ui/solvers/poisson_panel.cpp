@@ -31,6 +31,7 @@
 #include <map>
 
 #include "solvers/solver_layout.hpp"
+#include "views/color_bar.hpp"
 #include "views/plot_axis.hpp"
 #include "views/vtk_widget.hpp"
 
@@ -91,7 +92,10 @@ PoissonPanel::PoissonPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_un
     auto* cv = new QChartView(chart_);
     cv->setMinimumWidth(380);
     auto* top = new QSplitter;
-    top->addWidget(view_);
+    bar_ = new ColorBarWidget;
+    bar_->setObjectName("poisson-color-bar");
+    bar_->setToolTip(tr("The solution u on the mesh (dimensionless), symmetric about 0"));
+    top->addWidget(with_color_bar(view_, bar_));
     top->addWidget(cv);
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(top);
@@ -252,13 +256,13 @@ void PoissonPanel::drawMesh(const PoissonResult& r) {
     poly->SetPoints(points);
     poly->SetPolys(cells);
     poly->GetPointData()->SetScalars(scalars);
-    auto lut = vtkSmartPointer<vtkLookupTable>::New();
-    lut->SetHueRange(0.66, 0.0);
-    lut->Build();
+    auto lut = lookup_table(rainbow_color_map());
+    const double top = peak > 0 ? peak : 1;
+    bar_->set(&rainbow_color_map(), -top, top, tr("u"), QString());
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
     mapper->SetInputData(poly);
     mapper->SetLookupTable(lut);
-    mapper->SetScalarRange(-peak, peak > 0 ? peak : 1);
+    mapper->SetScalarRange(-top, top);
     vtkRenderer* ren = view_->renderer();
     if (vtk_->actor) ren->RemoveActor(vtk_->actor);
     vtk_->actor = vtkSmartPointer<vtkActor>::New();

@@ -1,6 +1,7 @@
 #include "views/color_bar.hpp"
 
 #include <QFontMetrics>
+#include <QHBoxLayout>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,11 @@ const ColorMap& diverging_color_map() {
 
 const ColorMap& sequential_color_map() {
     static const ColorMap map{{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}}};
+    return map;
+}
+
+const ColorMap& rainbow_color_map() {
+    static const ColorMap map{{{0, 0, 1}, {0, 1, 1}, {0, 1, 0}, {1, 1, 0}, {1, 0, 0}}};
     return map;
 }
 
@@ -67,7 +73,8 @@ void ColorBar::set(const ColorMap* map, double lo, double hi, const QString& qua
     map_ = map;
     lo_ = lo;
     hi_ = hi > lo ? hi : lo + (lo == 0 ? 1 : std::abs(lo));
-    const SiScale s = si_scale(std::max(std::abs(lo_), std::abs(hi_)));
+    // A prefix without a unit would read as one ("u (m)"): plain numbers for dimensionless values.
+    const SiScale s = unit.isEmpty() ? SiScale{} : si_scale(std::max(std::abs(lo_), std::abs(hi_)));
     factor_ = s.factor;
     const QString shown = s.prefix + unit;
     title_ = shown.isEmpty() ? quantity : QStringLiteral("%1 (%2)").arg(quantity, shown);
@@ -144,6 +151,16 @@ void ColorBarWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), QColor(24, 24, 28));
     bar_.paint(p);
+}
+
+QWidget* with_color_bar(QWidget* view, ColorBarWidget* bar) {
+    auto* w = new QWidget;
+    auto* lay = new QHBoxLayout(w);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->setSpacing(0);
+    lay->addWidget(view, 1);
+    lay->addWidget(bar);
+    return w;
 }
 
 }  // namespace voxwave::ui

@@ -27,6 +27,8 @@ struct ColorMap {
 const ColorMap& diverging_color_map();
 // Black - red - yellow - white for magnitudes: t = 0 is zero, 1 is the gain.
 const ColorMap& sequential_color_map();
+// Blue - cyan - green - yellow - red (VTK's default hue ramp) for the solver labs' solutions.
+const ColorMap& rainbow_color_map();
 
 // The map's colour at t (clamped to [0, 1]).
 std::array<float, 3> color_at(const ColorMap& map, double t);
@@ -89,5 +91,8 @@ protected:
 private:
     ColorBar bar_;
 };
+
+// `view` with `bar` at its right, in one widget (for splitters and layouts that hold the view).
+QWidget* with_color_bar(QWidget* view, ColorBarWidget* bar);
 
 }  // namespace voxwave::ui

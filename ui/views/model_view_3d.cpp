@@ -174,7 +174,7 @@ void ModelView3D::setWavefieldEnabled(bool on) {
         wavefield_->setChecked(on);  // emits toggled, which comes back here
         return;
     }
-    field_bar_->setVisible(on);
+    if (!on) field_bar_->hide();  // shown with the first field that has a scale
     if (!on) {
         for (auto& a : p_->field_planes) view_->renderer()->RemoveActor(a);
         p_->field_planes.clear();
@@ -228,6 +228,7 @@ void ModelView3D::setWavefield(const std::vector<SliceImage>& slices, const std:
         p_->field_lut->AddRGBPoint(lo + (top - lo) * double(i) / double(map.stops.size() - 1), c[0], c[1], c[2]);
     }
     field_bar_->set(&map, lo, top, slice_quantity_symbol(field_quantity_), slice_quantity_unit(field_quantity_));
+    field_bar_->setVisible(level > 0);  // the blank planes before a run's first frame have no scale
     for (int p = 0; p < 3; ++p) {
         const SliceImage& sl = slices[std::size_t(p)];
         if (sl.width < 2 || sl.height < 2) continue;

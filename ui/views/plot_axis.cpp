@@ -80,7 +80,8 @@ int intervals_that_fit(int axis_pixels, int label_pixels) {
 double set_nice_axis(QValueAxis* axis, double lo, double hi, const QString& quantity, const QString& unit,
                      int max_intervals, double min_step) {
     if (!(hi > lo)) hi = lo + (lo == 0 ? 1 : std::abs(lo));
-    const SiScale s = si_scale(std::max(std::abs(lo), std::abs(hi)));
+    // A prefix without a unit would read as one ("u (m)"): plain numbers for dimensionless values.
+    const SiScale s = unit.isEmpty() ? SiScale{} : si_scale(std::max(std::abs(lo), std::abs(hi)));
     const double a = lo * s.factor, b = hi * s.factor;
     const double step = tick_step(a, b, max_intervals, min_step);
     axis->setRange(a, b);
@@ -186,7 +187,7 @@ double fit_nice_axis(QChart* chart, QValueAxis* axis, double lo, double hi, cons
         const QFontMetrics fm(axis->labelsFont());
         double a = lo, b = hi;
         if (!(b > a)) b = a + (a == 0 ? 1 : std::abs(a));
-        const double factor = si_scale(std::max(std::abs(a), std::abs(b))).factor;
+        const double factor = unit.isEmpty() ? 1.0 : si_scale(std::max(std::abs(a), std::abs(b))).factor;
         a *= factor, b *= factor;
         const double step = tick_step(a, b, n, min_step);
         const int decimals = step_decimals(step);

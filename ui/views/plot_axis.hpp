@@ -42,8 +42,8 @@ QString format_si(double value, const QString& unit, int significant = 3);
 int intervals_that_fit(int axis_pixels, int label_pixels);
 
 // Sets `axis` to show [lo, hi] (base units, e.g. seconds) in the prefix chosen for the larger of
-// |lo| and |hi|: range in shown units, dynamic ticks on multiples of a 1-2-5 step (at most
-// max_intervals intervals), labels with the decimals the step needs, and the title
+// |lo| and |hi| (none for an empty unit: a lone prefix would read as a unit): range in shown units, dynamic ticks on
+// multiples of a 1-2-5 step (at most max_intervals intervals), labels with the decimals the step needs, and the title
 // "quantity (prefix unit)" (just "quantity" for an empty unit without prefix). Returns the factor
 // by which the caller multiplies its data (base units to shown units). A `min_step` (shown units,
 // itself 1, 2 or 5 x 10^k) keeps ticks of counts on whole numbers.

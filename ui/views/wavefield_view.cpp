@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "views/plot_axis.hpp"
 #include "wave/slice_gl_interop.hpp"
 
 // The shaders live in a static library's resources, which the linker drops unless registered.
@@ -361,8 +362,16 @@ void WavefieldView::drawOverlay() {
         p.setPen(Qt::white);
         const QRect r = QRect(QPoint(0, 0), logical).adjusted(8, 4, -8, -4);
         p.drawText(r, Qt::AlignTop | Qt::AlignLeft, overlay_);
-        p.drawText(r, Qt::AlignTop | Qt::AlignRight,
-                   QStringLiteral("gain %1%2").arg(gain_, 0, 'g', 3).arg(auto_gain_ ? " (auto)" : ""));
+        // The gain in the field's unit, shorter where the line is short (the colour bar shows the
+        // range in any case), never over the text at the left.
+        const QString mode = auto_gain_ ? tr("auto") : tr("manual");
+        const int room = r.width() - fm.horizontalAdvance(overlay_) - fm.horizontalAdvance(QStringLiteral("  "));
+        for (const QString& g :
+             {tr("gain %1 (%2)").arg(format_si(gain_, slice_quantity_unit(quantity_)), mode), tr("%1 gain").arg(mode)})
+            if (fm.horizontalAdvance(g) <= room) {
+                p.drawText(r, Qt::AlignTop | Qt::AlignRight, g);
+                break;
+            }
     }
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glBindTexture(GL_TEXTURE_2D, overlay_tex_);
