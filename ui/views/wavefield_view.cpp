@@ -283,14 +283,17 @@ void WavefieldView::paintGL() {
     bar_.layout(bar_rect_, fm);
     const double avail = std::max(1, width() - bar_w);
     const double w = tex_w_ - 1, h = tex_h_ - 1;
-    const double s = std::min(0.95 * avail / w, 0.92 * height() / h);
+    // Below the text line too: white text over a white (quiet) field could not be read.
+    const double avail_h = std::max(1, height() - top);
+    const double s = std::min(0.95 * avail / w, 0.95 * avail_h / h);
     const double hx = s * w / width(), hy = s * h / height();
     const double cx = -double(bar_w) / width();  // NDC centre of the space left of the bar
-    slice_rect_ = QRectF(QPointF((cx - hx + 1) * 0.5 * width(), (1 - hy) * 0.5 * height()),
-                         QPointF((cx + hx + 1) * 0.5 * width(), (1 + hy) * 0.5 * height()))
+    const double cy = -double(top) / height();   // and under the text line
+    slice_rect_ = QRectF(QPointF((cx - hx + 1) * 0.5 * width(), (1 - cy - hy) * 0.5 * height()),
+                         QPointF((cx + hx + 1) * 0.5 * width(), (1 - cy + hy) * 0.5 * height()))
                       .toAlignedRect();
     program_.bind();
-    program_.setUniformValue("rect", QVector4D(cx - hx, -hy, cx + hx, hy));
+    program_.setUniformValue("rect", QVector4D(cx - hx, cy - hy, cx + hx, cy + hy));
     // The colour map's stops, from its one definition (views/color_bar.cpp).
     QVector3D stops[kMaxStops];
     const int n = std::min(int(map.stops.size()), kMaxStops);
