@@ -90,7 +90,9 @@ int ColorBar::widthNeeded(const QFontMetrics& fm) const {
     const double step = nice_step((hi_ - lo_) * factor_, 10);
     const int decimals = step_decimals(step);
     const int labels = std::max(fm.horizontalAdvance(label(lo_, decimals)), fm.horizontalAdvance(label(hi_, decimals)));
-    return std::max(fm.horizontalAdvance(title_), kStripWidth + kGap + kTickLength + labels) + 2 * kMargin;
+    // (a digit's width to spare: a label of the same digits can be wider, "-0.25" than "-0.20")
+    return std::max(fm.horizontalAdvance(title_), kStripWidth + kGap + kTickLength + labels) + 2 * kMargin +
+           fm.horizontalAdvance('0');
 }
 
 void ColorBar::layout(const QRect& area, const QFontMetrics& fm) {

@@ -123,8 +123,8 @@ int intervals_for(int pixels, bool stacked, const QFontMetrics& fm, const std::f
 }
 
 // Refits an axis when its chart's plot area changes: a child of the axis (gone with it), one
-// per axis. `apply` sets the axis for a number of intervals and returns it; `widest` measures
-// the widest label that number of intervals gives.
+// per axis. `apply` sets the axis for a number of intervals; `widest` measures the widest label
+// that number of intervals gives.
 class AxisFitter : public QObject {
 public:
     AxisFitter(QChart* chart, QAbstractAxis* axis) : QObject(axis), chart_(chart), axis_(axis) {
@@ -197,8 +197,7 @@ double fit_nice_axis(QChart* chart, QValueAxis* axis, double lo, double hi, cons
         return w;
     };
     const double factor = set_nice_axis(axis, lo, hi, quantity, unit, 5, min_step);
-    f->apply(5);
-    f->refit();
+    f->refit();  // applies the count that fits (a guess of 5 before the chart's first layout)
     return factor;
 }
 
@@ -259,7 +258,6 @@ std::pair<int, int> fit_log_axis(QChart* chart, QCategoryAxis* axis, double lo, 
             w = std::max(w, fm.horizontalAdvance(decade_label(k, unit, d.powers)));
         return w;
     };
-    set_log_axis(axis, lo, hi, quantity, unit, 5);
     f->refit();
     return {int(std::lround(axis->min())), int(std::lround(axis->max()))};
 }
