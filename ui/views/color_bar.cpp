@@ -104,7 +104,8 @@ void ColorBar::layout(const QRect& area, const QFontMetrics& fm) {
     if (strip_.height() < 2) return;
     const double span = (hi_ - lo_) * factor_;
     const double a = lo_ * factor_, b = hi_ * factor_;
-    const double step = tick_step(a, b, intervals_that_fit(strip_.height(), fm.height()));
+    // Labels two lines apart: a bar needs a scale, not a ruler.
+    const double step = tick_step(a, b, intervals_that_fit(strip_.height(), 2 * fm.height()));
     const int decimals = step_decimals(step);
     for (double v = std::ceil(a / step - 1e-9) * step; v <= b + 1e-9 * step; v += step) {
         const double frac = (v - a) / span;
