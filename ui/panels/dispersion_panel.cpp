@@ -142,7 +142,8 @@ void DispersionPanel::recompute() {
     polar_chart_->addAxis(angle, QPolarChart::PolarOrientationAngular);
     polar_chart_->addAxis(radial, QPolarChart::PolarOrientationRadial);
     // The radius' title would sit across its labels: the chart's title names it.
-    fit_nice_axis(polar_chart_, radial, lo - 0.005, hi + 0.002, QString(), "");
+    // Out to hi (at least 1, the exact velocity): a ring beyond the curves would only squeeze them.
+    fit_nice_axis(polar_chart_, radial, lo - 0.005, hi, QString(), "");
     for (auto* s2 : polar_chart_->series()) {
         s2->attachAxis(angle);
         s2->attachAxis(radial);
