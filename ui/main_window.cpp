@@ -874,6 +874,8 @@ void MainWindow::closeEvent(QCloseEvent* ev) {
 
 void MainWindow::pushViewToController() {
     const SliceQuantity q = SliceQuantity(quantity_box_ ? quantity_box_->currentIndex() : 2);
+    wavefield_->setQuantity(q);
+    model3d_->setWavefieldQuantity(q);
     controller_.setView(painter_->plane(), painter_->nodePlane(), q);
 }
 

@@ -297,11 +297,14 @@ private slots:
         // The field is drawn in colour, not left blank: some pixels are far from white and grey.
         // Waited for (the wave needs a few frames to spread beyond a handful of pixels, and how
         // many steps a frame holds depends on the machine's speed).
+        // Only the slice counts: the colour bar beside it is coloured whatever the field.
         auto coloured_pixels = [&w] {
             const QImage img = w.wavefield()->grabFramebuffer();
+            const qreal dpr = img.devicePixelRatio();
+            const QRect r = w.wavefield()->sliceRect();
             int coloured = 0;
-            for (int y = 0; y < img.height(); y += 2)
-                for (int x = 0; x < img.width(); x += 2) {
+            for (int y = int(r.top() * dpr); y < int(r.bottom() * dpr); y += 2)
+                for (int x = int(r.left() * dpr); x < int(r.right() * dpr); x += 2) {
                     const QColor c = img.pixelColor(x, y);
                     coloured += std::abs(c.red() - c.blue()) > 60;
                 }

@@ -1,5 +1,6 @@
 // Plot axes: 1-2-5 steps, SI prefixes and the axis they set, against values worked out by hand and
 // an independent search over every candidate step.
+#include <QCategoryAxis>
 #include <QValueAxis>
 #include <QtTest>
 #include <cmath>
@@ -85,9 +86,55 @@ private slots:
         QCOMPARE(axis.titleText(), QString("displacement (nm)"));
         QCOMPARE(axis.tickInterval(), 0.5);
         QCOMPARE(axis.labelFormat(), QString("%.1f"));
+        set_nice_axis(&axis, 0, 0.05, "u", "", 5);  // no unit, no prefix: "u (m)" would read as metres
+        QCOMPARE(axis.titleText(), QString("u"));
+        QCOMPARE(axis.max(), 0.05);
+        QCOMPARE(axis.tickInterval(), 0.01);
         set_nice_axis(&axis, 0, 0, "ratio", "", 4);  // an empty range still gives a usable axis
         QVERIFY(axis.max() > axis.min());
         QCOMPARE(axis.titleText(), QString("ratio"));
+    }
+
+    void twoTicksAtLeast() {
+        // -3.6..3.6 in two intervals: 5 leaves 0 alone, 2 gives -2, 0, 2.
+        QCOMPARE(tick_step(-3.6, 3.6, 2), 2.0);
+        QCOMPARE(tick_step(0.908, 1.002, 1), 0.05);  // 0.95 and 1.00, not 1.0 alone
+        QCOMPARE(tick_step(0, 10, 5), 2.0);          // already two: nice_step's
+        QCOMPARE(tick_step(1.2, 1.8, 1, 1), 1.0);    // never below min_step, even with no tick
+        for (double a : {-7.7, 0.013, 3.3, 99.1})
+            for (double span : {0.07, 1.0, 13.0}) {
+                const double s = tick_step(a, a + span, 1);
+                const double ticks = std::floor((a + span) / s + 1e-9) - std::ceil(a / s - 1e-9) + 1;
+                QVERIFY2(ticks >= 2, qPrintable(QString("%1 + %2: step %3").arg(a).arg(span).arg(s)));
+                QCOMPARE(s, smallest_fitting_step(span, int(std::ceil(span / s - 1e-9))));  // still 1-2-5
+            }
+    }
+
+    void logAxisDecades() {
+        QCOMPARE(decade_label(-5, "s", false), QString::fromUtf8("10 µs"));
+        QCOMPARE(decade_label(-3, "s", true), QString("1 ms"));
+        QCOMPARE(decade_label(-2, "", false), QString("0.01"));
+        QCOMPARE(decade_label(3, "", false), QString("1000"));
+        QCOMPARE(decade_label(-5, "", true), QString::fromUtf8("10⁻⁵"));
+        QCOMPARE(decade_label(12, "", true), QString::fromUtf8("10¹²"));
+        QCategoryAxis axis;
+        // A single point: a decade of room each side, labels below and above it.
+        auto r = set_log_axis(&axis, 0.0148, 0.0148, "relative error", "", 8);
+        QCOMPARE(r, std::make_pair(-2, -1));
+        QCOMPARE(axis.categoriesLabels(), QStringList({"0.01", "0.1"}));
+        QCOMPARE(axis.titleText(), QString("relative error"));
+        r = set_log_axis(&axis, 0.01, 0.01, "e", "", 8);  // on a decade: not on the axis' end
+        QCOMPARE(r, std::make_pair(-3, -1));
+        // Thirteen decades in at most four intervals: every fifth one, powers for all.
+        r = set_log_axis(&axis, 3e-12, 2e0, "e", "", 4);
+        QCOMPARE(r, std::make_pair(-15, 5));
+        QCOMPARE(axis.categoriesLabels(),
+                 QStringList({QString::fromUtf8("10⁻¹⁵"), QString::fromUtf8("10⁻¹⁰"), QString::fromUtf8("10⁻⁵"),
+                              QString::fromUtf8("10⁰"), QString::fromUtf8("10⁵")}));
+        r = set_log_axis(&axis, 2e-4, 3e-2, "time", "s", 10);
+        QCOMPARE(r, std::make_pair(-4, -1));
+        QCOMPARE(axis.categoriesLabels(), QStringList({QString::fromUtf8("100 µs"), "1 ms", "10 ms", "100 ms"}));
+        QCOMPARE(axis.titleText(), QString("time (s)"));
     }
 
     void ticksThatFitTheAxis() {

@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "scene/run_rules.hpp"
+#include "views/plot_axis.hpp"
 #include "views/wavefield_view.hpp"
 #include "wave/trace_error.hpp"
 #include "wave/wave_problem.hpp"
@@ -79,6 +80,7 @@ ComparePanel::ComparePanel(SceneDocument* doc, QWidget* parent) : QWidget(parent
     chart_ = new QChart;
     chart_->setTheme(QChart::ChartThemeDark);
     chart_->setMargins(QMargins(2, 2, 2, 2));
+    chart_->legend()->setAlignment(Qt::AlignRight);  // a low chart: its height for the traces
     auto* cv = new QChartView(chart_);
     cv->setMinimumHeight(140);
     error_label_ = new QLabel(tr("misfit: run both to compare"));
@@ -227,7 +229,10 @@ void ComparePanel::onFrame(const SimulationFrame& f) {
 
 void ComparePanel::redrawTraces() {
     chart_->removeAllSeries();
-    for (auto* ax : chart_->axes()) chart_->removeAxis(ax);
+    for (auto* ax : chart_->axes()) {
+        chart_->removeAxis(ax);
+        delete ax;  // removeAxis gives the axis back to the caller
+    }
     const int ref = reference_->currentIndex(), obs = 1 - ref;
     if (!t_.empty()) {
         try {
@@ -249,31 +254,31 @@ void ComparePanel::redrawTraces() {
     if (r < 0 || std::size_t(r) >= names_.size() || t_.empty()) return;
     const int c = component_->currentIndex();
     auto* ax = new QValueAxis;
-    ax->setTitleText(tr("time (µs)"));
     auto* ay = new QValueAxis;
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
     const std::size_t stride = std::max<std::size_t>(1, t_.size() / 1500);
     double lo = 0, hi = 0;
+    for (int run = 0; run < 2; ++run)
+        for (std::size_t j = 0; j < t_.size(); j += stride) {
+            const double v = u_[std::size_t(run)][std::size_t(r)][j * 3 + std::size_t(c)];
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    const double tf = fit_nice_axis(chart_, ax, 0, t_.back(), tr("time"), "s");
+    const double pad = 0.05 * std::max(hi - lo, 1e-30);
+    const double uf = fit_nice_axis(chart_, ay, lo - pad, hi + pad, component_->currentText(), "m");
     for (int run = 0; run < 2; ++run) {
         auto* s = new QLineSeries;
         s->setName(QString::fromStdString((run == 0 ? "A: " : "B: ") + labels_[std::size_t(run)]));
         QList<QPointF> pts;
-        for (std::size_t j = 0; j < t_.size(); j += stride) {
-            const double v = u_[std::size_t(run)][std::size_t(r)][j * 3 + std::size_t(c)];
-            pts.append({t_[j] * 1e6, v});
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
+        for (std::size_t j = 0; j < t_.size(); j += stride)
+            pts.append({t_[j] * tf, u_[std::size_t(run)][std::size_t(r)][j * 3 + std::size_t(c)] * uf});
         s->replace(pts);
         chart_->addSeries(s);
         s->attachAxis(ax);
         s->attachAxis(ay);
     }
-    ax->setRange(0, t_.back() * 1e6);
-    const double pad = 0.05 * std::max(hi - lo, 1e-30);
-    ay->setRange(lo - pad, hi + pad);
-    ay->setLabelFormat("%.2e");
 }
 
 }  // namespace voxwave::ui

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "scene/run_rules.hpp"
+#include "views/plot_axis.hpp"
 #include "wave/dispersion.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -42,6 +43,9 @@ DispersionPanel::DispersionPanel(SceneDocument* doc, QWidget* parent) : QWidget(
         c->setTheme(QChart::ChartThemeDark);
         c->setMargins(QMargins(2, 2, 2, 2));
     }
+    polar_chart_->legend()->setVisible(false);
+    ratio_chart_->legend()->setAlignment(Qt::AlignRight);  // the chart is low: its height for the curves  // the same
+                                                           // two lines as the ratio chart's legend beside it
     auto* bar = new QHBoxLayout;
     bar->addWidget(material_);
     bar->addWidget(direction_);
@@ -77,8 +81,11 @@ int DispersionPanel::seriesCount() const { return int(ratio_chart_->series().siz
 void DispersionPanel::recompute() {
     ratio_chart_->removeAllSeries();
     polar_chart_->removeAllSeries();
-    for (auto* a : ratio_chart_->axes()) ratio_chart_->removeAxis(a);
-    for (auto* a : polar_chart_->axes()) polar_chart_->removeAxis(a);
+    for (QChart* c : {ratio_chart_, static_cast<QChart*>(polar_chart_)})
+        for (auto* a : c->axes()) {
+            c->removeAxis(a);
+            delete a;  // removeAxis gives the axis back to the caller
+        }
     const Scene& s = doc_->scene();
     const int mi = material_->currentIndex();
     if (mi < 0 || mi >= int(s.materials.size())) return;
@@ -95,12 +102,10 @@ void DispersionPanel::recompute() {
     std::vector<double> ppw;
     for (double p = 4; p <= 40.001; p += 0.5) ppw.push_back(p);
     auto* ax = new QValueAxis;
-    ax->setTitleText(tr("points per wavelength"));
-    ax->setRange(4, 40);
     auto* ay = new QValueAxis;
-    ay->setTitleText(tr("phase velocity / exact"));
     ratio_chart_->addAxis(ax, Qt::AlignBottom);
     ratio_chart_->addAxis(ay, Qt::AlignLeft);
+    fit_nice_axis(ratio_chart_, ax, 4, 40, tr("points per wavelength"), "");
     double lo = 1, hi = 1;
     for (ElementMethod em : {ElementMethod::Vfem, ElementMethod::Ovfem}) {
         const char* name = em == ElementMethod::Vfem ? "VFEM" : "OVFEM";
@@ -132,21 +137,25 @@ void DispersionPanel::recompute() {
             // A dt above the stable limit has no dispersion curve: the run panel already says so.
         }
     }
-    ay->setRange(lo - 0.002, hi + 0.002);
+    // The long name is the chart's title (a line of its own); the axis' title stays short enough
+    // for a low chart.
+    fit_nice_axis(ratio_chart_, ay, lo - 0.002, hi + 0.002, tr("ratio"), "");
+    ratio_chart_->setTitle(tr("phase velocity / exact, %1").arg(direction_->currentText()));
     auto* angle = new QValueAxis;
     angle->setRange(0, 360);
-    angle->setTickCount(9);
+    angle->setTickCount(5);  // every 90 degrees (360 is 0 again, drawn once)
     angle->setLabelFormat("%d");
     auto* radial = new QValueAxis;
-    radial->setRange(lo - 0.005, hi + 0.002);
-    radial->setLabelFormat("%.3f");
     polar_chart_->addAxis(angle, QPolarChart::PolarOrientationAngular);
     polar_chart_->addAxis(radial, QPolarChart::PolarOrientationRadial);
+    // The radius' title would sit across its labels: the chart's title names it.
+    // Out to hi (at least 1, the exact velocity): a ring beyond the curves would only squeeze them.
+    fit_nice_axis(polar_chart_, radial, lo - 0.005, hi, QString(), "");
     for (auto* s2 : polar_chart_->series()) {
         s2->attachAxis(angle);
         s2->attachAxis(radial);
     }
-    polar_chart_->setTitle(tr("%1 at %2 points per wavelength").arg(material_->currentText()).arg(polar_ppw_->value()));
+    polar_chart_->setTitle(tr("ratio over angle, %1 ppw").arg(polar_ppw_->value()));
 }
 
 }  // namespace voxwave::ui

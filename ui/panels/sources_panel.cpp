@@ -25,6 +25,7 @@
 #include "document/edit_commands.hpp"
 #include "panels/table_errors.hpp"
 #include "scene/scene_io.hpp"
+#include "views/plot_axis.hpp"
 #include "wave/wavelet.hpp"
 
 namespace voxwave::ui {
@@ -100,6 +101,8 @@ SourcesPanel::SourcesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent
     auto* sv = new QChartView(spectrum_chart_);
     wv->setMinimumHeight(150);
     sv->setMinimumHeight(150);
+    wv->setToolTip(tr("The selected source's wavelet w(t) (times its force gives the load)"));
+    sv->setToolTip(tr("Magnitude of the wavelet's spectrum relative to its peak"));
 
     auto* remove = new QPushButton(tr("Remove selected"));
     auto* line = new QPushButton(tr("Receiver line..."));
@@ -408,34 +411,65 @@ void SourcesPanel::showReceiverLineDialog() {
 void SourcesPanel::updatePreview() {
     for (QChart* c : {wavelet_chart_, spectrum_chart_}) {
         c->removeAllSeries();
-        for (auto* a : c->axes()) c->removeAxis(a);
+        for (auto* a : c->axes()) {
+            c->removeAxis(a);
+            delete a;  // removeAxis gives the axis back to the caller
+        }
     }
     const auto& v = doc_->scene().sources;
     const int row = std::clamp(sources_->currentRow(), 0, int(v.size()) - 1);
     if (v.empty()) return;
     const Wavelet& w = v[row].wavelet;
-    // Sample 2 x delay (or 200 us) at 2048 points; the spectrum is the DFT magnitude.
+    // Sample 2.5 x delay (or 200 us) at 2048 points; the spectrum is the DFT magnitude.
     const double span = w.delay > 0 ? 2.5 * w.delay : 2e-4;
     const int n = 2048;
     const double dt = span / n;
     std::vector<double> x(n);
-    for (int i = 0; i < n; ++i) x[i] = evaluate_wavelet(w, i * dt);
+    double lo = 0, hi = 0;
+    for (int i = 0; i < n; ++i) {
+        x[i] = evaluate_wavelet(w, i * dt);
+        lo = std::min(lo, x[i]);
+        hi = std::max(hi, x[i]);
+    }
+    const auto axes = [](QChart* c) {
+        auto* ax = new QValueAxis;
+        auto* ay = new QValueAxis;
+        c->addAxis(ax, Qt::AlignBottom);
+        c->addAxis(ay, Qt::AlignLeft);
+        return std::make_pair(ax, ay);
+    };
+    const auto [tx, ty] = axes(wavelet_chart_);
+    const double tf = fit_nice_axis(wavelet_chart_, tx, 0, span, tr("t"), "s");
+    const double pad = 0.05 * std::max(hi - lo, 1e-30);
+    fit_nice_axis(wavelet_chart_, ty, lo - pad, hi + pad, tr("w(t)"), "");
     auto* ts = new QLineSeries;
-    for (int i = 0; i < n; i += 2) ts->append(i * dt * 1e6, x[i]);
+    for (int i = 0; i < n; i += 2) ts->append(i * dt * tf, x[i]);
     wavelet_chart_->addSeries(ts);
-    wavelet_chart_->createDefaultAxes();
-    wavelet_chart_->axes(Qt::Horizontal).first()->setTitleText(tr("t (µs)"));
-    auto* fs = new QLineSeries;
+    ts->attachAxis(tx);
+    ts->attachAxis(ty);
+    // |W(f)| relative to its peak, up to where it has fallen below 1 % of it (600 kHz at most).
     const double df = 1.0 / span;
     const int kmax = std::min(n / 2, int(600e3 / df) + 1);
+    std::vector<double> mag(std::size_t(std::max(kmax, 1)), 0.0);
+    double peak = 0;
     for (int k = 0; k < kmax; ++k) {
         std::complex<double> acc = 0;
         for (int i = 0; i < n; ++i) acc += x[i] * std::polar(1.0, -2 * M_PI * k * i / n);
-        fs->append(k * df * 1e-3, std::abs(acc) * dt);
+        mag[std::size_t(k)] = std::abs(acc);
+        peak = std::max(peak, mag[std::size_t(k)]);
     }
+    int last = 1;
+    for (int k = 0; k < kmax; ++k)
+        if (mag[std::size_t(k)] >= 0.01 * peak) last = k;
+    const int shown = std::min(kmax, int(1.25 * (last + 1)) + 1);
+    const auto [fx, fy] = axes(spectrum_chart_);
+    const double ff = fit_nice_axis(spectrum_chart_, fx, 0, (shown - 1) * df, tr("f"), "Hz");
+    fit_nice_axis(spectrum_chart_, fy, 0, 1.05, tr("|W(f)|"), "");
+    auto* fs = new QLineSeries;
+    for (int k = 0; k < shown; ++k) fs->append(k * df * ff, peak > 0 ? mag[std::size_t(k)] / peak : 0.0);
     spectrum_chart_->addSeries(fs);
-    spectrum_chart_->createDefaultAxes();
-    spectrum_chart_->axes(Qt::Horizontal).first()->setTitleText(tr("f (kHz)"));
+    fs->attachAxis(fx);
+    fs->attachAxis(fy);
 }
 
 }  // namespace voxwave::ui

@@ -11,6 +11,7 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -19,7 +20,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
-#include <QLogValueAxis>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
@@ -32,6 +32,8 @@
 #include "iga/iga_problem.hpp"
 #include "panels/plain_words.hpp"
 #include "solvers/solver_layout.hpp"
+#include "views/color_bar.hpp"
+#include "views/plot_axis.hpp"
 #include "views/vtk_widget.hpp"
 
 namespace voxwave::ui {
@@ -80,7 +82,10 @@ IgaPanel::IgaPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_unique<Pip
     auto* split = new QSplitter;
     auto* chart_view = new QChartView(chart_);
     chart_view->setMinimumWidth(420);
-    split->addWidget(surface_);
+    bar_ = new ColorBarWidget;
+    bar_->setObjectName("iga-color-bar");
+    bar_->setToolTip(tr("The solution u (dimensionless): height and colour of the surface"));
+    split->addWidget(with_color_bar(surface_, bar_));
     split->addWidget(chart_view);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
@@ -188,13 +193,13 @@ void IgaPanel::showResults(const std::vector<IgaResult>& rs) {
     }
     poly->GetPointData()->SetScalars(values);
     vtk_->points = int(poly->GetNumberOfPoints());
-    auto lut = vtkSmartPointer<vtkLookupTable>::New();
-    lut->SetHueRange(0.66, 0.0);
-    lut->Build();
+    auto lut = lookup_table(rainbow_color_map());
+    if (!(hi > lo)) hi = lo + 1;
+    bar_->set(&rainbow_color_map(), lo, hi, tr("u"), QString());
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
     mapper->SetInputData(poly);
     mapper->SetLookupTable(lut);
-    mapper->SetScalarRange(lo, hi > lo ? hi : lo + 1);
+    mapper->SetScalarRange(lo, hi);
     vtkRenderer* ren = surface_->renderer();
     if (vtk_->actor) ren->RemoveActor(vtk_->actor);
     vtk_->actor = vtkSmartPointer<vtkActor>::New();
@@ -220,36 +225,32 @@ int IgaPanel::plottedPoints() const {
 
 void IgaPanel::replot() {
     chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) chart_->removeAxis(a);
+    for (auto* a : chart_->axes()) {
+        chart_->removeAxis(a);
+        delete a;  // removeAxis gives the axis back to the caller
+    }
     // Measured (factor + solve) per degree and backend, and the seed's slopes from the first point.
     std::map<QString, std::map<double, double>> lines;
     for (const auto& r : results_)
         lines[QStringLiteral("p = %1, %2").arg(r.params.degree).arg(QString::fromStdString(r.backend))]
              [double(r.dofs)] = std::max(1e-9, r.factor_seconds + r.solve_seconds);
     if (lines.empty()) return;
-    auto* ax = new QLogValueAxis;
-    ax->setTitleText(tr("unknowns"));
-    ax->setLabelFormat("%g");
-    auto* ay = new QLogValueAxis;
-    ay->setTitleText(tr("seconds"));
-    ay->setLabelFormat("%g");
+    // Both axes on decades: the data are plotted as log10 of unknowns and seconds.
+    auto* ax = new QCategoryAxis;
+    auto* ay = new QCategoryAxis;
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
     double xlo = 1e300, xhi = 0, ylo = 1e300, yhi = 0;
-    const auto add = [&](QLineSeries* s) {
-        chart_->addSeries(s);
-        s->attachAxis(ax);
-        s->attachAxis(ay);
-    };
+    std::vector<QLineSeries*> drawn;
     for (const auto& [name, pts] : lines) {
         auto* s = new QLineSeries;
         s->setName(name);
         s->setPointsVisible(true);
         for (const auto& [x, y] : pts) {
-            s->append(x, y);
+            s->append(std::log10(x), std::log10(y));
             xlo = std::min(xlo, x), xhi = std::max(xhi, x), ylo = std::min(ylo, y), yhi = std::max(yhi, y);
         }
-        add(s);
+        drawn.push_back(s);
         if (pts.size() >= 2) {
             // Slopes 1.5 (sequential, seed's O(N^1.5 p^3)) and 1 (parallel, O(N p^2)) through the last point.
             const auto [x1, y1] = *pts.rbegin();
@@ -260,15 +261,20 @@ void IgaPanel::replot() {
                 pen.setStyle(Qt::DashLine);
                 ref->setPen(pen);
                 const double x0 = pts.begin()->first;
-                ref->append(x0, y1 * std::pow(x0 / x1, slope));
-                ref->append(x1, y1);
+                ref->append(std::log10(x0), std::log10(y1 * std::pow(x0 / x1, slope)));
+                ref->append(std::log10(x1), std::log10(y1));
                 ylo = std::min(ylo, y1 * std::pow(x0 / x1, slope));
-                add(ref);
+                drawn.push_back(ref);
             }
         }
     }
-    ax->setRange(xlo / 1.5, xhi * 1.5);
-    ay->setRange(ylo / 2, yhi * 2);
+    fit_log_axis(chart_, ax, xlo, xhi, tr("unknowns"), "");
+    fit_log_axis(chart_, ay, ylo, yhi, tr("time"), "s");
+    for (QLineSeries* s : drawn) {
+        chart_->addSeries(s);
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    }
 }
 
 }  // namespace voxwave::ui

@@ -21,6 +21,7 @@ class QSpinBox;
 namespace voxwave::ui {
 
 class VtkWidget;
+class ColorBarWidget;
 
 class IgaPanel : public QWidget {
     Q_OBJECT
@@ -51,6 +52,7 @@ private:
     QProgressBar* progress_;
     QLabel* info_;
     VtkWidget* surface_;
+    ColorBarWidget* bar_;  // the colours of the solution drawn in surface_
     QChart* chart_;
     BackgroundJob job_;
     std::vector<iga::IgaResult> pending_, results_;

@@ -1,5 +1,6 @@
 #include "solvers/integration_panel.hpp"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -7,7 +8,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineSeries>
-#include <QLogValueAxis>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -20,6 +20,7 @@
 
 #include "solvers/matrix_heatmap.hpp"
 #include "solvers/solver_layout.hpp"
+#include "views/plot_axis.hpp"
 
 namespace voxwave::ui {
 
@@ -211,7 +212,10 @@ int IntegrationPanel::plottedPoints() const {
 
 void IntegrationPanel::replot() {
     chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) chart_->removeAxis(a);
+    for (auto* a : chart_->axes()) {
+        chart_->removeAxis(a);
+        delete a;  // removeAxis gives the axis back to the caller
+    }
     // One line per (element, variant, precision, backend): GFLOP/s against p, best per p.
     std::map<QString, std::map<int, double>> lines;
     for (std::size_t i = 0; i < results_.size(); ++i) {
@@ -224,31 +228,26 @@ void IntegrationPanel::replot() {
     }
     if (lines.empty()) return;
     auto* ax = new QValueAxis;
-    ax->setTitleText(tr("order p"));
-    ax->setRange(0, 11);  // whole-number ends: every tick sits on an order
-    ax->setTickCount(12);
-    ax->setLabelFormat("%d");
-    auto* ay = new QLogValueAxis;
-    ay->setTitleText(tr("GFLOP/s"));
-    ay->setLabelFormat("%g");
+    auto* ay = new QCategoryAxis;
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
     double lo = 1e30, hi = 0;
+    for (const auto& [key, pts] : lines)
+        for (const auto& [p, g] : pts)
+            if (g > 0) lo = std::min(lo, g), hi = std::max(hi, g);
+    // Orders are whole numbers (ticks on them, 0 and 11 as room); GFLOP/s on decades, plotted as log10.
+    fit_nice_axis(chart_, ax, 0, 11, tr("order p"), "", 1);
+    fit_log_axis(chart_, ay, lo, hi, tr("GFLOP/s"), "");
     for (const auto& [key, pts] : lines) {
         auto* s = new QLineSeries;
         s->setName(key);
         s->setPointsVisible(true);
         for (const auto& [p, g] : pts)
-            if (g > 0) {
-                s->append(p, g);
-                lo = std::min(lo, g);
-                hi = std::max(hi, g);
-            }
+            if (g > 0) s->append(p, std::log10(g));
         chart_->addSeries(s);
         s->attachAxis(ax);
         s->attachAxis(ay);
     }
-    if (hi > 0) ay->setRange(lo / 2, hi * 2);
 }
 
 }  // namespace voxwave::ui

@@ -1,8 +1,10 @@
 #include "solvers/matrix_heatmap.hpp"
 
 #include <QPainter>
+
 #include <algorithm>
 #include <cmath>
+#include "views/color_bar.hpp"
 
 namespace voxwave::ui {
 
@@ -24,12 +26,9 @@ void MatrixHeatmap::setMatrix(const std::vector<double>& a, int n) {
         for (int j = 0; j < n; ++j) {
             const double v = std::abs(a[std::size_t(i) * n + j]);
             const double t = v > 0 ? std::clamp((std::log10(v) - lo_) / (hi_ - lo_), 0.0, 1.0) : 0.0;
-            // black -> purple -> orange -> yellow
-            const int r = int(255 * std::clamp(1.6 * t, 0.0, 1.0));
-            const int g = int(255 * std::clamp(1.8 * t - 0.7, 0.0, 1.0));
-            const int b = int(255 * std::clamp(t < 0.5 ? 1.4 * t : 1.4 * (1 - t), 0.0, 1.0));
-            image_.setPixel(j, i, qRgb(r, g, b));
+            image_.setPixel(j, i, qcolor_at(sequential_color_map(), t).rgb());
         }
+    bar_.set(&sequential_color_map(), lo_, hi_, tr("log10 |K_ij|"), QString());
     update();
 }
 
@@ -41,12 +40,17 @@ void MatrixHeatmap::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter, tr("element matrix"));
         return;
     }
-    const int side = std::min(width(), height() - 18) - 8;
-    const QRect target((width() - side) / 2, 4, side, side);
+    // The matrix at the left, its colour bar at the right, the size under both.
+    const QFontMetrics fm = fontMetrics();
+    const int bar_w = bar_.widthNeeded(fm);
+    const int side = std::max(8, std::min(width() - bar_w - 8, height() - fm.height() - 8) - 8);
+    const QRect target((width() - bar_w - side) / 2, 4, side, side);
     p.drawImage(target, image_);
+    bar_.layout(QRect(width() - bar_w, 4, bar_w, side), fm);
+    bar_.paint(p);
     p.setPen(Qt::white);
-    p.drawText(QRect(0, height() - 16, width(), 16), Qt::AlignCenter,
-               tr("log10 |K_ij|: %1 .. %2 (%3 x %3)").arg(lo_, 0, 'f', 1).arg(hi_, 0, 'f', 1).arg(image_.width()));
+    p.drawText(QRect(0, target.bottom() + 4, width() - bar_w, fm.height()), Qt::AlignCenter,
+               tr("element matrix, %1 x %1").arg(image_.width()));
 }
 
 }  // namespace voxwave::ui

@@ -11,6 +11,7 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -19,7 +20,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
-#include <QLogValueAxis>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -32,6 +32,8 @@
 
 #include "panels/plain_words.hpp"
 #include "solvers/solver_layout.hpp"
+#include "views/color_bar.hpp"
+#include "views/plot_axis.hpp"
 #include "views/vtk_widget.hpp"
 
 namespace voxwave::ui {
@@ -105,7 +107,10 @@ PoissonPanel::PoissonPanel(QWidget* parent) : QWidget(parent), vtk_(std::make_un
            "and precision (paper: seed 002 Fig. 10)"));
     cv->setMinimumWidth(380);
     auto* top = new QSplitter;
-    top->addWidget(view_);
+    bar_ = new ColorBarWidget;
+    bar_->setObjectName("poisson-color-bar");
+    bar_->setToolTip(tr("The solution u on the mesh (dimensionless), symmetric about 0"));
+    top->addWidget(with_color_bar(view_, bar_));
     top->addWidget(cv);
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(top);
@@ -265,13 +270,13 @@ void PoissonPanel::drawMesh(const PoissonResult& r) {
     poly->SetPoints(points);
     poly->SetPolys(cells);
     poly->GetPointData()->SetScalars(scalars);
-    auto lut = vtkSmartPointer<vtkLookupTable>::New();
-    lut->SetHueRange(0.66, 0.0);
-    lut->Build();
+    auto lut = lookup_table(rainbow_color_map());
+    const double top = peak > 0 ? peak : 1;
+    bar_->set(&rainbow_color_map(), -top, top, tr("u"), QString());
     auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
     mapper->SetInputData(poly);
     mapper->SetLookupTable(lut);
-    mapper->SetScalarRange(-peak, peak > 0 ? peak : 1);
+    mapper->SetScalarRange(-top, top);
     vtkRenderer* ren = view_->renderer();
     if (vtk_->actor) ren->RemoveActor(vtk_->actor);
     vtk_->actor = vtkSmartPointer<vtkActor>::New();
@@ -301,7 +306,10 @@ int PoissonPanel::plottedPoints() const {
 
 void PoissonPanel::replot() {
     chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) chart_->removeAxis(a);
+    for (auto* a : chart_->axes()) {
+        chart_->removeAxis(a);
+        delete a;  // removeAxis gives the axis back to the caller
+    }
     std::map<QString, std::map<int, double>> lines;
     for (const auto& r : results_)
         if (r.relative_error > 0)
@@ -312,31 +320,27 @@ void PoissonPanel::replot() {
                 r.relative_error;
     if (lines.empty()) return;
     auto* ax = new QValueAxis;
-    ax->setTitleText(tr("level L"));
-    ax->setLabelFormat("%d");
-    auto* ay = new QLogValueAxis;
-    ay->setTitleText(tr("relative error"));
-    ay->setLabelFormat("%.0e");
+    auto* ay = new QCategoryAxis;
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
     double lo = 1e300, hi = 0;
     int lmin = 99, lmax = 0;
+    for (const auto& [name, pts] : lines)
+        for (const auto& [L, e] : pts)
+            lo = std::min(lo, e), hi = std::max(hi, e), lmin = std::min(lmin, L), lmax = std::max(lmax, L);
+    // Levels are whole numbers: ticks on them, a level of room each side (a single run is a
+    // point between labelled ticks, not alone on an axis without any). The error on decades.
+    fit_nice_axis(chart_, ax, lmin - 1, lmax + 1, tr("level L"), "", 1);
+    fit_log_axis(chart_, ay, lo, hi, tr("relative error"), "");
     for (const auto& [name, pts] : lines) {
         auto* s = new QLineSeries;
         s->setName(name);
         s->setPointsVisible(true);
-        for (const auto& [L, e] : pts) {
-            s->append(L, e);
-            lo = std::min(lo, e), hi = std::max(hi, e), lmin = std::min(lmin, L), lmax = std::max(lmax, L);
-        }
+        for (const auto& [L, e] : pts) s->append(L, std::log10(e));
         chart_->addSeries(s);
         s->attachAxis(ax);
         s->attachAxis(ay);
     }
-    // Whole-number ends so that every tick sits on a level.
-    ax->setRange(lmin - 1, lmax + 1);
-    ax->setTickCount(lmax - lmin + 3);
-    ay->setRange(lo / 3, hi * 3);
 }
 
 }  // namespace voxwave::ui

@@ -22,6 +22,7 @@ class QTableWidget;
 namespace voxwave::ui {
 
 class VtkWidget;
+class ColorBarWidget;
 
 class PoissonPanel : public QWidget {
     Q_OBJECT
@@ -57,6 +58,7 @@ private:
     QLabel* info_;
     QTableWidget* table_;
     VtkWidget* view_;
+    ColorBarWidget* bar_;  // the colours of the solution drawn in view_
     QChart* chart_;
     BackgroundJob job_;
     std::vector<poisson::PoissonResult> pending_, results_;

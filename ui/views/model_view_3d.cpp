@@ -30,6 +30,7 @@
 #include <cmath>
 #include <set>
 
+#include "views/color_bar.hpp"
 #include "views/vtk_widget.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -106,9 +107,17 @@ ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
     bar->addWidget(opacity_);
     bar->addWidget(clip_axis_);
     bar->addWidget(clip_pos_);
+    // The field planes' colour bar beside the view, shown with them.
+    field_bar_ = new ColorBarWidget;
+    field_bar_->setObjectName("3d-color-bar");
+    field_bar_->hide();
+    auto* views = new QHBoxLayout;
+    views->setSpacing(0);
+    views->addWidget(view_, 1);
+    views->addWidget(field_bar_);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
-    lay->addWidget(view_, 1);
+    lay->addLayout(views, 1);
     lay->addLayout(bar);
     connect(wavefield_, &QCheckBox::toggled, this, &ModelView3D::setWavefieldEnabled);
     connect(opacity_, &QSlider::valueChanged, this, [this](int v) { setBackgroundOpacity(v / 100.0); });
@@ -167,6 +176,7 @@ void ModelView3D::setWavefieldEnabled(bool on) {
         wavefield_->setChecked(on);  // emits toggled, which comes back here
         return;
     }
+    if (!on) field_bar_->hide();  // shown with the first field that has a scale
     if (!on) {
         for (auto& a : p_->field_planes) view_->renderer()->RemoveActor(a);
         p_->field_planes.clear();
@@ -207,14 +217,20 @@ void ModelView3D::setWavefield(const std::vector<SliceImage>& slices, const std:
         planes.push_back(&sl);
     }
     p_->field_peak = peak;
-    // Blue - white - red, symmetric about zero, saturating at the 99th percentile of |value|, as
-    // the 2D view does.
+    // The 2D view's colour map (blue - white - red about zero for a component, black - yellow
+    // for a magnitude), saturating at the 99th percentile of |value| as the 2D view does.
     const double level = abs_quantile(planes, kColourScaleQuantile);
     const double top = std::max(level, 1e-30);
+    const bool signed_field = int(field_quantity_) < int(SliceQuantity::DisplacementMagnitude);
+    const ColorMap& map = signed_field ? diverging_color_map() : sequential_color_map();
+    const double lo = signed_field ? -top : 0.0;
     p_->field_lut->RemoveAllPoints();
-    p_->field_lut->AddRGBPoint(-top, 0.23, 0.30, 0.75);
-    p_->field_lut->AddRGBPoint(0, 0.95, 0.95, 0.95);
-    p_->field_lut->AddRGBPoint(top, 0.71, 0.02, 0.15);
+    for (std::size_t i = 0; i < map.stops.size(); ++i) {
+        const auto& c = map.stops[i];
+        p_->field_lut->AddRGBPoint(lo + (top - lo) * double(i) / double(map.stops.size() - 1), c[0], c[1], c[2]);
+    }
+    field_bar_->set(&map, lo, top, slice_quantity_symbol(field_quantity_), slice_quantity_unit(field_quantity_));
+    field_bar_->setVisible(level > 0);  // the blank planes before a run's first frame have no scale
     for (int p = 0; p < 3; ++p) {
         const SliceImage& sl = slices[std::size_t(p)];
         if (sl.width < 2 || sl.height < 2) continue;

@@ -16,6 +16,7 @@ class QCheckBox;
 namespace voxwave::ui {
 
 class VtkWidget;
+class ColorBarWidget;
 
 class ModelView3D : public QWidget {
     Q_OBJECT
@@ -35,9 +36,11 @@ public slots:
     void rebuildGlyphs();
     void setBackgroundOpacity(double opacity);
     void setClip(int axis, double fraction);  // axis -1: no clipping
-    // The live field on three planes (XY, XZ, YZ at node planes z, y, x), coloured blue-white-red.
+    // The live field on three planes (XY, XZ, YZ at node planes z, y, x), in the 2D view's colours.
     void setWavefield(const std::vector<voxwave::SliceImage>& slices, const std::array<int, 3>& nodes);
     void setWavefieldEnabled(bool on);
+    // What the field's values are (colour map and colour bar); u_z unless told.
+    void setWavefieldQuantity(voxwave::SliceQuantity q) { field_quantity_ = q; }
     // 0: clicks turn the camera; 1 / 2: a click on the model places a source / receiver there
     // (the surface point under the cursor, snapped to the nearest node).
     void setPlaceMode(int mode) { place_mode_ = mode; }
@@ -57,6 +60,8 @@ private:
     QComboBox* clip_axis_;
     QSlider* clip_pos_;
     QCheckBox* wavefield_;
+    ColorBarWidget* field_bar_;
+    voxwave::SliceQuantity field_quantity_ = voxwave::SliceQuantity::Uz;
     std::unique_ptr<Pipeline> p_;
 
 public:

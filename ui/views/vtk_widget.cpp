@@ -5,6 +5,7 @@
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkLookupTable.h>
 #include <vtkOpenGLState.h>
 #include <vtkRenderStepsPass.h>
 #include <vtkRenderer.h>
@@ -13,7 +14,19 @@
 #include <QOpenGLContext>
 #include <QWheelEvent>
 
+#include "views/color_bar.hpp"
+
 namespace voxwave::ui {
+
+vtkSmartPointer<vtkLookupTable> lookup_table(const ColorMap& map) {
+    auto lut = vtkSmartPointer<vtkLookupTable>::New();
+    lut->SetNumberOfTableValues(256);
+    for (int i = 0; i < 256; ++i) {
+        const auto c = color_at(map, i / 255.0);
+        lut->SetTableValue(i, c[0], c[1], c[2], 1.0);
+    }
+    return lut;
+}
 
 VtkWidget::VtkWidget(QWidget* parent) : GlView(parent) {
     window_ = vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New();

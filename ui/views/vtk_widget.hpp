@@ -12,7 +12,15 @@
 
 #include "views/gl_view.hpp"
 
+class vtkLookupTable;
+
 namespace voxwave::ui {
+
+struct ColorMap;
+
+// A VTK lookup table of `map` (256 entries sampled from it): VTK views colour their fields with
+// the same maps, defined once in views/color_bar.*, as the colour bars beside them.
+vtkSmartPointer<vtkLookupTable> lookup_table(const ColorMap& map);
 
 class VtkWidget : public GlView {
     Q_OBJECT

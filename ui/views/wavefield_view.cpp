@@ -1,17 +1,23 @@
 #include "views/wavefield_view.hpp"
 
 #include <QPainter>
+#include <QVector3D>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "views/plot_axis.hpp"
 #include "wave/slice_gl_interop.hpp"
 
 // The shaders live in a static library's resources, which the linker drops unless registered.
 static void register_shader_resources() { Q_INIT_RESOURCE(shaders); }
 
 namespace voxwave::ui {
+
+namespace {
+constexpr int kMaxStops = 8;  // the shader's `stops` array
+}
 
 WavefieldView::WavefieldView(QWidget* parent) : GlView(parent) {
     register_shader_resources();
@@ -26,6 +32,7 @@ WavefieldView::~WavefieldView() {
     glDeleteTextures(1, &field_tex_);
     glDeleteTextures(1, &material_tex_);
     glDeleteTextures(1, &overlay_tex_);
+    glDeleteTextures(1, &bar_tex_);
     blitter_.destroy();
     quad_.destroy();
     vao_.destroy();
@@ -59,7 +66,8 @@ void WavefieldView::initializeGL() {
     glGenTextures(1, &field_tex_);
     glGenTextures(1, &material_tex_);
     glGenTextures(1, &overlay_tex_);
-    for (GLuint t : {field_tex_, material_tex_, overlay_tex_}) {
+    glGenTextures(1, &bar_tex_);
+    for (GLuint t : {field_tex_, material_tex_, overlay_tex_, bar_tex_}) {
         glBindTexture(GL_TEXTURE_2D, t);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
@@ -69,7 +77,7 @@ void WavefieldView::initializeGL() {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     // Material ids must not blend; the overlay's text is drawn 1:1.
-    for (GLuint t : {material_tex_, overlay_tex_}) {
+    for (GLuint t : {material_tex_, overlay_tex_, bar_tex_}) {
         glBindTexture(GL_TEXTURE_2D, t);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -135,6 +143,11 @@ void WavefieldView::setOverlayText(const QString& text) {
 
 void WavefieldView::setHint(const QString& text) {
     hint_ = text;
+    update();
+}
+
+void WavefieldView::setQuantity(SliceQuantity q) {
+    quantity_ = q;
     update();
 }
 
@@ -277,12 +290,34 @@ void WavefieldView::paintGL() {
     }
     uploadIfNeeded();
     if (tex_w_ < 2 || tex_h_ < 2) return;  // a GPU slice not copied yet
-    // Keep the slice's aspect ratio inside the widget.
+    // The colour bar at the right (its width follows its labels); the slice, aspect ratio kept,
+    // centred in the rest.
+    const QFontMetrics fm(font());
+    const ColorMap& map = signed_ ? diverging_color_map() : sequential_color_map();
+    bar_.set(&map, signed_ ? -gain_ : 0.0, gain_, slice_quantity_symbol(quantity_), slice_quantity_unit(quantity_));
+    const int bar_w = std::min(bar_.widthNeeded(fm), width() / 3);
+    const int top = fm.height() + 8;  // under the overlay's text line
+    bar_rect_ = QRect(width() - bar_w, top, bar_w, std::max(0, height() - top - 4));
+    bar_.layout(bar_rect_, fm);
+    const double avail = std::max(1, width() - bar_w);
     const double w = tex_w_ - 1, h = tex_h_ - 1;
-    const double s = std::min(0.95 * width() / w, 0.92 * height() / h);
+    // Below the text line too: white text over a white (quiet) field could not be read.
+    const double avail_h = std::max(1, height() - top);
+    const double s = std::min(0.95 * avail / w, 0.95 * avail_h / h);
     const double hx = s * w / width(), hy = s * h / height();
+    const double cx = -double(bar_w) / width();  // NDC centre of the space left of the bar
+    const double cy = -double(top) / height();   // and under the text line
+    slice_rect_ = QRectF(QPointF((cx - hx + 1) * 0.5 * width(), (1 - cy - hy) * 0.5 * height()),
+                         QPointF((cx + hx + 1) * 0.5 * width(), (1 - cy + hy) * 0.5 * height()))
+                      .toAlignedRect();
     program_.bind();
-    program_.setUniformValue("rect", QVector4D(-hx, -hy, hx, hy));
+    program_.setUniformValue("rect", QVector4D(cx - hx, cy - hy, cx + hx, cy + hy));
+    // The colour map's stops, from its one definition (views/color_bar.cpp).
+    QVector3D stops[kMaxStops];
+    const int n = std::min(int(map.stops.size()), kMaxStops);
+    for (int i = 0; i < n; ++i) stops[i] = QVector3D(map.stops[i][0], map.stops[i][1], map.stops[i][2]);
+    program_.setUniformValueArray("stops", stops, kMaxStops);
+    program_.setUniformValue("stop_count", n);
     program_.setUniformValue("nodes", QVector2D(tex_w_, tex_h_));
     program_.setUniformValue("gain", float(gain_));
     program_.setUniformValue("signed_field", signed_ ? 1 : 0);
@@ -300,6 +335,24 @@ void WavefieldView::paintGL() {
     program_.release();
     checkGl("draw slice");
     drawOverlay();
+    drawColorBar();
+}
+
+// The colour bar, painted like the overlay's text: into an image, blitted as a texture.
+void WavefieldView::drawColorBar() {
+    if (!blitter_.isCreated() || bar_rect_.width() < 1 || bar_rect_.height() < 1) return;
+    const qreal dpr = devicePixelRatioF();
+    QImage img(bar_rect_.size() * dpr, QImage::Format_RGBA8888_Premultiplied);
+    img.setDevicePixelRatio(dpr);
+    img.fill(Qt::transparent);
+    {
+        QPainter p(&img);
+        p.setFont(font());
+        p.translate(-bar_rect_.topLeft());
+        bar_.paint(p);
+    }
+    blitImage(img, bar_tex_, bar_rect_.topLeft());
+    checkGl("draw colour bar");
 }
 
 // The text line over the view, drawn by the raster QPainter into an image and blitted as a
@@ -318,14 +371,18 @@ void WavefieldView::drawOverlay() {
         p.setPen(Qt::white);
         const QRect r = QRect(QPoint(0, 0), logical).adjusted(8, 4, -8, -4);
         p.drawText(r, Qt::AlignTop | Qt::AlignLeft, overlay_);
-        p.drawText(r, Qt::AlignTop | Qt::AlignRight,
-                   QStringLiteral("gain %1%2")
-                       .arg(gain_, 0, 'g', 3)
-                       .arg(!auto_gain_       ? ""
-                            : fixed_gain_ > 0 ? " (peak of the run)"
-                                              : " (auto)"));
+        // The gain in the field's unit, shorter where the line is short (the colour bar shows the
+        // range in any case), never over the text at the left.
+        const QString mode = !auto_gain_ ? tr("manual") : fixed_gain_ > 0 ? tr("peak of the run") : tr("auto");
+        const int room = r.width() - fm.horizontalAdvance(overlay_) - fm.horizontalAdvance(QStringLiteral("  "));
+        for (const QString& g :
+             {tr("gain %1 (%2)").arg(format_si(gain_, slice_quantity_unit(quantity_)), mode), tr("%1 gain").arg(mode)})
+            if (fm.horizontalAdvance(g) <= room) {
+                p.drawText(r, Qt::AlignTop | Qt::AlignRight, g);
+                break;
+            }
     }
-    blitImage(text);
+    blitImage(text, overlay_tex_, QPoint(0, 0));
     checkGl("draw overlay");
 }
 
@@ -344,22 +401,22 @@ void WavefieldView::drawHint() {
         p.setPen(QColor(220, 220, 220));
         p.drawText(QRect(QPoint(0, 0), size()).adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap, hint_);
     }
-    blitImage(text);
+    blitImage(text, overlay_tex_, QPoint(0, 0));
     checkGl("draw hint");
 }
 
-void WavefieldView::blitImage(const QImage& image) {
+void WavefieldView::blitImage(const QImage& image, GLuint texture, QPoint top_left) {
     const qreal dpr = devicePixelRatioF();
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glBindTexture(GL_TEXTURE_2D, overlay_tex_);
+    glBindTexture(GL_TEXTURE_2D, texture);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image.width(), image.height(), 0, GL_RGBA, GL_UNSIGNED_BYTE,
                  image.constBits());
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // premultiplied alpha
     const QSize viewport(int(width() * dpr), int(height() * dpr));
     blitter_.bind();
-    blitter_.blit(overlay_tex_,
-                  QOpenGLTextureBlitter::targetTransform(QRectF(QPointF(0, 0), QSizeF(image.size())),
+    blitter_.blit(texture,
+                  QOpenGLTextureBlitter::targetTransform(QRectF(QPointF(top_left) * dpr, QSizeF(image.size())),
                                                          QRect(QPoint(0, 0), viewport)),
                   QOpenGLTextureBlitter::OriginTopLeft);
     blitter_.release();

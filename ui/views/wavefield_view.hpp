@@ -1,5 +1,7 @@
 // The live wavefield: one slice drawn by our shaders (shaders/wavefield_slice.*) with a
-// diverging colormap and auto or manual gain, over the material layout. A GlView: its own
+// diverging colormap and auto or manual gain, over the material layout, and a colour bar of
+// that map and gain in the slice's unit beside it (views/color_bar.*: the shader gets its map's
+// stops from there). A GlView: its own
 // native window, so its frames do not make Qt compose the whole main window through GL.
 //
 // The slice reaches its texture through a pixel-unpack buffer (PBO) in both paths: the host
@@ -16,6 +18,7 @@
 #include <memory>
 
 #include "model/voxel_grid.hpp"
+#include "views/color_bar.hpp"
 #include "views/gl_view.hpp"
 #include "wave/slice_staging.hpp"
 #include "wave/wave_session.hpp"
@@ -52,6 +55,13 @@ public:
     // empty: none.
     void setHint(const QString& text);
     const QString& hint() const { return hint_; }
+    // What the slice's values are (the colour bar's title and unit); u_z unless told.
+    void setQuantity(SliceQuantity q);
+    SliceQuantity quantity() const { return quantity_; }
+    // The colour bar beside the slice as last drawn (range -gain..gain, or 0..gain for a
+    // magnitude; its strip and ticks in the view's coordinates), and where the slice was drawn.
+    const ColorBar& colorBar() const { return bar_; }
+    QRect sliceRect() const { return slice_rect_; }
     // GL errors seen so far (each checked call adds its name when it failed); empty is healthy.
     const QStringList& glErrors() const { return gl_errors_; }
     // Whether this view's GL context renders on a CUDA device that can fill its PBO (known once
@@ -89,15 +99,16 @@ private:
     void interopFailure(const QString& message);
     void drawOverlay();
     void drawHint();
-    // Draws `image` (premultiplied RGBA, logical pixels at the image's device pixel ratio) at the
-    // view's top left.
-    void blitImage(const QImage& image);
+    // Draws `image` (premultiplied RGBA, logical pixels at the image's device pixel ratio) through
+    // `texture` with its top left at `top_left` (logical pixels).
+    void blitImage(const QImage& image, GLuint texture, QPoint top_left);
+    void drawColorBar();
 
     QOpenGLShaderProgram program_;
     QOpenGLVertexArrayObject vao_;
     QOpenGLBuffer quad_{QOpenGLBuffer::VertexBuffer};
     QOpenGLTextureBlitter blitter_;
-    GLuint field_tex_ = 0, material_tex_ = 0, overlay_tex_ = 0;
+    GLuint field_tex_ = 0, material_tex_ = 0, overlay_tex_ = 0, bar_tex_ = 0;
     GLuint pbo_ = 0;
     std::size_t pbo_bytes_ = 0;
     int tex_w_ = 0, tex_h_ = 0;
@@ -121,6 +132,9 @@ private:
     double fixed_gain_ = 0;
     QString overlay_;
     QString hint_;
+    SliceQuantity quantity_ = SliceQuantity::Uz;
+    ColorBar bar_;
+    QRect bar_rect_, slice_rect_;
     QStringList gl_errors_;
 };
 
