@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -70,16 +71,27 @@ Line shuffled_line() {
     return l;
 }
 
-// The colour maps written out here, apart from the code under test: linear blue-white-red,
-// dB black-red-yellow-white.
+// The colour maps written out here, apart from the code under test, from their published stops
+// (views/color_bar.hpp): linear, cool-warm from -1 to 1; dB, black-red-yellow-white from 0 to 1.
+QRgb from_stops(const std::vector<std::array<double, 3>>& stops, double t) {
+    const double x = std::clamp(t, 0.0, 1.0) * double(stops.size() - 1);
+    const std::size_t i = std::min(std::size_t(x), stops.size() - 2);
+    const double f = x - double(i);
+    int c[3];
+    for (int k = 0; k < 3; ++k) c[k] = int(std::lround(255 * (stops[i][k] * (1 - f) + stops[i + 1][k] * f)));
+    return qRgb(c[0], c[1], c[2]);
+}
 QRgb expected_linear(double level) {
-    const int a = int(std::lround(255 * (1 - std::abs(level))));
-    return level >= 0 ? qRgb(255, a, a) : qRgb(a, a, 255);
+    return from_stops({{0.23, 0.30, 0.75}, {0.95, 0.95, 0.95}, {0.71, 0.02, 0.15}}, 0.5 + 0.5 * level);
 }
-QRgb expected_db(double level) {
-    auto c = [](double x) { return int(std::lround(255 * std::clamp(x, 0.0, 1.0))); };
-    return qRgb(c(3 * level), c(3 * level - 1), c(3 * level - 2));
+QRgb expected_db(double level) { return from_stops({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}}, level); }
+// Equal to one unit in each channel (the maps are stored in floats).
+bool same_colour(QRgb a, QRgb b) {
+    return std::abs(qRed(a) - qRed(b)) <= 1 && std::abs(qGreen(a) - qGreen(b)) <= 1 &&
+           std::abs(qBlue(a) - qBlue(b)) <= 1;
 }
+#define QCOMPARE_COLOUR(a, b) \
+    QVERIFY2(same_colour(a, b), qPrintable(QStringLiteral("%1 != %2").arg(QColor(a).name(), QColor(b).name())))
 
 // The B-scan pixel row for position x along the line, from its axis range.
 int bscan_y(const BScanView* b, double x) {
@@ -169,22 +181,22 @@ private slots:
         const int x = 200;
         const QImage& img = panel_->bscan()->image();
         QCOMPARE(panel_->scan().full_scale, 2e-9);
-        QCOMPARE(img.pixel(x, 0), expected_linear(0.5));
+        QCOMPARE_COLOUR(img.pixel(x, 0), expected_linear(0.5));
         panel_->setGainDb(6);  // full scale 2 nm / 10^(6/20)
         QVERIFY(std::abs(panel_->scan().full_scale - 2e-9 / std::pow(10.0, 0.3)) < 1e-21);
-        QCOMPARE(panel_->bscan()->image().pixel(x, 0), expected_linear(1e-9 * std::pow(10.0, 0.3) / 2e-9));
-        QCOMPARE(panel_->bscan()->image().pixel(5 * 63 + 200, 63), expected_linear(1.0));  // clipped
+        QCOMPARE_COLOUR(panel_->bscan()->image().pixel(x, 0), expected_linear(1e-9 * std::pow(10.0, 0.3) / 2e-9));
+        QCOMPARE_COLOUR(panel_->bscan()->image().pixel(5 * 63 + 200, 63), expected_linear(1.0));  // clipped
         panel_->setGainDb(0);
         panel_->setLogScale(true, 40);  // 1 nm is 6.02 dB below 2 nm: level 1 - 6.02 / 40
-        QCOMPARE(panel_->bscan()->image().pixel(x, 0), expected_db(1 + 20 * std::log10(0.5) / 40));
-        QCOMPARE(panel_->bscan()->image().pixel(5 * 63 + 200, 63), expected_db(1.0));
+        QCOMPARE_COLOUR(panel_->bscan()->image().pixel(x, 0), expected_db(1 + 20 * std::log10(0.5) / 40));
+        QCOMPARE_COLOUR(panel_->bscan()->image().pixel(5 * 63 + 200, 63), expected_db(1.0));
         // 3 us before slot 0's centre: exp(-9/8) cos(6 pi) = 0.3247 nm, 15.8 dB down.
         const double v = std::exp(-9.0 / 8.0) * 1e-9;
-        QCOMPARE(panel_->bscan()->image().pixel(x - 30, 0), expected_db(1 + 20 * std::log10(v / 2e-9) / 40));
+        QCOMPARE_COLOUR(panel_->bscan()->image().pixel(x - 30, 0), expected_db(1 + 20 * std::log10(v / 2e-9) / 40));
         panel_->setLogScale(true, 20);
-        QCOMPARE(panel_->bscan()->image().pixel(x - 30, 0), expected_db(1 + 20 * std::log10(v / 2e-9) / 20));
+        QCOMPARE_COLOUR(panel_->bscan()->image().pixel(x - 30, 0), expected_db(1 + 20 * std::log10(v / 2e-9) / 20));
         panel_->setGainDb(20);  // 10 x: 0.3247 nm is now 2.8 dB over full scale
-        QCOMPARE(panel_->bscan()->image().pixel(x - 30, 0), expected_db(1.0));
+        QCOMPARE_COLOUR(panel_->bscan()->image().pixel(x - 30, 0), expected_db(1.0));
         // A new panel (the next session) starts with the user's gain and scale.
         TracePanel next;
         QCOMPARE(next.gainDb(), 20.0);
@@ -300,10 +312,10 @@ private slots:
         const QRect row = b->rowRect(r);
         QCOMPARE(shot.pixel(row.left() + 10, row.top()), qRgb(255, 255, 255));
         QVERIFY(shot.pixel(row.left() + 10, row.top() - 3) != qRgb(255, 255, 255));
-        panel_->setLogScale(false);  // on the linear scale's white ground: black
+        panel_->setLogScale(false);  // on the linear scale's light ground: black
         const QImage linear = b->grab().toImage();
         QCOMPARE(linear.pixel(row.left() + 10, row.top()), qRgb(0, 0, 0));
-        QCOMPARE(linear.pixel(row.left() + 10, row.top() - 3), qRgb(255, 255, 255));
+        QCOMPARE_COLOUR(linear.pixel(row.left() + 10, row.top() - 3), expected_linear(0));
         // Over an A-scan row: that receiver.
         auto* a = const_cast<AScanView*>(panel_->ascan());
         const std::size_t third = a->visibleReceivers()[2];

@@ -134,6 +134,14 @@ void ColorBar::paint(QPainter& p) const {
     }
 }
 
+std::vector<QRect> ColorBar::labelRects(const QFontMetrics& fm) const {
+    std::vector<QRect> r{QRect(title_rect_.topLeft(), QSize(std::min(title_rect_.width(), fm.horizontalAdvance(title_)),
+                                                            title_rect_.height()))};
+    const int x = strip_.right() + 1 + kTickLength + kGap;
+    for (const Tick& t : ticks_) r.emplace_back(x, t.y - fm.height() / 2, fm.horizontalAdvance(t.text), fm.height());
+    return r;
+}
+
 ColorBarWidget::ColorBarWidget(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
 }

@@ -62,6 +62,8 @@ public:
     const QString& title() const { return title_; }
     QRect strip() const { return strip_; }  // the coloured part
     const std::vector<Tick>& ticks() const { return ticks_; }
+    // Where paint writes the title and each tick label (views that report their labels' boxes).
+    std::vector<QRect> labelRects(const QFontMetrics& fm) const;
 
 private:
     QString label(double value, int decimals) const;

@@ -18,15 +18,20 @@ QString AxisTicks::label(double value) const {
 
 namespace {
 
-AxisTicks ticks_with(double lo, double hi, const QString& quantity, const QString& unit, int max_intervals) {
+// Ticks on [lo, hi] in the prefix chosen for `prefix_for` (|lo| and |hi| when 0): the step
+// tick_step gives (two ticks inside at least), the title as set_nice_axis writes it.
+AxisTicks ticks_with(double lo, double hi, const QString& quantity, const QString& unit, int max_intervals,
+                     double prefix_for = 0) {
     AxisTicks t;
     if (!(hi > lo)) hi = lo + (lo == 0 ? 1 : std::abs(lo));
-    const SiScale s = si_scale(std::max(std::abs(lo), std::abs(hi)));
+    if (!(prefix_for > 0)) prefix_for = std::max(std::abs(lo), std::abs(hi));
+    // A prefix without a unit would read as one: plain numbers for dimensionless values.
+    const SiScale s = unit.isEmpty() ? SiScale{} : si_scale(prefix_for);
     t.factor = s.factor;
     const QString shown_unit = s.prefix + unit;
     t.title = shown_unit.isEmpty() ? quantity : QStringLiteral("%1 (%2)").arg(quantity, shown_unit);
     const double a = lo * s.factor, b = hi * s.factor;
-    const double step = nice_step(b - a, max_intervals);
+    const double step = tick_step(a, b, max_intervals);
     t.decimals = step_decimals(step);
     if (!(step > 0)) return t;
     for (double k = std::ceil(a / step - 1e-9); k * step <= b + 1e-9 * step; k += 1)
@@ -56,25 +61,12 @@ AxisTicks fit_ticks(double lo, double hi, const QString& quantity, const QString
 
 AxisTicks row_ticks(double range, const QString& quantity, const QString& unit, int row_pixels,
                     const QFontMetrics& fm) {
-    AxisTicks t = fit_ticks(-range, range, quantity, unit, row_pixels, false, fm);
-    // Labels sit at their ticks: the outermost ones must keep half a label inside the row.
+    // Labels sit at their ticks: the outermost ones must keep half a label inside the row, so the
+    // ticks come from the inner part of the range (tick_step keeps two of them there), in the
+    // prefix of the whole range (the title the rows share).
     const double inner = range * std::max(0.0, 1 - double(fm.height()) / std::max(1, row_pixels));
-    auto inside = [&](double v) { return v != 0 && std::abs(v) <= inner * (1 + 1e-9); };
-    if (std::count_if(t.values.begin(), t.values.end(), inside) == 0) {
-        // Finer 1-2-5 steps until one lies inside: the row then shows -s, 0 and s.
-        for (int k = 2; k < 64; ++k) {
-            const AxisTicks finer = ticks_with(-range, range, quantity, unit, k);
-            if (std::any_of(finer.values.begin(), finer.values.end(), inside)) {
-                const double s = *std::find_if(finer.values.begin(), finer.values.end(),
-                                               [&](double v) { return v > 0 && inside(v); });
-                t = finer;
-                t.values = {-s, s, 0.0};
-                break;
-            }
-        }
-    } else {
-        std::stable_partition(t.values.begin(), t.values.end(), [](double v) { return v != 0; });
-    }
+    AxisTicks t = ticks_with(-inner, inner, quantity, unit, intervals_that_fit(row_pixels, fm.height()), range);
+    std::stable_partition(t.values.begin(), t.values.end(), [](double v) { return v != 0; });
     return t;
 }
 

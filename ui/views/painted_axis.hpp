@@ -22,13 +22,13 @@ struct AxisTicks {
 
 // Ticks for [lo, hi] (base units) on an axis `axis_pixels` long: as many 1-2-5 intervals as
 // labels of this font fit with half a label of room between them (their widths on a horizontal
-// axis, their height on a vertical one).
+// axis, their height on a vertical one), by plot_axis' tick_step. No prefix without a unit.
 AxisTicks fit_ticks(double lo, double hi, const QString& quantity, const QString& unit, int axis_pixels,
                     bool horizontal, const QFontMetrics& fm);
 
-// Ticks for a row of stacked traces spanning [-range, range] over `row_pixels`: as fit_ticks,
-// but when none but 0 would have its label inside the row, the largest 1-2-5 step whose label
-// does (-s, s, 0). Zero comes last, so that draw_axis drops it rather than a signed tick when
+// Ticks for a row of stacked traces spanning [-range, range] over `row_pixels`, every label
+// inside the row (at least two ticks, e.g. -s and s, when 0 alone would fit), labelled in the
+// prefix of `range`. Zero comes last, so that draw_axis drops it rather than a signed tick when
 // labels collide.
 AxisTicks row_ticks(double range, const QString& quantity, const QString& unit, int row_pixels, const QFontMetrics& fm);
 

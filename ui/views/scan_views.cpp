@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/color_bar.hpp"
 #include "views/painted_axis.hpp"
 #include "views/plot_axis.hpp"
 
@@ -48,10 +49,8 @@ double scan_level(double value, double full_scale, bool log_scale, double range_
 }
 
 QRgb scan_colour(double level, bool log_scale) {
-    auto byte = [](double x) { return int(std::lround(255 * std::clamp(x, 0.0, 1.0))); };
-    if (log_scale) return qRgb(byte(3 * level), byte(3 * level - 1), byte(3 * level - 2));
-    const int a = byte(1 - std::abs(level));
-    return level >= 0 ? qRgb(255, a, a) : qRgb(a, a, 255);
+    return log_scale ? qcolor_at(sequential_color_map(), level).rgb()
+                     : qcolor_at(diverging_color_map(), 0.5 + 0.5 * level).rgb();
 }
 
 // ---------------------------------------------------------------- B-scan
@@ -67,7 +66,7 @@ BScanView::BScanView(const ScanState* state, QWidget* parent) : QWidget(parent),
 QRect BScanView::plotRect() const {
     const QFontMetrics fm = fontMetrics();
     const int left = fm.height() + 4 + label_room(fm) + 8;
-    const int right = 10 + 14 + 6 + label_room(fm) + 4 + fm.height() + 4;
+    const int right = 8 + colourBar().widthNeeded(fm);
     const int top = fm.height() / 2 + 4;
     const int bottom = 2 * fm.height() + 10;
     return QRect(left, top, std::max(10, width() - left - right), std::max(10, height() - top - bottom));
@@ -140,12 +139,18 @@ QString BScanView::positionTitle() const {
 
 QString BScanView::timeTitle() const { return time_ticks(state_->t_end, plotRect(), fontMetrics()).title; }
 
-QString BScanView::colourTitle() const {
-    if (state_->log_scale) return tr("|%1| (dB re %2)").arg(state_->quantity, format_si(state_->full_scale, "m"));
-    return fit_ticks(-state_->full_scale, state_->full_scale, state_->quantity, "m", plotRect().height(), false,
-                     fontMetrics())
-        .title;
+ColorBar BScanView::colourBar() const {
+    // The dB scale's bar runs from the range below full scale to full scale; its ticks are dB.
+    ColorBar bar;
+    if (state_->log_scale)
+        bar.set(&sequential_color_map(), -state_->range_db, 0,
+                tr("|%1| (dB re %2)").arg(state_->quantity, format_si(state_->full_scale, "m")), QString());
+    else
+        bar.set(&diverging_color_map(), -state_->full_scale, state_->full_scale, state_->quantity, "m");
+    return bar;
 }
+
+QString BScanView::colourTitle() const { return colourBar().title(); }
 
 void BScanView::paintEvent(QPaintEvent*) {
     QPainter p(this);
@@ -186,31 +191,15 @@ void BScanView::paintEvent(QPaintEvent*) {
     draw_axis(p, pos, plot, lo, hi, Qt::LeftEdge, true, bounds, labels_);
     labels_.push_back(draw_axis_title(p, pos.title, QRect(0, plot.top(), fm.height() + 4, plot.height()), true));
     draw_time_axis(p, plot, state_->t_end, bounds, labels_);
-    // Colour bar: its own scale beside the plot.
-    const QRect bar(plot.right() + 10, plot.top(), 14, plot.height());
-    QImage ramp(1, 256, QImage::Format_RGB32);
-    for (int i = 0; i < 256; ++i) {
-        const double f = 1 - i / 255.0;  // top: full scale
-        ramp.setPixel(0, i, scan_colour(state_->log_scale ? f : 2 * f - 1, state_->log_scale));
-    }
-    p.drawImage(bar, ramp);
-    p.setPen(kText);
-    p.drawRect(bar.adjusted(0, 0, -1, -1));
-    if (state_->log_scale) {
-        AxisTicks db = fit_ticks(-state_->range_db, 0, QString(), QString(), bar.height(), false, fm);
-        draw_axis(p, db, bar, -state_->range_db, 0, Qt::RightEdge, false, bounds, labels_);
-    } else {
-        const double fs = state_->full_scale;
-        draw_axis(p, fit_ticks(-fs, fs, state_->quantity, "m", bar.height(), false, fm), bar, -fs, fs, Qt::RightEdge,
-                  false, bounds, labels_);
-    }
-    const int title_x = bar.right() + 6 + label_room(fm) + 4;
-    labels_.push_back(
-        draw_axis_title(p, colourTitle(), QRect(title_x, plot.top(), fm.height() + 2, plot.height()), true));
+    // Colour bar: its own scale beside the plot, its strip level with the plot's bottom.
+    ColorBar bar = colourBar();
+    bar.layout(QRect(plot.right() + 8, 0, bar.widthNeeded(fm), plot.bottom() + fm.height() / 2 + 2), fm);
+    bar.paint(p);
+    for (const QRect& r : bar.labelRects(fm)) labels_.push_back(r);
     // The receiver under the cursor and the selected one.
     p.setBrush(Qt::NoBrush);
     if (state_->hovered >= 0 && std::size_t(state_->hovered) < n) {
-        // White on the dB scale's dark ground, black on the linear scale's white one.
+        // White on the dB scale's dark ground, black on the linear scale's light one.
         p.setPen(QPen(state_->log_scale ? kHover : QColor(0, 0, 0), 1));
         p.drawRect(rowRect(std::size_t(state_->hovered)).adjusted(0, 0, -1, -1));
     }

@@ -10,6 +10,7 @@
 #include <QWidget>
 #include <vector>
 
+#include "views/color_bar.hpp"
 #include "wave/receiver_scans.hpp"
 
 class QScrollBar;
@@ -40,8 +41,8 @@ struct ScanState {
 // B-scan colour level of `value`: linear, value / full_scale clamped to [-1, 1]; dB, |value| as
 // 1 + 20 log10(|value| / full_scale) / range_db clamped to [0, 1] (0: range_db or more below).
 double scan_level(double value, double full_scale, bool log_scale, double range_db);
-// The colour of a level: linear, blue (-1) through white (0) to red (+1); dB, black (0) through
-// red and yellow to white (1).
+// The colour of a level: linear, the diverging map of the field views (-1 blue, 0 white, +1
+// red); dB, their sequential map (0 black through red and yellow to 1 white).
 QRgb scan_colour(double level, bool log_scale);
 
 class BScanView : public QWidget {
@@ -63,6 +64,8 @@ public:
     QString positionTitle() const;
     QString timeTitle() const;
     QString colourTitle() const;
+    // The colour bar beside the plot: the map and range of the image's colours.
+    ColorBar colourBar() const;
     // The tick labels and titles drawn by the last paint (tests: none overlap).
     const std::vector<QRect>& labelRects() const { return labels_; }
     QSize sizeHint() const override { return {480, 220}; }
