@@ -66,6 +66,10 @@ private slots:
         QCOMPARE(format_si(149.93e3, "Hz"), QString("150 kHz"));
         QCOMPARE(format_si(-0.0025, "m"), QString("-2.50 mm"));
         QCOMPARE(format_si(0, "m"), QString("0.00 m"));
+        // Rounding up across a digit or a prefix keeps three significant digits.
+        QCOMPARE(format_si(0.99999e-9, "m"), QString("1.00 nm"));
+        QCOMPARE(format_si(999.96e-12, "m"), QString("1.00 nm"));
+        QCOMPARE(format_si(9.9996, "s"), QString("10.0 s"));
         QCOMPARE(step_decimals(0.02), 2);
         QCOMPARE(step_decimals(0.5), 1);
         QCOMPARE(step_decimals(1), 0);

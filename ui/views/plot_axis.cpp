@@ -65,6 +65,12 @@ double tick_step(double a, double b, int max_intervals, double min_step) {
 }
 
 QString format_si(double value, const QString& unit, int significant) {
+    // Rounded to its significant digits before the prefix is chosen: 0.99999 nm is "1.00 nm",
+    // not "1.000 nm" (one digit too many) or "1000 pm".
+    if (value != 0 && std::isfinite(value) && significant > 0) {
+        const double magnitude = std::pow(10.0, std::floor(std::log10(std::abs(value))) - (significant - 1));
+        value = std::round(value / magnitude) * magnitude;
+    }
     const SiScale s = si_scale(std::abs(value));
     const double shown = value * s.factor;
     const int int_digits = shown == 0 ? 1 : int(std::floor(std::log10(std::abs(shown)))) + 1;
