@@ -14,6 +14,7 @@ std::vector<bool> BoundaryNodes::fixed_mask(std::size_t node_count) const {
 
 BoundaryNodes BoundaryNodes::node_range(std::size_t first, std::size_t last) const {
     BoundaryNodes out;
+    out.pml = pml.node_range(first, last);
     if (!node_damping.empty())
         out.node_damping.assign(node_damping.begin() + std::ptrdiff_t(first),
                                 node_damping.begin() + std::ptrdiff_t(last));
@@ -25,6 +26,7 @@ BoundaryNodes BoundaryNodes::node_range(std::size_t first, std::size_t last) con
 BoundaryNodes boundary_nodes(const BoundaryConditions& bc, const VoxelGrid& g, double vp_max) {
     BoundaryNodes out;
     out.node_damping = sponge_node_damping(bc, g, vp_max);
+    out.pml = pml_layer(bc, g, vp_max);
 
     std::vector<std::size_t> fixed;
     for (const Vec3& p : bc.fixed_points) {

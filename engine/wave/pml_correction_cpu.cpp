@@ -1,0 +1,147 @@
+#include "wave/pml_correction_cpu.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+
+#include "wave/pml_element_kernel.hpp"
+
+namespace voxwave {
+
+template <class Real>
+PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem)
+    : problem_(problem), tables_(pml_tables(problem.boundary.pml, problem.grid, problem.node_mass, problem.dt)) {
+    const ModeScales m = mode_scales(problem.element_method(), problem.grid.spacing);
+    scales_ = {m.constant, m.linear, m.bilinear};
+    lambda_.assign(256, 0.0);
+    mu_.assign(256, 0.0);
+    for (std::size_t i = 0; i < problem.materials.size() && i < 255; ++i) {
+        lambda_[i + 1] = problem.materials[i].lame_lambda();
+        mu_[i + 1] = problem.materials[i].shear_modulus();
+    }
+    psi_.assign(tables_.element_poles.size() * kPmlMomentValues, 0.0);
+    moments_prev_.assign(tables_.element.size() * kPmlMomentValues, 0.0);
+    node_psi_.assign(tables_.node_poles.size() * 3, 0.0);
+    forces_.assign(tables_.element.size() * 24, 0.0);
+    const std::size_t per_plane = std::size_t(problem.grid.n[0]) * std::size_t(problem.grid.n[1]);
+    plane_first_.assign(std::size_t(problem.grid.n[2]) + 1, 0);
+    for (int k = 0; k <= problem.grid.n[2]; ++k)
+        plane_first_[std::size_t(k)] =
+            std::size_t(std::lower_bound(tables_.element.begin(), tables_.element.end(), std::size_t(k) * per_plane) -
+                        tables_.element.begin());
+}
+
+template <class Real>
+void PmlCorrectionCpu<Real>::reset() {
+    std::fill(psi_.begin(), psi_.end(), 0.0);
+    std::fill(moments_prev_.begin(), moments_prev_.end(), 0.0);
+    std::fill(node_psi_.begin(), node_psi_.end(), 0.0);
+}
+
+template <class Real>
+std::size_t PmlCorrectionCpu<Real>::memory_bytes() const {
+    const PmlTables& t = tables_;
+    const std::size_t doubles = psi_.size() + moments_prev_.size() + node_psi_.size() + forces_.size() +
+                                4 * (t.element_poles.size() + t.node_poles.size()) + t.filter_const.size() +
+                                t.filter_residue.size() + t.node_stiffness.size() + t.node_residue.size();
+    const std::size_t indices =
+        t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size() + plane_first_.size();
+    return doubles * sizeof(double) + indices * sizeof(std::size_t);
+}
+
+template <class Real>
+void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>& u,
+                                                const std::array<const Real*, 3>& u_prev, Real b,
+                                                const std::array<Real*, 3>& f) {
+    const PmlTables& t = tables_;
+    const VoxelGrid& g = problem_.grid;
+    const bool damped = u_prev[0] != nullptr && b != Real(0);
+    const double bb = double(b), keep = 1.0 + bb;
+    const std::size_t nx = std::size_t(g.n[0]), ny = std::size_t(g.n[1]);
+    const std::size_t nx1 = nx + 1, plane1 = nx1 * (ny + 1);
+    auto corner_nodes = [&](std::size_t e, std::size_t nodes[8]) {
+        const std::size_t i = e % nx, j = (e / nx) % ny, k = e / (nx * ny);
+        const std::size_t n0 = i + nx1 * j + plane1 * k;
+        for (int c = 0; c < 2; ++c)
+            for (int bb2 = 0; bb2 < 2; ++bb2)
+                for (int a = 0; a < 2; ++a)
+                    nodes[voxel_local_node(a, bb2, c)] =
+                        n0 + std::size_t(a) + nx1 * std::size_t(bb2) + plane1 * std::size_t(c);
+    };
+    const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(t.element.size());
+#pragma omp parallel
+    {
+#pragma omp for schedule(static)
+        for (std::ptrdiff_t q = 0; q < count; ++q) {
+            const std::size_t e = t.element[std::size_t(q)];
+            std::size_t nodes[8];
+            corner_nodes(e, nodes);
+            double w[24];
+            for (int l = 0; l < 8; ++l)
+                for (int c = 0; c < 3; ++c) {
+                    const double uc = double(u[c][nodes[l]]);
+                    w[3 * l + c] = damped ? keep * uc - bb * double(u_prev[c][nodes[l]]) : uc;
+                }
+            double S[kPmlMomentValues];
+            pml_element_moments(w, S);
+            double* prev = moments_prev_.data() + std::size_t(q) * kPmlMomentValues;
+            double dS[kPmlFilters][kPmlMomentValues];
+            for (int fl = 0; fl < kPmlFilters; ++fl) {
+                const double c0 = t.filter_const[std::size_t(q) * kPmlFilters + std::size_t(fl)];
+                for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 * S[v];
+            }
+            for (std::size_t p = t.element_first_pole[std::size_t(q)]; p < t.element_first_pole[std::size_t(q) + 1];
+                 ++p) {
+                double* psi = psi_.data() + p * kPmlMomentValues;
+                pml_advance(psi, prev, S, kPmlMomentValues, t.element_poles.decay[p], t.element_poles.w_old[p],
+                            t.element_poles.w_new[p]);
+                for (int fl = 0; fl < kPmlFilters; ++fl) {
+                    const double r = t.filter_residue[p * kPmlFilters + std::size_t(fl)];
+                    if (r == 0) continue;
+                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += r * psi[v];
+                }
+            }
+            std::copy(S, S + kPmlMomentValues, prev);
+            const MaterialId id = g.ids[e];
+            pml_element_force(dS, lambda_[id], mu_[id], scales_.data(), forces_.data() + std::size_t(q) * 24);
+        }
+        // Scatter by element planes of one parity at a time: planes k and k + 2 share no node.
+        for (int parity = 0; parity < 2; ++parity) {
+#pragma omp for schedule(static)
+            for (int k = parity; k < g.n[2]; k += 2)
+                for (std::size_t q = plane_first_[std::size_t(k)]; q < plane_first_[std::size_t(k) + 1]; ++q) {
+                    std::size_t nodes[8];
+                    corner_nodes(t.element[q], nodes);
+                    const double* fe = forces_.data() + q * 24;
+                    for (int l = 0; l < 8; ++l)
+                        for (int c = 0; c < 3; ++c) f[c][nodes[l]] += static_cast<Real>(fe[3 * l + c]);
+                }
+        }
+    }
+}
+
+template <class Real>
+void PmlCorrectionCpu<Real>::add_node_forces(const std::array<const Real*, 3>& u,
+                                             const std::array<const Real*, 3>& u_prev, const std::array<Real*, 3>& f) {
+    const PmlTables& t = tables_;
+    const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(t.node.size());
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t q = 0; q < count; ++q) {
+        const std::size_t n = t.node[std::size_t(q)];
+        for (int c = 0; c < 3; ++c) {
+            const double un = double(u[c][n]), up = double(u_prev[c][n]);
+            double force = t.node_stiffness[std::size_t(q)] * un;
+            for (std::size_t p = t.node_first_pole[std::size_t(q)]; p < t.node_first_pole[std::size_t(q) + 1]; ++p) {
+                double& psi = node_psi_[3 * p + std::size_t(c)];
+                psi = t.node_poles.decay[p] * psi + t.node_poles.w_old[p] * up + t.node_poles.w_new[p] * un;
+                force += t.node_residue[p] * psi;
+            }
+            f[c][n] += static_cast<Real>(force);
+        }
+    }
+}
+
+template class PmlCorrectionCpu<double>;
+template class PmlCorrectionCpu<float>;
+
+}  // namespace voxwave
