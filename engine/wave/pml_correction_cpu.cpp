@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/float_env.hpp"
 #include "wave/pml_element_kernel.hpp"
 
 namespace voxwave {
@@ -71,6 +72,9 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
     const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(t.element.size());
 #pragma omp parallel
     {
+        // The memory variables of a layer the wave has not reached, or has left, decay through
+        // the subnormals, where each operation would cost a hundred.
+        const FlushDenormalsScope no_subnormals;
 #pragma omp for schedule(static)
         for (std::ptrdiff_t q = 0; q < count; ++q) {
             const std::size_t e = t.element[std::size_t(q)];
@@ -88,7 +92,11 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
             double dS[kPmlFilters][kPmlMomentValues];
             for (int fl = 0; fl < kPmlFilters; ++fl) {
                 const double c0 = t.filter_const[std::size_t(q) * kPmlFilters + std::size_t(fl)];
-                for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 * S[v];
+                if (c0 == 0) {  // kappa = 1: only the poles change the filter
+                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = 0;
+                } else {
+                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 * S[v];
+                }
             }
             for (std::size_t p = t.element_first_pole[std::size_t(q)]; p < t.element_first_pole[std::size_t(q) + 1];
                  ++p) {
@@ -125,18 +133,23 @@ void PmlCorrectionCpu<Real>::add_node_forces(const std::array<const Real*, 3>& u
                                              const std::array<const Real*, 3>& u_prev, const std::array<Real*, 3>& f) {
     const PmlTables& t = tables_;
     const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(t.node.size());
-#pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t q = 0; q < count; ++q) {
-        const std::size_t n = t.node[std::size_t(q)];
-        for (int c = 0; c < 3; ++c) {
-            const double un = double(u[c][n]), up = double(u_prev[c][n]);
-            double force = t.node_stiffness[std::size_t(q)] * un;
-            for (std::size_t p = t.node_first_pole[std::size_t(q)]; p < t.node_first_pole[std::size_t(q) + 1]; ++p) {
-                double& psi = node_psi_[3 * p + std::size_t(c)];
-                psi = t.node_poles.decay[p] * psi + t.node_poles.w_old[p] * up + t.node_poles.w_new[p] * un;
-                force += t.node_residue[p] * psi;
+#pragma omp parallel
+    {
+        const FlushDenormalsScope no_subnormals;
+#pragma omp for schedule(static)
+        for (std::ptrdiff_t q = 0; q < count; ++q) {
+            const std::size_t n = t.node[std::size_t(q)];
+            for (int c = 0; c < 3; ++c) {
+                const double un = double(u[c][n]), up = double(u_prev[c][n]);
+                double force = t.node_stiffness[std::size_t(q)] * un;
+                for (std::size_t p = t.node_first_pole[std::size_t(q)]; p < t.node_first_pole[std::size_t(q) + 1];
+                     ++p) {
+                    double& psi = node_psi_[3 * p + std::size_t(c)];
+                    psi = t.node_poles.decay[p] * psi + t.node_poles.w_old[p] * up + t.node_poles.w_new[p] * un;
+                    force += t.node_residue[p] * psi;
+                }
+                f[c][n] += static_cast<Real>(force);
             }
-            f[c][n] += static_cast<Real>(force);
         }
     }
 }
