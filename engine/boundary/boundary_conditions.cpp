@@ -1,5 +1,7 @@
 #include "boundary/boundary_conditions.hpp"
 
+#include "scene/run_rules.hpp"
+
 namespace voxwave {
 
 const char* to_string(AbsorbingType t) {
@@ -8,6 +10,8 @@ const char* to_string(AbsorbingType t) {
             return "none";
         case AbsorbingType::Sponge:
             return "sponge";
+        case AbsorbingType::Pml:
+            return "pml";
     }
     return "?";
 }
@@ -26,15 +30,24 @@ int face_of(const std::vector<std::string>& list, std::size_t i, const std::stri
 
 }  // namespace
 
-BoundaryConditions boundary_conditions(const BoundarySpec& spec) {
+BoundaryConditions boundary_conditions(const BoundarySpec& spec, double source_frequency) {
     BoundaryConditions bc;
     bc.fixed_points = spec.fixed_points;
     for (std::size_t i = 0; i < spec.fixed_faces.size(); ++i)
         bc.faces[std::size_t(face_of(spec.fixed_faces, i, "boundary.fixed_faces"))].fixed = true;
     for (std::size_t i = 0; i < spec.absorbing.faces.size(); ++i) {
         FaceCondition& f = bc.faces[std::size_t(face_of(spec.absorbing.faces, i, "boundary.absorbing.faces"))];
-        f.absorbing = AbsorbingType::Sponge;
-        f.thickness = spec.absorbing.thickness;
+        const AbsorbingSpec& a = spec.absorbing;
+        f.thickness = a.thickness;
+        if (!a.pml()) {
+            f.absorbing = AbsorbingType::Sponge;
+            continue;
+        }
+        f.absorbing = AbsorbingType::Pml;
+        f.reflection = a.reflection.value_or(kPmlDefaultReflection);
+        f.kappa_max = a.kappa_max.value_or(kPmlDefaultKappaMax);
+        f.alpha_max = a.alpha_max;
+        f.frequency = a.frequency.value_or(source_frequency);
     }
     return bc;
 }

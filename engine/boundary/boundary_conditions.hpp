@@ -31,6 +31,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,7 @@ namespace voxwave {
 enum class AbsorbingType {
     None,    // no absorbing layer on the face
     Sponge,  // mass-proportional damping growing quadratically towards the face (sponge_layer.hpp)
+    Pml,     // convolutional PML with complex frequency shift (pml_layer.hpp)
 };
 const char* to_string(AbsorbingType t);
 
@@ -49,6 +51,13 @@ struct FaceCondition {
     bool fixed = false;  // every node on the face held, all three components
     AbsorbingType absorbing = AbsorbingType::None;
     double thickness = 0;  // metres, of the absorbing layer (0 without one)
+    // PML only (pml_layer.hpp): the target reflection R, the real stretch on the face, the
+    // frequency shift at the inner edge (absent: pi frequency) and the frequency it is tuned to
+    // (0: none known, the layer takes vp / (4 thickness)).
+    double reflection = 0;
+    double kappa_max = 1;
+    std::optional<double> alpha_max;
+    double frequency = 0;
 
     bool free() const { return !fixed && absorbing == AbsorbingType::None; }
     bool operator==(const FaceCondition&) const = default;
@@ -68,8 +77,10 @@ inline int face_axis(int face) { return face / 2; }
 inline bool face_is_upper(int face) { return face % 2 == 1; }
 
 // The conditions a scene's boundary asks for: the faces of boundary.fixed_faces fixed, those of
-// boundary.absorbing.faces a sponge of boundary.absorbing.thickness. Throws InputError("",
+// boundary.absorbing.faces a layer of boundary.absorbing.type and thickness, a PML with the
+// scene's keys or their defaults (scene/run_rules.hpp; source_frequency is the frequency of the
+// sources, pml_default_frequency, used when the scene names none). Throws InputError("",
 // "boundary.<list>[i]", ...) for a face name that is not one of kBoundaryFaceNames.
-BoundaryConditions boundary_conditions(const BoundarySpec& spec);
+BoundaryConditions boundary_conditions(const BoundarySpec& spec, double source_frequency = 0);
 
 }  // namespace voxwave

@@ -61,7 +61,7 @@ WaveProblem turn_axes(const WaveProblem& p, const AxisTurn& t) {
     q.grid.origin = turn_vec(g.origin, t.from);
     q.grid.ids = turn_array(g.ids, elements);
     q.node_mass = turn_array(p.node_mass, nodes);
-    q.boundary = p.boundary.turned([&nodes](std::size_t n) { return nodes(n); });
+    q.boundary = p.boundary.turned([&nodes](std::size_t n) { return nodes(n); }, t.from);
     for (SourceTerm& s : q.sources) {
         s.node = nodes(s.node);
         s.snapped = turn_vec(s.snapped, t.from);

@@ -1,11 +1,24 @@
 #include "scene/run_rules.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
 
 namespace voxwave {
+
+double pml_default_frequency(const std::vector<Source>& sources) {
+    double f = 0;
+    for (const Source& s : sources) {
+        const Wavelet& w = s.wavelet;
+        if (w.type == WaveletType::Ricker || w.type == WaveletType::ToneBurst)
+            f = std::max(f, w.frequency);
+        else if (w.type == WaveletType::Bandpass)
+            f = std::max(f, std::sqrt(w.f_low * w.f_high));
+    }
+    return f;
+}
 
 void check_tcovfem_stages(std::int64_t stages, const std::string& file, const std::string& field) {
     if (!tcovfem_stages_allowed(stages))

@@ -47,6 +47,20 @@ constexpr double run_time_step(double requested_dt, double dt_stable) {
 }
 constexpr bool time_step_stable(double dt, double dt_stable) { return dt <= dt_stable; }
 
+// The PML's parameters (boundary.absorbing with type pml; engine/boundary/pml_layer.hpp uses them).
+// Defaults: the design reflection R = 1e-3 of Komatitsch & Martin (2007), no real stretch
+// (kappa_max = 1: the voxel elements need none to stay stable, and kappa > 1 only helps grazing
+// evanescent waves), and the frequency shift alpha_max = pi f (Komatitsch & Martin 2007) with f
+// the frequency key or, without it, pml_default_frequency of the sources.
+inline constexpr double kPmlDefaultReflection = 1e-3;
+inline constexpr double kPmlDefaultKappaMax = 1.0;
+constexpr bool pml_reflection_allowed(double r) { return r > 0 && r < 1; }
+constexpr bool pml_kappa_max_allowed(double k) { return k >= 1; }
+// The frequency the PML is tuned to when the scene names none: the highest centre frequency of the
+// sources' wavelets (Ricker and tone burst: their frequency; band-pass: the geometric mean of its
+// edges); 0 when no source has one (sampled wavelets), and the layer then takes vp / (4 L).
+double pml_default_frequency(const std::vector<Source>& sources);
+
 // The user-facing checks, each throwing InputError(file, field, reason) with the one message of
 // its rule (a command-line option passes its own name as the field).
 void check_tcovfem_stages(std::int64_t stages, const std::string& file, const std::string& field);

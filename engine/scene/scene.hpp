@@ -62,12 +62,23 @@ inline constexpr std::array<const char*, 6> kBoundaryFaceNames = {"x-", "x+", "y
 // InputError("", field, "unknown face '...' (expected x-, x+, y-, y+, z- or z+)").
 int parse_boundary_face(const std::string& name, const std::string& field);
 
-// Absorbing layers: a sponge of mass-proportional damping that grows quadratically from 0 at
-// the inner edge of the layer to its maximum on the named faces (engine/boundary/sponge_layer.hpp).
+// Absorbing layers on the named faces, all of one type and thickness:
+//   "pml"     a convolutional PML with complex frequency shift (engine/boundary/pml_layer.hpp);
+//             what a new scene gets;
+//   "sponge"  mass-proportional damping that grows quadratically from 0 at the inner edge of the
+//             layer to its maximum on the face (engine/boundary/sponge_layer.hpp). A scene file
+//             whose absorbing block names no type means this (files written before the PML).
+// The PML keys are optional; absent, the defaults of scene/run_rules.hpp apply (kPml*).
 struct AbsorbingSpec {
     std::vector<std::string> faces;
-    double thickness = 0;  // metres
+    double thickness = 0;              // metres
+    std::string type = "pml";          // "pml" or "sponge"
+    std::optional<double> reflection;  // PML: target reflection coefficient R of the layer at normal incidence
+    std::optional<double> kappa_max;   // PML: real coordinate stretch on the face (>= 1)
+    std::optional<double> alpha_max;   // PML: frequency shift at the layer's inner edge (1/s)
+    std::optional<double> frequency;   // PML: frequency (Hz) for alpha_max's default; absent: the sources'
     bool operator==(const AbsorbingSpec&) const = default;
+    bool pml() const { return type == "pml"; }
 };
 
 struct BoundarySpec {

@@ -190,9 +190,16 @@ private:
         b.fixed_faces = r.strings_or("fixed_faces");
         if (r.has("absorbing")) {
             ObjectReader a(r.at("absorbing"), file_, r.field("absorbing"));
-            a.allow({"faces", "thickness"});
+            a.allow({"faces", "thickness", "type", "reflection", "kappa_max", "alpha_max", "frequency"});
             b.absorbing.faces = a.strings_or("faces");
             b.absorbing.thickness = b.absorbing.faces.empty() ? a.number_or("thickness", 0) : a.number("thickness");
+            // No type: a file from before the PML, whose only layer was the sponge (with no
+            // faces there is no layer, and the block reads as a new scene's).
+            b.absorbing.type = a.string_or("type", b.absorbing.faces.empty() ? "pml" : "sponge");
+            for (auto [key, value] :
+                 {std::pair{"reflection", &b.absorbing.reflection}, std::pair{"kappa_max", &b.absorbing.kappa_max},
+                  std::pair{"alpha_max", &b.absorbing.alpha_max}, std::pair{"frequency", &b.absorbing.frequency}})
+                if (a.has(key)) *value = a.number(key);
         }
         return b;
     }

@@ -108,10 +108,12 @@ std::string scene_to_json_text(const Scene& s) {
 
     OJson points = OJson::array();
     for (const Vec3& p : s.boundary.fixed_points) points.push_back(vec(p));
-    j["boundary"] = {
-        {"fixed_points", points},
-        {"fixed_faces", s.boundary.fixed_faces},
-        {"absorbing", {{"faces", s.boundary.absorbing.faces}, {"thickness", s.boundary.absorbing.thickness}}}};
+    const AbsorbingSpec& a = s.boundary.absorbing;
+    OJson absorbing = {{"type", a.type}, {"faces", a.faces}, {"thickness", a.thickness}};
+    for (auto [key, value] : {std::pair{"reflection", &a.reflection}, std::pair{"kappa_max", &a.kappa_max},
+                              std::pair{"alpha_max", &a.alpha_max}, std::pair{"frequency", &a.frequency}})
+        if (value->has_value()) absorbing[key] = **value;
+    j["boundary"] = {{"fixed_points", points}, {"fixed_faces", s.boundary.fixed_faces}, {"absorbing", absorbing}};
     j["damping"] = {
         {"type", s.damping.type}, {"ratio", s.damping.ratio}, {"f_low", s.damping.f_low}, {"f_high", s.damping.f_high}};
     j["run"] = {{"method", to_string(s.run.method)},

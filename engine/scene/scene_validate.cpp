@@ -162,11 +162,46 @@ public:
         for (std::size_t i = 0; i < b.fixed_points.size(); ++i)
             inside_box("boundary.fixed_points[" + std::to_string(i) + "]", b.fixed_points[i]);
         faces("boundary.fixed_faces", b.fixed_faces);
-        faces("boundary.absorbing.faces", b.absorbing.faces);
-        if (b.absorbing.faces.empty())
-            non_negative("boundary.absorbing.thickness", b.absorbing.thickness);
+        const AbsorbingSpec& a = b.absorbing;
+        if (a.type != "pml" && a.type != "sponge")
+            throw error("boundary.absorbing.type", "unknown absorbing type '" + a.type + "' (expected pml or sponge)");
+        faces("boundary.absorbing.faces", a.faces);
+        if (a.faces.empty())
+            non_negative("boundary.absorbing.thickness", a.thickness);
         else
-            positive("boundary.absorbing.thickness", b.absorbing.thickness);
+            positive("boundary.absorbing.thickness", a.thickness);
+        for (std::size_t i = 0; i < a.faces.size(); ++i) {
+            const int axis = parse_boundary_face(a.faces[i], "boundary.absorbing.faces") / 2;
+            const double half = 0.5 * scene_.grid.size[std::size_t(axis)];
+            if (a.thickness > half)
+                throw error("boundary.absorbing.thickness", "must be at most half the box along " +
+                                                                std::string(1, "xyz"[axis]) + " (" +
+                                                                format_number(half) + " m) for face " + a.faces[i] +
+                                                                " (got " + format_number(a.thickness) + ")");
+            // A PML absorbs by stretching the field towards a free face; a held face behind it
+            // is a sponge's option (fixed with a layer), not the PML's.
+            if (a.pml() && std::find(b.fixed_faces.begin(), b.fixed_faces.end(), a.faces[i]) != b.fixed_faces.end())
+                throw error("boundary.absorbing.faces[" + std::to_string(i) + "]",
+                            "face " + a.faces[i] + " is also in boundary.fixed_faces; a PML face must not be fixed");
+        }
+        const std::pair<const char*, const std::optional<double>*> pml_keys[] = {{"reflection", &a.reflection},
+                                                                                 {"kappa_max", &a.kappa_max},
+                                                                                 {"alpha_max", &a.alpha_max},
+                                                                                 {"frequency", &a.frequency}};
+        for (const auto& [key, value] : pml_keys)
+            if (!a.pml() && value->has_value())
+                throw error(std::string("boundary.absorbing.") + key,
+                            "a PML key, but the layer is a sponge (type sponge takes only faces and thickness)");
+        if (a.reflection && !pml_reflection_allowed(*a.reflection))
+            throw error("boundary.absorbing.reflection",
+                        "must be between 0 and 1, exclusive (got " + format_number(*a.reflection) + ")");
+        if (a.kappa_max) {
+            finite("boundary.absorbing.kappa_max", *a.kappa_max);
+            if (!pml_kappa_max_allowed(*a.kappa_max))
+                throw error("boundary.absorbing.kappa_max", "must be >= 1 (got " + format_number(*a.kappa_max) + ")");
+        }
+        if (a.alpha_max) non_negative("boundary.absorbing.alpha_max", *a.alpha_max);
+        if (a.frequency) positive("boundary.absorbing.frequency", *a.frequency);
     }
 
     void damping() const {

@@ -42,6 +42,7 @@ CpuTimeStepper<Real>::CpuTimeStepper(const WaveProblem& problem)
       up_(3 * nn_, Real(0)),
       beta_over_dt_(static_cast<Real>(problem.rayleigh.beta / problem.dt)),
       uniform_h_(!problem.boundary.has_node_damping()) {
+    if (problem.boundary.has_pml()) pml_ = std::make_unique<PmlCorrectionCpu<Real>>(problem);
     UpdateCoefficients<Real> c = update_coefficients<Real>(problem);
     dt2_inv_mass_ = std::move(c.dt2_inv_mass);
     inv_one_plus_h_ = std::move(c.inv_one_plus_h);
@@ -74,6 +75,7 @@ void CpuTimeStepper<Real>::set_state(const std::vector<double>& u_prev, const st
     for (std::size_t n = 0; n < nn_; ++n)
         if (dt2_inv_mass_[n] == Real(0))
             for (int c = 0; c < 3; ++c) u_[c * nn_ + n] = up_[c * nn_ + n] = Real(0);
+    if (pml_) pml_->reset(cptrs(up_), cptrs(u_));
 }
 
 template <class Real>
@@ -94,7 +96,7 @@ std::vector<double> CpuTimeStepper<Real>::stiffness_times(const std::vector<doub
 
 template <class Real>
 const VoxelStiffnessCpu<Real>* CpuTimeStepper<Real>::fused() const {
-    return exchange_ ? nullptr : std::get_if<0>(&stiffness_);
+    return exchange_ || pml_ ? nullptr : std::get_if<0>(&stiffness_);
 }
 
 template <class Real>
@@ -114,6 +116,7 @@ std::size_t CpuTimeStepper<Real>::memory_bytes() const {
         (u_.size() + up_.size() + f_.size() + dt2_inv_mass_.size() + inv_one_plus_h_.size() + one_minus_h_.size()) *
         sizeof(Real);
     if (const auto* voxel = std::get_if<0>(&stiffness_)) b += voxel->buffer_bytes();
+    if (pml_) b += pml_->memory_bytes();
     return b;
 }
 
@@ -128,6 +131,7 @@ void CpuTimeStepper<Real>::step(std::int64_t n) {
     }
     if (f_.empty()) f_.assign(3 * nn_, Real(0));  // the force vector of the two-pass path
     apply_stiffness(cptrs(u_), cptrs(up_), beta_over_dt_, ptrs(f_));
+    if (pml_) pml_->add_element_forces(cptrs(u_), cptrs(up_), beta_over_dt_, ptrs(f_));
     if (exchange_) {
         const VoxelGrid& g = problem_.grid;
         exchange_->exchange_host(ptrs(f_), {nn_, std::size_t(g.n[0] + 1) * std::size_t(g.n[1] + 1), g.n[2]});
@@ -156,6 +160,7 @@ void CpuTimeStepper<Real>::step(std::int64_t n) {
             }
         }
     }
+    if (pml_) pml_->update_nodes(cptrs(u_), cptrs(f_), ptrs(up_));
     add_sources(n);
     u_.swap(up_);
 }

@@ -9,7 +9,9 @@
 //
 // For VFEM and OVFEM the step is one sweep (VoxelStiffnessCpu::step_fused): the update of a node
 // plane runs as soon as its force is complete, so f never goes to memory. A distributed slab
-// (set_force_exchange) and TCOVFEM take two passes, product then update.
+// (set_force_exchange), TCOVFEM and a model with a PML take two passes, product then update; a
+// PML (pml_correction_cpu.hpp) adds its element forces right after the product and replaces u+
+// at its nodes after the update.
 //
 // The stiffness product is VoxelStiffnessCpu<Real> for VFEM and OVFEM, and for TCOVFEM (FP64
 // only) TcovfemStiffnessCpu, the exact CPU emulation of the INT8 Tensor Core product with
@@ -17,10 +19,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <variant>
 #include <vector>
 
 #include "wave/force_exchange.hpp"
+#include "wave/pml_correction_cpu.hpp"
 #include "wave/tcovfem_stiffness_cpu.hpp"
 #include "wave/voxel_stiffness_cpu.hpp"
 #include "wave/wave_problem.hpp"
@@ -63,7 +67,8 @@ private:
                          const std::array<Real*, 3>& f) const;
 
     // The VFEM/OVFEM product when step fuses the update into its sweep (not when distributed:
-    // the exchange needs the whole force vector first); null otherwise.
+    // the exchange needs the whole force vector first; not with a PML: its correction needs the
+    // finished product); null otherwise.
     const VoxelStiffnessCpu<Real>* fused() const;
     void add_sources(std::int64_t n);
 
@@ -79,6 +84,7 @@ private:
     std::vector<Real> one_minus_h_;     // (1 - h) per node; one entry if uniform_h_
     Real beta_over_dt_;
     ForceExchange* exchange_ = nullptr;
+    std::unique_ptr<PmlCorrectionCpu<Real>> pml_;  // null without a PML
     bool uniform_h_;  // no sponge: every node has the same h (entry 0 of the h arrays)
 };
 

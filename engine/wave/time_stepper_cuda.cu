@@ -724,6 +724,7 @@ struct CudaTimeStepper::Impl {
 
 CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem, CudaEngineOptions options)
     : impl_(std::make_unique<Impl>()) {
+    if (problem.boundary.has_pml()) throw InputError("", "backend", kPmlCpuOnly);
     std::string why;
     const auto devices = cuda_devices(&why);
     if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);

@@ -28,7 +28,7 @@ VoxelGrid solid_grid(int nx, int ny, int nz, double ds) {
 TEST(BoundaryConditions, FacesFromTheSceneLists) {
     BoundarySpec spec;
     spec.fixed_faces = {"z+", "x-"};
-    spec.absorbing = {{"y+", "x-"}, 0.01};
+    spec.absorbing = {{"y+", "x-"}, 0.01, "sponge"};
     spec.fixed_points = {{0.1, 0.2, 0.3}};
     const BoundaryConditions bc = boundary_conditions(spec);
     // x-: fixed with a sponge behind it; x+, y-, z-: free; y+: sponge; z+: fixed.
@@ -97,7 +97,7 @@ TEST(SpongeLayer, NodeDampingIsTheQuadraticProfile) {
     const double ds = 0.002, vp = 4000, L = 0.006;  // three cells
     const VoxelGrid g = solid_grid(10, 8, 6, ds);
     BoundarySpec spec;
-    spec.absorbing = {{"x-", "z+"}, L};
+    spec.absorbing = {{"x-", "z+"}, L, "sponge"};
     const BoundaryConditions bc = boundary_conditions(spec);
     const std::vector<double> s = sponge_node_damping(bc, g, vp);
     ASSERT_EQ(s.size(), g.node_count());
@@ -132,7 +132,7 @@ TEST(SpongeLayer, OneThicknessIsThePeakTimesTheLargestShapeBitForBit) {
     const double ds = 0.004, vp = 4480, L = 0.02;
     const VoxelGrid g = solid_grid(9, 7, 12, ds);
     BoundarySpec spec;
-    spec.absorbing = {{"z-", "x+", "y-", "y+"}, L};
+    spec.absorbing = {{"z-", "x+", "y-", "y+"}, L, "sponge"};
     const std::vector<double> s = sponge_node_damping(boundary_conditions(spec), g, vp);
     const double alpha_max = 3.0 * vp * std::log(1e3) / (2.0 * L);
     const int faces[4] = {4, 1, 2, 3};
@@ -203,7 +203,7 @@ TEST(BoundaryNodes, SlabShareAndTurnKeepEveryValue) {
     const VoxelGrid g = solid_grid(5, 4, 6, ds);
     BoundarySpec spec;
     spec.fixed_faces = {"z-"};
-    spec.absorbing = {{"z+", "x-"}, 2 * ds};
+    spec.absorbing = {{"z+", "x-"}, 2 * ds, "sponge"};
     const BoundaryNodes b = boundary_nodes(boundary_conditions(spec), g, 4000);
     ASSERT_TRUE(b.has_node_damping());
     const std::size_t plane = 6 * 5, first = 2 * plane, last = 5 * plane;  // node planes 2..4
@@ -228,7 +228,7 @@ TEST(BoundaryNodes, WaveProblemCarriesTheModulesResult) {
     Scene s = testing::block_scene(6, 5, 8, 0.002);
     s.boundary.fixed_faces = {"z-"};
     s.boundary.fixed_points = {{0.006, 0.004, 0.01}};
-    s.boundary.absorbing = {{"x+", "z+"}, 0.004};
+    s.boundary.absorbing = {{"x+", "z+"}, 0.004, "sponge"};
     const WaveProblem p = build_wave_problem(s, "test");
     const BoundaryNodes want = boundary_nodes(boundary_conditions(s.boundary), p.grid, 4000);
     EXPECT_EQ(p.boundary, want);

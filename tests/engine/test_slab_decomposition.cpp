@@ -73,6 +73,7 @@ TEST(SlabProblem, MassesConstraintsSourcesAndReceiversOfTheWholeModel) {
     Scene s = paper_scene(0.008, 1);
     s.boundary.absorbing.faces = {"z-"};
     s.boundary.absorbing.thickness = 0.04;
+    s.boundary.absorbing.type = "sponge";
     const WaveProblem whole = build_wave_problem(s, "test");
     const std::vector<Slab> slabs = partition_slabs(whole.grid, 3);
     const std::size_t plane = std::size_t(whole.grid.n[0] + 1) * std::size_t(whole.grid.n[1] + 1);
@@ -144,6 +145,7 @@ TEST(AxisTurn, ATurnedModelGivesTheSameTraces) {
     s.sources.front().direction = {1, 2, 3};  // every component matters
     s.boundary.absorbing.faces = {"x-", "y+"};
     s.boundary.absorbing.thickness = 0.04;
+    s.boundary.absorbing.type = "sponge";
     for (Method m : {Method::Ovfem, Method::Vfem}) {
         s.run.method = m;
         const WaveProblem p = build_wave_problem(s, "test");

@@ -361,7 +361,7 @@ TEST(WaveRun, FusedStepEqualsProductThenUpdateAndDoesNotDependOnThreadCount) {
     s.sources.push_back({"S", {0.02, 0.008, 0.074}, {0.3, 0.2, 1}, 2.0, ricker(300e3, 4e-6)});
     s.damping = {"rayleigh", 0.02, 100e3, 300e3};
     for (const bool sponge : {false, true}) {
-        s.boundary.absorbing = sponge ? AbsorbingSpec{{"x+", "z+"}, 0.008} : AbsorbingSpec{};
+        s.boundary.absorbing = sponge ? AbsorbingSpec{{"x+", "z+"}, 0.008, "sponge"} : AbsorbingSpec{};
         for (const Precision pr : {Precision::Fp64, Precision::Fp32}) {
             s.run.precision = pr;
             const WaveProblem p = build_wave_problem(s, "fused");

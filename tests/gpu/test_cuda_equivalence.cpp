@@ -55,6 +55,7 @@ Scene rebar_scene(std::int64_t steps) {
     s.shapes.push_back({"void", SphereShape{{200e-3, 64e-3, 250e-3}, 20e-3}});
     s.boundary.absorbing.faces = {"x-", "x+"};
     s.boundary.absorbing.thickness = 0.04;
+    s.boundary.absorbing.type = "sponge";
     return s;
 }
 

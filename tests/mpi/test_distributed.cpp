@@ -35,6 +35,7 @@ Scene seam_scene(int ranks, std::int64_t steps) {
     s.shapes.push_back({"void", SphereShape{{200e-3, 64e-3, 250e-3}, 20e-3}});
     s.boundary.absorbing.faces = {"x-", "x+"};
     s.boundary.absorbing.thickness = 0.04;
+    s.boundary.absorbing.type = "sponge";
     const WaveProblem probe = build_wave_problem(s, "probe");
     const std::vector<Slab> slabs = partition_slabs(probe.grid, ranks);
     const double seam_z = slabs.size() > 1 ? slabs[0].k1 * s.grid.spacing : 0.2;

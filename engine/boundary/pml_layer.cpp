@@ -1,0 +1,332 @@
+#include "boundary/pml_layer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "core/errors.hpp"
+
+namespace voxwave {
+
+double pml_peak_damping(double vp, double thickness, double reflection) {
+    return -3.0 * vp * std::log(reflection) / (2.0 * thickness);
+}
+
+namespace {
+
+// Depth fraction x / L of a point at distance `from_face` (metres) from a face with a layer of
+// thickness L: 0 at the inner edge and beyond it, 1 on the face.
+double depth_fraction(double from_face, double L) { return from_face < L ? (L - from_face) / L : 0.0; }
+
+void set_profile(PmlProfile& p, std::size_t count) {
+    if (!p.empty()) return;
+    p.d.assign(count, 0.0);
+    p.kappa.assign(count, 1.0);
+    p.alpha.assign(count, 0.0);
+}
+
+}  // namespace
+
+PmlLayer pml_layer(const BoundaryConditions& bc, const VoxelGrid& g, double vp_max) {
+    if (!bc.absorbs(AbsorbingType::Pml)) return {};
+    PmlLayer out;
+    out.n = g.n;
+    for (int f = 0; f < 6; ++f) {
+        const FaceCondition& fc = bc.faces[std::size_t(f)];
+        if (fc.absorbing != AbsorbingType::Pml) continue;
+        const int a = face_axis(f), n = g.n[std::size_t(a)];
+        const double L = fc.thickness;
+        const double d0 = pml_peak_damping(vp_max, L, fc.reflection);
+        const double frequency = fc.frequency > 0 ? fc.frequency : vp_max / (4.0 * L);
+        const double alpha_max = fc.alpha_max.value_or(std::numbers::pi * frequency);
+        PmlProfile& pe = out.element[std::size_t(a)];
+        PmlProfile& pn = out.node[std::size_t(a)];
+        set_profile(pe, std::size_t(n));
+        set_profile(pn, std::size_t(n + 1));
+        // Where the layers of both faces of an axis meet (each half the box), a point takes the
+        // deeper one's values.
+        auto put = [&](PmlProfile& p, std::size_t idx, double x) {
+            if (x <= 0) return;
+            const double d = d0 * x * x;
+            if (d < p.d[idx]) return;
+            p.d[idx] = d;
+            p.kappa[idx] = 1.0 + (fc.kappa_max - 1.0) * x * x;
+            p.alpha[idx] = alpha_max * (1.0 - x);
+        };
+        for (int i = 0; i <= n; ++i) {
+            const double from_face = (face_is_upper(f) ? n - i : i) * g.spacing;
+            put(pn, std::size_t(i), depth_fraction(from_face, L));
+            if (i < n) {
+                const double centre = (face_is_upper(f) ? n - i - 0.5 : i + 0.5) * g.spacing;
+                put(pe, std::size_t(i), depth_fraction(centre, L));
+            }
+        }
+    }
+    return out;
+}
+
+namespace {
+
+PmlProfile slice(const PmlProfile& p, std::size_t first, std::size_t count) {
+    if (p.empty()) return {};
+    auto cut = [&](const std::vector<double>& v) {
+        return std::vector<double>(v.begin() + std::ptrdiff_t(first), v.begin() + std::ptrdiff_t(first + count));
+    };
+    return {cut(p.d), cut(p.kappa), cut(p.alpha)};
+}
+
+}  // namespace
+
+PmlLayer PmlLayer::node_range(std::size_t first, std::size_t last) const {
+    if (empty()) return {};
+    const std::size_t plane = std::size_t(n[0] + 1) * std::size_t(n[1] + 1);
+    if (first % plane != 0 || last % plane != 0 || last <= first + plane)
+        throw RuntimeError("PML layer: a node range must be whole z node planes, at least two");
+    const std::size_t k0 = first / plane, k1 = last / plane - 1;  // node planes k0 .. k1
+    PmlLayer out = *this;
+    out.n[2] = int(k1 - k0);
+    out.element[2] = slice(element[2], k0, k1 - k0);
+    out.node[2] = slice(node[2], k0, k1 - k0 + 1);
+    return out;
+}
+
+PmlLayer PmlLayer::turned(const std::array<int, 3>& from) const {
+    if (empty()) return {};
+    PmlLayer out;
+    for (std::size_t a = 0; a < 3; ++a) {
+        const std::size_t b = std::size_t(from[a]);
+        out.n[a] = n[b];
+        out.element[a] = element[b];
+        out.node[a] = node[b];
+    }
+    return out;
+}
+
+namespace {
+
+PmlStretch stretch_at(const std::array<PmlProfile, 3>& prof, const std::array<int, 3>& idx, double d_max) {
+    PmlStretch s;
+    for (std::size_t a = 0; a < 3; ++a) {
+        const PmlProfile& p = prof[a];
+        if (p.empty()) continue;
+        const std::size_t i = std::size_t(idx[a]);
+        s.d[a] = std::min(p.d[i], d_max);
+        s.kappa[a] = p.kappa[i];
+        s.alpha[a] = p.alpha[i];
+    }
+    return s;
+}
+
+// Poles closer than this fraction of their size are moved apart: equal poles (an edge or corner
+// point at the same depth in two layers) would need the repeated-pole formula, and nearly equal
+// ones give large residues that cancel. Moving a pole by 1e-3 of itself changes the filter by
+// about as little, while the residues grow by about 1e3 (1e-13 in FP64).
+constexpr double kPmlPoleGap = 1e-3;
+
+// Sorted distinct values: each raised to at least (1 + kPmlPoleGap) times the one before, and
+// kPmlPoleGap^2 scale above it (scale: the largest pole or zero of the filters, so that poles all
+// 0 separate too).
+void separate(std::vector<double*>& values, double scale) {
+    if (values.empty()) return;
+    std::sort(values.begin(), values.end(), [](const double* a, const double* b) { return *a < *b; });
+    for (std::size_t i = 1; i < values.size(); ++i)
+        *values[i] = std::max(*values[i], *values[i - 1] * (1 + kPmlPoleGap) + kPmlPoleGap * kPmlPoleGap * scale);
+}
+
+// A rational filter C prod (z + zero) / prod (z + pole) over a set of poles (indices into
+// `poles`), as c0 + sum residue / (z + pole).
+struct Rational {
+    double gain = 1;
+    std::vector<double> zeros;
+    std::vector<int> poles;
+    // residue[i] for every pole of the table (0 for those the filter does not have).
+    void fractions(const std::vector<double>& table, double& c0, std::vector<double>& residue) const {
+        c0 = gain;
+        residue.assign(table.size(), 0.0);
+        for (int i : poles) {
+            const double p = table[std::size_t(i)];
+            double r = gain;
+            for (double q : zeros) r *= q - p;
+            for (int l : poles)
+                if (l != i) r /= table[std::size_t(l)] - p;
+            residue[std::size_t(i)] = r;
+        }
+    }
+};
+
+}  // namespace
+
+void PmlTables::Poles::add(double pole, double dt) {
+    const double x = pole * dt;
+    double w_old, w_new;
+    if (x < 0.1) {
+        // The series of (1 - e^-x) / x = sum_{n>=1} (-x)^(n-1) / n! and of
+        // (1 - e^-x (1 + x)) / x^2 = sum_{n>=2} (n - 1) (-x)^(n-2) / n! (the closed forms cancel here).
+        double b = 0, a = 0, prev = 0, pw = 1, fact = 1;
+        for (int n = 1; n < 16; ++n) {
+            fact *= n;
+            b += pw / fact;
+            if (n >= 2) a += double(n - 1) * prev / fact;
+            prev = pw;
+            pw *= -x;
+        }
+        w_old = dt * a;
+        w_new = dt * (b - a);
+    } else {
+        const double e = std::exp(-x), one_minus_e = -std::expm1(-x);
+        const double t = one_minus_e - x * e;
+        w_old = dt * t / (x * x);
+        w_new = dt * (one_minus_e / x - t / (x * x));
+    }
+    p.push_back(pole);
+    decay.push_back(std::exp(-x));
+    this->w_old.push_back(w_old);
+    this->w_new.push_back(w_new);
+}
+
+PmlStretch pml_node_stretch(const PmlLayer& layer, int i, int j, int k) {
+    return stretch_at(layer.node, {i, j, k}, std::numeric_limits<double>::infinity());
+}
+
+PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<Material>& materials,
+                     const std::vector<double>& node_mass, double dt) {
+    PmlTables t;
+    if (layer.empty()) return t;
+    if (layer.n != g.n) throw RuntimeError("PML layer: its profiles describe another grid");
+    const double d_max = kPmlMaxDampingPerStep / dt;
+
+    // Elements.
+    t.element_first_pole.push_back(0);
+    for (int k = 0; k < g.n[2]; ++k)
+        for (int j = 0; j < g.n[1]; ++j)
+            for (int i = 0; i < g.n[0]; ++i) {
+                if (g.at(i, j, k) == kVoidId) continue;
+                PmlStretch s = stretch_at(layer.element, {i, j, k}, d_max);
+                if (s.identity()) continue;
+                // The poles alpha_a and beta_a = alpha_a + d_a / kappa_a of the damped axes.
+                std::array<double, 3> beta{};
+                std::vector<double*> values;
+                for (std::size_t a = 0; a < 3; ++a) {
+                    if (s.d[a] == 0) continue;
+                    beta[a] = s.alpha[a] + s.d[a] / s.kappa[a];
+                    values.push_back(&s.alpha[a]);
+                    values.push_back(&beta[a]);
+                }
+                separate(values, std::max(*std::max_element(beta.begin(), beta.end()),
+                                          *std::max_element(s.alpha.begin(), s.alpha.end())));
+                std::vector<double> table;
+                std::array<int, 3> alpha_pole{-1, -1, -1}, beta_pole{-1, -1, -1};
+                for (std::size_t a = 0; a < 3; ++a) {
+                    if (s.d[a] == 0) continue;
+                    alpha_pole[a] = int(table.size());
+                    table.push_back(s.alpha[a]);
+                    beta_pole[a] = int(table.size());
+                    table.push_back(beta[a]);
+                }
+                // s_a = kappa (z + beta) / (z + alpha); 1 / s_a the inverse.
+                auto times_s = [&](Rational& r, int a, bool inverse) {
+                    const std::size_t u = std::size_t(a);
+                    r.gain *= inverse ? 1.0 / s.kappa[u] : s.kappa[u];
+                    if (s.d[u] == 0) return;
+                    r.zeros.push_back(inverse ? s.alpha[u] : beta[u]);
+                    r.poles.push_back(inverse ? beta_pole[u] : alpha_pole[u]);
+                };
+                std::array<double, kPmlFilters> c0{};
+                std::vector<std::vector<double>> residue(kPmlFilters);
+                for (int jj = 0; jj < 3; ++jj)
+                    for (int l = jj; l < 3; ++l) {
+                        Rational r;
+                        if (jj != l) {
+                            times_s(r, 3 - jj - l, false);
+                        } else {
+                            for (int m = 0; m < 3; ++m)
+                                if (m != jj) times_s(r, m, false);
+                            times_s(r, jj, true);
+                        }
+                        const int f = pml_filter(jj, l);
+                        r.fractions(table, c0[std::size_t(f)], residue[std::size_t(f)]);
+                    }
+                t.element.push_back(g.element_index(i, j, k));
+                for (double c : c0) t.filter_const.push_back(c - 1.0);
+                for (std::size_t p = 0; p < table.size(); ++p) {
+                    t.element_poles.add(table[p], dt);
+                    for (int f = 0; f < kPmlFilters; ++f) t.filter_residue.push_back(residue[std::size_t(f)][p]);
+                }
+                t.element_first_pole.push_back(t.element_poles.size());
+            }
+
+    // Nodes: the lumped mass of each element around a node is stretched with that element's S
+    // (the same stretch as its stiffness), so a node's mass term is m M(z) (i omega)^2 u with
+    // M = sum_e (m_e / m) S_e, S_e = prod_a kappa_a (z + beta_a) / (z + alpha_a).
+    const double v8 = g.spacing * g.spacing * g.spacing / 8.0;
+    t.node_first_pole.push_back(0);
+    for (int k = 0; k <= g.n[2]; ++k)
+        for (int j = 0; j <= g.n[1]; ++j)
+            for (int i = 0; i <= g.n[0]; ++i) {
+                const std::size_t n = g.node_index(i, j, k);
+                const double m = node_mass[n];
+                if (!(m > 0)) continue;
+                struct Around {
+                    double weight;
+                    PmlStretch s;
+                };
+                std::vector<Around> around;
+                bool stretched = false;
+                for (int c = k - 1; c <= k; ++c)
+                    for (int b = j - 1; b <= j; ++b)
+                        for (int a = i - 1; a <= i; ++a) {
+                            if (a < 0 || b < 0 || c < 0 || a >= g.n[0] || b >= g.n[1] || c >= g.n[2]) continue;
+                            const MaterialId id = g.at(a, b, c);
+                            if (id == kVoidId) continue;
+                            around.push_back(
+                                {materials[id - 1].density * v8 / m, stretch_at(layer.element, {a, b, c}, d_max)});
+                            stretched = stretched || !around.back().s.identity();
+                        }
+                if (!stretched) continue;
+                // The distinct alphas of the elements by axis (elements that share an index along
+                // an axis share its alpha; two axes of one element must not share a pole), moved
+                // apart where two are close.
+                std::vector<std::pair<double, std::size_t>> raw;
+                std::vector<double> moved;
+                double scale = 0;
+                for (const Around& e : around)
+                    for (std::size_t a = 0; a < 3; ++a)
+                        if (e.s.d[a] != 0) {
+                            const std::pair<double, std::size_t> key{e.s.alpha[a], a};
+                            if (std::find(raw.begin(), raw.end(), key) == raw.end()) raw.push_back(key);
+                            scale = std::max(scale, e.s.alpha[a] + e.s.d[a] / e.s.kappa[a]);
+                        }
+                for (const auto& key : raw) moved.push_back(key.first);
+                std::vector<double*> values;
+                for (double& v : moved) values.push_back(&v);
+                separate(values, scale);
+                double c0 = 0;
+                std::vector<double> residue(moved.size(), 0.0);
+                for (const Around& e : around) {
+                    Rational r;
+                    for (std::size_t a = 0; a < 3; ++a) {
+                        r.gain *= e.s.kappa[a];
+                        if (e.s.d[a] == 0) continue;
+                        const int p = int(std::find(raw.begin(), raw.end(), std::pair{e.s.alpha[a], a}) - raw.begin());
+                        r.zeros.push_back(moved[std::size_t(p)] + e.s.d[a] / e.s.kappa[a]);
+                        r.poles.push_back(p);
+                    }
+                    double ce;
+                    std::vector<double> re;
+                    r.fractions(moved, ce, re);
+                    c0 += e.weight * ce;
+                    for (std::size_t p = 0; p < moved.size(); ++p) residue[p] += e.weight * re[p];
+                }
+                t.node.push_back(n);
+                t.node_scale.push_back(c0);
+                for (std::size_t p = 0; p < moved.size(); ++p) {
+                    t.node_poles.add(moved[p], dt);
+                    t.node_residue.push_back(residue[p]);
+                }
+                t.node_first_pole.push_back(t.node_poles.size());
+            }
+    return t;
+}
+
+}  // namespace voxwave

@@ -1,0 +1,122 @@
+// The convolutional PML with complex frequency shift (CFS-PML; Kuzuoglu & Mittra 1996, Roden &
+// Gedney 2000, Komatitsch & Martin 2007), applied to the voxel elements by complex coordinate
+// stretching (docs/architecture.md#boundaries states the formulation and why).
+//
+// Along an axis a with a layer, the coordinate is stretched by
+//     s_a(omega) = kappa_a + d_a / (alpha_a + i omega),
+// with profiles over the depth x into the layer (0 at its inner edge, L on the face):
+//     d(x) = d0 (x/L)^2,  d0 = -3 vp ln(R) / (2 L),   kappa(x) = 1 + (kappa_max - 1)(x/L)^2,
+//     alpha(x) = alpha_max (1 - x/L),
+// vp the fastest P-wave speed of the model and R the target reflection. Axes without a layer
+// have s = 1. An element takes the profiles at its centre (s_a constant over the element), a
+// node at its position (for its lumped mass). With S = s_x s_y s_z the equation times S is
+//     rho S (i omega)^2 u_i = d_j ( C_ijkl [S / (s_j s_l)] d_l u_k ),
+// so an element's stiffness acts on its displacement-gradient moments through the six filters
+// F_jl = S / (s_j s_l) (F_jl = s_m for j != l, m the third axis; F_jj = s_m s_n / s_j), and a
+// node's mass through S. Each is a constant plus simple poles at the alphas and
+// beta = alpha + d / kappa: in time, the moments times a constant plus convolutions with
+// exp(-p t), advanced by a second-order recursion (the signal linear over each step).
+//
+// This header holds the layer's 1-D profiles (what BoundaryNodes carries, slices and turns) and
+// the flat tables a stepper's correction kernel runs on: the layer's elements and nodes with
+// their poles, recursion factors and filter coefficients (memory for those only).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "boundary/boundary_conditions.hpp"
+#include "model/material.hpp"
+#include "model/voxel_grid.hpp"
+
+namespace voxwave {
+
+// Profiles along one axis, by element (at centres) or node index; empty where no face of the
+// axis has a PML (s = 1 there).
+struct PmlProfile {
+    std::vector<double> d, kappa, alpha;
+    bool empty() const { return d.empty(); }
+    bool operator==(const PmlProfile&) const = default;
+};
+
+struct PmlLayer {
+    std::array<int, 3> n{0, 0, 0};        // elements along each axis of the grid the profiles describe
+    std::array<PmlProfile, 3> element{};  // element[a]: n[a] entries
+    std::array<PmlProfile, 3> node{};     // node[a]: n[a] + 1 entries
+
+    bool empty() const { return element[0].empty() && element[1].empty() && element[2].empty(); }
+    // The node planes [first / plane, last / plane) of the z axis (a slab; plane = the nodes of
+    // one z plane), renumbered from 0.
+    PmlLayer node_range(std::size_t first, std::size_t last) const;
+    // The layer of the model with axes turned: new axis a is old axis from[a].
+    PmlLayer turned(const std::array<int, 3>& from) const;
+    bool operator==(const PmlLayer&) const = default;
+};
+
+// d0 of a PML of thickness L (metres), target reflection R, fastest P wave vp (m/s).
+double pml_peak_damping(double vp, double thickness, double reflection);
+
+// The profiles of every PML face of bc on grid g; empty when no face has a PML.
+PmlLayer pml_layer(const BoundaryConditions& bc, const VoxelGrid& g, double vp_max);
+
+// One point's stretch: s_a = kappa_a + d_a / (alpha_a + i omega) for a = x, y, z.
+struct PmlStretch {
+    std::array<double, 3> d{0, 0, 0}, kappa{1, 1, 1}, alpha{0, 0, 0};
+    bool identity(int a) const { return d[std::size_t(a)] == 0 && kappa[std::size_t(a)] == 1; }
+    bool identity() const { return identity(0) && identity(1) && identity(2); }
+};
+
+// The six stiffness filters of an element, indexed xx, yy, zz, xy, xz, yz.
+inline constexpr int kPmlFilters = 6;
+constexpr int pml_filter(int j, int l) { return j == l ? j : j + l + 2; }  // xy -> 3, xz -> 4, yz -> 5
+
+// Flat tables of the layer for a correction kernel, both for the elements (stiffness filters on
+// the 21 distinct gradient moments of the voxel element, voxel_element_kernel.hpp) and for the
+// nodes (the mass term). Poles of an item are [first_pole[i], first_pole[i + 1]).
+struct PmlTables {
+    // Per pole of the convolution psi' = -p psi + g, advanced over one step dt with g linear:
+    // psi+ = decay psi + w_old g- + w_new g.
+    struct Poles {
+        std::vector<double> p, decay, w_old, w_new;
+        void add(double pole, double dt);
+        std::size_t size() const { return p.size(); }
+    };
+
+    // Elements: the layer's non-void elements (x-fastest index, ascending), their poles, and per
+    // element the six filters' F_jl(infinity) - 1 and per pole their residues (kPmlFilters each).
+    std::vector<std::size_t> element;
+    std::vector<std::size_t> element_first_pole;  // element.size() + 1 entries
+    Poles element_poles;
+    std::vector<double> filter_const;    // kPmlFilters per element
+    std::vector<double> filter_residue;  // kPmlFilters per element pole
+
+    // Nodes with mass whose S is not 1. Their mass term m S (i omega)^2 u is advanced as the
+    // central difference of the stretched displacement y = S u = c0 u + sum_p r_p psi_p(u),
+    //     (1 + h) y+ = 2 y - (1 - h) y- - dt^2 / m f,
+    // and u+ follows from y+ (the recursion of psi_p(u+) holds u+ with weight w_new). In a
+    // stretched corner the mass and the stiffness then see the same filter (their product
+    // S (i omega)^2 + k S is central differences on y, stable under the interior's step).
+    std::vector<std::size_t> node;
+    std::vector<std::size_t> node_first_pole;  // node.size() + 1 entries
+    Poles node_poles;
+    std::vector<double> node_scale;    // c0 = S(infinity) = kappa_x kappa_y kappa_z per node
+    std::vector<double> node_residue;  // r_p per node pole
+
+    bool empty() const { return element.empty() && node.empty(); }
+};
+
+// The tables of layer on grid g (whose voids carry no element; materials[id - 1] is material
+// id), node masses `node_mass` (sum of the elements' rho ds^3 / 8), step dt.
+PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<Material>& materials,
+                     const std::vector<double>& node_mass, double dt);
+
+// The stretch of node (i, j, k) of the layer's grid.
+PmlStretch pml_node_stretch(const PmlLayer& layer, int i, int j, int k);
+
+// The largest d dt the tables use: a layer thinner than about 4 elements asks for more, where the
+// explicit step of its filters would no longer be stable (d is capped there, the layer
+// absorbing less, and stays stable).
+inline constexpr double kPmlMaxDampingPerStep = 1.5;
+
+}  // namespace voxwave

@@ -1,0 +1,188 @@
+#include "wave/pml_correction_cpu.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+
+#include "core/float_env.hpp"
+#include "wave/pml_element_kernel.hpp"
+
+namespace voxwave {
+
+template <class Real>
+PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem)
+    : problem_(problem),
+      tables_(pml_tables(problem.boundary.pml, problem.grid, problem.materials, problem.node_mass, problem.dt)) {
+    const ModeScales m = mode_scales(problem.element_method(), problem.grid.spacing);
+    scales_ = {m.constant, m.linear, m.bilinear};
+    lambda_.assign(256, 0.0);
+    mu_.assign(256, 0.0);
+    for (std::size_t i = 0; i < problem.materials.size() && i < 255; ++i) {
+        lambda_[i + 1] = problem.materials[i].lame_lambda();
+        mu_[i + 1] = problem.materials[i].shear_modulus();
+    }
+    psi_.assign(tables_.element_poles.size() * kPmlMomentValues, 0.0);
+    moments_prev_.assign(tables_.element.size() * kPmlMomentValues, 0.0);
+    node_psi_.assign(tables_.node_poles.size() * 3, 0.0);
+    y_.assign(tables_.node.size() * 3, 0.0);
+    y_prev_.assign(tables_.node.size() * 3, 0.0);
+    const std::vector<std::size_t>& fixed = problem.boundary.fixed_nodes;
+    for (std::size_t n : tables_.node)
+        node_dt2_inv_mass_.push_back(
+            std::binary_search(fixed.begin(), fixed.end(), n) ? 0.0 : problem.dt * problem.dt / problem.node_mass[n]);
+    forces_.assign(tables_.element.size() * 24, 0.0);
+    const std::size_t per_plane = std::size_t(problem.grid.n[0]) * std::size_t(problem.grid.n[1]);
+    plane_first_.assign(std::size_t(problem.grid.n[2]) + 1, 0);
+    for (int k = 0; k <= problem.grid.n[2]; ++k)
+        plane_first_[std::size_t(k)] =
+            std::size_t(std::lower_bound(tables_.element.begin(), tables_.element.end(), std::size_t(k) * per_plane) -
+                        tables_.element.begin());
+}
+
+template <class Real>
+void PmlCorrectionCpu<Real>::reset(const std::array<const Real*, 3>& u_prev, const std::array<const Real*, 3>& u) {
+    std::fill(psi_.begin(), psi_.end(), 0.0);
+    std::fill(moments_prev_.begin(), moments_prev_.end(), 0.0);
+    std::fill(node_psi_.begin(), node_psi_.end(), 0.0);
+    for (std::size_t q = 0; q < tables_.node.size(); ++q)
+        for (int c = 0; c < 3; ++c) {
+            y_[3 * q + std::size_t(c)] = tables_.node_scale[q] * double(u[c][tables_.node[q]]);
+            y_prev_[3 * q + std::size_t(c)] = tables_.node_scale[q] * double(u_prev[c][tables_.node[q]]);
+        }
+}
+
+template <class Real>
+std::size_t PmlCorrectionCpu<Real>::memory_bytes() const {
+    const PmlTables& t = tables_;
+    const std::size_t doubles = psi_.size() + moments_prev_.size() + node_psi_.size() + y_.size() + y_prev_.size() +
+                                node_dt2_inv_mass_.size() + forces_.size() +
+                                4 * (t.element_poles.size() + t.node_poles.size()) + t.filter_const.size() +
+                                t.filter_residue.size() + t.node_scale.size() + t.node_residue.size();
+    const std::size_t indices =
+        t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size() + plane_first_.size();
+    return doubles * sizeof(double) + indices * sizeof(std::size_t);
+}
+
+template <class Real>
+void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>& u,
+                                                const std::array<const Real*, 3>& u_prev, Real b,
+                                                const std::array<Real*, 3>& f) {
+    const PmlTables& t = tables_;
+    const VoxelGrid& g = problem_.grid;
+    const bool damped = u_prev[0] != nullptr && b != Real(0);
+    const double bb = double(b), keep = 1.0 + bb;
+    const std::size_t nx = std::size_t(g.n[0]), ny = std::size_t(g.n[1]);
+    const std::size_t nx1 = nx + 1, plane1 = nx1 * (ny + 1);
+    auto corner_nodes = [&](std::size_t e, std::size_t nodes[8]) {
+        const std::size_t i = e % nx, j = (e / nx) % ny, k = e / (nx * ny);
+        const std::size_t n0 = i + nx1 * j + plane1 * k;
+        for (int c = 0; c < 2; ++c)
+            for (int bb2 = 0; bb2 < 2; ++bb2)
+                for (int a = 0; a < 2; ++a)
+                    nodes[voxel_local_node(a, bb2, c)] =
+                        n0 + std::size_t(a) + nx1 * std::size_t(bb2) + plane1 * std::size_t(c);
+    };
+    const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(t.element.size());
+#pragma omp parallel
+    {
+        // The memory variables of a layer the wave has not reached, or has left, decay through
+        // the subnormals, where each operation would cost a hundred.
+        const FlushDenormalsScope no_subnormals;
+#pragma omp for schedule(static)
+        for (std::ptrdiff_t q = 0; q < count; ++q) {
+            const std::size_t e = t.element[std::size_t(q)];
+            std::size_t nodes[8];
+            corner_nodes(e, nodes);
+            double w[24];
+            for (int l = 0; l < 8; ++l)
+                for (int c = 0; c < 3; ++c) {
+                    const double uc = double(u[c][nodes[l]]);
+                    w[3 * l + c] = damped ? keep * uc - bb * double(u_prev[c][nodes[l]]) : uc;
+                }
+            double S[kPmlMomentValues];
+            pml_element_moments(w, S);
+            double* prev = moments_prev_.data() + std::size_t(q) * kPmlMomentValues;
+            double dS[kPmlFilters][kPmlMomentValues];
+            for (int fl = 0; fl < kPmlFilters; ++fl) {
+                const double c0 = t.filter_const[std::size_t(q) * kPmlFilters + std::size_t(fl)];
+                if (c0 == 0) {  // kappa = 1: only the poles change the filter
+                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = 0;
+                } else {
+                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 * S[v];
+                }
+            }
+            for (std::size_t p = t.element_first_pole[std::size_t(q)]; p < t.element_first_pole[std::size_t(q) + 1];
+                 ++p) {
+                double* psi = psi_.data() + p * kPmlMomentValues;
+                pml_advance(psi, prev, S, kPmlMomentValues, t.element_poles.decay[p], t.element_poles.w_old[p],
+                            t.element_poles.w_new[p]);
+                for (int fl = 0; fl < kPmlFilters; ++fl) {
+                    const double r = t.filter_residue[p * kPmlFilters + std::size_t(fl)];
+                    if (r == 0) continue;
+                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += r * psi[v];
+                }
+            }
+            std::copy(S, S + kPmlMomentValues, prev);
+            const MaterialId id = g.ids[e];
+            pml_element_force(dS, lambda_[id], mu_[id], scales_.data(), forces_.data() + std::size_t(q) * 24);
+        }
+        // Scatter by element planes of one parity at a time: planes k and k + 2 share no node.
+        for (int parity = 0; parity < 2; ++parity) {
+#pragma omp for schedule(static)
+            for (int k = parity; k < g.n[2]; k += 2)
+                for (std::size_t q = plane_first_[std::size_t(k)]; q < plane_first_[std::size_t(k) + 1]; ++q) {
+                    std::size_t nodes[8];
+                    corner_nodes(t.element[q], nodes);
+                    const double* fe = forces_.data() + q * 24;
+                    for (int l = 0; l < 8; ++l)
+                        for (int c = 0; c < 3; ++c) f[c][nodes[l]] += static_cast<Real>(fe[3 * l + c]);
+                }
+        }
+    }
+}
+
+template <class Real>
+void PmlCorrectionCpu<Real>::update_nodes(const std::array<const Real*, 3>& u, const std::array<const Real*, 3>& f,
+                                          const std::array<Real*, 3>& u_next) {
+    const PmlTables& t = tables_;
+    const double h = 0.5 * problem_.dt * problem_.rayleigh.alpha;  // Rayleigh's mass term, on y
+    const double one_minus_h = 1.0 - h, inv_one_plus_h = 1.0 / (1.0 + h);
+    const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(t.node.size());
+#pragma omp parallel
+    {
+        const FlushDenormalsScope no_subnormals;
+#pragma omp for schedule(static)
+        for (std::ptrdiff_t qq = 0; qq < count; ++qq) {
+            const std::size_t q = std::size_t(qq), n = t.node[q];
+            const double a = node_dt2_inv_mass_[q];
+            if (a == 0) continue;  // fixed: the update already held it
+            const std::size_t p0 = t.node_first_pole[q], p1 = t.node_first_pole[q + 1];
+            double denominator = t.node_scale[q];
+            for (std::size_t p = p0; p < p1; ++p) denominator += t.node_residue[p] * t.node_poles.w_new[p];
+            for (int c = 0; c < 3; ++c) {
+                const std::size_t v = 3 * q + std::size_t(c);
+                const double un = double(u[c][n]);
+                const double y_next = (2.0 * y_[v] - one_minus_h * y_prev_[v] - a * double(f[c][n])) * inv_one_plus_h;
+                // y+ = c0 u+ + sum_p r_p (decay psi_p + w_old u + w_new u+).
+                double known = y_next;
+                for (std::size_t p = p0; p < p1; ++p) {
+                    const double carried =
+                        t.node_poles.decay[p] * node_psi_[3 * p + std::size_t(c)] + t.node_poles.w_old[p] * un;
+                    node_psi_[3 * p + std::size_t(c)] = carried;
+                    known -= t.node_residue[p] * carried;
+                }
+                const double u_plus = known / denominator;
+                for (std::size_t p = p0; p < p1; ++p)
+                    node_psi_[3 * p + std::size_t(c)] += t.node_poles.w_new[p] * u_plus;
+                y_prev_[v] = y_[v];
+                y_[v] = y_next;
+                u_next[c][n] = static_cast<Real>(u_plus);
+            }
+        }
+    }
+}
+
+template class PmlCorrectionCpu<double>;
+template class PmlCorrectionCpu<float>;
+
+}  // namespace voxwave

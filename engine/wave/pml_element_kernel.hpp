@@ -1,0 +1,105 @@
+// The PML's correction of one layer element and one layer node, written once for the CPU pass
+// (pml_correction_cpu.hpp) and a CUDA mirror: plain FP64 arithmetic on flat arrays.
+//
+// An element's stiffness force in the layer is the interior one (voxel_element_kernel.hpp) with
+// each gradient moment G_kl, where it enters stress column j, replaced by F_jl * G_kl (the
+// filters of pml_layer.hpp). The stiffness product has already added the interior force K_e w,
+// so this adds only the difference: the same moment algebra on dG = (F_jl - 1) * G =
+// (F_jl(inf) - 1) G + sum_p r_jl,p psi_p(G), psi_p the convolutions of the element's 21 distinct
+// moments with exp(-p t). An element with s = 1 on every axis adds exactly 0.
+#pragma once
+
+#include "boundary/pml_layer.hpp"
+#include "core/host_device.hpp"
+#include "wave/voxel_element_kernel.hpp"
+
+namespace voxwave {
+
+// The 7 signed corner sums of voxel_element_kernel.hpp, in this order.
+enum PmlMoment { kSx, kSy, kSz, kSxy, kSxz, kSyz, kSxyz, kPmlMoments };
+inline constexpr int kPmlMomentValues = 3 * kPmlMoments;  // 21 per element: moment P of component i at 3 P + i
+
+// The 21 moments S_P[i] of the 24 element dofs w (local node order): per component one 3-stage
+// fast Walsh-Hadamard transform of the corners, as in voxel_element_force.
+VOXWAVE_HD void pml_element_moments(const double* w, double* S) {
+    for (int i = 0; i < 3; ++i) {
+        double sx[2][2], dx[2][2];
+        for (int c = 0; c < 2; ++c)
+            for (int b = 0; b < 2; ++b) {
+                const double u0 = w[3 * voxel_local_node(0, b, c) + i], u1 = w[3 * voxel_local_node(1, b, c) + i];
+                sx[b][c] = u0 + u1;
+                dx[b][c] = u1 - u0;
+            }
+        double ss[2], sd[2], ds[2], dd[2];
+        for (int c = 0; c < 2; ++c) {
+            ss[c] = sx[0][c] + sx[1][c];
+            sd[c] = sx[1][c] - sx[0][c];
+            ds[c] = dx[0][c] + dx[1][c];
+            dd[c] = dx[1][c] - dx[0][c];
+        }
+        S[3 * kSx + i] = ds[0] + ds[1];
+        S[3 * kSxz + i] = ds[1] - ds[0];
+        S[3 * kSy + i] = sd[0] + sd[1];
+        S[3 * kSyz + i] = sd[1] - sd[0];
+        S[3 * kSz + i] = ss[1] - ss[0];
+        S[3 * kSxy + i] = dd[0] + dd[1];
+        S[3 * kSxyz + i] = dd[1] - dd[0];
+    }
+}
+
+// f (24 dofs) = sum_P sign_P(corner) T_P: the transposed transform.
+VOXWAVE_HD void pml_element_scatter(const double* T, double* f) {
+    for (int i = 0; i < 3; ++i) {
+        const double Tx = T[3 * kSx + i], Ty = T[3 * kSy + i], Tz = T[3 * kSz + i], Txy = T[3 * kSxy + i],
+                     Txz = T[3 * kSxz + i], Tyz = T[3 * kSyz + i], Txyz = T[3 * kSxyz + i];
+        const double ds0 = Tx - Txz, ds1 = Tx + Txz, dd0 = Txy - Txyz, dd1 = Txy + Txyz;
+        const double sd0 = Ty - Tyz, sd1 = Ty + Tyz;
+        const double dx00 = ds0 - dd0, dx10 = ds0 + dd0, dx01 = ds1 - dd1, dx11 = ds1 + dd1;
+        const double sx00 = -Tz - sd0, sx10 = sd0 - Tz, sx01 = Tz - sd1, sx11 = Tz + sd1;
+        f[3 * voxel_local_node(0, 0, 0) + i] = sx00 - dx00;
+        f[3 * voxel_local_node(1, 0, 0) + i] = sx00 + dx00;
+        f[3 * voxel_local_node(0, 1, 0) + i] = sx10 - dx10;
+        f[3 * voxel_local_node(1, 1, 0) + i] = sx10 + dx10;
+        f[3 * voxel_local_node(0, 0, 1) + i] = sx01 - dx01;
+        f[3 * voxel_local_node(1, 0, 1) + i] = sx01 + dx01;
+        f[3 * voxel_local_node(0, 1, 1) + i] = sx11 - dx11;
+        f[3 * voxel_local_node(1, 1, 1) + i] = sx11 + dx11;
+    }
+}
+
+// psi+ = decay psi + w_old g- + w_new g for n values.
+VOXWAVE_HD void pml_advance(double* psi, const double* g_old, const double* g, int n, double decay, double w_old,
+                            double w_new) {
+    for (int v = 0; v < n; ++v) psi[v] = decay * psi[v] + w_old * g_old[v] + w_new * g[v];
+}
+
+// f (24 dofs) = the force of the moment changes dS[f][3 P + i] (filter f = pml_filter(j, l))
+// with Lame constants lambda, mu and the mode scales sc of the element's method.
+VOXWAVE_HD void pml_element_force(const double (*dS)[kPmlMomentValues], double lambda, double mu, const double sc[3],
+                                  double* f) {
+    // The 7 stress modes of the element: the moment that gradient column l of each has (-1: none)
+    // and the class of its scale (constant, linear, bilinear).
+    const int cols[7][3] = {{kSx, kSy, kSz}, {-1, kSxy, kSxz}, {kSxy, -1, kSyz}, {kSxz, kSyz, -1},
+                            {kSxyz, -1, -1}, {-1, kSxyz, -1},  {-1, -1, kSxyz}};
+    const int cls[7] = {0, 1, 1, 1, 2, 2, 2};
+    double T[kPmlMomentValues] = {};
+    for (int beta = 0; beta < 7; ++beta) {
+        const int* col = cols[beta];
+        for (int j = 0; j < 3; ++j) {
+            if (col[j] < 0) continue;
+            // sigma_ij = lambda delta_ij sum_k F_jk G_kk + mu (F_jj G_ij + F_ji G_ji), G_kl = S_col[l][k].
+            double trace = 0;
+            for (int k = 0; k < 3; ++k)
+                if (col[k] >= 0) trace += dS[pml_filter(j, k)][3 * col[k] + k];
+            for (int i = 0; i < 3; ++i) {
+                double sigma = mu * dS[pml_filter(j, j)][3 * col[j] + i];
+                if (col[i] >= 0) sigma += mu * dS[pml_filter(j, i)][3 * col[i] + j];
+                if (i == j) sigma += lambda * trace;
+                T[3 * col[j] + i] += sc[cls[beta]] * sigma;
+            }
+        }
+    }
+    pml_element_scatter(T, f);
+}
+
+}  // namespace voxwave
