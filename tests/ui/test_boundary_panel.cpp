@@ -102,6 +102,8 @@ private slots:
         type_into(p.frequencyEdit(), "");
         QVERIFY(!doc.scene().boundary.absorbing.frequency.has_value());
         QVERIFY(p.frequencyEdit()->placeholderText().contains("100 kHz"));
+        // It fits the left docks' default width (360 px, less a scroll bar) without scrolling sideways.
+        QVERIFY2(p.minimumSizeHint().width() <= 340, qPrintable(QString::number(p.minimumSizeHint().width())));
     }
 
     void newSpacingKeepsTheMillimetresAndUndoRestores() {

@@ -471,8 +471,9 @@ void SlicePainter::paintEvent(QPaintEvent*) {
             if (!shown_type[int(t)]) continue;
             const QString text = tr("%1 layer").arg(layer_name(t));
             const QRectF swatch(6, y + 2, 12, 12);
-            p.fillRect(swatch, QColor(24, 24, 28));
-            p.fillRect(swatch, layer_color(t).lighter(100));
+            QColor opaque = layer_color(t);
+            opaque.setAlpha(255);
+            p.fillRect(swatch, opaque);
             if (t == AbsorbingType::Sponge) p.fillRect(swatch, QBrush(QColor(255, 150, 40, 200), Qt::BDiagPattern));
             p.setPen(Qt::white);
             p.drawText(QPointF(22, y + 13), text);

@@ -108,6 +108,9 @@ BoundaryPanel::BoundaryPanel(SceneDocument* doc, QWidget* parent) : QWidget(pare
             {tr("free"), tr("fixed"), tr("absorbing PML"), tr("absorbing sponge"), tr("fixed behind a sponge")});
         const QString name = QString::fromLatin1(kBoundaryFaceNames[std::size_t(f)]);
         box->setObjectName("boundary-face-" + name);
+        // Narrow enough for the left docks at 1366 x 768 (the popup still shows whole items).
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
         box->setToolTip(name + ": " + tr(where[f]) + "\n\n" + tr(kFaceTip));
         connect(box, &QComboBox::activated, this, [this, f] { faceChosen(f); });
         faces_[std::size_t(f)] = box;
@@ -119,8 +122,8 @@ BoundaryPanel::BoundaryPanel(SceneDocument* doc, QWidget* parent) : QWidget(pare
     auto* layer_form = new QFormLayout(layer_box);
     thickness_mm_ = new QDoubleSpinBox;
     thickness_mm_->setObjectName("boundary-thickness-mm");
-    thickness_mm_->setRange(0, 1e5);
-    thickness_mm_->setDecimals(3);
+    thickness_mm_->setRange(0, 1e4);
+    thickness_mm_->setDecimals(2);
     thickness_mm_->setSuffix(" mm");
     thickness_mm_->setToolTip(
         tr("How deep the absorbing layer reaches into the model from each absorbing face. A thicker layer "
@@ -128,7 +131,7 @@ BoundaryPanel::BoundaryPanel(SceneDocument* doc, QWidget* parent) : QWidget(pare
            "or more. At most half the box along the face's axis."));
     thickness_cells_ = new QDoubleSpinBox;
     thickness_cells_->setObjectName("boundary-thickness-cells");
-    thickness_cells_->setRange(0, 1e6);
+    thickness_cells_->setRange(0, 1e4);
     thickness_cells_->setDecimals(2);
     thickness_cells_->setSuffix(tr(" cells"));
     thickness_cells_->setToolTip(
@@ -160,9 +163,11 @@ BoundaryPanel::BoundaryPanel(SceneDocument* doc, QWidget* parent) : QWidget(pare
                       tr("The frequency shift at the layer's inner edge, in 1/s: it keeps the layer from "
                          "soaking up (and growing) very low frequencies and slow waves. 0 or more; empty: "
                          "pi times the PML frequency."));
-    frequency_ = line(tr("Frequency (kHz)"), "boundary-pml-frequency",
-                      tr("The frequency the layer is tuned to (alpha max = pi x frequency). Empty: auto, from "
-                         "the sources' wavelets (the highest centre frequency)."));
+    frequency_ = line(
+        tr("Frequency (kHz)"), "boundary-pml-frequency",
+        tr("The frequency the layer is tuned to (alpha max = pi x frequency). Empty: auto, from "
+           "the sources' wavelets (the highest centre frequency); where none has one (sampled wavelets), the layer "
+           "takes vp / (4 x thickness)."));
     lay->addWidget(pml_box_);
     summary_ = new QLabel;
     summary_->setWordWrap(true);
@@ -225,11 +230,10 @@ void BoundaryPanel::refresh() {
     const double f = a.frequency.value_or(f_auto);
     reflection_->setPlaceholderText(tr("%1 (default)").arg(kPmlDefaultReflection));
     kappa_max_->setPlaceholderText(tr("%1 (default)").arg(kPmlDefaultKappaMax));
-    alpha_max_->setPlaceholderText(f > 0 ? tr("pi x frequency = %1").arg(std::numbers::pi * f, 0, 'g', 4)
+    alpha_max_->setPlaceholderText(f > 0 ? tr("pi x f = %1").arg(std::numbers::pi * f, 0, 'g', 4)
                                          : tr("pi x vp / (4 x thickness)"));
-    frequency_->setPlaceholderText(f_auto > 0
-                                       ? tr("auto: %1 kHz from the sources' wavelets").arg(f_auto / 1e3, 0, 'g', 6)
-                                       : tr("auto: none of the sources' wavelets has a frequency"));
+    frequency_->setPlaceholderText(f_auto > 0 ? tr("auto: %1 kHz (sources)").arg(f_auto / 1e3, 0, 'g', 6)
+                                              : tr("auto: vp / (4 x thickness)"));
     const int absorbing = int(a.faces.size());
     summary_->setText(absorbing == 0 ? tr("No absorbing face: every wave that reaches a face comes back.")
                                      : tr("%1 on %2 face(s), %3 = %4 cells at %5 spacing.")
@@ -283,7 +287,7 @@ void BoundaryPanel::thicknessEdited(bool from_cells) {
     const double thickness = from_cells ? thickness_cells_->value() * ds : thickness_mm_->value() * 1e-3;
     // The spin boxes round to their decimals: an untouched box must not move the layer.
     const double shown = from_cells ? std::round(absorbing_layer_cells(b.absorbing.thickness, ds) * 100) / 100
-                                    : std::round(b.absorbing.thickness * 1e6) / 1e3;
+                                    : std::round(b.absorbing.thickness * 1e5) / 1e2;
     if ((from_cells ? thickness_cells_->value() : thickness_mm_->value()) == shown) return;
     b.absorbing.thickness = thickness;
     apply(b, tr("Absorbing layer %1").arg(mm_text(thickness)), tr("Layer thickness"),
