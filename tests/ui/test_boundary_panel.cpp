@@ -2,9 +2,12 @@
 // scene through undoable commands, the thickness kept in mm across a new spacing, refusals that
 // leave the scene as it was, and the layer drawn in the slice editor and the 3D view.
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -13,6 +16,7 @@
 #include "document/edit_commands.hpp"
 #include "document/scene_document.hpp"
 #include "editing/slice_painter.hpp"
+#include "main_window.hpp"
 #include "panels/boundary_panel.hpp"
 #include "scene/scene_io.hpp"
 #include "views/gl_format.hpp"
@@ -287,6 +291,32 @@ private slots:
         const QColor plain2 = img2.pixelColor(painter.pixelOfCellCentre(QPoint(25, 15)).toPoint());
         QVERIFY2(sponge.red() - plain2.red() > sponge.blue() - plain2.blue(),
                  qPrintable(sponge.name() + " vs " + plain2.name()));
+    }
+
+    void windowHasTheBoundaryDockInTheViewMenuAndShowsRefusals() {
+        QStandardPaths::setTestModeEnabled(true);  // QSettings of the tests stay apart from a user's
+        MainWindow w;
+        w.setNonInteractive(true);  // a refusal goes to lastError(), not a modal dialog
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* dock = w.findChild<QDockWidget*>("boundary-dock");
+        QVERIFY(dock && dock->isAncestorOf(w.boundary()));
+        bool in_view_menu = false;
+        for (QAction* menu : w.menuBar()->actions())
+            if (menu->menu() && menu->text().remove('&') == "View")
+                in_view_menu = menu->menu()->actions().contains(dock->toggleViewAction());
+        QVERIFY(in_view_menu);
+        w.showPage("boundary");
+        QTRY_VERIFY(!w.boundary()->visibleRegion().isEmpty());
+        // A refused value: one message in the window's error, the document as it was.
+        w.document()->reset(box_scene());
+        choose(*w.boundary(), kXm, BoundaryPanel::AbsorbingPml);
+        const BoundarySpec before = w.document()->scene().boundary;
+        type_into(w.boundary()->thicknessMm(), 70);
+        QVERIFY2(w.lastError().contains("Layer thickness 70 mm: must be at most half the box along x (50 mm)"),
+                 qPrintable(w.lastError()));
+        QCOMPARE(w.document()->scene().boundary, before);
     }
 
     void view3dHasOneLayerBoxPerAbsorbingFace() {
