@@ -9,6 +9,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolTip>
 #include <QUndoStack>
 #include <QtTest>
 #include <cmath>
@@ -272,6 +273,14 @@ private slots:
         const QColor corner = at(5, 5);
         QVERIFY2(corner.blue() - plain.blue() > inside.blue() - plain.blue(),
                  qPrintable(corner.name() + " vs " + inside.name()));
+        // The tooltip over the corner names both layers, with the thickness in mm and cells.
+        const QPoint corner_px = painter.pixelOfCellCentre(QPoint(5, 5)).toPoint();
+        QHelpEvent help(QEvent::ToolTip, corner_px, painter.mapToGlobal(corner_px));
+        QApplication::sendEvent(&painter, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), QString("Face x-: absorbing PML layer, 20 mm = 10 cells\n"
+                                           "Face z-: absorbing PML layer, 20 mm = 10 cells"));
+        QToolTip::hideText();
         // A slice inside the y- layer (element layer 3: y 6..8 mm) lies in it entirely.
         painter.setNodePlane(3);
         bands = painter.layerBands();
