@@ -77,17 +77,22 @@ QString panel_field(const std::string& field, const BoundarySpec& b) {
     return QString::fromStdString(field);
 }
 
-const char* const kFaceTip =
-    QT_TRANSLATE_NOOP("BoundaryPanel",
-                      "What this face of the box does to the waves that reach it:\n"
-                      "free: a free surface (as against air); waves reflect from it fully.\n"
-                      "fixed: every node on the face held still; waves reflect from it fully, inverted.\n"
-                      "absorbing PML: a perfectly matched layer lets waves leave the model with very little echo "
-                      "(about -40 dB at 10 cells); use it where the model is cut out of a larger structure.\n"
-                      "absorbing sponge: damping that grows towards the face; simpler, but echoes 20 dB or more "
-                      "stronger than a PML of the same thickness.\n"
-                      "fixed behind a sponge: a sponge layer whose outer face is held.\n"
-                      "All absorbing faces share one layer type and thickness.");
+// The face boxes' items (in FaceChoice order), each with what it does in plain words.
+const std::pair<const char*, const char*> kFaceItems[] = {
+    {QT_TRANSLATE_NOOP("BoundaryPanel", "free"),
+     QT_TRANSLATE_NOOP("BoundaryPanel", "A free surface (as against air): waves reflect from it fully.")},
+    {QT_TRANSLATE_NOOP("BoundaryPanel", "fixed"),
+     QT_TRANSLATE_NOOP("BoundaryPanel", "Every node on the face held still: waves reflect from it fully.")},
+    {QT_TRANSLATE_NOOP("BoundaryPanel", "absorbing PML"),
+     QT_TRANSLATE_NOOP("BoundaryPanel",
+                       "A perfectly matched layer: waves leave the model with very little echo (-40 dB or "
+                       "better at 10 cells). For faces where the model is cut out of a larger structure.")},
+    {QT_TRANSLATE_NOOP("BoundaryPanel", "absorbing sponge"),
+     QT_TRANSLATE_NOOP("BoundaryPanel",
+                       "Damping that grows towards the face: simpler, but its echoes are 20 dB or more stronger "
+                       "than a PML's of the same thickness.")},
+    {QT_TRANSLATE_NOOP("BoundaryPanel", "fixed behind a sponge"),
+     QT_TRANSLATE_NOOP("BoundaryPanel", "A sponge layer whose outer face is held still.")}};
 
 }  // namespace
 
@@ -104,14 +109,19 @@ BoundaryPanel::BoundaryPanel(SceneDocument* doc, QWidget* parent) : QWidget(pare
         QT_TRANSLATE_NOOP("BoundaryPanel", "the face at the largest z (top, where the paper's source sits)")};
     for (int f = 0; f < 6; ++f) {
         auto* box = new QComboBox;
-        box->addItems(
-            {tr("free"), tr("fixed"), tr("absorbing PML"), tr("absorbing sponge"), tr("fixed behind a sponge")});
         const QString name = QString::fromLatin1(kBoundaryFaceNames[std::size_t(f)]);
+        QString tip = name + ": " + tr(where[f]) + "\n";
+        for (const auto& [item, what] : kFaceItems) {
+            box->addItem(tr(item));
+            box->setItemData(box->count() - 1, tr(what), Qt::ToolTipRole);
+            tip += "\n" + tr(item) + ": " + tr(what);
+        }
+        tip += "\n\n" + tr("All absorbing faces share one layer type and thickness.");
         box->setObjectName("boundary-face-" + name);
         // Narrow enough for the left docks at 1366 x 768 (the popup still shows whole items).
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(10);
-        box->setToolTip(name + ": " + tr(where[f]) + "\n\n" + tr(kFaceTip));
+        box->setToolTip(tip);
         connect(box, &QComboBox::activated, this, [this, f] { faceChosen(f); });
         faces_[std::size_t(f)] = box;
         faces_form->addRow(name, box);
