@@ -405,10 +405,8 @@ bool SlicePainter::event(QEvent* ev) {
                          .arg(QString::fromLatin1(kBoundaryFaceNames[std::size_t(band.face)]), layer_name(band.type))
                          .arg(doc_->scene().boundary.absorbing.thickness * 1e3, 0, 'g', 6)
                          .arg(absorbing_layer_cells(doc_->scene().boundary.absorbing.thickness, ds), 0, 'g', 4);
-    if (lines.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(static_cast<QHelpEvent*>(ev)->globalPos(), lines.join('\n'), this);
+    if (lines.isEmpty()) return QWidget::event(ev);  // the widget's own tooltip, if any
+    QToolTip::showText(static_cast<QHelpEvent*>(ev)->globalPos(), lines.join('\n'), this);
     return true;
 }
 
