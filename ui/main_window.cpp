@@ -37,6 +37,7 @@
 #include "core/backend.hpp"
 #include "core/errors.hpp"
 #include "editing/slice_painter.hpp"
+#include "panels/boundary_panel.hpp"
 #include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
 #include "panels/dispersion_panel.hpp"
@@ -63,7 +64,7 @@ const char* kStallTimerMs = "10";
 
 // Saved layouts of another version are ignored: bump when docks or toolbars change place or
 // name, so an old arrangement never comes back in a newer window.
-constexpr int kLayoutVersion = 1;
+constexpr int kLayoutVersion = 2;  // 2: the Boundary dock
 
 // Form panels and pages with many controls sit in a scroll area: their controls' minimum sizes
 // would otherwise add up to the window's minimum (1535 x 1215 px before), past a laptop screen.
@@ -493,6 +494,9 @@ void MainWindow::buildDocks() {
     traces_ = new TracePanel;
     dispersion_ = new DispersionPanel(&doc_);
     shapes_ = new ShapesPanel(&doc_);
+    boundary_ = new BoundaryPanel(&doc_);
+    connect(boundary_, &BoundaryPanel::failed, this,
+            [this](const QString& m) { showError(tr("Invalid boundary"), m, false); });
     connect(sources_, &SourcesPanel::failed, this,
             [this](const QString& m) { showError(tr("Invalid value"), m, false); });
     connect(shapes_, &ShapesPanel::failed, this,
@@ -505,7 +509,8 @@ void MainWindow::buildDocks() {
     connect(run_panel_, &RunPanel::clusterJobRequested, this, &MainWindow::openClusterJobDialog);
     auto* d4 = dock(tr("Dispersion"), "dispersion-dock", scrollable(dispersion_), Qt::BottomDockWidgetArea);
     auto* d5 = dock(tr("Shapes and import"), "shapes-dock", scrollable(shapes_), Qt::LeftDockWidgetArea);
-    docks_ = {d1, d2, d5, d3, d4};
+    auto* d6 = dock(tr("Boundary"), "boundary-dock", scrollable(boundary_), Qt::LeftDockWidgetArea);
+    docks_ = {d1, d2, d5, d3, d4, d6};
     resetLayout();
     auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* d : docks_) view->addAction(d->toggleViewAction());
@@ -578,6 +583,7 @@ void MainWindow::resetLayout() {
     QDockWidget* shapes = docks_[2];
     QDockWidget* traces = docks_[3];
     QDockWidget* dispersion = docks_[4];
+    QDockWidget* boundary = docks_[5];
     hidden_docks_.clear();
     for (auto* d : docks_) {
         d->setFloating(false);
@@ -586,6 +592,7 @@ void MainWindow::resetLayout() {
     addDockWidget(Qt::LeftDockWidgetArea, sources);
     addDockWidget(Qt::LeftDockWidgetArea, run);
     tabifyDockWidget(run, shapes);
+    tabifyDockWidget(run, boundary);
     addDockWidget(Qt::BottomDockWidgetArea, traces);
     tabifyDockWidget(traces, dispersion);
     for (auto* d : docks_) d->show();
@@ -1054,8 +1061,8 @@ void MainWindow::showRunEnd(bool completed) {
 }
 
 QStringList MainWindow::pageNames() {
-    return {"model",   "3d",          "3d-wavefield",    "dispersion", "compare",
-            "solvers", "solvers-iga", "solvers-poisson", "cluster",    "materials"};
+    return {"model",           "3d",      "3d-wavefield", "dispersion", "compare", "solvers", "solvers-iga",
+            "solvers-poisson", "cluster", "materials",    "boundary"};
 }
 
 void MainWindow::showPage(const QString& name) {
@@ -1065,7 +1072,10 @@ void MainWindow::showPage(const QString& name) {
     if (name == "solvers-poisson") solvers_->setCurrentWidget(page_holding(solvers_, poisson_));
     if (name == "3d" || name == "3d-wavefield") tabs_->setCurrentWidget(model3d_);
     if (name == "3d-wavefield") model3d_->setWavefieldEnabled(true);
-    if (name == "model") tabs_->setCurrentWidget(painter_);
+    if (name == "model" || name == "boundary") tabs_->setCurrentWidget(painter_);
+    if (name == "boundary")
+        for (auto* d : docks_)
+            if (d->isAncestorOf(boundary_)) d->raise();
     if (name == "materials") openMaterialLibrary();
     if (name == "dispersion")
         for (auto* d : docks_)

@@ -37,6 +37,7 @@ class RunPanel;
 class DispersionPanel;
 class ComparePanel;
 class ShapesPanel;
+class BoundaryPanel;
 class IntegrationPanel;
 class IgaPanel;
 class PoissonPanel;
@@ -62,6 +63,7 @@ public:
     QTabWidget* tabs() { return tabs_; }
     ComparePanel* compare() { return compare_; }
     ShapesPanel* shapes() { return shapes_; }
+    BoundaryPanel* boundary() { return boundary_; }
     IntegrationPanel* integration() { return integration_; }
     IgaPanel* iga() { return iga_; }
     PoissonPanel* poisson() { return poisson_; }
@@ -192,6 +194,7 @@ private:
     QTabWidget* tabs_ = nullptr;
     QTabWidget* main_tabs_ = nullptr;
     ComparePanel* compare_ = nullptr;
+    BoundaryPanel* boundary_ = nullptr;
     ShapesPanel* shapes_ = nullptr;
     QTabWidget* solvers_ = nullptr;
     IntegrationPanel* integration_ = nullptr;

@@ -82,4 +82,17 @@ private:
     VoxelGrid model_before_;
 };
 
+// The boundary block (face conditions, the absorbing layer's type, thickness and PML keys).
+class SetBoundaryCommand : public QUndoCommand {
+public:
+    SetBoundaryCommand(SceneDocument* doc, BoundarySpec after, const QString& text)
+        : QUndoCommand(text), doc_(doc), before_(doc->scene().boundary), after_(std::move(after)) {}
+    void undo() override { doc_->setBoundary(before_); }
+    void redo() override { doc_->setBoundary(after_); }
+
+private:
+    SceneDocument* doc_;
+    BoundarySpec before_, after_;
+};
+
 }  // namespace voxwave::ui

@@ -97,6 +97,11 @@ void SceneDocument::setMaterials(const std::vector<Material>& materials) {
     emit sceneChanged();
 }
 
+void SceneDocument::setBoundary(const BoundarySpec& boundary) {
+    scene_.boundary = boundary;
+    emit sceneChanged();
+}
+
 VoxelGrid SceneDocument::modelAtSpacing(double spacing) const {
     if (spacing == scene_.grid.spacing) return model_;
     Scene s = scene_;

@@ -58,6 +58,8 @@ public:
     // the voxel model stays as it is.
     void setMaterials(const std::vector<Material>& materials);
     void setRun(const RunSpec& run, double spacing);
+    // The faces' conditions and absorbing layer (the voxel model is unchanged).
+    void setBoundary(const BoundarySpec& boundary);
     // Puts back a model saved before a change of spacing (undo of setRun).
     void restoreRun(const RunSpec& run, const VoxelGrid& model);
     void setPainted(bool painted) { painted_ = painted; }

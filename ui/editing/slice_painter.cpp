@@ -4,10 +4,13 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 
+#include "boundary/absorbing_layer_boxes.hpp"
+#include "core/errors.hpp"
 #include "document/edit_commands.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -27,6 +30,14 @@ std::array<int, 3> plane_axes(SlicePlane p) {
     }
     return {0, 1, 2};
 }
+
+// The layers' colours: PML blue, sponge orange (the sponge also hatched, so the two differ
+// without colour too).
+QColor layer_color(AbsorbingType t) {
+    return t == AbsorbingType::Pml ? QColor(70, 170, 255, 80) : QColor(255, 150, 40, 80);
+}
+
+QString layer_name(AbsorbingType t) { return t == AbsorbingType::Pml ? QObject::tr("PML") : QObject::tr("sponge"); }
 
 QColor material_color(const Scene& s, MaterialId id) {
     if (id == kVoidId || id > s.materials.size()) return QColor(40, 40, 46);
@@ -365,6 +376,47 @@ void SlicePainter::mouseReleaseEvent(QMouseEvent* ev) {
     update();
 }
 
+std::vector<SlicePainter::LayerBand> SlicePainter::layerBands() const {
+    std::vector<LayerBand> out;
+    const VoxelGrid& g = doc_->model();
+    if (image_.isNull()) return out;
+    BoundaryConditions bc;
+    try {
+        bc = boundary_conditions(doc_->scene().boundary);
+    } catch (const InputError&) {
+        return out;  // the document's scene is validated; nothing to draw for one that is not
+    }
+    const auto ax = plane_axes(plane_);
+    const double centre = g.origin[ax[2]] + (sliceRef().layer + 0.5) * g.spacing;  // the painted element layer
+    for (const AbsorbingLayerBox& box : absorbing_layer_boxes(bc, g)) {
+        if (centre < box.lo[ax[2]] || centre > box.hi[ax[2]]) continue;
+        const auto cells = [&](int axis, const std::array<double, 3>& p) {
+            return (p[std::size_t(axis)] - g.origin[std::size_t(axis)]) / g.spacing;
+        };
+        const double a0 = cells(ax[0], box.lo), a1 = cells(ax[0], box.hi);
+        const double b0 = cells(ax[1], box.lo), b1 = cells(ax[1], box.hi);
+        out.push_back({box.face, box.type, QRectF(QPointF(a0, b0), QPointF(a1, b1))});
+    }
+    return out;
+}
+
+bool SlicePainter::event(QEvent* ev) {
+    if (ev->type() != QEvent::ToolTip) return QWidget::event(ev);
+    const QPoint at = static_cast<QHelpEvent*>(ev)->pos();
+    const double a = (at.x() - offset_.x()) / scale_, b = image_.height() - (at.y() - offset_.y()) / scale_;
+    QStringList lines;
+    const double ds = doc_->model().spacing;
+    for (const LayerBand& band : layerBands())
+        if (band.cells.contains(QPointF(a, b)))
+            lines << tr("Face %1: absorbing %2 layer, %3 mm = %4 cells")
+                         .arg(QString::fromLatin1(kBoundaryFaceNames[std::size_t(band.face)]), layer_name(band.type))
+                         .arg(doc_->scene().boundary.absorbing.thickness * 1e3, 0, 'g', 6)
+                         .arg(absorbing_layer_cells(doc_->scene().boundary.absorbing.thickness, ds), 0, 'g', 4);
+    if (lines.isEmpty()) return QWidget::event(ev);  // the widget's own tooltip, if any
+    QToolTip::showText(static_cast<QHelpEvent*>(ev)->globalPos(), lines.join('\n'), this);
+    return true;
+}
+
 void SlicePainter::wheelEvent(QWheelEvent* ev) {
     const double factor = std::pow(1.0015, ev->angleDelta().y());
     const QPointF at = ev->position();
@@ -404,8 +456,35 @@ void SlicePainter::paintEvent(QPaintEvent*) {
                            c);
         }
     }
+    // The absorbing layers: translucent bands (where two faces' layers meet, the corner is darker).
+    const std::vector<LayerBand> bands = layerBands();
+    bool shown_type[3] = {false, false, false};
+    for (const LayerBand& band : bands) {
+        const QRectF r(QPointF(offset_.x() + band.cells.left() * scale_,
+                               offset_.y() + (image_.height() - band.cells.bottom()) * scale_),
+                       QSizeF(band.cells.width() * scale_, band.cells.height() * scale_));
+        p.fillRect(r, layer_color(band.type));
+        if (band.type == AbsorbingType::Sponge) p.fillRect(r, QBrush(QColor(255, 150, 40, 110), Qt::BDiagPattern));
+        shown_type[int(band.type)] = true;
+    }
     p.setPen(QPen(QColor(200, 200, 200, 120), 1));
     p.drawRect(target);
+    // The legend of the bands, top left.
+    {
+        double y = 4;
+        for (AbsorbingType t : {AbsorbingType::Pml, AbsorbingType::Sponge}) {
+            if (!shown_type[int(t)]) continue;
+            const QString text = tr("%1 layer").arg(layer_name(t));
+            const QRectF swatch(6, y + 2, 12, 12);
+            QColor opaque = layer_color(t);
+            opaque.setAlpha(255);
+            p.fillRect(swatch, opaque);
+            if (t == AbsorbingType::Sponge) p.fillRect(swatch, QBrush(QColor(255, 150, 40, 200), Qt::BDiagPattern));
+            p.setPen(Qt::white);
+            p.drawText(QPointF(22, y + 13), text);
+            y += 16;
+        }
+    }
     // Sources (red triangles) and receivers (green squares); dimmed when off this plane.
     p.setRenderHint(QPainter::Antialiasing);
     const auto ax = plane_axes(plane_);

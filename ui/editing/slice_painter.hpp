@@ -8,6 +8,7 @@
 #include <QWidget>
 #include <optional>
 
+#include "boundary/boundary_conditions.hpp"
 #include "document/scene_document.hpp"
 #include "editing/paint_tools.hpp"
 
@@ -45,6 +46,18 @@ public:
     void setHighlightedReceiver(const QString& name);
     const QString& highlightedReceiver() const { return highlighted_; }
 
+    // The absorbing layers this slice crosses, drawn as translucent bands (PML and sponge in
+    // their own colours, a legend in the corner): one per absorbing face, in slice cell
+    // coordinates (x along the slice's first axis, y up its second, a cell [a, a + 1] x [b, b + 1]).
+    // A face across the slice's normal gives a band over the whole slice when the painted element
+    // layer lies in its layer.
+    struct LayerBand {
+        int face = 0;  // index into kBoundaryFaceNames
+        AbsorbingType type = AbsorbingType::None;
+        QRectF cells;
+    };
+    std::vector<LayerBand> layerBands() const;
+
 public slots:
     void setPlane(voxwave::SlicePlane plane);
     void setNodePlane(int index);
@@ -66,6 +79,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent*) override;
     void wheelEvent(QWheelEvent*) override;
     void resizeEvent(QResizeEvent*) override;
+    bool event(QEvent*) override;  // tooltips: the layer under the cursor
 
 private:
     void rebuildImage();

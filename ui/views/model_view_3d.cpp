@@ -6,6 +6,7 @@
 #include <vtkCellArray.h>
 #include <vtkCellPicker.h>
 #include <vtkColorTransferFunction.h>
+#include <vtkCubeSource.h>
 #include <vtkDiscreteFlyingEdges3D.h>
 #include <vtkFloatArray.h>
 #include <vtkImageData.h>
@@ -30,6 +31,8 @@
 #include <cmath>
 #include <set>
 
+#include "boundary/absorbing_layer_boxes.hpp"
+#include "core/errors.hpp"
 #include "views/color_bar.hpp"
 #include "views/vtk_widget.hpp"
 #include "wave/wave_problem.hpp"
@@ -40,6 +43,7 @@ struct ModelView3D::Pipeline {
     std::vector<vtkSmartPointer<vtkActor>> surfaces;
     std::vector<bool> is_background;
     std::vector<vtkSmartPointer<vtkActor>> glyphs;
+    std::vector<vtkSmartPointer<vtkActor>> layers;
     vtkSmartPointer<vtkPlane> clip = vtkSmartPointer<vtkPlane>::New();
     bool clipping = false;
     double background_opacity = 0.25;
@@ -101,8 +105,12 @@ ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
     clip_pos_->setToolTip(tr("Where the cut lies along its axis (0 - 100 % of the model)"));
     wavefield_ = new QCheckBox(tr("Wavefield"));
     wavefield_->setToolTip(tr("The live field on three planes through the source, refreshed a few times a second"));
+    layers_ = new QCheckBox(tr("Layers"));
+    layers_->setChecked(true);
+    layers_->setToolTip(tr("The absorbing layers of the Boundary panel as see-through boxes: PML blue, sponge orange"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(wavefield_);
+    bar->addWidget(layers_);
     bar->addWidget(new QLabel(tr("Opacity")));
     bar->addWidget(opacity_);
     bar->addWidget(clip_axis_);
@@ -124,15 +132,20 @@ ModelView3D::ModelView3D(SceneDocument* doc, QWidget* parent)
     auto clip_changed = [this] { setClip(clip_axis_->currentIndex() - 1, clip_pos_->value() / 100.0); };
     connect(clip_axis_, &QComboBox::currentIndexChanged, this, clip_changed);
     connect(clip_pos_, &QSlider::valueChanged, this, clip_changed);
+    connect(layers_, &QCheckBox::toggled, this, &ModelView3D::setLayersShown);
     connect(doc_, &SceneDocument::modelChanged, this, &ModelView3D::rebuildModel);
+    connect(doc_, &SceneDocument::modelChanged, this, &ModelView3D::rebuildLayers);
     connect(doc_, &SceneDocument::sceneChanged, this, &ModelView3D::rebuildGlyphs);
+    connect(doc_, &SceneDocument::sceneChanged, this, &ModelView3D::rebuildLayers);
     connect(doc_, &SceneDocument::documentReset, this, [this] {
         reset_camera_ = true;
         rebuildModel();
         rebuildGlyphs();
+        rebuildLayers();
     });
     rebuildModel();
     rebuildGlyphs();
+    rebuildLayers();
     view_->setClickHandler([this](QPointF px) {
         if (place_mode_ == 0) return false;
         Vec3 pos{};
@@ -167,6 +180,17 @@ bool ModelView3D::pickModelPoint(QPointF px, Vec3& node_position) const {
 
 int ModelView3D::surfaceCount() const { return int(p_->surfaces.size()); }
 int ModelView3D::glyphCount() const { return int(p_->glyphs.size()); }
+int ModelView3D::layerActorCount() const { return int(p_->layers.size()); }
+
+std::vector<std::array<double, 6>> ModelView3D::layerActorBounds() const {
+    std::vector<std::array<double, 6>> out;
+    for (const auto& a : p_->layers) {
+        std::array<double, 6> b{};
+        a->GetBounds(b.data());
+        out.push_back(b);
+    }
+    return out;
+}
 int ModelView3D::wavefieldPlaneCount() const { return int(p_->field_planes.size()); }
 double ModelView3D::wavefieldPeak() const { return p_->field_peak; }
 bool ModelView3D::wavefieldEnabled() const { return wavefield_->isChecked(); }
@@ -360,6 +384,54 @@ void ModelView3D::rebuildGlyphs() {
     view_->update();
 }
 
+void ModelView3D::rebuildLayers() {
+    vtkRenderer* ren = view_->renderer();
+    for (auto& a : p_->layers) ren->RemoveActor(a);
+    p_->layers.clear();
+    const VoxelGrid& g = doc_->model();
+    if (!layers_->isChecked() || g.ids.empty()) {
+        view_->update();
+        return;
+    }
+    BoundaryConditions bc;
+    try {
+        bc = boundary_conditions(doc_->scene().boundary);
+    } catch (const InputError&) {
+        view_->update();  // the document's scene is validated; nothing to draw for one that is not
+        return;
+    }
+    for (const AbsorbingLayerBox& box : absorbing_layer_boxes(bc, g)) {
+        auto cube = vtkSmartPointer<vtkCubeSource>::New();
+        cube->SetBounds(box.lo[0], box.hi[0], box.lo[1], box.hi[1], box.lo[2], box.hi[2]);
+        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+        mapper->SetInputConnection(cube->GetOutputPort());
+        if (p_->clipping) mapper->AddClippingPlane(p_->clip);
+        auto actor = vtkSmartPointer<vtkActor>::New();
+        actor->SetMapper(mapper);
+        vtkProperty* prop = actor->GetProperty();
+        if (box.type == AbsorbingType::Pml)
+            prop->SetColor(0.27, 0.67, 1.0);
+        else
+            prop->SetColor(1.0, 0.59, 0.16);
+        prop->SetOpacity(0.18);
+        prop->EdgeVisibilityOn();
+        prop->SetEdgeColor(prop->GetColor());
+        prop->LightingOff();
+        actor->PickableOff();  // clicks place sources on the model, not on the layers
+        ren->AddActor(actor);
+        p_->layers.push_back(actor);
+    }
+    view_->update();
+}
+
+void ModelView3D::setLayersShown(bool on) {
+    if (layers_->isChecked() != on) {
+        layers_->setChecked(on);  // emits toggled, which comes back here
+        return;
+    }
+    rebuildLayers();
+}
+
 void ModelView3D::setBackgroundOpacity(double opacity) {
     p_->background_opacity = opacity;
     for (std::size_t i = 0; i < p_->surfaces.size(); ++i)
@@ -377,6 +449,10 @@ void ModelView3D::setClip(int axis, double fraction) {
         n[axis] = -1;  // keep the part below the plane
         p_->clip->SetOrigin(o);
         p_->clip->SetNormal(n);
+    }
+    for (auto& a : p_->layers) {
+        a->GetMapper()->RemoveAllClippingPlanes();
+        if (p_->clipping) a->GetMapper()->AddClippingPlane(p_->clip);
     }
     for (auto& a : p_->surfaces) {
         a->GetMapper()->RemoveAllClippingPlanes();

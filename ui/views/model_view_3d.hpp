@@ -26,6 +26,11 @@ public:
     // Number of material surfaces drawn (tests, status).
     int surfaceCount() const;
     int glyphCount() const;
+    // The absorbing layers drawn: one translucent box per absorbing face (PML blue, sponge
+    // orange, edges outlined), and each box's bounds (xmin, xmax, ymin, ymax, zmin, zmax) as the
+    // renderer has it (tests).
+    int layerActorCount() const;
+    std::vector<std::array<double, 6>> layerActorBounds() const;
     // Wavefield planes shown now (0 or 3) and the largest |value| on them (tests).
     int wavefieldPlaneCount() const;
     double wavefieldPeak() const;
@@ -34,6 +39,8 @@ public:
 public slots:
     void rebuildModel();
     void rebuildGlyphs();
+    void rebuildLayers();
+    void setLayersShown(bool on);
     void setBackgroundOpacity(double opacity);
     void setClip(int axis, double fraction);  // axis -1: no clipping
     // The live field on three planes (XY, XZ, YZ at node planes z, y, x), in the 2D view's colours.
@@ -60,6 +67,7 @@ private:
     QComboBox* clip_axis_;
     QSlider* clip_pos_;
     QCheckBox* wavefield_;
+    QCheckBox* layers_;
     ColorBarWidget* field_bar_;
     voxwave::SliceQuantity field_quantity_ = voxwave::SliceQuantity::Uz;
     std::unique_ptr<Pipeline> p_;
