@@ -5,6 +5,7 @@
 #include <cmath>
 #include <complex>
 #include <numeric>
+#include <unsupported/Eigen/FFT>
 
 namespace voxwave {
 
@@ -51,47 +52,28 @@ ReceiverLine receiver_line(const std::vector<std::array<double, 3>>& positions) 
     return line;
 }
 
-namespace {
-
-// In-place radix-2 FFT (size a power of two); inverse without the 1/N.
-void fft(std::vector<std::complex<double>>& a, bool inverse) {
-    const std::size_t n = a.size();
-    for (std::size_t i = 1, j = 0; i < n; ++i) {
-        std::size_t bit = n >> 1;
-        for (; j & bit; bit >>= 1) j ^= bit;
-        j ^= bit;
-        if (i < j) std::swap(a[i], a[j]);
-    }
-    const double pi = std::acos(-1.0);
-    for (std::size_t len = 2; len <= n; len <<= 1) {
-        const double angle = 2 * pi / double(len) * (inverse ? 1 : -1);
-        for (std::size_t i = 0; i < n; i += len)
-            for (std::size_t k = 0; k < len / 2; ++k) {
-                // Twiddles computed directly, not by repeated multiplication: no drift on long traces.
-                const std::complex<double> w = std::polar(1.0, angle * double(k));
-                const std::complex<double> u = a[i + k], v = a[i + k + len / 2] * w;
-                a[i + k] = u + v;
-                a[i + k + len / 2] = u - v;
-            }
-    }
-}
-
-}  // namespace
-
 std::vector<double> hilbert_envelope(const std::vector<double>& x) {
     const std::size_t n = x.size();
     if (n == 0) return {};
     std::size_t m = 1;
     while (m < 2 * n) m <<= 1;
-    std::vector<std::complex<double>> a(m);
-    for (std::size_t i = 0; i < n; ++i) a[i] = x[i];
-    fft(a, false);
-    // Analytic signal: keep DC and Nyquist, double the positive frequencies, drop the negative.
-    for (std::size_t k = 1; k < m / 2; ++k) a[k] *= 2.0;
-    for (std::size_t k = m / 2 + 1; k < m; ++k) a[k] = 0;
-    fft(a, true);
+    // Eigen's FFT (kissfft inside): the spectrum of the zero-padded trace, then the analytic
+    // signal: DC and Nyquist kept, the positive frequencies doubled, the negative dropped.
+    std::vector<double> padded(m, 0.0);
+    std::copy(x.begin(), x.end(), padded.begin());
+    Eigen::FFT<double> fft;
+    fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+    std::vector<std::complex<double>> half;
+    fft.fwd(half, padded);
+    std::vector<std::complex<double>> spectrum(m, 0.0);
+    spectrum[0] = half[0];
+    for (std::size_t k = 1; k < m / 2; ++k) spectrum[k] = 2.0 * half[k];
+    spectrum[m / 2] = half[m / 2];
+    std::vector<std::complex<double>> a;
+    fft.ClearFlag(Eigen::FFT<double>::HalfSpectrum);
+    fft.inv(a, spectrum);  // scaled by 1/m
     std::vector<double> env(n);
-    for (std::size_t i = 0; i < n; ++i) env[i] = std::abs(a[i]) / double(m);
+    for (std::size_t i = 0; i < n; ++i) env[i] = std::abs(a[i]);
     return env;
 }
 
