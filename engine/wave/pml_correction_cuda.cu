@@ -1,0 +1,260 @@
+#include <vector>
+
+#include "core/cuda_check.cuh"
+#include "wave/pml_correction_cuda.cuh"
+#include "wave/pml_element_kernel.hpp"
+
+namespace voxwave::cuda {
+namespace {
+
+constexpr int kPmlThreads = 128;
+
+template <class Real>
+struct PmlElementArgs {
+    std::size_t count;
+    int nx, ny;
+    const unsigned long long* element;
+    const unsigned long long* first_pole;
+    const std::uint8_t* ids;
+    const double *lambda, *mu;
+    double sc[3];
+    const double *decay, *w_old, *w_new, *filter_const, *filter_residue;
+    double *psi, *prev;
+    const Real* u[3];
+    const Real* um[3];
+    double keep, b;
+    bool damped;
+    PmlTarget<Real> target;
+};
+
+template <class Real>
+struct PmlNodeArgs {
+    std::size_t count;
+    const unsigned long long* node;
+    const unsigned long long* first_pole;
+    const double *decay, *w_old, *w_new, *stiffness, *residue;
+    double* psi;
+    const Real* u[3];
+    const Real* um[3];
+    PmlTarget<Real> target;
+};
+
+// Adds correction v (FP64) at node n of component c: f += v, or u+ -= dt^2/m / (1 + h) v.
+template <class Real>
+__device__ __forceinline__ void pml_add(const PmlTarget<Real>& t, int c, std::size_t n, double v, bool atomic) {
+    if (t.scale) v = -double(t.scale[n]) * double(t.ih ? t.ih[n] : t.ih0) * v;
+    const Real r = static_cast<Real>(v);
+    if (atomic)
+        atomicAdd(t.out[c] + n, r);
+    else
+        t.out[c][n] += r;
+}
+
+// One thread per layer element: the same steps as PmlCorrectionCpu::add_element_forces.
+template <class Real>
+__global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs<Real> a) {
+    const std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (q >= a.count) return;
+    const std::size_t nx = std::size_t(a.nx), ny = std::size_t(a.ny);
+    const std::size_t nx1 = nx + 1, plane1 = nx1 * (ny + 1);
+    const std::size_t e = std::size_t(a.element[q]);
+    const std::size_t n0 = e % nx + nx1 * ((e / nx) % ny) + plane1 * (e / (nx * ny));
+    std::size_t nodes[8];
+    for (int c = 0; c < 2; ++c)
+        for (int bb = 0; bb < 2; ++bb)
+            for (int aa = 0; aa < 2; ++aa)
+                nodes[voxel_local_node(aa, bb, c)] =
+                    n0 + std::size_t(aa) + nx1 * std::size_t(bb) + plane1 * std::size_t(c);
+    double w[24];
+    for (int l = 0; l < 8; ++l)
+        for (int c = 0; c < 3; ++c) {
+            const double uc = double(a.u[c][nodes[l]]);
+            // As the CPU pass writes it, without contraction into an fma: the same bits.
+            w[3 * l + c] = a.damped ? __dsub_rn(__dmul_rn(a.keep, uc), __dmul_rn(a.b, double(a.um[c][nodes[l]]))) : uc;
+        }
+    double S[kPmlMomentValues];
+    pml_element_moments(w, S);
+    double* prev = a.prev + q * kPmlMomentValues;
+    double dS[kPmlFilters][kPmlMomentValues];
+    for (int fl = 0; fl < kPmlFilters; ++fl) {
+        const double c0 = a.filter_const[q * kPmlFilters + std::size_t(fl)];
+        for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 == 0 ? 0.0 : c0 * S[v];
+    }
+    for (std::size_t p = std::size_t(a.first_pole[q]); p < std::size_t(a.first_pole[q + 1]); ++p) {
+        double* psi = a.psi + p * kPmlMomentValues;
+        pml_advance(psi, prev, S, kPmlMomentValues, a.decay[p], a.w_old[p], a.w_new[p]);
+        for (int fl = 0; fl < kPmlFilters; ++fl) {
+            const double r = a.filter_residue[p * kPmlFilters + std::size_t(fl)];
+            if (r == 0) continue;
+            for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += r * psi[v];
+        }
+    }
+    for (int v = 0; v < kPmlMomentValues; ++v) prev[v] = S[v];
+    const unsigned id = a.ids[q];
+    double f[24];
+    pml_element_force(dS, a.lambda[id], a.mu[id], a.sc, f);
+    for (int l = 0; l < 8; ++l)
+        for (int c = 0; c < 3; ++c) {
+            // The CPU pass rounds each element's force to Real before adding it to f.
+            const double fe = a.target.scale ? f[3 * l + c] : double(static_cast<Real>(f[3 * l + c]));
+            pml_add(a.target, c, nodes[l], fe, true);
+        }
+}
+
+// One thread per layer node: PmlCorrectionCpu::add_node_forces. Each node once: no atomics.
+template <class Real>
+__global__ void __launch_bounds__(kPmlThreads) pml_node_kernel(PmlNodeArgs<Real> a) {
+    const std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (q >= a.count) return;
+    const std::size_t n = std::size_t(a.node[q]);
+    const std::size_t p0 = std::size_t(a.first_pole[q]), p1 = std::size_t(a.first_pole[q + 1]);
+    for (int c = 0; c < 3; ++c) {
+        const double un = double(a.u[c][n]), up = double(a.um[c][n]);
+        double force = a.stiffness[q] * un;
+        for (std::size_t p = p0; p < p1; ++p) {
+            double& psi = a.psi[3 * p + std::size_t(c)];
+            psi = a.decay[p] * psi + a.w_old[p] * up + a.w_new[p] * un;
+            force += a.residue[p] * psi;
+        }
+        pml_add(a.target, c, n, force, false);
+    }
+}
+
+unsigned pml_blocks(std::size_t n) { return unsigned((n + kPmlThreads - 1) / kPmlThreads); }
+
+template <class T>
+void upload_to(DeviceBuffer<T>& b, const std::vector<T>& v) {
+    b.resize(v.size());
+    b.upload(v);
+}
+
+std::vector<unsigned long long> as_ull(const std::vector<std::size_t>& v) {
+    return std::vector<unsigned long long>(v.begin(), v.end());
+}
+
+}  // namespace
+
+template <class Real>
+PmlCorrection<Real>::PmlCorrection(const WaveProblem& problem, const PmlTables& t)
+    : problem_(problem), elements_(t.element.size()), nodes_(t.node.size()) {
+    const ModeScales m = mode_scales(problem.element_method(), problem.grid.spacing);
+    scales_[0] = m.constant;
+    scales_[1] = m.linear;
+    scales_[2] = m.bilinear;
+    std::vector<double> lambda(256, 0.0), mu(256, 0.0);
+    for (std::size_t i = 0; i < problem.materials.size() && i < 255; ++i) {
+        lambda[i + 1] = problem.materials[i].lame_lambda();
+        mu[i + 1] = problem.materials[i].shear_modulus();
+    }
+    upload_to(lambda_, lambda);
+    upload_to(mu_, mu);
+    std::vector<std::uint8_t> ids(elements_);
+    for (std::size_t q = 0; q < elements_; ++q) ids[q] = problem.grid.ids[t.element[q]];
+    upload_to(ids_, ids);
+    upload_to(element_, as_ull(t.element));
+    upload_to(element_first_pole_, as_ull(t.element_first_pole));
+    upload_to(element_decay_, t.element_poles.decay);
+    upload_to(element_w_old_, t.element_poles.w_old);
+    upload_to(element_w_new_, t.element_poles.w_new);
+    upload_to(filter_const_, t.filter_const);
+    upload_to(filter_residue_, t.filter_residue);
+    upload_to(node_, as_ull(t.node));
+    upload_to(node_first_pole_, as_ull(t.node_first_pole));
+    upload_to(node_decay_, t.node_poles.decay);
+    upload_to(node_w_old_, t.node_poles.w_old);
+    upload_to(node_w_new_, t.node_poles.w_new);
+    upload_to(node_stiffness_, t.node_stiffness);
+    upload_to(node_residue_, t.node_residue);
+    psi_.resize(t.element_poles.size() * kPmlMomentValues);  // resize zeroes
+    moments_prev_.resize(elements_ * kPmlMomentValues);
+    node_psi_.resize(t.node_poles.size() * 3);
+}
+
+template <class Real>
+void PmlCorrection<Real>::reset() {
+    for (DeviceBuffer<double>* b : {&psi_, &moments_prev_, &node_psi_})
+        if (b->size()) VOXWAVE_CUDA_CHECK(cudaMemset(b->get(), 0, b->bytes()));
+}
+
+template <class Real>
+std::size_t PmlCorrection<Real>::bytes_of(const PmlTables& t) {
+    if (t.empty()) return 0;
+    const std::size_t doubles = 512 + t.element_poles.size() * (3 + kPmlMomentValues) +
+                                t.element.size() * kPmlMomentValues + t.filter_const.size() + t.filter_residue.size() +
+                                t.node_poles.size() * (3 + 3) + t.node_stiffness.size() + t.node_residue.size();
+    const std::size_t indices =
+        t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size();
+    return doubles * sizeof(double) + indices * sizeof(unsigned long long) + t.element.size();
+}
+
+template <class Real>
+std::size_t PmlCorrection<Real>::device_bytes() const {
+    std::size_t b = ids_.bytes();
+    for (const auto* x : {&element_, &element_first_pole_, &node_, &node_first_pole_}) b += x->bytes();
+    for (const auto* x : {&lambda_, &mu_, &element_decay_, &element_w_old_, &element_w_new_, &filter_const_,
+                          &filter_residue_, &node_decay_, &node_w_old_, &node_w_new_, &node_stiffness_, &node_residue_,
+                          &psi_, &moments_prev_, &node_psi_})
+        b += x->bytes();
+    return b;
+}
+
+template <class Real>
+void PmlCorrection<Real>::add_element_forces(const Real* const u[3], const Real* const um[3], Real b,
+                                             const PmlTarget<Real>& target, cudaStream_t stream) {
+    if (elements_ == 0) return;
+    PmlElementArgs<Real> a{};
+    a.count = elements_;
+    a.nx = problem_.grid.n[0];
+    a.ny = problem_.grid.n[1];
+    a.element = element_.get();
+    a.first_pole = element_first_pole_.get();
+    a.ids = ids_.get();
+    a.lambda = lambda_.get();
+    a.mu = mu_.get();
+    for (int i = 0; i < 3; ++i) a.sc[i] = scales_[i];
+    a.decay = element_decay_.get();
+    a.w_old = element_w_old_.get();
+    a.w_new = element_w_new_.get();
+    a.filter_const = filter_const_.get();
+    a.filter_residue = filter_residue_.get();
+    a.psi = psi_.get();
+    a.prev = moments_prev_.get();
+    for (int c = 0; c < 3; ++c) {
+        a.u[c] = u[c];
+        a.um[c] = um[c];
+    }
+    a.b = double(b);
+    a.keep = 1.0 + a.b;
+    a.damped = um[0] != nullptr && b != Real(0);
+    a.target = target;
+    pml_element_kernel<Real><<<pml_blocks(elements_), kPmlThreads, 0, stream>>>(a);
+    VOXWAVE_CUDA_CHECK_LAUNCH("pml_element_kernel");
+}
+
+template <class Real>
+void PmlCorrection<Real>::add_node_forces(const Real* const u[3], const Real* const um[3],
+                                          const PmlTarget<Real>& target, cudaStream_t stream) {
+    if (nodes_ == 0) return;
+    PmlNodeArgs<Real> a{};
+    a.count = nodes_;
+    a.node = node_.get();
+    a.first_pole = node_first_pole_.get();
+    a.decay = node_decay_.get();
+    a.w_old = node_w_old_.get();
+    a.w_new = node_w_new_.get();
+    a.stiffness = node_stiffness_.get();
+    a.residue = node_residue_.get();
+    a.psi = node_psi_.get();
+    for (int c = 0; c < 3; ++c) {
+        a.u[c] = u[c];
+        a.um[c] = um[c];
+    }
+    a.target = target;
+    pml_node_kernel<Real><<<pml_blocks(nodes_), kPmlThreads, 0, stream>>>(a);
+    VOXWAVE_CUDA_CHECK_LAUNCH("pml_node_kernel");
+}
+
+template class PmlCorrection<double>;
+template class PmlCorrection<float>;
+
+}  // namespace voxwave::cuda
