@@ -103,6 +103,17 @@ Row bench_one(const WaveProblem& p, long long steps) {
 // The scene of one benchmark case (`warmup` untimed steps before o.steps timed ones), or nothing
 // for a combination the run rules do not allow (precision_allowed). The base scene was
 // validated with --stages; --spacing was checked by run().
+// --pml-cells: the model cut out of a larger structure on five faces, the top (where the paper
+// model's source and receivers are) a free surface; a PML `cells` elements thick at the scene's
+// spacing. Throws InputError naming --pml-cells when the layer does not fit.
+void add_bench_pml(Scene& sc, int cells) {
+    if (cells <= 0) return;
+    sc.boundary.absorbing.faces = {"x-", "x+", "y-", "y+", "z-"};
+    sc.boundary.absorbing.thickness = cells * sc.grid.spacing;
+    sc.boundary.absorbing.type = "pml";
+    validate_scene(sc, "--pml-cells");
+}
+
 std::optional<Scene> bench_scene(const Scene& base, const BenchOptions& o, double ds, const std::string& method,
                                  const std::string& precision, long long warmup, Backend backend) {
     Scene sc = base;
@@ -116,14 +127,7 @@ std::optional<Scene> bench_scene(const Scene& base, const BenchOptions& o, doubl
     }
     sc.run.steps = o.steps + warmup;
     sc.run.backend = backend;
-    if (o.pml_cells > 0) {
-        // The overhead case: the model cut out of a larger structure on five faces, the
-        // top (where the paper model's source and receivers are) a free surface.
-        sc.boundary.absorbing.faces = {"x-", "x+", "y-", "y+", "z-"};
-        sc.boundary.absorbing.thickness = o.pml_cells * ds;
-        sc.boundary.absorbing.type = "pml";
-        validate_scene(sc, "--pml-cells");
-    }
+    add_bench_pml(sc, o.pml_cells);
     return sc;
 }
 
@@ -283,6 +287,11 @@ int run(const BenchOptions& o) {
         base = read_scene_json(o.scene, [&o](Scene& s) { s.run.stages = o.stages; });
     } catch (const InputError& e) {
         throw blame_option(e, fields);
+    }
+    for (double ds : o.spacings) {  // before any measurement: a layer that does not fit is bad input
+        Scene sc = base;
+        sc.grid.spacing = ds;
+        add_bench_pml(sc, o.pml_cells);
     }
     if (backend == Backend::Cuda) return run_cuda(o, base, note);
     std::fprintf(stderr, "measuring copy bandwidth...\n");
