@@ -170,6 +170,21 @@ TEST_P(DistributedCuda, TracesEqualTheSingleGpuRun) {
     }
 }
 
+// With a PML on all six faces instead of the sponge: the slabs (cut along z) carry the layer,
+// the z- layer lies in the first slab and the z+ one in the last, the x and y layers and their
+// memory variables cross the seams (the element pass adds before the exchange of the shared planes).
+TEST_P(DistributedCuda, WithAPmlTracesEqualTheSingleGpuRun) {
+    std::string why;
+    if (!g_world->all(have_cuda(why))) GTEST_SKIP() << "no CUDA device: " << why;
+    Scene s = seam_scene(g_world->size(), 400);
+    s.boundary.absorbing.faces = {"x-", "x+", "y-", "y+", "z-", "z+"};
+    s.boundary.absorbing.type = "pml";
+    s.run.backend = Backend::Cuda;
+    s.run.method = GetParam().method;
+    s.run.precision = GetParam().precision;
+    expect_same_traces(s, GetParam(), {HaloTransport::HostStaged});
+}
+
 // The CUDA issue's tolerances: 1e-12 in FP64 (TCOVFEM M = 8 included), 1e-5 in FP32.
 INSTANTIATE_TEST_SUITE_P(Methods, DistributedCuda,
                          ::testing::Values(Case{Method::Ovfem, Precision::Fp64, 1e-12},
