@@ -9,9 +9,12 @@ namespace {
 
 constexpr int kPmlThreads = 128;
 
+// The element pass's arrays are value-major (value v of item i at v * items + i: filter_const
+// and moments by element, filter_residue and psi by pole), so that a warp's threads, which take
+// consecutive layer elements, read and write them in whole cache lines.
 template <class Real>
 struct PmlElementArgs {
-    std::size_t count;
+    std::size_t count, poles;
     int nx, ny;
     const unsigned long long* element;
     const unsigned long long* first_pole;
@@ -74,22 +77,25 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
         }
     double S[kPmlMomentValues];
     pml_element_moments(w, S);
-    double* prev = a.prev + q * kPmlMomentValues;
+    double prev[kPmlMomentValues];
+    for (int v = 0; v < kPmlMomentValues; ++v) prev[v] = a.prev[std::size_t(v) * a.count + q];
     double dS[kPmlFilters][kPmlMomentValues];
     for (int fl = 0; fl < kPmlFilters; ++fl) {
-        const double c0 = a.filter_const[q * kPmlFilters + std::size_t(fl)];
+        const double c0 = a.filter_const[std::size_t(fl) * a.count + q];
         for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 == 0 ? 0.0 : c0 * S[v];
     }
     for (std::size_t p = std::size_t(a.first_pole[q]); p < std::size_t(a.first_pole[q + 1]); ++p) {
-        double* psi = a.psi + p * kPmlMomentValues;
+        double psi[kPmlMomentValues];
+        for (int v = 0; v < kPmlMomentValues; ++v) psi[v] = a.psi[std::size_t(v) * a.poles + p];
         pml_advance(psi, prev, S, kPmlMomentValues, a.decay[p], a.w_old[p], a.w_new[p]);
+        for (int v = 0; v < kPmlMomentValues; ++v) a.psi[std::size_t(v) * a.poles + p] = psi[v];
         for (int fl = 0; fl < kPmlFilters; ++fl) {
-            const double r = a.filter_residue[p * kPmlFilters + std::size_t(fl)];
+            const double r = a.filter_residue[std::size_t(fl) * a.poles + p];
             if (r == 0) continue;
             for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += r * psi[v];
         }
     }
-    for (int v = 0; v < kPmlMomentValues; ++v) prev[v] = S[v];
+    for (int v = 0; v < kPmlMomentValues; ++v) a.prev[std::size_t(v) * a.count + q] = S[v];
     const unsigned id = a.ids[q];
     double f[24];
     pml_element_force(dS, a.lambda[id], a.mu[id], a.sc, f);
@@ -128,6 +134,15 @@ void upload_to(DeviceBuffer<T>& b, const std::vector<T>& v) {
     b.upload(v);
 }
 
+// Item-major rows of `width` values (item i's value v at i * width + v) to value-major.
+std::vector<double> value_major(const std::vector<double>& rows, std::size_t width) {
+    const std::size_t items = rows.size() / width;
+    std::vector<double> out(rows.size());
+    for (std::size_t i = 0; i < items; ++i)
+        for (std::size_t v = 0; v < width; ++v) out[v * items + i] = rows[i * width + v];
+    return out;
+}
+
 std::vector<unsigned long long> as_ull(const std::vector<std::size_t>& v) {
     return std::vector<unsigned long long>(v.begin(), v.end());
 }
@@ -156,8 +171,8 @@ PmlCorrection<Real>::PmlCorrection(const WaveProblem& problem, const PmlTables& 
     upload_to(element_decay_, t.element_poles.decay);
     upload_to(element_w_old_, t.element_poles.w_old);
     upload_to(element_w_new_, t.element_poles.w_new);
-    upload_to(filter_const_, t.filter_const);
-    upload_to(filter_residue_, t.filter_residue);
+    upload_to(filter_const_, value_major(t.filter_const, kPmlFilters));
+    upload_to(filter_residue_, value_major(t.filter_residue, kPmlFilters));
     upload_to(node_, as_ull(t.node));
     upload_to(node_first_pole_, as_ull(t.node_first_pole));
     upload_to(node_decay_, t.node_poles.decay);
@@ -204,6 +219,7 @@ void PmlCorrection<Real>::add_element_forces(const Real* const u[3], const Real*
     if (elements_ == 0) return;
     PmlElementArgs<Real> a{};
     a.count = elements_;
+    a.poles = element_decay_.size();
     a.nx = problem_.grid.n[0];
     a.ny = problem_.grid.n[1];
     a.element = element_.get();
