@@ -34,7 +34,9 @@ BoundaryNodes boundary_nodes(const BoundaryConditions& bc, const VoxelGrid& g, d
         fixed.push_back(g.node_index(n[0], n[1], n[2]));
     }
     for (int f = 0; f < 6; ++f) {
-        if (!bc.faces[std::size_t(f)].fixed) continue;
+        // A PML ends on a held face: what reaches it has crossed the layer twice, attenuated by
+        // R, while a free end would carry surface waves whose evanescent part the stretch grows.
+        if (!bc.faces[std::size_t(f)].fixed && bc.faces[std::size_t(f)].absorbing != AbsorbingType::Pml) continue;
         const int axis = face_axis(f), at = face_is_upper(f) ? g.n[axis] : 0;
         for (int k = 0; k <= g.n[2]; ++k)
             for (int j = 0; j <= g.n[1]; ++j)

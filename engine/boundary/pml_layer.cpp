@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "core/errors.hpp"
@@ -104,32 +105,33 @@ PmlLayer PmlLayer::turned(const std::array<int, 3>& from) const {
 
 namespace {
 
-PmlStretch stretch_at(const std::array<PmlProfile, 3>& prof, const std::array<int, 3>& idx) {
+PmlStretch stretch_at(const std::array<PmlProfile, 3>& prof, const std::array<int, 3>& idx, double d_max) {
     PmlStretch s;
     for (std::size_t a = 0; a < 3; ++a) {
         const PmlProfile& p = prof[a];
         if (p.empty()) continue;
         const std::size_t i = std::size_t(idx[a]);
-        s.d[a] = p.d[i];
+        s.d[a] = std::min(p.d[i], d_max);
         s.kappa[a] = p.kappa[i];
         s.alpha[a] = p.alpha[i];
     }
     return s;
 }
 
-// Poles closer than this fraction of the largest pole are moved apart: equal poles (an edge or
-// corner point at the same depth in two layers) would need the repeated-pole formula, and nearly
-// equal ones give large residues that cancel. Moving a pole by 1e-3 of the largest changes the
-// filter by as little, while the residues grow by at most about 1e3 (1e-13 in FP64).
+// Poles closer than this fraction of their size are moved apart: equal poles (an edge or corner
+// point at the same depth in two layers) would need the repeated-pole formula, and nearly equal
+// ones give large residues that cancel. Moving a pole by 1e-3 of itself changes the filter by
+// about as little, while the residues grow by about 1e3 (1e-13 in FP64).
 constexpr double kPmlPoleGap = 1e-3;
 
-// Sorted distinct values: each raised to at least kPmlPoleGap scale above the one before
-// (scale: the largest pole or zero of the filters, so that poles all 0 separate too).
+// Sorted distinct values: each raised to at least (1 + kPmlPoleGap) times the one before, and
+// kPmlPoleGap^2 scale above it (scale: the largest pole or zero of the filters, so that poles all
+// 0 separate too).
 void separate(std::vector<double*>& values, double scale) {
     if (values.empty()) return;
     std::sort(values.begin(), values.end(), [](const double* a, const double* b) { return *a < *b; });
-    const double gap = kPmlPoleGap * scale;
-    for (std::size_t i = 1; i < values.size(); ++i) *values[i] = std::max(*values[i], *values[i - 1] + gap);
+    for (std::size_t i = 1; i < values.size(); ++i)
+        *values[i] = std::max(*values[i], *values[i - 1] * (1 + kPmlPoleGap) + kPmlPoleGap * kPmlPoleGap * scale);
 }
 
 // A rational filter C prod (z + zero) / prod (z + pole) over a set of poles (indices into
@@ -183,21 +185,16 @@ void PmlTables::Poles::add(double pole, double dt) {
     this->w_new.push_back(w_new);
 }
 
-PmlStretch pml_node_stretch(const PmlLayer& layer, int i, int j, int k) { return stretch_at(layer.node, {i, j, k}); }
-
-PmlMassFactors pml_mass_factors(const PmlStretch& s) {
-    PmlMassFactors f;
-    for (std::size_t a = 0; a < 3; ++a) {
-        f.mass_scale *= s.kappa[a];
-        f.damping += s.d[a] / s.kappa[a];
-    }
-    return f;
+PmlStretch pml_node_stretch(const PmlLayer& layer, int i, int j, int k) {
+    return stretch_at(layer.node, {i, j, k}, std::numeric_limits<double>::infinity());
 }
 
-PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<double>& node_mass, double dt) {
+PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<Material>& materials,
+                     const std::vector<double>& node_mass, double dt) {
     PmlTables t;
     if (layer.empty()) return t;
     if (layer.n != g.n) throw RuntimeError("PML layer: its profiles describe another grid");
+    const double d_max = kPmlMaxDampingPerStep / dt;
 
     // Elements.
     t.element_first_pole.push_back(0);
@@ -205,7 +202,7 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
         for (int j = 0; j < g.n[1]; ++j)
             for (int i = 0; i < g.n[0]; ++i) {
                 if (g.at(i, j, k) == kVoidId) continue;
-                PmlStretch s = stretch_at(layer.element, {i, j, k});
+                PmlStretch s = stretch_at(layer.element, {i, j, k}, d_max);
                 if (s.identity()) continue;
                 // The poles alpha_a and beta_a = alpha_a + d_a / kappa_a of the damped axes.
                 std::array<double, 3> beta{};
@@ -259,7 +256,10 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
                 t.element_first_pole.push_back(t.element_poles.size());
             }
 
-    // Nodes: S = prod_a kappa_a (z + beta_a) / (z + alpha_a) over the damped axes.
+    // Nodes: the lumped mass of each element around a node is stretched with that element's S
+    // (the same stretch as its stiffness), so a node's mass term is m M(z) (i omega)^2 u with
+    // M = sum_e (m_e / m) S_e, S_e = prod_a kappa_a (z + beta_a) / (z + alpha_a).
+    const double v8 = g.spacing * g.spacing * g.spacing / 8.0;
     t.node_first_pole.push_back(0);
     for (int k = 0; k <= g.n[2]; ++k)
         for (int j = 0; j <= g.n[1]; ++j)
@@ -267,36 +267,63 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
                 const std::size_t n = g.node_index(i, j, k);
                 const double m = node_mass[n];
                 if (!(m > 0)) continue;
-                PmlStretch s = pml_node_stretch(layer, i, j, k);
-                if (s.identity()) continue;
-                Rational r;
-                std::vector<double*> values;
+                struct Around {
+                    double weight;
+                    PmlStretch s;
+                };
+                std::vector<Around> around;
+                bool stretched = false;
+                for (int c = k - 1; c <= k; ++c)
+                    for (int b = j - 1; b <= j; ++b)
+                        for (int a = i - 1; a <= i; ++a) {
+                            if (a < 0 || b < 0 || c < 0 || a >= g.n[0] || b >= g.n[1] || c >= g.n[2]) continue;
+                            const MaterialId id = g.at(a, b, c);
+                            if (id == kVoidId) continue;
+                            around.push_back(
+                                {materials[id - 1].density * v8 / m, stretch_at(layer.element, {a, b, c}, d_max)});
+                            stretched = stretched || !around.back().s.identity();
+                        }
+                if (!stretched) continue;
+                // The distinct alphas of the elements by axis (elements that share an index along
+                // an axis share its alpha; two axes of one element must not share a pole), moved
+                // apart where two are close.
+                std::vector<std::pair<double, std::size_t>> raw;
+                std::vector<double> moved;
                 double scale = 0;
-                for (std::size_t a = 0; a < 3; ++a)
-                    if (s.d[a] != 0) {
-                        values.push_back(&s.alpha[a]);
-                        scale = std::max(scale, s.alpha[a] + s.d[a] / s.kappa[a]);
-                    }
+                for (const Around& e : around)
+                    for (std::size_t a = 0; a < 3; ++a)
+                        if (e.s.d[a] != 0) {
+                            const std::pair<double, std::size_t> key{e.s.alpha[a], a};
+                            if (std::find(raw.begin(), raw.end(), key) == raw.end()) raw.push_back(key);
+                            scale = std::max(scale, e.s.alpha[a] + e.s.d[a] / e.s.kappa[a]);
+                        }
+                for (const auto& key : raw) moved.push_back(key.first);
+                std::vector<double*> values;
+                for (double& v : moved) values.push_back(&v);
                 separate(values, scale);
-                std::vector<double> table;
-                for (std::size_t a = 0; a < 3; ++a) {
-                    r.gain *= s.kappa[a];
-                    if (s.d[a] == 0) continue;
-                    r.zeros.push_back(s.alpha[a] + s.d[a] / s.kappa[a]);
-                    r.poles.push_back(int(table.size()));
-                    table.push_back(s.alpha[a]);
+                double c0 = 0;
+                std::vector<double> residue(moved.size(), 0.0);
+                for (const Around& e : around) {
+                    Rational r;
+                    for (std::size_t a = 0; a < 3; ++a) {
+                        r.gain *= e.s.kappa[a];
+                        if (e.s.d[a] == 0) continue;
+                        const int p = int(std::find(raw.begin(), raw.end(), std::pair{e.s.alpha[a], a}) - raw.begin());
+                        r.zeros.push_back(moved[std::size_t(p)] + e.s.d[a] / e.s.kappa[a]);
+                        r.poles.push_back(p);
+                    }
+                    double ce;
+                    std::vector<double> re;
+                    r.fractions(moved, ce, re);
+                    c0 += e.weight * ce;
+                    for (std::size_t p = 0; p < moved.size(); ++p) residue[p] += e.weight * re[p];
                 }
-                double c0;
-                std::vector<double> residue;
-                r.fractions(table, c0, residue);
-                double c2 = 0;
                 t.node.push_back(n);
-                for (std::size_t p = 0; p < table.size(); ++p) {
-                    c2 -= residue[p] * table[p];
-                    t.node_poles.add(table[p], dt);
-                    t.node_residue.push_back(m * residue[p] * table[p] * table[p]);
+                t.node_scale.push_back(c0);
+                for (std::size_t p = 0; p < moved.size(); ++p) {
+                    t.node_poles.add(moved[p], dt);
+                    t.node_residue.push_back(residue[p]);
                 }
-                t.node_stiffness.push_back(m * c2);
                 t.node_first_pole.push_back(t.node_poles.size());
             }
     return t;

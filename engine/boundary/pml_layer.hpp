@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "boundary/boundary_conditions.hpp"
+#include "model/material.hpp"
 #include "model/voxel_grid.hpp"
 
 namespace voxwave {
@@ -90,29 +91,32 @@ struct PmlTables {
     std::vector<double> filter_const;    // kPmlFilters per element
     std::vector<double> filter_residue;  // kPmlFilters per element pole
 
-    // Nodes with mass whose S is not 1. Their mass term m S (i omega)^2 u is
-    //     m [c0 u'' + c1 u' + c2 u + sum_p r_p p^2 psi_p(u)],   S = c0 + sum_p r_p / (i omega + p),
-    // c1 = sum_p r_p, c2 = -sum_p r_p p: c0 and c1 go into the update factors (pml_mass_factors),
-    // the rest is a force the kernel adds: node_stiffness = m c2, node_residue = m r_p p^2.
+    // Nodes with mass whose S is not 1. Their mass term m S (i omega)^2 u is advanced as the
+    // central difference of the stretched displacement y = S u = c0 u + sum_p r_p psi_p(u),
+    //     (1 + h) y+ = 2 y - (1 - h) y- - dt^2 / m f,
+    // and u+ follows from y+ (the recursion of psi_p(u+) holds u+ with weight w_new). In a
+    // stretched corner the mass and the stiffness then see the same filter (their product
+    // S (i omega)^2 + k S is central differences on y, stable under the interior's step).
     std::vector<std::size_t> node;
     std::vector<std::size_t> node_first_pole;  // node.size() + 1 entries
     Poles node_poles;
-    std::vector<double> node_stiffness;
-    std::vector<double> node_residue;
+    std::vector<double> node_scale;    // c0 = S(infinity) = kappa_x kappa_y kappa_z per node
+    std::vector<double> node_residue;  // r_p per node pole
 
     bool empty() const { return element.empty() && node.empty(); }
 };
 
-// The tables of layer on grid g (whose voids carry no element), node masses `node_mass`, step dt.
-PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<double>& node_mass, double dt);
+// The tables of layer on grid g (whose voids carry no element; materials[id - 1] is material
+// id), node masses `node_mass` (sum of the elements' rho ds^3 / 8), step dt.
+PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<Material>& materials,
+                     const std::vector<double>& node_mass, double dt);
 
 // The stretch of node (i, j, k) of the layer's grid.
 PmlStretch pml_node_stretch(const PmlLayer& layer, int i, int j, int k);
-// The mass factors of a node: c0 = kappa_x kappa_y kappa_z (the mass scales by it) and
-// c1 / c0 = sum_a d_a / kappa_a (a damping rate, 1/s, that joins the update's h).
-struct PmlMassFactors {
-    double mass_scale = 1, damping = 0;
-};
-PmlMassFactors pml_mass_factors(const PmlStretch& s);
+
+// The largest d dt the tables use: a layer thinner than about 4 elements asks for more, where the
+// explicit step of its filters would no longer be stable (d is capped there, the layer
+// absorbing less, and stays stable).
+inline constexpr double kPmlMaxDampingPerStep = 1.5;
 
 }  // namespace voxwave

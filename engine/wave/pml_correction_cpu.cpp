@@ -11,7 +11,8 @@ namespace voxwave {
 
 template <class Real>
 PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem)
-    : problem_(problem), tables_(pml_tables(problem.boundary.pml, problem.grid, problem.node_mass, problem.dt)) {
+    : problem_(problem),
+      tables_(pml_tables(problem.boundary.pml, problem.grid, problem.materials, problem.node_mass, problem.dt)) {
     const ModeScales m = mode_scales(problem.element_method(), problem.grid.spacing);
     scales_ = {m.constant, m.linear, m.bilinear};
     lambda_.assign(256, 0.0);
@@ -23,6 +24,12 @@ PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem)
     psi_.assign(tables_.element_poles.size() * kPmlMomentValues, 0.0);
     moments_prev_.assign(tables_.element.size() * kPmlMomentValues, 0.0);
     node_psi_.assign(tables_.node_poles.size() * 3, 0.0);
+    y_.assign(tables_.node.size() * 3, 0.0);
+    y_prev_.assign(tables_.node.size() * 3, 0.0);
+    const std::vector<std::size_t>& fixed = problem.boundary.fixed_nodes;
+    for (std::size_t n : tables_.node)
+        node_dt2_inv_mass_.push_back(
+            std::binary_search(fixed.begin(), fixed.end(), n) ? 0.0 : problem.dt * problem.dt / problem.node_mass[n]);
     forces_.assign(tables_.element.size() * 24, 0.0);
     const std::size_t per_plane = std::size_t(problem.grid.n[0]) * std::size_t(problem.grid.n[1]);
     plane_first_.assign(std::size_t(problem.grid.n[2]) + 1, 0);
@@ -33,18 +40,24 @@ PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem)
 }
 
 template <class Real>
-void PmlCorrectionCpu<Real>::reset() {
+void PmlCorrectionCpu<Real>::reset(const std::array<const Real*, 3>& u_prev, const std::array<const Real*, 3>& u) {
     std::fill(psi_.begin(), psi_.end(), 0.0);
     std::fill(moments_prev_.begin(), moments_prev_.end(), 0.0);
     std::fill(node_psi_.begin(), node_psi_.end(), 0.0);
+    for (std::size_t q = 0; q < tables_.node.size(); ++q)
+        for (int c = 0; c < 3; ++c) {
+            y_[3 * q + std::size_t(c)] = tables_.node_scale[q] * double(u[c][tables_.node[q]]);
+            y_prev_[3 * q + std::size_t(c)] = tables_.node_scale[q] * double(u_prev[c][tables_.node[q]]);
+        }
 }
 
 template <class Real>
 std::size_t PmlCorrectionCpu<Real>::memory_bytes() const {
     const PmlTables& t = tables_;
-    const std::size_t doubles = psi_.size() + moments_prev_.size() + node_psi_.size() + forces_.size() +
+    const std::size_t doubles = psi_.size() + moments_prev_.size() + node_psi_.size() + y_.size() + y_prev_.size() +
+                                node_dt2_inv_mass_.size() + forces_.size() +
                                 4 * (t.element_poles.size() + t.node_poles.size()) + t.filter_const.size() +
-                                t.filter_residue.size() + t.node_stiffness.size() + t.node_residue.size();
+                                t.filter_residue.size() + t.node_scale.size() + t.node_residue.size();
     const std::size_t indices =
         t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size() + plane_first_.size();
     return doubles * sizeof(double) + indices * sizeof(std::size_t);
@@ -129,26 +142,41 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
 }
 
 template <class Real>
-void PmlCorrectionCpu<Real>::add_node_forces(const std::array<const Real*, 3>& u,
-                                             const std::array<const Real*, 3>& u_prev, const std::array<Real*, 3>& f) {
+void PmlCorrectionCpu<Real>::update_nodes(const std::array<const Real*, 3>& u, const std::array<const Real*, 3>& f,
+                                          const std::array<Real*, 3>& u_next) {
     const PmlTables& t = tables_;
+    const double h = 0.5 * problem_.dt * problem_.rayleigh.alpha;  // Rayleigh's mass term, on y
+    const double one_minus_h = 1.0 - h, inv_one_plus_h = 1.0 / (1.0 + h);
     const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(t.node.size());
 #pragma omp parallel
     {
         const FlushDenormalsScope no_subnormals;
 #pragma omp for schedule(static)
-        for (std::ptrdiff_t q = 0; q < count; ++q) {
-            const std::size_t n = t.node[std::size_t(q)];
+        for (std::ptrdiff_t qq = 0; qq < count; ++qq) {
+            const std::size_t q = std::size_t(qq), n = t.node[q];
+            const double a = node_dt2_inv_mass_[q];
+            if (a == 0) continue;  // fixed: the update already held it
+            const std::size_t p0 = t.node_first_pole[q], p1 = t.node_first_pole[q + 1];
+            double denominator = t.node_scale[q];
+            for (std::size_t p = p0; p < p1; ++p) denominator += t.node_residue[p] * t.node_poles.w_new[p];
             for (int c = 0; c < 3; ++c) {
-                const double un = double(u[c][n]), up = double(u_prev[c][n]);
-                double force = t.node_stiffness[std::size_t(q)] * un;
-                for (std::size_t p = t.node_first_pole[std::size_t(q)]; p < t.node_first_pole[std::size_t(q) + 1];
-                     ++p) {
-                    double& psi = node_psi_[3 * p + std::size_t(c)];
-                    psi = t.node_poles.decay[p] * psi + t.node_poles.w_old[p] * up + t.node_poles.w_new[p] * un;
-                    force += t.node_residue[p] * psi;
+                const std::size_t v = 3 * q + std::size_t(c);
+                const double un = double(u[c][n]);
+                const double y_next = (2.0 * y_[v] - one_minus_h * y_prev_[v] - a * double(f[c][n])) * inv_one_plus_h;
+                // y+ = c0 u+ + sum_p r_p (decay psi_p + w_old u + w_new u+).
+                double known = y_next;
+                for (std::size_t p = p0; p < p1; ++p) {
+                    const double carried =
+                        t.node_poles.decay[p] * node_psi_[3 * p + std::size_t(c)] + t.node_poles.w_old[p] * un;
+                    node_psi_[3 * p + std::size_t(c)] = carried;
+                    known -= t.node_residue[p] * carried;
                 }
-                f[c][n] += static_cast<Real>(force);
+                const double u_plus = known / denominator;
+                for (std::size_t p = p0; p < p1; ++p)
+                    node_psi_[3 * p + std::size_t(c)] += t.node_poles.w_new[p] * u_plus;
+                y_prev_[v] = y_[v];
+                y_[v] = y_next;
+                u_next[c][n] = static_cast<Real>(u_plus);
             }
         }
     }

@@ -1,11 +1,12 @@
-// The PML on the CPU steppers: two passes over the layer's flat tables (boundary/pml_layer.hpp),
-// run each step between the stiffness product and the node update (time_stepper_cpu.hpp).
+// The PML on the CPU steppers: two passes over the layer's flat tables (boundary/pml_layer.hpp).
 //
-//   add_element_forces: f += (PML - interior) force of every layer element, from its moments of
-//     w and their convolutions, which it advances (before a distributed run's force exchange:
-//     these are element forces, partial on a slab's shared planes like the product's);
-//   add_node_forces: f += the mass term's remainder m [c2 u + sum_p r_p p^2 psi_p(u)] at every
-//     layer node (after the exchange: a node term, whole on each slab's copy of the node).
+//   add_element_forces, right after the stiffness product (and before a distributed run's force
+//     exchange: these are element forces, partial on a slab's shared planes like the product's):
+//     f += (PML - interior) force of every layer element, from its moments of w and their
+//     convolutions, which it advances;
+//   update_nodes, after the node update (whose u+ it replaces at the layer's nodes): the
+//     central difference of the stretched displacement y = S u with the whole force f, and u+
+//     from y+ (pml_layer.hpp, PmlTables).
 //
 // Both compute in FP64 whatever the stepper's precision (the layer is a small part of the model,
 // and the filters' residues grow where poles are close). The memory variables exist for the
@@ -30,10 +31,11 @@ public:
     // w = (1 + b) u - b u_prev (u_prev null: w = u), the stiffness product's operand.
     void add_element_forces(const std::array<const Real*, 3>& u, const std::array<const Real*, 3>& u_prev, Real b,
                             const std::array<Real*, 3>& f);
-    void add_node_forces(const std::array<const Real*, 3>& u, const std::array<const Real*, 3>& u_prev,
-                         const std::array<Real*, 3>& f);
-    // Back to rest (every memory variable 0).
-    void reset();
+    // u_next[c][n] = u+ at every layer node that is not fixed, from u and the whole force f.
+    void update_nodes(const std::array<const Real*, 3>& u, const std::array<const Real*, 3>& f,
+                      const std::array<Real*, 3>& u_next);
+    // A state (u-, u) with no history in the layer: the convolutions 0, y = c0 u and y- = c0 u-.
+    void reset(const std::array<const Real*, 3>& u_prev, const std::array<const Real*, 3>& u);
     std::size_t memory_bytes() const;
     std::size_t layer_elements() const { return tables_.element.size(); }
     std::size_t layer_nodes() const { return tables_.node.size(); }
@@ -45,6 +47,8 @@ private:
     std::vector<double> lambda_, mu_;         // by material id
     std::vector<double> psi_, moments_prev_;  // per element pole and per element, 21 each
     std::vector<double> node_psi_;            // 3 per node pole
+    std::vector<double> y_, y_prev_;          // 3 per layer node: S u at this step and the one before
+    std::vector<double> node_dt2_inv_mass_;   // dt^2 / m per layer node, 0 where fixed
     std::vector<std::size_t> plane_first_;    // layer elements of element plane k: [plane_first_[k], [k + 1])
     std::vector<double> forces_;              // 24 per layer element, this step's corrections
 };

@@ -41,13 +41,13 @@ CpuTimeStepper<Real>::CpuTimeStepper(const WaveProblem& problem)
       u_(3 * nn_, Real(0)),
       up_(3 * nn_, Real(0)),
       beta_over_dt_(static_cast<Real>(problem.rayleigh.beta / problem.dt)),
-      uniform_h_(!problem.boundary.has_node_damping() && !problem.boundary.has_pml()) {
+      uniform_h_(!problem.boundary.has_node_damping()) {
     if (problem.boundary.has_pml()) pml_ = std::make_unique<PmlCorrectionCpu<Real>>(problem);
     UpdateCoefficients<Real> c = update_coefficients<Real>(problem);
     dt2_inv_mass_ = std::move(c.dt2_inv_mass);
     inv_one_plus_h_ = std::move(c.inv_one_plus_h);
     one_minus_h_ = std::move(c.one_minus_h);
-    if (uniform_h_) {  // no sponge or PML: one h for every node, keep only entry 0
+    if (uniform_h_) {  // no sponge: one h for every node, keep only entry 0
         inv_one_plus_h_.resize(1);
         one_minus_h_.resize(1);
         inv_one_plus_h_.shrink_to_fit();
@@ -75,7 +75,7 @@ void CpuTimeStepper<Real>::set_state(const std::vector<double>& u_prev, const st
     for (std::size_t n = 0; n < nn_; ++n)
         if (dt2_inv_mass_[n] == Real(0))
             for (int c = 0; c < 3; ++c) u_[c * nn_ + n] = up_[c * nn_ + n] = Real(0);
-    if (pml_) pml_->reset();
+    if (pml_) pml_->reset(cptrs(up_), cptrs(u_));
 }
 
 template <class Real>
@@ -136,7 +136,6 @@ void CpuTimeStepper<Real>::step(std::int64_t n) {
         const VoxelGrid& g = problem_.grid;
         exchange_->exchange_host(ptrs(f_), {nn_, std::size_t(g.n[0] + 1) * std::size_t(g.n[1] + 1), g.n[2]});
     }
-    if (pml_) pml_->add_node_forces(cptrs(u_), cptrs(up_), ptrs(f_));
     const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(nn_);
     const Real* __restrict a = dt2_inv_mass_.data();
 #pragma omp parallel
@@ -161,6 +160,7 @@ void CpuTimeStepper<Real>::step(std::int64_t n) {
             }
         }
     }
+    if (pml_) pml_->update_nodes(cptrs(u_), cptrs(f_), ptrs(up_));
     add_sources(n);
     u_.swap(up_);
 }

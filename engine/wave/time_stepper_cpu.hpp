@@ -10,9 +10,8 @@
 // For VFEM and OVFEM the step is one sweep (VoxelStiffnessCpu::step_fused): the update of a node
 // plane runs as soon as its force is complete, so f never goes to memory. A distributed slab
 // (set_force_exchange), TCOVFEM and a model with a PML take two passes, product then update; a
-// PML's correction (pml_correction_cpu.hpp) runs between them: its element forces right after
-// the product, its node forces after a slab's force exchange. In the layer the mass is m c0 and
-// h has the PML's damping rate too (update_coefficients.hpp).
+// PML (pml_correction_cpu.hpp) adds its element forces right after the product and replaces u+
+// at its nodes after the update.
 //
 // The stiffness product is VoxelStiffnessCpu<Real> for VFEM and OVFEM, and for TCOVFEM (FP64
 // only) TcovfemStiffnessCpu, the exact CPU emulation of the INT8 Tensor Core product with
@@ -86,7 +85,7 @@ private:
     Real beta_over_dt_;
     ForceExchange* exchange_ = nullptr;
     std::unique_ptr<PmlCorrectionCpu<Real>> pml_;  // null without a PML
-    bool uniform_h_;  // no sponge or PML: every node has the same h (entry 0 of the h arrays)
+    bool uniform_h_;  // no sponge: every node has the same h (entry 0 of the h arrays)
 };
 
 extern template class CpuTimeStepper<double>;

@@ -12,23 +12,12 @@ UpdateCoefficients<Real> update_coefficients(const WaveProblem& p) {
     c.inv_one_plus_h = std::vector<Real>(nn);
     c.one_minus_h = std::vector<Real>(nn);
     const std::ptrdiff_t n_nodes = static_cast<std::ptrdiff_t>(nn);
-    const bool pml = p.boundary.has_pml();
-    const std::size_t nx1 = std::size_t(p.grid.n[0] + 1), ny1 = std::size_t(p.grid.n[1] + 1);
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < n_nodes; ++i) {
         const std::size_t n = static_cast<std::size_t>(i);
-        double m = p.node_mass[n], pml_damping = 0;
-        if (pml) {
-            // In a PML the mass is m S (i omega)^2: its constant part scales the mass, its first
-            // pole moment is a damping rate (pml_layer.hpp); Rayleigh's mass term scales with it.
-            const std::size_t row = n / nx1;
-            const PmlMassFactors f =
-                pml_mass_factors(pml_node_stretch(p.boundary.pml, int(n % nx1), int(row % ny1), int(row / ny1)));
-            m *= f.mass_scale;
-            pml_damping = f.damping;
-        }
+        const double m = p.node_mass[n];
         c.dt2_inv_mass[n] = m > 0 ? static_cast<Real>(dt * dt / m) : Real(0);
-        const double h = 0.5 * dt * (p.rayleigh.alpha + p.boundary.damping_at(n) + pml_damping);
+        const double h = 0.5 * dt * (p.rayleigh.alpha + p.boundary.damping_at(n));
         c.inv_one_plus_h[n] = static_cast<Real>(1.0 / (1.0 + h));
         c.one_minus_h[n] = static_cast<Real>(1.0 - h);
     }

@@ -12,7 +12,7 @@ namespace voxwave {
 
 template <class Real>
 struct UpdateCoefficients {
-    std::vector<Real> dt2_inv_mass;    // dt^2 / m, 0 where the node is fixed or massless (m times c0 in a PML)
+    std::vector<Real> dt2_inv_mass;    // dt^2 / m, 0 where the node is fixed or massless
     std::vector<Real> inv_one_plus_h;  // 1 / (1 + h), h = (alpha + the boundary's node damping) dt / 2
     std::vector<Real> one_minus_h;     // 1 - h
 };
