@@ -1,6 +1,8 @@
+#include <algorithm>
 #include <vector>
 
 #include "core/cuda_check.cuh"
+#include "wave/central_difference.hpp"
 #include "wave/pml_correction_cuda.cuh"
 #include "wave/pml_element_kernel.hpp"
 
@@ -35,22 +37,21 @@ struct PmlNodeArgs {
     std::size_t count;
     const unsigned long long* node;
     const unsigned long long* first_pole;
-    const double *decay, *w_old, *w_new, *stiffness, *residue;
-    double* psi;
+    const double *decay, *w_old, *w_new, *scale, *residue, *a;
+    double one_minus_h, inv_one_plus_h;
+    double *psi, *y, *y_prev;
     const Real* u[3];
     const Real* um[3];
-    PmlTarget<Real> target;
+    PmlNodeForce<Real> force;
+    Real* out[3];  // u+ at the node, or null: into next (3 per layer node)
+    Real* next;
 };
 
 // Adds correction v (FP64) at node n of component c: f += v, or u+ -= dt^2/m / (1 + h) v.
 template <class Real>
-__device__ __forceinline__ void pml_add(const PmlTarget<Real>& t, int c, std::size_t n, double v, bool atomic) {
+__device__ __forceinline__ void pml_add(const PmlTarget<Real>& t, int c, std::size_t n, double v) {
     if (t.scale) v = -double(t.scale[n]) * double(t.ih ? t.ih[n] : t.ih0) * v;
-    const Real r = static_cast<Real>(v);
-    if (atomic)
-        atomicAdd(t.out[c] + n, r);
-    else
-        t.out[c][n] += r;
+    atomicAdd(t.out[c] + n, static_cast<Real>(v));
 }
 
 // One thread per layer element: the same steps as PmlCorrectionCpu::add_element_forces.
@@ -103,26 +104,82 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
         for (int c = 0; c < 3; ++c) {
             // The CPU pass rounds each element's force to Real before adding it to f.
             const double fe = a.target.scale ? f[3 * l + c] : double(static_cast<Real>(f[3 * l + c]));
-            pml_add(a.target, c, nodes[l], fe, true);
+            pml_add(a.target, c, nodes[l], fe);
         }
 }
 
-// One thread per layer node: PmlCorrectionCpu::add_node_forces. Each node once: no atomics.
+// One thread per layer node: PmlCorrectionCpu::update_nodes. Each node once: no atomics.
 template <class Real>
 __global__ void __launch_bounds__(kPmlThreads) pml_node_kernel(PmlNodeArgs<Real> a) {
     const std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (q >= a.count) return;
+    const double an = a.a[q];
+    if (an == 0) return;  // fixed: the update already held it
     const std::size_t n = std::size_t(a.node[q]);
     const std::size_t p0 = std::size_t(a.first_pole[q]), p1 = std::size_t(a.first_pole[q + 1]);
+    double denominator = a.scale[q];
+    for (std::size_t p = p0; p < p1; ++p) denominator += a.residue[p] * a.w_new[p];
+    const PmlNodeForce<Real>& F = a.force;
     for (int c = 0; c < 3; ++c) {
-        const double un = double(a.u[c][n]), up = double(a.um[c][n]);
-        double force = a.stiffness[q] * un;
+        const std::size_t v = 3 * q + std::size_t(c);
+        const Real ur = a.u[c][n];
+        const double un = double(ur);
+        // a f, the whole force's term of the update.
+        double af;
+        if (F.f[c]) {
+            Real f = F.f[c][n];
+            if (F.diag) f += Real(F.diag[n] * double(damped_operand(ur, a.um[c][n], F.keep, F.b)));
+            af = an * double(f);
+        } else {
+            const double ih = double(F.ih ? F.ih[n] : F.ih0), mh = double(F.mh ? F.mh[n] : F.mh0);
+            af = (2.0 * un - mh * double(a.um[c][n]) - double(F.up[c][n]) / ih) * (an / double(F.a[n]));
+        }
+        const double y_next = (2.0 * a.y[v] - a.one_minus_h * a.y_prev[v] - af) * a.inv_one_plus_h;
+        // y+ = c0 u+ + sum_p r_p (decay psi_p + w_old u + w_new u+).
+        double known = y_next;
         for (std::size_t p = p0; p < p1; ++p) {
             double& psi = a.psi[3 * p + std::size_t(c)];
-            psi = a.decay[p] * psi + a.w_old[p] * up + a.w_new[p] * un;
-            force += a.residue[p] * psi;
+            psi = a.decay[p] * psi + a.w_old[p] * un;
+            known -= a.residue[p] * psi;
         }
-        pml_add(a.target, c, n, force, false);
+        const double u_plus = known / denominator;
+        for (std::size_t p = p0; p < p1; ++p) a.psi[3 * p + std::size_t(c)] += a.w_new[p] * u_plus;
+        a.y_prev[v] = a.y[v];
+        a.y[v] = y_next;
+        if (a.out[0])
+            a.out[c][n] = static_cast<Real>(u_plus);
+        else
+            a.next[v] = static_cast<Real>(u_plus);
+    }
+}
+
+// The split design's u+ of update_nodes over the update's.
+template <class Real>
+__global__ void __launch_bounds__(kPmlThreads)
+    pml_write_nodes_kernel(std::size_t count, const unsigned long long* node, const double* a_node, const Real* next,
+                           Real* out0, Real* out1, Real* out2) {
+    const std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (q >= count || a_node[q] == 0) return;
+    const std::size_t n = std::size_t(node[q]);
+    out0[n] = next[3 * q];
+    out1[n] = next[3 * q + 1];
+    out2[n] = next[3 * q + 2];
+}
+
+// y = c0 u, y- = c0 u- at every layer node; the convolutions start at 0.
+template <class Real>
+__global__ void __launch_bounds__(kPmlThreads)
+    pml_reset_nodes_kernel(std::size_t count, const unsigned long long* node, const double* scale, const Real* u0,
+                           const Real* u1, const Real* u2, const Real* m0, const Real* m1, const Real* m2, double* y,
+                           double* y_prev) {
+    const std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (q >= count) return;
+    const std::size_t n = std::size_t(node[q]);
+    const Real* const u[3] = {u0, u1, u2};
+    const Real* const m[3] = {m0, m1, m2};
+    for (int c = 0; c < 3; ++c) {
+        y[3 * q + std::size_t(c)] = scale[q] * double(u[c][n]);
+        y_prev[3 * q + std::size_t(c)] = scale[q] * double(m[c][n]);
     }
 }
 
@@ -178,17 +235,34 @@ PmlCorrection<Real>::PmlCorrection(const WaveProblem& problem, const PmlTables& 
     upload_to(node_decay_, t.node_poles.decay);
     upload_to(node_w_old_, t.node_poles.w_old);
     upload_to(node_w_new_, t.node_poles.w_new);
-    upload_to(node_stiffness_, t.node_stiffness);
+    upload_to(node_scale_, t.node_scale);
     upload_to(node_residue_, t.node_residue);
+    // dt^2 / m per layer node, 0 where fixed (as PmlCorrectionCpu).
+    const std::vector<std::size_t>& fixed = problem.boundary.fixed_nodes;
+    std::vector<double> node_a;
+    for (std::size_t n : t.node)
+        node_a.push_back(
+            std::binary_search(fixed.begin(), fixed.end(), n) ? 0.0 : problem.dt * problem.dt / problem.node_mass[n]);
+    upload_to(node_a_, node_a);
+    const double h = 0.5 * problem.dt * problem.rayleigh.alpha;
+    one_minus_h_ = 1.0 - h;
+    inv_one_plus_h_ = 1.0 / (1.0 + h);
     psi_.resize(t.element_poles.size() * kPmlMomentValues);  // resize zeroes
     moments_prev_.resize(elements_ * kPmlMomentValues);
     node_psi_.resize(t.node_poles.size() * 3);
+    y_.resize(3 * nodes_);
+    y_prev_.resize(3 * nodes_);
+    next_.resize(3 * nodes_);
 }
 
 template <class Real>
-void PmlCorrection<Real>::reset() {
+void PmlCorrection<Real>::reset(const Real* const um[3], const Real* const u[3]) {
     for (DeviceBuffer<double>* b : {&psi_, &moments_prev_, &node_psi_})
         if (b->size()) VOXWAVE_CUDA_CHECK(cudaMemset(b->get(), 0, b->bytes()));
+    if (nodes_ == 0) return;
+    pml_reset_nodes_kernel<Real><<<pml_blocks(nodes_), kPmlThreads>>>(
+        nodes_, node_.get(), node_scale_.get(), u[0], u[1], u[2], um[0], um[1], um[2], y_.get(), y_prev_.get());
+    VOXWAVE_CUDA_CHECK_LAUNCH("pml_reset_nodes_kernel");
 }
 
 template <class Real>
@@ -196,7 +270,8 @@ std::size_t PmlCorrection<Real>::bytes_of(const PmlTables& t) {
     if (t.empty()) return 0;
     const std::size_t doubles = 512 + t.element_poles.size() * (3 + kPmlMomentValues) +
                                 t.element.size() * kPmlMomentValues + t.filter_const.size() + t.filter_residue.size() +
-                                t.node_poles.size() * (3 + 3) + t.node_stiffness.size() + t.node_residue.size();
+                                t.node_poles.size() * (3 + 3) + t.node_scale.size() + t.node_residue.size() +
+                                t.node.size() * (1 + 3 + 3) + t.node.size() * 3 * sizeof(Real) / sizeof(double);
     const std::size_t indices =
         t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size();
     return doubles * sizeof(double) + indices * sizeof(unsigned long long) + t.element.size();
@@ -204,11 +279,11 @@ std::size_t PmlCorrection<Real>::bytes_of(const PmlTables& t) {
 
 template <class Real>
 std::size_t PmlCorrection<Real>::device_bytes() const {
-    std::size_t b = ids_.bytes();
+    std::size_t b = ids_.bytes() + next_.bytes();
     for (const auto* x : {&element_, &element_first_pole_, &node_, &node_first_pole_}) b += x->bytes();
     for (const auto* x : {&lambda_, &mu_, &element_decay_, &element_w_old_, &element_w_new_, &filter_const_,
-                          &filter_residue_, &node_decay_, &node_w_old_, &node_w_new_, &node_stiffness_, &node_residue_,
-                          &psi_, &moments_prev_, &node_psi_})
+                          &filter_residue_, &node_decay_, &node_w_old_, &node_w_new_, &node_scale_, &node_residue_,
+                          &node_a_, &psi_, &moments_prev_, &node_psi_, &y_, &y_prev_})
         b += x->bytes();
     return b;
 }
@@ -248,8 +323,8 @@ void PmlCorrection<Real>::add_element_forces(const Real* const u[3], const Real*
 }
 
 template <class Real>
-void PmlCorrection<Real>::add_node_forces(const Real* const u[3], const Real* const um[3],
-                                          const PmlTarget<Real>& target, cudaStream_t stream) {
+void PmlCorrection<Real>::update_nodes(const Real* const u[3], const Real* const um[3], const PmlNodeForce<Real>& force,
+                                       Real* const* out, cudaStream_t stream) {
     if (nodes_ == 0) return;
     PmlNodeArgs<Real> a{};
     a.count = nodes_;
@@ -258,16 +333,31 @@ void PmlCorrection<Real>::add_node_forces(const Real* const u[3], const Real* co
     a.decay = node_decay_.get();
     a.w_old = node_w_old_.get();
     a.w_new = node_w_new_.get();
-    a.stiffness = node_stiffness_.get();
+    a.scale = node_scale_.get();
     a.residue = node_residue_.get();
+    a.a = node_a_.get();
+    a.one_minus_h = one_minus_h_;
+    a.inv_one_plus_h = inv_one_plus_h_;
     a.psi = node_psi_.get();
+    a.y = y_.get();
+    a.y_prev = y_prev_.get();
     for (int c = 0; c < 3; ++c) {
         a.u[c] = u[c];
         a.um[c] = um[c];
+        a.out[c] = out ? out[c] : nullptr;
     }
-    a.target = target;
+    a.force = force;
+    a.next = next_.get();
     pml_node_kernel<Real><<<pml_blocks(nodes_), kPmlThreads, 0, stream>>>(a);
     VOXWAVE_CUDA_CHECK_LAUNCH("pml_node_kernel");
+}
+
+template <class Real>
+void PmlCorrection<Real>::write_nodes(Real* const out[3], cudaStream_t stream) {
+    if (nodes_ == 0) return;
+    pml_write_nodes_kernel<Real><<<pml_blocks(nodes_), kPmlThreads, 0, stream>>>(nodes_, node_.get(), node_a_.get(),
+                                                                                 next_.get(), out[0], out[1], out[2]);
+    VOXWAVE_CUDA_CHECK_LAUNCH("pml_write_nodes_kernel");
 }
 
 template class PmlCorrection<double>;

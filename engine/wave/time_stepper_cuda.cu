@@ -175,7 +175,7 @@ struct HostTables {
 template <class Real>
 HostTables<Real> host_tables(const WaveProblem& p, const CudaEngineOptions& options) {
     HostTables<Real> t{update_coefficients<Real>(p), {}, {}};
-    if (p.boundary.has_pml()) t.pml = pml_tables(p.boundary.pml, p.grid, p.node_mass, p.dt);
+    if (p.boundary.has_pml()) t.pml = pml_tables(p.boundary.pml, p.grid, p.materials, p.node_mass, p.dt);
     if (p.method == Method::Tcovfem) {
         if (options.tcovfem_diagonal && options.tcovfem_diagonal->size() != p.grid.node_count())
             throw RuntimeError("tcovfem_diagonal: wrong size");
@@ -194,8 +194,7 @@ public:
         staged_ = options.tcovfem_mapping == TcovfemMapping::Staged;
         tc_ = p.method == Method::Tcovfem;
         damped_ = p.rayleigh.beta != 0;
-        // A PML's mass factors make h vary by node (update_coefficients).
-        uniform_h_ = !p.boundary.has_node_damping() && (!p.boundary.has_pml() || uniform_update_factors(tables.coef));
+        uniform_h_ = !p.boundary.has_node_damping();
         exchange_ = options.exchange;
         pml_bytes_ = cuda::PmlCorrection<Real>::bytes_of(tables.pml);
         fused_ = use_fused_step(options.moment_step, exchange_ != nullptr);
@@ -301,7 +300,7 @@ public:
                 for (int c = 0; c < 3; ++c) a[c * nn_ + n] = b[c * nn_ + n] = Real(0);
         u_.upload(a);
         um_.upload(b);
-        if (pml_) pml_->reset();
+        if (pml_) pml_->reset(state(um_), state(u_));
     }
 
     void write_slice(SlicePlane plane, int index, SliceQuantity q, int w, int h, float* out) const override {
@@ -466,31 +465,51 @@ public:
         } else {
             pml_element_forces();
             step_stiffness();
-            pml_node_forces();
+            pml_nodes_before_update();
             update();
+            pml_nodes_after_update();
             points(slot, true, receivers);
         }
     }
 
-    // The PML's passes (pml_correction_cuda.cuh). Split design: into f, the element pass before
-    // the stiffness product (both add into f; so a slab's exchange carries it), the node pass
-    // after the exchange.
+    // The PML's passes (pml_correction_cuda.cuh). Split design: the element pass into f before
+    // the stiffness product (both add into f; so a slab's exchange carries it), the layer nodes'
+    // u+ from the whole f after the exchange, written over the update's u+ after it.
     void pml_element_forces() {
         if (pml_) pml_->add_element_forces(state(u_), state(um_), b_, pml_force_target());
     }
-    void pml_node_forces() {
-        if (pml_) pml_->add_node_forces(state(u_), state(um_), pml_force_target());
+    void pml_nodes_before_update() {
+        if (!pml_) return;
+        cuda::PmlNodeForce<Real> force{};
+        for (int c = 0; c < 3; ++c) force.f[c] = f_.get() + c * nn_;
+        force.diag = tc_ ? diag_.get() : nullptr;  // the update kernel adds it to f
+        force.keep = keep_;
+        force.b = b_;
+        pml_->update_nodes(state(u_), state(um_), force, nullptr);
     }
-    // Fused step: both passes after the kernel, into u+ (a third buffer, f_; u and u- unchanged).
+    void pml_nodes_after_update() {
+        if (!pml_) return;
+        Real* const out[3] = {um_.get(), um_.get() + nn_, um_.get() + 2 * nn_};
+        pml_->write_nodes(out);
+    }
+    // Fused step: both passes after the kernel, on its u+ (a third buffer, f_; u and u- unchanged).
     void pml_fused() {
         if (!pml_) return;
+        Real* const up[3] = {f_.get(), f_.get() + nn_, f_.get() + 2 * nn_};
         cuda::PmlTarget<Real> t{};
-        for (int c = 0; c < 3; ++c) t.out[c] = f_.get() + c * nn_;
+        for (int c = 0; c < 3; ++c) t.out[c] = up[c];
         t.scale = a_.get();
         t.ih = uniform_h_ ? nullptr : ih_.get();
         t.ih0 = ih0_;
         pml_->add_element_forces(state(u_), state(um_), b_, t);
-        pml_->add_node_forces(state(u_), state(um_), t);
+        cuda::PmlNodeForce<Real> force{};
+        for (int c = 0; c < 3; ++c) force.up[c] = up[c];
+        force.a = a_.get();
+        force.ih = uniform_h_ ? nullptr : ih_.get();
+        force.mh = uniform_h_ ? nullptr : mh_.get();
+        force.ih0 = ih0_;
+        force.mh0 = mh0_;
+        pml_->update_nodes(state(u_), state(um_), force, up);
     }
     cuda::PmlTarget<Real> pml_force_target() const {
         cuda::PmlTarget<Real> t{};
@@ -650,10 +669,13 @@ public:
             } else {
                 pml_element_forces();
                 stiffness(u_.get(), um_.get(), damped_, f_.get());
-                pml_node_forces();
+                pml_nodes_before_update();
             }
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e1.get()));
-            if (!fused_) update();
+            if (!fused_) {
+                update();
+                pml_nodes_after_update();
+            }
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e2.get()));
             if (!fused_) points(0, true, false);
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e3.get()));
@@ -678,8 +700,9 @@ public:
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e0.get()));
             pml_element_forces();
             stiffness_exchanged(marks);
-            pml_node_forces();
+            pml_nodes_before_update();
             update();
+            pml_nodes_after_update();
             points(0, true, false);
             VOXWAVE_CUDA_CHECK(cudaEventRecord(eu.get()));
             rotate();
@@ -706,12 +729,6 @@ private:
     void check_fits() const {
         check_cuda_model_fits(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_,
                               handoff_words() * sizeof(unsigned long long) + pml_bytes_);
-    }
-    // One h for every node: the update kernels then read ih0 and mh0 instead of two arrays.
-    static bool uniform_update_factors(const UpdateCoefficients<Real>& c) {
-        for (std::size_t n = 1; n < c.inv_one_plus_h.size(); ++n)
-            if (c.inv_one_plus_h[n] != c.inv_one_plus_h[0] || c.one_minus_h[n] != c.one_minus_h[0]) return false;
-        return true;
     }
     // The row handoff's words: TCOVFEM's fused step only (the split designs and the moment step
     // have none), so that the memory check and device_bytes count what is allocated.
