@@ -1,33 +1,38 @@
 // The boundary module: what holds and what absorbs at the six faces of the box.
 //
 // BoundaryConditions is the one description of the boundary: a FaceCondition for each face (free,
-// fixed, absorbing of a type, or fixed with an absorbing layer behind it) and the fixed points. It
-// is built once from the scene's BoundarySpec (boundary_conditions() below). boundary_nodes()
+// fixed, absorbing of a type, or fixed with a sponge behind it) and the fixed points. It is built
+// once from the scene's BoundarySpec (boundary_conditions() below). boundary_nodes()
 // (boundary_nodes.hpp) turns it, on a voxel grid, into what the steppers consume: the per-node
-// damping of the sponge layers and the fixed nodes. WaveProblem carries that result; every
-// stepper (CPU, CUDA split and fused, TCOVFEM) reads it through update_coefficients(), and the
-// distributed run gives each slab its share (BoundaryNodes::node_range) and turns it with the
-// model (BoundaryNodes::turned).
+// damping of the sponge layers, the PML's per-axis profiles and the fixed nodes (a PML's outer
+// face among them). WaveProblem carries that result; every stepper (CPU, CUDA split and fused,
+// TCOVFEM) reads the sponge through update_coefficients(), the CPU stepper builds the PML's
+// tables (pml_tables, pml_layer.hpp), and the distributed run gives each slab its share
+// (BoundaryNodes::node_range) and turns it with the model (BoundaryNodes::turned).
 //
-// How an absorbing type plugs in (the sponge is the one today; the convolutional PML is next):
+// How an absorbing type plugs in (the sponge and the convolutional PML are the two):
 //  1. AbsorbingType gets a value and a name (to_string); boundary_conditions() sets it on the
-//     faces whose scene entry asks for it, with its parameters in FaceCondition (thickness is
-//     shared by every type; a PML adds its reflection target, kappa_max, alpha_max, frequency).
-//  2. One file pair in this folder builds its layer from the BoundaryConditions and the grid, as
-//     sponge_layer.cpp builds the sponge's node damping. A type that only damps nodes adds into
-//     BoundaryNodes::node_damping (mass-proportional damping, which the update factors already
-//     apply). A CPML instead builds a layer of its own: the layer's elements and nodes, its
-//     profiles d, kappa, alpha along each axis at those nodes, and the sizes of its memory
-//     variables, which exist for the layer's elements and nodes only.
+//     faces whose scene entry asks for it (boundary.absorbing.type), with its parameters in
+//     FaceCondition (thickness is shared by every type; the PML adds its reflection target,
+//     kappa_max, alpha_max, frequency). The scene keys and their checks live in scene/scene.hpp,
+//     scene/run_rules.hpp (defaults, ranges) and scene/scene_validate.cpp.
+//  2. One file pair in this folder builds its layer from the BoundaryConditions and the grid:
+//     sponge_layer.cpp builds the sponge's node damping, which adds into BoundaryNodes::node_damping
+//     (mass-proportional damping, which the update factors already apply). pml_layer.cpp builds
+//     the PML's 1-D profiles d, kappa, alpha along each axis (PmlLayer) and, from them, the flat
+//     tables a kernel runs on (pml_tables: the layer's elements and nodes, their poles, recursion
+//     factors and filter coefficients; memory for those only).
 //  3. BoundaryNodes gets a member holding that layer, with its share in node_range() and its turn
-//     in turned(), so slabs and turned models carry it exactly as they carry the sponge.
-//  4. Its kernels (a CPU one and a CUDA one, beside the steppers' kernels) run where the layer is
-//     non-empty: a CPML corrects the stiffness forces of its layer elements from the memory
-//     variables and advances those each step; the steppers call them after the stiffness product
-//     and before the node update. The fused steps (the CPU sweep, the CUDA fused kernels) never
-//     hold a finished force in memory, so they hand the layer's node planes to the split product
-//     and update, or apply the correction in the kernel where a plane's force is complete. The
-//     rest of each stepper is unchanged.
+//     in turned(), so slabs and turned models carry it exactly as they carry the sponge (the PML
+//     keeps its whole profiles and an offset: a slab's shared nodes need the elements beyond it).
+//  4. Its kernels run where the layer is non-empty, beside the steppers' kernels: the PML's CPU
+//     pass (wave/pml_correction_cpu.hpp) adds the layer elements' force corrections after the
+//     stiffness product (before a slab's force exchange) and replaces u+ at the layer's nodes
+//     after the update. The CPU stepper then takes product and update as two passes (its fused
+//     sweep never holds a finished force). The CUDA steppers refuse a PML for now
+//     (wave_problem.hpp, kPmlCpuOnly); their port is one kernel over the element tables after the
+//     product and one over the layer nodes after the update (pml_element_kernel.hpp is
+//     host-device). The rest of each stepper is unchanged.
 #pragma once
 
 #include <array>

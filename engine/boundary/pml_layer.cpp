@@ -66,18 +66,6 @@ PmlLayer pml_layer(const BoundaryConditions& bc, const VoxelGrid& g, double vp_m
     return out;
 }
 
-namespace {
-
-PmlProfile slice(const PmlProfile& p, std::size_t first, std::size_t count) {
-    if (p.empty()) return {};
-    auto cut = [&](const std::vector<double>& v) {
-        return std::vector<double>(v.begin() + std::ptrdiff_t(first), v.begin() + std::ptrdiff_t(first + count));
-    };
-    return {cut(p.d), cut(p.kappa), cut(p.alpha)};
-}
-
-}  // namespace
-
 PmlLayer PmlLayer::node_range(std::size_t first, std::size_t last) const {
     if (empty()) return {};
     const std::size_t plane = std::size_t(n[0] + 1) * std::size_t(n[1] + 1);
@@ -86,8 +74,7 @@ PmlLayer PmlLayer::node_range(std::size_t first, std::size_t last) const {
     const std::size_t k0 = first / plane, k1 = last / plane - 1;  // node planes k0 .. k1
     PmlLayer out = *this;
     out.n[2] = int(k1 - k0);
-    out.element[2] = slice(element[2], k0, k1 - k0);
-    out.node[2] = slice(node[2], k0, k1 - k0 + 1);
+    out.offset[2] += int(k0);
     return out;
 }
 
@@ -97,6 +84,7 @@ PmlLayer PmlLayer::turned(const std::array<int, 3>& from) const {
     for (std::size_t a = 0; a < 3; ++a) {
         const std::size_t b = std::size_t(from[a]);
         out.n[a] = n[b];
+        out.offset[a] = offset[b];
         out.element[a] = element[b];
         out.node[a] = node[b];
     }
@@ -105,12 +93,14 @@ PmlLayer PmlLayer::turned(const std::array<int, 3>& from) const {
 
 namespace {
 
-PmlStretch stretch_at(const std::array<PmlProfile, 3>& prof, const std::array<int, 3>& idx, double d_max) {
+// The stretch at index idx of the layer's grid (element or node profiles), d at most d_max.
+PmlStretch stretch_at(const std::array<PmlProfile, 3>& prof, const std::array<int, 3>& offset,
+                      const std::array<int, 3>& idx, double d_max) {
     PmlStretch s;
     for (std::size_t a = 0; a < 3; ++a) {
         const PmlProfile& p = prof[a];
         if (p.empty()) continue;
-        const std::size_t i = std::size_t(idx[a]);
+        const std::size_t i = std::size_t(idx[a] + offset[a]);
         s.d[a] = std::min(p.d[i], d_max);
         s.kappa[a] = p.kappa[i];
         s.alpha[a] = p.alpha[i];
@@ -186,11 +176,10 @@ void PmlTables::Poles::add(double pole, double dt) {
 }
 
 PmlStretch pml_node_stretch(const PmlLayer& layer, int i, int j, int k) {
-    return stretch_at(layer.node, {i, j, k}, std::numeric_limits<double>::infinity());
+    return stretch_at(layer.node, layer.offset, {i, j, k}, std::numeric_limits<double>::infinity());
 }
 
-PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<Material>& materials,
-                     const std::vector<double>& node_mass, double dt) {
+PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<double>& node_mass, double dt) {
     PmlTables t;
     if (layer.empty()) return t;
     if (layer.n != g.n) throw RuntimeError("PML layer: its profiles describe another grid");
@@ -202,7 +191,7 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
         for (int j = 0; j < g.n[1]; ++j)
             for (int i = 0; i < g.n[0]; ++i) {
                 if (g.at(i, j, k) == kVoidId) continue;
-                PmlStretch s = stretch_at(layer.element, {i, j, k}, d_max);
+                PmlStretch s = stretch_at(layer.element, layer.offset, {i, j, k}, d_max);
                 if (s.identity()) continue;
                 // The poles alpha_a and beta_a = alpha_a + d_a / kappa_a of the damped axes.
                 std::array<double, 3> beta{};
@@ -257,16 +246,21 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
             }
 
     // Nodes: the lumped mass of each element around a node is stretched with that element's S
-    // (the same stretch as its stiffness), so a node's mass term is m M(z) (i omega)^2 u with
-    // M = sum_e (m_e / m) S_e, S_e = prod_a kappa_a (z + beta_a) / (z + alpha_a).
-    const double v8 = g.spacing * g.spacing * g.spacing / 8.0;
+    // (the same stretch as its stiffness): M = sum_e S_e / (elements around the node), by position
+    // (void or not, any material: a slab's shared node then gets the whole model's M from the
+    // profiles alone), S_e = prod_a kappa_a (z + beta_a) / (z + alpha_a).
     t.node_first_pole.push_back(0);
+    auto inside = [&](int a, int idx) {  // element index idx of the layer's grid along axis a, in the model
+        const PmlProfile& p = layer.element[std::size_t(a)];
+        const int whole = p.empty() ? g.n[std::size_t(a)] : int(p.d.size());
+        const int at = idx + (p.empty() ? 0 : layer.offset[std::size_t(a)]);
+        return at >= 0 && at < whole;
+    };
     for (int k = 0; k <= g.n[2]; ++k)
         for (int j = 0; j <= g.n[1]; ++j)
             for (int i = 0; i <= g.n[0]; ++i) {
                 const std::size_t n = g.node_index(i, j, k);
-                const double m = node_mass[n];
-                if (!(m > 0)) continue;
+                if (!(node_mass[n] > 0)) continue;
                 struct Around {
                     double weight;
                     PmlStretch s;
@@ -276,13 +270,11 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
                 for (int c = k - 1; c <= k; ++c)
                     for (int b = j - 1; b <= j; ++b)
                         for (int a = i - 1; a <= i; ++a) {
-                            if (a < 0 || b < 0 || c < 0 || a >= g.n[0] || b >= g.n[1] || c >= g.n[2]) continue;
-                            const MaterialId id = g.at(a, b, c);
-                            if (id == kVoidId) continue;
-                            around.push_back(
-                                {materials[id - 1].density * v8 / m, stretch_at(layer.element, {a, b, c}, d_max)});
+                            if (!inside(0, a) || !inside(1, b) || !inside(2, c)) continue;
+                            around.push_back({1.0, stretch_at(layer.element, layer.offset, {a, b, c}, d_max)});
                             stretched = stretched || !around.back().s.identity();
                         }
+                for (Around& e : around) e.weight = 1.0 / double(around.size());
                 if (!stretched) continue;
                 // The distinct alphas of the elements by axis (elements that share an index along
                 // an axis share its alpha; two axes of one element must not share a pole), moved

@@ -27,7 +27,6 @@
 #include <vector>
 
 #include "boundary/boundary_conditions.hpp"
-#include "model/material.hpp"
 #include "model/voxel_grid.hpp"
 
 namespace voxwave {
@@ -41,13 +40,17 @@ struct PmlProfile {
 };
 
 struct PmlLayer {
-    std::array<int, 3> n{0, 0, 0};        // elements along each axis of the grid the profiles describe
-    std::array<PmlProfile, 3> element{};  // element[a]: n[a] entries
-    std::array<PmlProfile, 3> node{};     // node[a]: n[a] + 1 entries
+    std::array<int, 3> n{0, 0, 0};  // elements along each axis of the grid the layer is for (a slab's)
+    // The whole model's profiles (element[a]: one per element plane along a, node[a]: one per node
+    // plane), and where the grid's index 0 lies in them: a slab keeps the planes beyond its own,
+    // whose elements stretch the mass of its shared nodes too.
+    std::array<PmlProfile, 3> element{};
+    std::array<PmlProfile, 3> node{};
+    std::array<int, 3> offset{0, 0, 0};
 
     bool empty() const { return element[0].empty() && element[1].empty() && element[2].empty(); }
     // The node planes [first / plane, last / plane) of the z axis (a slab; plane = the nodes of
-    // one z plane), renumbered from 0.
+    // one z plane), renumbered from 0: n and offset change, the profiles stay whole.
     PmlLayer node_range(std::size_t first, std::size_t last) const;
     // The layer of the model with axes turned: new axis a is old axis from[a].
     PmlLayer turned(const std::array<int, 3>& from) const;
@@ -106,10 +109,9 @@ struct PmlTables {
     bool empty() const { return element.empty() && node.empty(); }
 };
 
-// The tables of layer on grid g (whose voids carry no element; materials[id - 1] is material
-// id), node masses `node_mass` (sum of the elements' rho ds^3 / 8), step dt.
-PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<Material>& materials,
-                     const std::vector<double>& node_mass, double dt);
+// The tables of layer on grid g (whose voids carry no element), node masses `node_mass` (the
+// nodes without mass are not moved), step dt.
+PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<double>& node_mass, double dt);
 
 // The stretch of node (i, j, k) of the layer's grid.
 PmlStretch pml_node_stretch(const PmlLayer& layer, int i, int j, int k);

@@ -55,7 +55,7 @@ Scene every_feature_scene(const test::TempDir& dir) {
     s.receivers = {{"R1", {0.026, 0.06, 1.0 / 3}}, {"R2", {0.06, 0.06, 0.3}}};
     s.boundary.fixed_points = {{0, 0, 0}, {0.3, 0, 0}, {0, 0.128, 0}, {0.1 + 0.2, 0.128, 0}};
     s.boundary.fixed_faces = {"z-", "x+"};
-    s.boundary.absorbing = {{"x-", "y+", "z+"}, 0.0125};
+    s.boundary.absorbing = {{"x-", "y+", "z+"}, 0.0125, "pml", 1e-4, 1.5, 2e5, 1.25e5};
     s.damping = {"rayleigh", 0.01, 100e3, 125e3};
     s.run = {Method::Vfem, Precision::Fp32, 4, 5e-8, 8.192e-4, 16384, Backend::Cuda};
     return s;
@@ -130,6 +130,31 @@ TEST(SceneJson, DefaultsAreFilledIn) {
     EXPECT_EQ(s.receivers[1].name, "R2");
     EXPECT_EQ(s.boundary.absorbing, AbsorbingSpec{});
     EXPECT_EQ(s.run.steps, 16384);  // an integral float is accepted as an integer
+}
+
+TEST(SceneJson, AbsorbingTypeOldFilesAreSpongesNewScenesPml) {
+    const std::string old_file = R"({
+      "format": "voxwave-scene", "version": 1,
+      "grid": {"size": [0.1, 0.1, 0.1], "spacing": 0.01},
+      "boundary": {"absorbing": {"faces": ["x-"], "thickness": 0.02}}
+    })";
+    Scene s = parse_scene_json(old_file, "old.json", "");
+    EXPECT_EQ(s.boundary.absorbing.type, "sponge");
+    EXPECT_FALSE(s.boundary.absorbing.reflection.has_value());
+    EXPECT_EQ(Scene{}.boundary.absorbing.type, "pml");  // what a new scene (GUI, CLI) gets
+
+    // The type is written, and the PML keys only where the scene has them.
+    test::TempDir dir;
+    s.boundary.absorbing.type = "pml";
+    s.boundary.absorbing.frequency = 2e5;
+    s.materials = {{"concrete", 2400, 4000, 2450, "#9a9a9a", ""}};
+    s.background = "concrete";
+    write_scene_json(dir.file("pml.json"), s);
+    const std::string text = test::read_file(dir.file("pml.json"));
+    EXPECT_NE(text.find("\"type\": \"pml\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"frequency\": 200000"), std::string::npos) << text;
+    EXPECT_EQ(text.find("reflection"), std::string::npos) << text;
+    EXPECT_EQ(read_scene_json(dir.file("pml.json")).boundary.absorbing, s.boundary.absorbing);
 }
 
 TEST(SceneJson, ThePaperModelFromTheDesignParses) {
