@@ -175,7 +175,7 @@ struct HostTables {
 template <class Real>
 HostTables<Real> host_tables(const WaveProblem& p, const CudaEngineOptions& options) {
     HostTables<Real> t{update_coefficients<Real>(p), {}, {}};
-    if (p.boundary.has_pml()) t.pml = pml_tables(p.boundary.pml, p.grid, p.materials, p.node_mass, p.dt);
+    if (p.boundary.has_pml()) t.pml = pml_tables(p.boundary.pml, p.grid, p.node_mass, p.dt);
     if (p.method == Method::Tcovfem) {
         if (options.tcovfem_diagonal && options.tcovfem_diagonal->size() != p.grid.node_count())
             throw RuntimeError("tcovfem_diagonal: wrong size");
