@@ -114,6 +114,13 @@ void add_bench_pml(Scene& sc, int cells) {
     validate_scene(sc, "--pml-cells");
 }
 
+// The markdown line that says the cases carry --pml-cells' layer (empty without one).
+std::string pml_line(const BenchOptions& o) {
+    if (o.pml_cells <= 0) return {};
+    return "- PML: " + std::to_string(o.pml_cells) +
+           " cells on x-, x+, y-, y+, z- (top free); bytes/step and floor count the interior step only\n";
+}
+
 std::optional<Scene> bench_scene(const Scene& base, const BenchOptions& o, double ds, const std::string& method,
                                  const std::string& precision, long long warmup, Backend backend) {
     Scene sc = base;
@@ -163,9 +170,7 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
     md << "- GPU: " << gpu << "\n";
     md << "- command: `" << o.command_line << "`\n";
     md << "- scene: " << o.scene << "; " << o.steps << " timed steps after 20 warm-up steps (device events)\n";
-    if (o.pml_cells > 0)
-        md << "- PML: " << o.pml_cells
-           << " cells on x-, x+, y-, y+, z- (top free); bytes/step and floor count the interior step only\n";
+    md << pml_line(o);
     md << "- measured device copy bandwidth (cudaMemcpy D2D 1 GiB, read + write, median of 7): " << copy_gbs
        << " GB/s\n\n";
     md << "| method | precision | M | ds (mm) | elements | steps | loop (s) | step (us) | K u (us) | update or fused "
@@ -307,6 +312,7 @@ int run(const BenchOptions& o) {
     md << "- machine: " << cpu_model() << ", " << omp_get_max_threads() << " OpenMP threads (host " << host << ")\n";
     md << "- command: `" << o.command_line << "`\n";
     md << "- scene: " << o.scene << ", " << o.steps << " timed steps after 5 warm-up steps\n";
+    md << pml_line(o);
     md << "- measured copy bandwidth (read + write, all threads, median of 7): " << copy_gbs << " GB/s\n\n";
     md << "| method | precision | ds (mm) | elements | step (ms) | element-steps/s | bytes/step (counted) | "
           "achieved GB/s | floor time (ms) | step / floor | K u (ms) | memory/element (B) |\n";
