@@ -11,8 +11,7 @@ namespace voxwave {
 
 template <class Real>
 PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem)
-    : problem_(problem),
-      tables_(pml_tables(problem.boundary.pml, problem.grid, problem.node_mass, problem.dt)) {
+    : problem_(problem), tables_(pml_tables(problem.boundary.pml, problem.grid, problem.node_mass, problem.dt)) {
     const ModeScales m = mode_scales(problem.element_method(), problem.grid.spacing);
     scales_ = {m.constant, m.linear, m.bilinear};
     lambda_.assign(256, 0.0);

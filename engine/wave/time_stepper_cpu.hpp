@@ -85,7 +85,7 @@ private:
     Real beta_over_dt_;
     ForceExchange* exchange_ = nullptr;
     std::unique_ptr<PmlCorrectionCpu<Real>> pml_;  // null without a PML
-    bool uniform_h_;  // no sponge: every node has the same h (entry 0 of the h arrays)
+    bool uniform_h_;                               // no sponge: every node has the same h (entry 0 of the h arrays)
 };
 
 extern template class CpuTimeStepper<double>;
