@@ -278,17 +278,6 @@ std::size_t PmlCorrection<Real>::bytes_of(const PmlTables& t) {
 }
 
 template <class Real>
-std::size_t PmlCorrection<Real>::device_bytes() const {
-    std::size_t b = ids_.bytes() + next_.bytes();
-    for (const auto* x : {&element_, &element_first_pole_, &node_, &node_first_pole_}) b += x->bytes();
-    for (const auto* x : {&lambda_, &mu_, &element_decay_, &element_w_old_, &element_w_new_, &filter_const_,
-                          &filter_residue_, &node_decay_, &node_w_old_, &node_w_new_, &node_scale_, &node_residue_,
-                          &node_a_, &psi_, &moments_prev_, &node_psi_, &y_, &y_prev_})
-        b += x->bytes();
-    return b;
-}
-
-template <class Real>
 void PmlCorrection<Real>::add_element_forces(const Real* const u[3], const Real* const um[3], Real b,
                                              const PmlTarget<Real>& target, cudaStream_t stream) {
     if (elements_ == 0) return;

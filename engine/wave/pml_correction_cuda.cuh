@@ -73,8 +73,7 @@ public:
     void update_nodes(const Real* const u[3], const Real* const um[3], const PmlNodeForce<Real>& force,
                       Real* const* out, cudaStream_t stream = nullptr);
     void write_nodes(Real* const out[3], cudaStream_t stream = nullptr);
-    std::size_t device_bytes() const;
-    // What the tables of a layer hold on the device, bytes (the engine's memory check).
+    // What the layer holds on the device, bytes (the engine's memory check, before it allocates).
     static std::size_t bytes_of(const PmlTables& t);
 
 private:
