@@ -12,7 +12,7 @@ namespace {
 constexpr int kPmlThreads = 128;
 
 // The element pass's arrays are value-major (value v of item i at v * items + i: filter_const
-// and moments by element, filter_residue and psi by pole), so that a warp's threads, which take
+// and moments by element, filter_newton and psi by pole), so that a warp's threads, which take
 // consecutive layer elements, read and write them in whole cache lines.
 template <class Real>
 struct PmlElementArgs {
@@ -23,7 +23,7 @@ struct PmlElementArgs {
     const std::uint8_t* ids;
     const double *lambda, *mu;
     double sc[3];
-    const double *decay, *w_old, *w_new, *filter_const, *filter_residue;
+    const double *decay, *w_old, *w_new, *filter_const, *filter_newton;
     double *psi, *prev;
     const Real* u[3];
     const Real* um[3];
@@ -37,7 +37,7 @@ struct PmlNodeArgs {
     std::size_t count;
     const unsigned long long* node;
     const unsigned long long* first_pole;
-    const double *decay, *w_old, *w_new, *scale, *residue, *a;
+    const double *decay, *w_old, *w_new, *scale, *newton, *a;
     double one_minus_h, inv_one_plus_h;
     double *psi, *y, *y_prev;
     const Real* u[3];
@@ -78,8 +78,11 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
         }
     double S[kPmlMomentValues];
     pml_element_moments(w, S);
-    double prev[kPmlMomentValues];
-    for (int v = 0; v < kPmlMomentValues; ++v) prev[v] = a.prev[std::size_t(v) * a.count + q];
+    double in_old[kPmlMomentValues], in_new[kPmlMomentValues];  // the chain's input: phi_0 = S
+    for (int v = 0; v < kPmlMomentValues; ++v) {
+        in_old[v] = a.prev[std::size_t(v) * a.count + q];
+        in_new[v] = S[v];
+    }
     double dS[kPmlFilters][kPmlMomentValues];
     for (int fl = 0; fl < kPmlFilters; ++fl) {
         const double c0 = a.filter_const[std::size_t(fl) * a.count + q];
@@ -88,12 +91,12 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
     for (std::size_t p = std::size_t(a.first_pole[q]); p < std::size_t(a.first_pole[q + 1]); ++p) {
         double psi[kPmlMomentValues];
         for (int v = 0; v < kPmlMomentValues; ++v) psi[v] = a.psi[std::size_t(v) * a.poles + p];
-        pml_advance(psi, prev, S, kPmlMomentValues, a.decay[p], a.w_old[p], a.w_new[p]);
+        pml_advance(psi, in_old, in_new, kPmlMomentValues, a.decay[p], a.w_old[p], a.w_new[p]);
         for (int v = 0; v < kPmlMomentValues; ++v) a.psi[std::size_t(v) * a.poles + p] = psi[v];
         for (int fl = 0; fl < kPmlFilters; ++fl) {
-            const double r = a.filter_residue[std::size_t(fl) * a.poles + p];
-            if (r == 0) continue;
-            for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += r * psi[v];
+            const double an = a.filter_newton[std::size_t(fl) * a.poles + p];
+            if (an == 0) continue;
+            for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += an * psi[v];
         }
     }
     for (int v = 0; v < kPmlMomentValues; ++v) a.prev[std::size_t(v) * a.count + q] = S[v];
@@ -116,9 +119,8 @@ __global__ void __launch_bounds__(kPmlThreads) pml_node_kernel(PmlNodeArgs<Real>
     const double an = a.a[q];
     if (an == 0) return;  // fixed: the update already held it
     const std::size_t n = std::size_t(a.node[q]);
-    const std::size_t p0 = std::size_t(a.first_pole[q]), p1 = std::size_t(a.first_pole[q + 1]);
-    double denominator = a.scale[q];
-    for (std::size_t p = p0; p < p1; ++p) denominator += a.residue[p] * a.w_new[p];
+    const std::size_t p0 = std::size_t(a.first_pole[q]);
+    const int poles = int(std::size_t(a.first_pole[q + 1]) - p0);
     const PmlNodeForce<Real>& F = a.force;
     for (int c = 0; c < 3; ++c) {
         const std::size_t v = 3 * q + std::size_t(c);
@@ -135,15 +137,8 @@ __global__ void __launch_bounds__(kPmlThreads) pml_node_kernel(PmlNodeArgs<Real>
             af = (2.0 * un - mh * double(a.um[c][n]) - double(F.up[c][n]) / ih) * (an / double(F.a[n]));
         }
         const double y_next = (2.0 * a.y[v] - a.one_minus_h * a.y_prev[v] - af) * a.inv_one_plus_h;
-        // y+ = c0 u+ + sum_p r_p (decay psi_p + w_old u + w_new u+).
-        double known = y_next;
-        for (std::size_t p = p0; p < p1; ++p) {
-            double& psi = a.psi[3 * p + std::size_t(c)];
-            psi = a.decay[p] * psi + a.w_old[p] * un;
-            known -= a.residue[p] * psi;
-        }
-        const double u_plus = known / denominator;
-        for (std::size_t p = p0; p < p1; ++p) a.psi[3 * p + std::size_t(c)] += a.w_new[p] * u_plus;
+        const double u_plus = pml_node_update(y_next, un, a.scale[q], a.newton + p0, a.decay + p0, a.w_old + p0,
+                                              a.w_new + p0, poles, a.psi + 3 * p0 + std::size_t(c), 3);
         a.y_prev[v] = a.y[v];
         a.y[v] = y_next;
         if (a.out[0])
@@ -229,14 +224,14 @@ PmlCorrection<Real>::PmlCorrection(const WaveProblem& problem, const PmlTables& 
     upload_to(element_w_old_, t.element_poles.w_old);
     upload_to(element_w_new_, t.element_poles.w_new);
     upload_to(filter_const_, value_major(t.filter_const, kPmlFilters));
-    upload_to(filter_residue_, value_major(t.filter_residue, kPmlFilters));
+    upload_to(filter_newton_, value_major(t.filter_newton, kPmlFilters));
     upload_to(node_, as_ull(t.node));
     upload_to(node_first_pole_, as_ull(t.node_first_pole));
     upload_to(node_decay_, t.node_poles.decay);
     upload_to(node_w_old_, t.node_poles.w_old);
     upload_to(node_w_new_, t.node_poles.w_new);
     upload_to(node_scale_, t.node_scale);
-    upload_to(node_residue_, t.node_residue);
+    upload_to(node_newton_, t.node_newton);
     // dt^2 / m per layer node, 0 where fixed (as PmlCorrectionCpu).
     const std::vector<std::size_t>& fixed = problem.boundary.fixed_nodes;
     std::vector<double> node_a;
@@ -269,8 +264,8 @@ template <class Real>
 std::size_t PmlCorrection<Real>::bytes_of(const PmlTables& t) {
     if (t.empty()) return 0;
     const std::size_t doubles = 512 + t.element_poles.size() * (3 + kPmlMomentValues) +
-                                t.element.size() * kPmlMomentValues + t.filter_const.size() + t.filter_residue.size() +
-                                t.node_poles.size() * (3 + 3) + t.node_scale.size() + t.node_residue.size() +
+                                t.element.size() * kPmlMomentValues + t.filter_const.size() + t.filter_newton.size() +
+                                t.node_poles.size() * (3 + 3) + t.node_scale.size() + t.node_newton.size() +
                                 t.node.size() * (1 + 3 + 3) + t.node.size() * 3 * sizeof(Real) / sizeof(double);
     const std::size_t indices =
         t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size();
@@ -296,7 +291,7 @@ void PmlCorrection<Real>::add_element_forces(const Real* const u[3], const Real*
     a.w_old = element_w_old_.get();
     a.w_new = element_w_new_.get();
     a.filter_const = filter_const_.get();
-    a.filter_residue = filter_residue_.get();
+    a.filter_newton = filter_newton_.get();
     a.psi = psi_.get();
     a.prev = moments_prev_.get();
     for (int c = 0; c < 3; ++c) {
@@ -323,7 +318,7 @@ void PmlCorrection<Real>::update_nodes(const Real* const u[3], const Real* const
     a.w_old = node_w_old_.get();
     a.w_new = node_w_new_.get();
     a.scale = node_scale_.get();
-    a.residue = node_residue_.get();
+    a.newton = node_newton_.get();
     a.a = node_a_.get();
     a.one_minus_h = one_minus_h_;
     a.inv_one_plus_h = inv_one_plus_h_;

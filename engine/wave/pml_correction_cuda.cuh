@@ -83,8 +83,8 @@ private:
     DeviceBuffer<std::uint8_t> ids_;  // material of each layer element
     DeviceBuffer<unsigned long long> element_, element_first_pole_, node_, node_first_pole_;
     DeviceBuffer<double> lambda_, mu_;  // by material id [256]
-    DeviceBuffer<double> element_decay_, element_w_old_, element_w_new_, filter_const_, filter_residue_;
-    DeviceBuffer<double> node_decay_, node_w_old_, node_w_new_, node_scale_, node_residue_, node_a_;
+    DeviceBuffer<double> element_decay_, element_w_old_, element_w_new_, filter_const_, filter_newton_;
+    DeviceBuffer<double> node_decay_, node_w_old_, node_w_new_, node_scale_, node_newton_, node_a_;
     double one_minus_h_ = 1, inv_one_plus_h_ = 1;         // Rayleigh's mass term, on y
     DeviceBuffer<double> psi_, moments_prev_, node_psi_;  // the memory variables
     DeviceBuffer<double> y_, y_prev_;                     // 3 per layer node: S u now and a step before
