@@ -251,7 +251,7 @@ TEST(PmlConditioning, RoundingOfTheStateIsNotAmplifiedInTheLayer) {
     EXPECT_LE(diff, 100 * response);
 }
 
-TEST(PmlTables, FiltersAreTheStretchRatios) {
+TEST(PmlTables, FiltersAndNodeMassesAreTheStretchRatios) {
     VoxelGrid g;
     g.n = {6, 6, 6};
     g.spacing = kDs;
@@ -295,8 +295,43 @@ TEST(PmlTables, FiltersAreTheStretchRatios) {
                 }
         }
     }
+    // The nodes' stretched mass: the mean of S = s_x s_y s_z of the elements around each node.
+    double worst_mass = 0;
+    for (std::size_t q = 0; q < t.node.size(); ++q) {
+        const std::size_t n = t.node[q];
+        const int i = int(n % 7), j = int((n / 7) % 7), k = int(n / 49);
+        for (int w : {1, 3, 10}) {
+            const std::complex<double> z(0, 2 * M_PI * 1e5 * w / 3);
+            std::complex<double> want = 0.0;
+            int count = 0;
+            for (int c = k - 1; c <= k; ++c)
+                for (int b = j - 1; b <= j; ++b)
+                    for (int a = i - 1; a <= i; ++a) {
+                        if (a < 0 || b < 0 || c < 0 || a > 5 || b > 5 || c > 5) continue;
+                        const int idx[3] = {a, b, c};
+                        std::complex<double> S = 1.0;
+                        for (int ax = 0; ax < 3; ++ax) {
+                            const PmlProfile& p = layer.element[std::size_t(ax)];
+                            if (!p.empty())
+                                S *= p.kappa[std::size_t(idx[ax])] +
+                                     p.d[std::size_t(idx[ax])] / (p.alpha[std::size_t(idx[ax])] + z);
+                        }
+                        want += S;
+                        ++count;
+                    }
+            want /= double(count);
+            std::complex<double> got = t.node_scale[q], chain = 1.0;
+            for (std::size_t p = t.node_first_pole[q]; p < t.node_first_pole[q + 1]; ++p) {
+                chain /= z + t.node_poles.p[p];
+                got += t.node_newton[p] * chain;
+            }
+            worst_mass = std::max(worst_mass, std::abs(got - want) / std::abs(want));
+        }
+    }
     // The poles are the exact ones (none moved apart): only rounding remains.
-    std::cout << "worst relative filter error " << worst << "\n";
+    std::cout << "worst relative filter error " << worst << ", mass " << worst_mass << "\n";
     EXPECT_LT(worst, 1e-10);
+    EXPECT_GT(t.node.size(), 0u);
+    EXPECT_LT(worst_mass, 1e-10);
 }
 }  // namespace
