@@ -110,13 +110,15 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                     for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 * S[v];
                 }
             }
-            double in_old[kPmlMomentValues], in_new[kPmlMomentValues];  // the chain's input: phi_0 = S
+            // The chain's input phi_0 = S: its old value from prev (which keeps S for the next
+            // step), and S, which each stage then replaces with its own.
+            double in_old[kPmlMomentValues];
             std::copy(prev, prev + kPmlMomentValues, in_old);
-            std::copy(S, S + kPmlMomentValues, in_new);
+            std::copy(S, S + kPmlMomentValues, prev);
             for (std::size_t p = t.element_first_pole[std::size_t(q)]; p < t.element_first_pole[std::size_t(q) + 1];
                  ++p) {
                 double* phi = psi_.data() + p * kPmlMomentValues;
-                pml_advance(phi, in_old, in_new, kPmlMomentValues, t.element_poles.decay[p], t.element_poles.w_old[p],
+                pml_advance(phi, in_old, S, kPmlMomentValues, t.element_poles.decay[p], t.element_poles.w_old[p],
                             t.element_poles.w_new[p]);
                 for (int fl = 0; fl < kPmlFilters; ++fl) {
                     const double a = t.filter_newton[p * kPmlFilters + std::size_t(fl)];
@@ -124,7 +126,6 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                     for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += a * phi[v];
                 }
             }
-            std::copy(S, S + kPmlMomentValues, prev);
             const MaterialId id = g.ids[e];
             pml_element_force(dS, lambda_[id], mu_[id], scales_.data(), forces_.data() + std::size_t(q) * 24);
         }

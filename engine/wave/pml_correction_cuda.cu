@@ -78,20 +78,22 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
         }
     double S[kPmlMomentValues];
     pml_element_moments(w, S);
-    double in_old[kPmlMomentValues], in_new[kPmlMomentValues];  // the chain's input: phi_0 = S
-    for (int v = 0; v < kPmlMomentValues; ++v) {
-        in_old[v] = a.prev[std::size_t(v) * a.count + q];
-        in_new[v] = S[v];
-    }
     double dS[kPmlFilters][kPmlMomentValues];
     for (int fl = 0; fl < kPmlFilters; ++fl) {
         const double c0 = a.filter_const[std::size_t(fl) * a.count + q];
         for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 == 0 ? 0.0 : c0 * S[v];
     }
+    // The chain's input phi_0 = S: its old value from prev (which keeps S for the next step), and
+    // S, which each stage then replaces with its own (no second copy: registers).
+    double in_old[kPmlMomentValues];
+    for (int v = 0; v < kPmlMomentValues; ++v) {
+        in_old[v] = a.prev[std::size_t(v) * a.count + q];
+        a.prev[std::size_t(v) * a.count + q] = S[v];
+    }
     for (std::size_t p = std::size_t(a.first_pole[q]); p < std::size_t(a.first_pole[q + 1]); ++p) {
         double psi[kPmlMomentValues];
         for (int v = 0; v < kPmlMomentValues; ++v) psi[v] = a.psi[std::size_t(v) * a.poles + p];
-        pml_advance(psi, in_old, in_new, kPmlMomentValues, a.decay[p], a.w_old[p], a.w_new[p]);
+        pml_advance(psi, in_old, S, kPmlMomentValues, a.decay[p], a.w_old[p], a.w_new[p]);
         for (int v = 0; v < kPmlMomentValues; ++v) a.psi[std::size_t(v) * a.poles + p] = psi[v];
         for (int fl = 0; fl < kPmlFilters; ++fl) {
             const double an = a.filter_newton[std::size_t(fl) * a.poles + p];
@@ -99,7 +101,6 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
             for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += an * psi[v];
         }
     }
-    for (int v = 0; v < kPmlMomentValues; ++v) a.prev[std::size_t(v) * a.count + q] = S[v];
     const unsigned id = a.ids[q];
     double f[24];
     pml_element_force(dS, a.lambda[id], a.mu[id], a.sc, f);
