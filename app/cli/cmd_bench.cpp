@@ -36,6 +36,7 @@ struct BenchOptions {
     std::vector<std::string> methods{"vfem", "ovfem"}, precisions{"fp64", "fp32"};
     long long steps = 200;
     int stages = kTcovfemMaxStages;
+    int pml_cells = 0;  // > 0: a PML this many cells thick on every face but the top (z+)
     std::string command_line;
 };
 
@@ -102,6 +103,24 @@ Row bench_one(const WaveProblem& p, long long steps) {
 // The scene of one benchmark case (`warmup` untimed steps before o.steps timed ones), or nothing
 // for a combination the run rules do not allow (precision_allowed). The base scene was
 // validated with --stages; --spacing was checked by run().
+// --pml-cells: the model cut out of a larger structure on five faces, the top (where the paper
+// model's source and receivers are) a free surface; a PML `cells` elements thick at the scene's
+// spacing. Throws InputError naming --pml-cells when the layer does not fit.
+void add_bench_pml(Scene& sc, int cells) {
+    if (cells <= 0) return;
+    sc.boundary.absorbing.faces = {"x-", "x+", "y-", "y+", "z-"};
+    sc.boundary.absorbing.thickness = cells * sc.grid.spacing;
+    sc.boundary.absorbing.type = "pml";
+    validate_scene(sc, "--pml-cells");
+}
+
+// The markdown line that says the cases carry --pml-cells' layer (empty without one).
+std::string pml_line(const BenchOptions& o) {
+    if (o.pml_cells <= 0) return {};
+    return "- PML: " + std::to_string(o.pml_cells) +
+           " cells on x-, x+, y-, y+, z- (top free); bytes/step and floor count the interior step only\n";
+}
+
 std::optional<Scene> bench_scene(const Scene& base, const BenchOptions& o, double ds, const std::string& method,
                                  const std::string& precision, long long warmup, Backend backend) {
     Scene sc = base;
@@ -115,6 +134,7 @@ std::optional<Scene> bench_scene(const Scene& base, const BenchOptions& o, doubl
     }
     sc.run.steps = o.steps + warmup;
     sc.run.backend = backend;
+    add_bench_pml(sc, o.pml_cells);
     return sc;
 }
 
@@ -150,6 +170,7 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
     md << "- GPU: " << gpu << "\n";
     md << "- command: `" << o.command_line << "`\n";
     md << "- scene: " << o.scene << "; " << o.steps << " timed steps after 20 warm-up steps (device events)\n";
+    md << pml_line(o);
     md << "- measured device copy bandwidth (cudaMemcpy D2D 1 GiB, read + write, median of 7): " << copy_gbs
        << " GB/s\n\n";
     md << "| method | precision | M | ds (mm) | elements | steps | loop (s) | step (us) | K u (us) | update or fused "
@@ -262,6 +283,7 @@ int run(const BenchOptions& o) {
     std::string note;
     const Backend backend = resolve_backend(parse_backend(o.backend, "--backend"), note);
     if (o.steps < 1) throw InputError("", "--steps", "must be positive");
+    if (o.pml_cells < 0) throw InputError("", "--pml-cells", "must be 0 (none) or positive");
     for (double ds : o.spacings) check_spacing(ds, "", "--spacing");
     if (!o.out.empty()) check_output_path(o.out);
     const OptionFields fields = {{"run.stages", "--stages"}};
@@ -270,6 +292,11 @@ int run(const BenchOptions& o) {
         base = read_scene_json(o.scene, [&o](Scene& s) { s.run.stages = o.stages; });
     } catch (const InputError& e) {
         throw blame_option(e, fields);
+    }
+    for (double ds : o.spacings) {  // before any measurement: a layer that does not fit is bad input
+        Scene sc = base;
+        sc.grid.spacing = ds;
+        add_bench_pml(sc, o.pml_cells);
     }
     if (backend == Backend::Cuda) return run_cuda(o, base, note);
     std::fprintf(stderr, "measuring copy bandwidth...\n");
@@ -285,6 +312,7 @@ int run(const BenchOptions& o) {
     md << "- machine: " << cpu_model() << ", " << omp_get_max_threads() << " OpenMP threads (host " << host << ")\n";
     md << "- command: `" << o.command_line << "`\n";
     md << "- scene: " << o.scene << ", " << o.steps << " timed steps after 5 warm-up steps\n";
+    md << pml_line(o);
     md << "- measured copy bandwidth (read + write, all threads, median of 7): " << copy_gbs << " GB/s\n\n";
     md << "| method | precision | ds (mm) | elements | step (ms) | element-steps/s | bytes/step (counted) | "
           "achieved GB/s | floor time (ms) | step / floor | K u (ms) | memory/element (B) |\n";
@@ -333,6 +361,8 @@ std::function<int()> add_bench_command(CLI::App& app) {
     c->add_option("--methods", o->methods, "Methods (default vfem ovfem)");
     c->add_option("--precisions", o->precisions, "Precisions (default fp64 fp32)");
     c->add_option("--steps", o->steps, "Timed steps per case (default 200)");
+    c->add_option("--pml-cells", o->pml_cells,
+                  "Add a PML this many cells thick on every face but the top z+ (default 0: the scene's boundary)");
     c->add_option("--out,-o", o->out, "Append the markdown table to this file");
     return [o, c] {
         o->command_line = echo_command_line("voxwave-cli bench", *c);

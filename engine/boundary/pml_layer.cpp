@@ -108,40 +108,41 @@ PmlStretch stretch_at(const std::array<PmlProfile, 3>& prof, const std::array<in
     return s;
 }
 
-// Poles closer than this fraction of their size are moved apart: equal poles (an edge or corner
-// point at the same depth in two layers) would need the repeated-pole formula, and nearly equal
-// ones give large residues that cancel. Moving a pole by 1e-3 of itself changes the filter by
-// about as little, while the residues grow by about 1e3 (1e-13 in FP64).
-constexpr double kPmlPoleGap = 1e-3;
+// A rational filter gain prod_m (z + zero_m) / (z + pole_m) (pole_m an index into a chain of
+// poles, each at most once), in the Newton form over the chain p_1..p_K:
+//     F = c0 + sum_k a_k E_k,   E_k = 1 / ((z + p_1) ... (z + p_k)).
+// Built one factor at a time in chain order: (z + r) / (z + q) = 1 + (r - q) / (z + q), and a form
+// over E_0..E_j times 1 / (z + q), q = p_{j+1}, is again one, by
+//     E_i / (z + q) = E_{i+1} + (p_{i+1} - q) E_{i+1} / (z + q):
+// only products of pole differences and zero-pole gaps, no division, so the coefficients stay
+// bounded where poles coincide (partial fractions would divide by their differences).
+// The chain's order: larger poles first. A filter's pole p that stands behind other poles q of
+// the chain enters as 1 / (z + p) = 1 / (z + q) + (q - p) / ((z + q)(z + p)): with q >= p the
+// terms have one sign (at z = 0: 1/q + (q - p)/(q p)), with q < p they cancel by up to p / q
+// (a beta behind an alpha: d / alpha, up to 1e4).
+// Pole entries are pairs (pole, what it is).
+constexpr auto larger_pole_first = [](const auto& a, const auto& b) { return a.first > b.first; };
 
-// Sorted distinct values: each raised to at least (1 + kPmlPoleGap) times the one before, and
-// kPmlPoleGap^2 scale above it (scale: the largest pole or zero of the filters, so that poles all
-// 0 separate too).
-void separate(std::vector<double*>& values, double scale) {
-    if (values.empty()) return;
-    std::sort(values.begin(), values.end(), [](const double* a, const double* b) { return *a < *b; });
-    for (std::size_t i = 1; i < values.size(); ++i)
-        *values[i] = std::max(*values[i], *values[i - 1] * (1 + kPmlPoleGap) + kPmlPoleGap * kPmlPoleGap * scale);
-}
-
-// A rational filter C prod (z + zero) / prod (z + pole) over a set of poles (indices into
-// `poles`), as c0 + sum residue / (z + pole).
 struct Rational {
     double gain = 1;
-    std::vector<double> zeros;
+    std::vector<double> zeros;  // zeros[i] pairs with poles[i]
     std::vector<int> poles;
-    // residue[i] for every pole of the table (0 for those the filter does not have).
-    void fractions(const std::vector<double>& table, double& c0, std::vector<double>& residue) const {
-        c0 = gain;
-        residue.assign(table.size(), 0.0);
-        for (int i : poles) {
-            const double p = table[std::size_t(i)];
-            double r = gain;
-            for (double q : zeros) r *= q - p;
-            for (int l : poles)
-                if (l != i) r /= table[std::size_t(l)] - p;
-            residue[std::size_t(i)] = r;
+    // a[k - 1] = a_k for k = 1..K (0 where the filter has fewer poles than the chain).
+    void newton(const std::vector<double>& chain, double& c0, std::vector<double>& a) const {
+        const std::size_t K = chain.size();
+        std::vector<double> b(K + 1, 0.0), c(K + 1, 0.0);
+        b[0] = gain;
+        for (std::size_t m = 0; m < K; ++m) {
+            const auto it = std::find(poles.begin(), poles.end(), int(m));
+            if (it == poles.end()) continue;
+            const double q = chain[m], r = zeros[std::size_t(it - poles.begin())];
+            // c = b / (z + q) over E_1..E_{m+1}, then b += (r - q) c.
+            c[1] = b[0];
+            for (std::size_t j = 2; j <= m + 1; ++j) c[j] = b[j - 1] + (chain[j - 2] - q) * c[j - 1];
+            for (std::size_t j = 1; j <= m + 1; ++j) b[j] += (r - q) * c[j];
         }
+        c0 = b[0];
+        a.assign(b.begin() + 1, b.end());
     }
 };
 
@@ -193,25 +194,23 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
                 if (g.at(i, j, k) == kVoidId) continue;
                 PmlStretch s = stretch_at(layer.element, layer.offset, {i, j, k}, d_max);
                 if (s.identity()) continue;
-                // The poles alpha_a and beta_a = alpha_a + d_a / kappa_a of the damped axes.
+                // The chain of poles: alpha_a and beta_a = alpha_a + d_a / kappa_a of the damped
+                // axes (equal ones stay equal: the Newton form needs no distinct poles).
                 std::array<double, 3> beta{};
-                std::vector<double*> values;
-                for (std::size_t a = 0; a < 3; ++a) {
-                    if (s.d[a] == 0) continue;
-                    beta[a] = s.alpha[a] + s.d[a] / s.kappa[a];
-                    values.push_back(&s.alpha[a]);
-                    values.push_back(&beta[a]);
-                }
-                separate(values, std::max(*std::max_element(beta.begin(), beta.end()),
-                                          *std::max_element(s.alpha.begin(), s.alpha.end())));
+                for (std::size_t a = 0; a < 3; ++a)
+                    if (s.d[a] != 0) beta[a] = s.alpha[a] + s.d[a] / s.kappa[a];
+                std::vector<std::pair<double, std::size_t>> poles;  // (pole, 2 axis + (1 for beta))
+                for (std::size_t a = 0; a < 3; ++a)
+                    if (s.d[a] != 0) {
+                        poles.push_back({s.alpha[a], 2 * a});
+                        poles.push_back({beta[a], 2 * a + 1});
+                    }
+                std::stable_sort(poles.begin(), poles.end(), larger_pole_first);
                 std::vector<double> table;
                 std::array<int, 3> alpha_pole{-1, -1, -1}, beta_pole{-1, -1, -1};
-                for (std::size_t a = 0; a < 3; ++a) {
-                    if (s.d[a] == 0) continue;
-                    alpha_pole[a] = int(table.size());
-                    table.push_back(s.alpha[a]);
-                    beta_pole[a] = int(table.size());
-                    table.push_back(beta[a]);
+                for (const auto& [p, what] : poles) {
+                    (what % 2 ? beta_pole : alpha_pole)[what / 2] = int(table.size());
+                    table.push_back(p);
                 }
                 // s_a = kappa (z + beta) / (z + alpha); 1 / s_a the inverse.
                 auto times_s = [&](Rational& r, int a, bool inverse) {
@@ -222,7 +221,7 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
                     r.poles.push_back(inverse ? beta_pole[u] : alpha_pole[u]);
                 };
                 std::array<double, kPmlFilters> c0{};
-                std::vector<std::vector<double>> residue(kPmlFilters);
+                std::vector<std::vector<double>> newton(kPmlFilters);
                 for (int jj = 0; jj < 3; ++jj)
                     for (int l = jj; l < 3; ++l) {
                         Rational r;
@@ -234,13 +233,13 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
                             times_s(r, jj, true);
                         }
                         const int f = pml_filter(jj, l);
-                        r.fractions(table, c0[std::size_t(f)], residue[std::size_t(f)]);
+                        r.newton(table, c0[std::size_t(f)], newton[std::size_t(f)]);
                     }
                 t.element.push_back(g.element_index(i, j, k));
                 for (double c : c0) t.filter_const.push_back(c - 1.0);
                 for (std::size_t p = 0; p < table.size(); ++p) {
                     t.element_poles.add(table[p], dt);
-                    for (int f = 0; f < kPmlFilters; ++f) t.filter_residue.push_back(residue[std::size_t(f)][p]);
+                    for (int f = 0; f < kPmlFilters; ++f) t.filter_newton.push_back(newton[std::size_t(f)][p]);
                 }
                 t.element_first_pole.push_back(t.element_poles.size());
             }
@@ -276,45 +275,41 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
                         }
                 for (Around& e : around) e.weight = 1.0 / double(around.size());
                 if (!stretched) continue;
-                // The distinct alphas of the elements by axis (elements that share an index along
-                // an axis share its alpha; two axes of one element must not share a pole), moved
-                // apart where two are close.
+                // The chain of poles: the distinct alphas of the elements by axis (elements that
+                // share an index along an axis share its alpha; each axis of an element takes its
+                // own chain entry, equal or not to another axis's).
                 std::vector<std::pair<double, std::size_t>> raw;
-                std::vector<double> moved;
-                double scale = 0;
+                std::vector<double> chain;
                 for (const Around& e : around)
                     for (std::size_t a = 0; a < 3; ++a)
                         if (e.s.d[a] != 0) {
                             const std::pair<double, std::size_t> key{e.s.alpha[a], a};
                             if (std::find(raw.begin(), raw.end(), key) == raw.end()) raw.push_back(key);
-                            scale = std::max(scale, e.s.alpha[a] + e.s.d[a] / e.s.kappa[a]);
                         }
-                for (const auto& key : raw) moved.push_back(key.first);
-                std::vector<double*> values;
-                for (double& v : moved) values.push_back(&v);
-                separate(values, scale);
+                std::stable_sort(raw.begin(), raw.end(), larger_pole_first);
+                for (const auto& key : raw) chain.push_back(key.first);
                 double c0 = 0;
-                std::vector<double> residue(moved.size(), 0.0);
+                std::vector<double> newton(chain.size(), 0.0);
                 for (const Around& e : around) {
                     Rational r;
                     for (std::size_t a = 0; a < 3; ++a) {
                         r.gain *= e.s.kappa[a];
                         if (e.s.d[a] == 0) continue;
                         const int p = int(std::find(raw.begin(), raw.end(), std::pair{e.s.alpha[a], a}) - raw.begin());
-                        r.zeros.push_back(moved[std::size_t(p)] + e.s.d[a] / e.s.kappa[a]);
+                        r.zeros.push_back(e.s.alpha[a] + e.s.d[a] / e.s.kappa[a]);
                         r.poles.push_back(p);
                     }
                     double ce;
                     std::vector<double> re;
-                    r.fractions(moved, ce, re);
+                    r.newton(chain, ce, re);
                     c0 += e.weight * ce;
-                    for (std::size_t p = 0; p < moved.size(); ++p) residue[p] += e.weight * re[p];
+                    for (std::size_t p = 0; p < chain.size(); ++p) newton[p] += e.weight * re[p];
                 }
                 t.node.push_back(n);
                 t.node_scale.push_back(c0);
-                for (std::size_t p = 0; p < moved.size(); ++p) {
-                    t.node_poles.add(moved[p], dt);
-                    t.node_residue.push_back(residue[p]);
+                for (std::size_t p = 0; p < chain.size(); ++p) {
+                    t.node_poles.add(chain[p], dt);
+                    t.node_newton.push_back(newton[p]);
                 }
                 t.node_first_pole.push_back(t.node_poles.size());
             }

@@ -13,9 +13,13 @@
 //     rho S (i omega)^2 u_i = d_j ( C_ijkl [S / (s_j s_l)] d_l u_k ),
 // so an element's stiffness acts on its displacement-gradient moments through the six filters
 // F_jl = S / (s_j s_l) (F_jl = s_m for j != l, m the third axis; F_jj = s_m s_n / s_j), and a
-// node's mass through S. Each is a constant plus simple poles at the alphas and
-// beta = alpha + d / kappa: in time, the moments times a constant plus convolutions with
-// exp(-p t), advanced by a second-order recursion (the signal linear over each step).
+// node's mass through S. Each is rational with poles at the alphas and beta = alpha + d / kappa,
+// written in the Newton form over a chain of the item's poles p_1..p_K,
+//     F = c0 + sum_k a_k / ((z + p_1) ... (z + p_k)):
+// in time, the moments times c0 plus the chained convolutions phi_k = exp(-p_k t) * phi_{k-1}
+// (phi_0 the moments), each advanced by a second-order recursion (its input linear over each
+// step). Its coefficients stay bounded where poles coincide or nearly do (partial fractions'
+// residues grow as 1 / their differences and cancel, amplifying rounding).
 //
 // This header holds the layer's 1-D profiles (what BoundaryNodes carries, slices and turns) and
 // the flat tables a stepper's correction kernel runs on: the layer's elements and nodes with
@@ -76,10 +80,11 @@ constexpr int pml_filter(int j, int l) { return j == l ? j : j + l + 2; }  // xy
 
 // Flat tables of the layer for a correction kernel, both for the elements (stiffness filters on
 // the 21 distinct gradient moments of the voxel element, voxel_element_kernel.hpp) and for the
-// nodes (the mass term). Poles of an item are [first_pole[i], first_pole[i + 1]).
+// nodes (the mass term). Poles of an item are [first_pole[i], first_pole[i + 1]), in its chain's
+// order.
 struct PmlTables {
-    // Per pole of the convolution psi' = -p psi + g, advanced over one step dt with g linear:
-    // psi+ = decay psi + w_old g- + w_new g.
+    // Per pole of the chained convolution phi_k' = -p_k phi_k + phi_{k-1}, advanced over one step
+    // dt with its input linear: phi_k+ = decay phi_k + w_old phi_{k-1}- + w_new phi_{k-1}+.
     struct Poles {
         std::vector<double> p, decay, w_old, w_new;
         void add(double pole, double dt);
@@ -87,24 +92,25 @@ struct PmlTables {
     };
 
     // Elements: the layer's non-void elements (x-fastest index, ascending), their poles, and per
-    // element the six filters' F_jl(infinity) - 1 and per pole their residues (kPmlFilters each).
+    // element the six filters' F_jl(infinity) - 1 and per pole their Newton coefficients a_k
+    // (kPmlFilters each).
     std::vector<std::size_t> element;
     std::vector<std::size_t> element_first_pole;  // element.size() + 1 entries
     Poles element_poles;
-    std::vector<double> filter_const;    // kPmlFilters per element
-    std::vector<double> filter_residue;  // kPmlFilters per element pole
+    std::vector<double> filter_const;   // kPmlFilters per element
+    std::vector<double> filter_newton;  // kPmlFilters per element pole
 
     // Nodes with mass whose S is not 1. Their mass term m S (i omega)^2 u is advanced as the
-    // central difference of the stretched displacement y = S u = c0 u + sum_p r_p psi_p(u),
+    // central difference of the stretched displacement y = S u = c0 u + sum_k a_k phi_k(u),
     //     (1 + h) y+ = 2 y - (1 - h) y- - dt^2 / m f,
-    // and u+ follows from y+ (the recursion of psi_p(u+) holds u+ with weight w_new). In a
+    // and u+ follows from y+ (each phi_k+ is linear in u+, pml_node_update). In a
     // stretched corner the mass and the stiffness then see the same filter (their product
     // S (i omega)^2 + k S is central differences on y, stable under the interior's step).
     std::vector<std::size_t> node;
     std::vector<std::size_t> node_first_pole;  // node.size() + 1 entries
     Poles node_poles;
-    std::vector<double> node_scale;    // c0 = S(infinity) = kappa_x kappa_y kappa_z per node
-    std::vector<double> node_residue;  // r_p per node pole
+    std::vector<double> node_scale;   // c0 = S(infinity) = kappa_x kappa_y kappa_z per node
+    std::vector<double> node_newton;  // a_k per node pole
 
     bool empty() const { return element.empty() && node.empty(); }
 };

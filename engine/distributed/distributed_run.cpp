@@ -40,7 +40,7 @@ SlabSetup prepare_slab(const WaveProblem& original, const MpiWorld& world, const
     s.slabs = partition_slabs(whole.grid, world.size());
     const Slab& mine = s.slabs[std::size_t(world.rank())];
     assert_run_rules(whole);
-    s.backend = wave_backend(whole, s.backend_note);
+    s.backend = resolve_backend(whole.backend, s.backend_note);
     if (!world.all(s.backend == Backend::Cuda) && !world.all(s.backend == Backend::Cpu))
         throw InputError("", "backend", "some ranks have a CUDA device and others do not; pass --backend cpu or cuda");
     s.slab = make_slab_problem(whole, mine);

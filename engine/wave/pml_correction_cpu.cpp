@@ -56,7 +56,7 @@ std::size_t PmlCorrectionCpu<Real>::memory_bytes() const {
     const std::size_t doubles = psi_.size() + moments_prev_.size() + node_psi_.size() + y_.size() + y_prev_.size() +
                                 node_dt2_inv_mass_.size() + forces_.size() +
                                 4 * (t.element_poles.size() + t.node_poles.size()) + t.filter_const.size() +
-                                t.filter_residue.size() + t.node_scale.size() + t.node_residue.size();
+                                t.filter_newton.size() + t.node_scale.size() + t.node_newton.size();
     const std::size_t indices =
         t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size() + plane_first_.size();
     return doubles * sizeof(double) + indices * sizeof(std::size_t);
@@ -110,18 +110,22 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                     for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 * S[v];
                 }
             }
+            // The chain's input phi_0 = S: its old value from prev (which keeps S for the next
+            // step), and S, which each stage then replaces with its own.
+            double in_old[kPmlMomentValues];
+            std::copy(prev, prev + kPmlMomentValues, in_old);
+            std::copy(S, S + kPmlMomentValues, prev);
             for (std::size_t p = t.element_first_pole[std::size_t(q)]; p < t.element_first_pole[std::size_t(q) + 1];
                  ++p) {
-                double* psi = psi_.data() + p * kPmlMomentValues;
-                pml_advance(psi, prev, S, kPmlMomentValues, t.element_poles.decay[p], t.element_poles.w_old[p],
+                double* phi = psi_.data() + p * kPmlMomentValues;
+                pml_advance(phi, in_old, S, kPmlMomentValues, t.element_poles.decay[p], t.element_poles.w_old[p],
                             t.element_poles.w_new[p]);
                 for (int fl = 0; fl < kPmlFilters; ++fl) {
-                    const double r = t.filter_residue[p * kPmlFilters + std::size_t(fl)];
-                    if (r == 0) continue;
-                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += r * psi[v];
+                    const double a = t.filter_newton[p * kPmlFilters + std::size_t(fl)];
+                    if (a == 0) continue;
+                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += a * phi[v];
                 }
             }
-            std::copy(S, S + kPmlMomentValues, prev);
             const MaterialId id = g.ids[e];
             pml_element_force(dS, lambda_[id], mu_[id], scales_.data(), forces_.data() + std::size_t(q) * 24);
         }
@@ -155,24 +159,15 @@ void PmlCorrectionCpu<Real>::update_nodes(const std::array<const Real*, 3>& u, c
             const std::size_t q = std::size_t(qq), n = t.node[q];
             const double a = node_dt2_inv_mass_[q];
             if (a == 0) continue;  // fixed: the update already held it
-            const std::size_t p0 = t.node_first_pole[q], p1 = t.node_first_pole[q + 1];
-            double denominator = t.node_scale[q];
-            for (std::size_t p = p0; p < p1; ++p) denominator += t.node_residue[p] * t.node_poles.w_new[p];
+            const std::size_t p0 = t.node_first_pole[q];
+            const int poles = int(t.node_first_pole[q + 1] - p0);
             for (int c = 0; c < 3; ++c) {
                 const std::size_t v = 3 * q + std::size_t(c);
-                const double un = double(u[c][n]);
                 const double y_next = (2.0 * y_[v] - one_minus_h * y_prev_[v] - a * double(f[c][n])) * inv_one_plus_h;
-                // y+ = c0 u+ + sum_p r_p (decay psi_p + w_old u + w_new u+).
-                double known = y_next;
-                for (std::size_t p = p0; p < p1; ++p) {
-                    const double carried =
-                        t.node_poles.decay[p] * node_psi_[3 * p + std::size_t(c)] + t.node_poles.w_old[p] * un;
-                    node_psi_[3 * p + std::size_t(c)] = carried;
-                    known -= t.node_residue[p] * carried;
-                }
-                const double u_plus = known / denominator;
-                for (std::size_t p = p0; p < p1; ++p)
-                    node_psi_[3 * p + std::size_t(c)] += t.node_poles.w_new[p] * u_plus;
+                const double u_plus = pml_node_update(y_next, double(u[c][n]), t.node_scale[q],
+                                                      t.node_newton.data() + p0, t.node_poles.decay.data() + p0,
+                                                      t.node_poles.w_old.data() + p0, t.node_poles.w_new.data() + p0,
+                                                      poles, node_psi_.data() + 3 * p0 + std::size_t(c), 3);
                 y_prev_[v] = y_[v];
                 y_[v] = y_next;
                 u_next[c][n] = static_cast<Real>(u_plus);

@@ -9,7 +9,7 @@
 //     from y+ (pml_layer.hpp, PmlTables).
 //
 // Both compute in FP64 whatever the stepper's precision (the layer is a small part of the model,
-// and the filters' residues grow where poles are close). The memory variables exist for the
+// and a run on another backend is compared with this one to FP64 rounding). The memory variables exist for the
 // layer's elements and nodes only. Not reentrant: one step at a time.
 #pragma once
 
@@ -45,7 +45,7 @@ private:
     PmlTables tables_;
     std::array<double, 3> scales_{};
     std::vector<double> lambda_, mu_;         // by material id
-    std::vector<double> psi_, moments_prev_;  // per element pole and per element, 21 each
+    std::vector<double> psi_, moments_prev_;  // chained convolutions per element pole, moments per element: 21 each
     std::vector<double> node_psi_;            // 3 per node pole
     std::vector<double> y_, y_prev_;          // 3 per layer node: S u at this step and the one before
     std::vector<double> node_dt2_inv_mass_;   // dt^2 / m per layer node, 0 where fixed

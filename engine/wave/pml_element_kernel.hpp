@@ -5,8 +5,8 @@
 // each gradient moment G_kl, where it enters stress column j, replaced by F_jl * G_kl (the
 // filters of pml_layer.hpp). The stiffness product has already added the interior force K_e w,
 // so this adds only the difference: the same moment algebra on dG = (F_jl - 1) * G =
-// (F_jl(inf) - 1) G + sum_p r_jl,p psi_p(G), psi_p the convolutions of the element's 21 distinct
-// moments with exp(-p t). An element with s = 1 on every axis adds exactly 0.
+// (F_jl(inf) - 1) G + sum_k a_jl,k phi_k(G), phi_k the chained convolutions of the element's 21
+// distinct moments (Newton form, pml_layer.hpp). An element with s = 1 on every axis adds exactly 0.
 #pragma once
 
 #include "boundary/pml_layer.hpp"
@@ -67,10 +67,41 @@ VOXWAVE_HD void pml_element_scatter(const double* T, double* f) {
     }
 }
 
-// psi+ = decay psi + w_old g- + w_new g for n values.
-VOXWAVE_HD void pml_advance(double* psi, const double* g_old, const double* g, int n, double decay, double w_old,
+// One stage of the chain for n values: phi+ = decay phi + w_old in- + w_new in+, and then its
+// old and new values become the next stage's input (in_old = phi-, in_new = phi+).
+VOXWAVE_HD void pml_advance(double* phi, double* in_old, double* in_new, int n, double decay, double w_old,
                             double w_new) {
-    for (int v = 0; v < n; ++v) psi[v] = decay * psi[v] + w_old * g_old[v] + w_new * g[v];
+    for (int v = 0; v < n; ++v) {
+        const double old = phi[v];
+        phi[v] = decay * old + w_old * in_old[v] + w_new * in_new[v];
+        in_old[v] = old;
+        in_new[v] = phi[v];
+    }
+}
+
+// u+ of one component of a layer node from its stretched displacement y+ = c0 u+ + sum_k a_k
+// phi_k+, and its chained convolutions phi_k (phi_0 = u; phi[k * stride]) advanced to phi_k+.
+// Each stage is linear in u+: phi_k+ = K_k + L_k u+, K_k = decay phi_k + w_old phi_{k-1}- +
+// w_new K_{k-1}, L_k = w_new L_{k-1} (K_0 = 0, L_0 = 1, phi_0- = u).
+VOXWAVE_HD double pml_node_update(double y_next, double u, double c0, const double* a, const double* decay,
+                                  const double* w_old, const double* w_new, int poles, double* phi, int stride) {
+    double in_old = u, K = 0, L = 1, known = y_next, denominator = c0;
+    for (int k = 0; k < poles; ++k) {
+        const double old = phi[k * stride];
+        K = decay[k] * old + w_old[k] * in_old + w_new[k] * K;
+        L *= w_new[k];
+        phi[k * stride] = K;
+        in_old = old;
+        known -= a[k] * K;
+        denominator += a[k] * L;
+    }
+    const double u_plus = known / denominator;
+    L = 1;
+    for (int k = 0; k < poles; ++k) {
+        L *= w_new[k];
+        phi[k * stride] += L * u_plus;
+    }
+    return u_plus;
 }
 
 // f (24 dofs) = the force of the moment changes dS[f][3 P + i] (filter f = pml_filter(j, l))

@@ -18,6 +18,7 @@
 #include "core/errors.hpp"
 #include "core/event_timer.cuh"
 #include "wave/central_difference.hpp"
+#include "wave/pml_correction_cuda.cuh"
 #include "wave/tcovfem_int8.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/update_coefficients.hpp"
@@ -168,11 +169,13 @@ template <class Real>
 struct HostTables {
     UpdateCoefficients<Real> coef;
     std::vector<double> diag;
+    PmlTables pml;  // empty without a PML
 };
 
 template <class Real>
 HostTables<Real> host_tables(const WaveProblem& p, const CudaEngineOptions& options) {
-    HostTables<Real> t{update_coefficients<Real>(p), {}};
+    HostTables<Real> t{update_coefficients<Real>(p), {}, {}};
+    if (p.boundary.has_pml()) t.pml = pml_tables(p.boundary.pml, p.grid, p.node_mass, p.dt);
     if (p.method == Method::Tcovfem) {
         if (options.tcovfem_diagonal && options.tcovfem_diagonal->size() != p.grid.node_count())
             throw RuntimeError("tcovfem_diagonal: wrong size");
@@ -193,6 +196,7 @@ public:
         damped_ = p.rayleigh.beta != 0;
         uniform_h_ = !p.boundary.has_node_damping();
         exchange_ = options.exchange;
+        pml_bytes_ = cuda::PmlCorrection<Real>::bytes_of(tables.pml);
         fused_ = use_fused_step(options.moment_step, exchange_ != nullptr);
         check_fits();  // after fused_: the row handoff counts only where the fused step uses it
         if (exchange_) {
@@ -282,6 +286,7 @@ public:
         rec_node_.resize(rn.size());
         rec_node_.upload(rn);
         rec_buf_.resize(std::max<std::size_t>(1, kBatch * 3 * rn.size()));
+        if (!tables.pml.empty()) pml_ = std::make_unique<cuda::PmlCorrection<Real>>(p, tables.pml);
         VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     }
 
@@ -295,6 +300,7 @@ public:
                 for (int c = 0; c < 3; ++c) a[c * nn_ + n] = b[c * nn_ + n] = Real(0);
         u_.upload(a);
         um_.upload(b);
+        if (pml_) pml_->reset(state(um_), state(u_));
     }
 
     void write_slice(SlicePlane plane, int index, SliceQuantity q, int w, int h, float* out) const override {
@@ -420,7 +426,8 @@ public:
         a.mh0 = mh0_;
         a.keep = keep_;
         a.b = b_;
-        a.nsrc = int(p_.sources.size());
+        // With a PML the sources come after its passes (pml_fused), in the CPU stepper's order.
+        a.nsrc = pml_ ? 0 : int(p_.sources.size());
         a.src_node = src_node_.get();
         a.src_scale = src_scale_.get();
         a.src_force = src_force_.get() + std::size_t(slot) * 3 * p_.sources.size();
@@ -451,12 +458,70 @@ public:
     void step_kernels(int slot, bool receivers) {
         if (fused_) {
             fused_step_kernel(slot, receivers);
+            if (pml_) {
+                pml_fused();
+                points(slot, true, false);
+            }
         } else {
+            pml_element_forces();
             step_stiffness();
+            pml_nodes_before_update();
             update();
+            pml_nodes_after_update();
             points(slot, true, receivers);
         }
     }
+
+    // The PML's passes (pml_correction_cuda.cuh). Split design: the element pass into f before
+    // the stiffness product (both add into f; so a slab's exchange carries it), the layer nodes'
+    // u+ from the whole f after the exchange, written over the update's u+ after it.
+    void pml_element_forces() {
+        if (pml_) pml_->add_element_forces(state(u_), state(um_), b_, pml_force_target());
+    }
+    void pml_nodes_before_update() {
+        if (!pml_) return;
+        cuda::PmlNodeForce<Real> force{};
+        for (int c = 0; c < 3; ++c) force.f[c] = f_.get() + c * nn_;
+        force.diag = tc_ ? diag_.get() : nullptr;  // the update kernel adds it to f
+        force.keep = keep_;
+        force.b = b_;
+        pml_->update_nodes(state(u_), state(um_), force, nullptr);
+    }
+    void pml_nodes_after_update() {
+        if (!pml_) return;
+        Real* const out[3] = {um_.get(), um_.get() + nn_, um_.get() + 2 * nn_};
+        pml_->write_nodes(out);
+    }
+    // Fused step: both passes after the kernel, on its u+ (a third buffer, f_; u and u- unchanged).
+    void pml_fused() {
+        if (!pml_) return;
+        Real* const up[3] = {f_.get(), f_.get() + nn_, f_.get() + 2 * nn_};
+        cuda::PmlTarget<Real> t{};
+        for (int c = 0; c < 3; ++c) t.out[c] = up[c];
+        t.scale = a_.get();
+        t.ih = uniform_h_ ? nullptr : ih_.get();
+        t.ih0 = ih0_;
+        pml_->add_element_forces(state(u_), state(um_), b_, t);
+        cuda::PmlNodeForce<Real> force{};
+        for (int c = 0; c < 3; ++c) force.up[c] = up[c];
+        force.a = a_.get();
+        force.ih = uniform_h_ ? nullptr : ih_.get();
+        force.mh = uniform_h_ ? nullptr : mh_.get();
+        force.ih0 = ih0_;
+        force.mh0 = mh0_;
+        pml_->update_nodes(state(u_), state(um_), force, up);
+    }
+    cuda::PmlTarget<Real> pml_force_target() const {
+        cuda::PmlTarget<Real> t{};
+        for (int c = 0; c < 3; ++c) t.out[c] = f_.get() + c * nn_;
+        return t;
+    }
+    // The three components of a state buffer.
+    struct Components {
+        const Real* p[3];
+        operator const Real* const*() const { return p; }
+    };
+    Components state(const DeviceBuffer<Real>& b) const { return {{b.get(), b.get() + nn_, b.get() + 2 * nn_}}; }
     Real* next_state() const { return fused_ ? f_.get() : um_.get(); }
     // u^n becomes u^{n-1} and u^{n+1} becomes u^n.
     void rotate() {
@@ -598,12 +663,19 @@ public:
             source_forces(n0 + r, 1, forces);
             if (nsrc) src_force_.upload(forces.data(), forces.size());
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e0.get()));
-            if (fused_)
+            if (fused_) {
                 fused_step_kernel(0, false);  // the stiffness time: no separate update or point kernel
-            else
+                pml_fused();
+            } else {
+                pml_element_forces();
                 stiffness(u_.get(), um_.get(), damped_, f_.get());
+                pml_nodes_before_update();
+            }
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e1.get()));
-            if (!fused_) update();
+            if (!fused_) {
+                update();
+                pml_nodes_after_update();
+            }
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e2.get()));
             if (!fused_) points(0, true, false);
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e3.get()));
@@ -626,8 +698,11 @@ public:
             source_forces(n0 + r, 1, forces);
             if (nsrc) src_force_.upload(forces.data(), forces.size());
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e0.get()));
+            pml_element_forces();
             stiffness_exchanged(marks);
+            pml_nodes_before_update();
             update();
+            pml_nodes_after_update();
             points(0, true, false);
             VOXWAVE_CUDA_CHECK(cudaEventRecord(eu.get()));
             rotate();
@@ -649,11 +724,11 @@ public:
 private:
     std::size_t bytes_needed() const {
         return cuda_model_bytes(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_) +
-               handoff_words() * sizeof(unsigned long long);
+               handoff_words() * sizeof(unsigned long long) + pml_bytes_;
     }
     void check_fits() const {
         check_cuda_model_fits(ne_, nn_, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, tc_, !uniform_h_,
-                              handoff_words() * sizeof(unsigned long long));
+                              handoff_words() * sizeof(unsigned long long) + pml_bytes_);
     }
     // The row handoff's words: TCOVFEM's fused step only (the split designs and the moment step
     // have none), so that the memory check and device_bytes count what is allocated.
@@ -688,6 +763,8 @@ private:
     DeviceBuffer<unsigned long long> handoff_;  // TCOVFEM's fused step: FusedStepArgs::handoff
     DeviceBuffer<unsigned> tickets_;
     unsigned handoff_tag_ = 0;
+    std::unique_ptr<cuda::PmlCorrection<Real>> pml_;  // null without a PML
+    std::size_t pml_bytes_ = 0;                       // what pml_ holds on the device
 };
 
 }  // namespace
@@ -724,7 +801,6 @@ struct CudaTimeStepper::Impl {
 
 CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem, CudaEngineOptions options)
     : impl_(std::make_unique<Impl>()) {
-    if (problem.boundary.has_pml()) throw InputError("", "backend", kPmlCpuOnly);
     std::string why;
     const auto devices = cuda_devices(&why);
     if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);

@@ -65,15 +65,6 @@ double stable_time_step(const VoxelGrid& g, const std::vector<Material>& materia
     return central_difference_stable_dt(std::sqrt(omega2), beta);
 }
 
-Backend wave_backend(const WaveProblem& p, std::string& note) {
-    if (p.boundary.has_pml() && p.backend != Backend::Cpu) {
-        if (p.backend == Backend::Cuda) throw InputError("", "backend", kPmlCpuOnly);
-        note = "backend auto -> cpu: the scene has a PML, and " + std::string(kPmlCpuOnly);
-        return Backend::Cpu;
-    }
-    return resolve_backend(p.backend, note);
-}
-
 void assert_run_rules(const WaveProblem& problem) {
     if (!tcovfem_stages_allowed(problem.stages))
         throw std::logic_error("wave problem: TCOVFEM stages " + std::to_string(problem.stages) +

@@ -72,13 +72,6 @@ WaveProblem build_wave_problem(const Scene& scene, const std::string& label);
 // The same on a model already voxelised at scene.grid.spacing (the GUI's painted grid).
 WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::string& label);
 
-// Why the CUDA engine refuses a problem with a PML (its kernels are not there yet).
-inline constexpr const char* kPmlCpuOnly = "PML runs on the CPU backend for now (boundary.absorbing.type pml)";
-
-// The backend a run of p uses: resolve_backend of p.backend, except that a PML runs on the CPU
-// only: auto picks the CPU and says why in note, cuda throws InputError("", "backend", kPmlCpuOnly).
-Backend wave_backend(const WaveProblem& p, std::string& note);
-
 // The run rules (scene/run_rules.hpp) every engine relies on: TCOVFEM's stages and the
 // precision of the method. std::logic_error when broken: validate_scene refuses such a scene,
 // so the caller built or changed the problem without it.

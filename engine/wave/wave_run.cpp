@@ -46,7 +46,7 @@ void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, ForceE
 Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* backend_note, const SlabHooks& slab) {
     assert_run_rules(p);
     std::string note;
-    const Backend b = wave_backend(p, note);
+    const Backend b = resolve_backend(p.backend, note);
     if (backend_note) *backend_note = note;
 
     Result r;

@@ -62,7 +62,7 @@ struct WaveSession::CudaStepper final : Stepper {
 
 WaveSession::WaveSession(WaveProblem problem) : problem_(std::move(problem)) {
     assert_run_rules(problem_);
-    backend_ = wave_backend(problem_, backend_note_);
+    backend_ = resolve_backend(problem_.backend, backend_note_);
     if (backend_ == Backend::Cuda)
         stepper_ = std::make_unique<CudaStepper>(problem_);
     else if (problem_.precision == Precision::Fp64)

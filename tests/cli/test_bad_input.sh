@@ -68,6 +68,10 @@ else
 fi
 
 # An existing result survives a failed run (atomic saves).
+# bench --pml-cells: a negative count, and a layer thicker than half the box (checked before any measurement).
+expect_error bench-pml-negative 1 "--pml-cells: must be 0 \(none\) or positive" "$WORK/b.md" -- bench --pml-cells -1 --spacing 0.008 --steps 1 --out "$WORK/b.md"
+expect_error bench-pml-too-thick 1 "--pml-cells: boundary\.absorbing\.thickness: must be at most half" "$WORK/b.md" -- bench --pml-cells 30 --spacing 0.008 --steps 1 --out "$WORK/b.md"
+
 echo "previous result" >"$WORK/keep.h5"
 "$CLI" run "$block" --dt 1e-5 --out "$WORK/keep.h5" -q 2>/dev/null
 [ "$(cat "$WORK/keep.h5")" = "previous result" ] || fail "atomic: the previous file was damaged"

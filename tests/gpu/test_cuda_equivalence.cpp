@@ -91,6 +91,16 @@ Result run_on(Scene s, Backend b, Method m, Precision p, int stages = 8) {
     return run_wave(prob, nullptr);
 }
 
+// Receiver displacements and velocities of a CUDA run against the CPU engine's, relative to the peak.
+void expect_traces_equal(const Result& cpu, const Result& gpu, double tolerance) {
+    EXPECT_EQ(gpu.backend, "cuda");
+    ASSERT_EQ(cpu.displacement.size(), gpu.displacement.size());
+    const double peak = max_abs(cpu.displacement);
+    ASSERT_GT(peak, 0.0);
+    EXPECT_LT(max_abs_difference(cpu.displacement, gpu.displacement) / peak, tolerance);
+    EXPECT_LT(max_abs_difference(cpu.velocity, gpu.velocity) / max_abs(cpu.velocity), tolerance);
+}
+
 struct TraceCase {
     Method method;
     Precision precision;
@@ -106,14 +116,8 @@ TEST_P(CudaTraces, ReceiverTracesEqualTheCpuEngineOnEveryScene) {
         SCOPED_TRACE(sc.name);
         // TCOVFEM's oracle is OVFEM FP64: M = 8 must be at the FP64 level.
         const Method cpu_method = c.method == Method::Tcovfem ? Method::Ovfem : c.method;
-        const Result cpu = run_on(sc.scene, Backend::Cpu, cpu_method, c.precision);
-        const Result gpu = run_on(sc.scene, Backend::Cuda, c.method, c.precision);
-        EXPECT_EQ(gpu.backend, "cuda");
-        ASSERT_EQ(cpu.displacement.size(), gpu.displacement.size());
-        const double peak = max_abs(cpu.displacement);
-        ASSERT_GT(peak, 0.0);
-        EXPECT_LT(max_abs_difference(cpu.displacement, gpu.displacement) / peak, c.tolerance);
-        EXPECT_LT(max_abs_difference(cpu.velocity, gpu.velocity) / max_abs(cpu.velocity), c.tolerance);
+        expect_traces_equal(run_on(sc.scene, Backend::Cpu, cpu_method, c.precision),
+                            run_on(sc.scene, Backend::Cuda, c.method, c.precision), c.tolerance);
     }
 }
 
@@ -278,6 +282,36 @@ struct FusedAndSplit {
         fused.set_state(um, u);
         split.set_state(um, u);
     }
+
+    // Both designs and the CPU stepper advance `steps` steps from the state; the whole states
+    // agree (FP64 1e-12 of the peak, FP32 1e-5).
+    void expect_equal_after(const WaveProblem& p, int steps) {
+        ASSERT_TRUE(fused.fused_step());
+        ASSERT_FALSE(split.fused_step());
+        fused.advance(0, steps);
+        split.advance(0, steps);
+        std::vector<double> cpu_u, cpu_um;
+        if (p.precision == Precision::Fp64) {
+            CpuTimeStepper<double> cpu(p);
+            cpu.set_state(um, u);
+            for (int n = 0; n < steps; ++n) cpu.step(n);
+            cpu_u = cpu.displacement();
+            cpu_um = cpu.previous_displacement();
+        } else {
+            CpuTimeStepper<float> cpu(p);
+            cpu.set_state(um, u);
+            for (int n = 0; n < steps; ++n) cpu.step(n);
+            cpu_u = cpu.displacement();
+            cpu_um = cpu.previous_displacement();
+        }
+        const double tol = p.precision == Precision::Fp64 ? 1e-12 : 1e-5;
+        const double peak = max_abs(cpu_u);
+        ASSERT_GT(peak, 0.0);
+        EXPECT_LT(max_abs_difference(fused.displacement(), cpu_u) / peak, tol);
+        EXPECT_LT(max_abs_difference(fused.previous_displacement(), cpu_um) / peak, tol);
+        EXPECT_LT(max_abs_difference(split.displacement(), cpu_u) / peak, tol);
+        EXPECT_LT(max_abs_difference(fused.displacement(), split.displacement()) / peak, tol);
+    }
 };
 
 TEST(CudaFusedStep, WholeStateEqualsTheSplitDesignAndTheCpuEngine) {
@@ -294,35 +328,7 @@ TEST(CudaFusedStep, WholeStateEqualsTheSplitDesignAndTheCpuEngine) {
                 s.run.method = m;
                 s.run.precision = pr;
                 const WaveProblem p = build_wave_problem(s, "test");
-                FusedAndSplit d(p, 21);
-                CudaTimeStepper &fused = d.fused, &split = d.split;
-                const std::vector<double>&u = d.u, &um = d.um;
-                ASSERT_TRUE(fused.fused_step());
-                ASSERT_FALSE(split.fused_step());
-                constexpr int kSteps = 60;
-                fused.advance(0, kSteps);
-                split.advance(0, kSteps);
-                std::vector<double> cpu_u, cpu_um;
-                if (pr == Precision::Fp64) {
-                    CpuTimeStepper<double> cpu(p);
-                    cpu.set_state(um, u);
-                    for (int n = 0; n < kSteps; ++n) cpu.step(n);
-                    cpu_u = cpu.displacement();
-                    cpu_um = cpu.previous_displacement();
-                } else {
-                    CpuTimeStepper<float> cpu(p);
-                    cpu.set_state(um, u);
-                    for (int n = 0; n < kSteps; ++n) cpu.step(n);
-                    cpu_u = cpu.displacement();
-                    cpu_um = cpu.previous_displacement();
-                }
-                const double tol = pr == Precision::Fp64 ? 1e-12 : 1e-5;
-                const double peak = max_abs(cpu_u);
-                ASSERT_GT(peak, 0.0);
-                EXPECT_LT(max_abs_difference(fused.displacement(), cpu_u) / peak, tol);
-                EXPECT_LT(max_abs_difference(fused.previous_displacement(), cpu_um) / peak, tol);
-                EXPECT_LT(max_abs_difference(split.displacement(), cpu_u) / peak, tol);
-                EXPECT_LT(max_abs_difference(fused.displacement(), split.displacement()) / peak, tol);
+                FusedAndSplit(p, 21).expect_equal_after(p, 60);
             }
 }
 
@@ -419,3 +425,93 @@ TEST(CudaEngine, CopyBandwidthIsMeasured) {
 }
 
 }  // namespace
+
+// The convolutional PML (boundary/pml_layer.hpp) on the CUDA engine (pml_correction_cuda.cuh)
+// against the CPU engine's layer pass. The paper model at 8 mm with a 5-cell PML on five faces
+// (top free, the source and the receivers on it) or on all six (a PML ends on a held face: the
+// source and the receivers then sit 2 cells deep in the top layer): the steel rebar runs through
+// the y layers, a void cuts into the x- layer and its edges and corners, the bottom corners are
+// fixed nodes inside the layer, Rayleigh damping (w = keep u - b u-). A Ricker source of 60 kHz
+// (8 elements per S wavelength) delayed 20 us, so that its waves reach the layer within 300 steps
+// of about 0.8 us.
+Scene pml_scene(std::int64_t steps, bool six_faces) {
+    Scene s = asset_scene("paper_rebar.json", 0.008, steps);
+    s.sources.at(0).wavelet = Wavelet{};
+    s.sources.at(0).wavelet.frequency = 60e3;
+    s.sources.at(0).wavelet.delay = 20e-6;
+    s.shapes.push_back({"void", SphereShape{{0.016, 0.032, 0.200}, 0.030}});
+    s.boundary.absorbing.type = "pml";
+    s.boundary.absorbing.thickness = 0.040;
+    s.boundary.absorbing.faces = {"x-", "x+", "y-", "y+", "z-"};
+    if (six_faces) {
+        s.boundary.absorbing.faces.push_back("z+");
+        s.sources.at(0).position[2] -= 2 * s.grid.spacing;
+        for (Receiver& r : s.receivers) r.position[2] -= 2 * s.grid.spacing;
+    }
+    return s;
+}
+
+// Receiver traces of a whole run (the fused step, the default) against the CPU engine:
+// FP64 1e-12 of the peak, FP32 1e-5, TCOVFEM M = 8 against OVFEM FP64 at 1e-12.
+TEST_P(CudaTraces, WithAPmlEqualTheCpuEngine) {
+    REQUIRE_CUDA();
+    const TraceCase c = GetParam();
+    for (const bool six : {false, true}) {
+        SCOPED_TRACE(six ? "PML on six faces" : "PML on five faces");
+        const Scene s = pml_scene(300, six);
+        const Method cpu_method = c.method == Method::Tcovfem ? Method::Ovfem : c.method;
+        expect_traces_equal(run_on(s, Backend::Cpu, cpu_method, c.precision),
+                            run_on(s, Backend::Cuda, c.method, c.precision), c.tolerance);
+    }
+}
+
+// The whole state after 40 steps from a random state (every layer element and node carries a
+// wave from the first step, the memory variables start at 0 on both sides): the fused step
+// (layer passes into u+ after the kernel) and the split design (into f around the product)
+// against the CPU stepper, and against each other; TCOVFEM against the CPU emulation.
+TEST(CudaPml, WholeStateEqualsTheSplitDesignAndTheCpuEngine) {
+    REQUIRE_CUDA();
+    struct Variant {
+        Method method;
+        Precision precision;
+    };
+    for (const bool six : {false, true})
+        for (const Variant v : {Variant{Method::Vfem, Precision::Fp64}, Variant{Method::Ovfem, Precision::Fp64},
+                                Variant{Method::Vfem, Precision::Fp32}, Variant{Method::Ovfem, Precision::Fp32},
+                                Variant{Method::Tcovfem, Precision::Fp64}}) {
+            SCOPED_TRACE(std::string(six ? "six" : "five") + " faces " + to_string(v.method) + " " +
+                         to_string(v.precision));
+            Scene s = pml_scene(1, six);
+            s.run.method = v.method;
+            s.run.precision = v.precision;
+            const WaveProblem p = build_wave_problem(s, "test");
+            ASSERT_TRUE(p.boundary.has_pml());
+            FusedAndSplit(p, 41).expect_equal_after(p, 40);
+        }
+}
+
+// The layer changes the result (so the equalities above test the layer passes, not only the
+// interior): the same random state without the PML ends elsewhere, by far more than the
+// tolerance; and a state set again restarts the memory variables (two runs from it agree).
+TEST(CudaPml, LayerMattersAndSetStateRestartsItsMemory) {
+    REQUIRE_CUDA();
+    Scene s = pml_scene(1, true);
+    const WaveProblem p = build_wave_problem(s, "test");
+    Scene free_faces = s;
+    free_faces.boundary.absorbing = AbsorbingSpec{};
+    const WaveProblem q = build_wave_problem(free_faces, "test");
+    ASSERT_EQ(p.grid.node_count(), q.grid.node_count());
+    const std::vector<double> u = random_vector(3 * p.grid.node_count(), 5), um = u;
+    CudaTimeStepper with(p), without(q);
+    with.set_state(um, u);
+    without.set_state(um, u);
+    with.advance(0, 30);
+    without.advance(0, 30);
+    const std::vector<double> first = with.displacement();
+    const double peak = max_abs(first);
+    ASSERT_GT(peak, 0.0);
+    EXPECT_GT(max_abs_difference(first, without.displacement()) / peak, 1e-3);
+    with.set_state(um, u);
+    with.advance(0, 30);
+    EXPECT_LT(max_abs_difference(with.displacement(), first) / peak, 1e-12);  // atomics: last bits
+}

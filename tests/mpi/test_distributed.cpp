@@ -200,6 +200,16 @@ TEST_P(DistributedCuda, TracesEqualTheSingleGpuRun) {
     }
 }
 
+// With pml_scene's layer on the GPUs (the split design's layer passes on each slab, the element
+// pass before the exchange of the shared planes) against the single-GPU run (the fused step's).
+TEST_P(DistributedCuda, WithAPmlTracesEqualTheSingleGpuRun) {
+    std::string why;
+    if (!g_world->all(have_cuda(why))) GTEST_SKIP() << "no CUDA device: " << why;
+    Scene s = pml_scene(g_world->size(), GetParam());
+    s.run.backend = Backend::Cuda;
+    expect_same_traces(s, GetParam(), {HaloTransport::HostStaged});
+}
+
 // The CUDA issue's tolerances: 1e-12 in FP64 (TCOVFEM M = 8 included), 1e-5 in FP32.
 INSTANTIATE_TEST_SUITE_P(Methods, DistributedCuda,
                          ::testing::Values(Case{Method::Ovfem, Precision::Fp64, 1e-12},
