@@ -142,8 +142,9 @@ TEST(MaterialLibrary, WrittenLibraryReadsBackEqualAndBadEntriesWriteNothing) {
     test::TempDir dir;
     const std::string path = dir.file("mine.json");
     // Values that need all of a double's digits: the file must keep them exactly.
-    const std::vector<Material> mine = {{"resin_a", 1183.25, 2731.0 + 1.0 / 3.0, 1431.125, "#12ab9f", "measured, batch 7"},
-                                        {"water_20C", 998.2, 1482.3, 0, "#3366cc", "handbook"}};
+    const std::vector<Material> mine = {
+        {"resin_a", 1183.25, 2731.0 + 1.0 / 3.0, 1431.125, "#12ab9f", "measured, batch 7"},
+        {"water_20C", 998.2, 1482.3, 0, "#3366cc", "handbook"}};
     write_material_library(path, mine);
     EXPECT_EQ(load_material_library(path), mine);
     const auto before = test::read_file(path);
