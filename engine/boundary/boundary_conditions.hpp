@@ -29,10 +29,10 @@
 //     pass (wave/pml_correction_cpu.hpp) adds the layer elements' force corrections after the
 //     stiffness product (before a slab's force exchange) and replaces u+ at the layer's nodes
 //     after the update. The CPU stepper then takes product and update as two passes (its fused
-//     sweep never holds a finished force). The CUDA steppers refuse a PML for now
-//     (wave_problem.hpp, kPmlCpuOnly); their port is one kernel over the element tables after the
-//     product and one over the layer nodes after the update (pml_element_kernel.hpp is
-//     host-device). The rest of each stepper is unchanged.
+//     sweep never holds a finished force). The CUDA steppers run the same arithmetic
+//     (pml_element_kernel.hpp is host-device) in wave/pml_correction_cuda.cuh: one kernel over the
+//     layer's elements, one over its nodes, around the product in the split design and on u+
+//     after the fused kernel. The rest of each stepper is unchanged.
 #pragma once
 
 #include <array>
