@@ -72,7 +72,7 @@ int guarded(const std::function<int()>& body, bool report, std::string* out_line
         say("cancelled");
         return kCancelled;
     } catch (const std::bad_alloc&) {
-        say("error: out of memory (the model is too large for this machine)");
+        say(std::string("error: ") + kOutOfMemoryMessage);
         return kFailure;
     } catch (const std::exception& e) {
         say(std::string("error: ") + e.what());

@@ -21,15 +21,9 @@ struct DispersionOptions {
 
 int run(const DispersionOptions& o) {
     const Method m = parse_method(o.method, "--method");
-    check_spacing(o.spacing, "", "--spacing");
-    if (o.dt < 0) throw InputError("", "--dt", "must not be negative");
     Material mat{.name = "material", .density = o.density, .vp = o.vp, .vs = o.vs, .color = "#808080", .source = ""};
-    validate_material(mat, "", "material");
-    std::vector<double> ppw = o.ppw;
-    if (ppw.empty())
-        for (double p = 4; p <= 40; p += 1) ppw.push_back(p);
-    for (double p : ppw)
-        if (!(p > 2)) throw InputError("", "--ppw", "points per wavelength must be > 2");
+    const std::vector<double> ppw = o.ppw.empty() ? default_dispersion_ppw() : o.ppw;
+    check_dispersion_request(o.spacing, mat, o.dt, ppw, "--");
     check_output_path(o.out);
     const auto table = dispersion_table(m == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem, o.spacing, mat,
                                         o.dt, ppw, default_dispersion_directions());

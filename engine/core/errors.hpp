@@ -37,4 +37,7 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// What every front end says when an allocation fails (std::bad_alloc says nothing useful).
+inline constexpr const char* kOutOfMemoryMessage = "out of memory (the model is too large for this machine)";
+
 }  // namespace voxwave

@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "core/errors.hpp"
+#include "scene/run_rules.hpp"
 #include "wave/voxel_element_matrix.hpp"
 
 namespace voxwave {
@@ -71,5 +72,20 @@ DispersionTable dispersion_table(ElementMethod method, double ds, const Material
 }
 
 std::vector<std::array<double, 3>> default_dispersion_directions() { return {{1, 0, 0}, {1, 1, 0}, {1, 1, 1}}; }
+
+std::vector<double> default_dispersion_ppw() {
+    std::vector<double> ppw;
+    for (double p = 4; p <= 40; p += 1) ppw.push_back(p);
+    return ppw;
+}
+
+void check_dispersion_request(double ds, const Material& m, double dt, const std::vector<double>& ppw,
+                              const std::string& prefix) {
+    check_spacing(ds, "", prefix + "spacing");
+    if (dt < 0) throw InputError("", prefix + "dt", "must not be negative");
+    validate_material(m, "", "material");
+    for (double p : ppw)
+        if (!(p > 2)) throw InputError("", prefix + "ppw", "points per wavelength must be > 2");
+}
 
 }  // namespace voxwave

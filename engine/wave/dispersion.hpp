@@ -35,5 +35,14 @@ DispersionTable dispersion_table(ElementMethod method, double ds, const Material
 
 // The directions a user usually wants: axis, face diagonal, cube diagonal.
 std::vector<std::array<double, 3>> default_dispersion_directions();
+// The points per wavelength of a table nobody chose them for: 4, 5, ..., 40.
+std::vector<double> default_dispersion_ppw();
+
+// The checks of a dispersion request from any front end: a spacing in the run rules' range, dt not
+// negative, a valid material (validate_material, field "material"), every ppw above 2. Throws
+// InputError("", prefix + "spacing" | "dt" | "ppw", reason): the CLI names its options ("--"), the
+// Python module its keywords ("").
+void check_dispersion_request(double ds, const Material& m, double dt, const std::vector<double>& ppw,
+                              const std::string& prefix);
 
 }  // namespace voxwave

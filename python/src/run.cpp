@@ -1,0 +1,124 @@
+// voxwave.run: a scene or a prepared problem run by the engine (run_wave, the CLI's path) on the
+// backend the scene or the call asks for, with the GIL released and a progress callback.
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include <filesystem>
+#include <optional>
+#include <variant>
+
+#include "bindings.hpp"
+#include "core/backend.hpp"
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "objects.hpp"
+#include "scene/scene_io.hpp"
+#include "wave/wave_run.hpp"
+
+namespace voxwave::python {
+namespace {
+
+// The engine's progress calls (about 200 a run) made into calls of a Python callable, with the
+// GIL taken for each. Each call also lets Python handle a pending signal, so Ctrl-C stops a run.
+// An exception raised by the callable (or the signal's KeyboardInterrupt) stops the run and is
+// raised again by rethrow_if_raised, unchanged.
+class PythonProgress {
+public:
+    explicit PythonProgress(py::object callback) : callback_(std::move(callback)) {}
+
+    ProgressFn function() {
+        return [this](std::int64_t done, std::int64_t total) { return call(done, total); };
+    }
+
+    // With the GIL held, after the run stopped.
+    void rethrow_if_raised() {
+        if (raised_) throw *raised_;
+    }
+
+private:
+    bool call(std::int64_t done, std::int64_t total) {
+        py::gil_scoped_acquire gil;
+        try {
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            if (callback_.is_none()) return true;
+            const py::object answer = callback_(done, total);
+            if (answer.is_none()) return true;  // a callback that returns nothing goes on
+            const int go_on = PyObject_IsTrue(answer.ptr());
+            if (go_on < 0) throw py::error_already_set();
+            return go_on != 0;
+        } catch (py::error_already_set& e) {
+            raised_.emplace(e);
+            return false;
+        }
+    }
+
+    py::object callback_;
+    std::optional<py::error_already_set> raised_;
+};
+
+// The scene with the call's backend, checked again by the scene's rules.
+SceneObject with_backend(const SceneObject& s, const std::optional<std::string>& backend) {
+    if (!backend) return s;
+    SceneObject copy = s;
+    copy.scene.run.backend = parse_backend(*backend, "backend");
+    validate_scene(copy.scene, s.label);
+    return copy;
+}
+
+ResultObject run(const std::variant<ProblemObject, SceneObject>& what, const py::object& progress,
+                 const std::optional<std::string>& backend) {
+    ProblemObject problem = std::holds_alternative<ProblemObject>(what)
+                                ? std::get<ProblemObject>(what)
+                                : build_problem(with_backend(std::get<SceneObject>(what), backend));
+    if (backend && std::holds_alternative<ProblemObject>(what)) {
+        WaveProblem copy = *problem.problem;
+        copy.backend = parse_backend(*backend, "backend");
+        problem.problem = std::make_shared<const WaveProblem>(std::move(copy));
+    }
+    if (!progress.is_none() && !PyCallable_Check(progress.ptr()))
+        throw py::type_error("progress must be a callable progress(done, total) or None");
+
+    PythonProgress report(progress);
+    ResultObject out;
+    bool cancelled = false;
+    {
+        py::gil_scoped_release release;
+        try {
+            Result r = run_wave(*problem.problem, report.function(), &out.note);
+            r.scene = std::filesystem::path(problem.label).filename().string();
+            out.result = std::make_shared<const Result>(std::move(r));
+        } catch (const Cancelled&) {
+            cancelled = true;
+        }
+    }
+    if (cancelled) {
+        report.rethrow_if_raised();
+        throw Cancelled{};
+    }
+    return out;
+}
+
+py::tuple cuda_available() {
+    std::string why;
+    const auto devices = cuda_devices(&why);
+    if (devices.empty()) return py::make_tuple(false, why);
+    return py::make_tuple(true, devices.front().name);
+}
+
+}  // namespace
+
+void bind_run(py::module_& m) {
+    m.def("run", &run, py::arg("scene"), py::arg("progress") = py::none(), py::arg("backend") = py::none(),
+          "Runs a voxwave.Scene or voxwave.Problem and returns its voxwave.Result.\n\n"
+          "progress: None or a callable progress(done, total) (time steps), called about 200 times a "
+          "run; returning False cancels (voxwave.Cancelled), and an exception it raises stops the run "
+          "and propagates.\n"
+          "backend: 'auto', 'cpu' or 'cuda' instead of the scene's run.backend.\n"
+          "The GIL is released while the engine runs; errors raise voxwave.InputError with "
+          "voxwave-cli's message.");
+    m.def("cuda_available", &cuda_available,
+          "(True, device name) when this build has CUDA and this machine a device; (False, why) otherwise.");
+    m.def("cuda_compiled", &cuda_compiled, "Whether this build has the CUDA engine.");
+}
+
+}  // namespace voxwave::python

@@ -1,0 +1,57 @@
+"""examples/python run as a user runs them (PYTHONPATH naming the module) on a coarse grid, and
+their numbers are sane: the hole's echo weakens with depth and arrives later, the B-scan PNG is
+an image with content."""
+
+import csv
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vwtest  # noqa: E402
+
+CLI, SRC, WORK = vwtest.start()
+EXAMPLES = os.path.join(SRC, "examples", "python")
+
+
+def example(script, *args):
+    p = subprocess.run([sys.executable, os.path.join(EXAMPLES, script), *args], capture_output=True, text=True,
+                       cwd=WORK)
+    assert p.returncode == 0, (script, p.returncode, p.stdout[-2000:], p.stderr[-2000:])
+    return p.stdout
+
+
+def check_hole_depth_study():
+    out = os.path.join(WORK, "study")
+    example("hole_depth_study.py", "--spacing", "0.001", "--depths", "8", "12", "16", "--out", out)
+    with open(os.path.join(out, "hole_depth.csv")) as f:
+        rows = [(float(r["depth_m"]), float(r["echo_amplitude_m"]), float(r["echo_time_s"])) for r in csv.DictReader(f)]
+    assert [round(d * 1e3) for d, _, _ in rows] == [8, 12, 16], rows
+    amplitudes = [a for _, a, _ in rows]
+    times = [t for _, _, t in rows]
+    assert all(a > 0 for a in amplitudes), rows
+    assert amplitudes[0] > amplitudes[1] > amplitudes[2], rows  # deeper: weaker
+    assert times[0] < times[1] < times[2], rows  # deeper: later
+    # Each echo peaks after its P-wave round trip to the hole's top (the pulse's delay aside).
+    for depth, _, t in rows:
+        assert t > 2 * (depth - 0.0015) / 5900, (depth, t)
+    with open(os.path.join(out, "hole_depth.png"), "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def check_bscan_plot():
+    png = os.path.join(WORK, "bscan.png")
+    stdout = example("bscan_plot.py", "--spacing", "0.001", "--receivers", "11", "--out", png)
+    assert "receiver above the hole" in stdout, stdout
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.image as mpimg
+    import numpy as np
+
+    image = mpimg.imread(png)
+    assert image.shape[0] > 300 and image.shape[1] > 400, image.shape
+    assert np.std(image[..., :3]) > 0.05  # not a blank canvas
+
+
+vwtest.run_checks([check_hole_depth_study, check_bscan_plot])
