@@ -5,9 +5,13 @@ A steel plate (thin in y) with a cylindrical hole along y; a point force on the 
 down with a Ricker pulse and a receiver beside it records the vertical displacement
 (pulse-echo). For each depth the scene is built in Python and run; the echo is the difference
 to a run without the hole (the field the hole scatters: exactly zero until the first wave has
-reached the hole and come back), and its amplitude is the peak of that difference.
+reached the hole and come back). Its amplitude is the peak of that difference within three
+quarters of a period after the longitudinal round trip, 2 (depth - radius) / vp after the pulse
+(in a plate thinner than the wavelength the longitudinal wave is a little slower than vp, so the
+echo peaks inside that gate); the mode-converted and shear echoes, slower, come after the gate
+for holes deeper than about 10 mm.
 
-    PYTHONPATH=build/python python3 examples/python/hole_depth_study.py [--depths 8 12 16 20]
+    PYTHONPATH=build/python python3 examples/python/hole_depth_study.py [--depths 10 14 18 22]
         [--spacing 0.0005] [--out DIR]
 
 Prints a table (depth, echo amplitude, echo time), writes hole_depth.csv and, with matplotlib,
@@ -51,25 +55,29 @@ def plate_scene(depth, width, thickness, height, hole_radius, spacing, duration)
 
 def echo_amplitudes(depths, spacing=0.0005, width=0.04, thickness=0.004, height=0.035, hole_radius=0.0015,
                     progress=None):
-    """[(depth, amplitude, time)]: the peak |u_z| of the hole's echo and when it arrives."""
-    deepest = max(depths)
-    # Long enough for the deepest hole's echo: down and back at the P-wave speed, plus the pulse.
-    duration = DELAY + 2 * (deepest - hole_radius) / STEEL["vp"] + 3 / FREQUENCY
+    """[(depth, amplitude, time)]: the peak |u_z| of the hole's longitudinal echo and when it peaks."""
+    def round_trip(depth):
+        return DELAY + 2 * (depth - hole_radius) / STEEL["vp"]
+
+    period = 1 / FREQUENCY
+    # Long enough for the deepest hole's gate to close.
+    duration = round_trip(max(depths)) + 1.5 * period
     reference = voxwave.run(plate_scene(None, width, thickness, height, hole_radius, spacing, duration),
                             progress=progress)
     u0 = reference.displacement[0, :, 2]
     rows = []
     for depth in depths:
         r = voxwave.run(plate_scene(depth, width, thickness, height, hole_radius, spacing, duration), progress=progress)
-        echo = r.displacement[0, :, 2] - u0
-        peak = int(np.argmax(np.abs(echo)))
-        rows.append((depth, float(np.abs(echo[peak])), float(r.time[peak])))
+        echo = np.abs(r.displacement[0, :, 2] - u0)
+        gate = np.flatnonzero((r.time >= round_trip(depth)) & (r.time <= round_trip(depth) + 0.75 * period))
+        peak = gate[np.argmax(echo[gate])]
+        rows.append((depth, float(echo[peak]), float(r.time[peak])))
     return rows
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--depths", type=float, nargs="+", default=[8, 12, 16, 20], help="hole depths, mm")
+    parser.add_argument("--depths", type=float, nargs="+", default=[10, 14, 18, 22], help="hole depths, mm")
     parser.add_argument("--spacing", type=float, default=0.0005, help="voxel size, m")
     parser.add_argument("--out", default=".", help="folder for hole_depth.csv and hole_depth.png")
     args = parser.parse_args()

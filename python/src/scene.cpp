@@ -8,6 +8,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "core/format_number.hpp"
 #include "objects.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/scene_io.hpp"
@@ -56,8 +57,8 @@ py::dict node_point(const std::string& name, const Vec3& snapped) {
 
 std::string scene_repr(const SceneObject& s) {
     const auto& g = s.scene.grid;
-    return "<voxwave.Scene '" + s.label + "': " + std::to_string(g.size[0]) + " x " + std::to_string(g.size[1]) +
-           " x " + std::to_string(g.size[2]) + " m at " + std::to_string(g.spacing) + " m, " +
+    return "<voxwave.Scene '" + s.label + "': " + format_number(g.size[0]) + " x " + format_number(g.size[1]) + " x " +
+           format_number(g.size[2]) + " m at " + format_number(g.spacing) + " m, " +
            std::to_string(s.scene.materials.size()) + " materials, " + std::to_string(s.scene.sources.size()) +
            " sources, " + std::to_string(s.scene.receivers.size()) + " receivers>";
 }
