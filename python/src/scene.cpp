@@ -48,11 +48,17 @@ VoxelModelObject read_voxels(const std::filesystem::path& path, const std::strin
     return {std::make_shared<const VoxelGrid>(read_voxels_h5(path.string(), dataset))};
 }
 
-py::dict node_point(const std::string& name, const Vec3& snapped) {
-    py::dict d;
-    d["name"] = name;
-    d["position"] = py::make_tuple(snapped[0], snapped[1], snapped[2]);
-    return d;
+// [{'name', 'position'}] of sources or receivers snapped to their nodes.
+template <class Points>
+py::list snapped_points(const Points& points) {
+    py::list l;
+    for (const auto& p : points) {
+        py::dict d;
+        d["name"] = p.name;
+        d["position"] = py::make_tuple(p.snapped[0], p.snapped[1], p.snapped[2]);
+        l.append(d);
+    }
+    return l;
 }
 
 std::string scene_repr(const SceneObject& s) {
@@ -160,20 +166,10 @@ void bind_scene(py::module_& m) {
             },
             "The voxel model the run steps.")
         .def_property_readonly(
-            "sources",
-            [](const ProblemObject& p) {
-                py::list l;
-                for (const auto& s : p.problem->sources) l.append(node_point(s.name, s.snapped));
-                return l;
-            },
+            "sources", [](const ProblemObject& p) { return snapped_points(p.problem->sources); },
             "[{'name', 'position'}]: the sources snapped to their nodes.")
         .def_property_readonly(
-            "receivers",
-            [](const ProblemObject& p) {
-                py::list l;
-                for (const auto& r : p.problem->receivers) l.append(node_point(r.name, r.snapped));
-                return l;
-            },
+            "receivers", [](const ProblemObject& p) { return snapped_points(p.problem->receivers); },
             "[{'name', 'position'}]: the receivers snapped to their nodes.")
         .def_property_readonly("name", [](const ProblemObject& p) { return p.label; })
         .def("__repr__", [](const ProblemObject& p) {
