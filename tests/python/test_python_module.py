@@ -40,7 +40,15 @@ def cli_result(scene_path):
     p = cli("run", scene_path, "--out", out, "--quiet")
     assert p.returncode == 0, p.stderr
     with h5py.File(out, "r") as f:
-        return {k: f[k][()] for k in ("traces/time", "traces/displacement", "traces/velocity", "receivers/positions")}, dict(f.attrs)
+        expected = {k: f[k][()] for k in ("traces/time", "traces/displacement", "traces/velocity",
+                                          "receivers/positions")}
+        attrs = dict(f.attrs)
+    # The module reads the CLI's file as h5py does.
+    read = voxwave.read_result(out)
+    assert np.array_equal(read.displacement, expected["traces/displacement"])
+    assert np.array_equal(read.velocity, expected["traces/velocity"]) and read.dt == attrs["dt"]
+    assert read.scene == os.path.basename(scene_path) and read.note == ""
+    return expected, attrs
 
 
 def check_python_scene_gives_the_cli_traces_bit_for_bit():
@@ -49,6 +57,8 @@ def check_python_scene_gives_the_cli_traces_bit_for_bit():
         d = vwtest.small_block(**run)
         expected, attrs = cli_result(write_json(f"same_{name}.json", d))
         r = voxwave.run(voxwave.scene(**d))
+        # A prepared problem runs the same.
+        assert np.array_equal(voxwave.run(voxwave.Problem(voxwave.scene(**d))).displacement, r.displacement), name
         assert r.backend == "cpu" and r.method == attrs["method"] and r.precision == attrs["precision"], name
         assert r.dt == attrs["dt"] and r.steps == attrs["steps"], (name, r.dt, attrs["dt"])
         assert np.array_equal(r.time, expected["traces/time"]), name
