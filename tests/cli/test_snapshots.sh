@@ -57,6 +57,16 @@ expect_error every-beyond-run 1 "run\.snapshots\.every: .*the run has 5 steps" "
   run "$WORK/snap.json" --steps 5 --out "$WORK/out.h5" -q
 [ -e "$WORK/out.xmf" ] && fail "a refused run wrote an XDMF file"
 
+# Under mpiexec each rank holds one slab: snapshots are refused, once, naming the key.
+if MPIEXEC=$(command -v mpiexec); then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
+  "$MPIEXEC" -np 2 "$CLI" run "$WORK/snap.json" --steps 31 --backend cpu -q -o "$WORK/mpi.h5" >/dev/null 2>"$WORK/mpi.err"
+  [ $? = 1 ] || fail "snapshots under mpiexec: expected exit 1: $(cat "$WORK/mpi.err")"
+  n=$(grep -c "run.snapshots: a distributed run does not write wavefield snapshots" "$WORK/mpi.err")
+  [ "$n" = 1 ] || fail "snapshots under mpiexec: expected the refusal once: $(cat "$WORK/mpi.err")"
+  [ ! -e "$WORK/mpi.h5" ] || fail "snapshots under mpiexec: a result file was written"
+fi
+
 # An STL surface with a missing facet: refused, naming the scene field and the STL file.
 $PY - "$WORK/open.stl" <<'PYEOF'
 import sys
