@@ -178,7 +178,7 @@ std::shared_ptr<const TriangleMesh> load_stl_surface(const std::string& path, do
 }
 
 std::vector<std::size_t> elements_inside_surface(const VoxelGrid& g, const TriangleMesh& mesh) {
-    const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
+    const int ny = g.n[1], nz = g.n[2];
     const double ds = g.spacing;
     // Crossings of each row (j, k) of element centres with the surface: x positions.
     std::vector<std::vector<double>> rows(std::size_t(ny) * nz);

@@ -154,11 +154,11 @@ ShapesPanel::ShapesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     connect(placed_, &QListWidget::currentRowChanged, this, [this](int row) {
         const bool ok = row >= 0 && std::size_t(row) < placed_cmds_.size();
         // An imported surface has no form: it is moved or replaced by importing it again.
-        const bool stl = ok && std::holds_alternative<StlShape>(placed_cmds_[std::size_t(row)]->shape().geometry);
-        apply_->setEnabled(ok && !stl);
-        apply_->setToolTip(stl ? tr("An imported STL surface has no form: undo it and import it again to change it")
-                               : QString());
-        if (ok && !stl) setFormShape(placed_cmds_[std::size_t(row)]->shape());
+        const bool imported = ok && std::holds_alternative<StlShape>(placed_cmds_[std::size_t(row)]->shape().geometry);
+        apply_->setEnabled(ok && !imported);
+        apply_->setToolTip(
+            imported ? tr("An imported STL surface has no form: undo it and import it again to change it") : QString());
+        if (ok && !imported) setFormShape(placed_cmds_[std::size_t(row)]->shape());
     });
     connect(apply_, &QPushButton::clicked, this, [this] {
         const int row = placed_->currentRow();
