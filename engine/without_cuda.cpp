@@ -44,6 +44,7 @@ std::size_t CudaTimeStepper::node_count() const { no_cuda(); }
 void CudaTimeStepper::set_state(const std::vector<double>&, const std::vector<double>&) { no_cuda(); }
 std::vector<double> CudaTimeStepper::displacement() const { no_cuda(); }
 std::vector<double> CudaTimeStepper::previous_displacement() const { no_cuda(); }
+std::vector<double> CudaTimeStepper::gather(const std::vector<std::size_t>&, bool) const { no_cuda(); }
 void CudaTimeStepper::advance(std::int64_t, std::int64_t, std::vector<double>*) { no_cuda(); }
 std::vector<double> CudaTimeStepper::stiffness_times(const std::vector<double>&) const { no_cuda(); }
 double CudaTimeStepper::median_stiffness_seconds(int) const { no_cuda(); }

@@ -36,6 +36,7 @@
 
 #include "core/backend.hpp"
 #include "core/errors.hpp"
+#include "document/model_vti.hpp"
 #include "editing/slice_painter.hpp"
 #include "panels/boundary_panel.hpp"
 #include "panels/cluster_job_dialog.hpp"
@@ -206,6 +207,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 traces_->reset(names, dt, positions);
             });
     connect(&controller_, &SimulationController::frameReady, this, &MainWindow::onFrame);
+    connect(&controller_, &SimulationController::snapshotSaved, this,
+            [this](const QString& path, const QString& error) {
+                if (!error.isEmpty())
+                    showError(tr("Snapshot failed"), error, false);
+                else
+                    statusBar()->showMessage(
+                        tr("Saved the wavefield to %1 (open %2 in ParaView)")
+                            .arg(path, QString::fromStdString(snapshots_xdmf_path(path.toStdString()))),
+                        8000);
+            });
     // The receiver the scan views point at (under the cursor, else the selected one) is ringed
     // on the slice.
     auto highlight = [this] {
@@ -331,6 +342,21 @@ void MainWindow::buildActions() {
         if (!p.isEmpty()) saveScene(p);
     });
     file->addSeparator();
+    auto* stl = file->addAction(tr("Import STL surface..."), this, [this] { shapes_->chooseStl(); });
+    stl->setToolTip(tr("Paint the voxels a closed STL surface encloses with the material chosen in Shapes and import"));
+    file->addAction(tr("Export model (VTK .vti)..."), this, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Export model"), QString(), tr("VTK image (*.vti)"));
+        if (!p.isEmpty()) exportModelVti(p.endsWith(".vti", Qt::CaseInsensitive) ? p : p + ".vti");
+    });
+    file->addAction(tr("Save wavefield snapshot (XDMF + HDF5)..."), this, [this] {
+        if (!controller_.busy()) {
+            saveWavefieldSnapshot({});
+            return;
+        }
+        const QString p = QFileDialog::getSaveFileName(this, tr("Save wavefield snapshot"), QString(),
+                                                       tr("HDF5 with an XDMF file beside it (*.h5)"));
+        if (!p.isEmpty()) saveWavefieldSnapshot(p.endsWith(".h5", Qt::CaseInsensitive) ? p : p + ".h5");
+    });
     file->addAction(tr("Export traces (HDF5)..."), this, [this] { exportTracesAs(tr("HDF5 (*.h5)")); });
     file->addAction(tr("Export traces (CSV)..."), this, [this] { exportTracesAs(tr("CSV (*.csv)")); });
     file->addAction(tr("Export snapshot (PNG)..."), this, [this] {
@@ -748,6 +774,29 @@ bool MainWindow::exportTraces(const QString& path, bool quiet) {
         return false;
     }
     statusBar()->showMessage(tr("Exported the traces to %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::exportModelVti(const QString& path, bool quiet) {
+    try {
+        write_model_vti(path.toStdString(), doc_.model(), doc_.scene().materials);
+    } catch (const std::exception& e) {
+        showError(tr("Export failed"), e.what(), quiet);
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported the voxel model to %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::saveWavefieldSnapshot(const QString& path, bool quiet) {
+    if (!controller_.busy()) {
+        showError(tr("No wavefield"),
+                  tr("The wavefield lives in a running simulation: start a run (F5), pause it where you want "
+                     "the snapshot, then save."),
+                  quiet);
+        return false;
+    }
+    controller_.requestSnapshot(path);
     return true;
 }
 

@@ -94,6 +94,12 @@ public:
     // Writes currentResult() to `path` (CSV when it ends in .csv, else HDF5). Without one, says
     // why (unless quiet), writes nothing and returns false; so does a failed write.
     bool exportTraces(const QString& path, bool quiet = false);
+    // The document's voxel model as VTK ImageData (.vti); an error dialog (unless quiet) on failure.
+    bool exportModelVti(const QString& path, bool quiet = false);
+    // Asks the running (or paused) simulation to save its whole wavefield now as a result file
+    // with one snapshot and the XDMF file beside it; false (and an error dialog unless quiet)
+    // when no run holds a field. The file is written on the worker thread (snapshotSaved).
+    bool saveWavefieldSnapshot(const QString& path, bool quiet = false);
     // Simulation > Run on a cluster...: opens the dialog (window-modal, returns at once); when
     // it has written the job, a message gives the two paths and the sbatch command.
     ClusterJobDialog* openClusterJobDialog();

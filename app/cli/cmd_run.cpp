@@ -105,6 +105,10 @@ void print_footer(const RunOptions& o, const WaveProblem& problem, const Result&
                     result.wall_seconds - result.setup_seconds);
     std::printf("\n");
     std::printf("result    %s\n", o.out.c_str());
+    if (!result.snapshots.empty())
+        std::printf("snapshots %zu (%s), open %s in ParaView\n", result.snapshots.steps.size(),
+                    result.snapshots.fields.size() == 2 ? "u and v" : result.snapshots.fields[0].c_str(),
+                    snapshots_xdmf_path(o.out).c_str());
 }
 
 int run_one_process(const RunOptions& o) {

@@ -221,29 +221,48 @@ void File::write_attribute(const std::string& object, const std::string& name, c
     write_scalar_attribute(object, name, type.get(), type.get(), &ptr);
 }
 
-void File::write_attribute(const std::string& object, const std::string& name, const std::vector<double>& values) {
+void File::write_array_attribute(const std::string& object, const std::string& name, hid_t file_type, hid_t mem_type,
+                                 const void* values, std::size_t count) {
     Id obj(H5Oopen(id(), object.c_str(), H5P_DEFAULT), H5Oclose);
     if (!obj.valid()) throw InputError(label_, object, "cannot write: no such object");
     if (H5Aexists(obj.get(), name.c_str()) > 0) H5Adelete(obj.get(), name.c_str());
-    Id space = make_space({values.size()});
-    Id attr(H5Acreate2(obj.get(), name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-    if (!attr.valid() || (!values.empty() && H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, values.data()) < 0))
+    Id space = make_space({count});
+    Id attr(H5Acreate2(obj.get(), name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    if (!attr.valid() || (count > 0 && H5Awrite(attr.get(), mem_type, values) < 0))
         throw InputError(label_, attribute_field(object, name), "cannot write the attribute");
 }
 
-bool File::has_dataset(const std::string& name) const {
+void File::write_attribute(const std::string& object, const std::string& name, const std::vector<double>& values) {
+    write_array_attribute(object, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(), values.size());
+}
+
+void File::write_attribute(const std::string& object, const std::string& name,
+                           const std::vector<std::int64_t>& values) {
+    write_array_attribute(object, name, H5T_STD_I64LE, H5T_NATIVE_INT64, values.data(), values.size());
+}
+
+void File::write_fixed_string_attribute(const std::string& object, const std::string& name, const std::string& value) {
+    Id type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(type.get(), std::max<std::size_t>(1, value.size()));
+    H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+    write_scalar_attribute(object, name, type.get(), type.get(), value.c_str());
+}
+
+H5I_type_t File::object_type(const std::string& name) const {
     // H5Lexists fails (rather than answering no) when an intermediate group is missing, so
     // walk the path one component at a time.
     std::size_t pos = 0;
     while (true) {
         pos = name.find('/', pos + 1);
         std::string prefix = name.substr(0, pos);
-        if (!prefix.empty() && prefix != "/" && H5Lexists(id(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+        if (!prefix.empty() && prefix != "/" && H5Lexists(id(), prefix.c_str(), H5P_DEFAULT) <= 0) return H5I_BADID;
         if (pos == std::string::npos) break;
     }
     Id obj(H5Oopen(id(), name.c_str(), H5P_DEFAULT), H5Oclose);
-    return obj.valid() && H5Iget_type(obj.get()) == H5I_DATASET;
+    return obj.valid() ? H5Iget_type(obj.get()) : H5I_BADID;
 }
+
+bool File::has_dataset(const std::string& name) const { return object_type(name) == H5I_DATASET; }
 
 Id File::open_dataset(const std::string& name) const {
     if (!has_dataset(name)) throw InputError(label_, name, "missing dataset");
@@ -253,7 +272,7 @@ Id File::open_dataset(const std::string& name) const {
 }
 
 bool File::has_attribute(const std::string& object, const std::string& name) const {
-    if (object != "/" && !has_dataset(object)) return false;
+    if (object != "/" && object_type(object) != H5I_DATASET && object_type(object) != H5I_GROUP) return false;
     return H5Aexists_by_name(id(), object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
 }
 

@@ -67,8 +67,12 @@ public:
     void write_attribute(const std::string& object, const std::string& name, std::int64_t value);
     void write_attribute(const std::string& object, const std::string& name, const std::string& value);
     void write_attribute(const std::string& object, const std::string& name, const std::vector<double>& values);
+    void write_attribute(const std::string& object, const std::string& name, const std::vector<std::int64_t>& values);
+    // A fixed-length ASCII string (readers that size their buffer from the type, as VTK's do).
+    void write_fixed_string_attribute(const std::string& object, const std::string& name, const std::string& value);
 
     bool has_dataset(const std::string& name) const;
+    // On the root, a dataset or a group.
     bool has_attribute(const std::string& object, const std::string& name) const;
     // Shape of a dataset; throws for a missing one.
     std::vector<hsize_t> dims(const std::string& name) const;
@@ -87,11 +91,15 @@ public:
 
 private:
     File(Id file, std::string label) : file_(std::move(file)), label_(std::move(label)) {}
+    // H5I_DATASET, H5I_GROUP...; H5I_BADID when there is no such object.
+    H5I_type_t object_type(const std::string& name) const;
     Id open_dataset(const std::string& name) const;
     Id open_attribute(const std::string& object, const std::string& name) const;
     Id create_dataset(const std::string& name, hid_t file_type, const std::vector<hsize_t>& dims);
     void write_scalar_attribute(const std::string& object, const std::string& name, hid_t file_type, hid_t mem_type,
                                 const void* value);
+    void write_array_attribute(const std::string& object, const std::string& name, hid_t file_type, hid_t mem_type,
+                               const void* values, std::size_t count);
 
     Id file_;
     std::string label_;

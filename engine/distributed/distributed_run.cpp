@@ -69,6 +69,11 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
     DistributedRun out;
     // Too many ranks: an InputError on every rank, before anything collective can hang.
     check_slab_count(slab_axis_planes(whole.grid), world.size());
+    // Each rank holds one slab of the field; snapshots would need the slabs gathered to rank 0.
+    if (!whole.snapshots.empty())
+        throw InputError("", "run.snapshots",
+                         "a distributed run does not write wavefield snapshots; run on one process (without mpirun) "
+                         "or remove run.snapshots");
     SlabSetup setup;
     try {
         setup = prepare_slab(whole, world, options);

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -43,9 +44,23 @@ struct AggregateShape {
     bool operator==(const AggregateShape&) const = default;
 };
 
+struct TriangleMesh;  // model/stl_surface.hpp
+
+// A closed triangulated surface read from an STL file (ASCII or binary): the elements whose
+// centres it encloses (ray parity) take the material. The file's coordinates are multiplied by
+// `scale` and moved by `translate` (metres). `mesh` is that surface in metres, loaded when the
+// scene is read (load_stl_surface); equality compares the file and the placement only.
+struct StlShape {
+    std::string file;  // as written in the scene (relative paths are relative to the scene file)
+    double scale = 1;
+    Vec3 translate{0, 0, 0};
+    std::shared_ptr<const TriangleMesh> mesh;
+    bool operator==(const StlShape& o) const { return file == o.file && scale == o.scale && translate == o.translate; }
+};
+
 struct Shape {
     std::string material;  // a scene material name or "void"
-    std::variant<BoxShape, CylinderShape, SphereShape, AggregateShape> geometry;
+    std::variant<BoxShape, CylinderShape, SphereShape, AggregateShape, StlShape> geometry;
     bool operator==(const Shape&) const = default;
 };
 

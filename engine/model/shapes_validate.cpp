@@ -74,6 +74,12 @@ void check(const AggregateShape& s, const Checker& c) {
     }
 }
 
+void check(const StlShape& s, const Checker& c) {
+    if (s.file.empty()) throw c.error("file", "must name an STL file");
+    c.positive("scale", s.scale);
+    c.finite("translate", s.translate);
+}
+
 }  // namespace
 
 void validate_shape(const Shape& s, const std::string& file, const std::string& field) {

@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
+#include "model/stl_surface.hpp"
 #include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
 
@@ -79,6 +80,12 @@ private:
     std::vector<MaterialId>& ids_;
 };
 
+// The elements an STL shape encloses; a shape built without its surface (in code) loads it here.
+std::vector<std::size_t> stl_elements(const VoxelGrid& g, const StlShape& s, const std::string& base_dir) {
+    if (s.mesh) return elements_inside_surface(g, *s.mesh);
+    return elements_inside_surface(g, *load_stl_surface(resolve_path(base_dir, s.file), s.scale, s.translate));
+}
+
 MaterialId id_of(const Scene& scene, const std::string& name, const std::string& field) {
     try {
         return static_cast<MaterialId>(scene.material_id(name));
@@ -137,10 +144,13 @@ std::vector<std::size_t> shape_elements(const VoxelGrid& grid, const Shape& shap
     const auto collect = [&](std::size_t e) { out.push_back(e); };
     if (const auto* a = std::get_if<AggregateShape>(&shape.geometry)) {
         for (const SphereShape& sphere : generate_aggregate(*a)) painter.for_each_inside(sphere, collect);
+    } else if (const auto* stl = std::get_if<StlShape>(&shape.geometry)) {
+        out = stl_elements(grid, *stl, "");
     } else {
         std::visit(
             [&](const auto& geometry) {
-                if constexpr (!std::is_same_v<std::decay_t<decltype(geometry)>, AggregateShape>)
+                using T = std::decay_t<decltype(geometry)>;
+                if constexpr (!std::is_same_v<T, AggregateShape> && !std::is_same_v<T, StlShape>)
                     painter.for_each_inside(geometry, collect);
             },
             shape.geometry);
@@ -172,10 +182,19 @@ VoxelGrid rasterise(const Scene& scene, double spacing) {
                 throw e.within(field);
             }
             for (const SphereShape& sphere : spheres) painter.paint(sphere, id);
+        } else if (const auto* stl = std::get_if<StlShape>(&shape.geometry)) {
+            std::vector<std::size_t> inside;
+            try {
+                inside = stl_elements(g, *stl, scene.base_dir);
+            } catch (const InputError& e) {
+                throw InputError("", field + ".file", e.what());
+            }
+            for (std::size_t e : inside) g.ids[e] = id;
         } else {
             std::visit(
                 [&](const auto& geometry) {
-                    if constexpr (!std::is_same_v<std::decay_t<decltype(geometry)>, AggregateShape>)
+                    using T = std::decay_t<decltype(geometry)>;
+                    if constexpr (!std::is_same_v<T, AggregateShape> && !std::is_same_v<T, StlShape>)
                         painter.paint(geometry, id);
                 },
                 shape.geometry);

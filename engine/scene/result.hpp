@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "scene/snapshots.hpp"
+
 namespace voxwave {
 
 struct Result {
@@ -23,6 +25,7 @@ struct Result {
     std::vector<double> time;                               // nt
     std::vector<double> displacement;                       // n x nt x 3, row-major
     std::vector<double> velocity;                           // n x nt x 3, row-major
+    SnapshotSeries snapshots;  // run.snapshots (empty without): /snapshots and the XDMF file beside
 
     std::size_t receiver_count() const { return receiver_names.size(); }
     std::size_t sample_count() const { return time.size(); }
@@ -32,9 +35,11 @@ struct Result {
 };
 
 // Atomic: writes PATH.tmp-XXXX beside PATH then renames. Unwritable location -> InputError(path, "", reason),
-// and no file is left behind.
+// and no file is left behind. With snapshots it also writes /snapshots and, atomically after the
+// HDF5 file, the XDMF file snapshots_xdmf_path(PATH) that reads them.
 void write_result_h5(const std::string& path, const Result& r);
-// Throws InputError(path, field, reason) for missing/truncated/foreign files or datasets.
+// Throws InputError(path, field, reason) for missing/truncated/foreign files or datasets. Leaves
+// `snapshots` empty: read_snapshot (scene/snapshots.hpp) reads one at a time.
 Result read_result_h5(const std::string& path);
 
 }  // namespace voxwave

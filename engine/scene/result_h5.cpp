@@ -1,4 +1,5 @@
 // Result files, docs/architecture.md#files-and-cli: root attributes plus /receivers and /traces datasets.
+#include <filesystem>
 #include <limits>
 
 #include "core/atomic_file.hpp"
@@ -21,6 +22,30 @@ void check_shape(const std::string& path, const std::string& name, const std::ve
         return s + (d.size() == 1 ? ",)" : ")");
     };
     throw InputError(path, name, "shape " + text(got) + ", expected " + text(want));
+}
+
+// /snapshots: attributes origin (3), spacing, stride, node_first (3), node_count (3: nx, ny, nz);
+// datasets step and time (nsnap) and FIELD/INDEX (nz, ny, nx, 3) for each field and snapshot.
+void write_snapshots(h5::File& f, const SnapshotSeries& s) {
+    const std::size_t ns = s.steps.size(), np = s.grid.point_count();
+    const std::vector<hsize_t> dims{hsize_t(s.grid.count[2]), hsize_t(s.grid.count[1]), hsize_t(s.grid.count[0]), 3};
+    const std::vector<double> steps(s.steps.begin(), s.steps.end());
+    f.write_doubles("/snapshots/step", {ns}, steps.data());
+    f.write_doubles("/snapshots/time", {ns}, s.time.data());
+    for (const std::string& field : s.fields) {
+        const auto& values = field == "u" ? s.u : s.v;
+        for (std::size_t i = 0; i < ns; ++i) {
+            if (values.size() != ns || values[i].size() != np * 3)
+                throw RuntimeError("write_result_h5: snapshot " + std::to_string(i) + " of " + field +
+                                   " is incomplete");
+            f.write_doubles("/snapshots/" + field + "/" + std::to_string(i), dims, values[i].data());
+        }
+    }
+    f.write_attribute("/snapshots", "origin", std::vector<double>(s.grid.origin.begin(), s.grid.origin.end()));
+    f.write_attribute("/snapshots", "spacing", s.grid.spacing);
+    f.write_attribute("/snapshots", "stride", static_cast<std::int64_t>(s.grid.stride));
+    f.write_attribute("/snapshots", "node_first", std::vector<double>(s.grid.first.begin(), s.grid.first.end()));
+    f.write_attribute("/snapshots", "node_count", std::vector<double>(s.grid.count.begin(), s.grid.count.end()));
 }
 
 }  // namespace
@@ -58,8 +83,12 @@ void write_result_h5(const std::string& path, const Result& r) {
         f.write_doubles("/traces/displacement", {n, nt, 3}, r.displacement.data());
         // Empty velocity with non-empty traces means "not recorded": leave the dataset out.
         if (r.velocity.size() == n * nt * 3) f.write_doubles("/traces/velocity", {n, nt, 3}, r.velocity.data());
+        if (!r.snapshots.empty()) write_snapshots(f, r.snapshots);
         f.close();
     });
+    if (!r.snapshots.empty())
+        write_text_atomically(snapshots_xdmf_path(path),
+                              snapshots_xdmf_text(r.snapshots, std::filesystem::path(path).filename().string()));
 }
 
 Result read_result_h5(const std::string& path) {

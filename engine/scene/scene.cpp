@@ -27,7 +27,7 @@ const char* const kWavelets[] = {"ricker", "tone_burst", "bandpass", "samples"};
 bool Scene::operator==(const Scene& o) const {
     return grid == o.grid && materials == o.materials && background == o.background && shapes == o.shapes &&
            voxels == o.voxels && sources == o.sources && receivers == o.receivers && boundary == o.boundary &&
-           damping == o.damping && run == o.run;
+           damping == o.damping && run == o.run && snapshots == o.snapshots;
 }
 
 int Scene::material_id(const std::string& name) const {
@@ -77,6 +77,8 @@ void rebase_file_references(Scene& scene, const std::string& new_base_dir) {
     if (scene.voxels) rebase(scene.voxels->file);
     for (Source& src : scene.sources)
         if (src.wavelet.type == WaveletType::Samples) rebase(src.wavelet.file);
+    for (Shape& shape : scene.shapes)
+        if (auto* stl = std::get_if<StlShape>(&shape.geometry)) rebase(stl->file);
     scene.base_dir = to.string();
 }
 

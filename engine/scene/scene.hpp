@@ -95,6 +95,24 @@ struct DampingSpec {
     bool operator==(const DampingSpec&) const = default;
 };
 
+// run.snapshots: 3D wavefield snapshots written into the result file, with an XDMF file beside it
+// (scene/snapshots.hpp; docs/architecture.md#wavefield-snapshots). Exactly one of `every` and
+// `times` chooses the steps; the region (metres, inside the grid box) and the stride choose the
+// nodes.
+struct SnapshotRegion {
+    Vec3 min{0, 0, 0}, max{0, 0, 0};
+    bool operator==(const SnapshotRegion&) const = default;
+};
+
+struct SnapshotSpec {
+    std::int64_t every = 0;                // a snapshot every `every` steps (n = every, 2 every, ...); 0: times
+    std::vector<double> times;             // or at these times (s, ascending), each at its nearest step
+    std::vector<std::string> fields{"u"};  // "u" displacement, "v" velocity
+    std::optional<SnapshotRegion> region;  // absent: the whole grid
+    std::int64_t stride = 1;               // every stride-th node along each axis
+    bool operator==(const SnapshotSpec&) const = default;
+};
+
 enum class Method { Vfem, Ovfem, Tcovfem };
 enum class Precision { Fp64, Fp32 };
 
@@ -120,6 +138,9 @@ struct Scene {
     BoundarySpec boundary;
     DampingSpec damping;
     RunSpec run;
+    // The JSON key run.snapshots, kept beside RunSpec so that RunSpec stays a literal type (the
+    // run rules check its defaults at compile time, in CUDA translation units too).
+    std::optional<SnapshotSpec> snapshots;
 
     std::string base_dir;  // directory of the scene file (for relative paths); not serialised
 

@@ -6,7 +6,9 @@
 #include <limits>
 
 #include "core/errors.hpp"
+#include "core/format_number.hpp"
 #include "core/strict_json.hpp"
+#include "model/stl_surface.hpp"
 #include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
 #include "scene/wavelet_samples.hpp"
@@ -53,7 +55,12 @@ public:
             s.receivers.push_back(receiver(ObjectReader(receivers[i], file_, json::item("receivers", i)), i));
         if (top.has("boundary")) s.boundary = boundary(ObjectReader(top.at("boundary"), file_, "boundary"));
         if (top.has("damping")) s.damping = damping(ObjectReader(top.at("damping"), file_, "damping"));
-        if (top.has("run")) s.run = run(ObjectReader(top.at("run"), file_, "run"));
+        if (top.has("run")) {
+            const ObjectReader r(top.at("run"), file_, "run");
+            s.run = run(r);
+            if (r.has("snapshots"))
+                s.snapshots = snapshots(ObjectReader(r.at("snapshots"), file_, r.field("snapshots")));
+        }
 
         if (change_) change_(s);
         validate_scene(s, file_);
@@ -99,11 +106,28 @@ private:
             r.allow({"type", "material", "min", "max", "fraction", "radius_min", "radius_max", "seed"});
             s.geometry = AggregateShape{r.vec3("min"),          r.vec3("max"),          r.number("fraction"),
                                         r.number("radius_min"), r.number("radius_max"), r.unsigned_or("seed", 1)};
+        } else if (type == "stl") {
+            r.allow({"type", "material", "file", "scale", "translate"});
+            s.geometry = stl(r);
         } else {
             throw InputError(file_, r.field("type"),
-                             "unknown shape type '" + type + "' (expected box, cylinder, sphere or aggregate)");
+                             "unknown shape type '" + type + "' (expected box, cylinder, sphere, aggregate or stl)");
         }
         s.material = r.string("material");
+        return s;
+    }
+
+    // The surface is read, checked closed and placed now, so a bad file fails at load time.
+    StlShape stl(const ObjectReader& r) const {
+        StlShape s{r.string("file"), r.number_or("scale", 1.0), r.vec3_or("translate", {0, 0, 0}), nullptr};
+        if (s.file.empty()) throw InputError(file_, r.field("file"), "must name an STL file");
+        if (!(s.scale > 0))
+            throw InputError(file_, r.field("scale"), "must be > 0 (got " + format_number(s.scale) + ")");
+        try {
+            s.mesh = load_stl_surface(resolve_path(base_dir_, s.file), s.scale, s.translate);
+        } catch (const InputError& e) {
+            throw InputError(file_, r.field("file"), e.what());
+        }
         return s;
     }
 
@@ -221,7 +245,7 @@ private:
     }
 
     RunSpec run(const ObjectReader& r) const {
-        r.allow({"method", "precision", "stages", "dt", "duration", "steps", "backend"});
+        r.allow({"method", "precision", "stages", "dt", "duration", "steps", "backend", "snapshots"});
         RunSpec s;
         try {
             if (r.has("method")) s.method = parse_method(r.string("method"), r.field("method"));
@@ -239,6 +263,23 @@ private:
         s.dt = r.number_or("dt", s.dt);
         s.duration = r.number_or("duration", s.duration);
         s.steps = r.integer_or("steps", s.steps);
+        return s;
+    }
+
+    SnapshotSpec snapshots(const ObjectReader& r) const {
+        r.allow({"every", "times", "fields", "region", "stride"});
+        SnapshotSpec s;
+        s.every = r.integer_or("every", 0);
+        const Json& times = r.array_or_empty("times");
+        for (std::size_t i = 0; i < times.size(); ++i)
+            s.times.push_back(json::to_number(times[i], file_, json::item(r.field("times"), i)));
+        if (r.has("fields")) s.fields = r.strings_or("fields");
+        if (r.has("region")) {
+            ObjectReader g(r.at("region"), file_, r.field("region"));
+            g.allow({"min", "max"});
+            s.region = SnapshotRegion{g.vec3("min"), g.vec3("max")};
+        }
+        s.stride = r.integer_or("stride", 1);
         return s;
     }
 

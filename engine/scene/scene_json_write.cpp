@@ -33,6 +33,12 @@ OJson shape_json(const Shape& s) {
                 j["material"] = s.material;
                 j["center"] = vec(g.center);
                 j["radius"] = g.radius;
+            } else if constexpr (std::is_same_v<T, StlShape>) {
+                j["type"] = "stl";
+                j["material"] = s.material;
+                j["file"] = g.file;
+                j["scale"] = g.scale;
+                j["translate"] = vec(g.translate);
             } else {
                 j["type"] = "aggregate";
                 j["material"] = s.material;
@@ -123,6 +129,15 @@ std::string scene_to_json_text(const Scene& s) {
                 {"duration", s.run.duration},
                 {"steps", s.run.steps},
                 {"backend", to_string(s.run.backend)}};
+    if (const auto& snap = s.snapshots) {
+        OJson sj;
+        if (snap->every > 0) sj["every"] = snap->every;
+        if (!snap->times.empty()) sj["times"] = snap->times;
+        sj["fields"] = snap->fields;
+        if (snap->region) sj["region"] = {{"min", vec(snap->region->min)}, {"max", vec(snap->region->max)}};
+        sj["stride"] = snap->stride;
+        j["run"]["snapshots"] = sj;
+    }
     return json::format_json(j);
 }
 

@@ -7,6 +7,7 @@
 #include "scene/rasterise.hpp"
 #include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
+#include "scene/snapshots.hpp"
 
 namespace voxwave {
 namespace {
@@ -230,6 +231,7 @@ public:
         non_negative("run.dt", r.dt);
         non_negative("run.duration", r.duration);
         if (r.steps < 0) throw error("run.steps", "must be >= 0 (got " + std::to_string(r.steps) + ")");
+        if (scene_.snapshots) validate_snapshot_spec(*scene_.snapshots, scene_.grid, label_);
     }
 
 private:

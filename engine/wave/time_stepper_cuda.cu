@@ -19,6 +19,7 @@
 #include "core/event_timer.cuh"
 #include "wave/central_difference.hpp"
 #include "wave/pml_correction_cuda.cuh"
+#include "wave/snapshot_taker.hpp"
 #include "wave/tcovfem_int8.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/update_coefficients.hpp"
@@ -120,6 +121,16 @@ __global__ void slice_kernel(const Real* u0, const Real* u1, const Real* u2, con
     out[i] = static_cast<float>(slice_value(q, u, up, node, inv_dt));
 }
 
+// One thread per value: the snapshot nodes' displacement, [i * 3 + c], so that only the region at
+// its stride leaves the device.
+template <class Real>
+__global__ void gather_nodes_kernel(const Real* u, std::size_t nn, const long long* nodes, std::size_t count,
+                                    double* out) {
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= 3 * count) return;
+    out[i] = double(u[(i % 3) * nn + std::size_t(nodes[i / 3])]);
+}
+
 // Median of timings (the upper one of the two middle values for an even count).
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -135,6 +146,8 @@ public:
     virtual std::size_t node_count() const = 0;
     virtual void set_state(const std::vector<double>& up, const std::vector<double>& u) = 0;
     virtual std::vector<double> download(bool previous) const = 0;
+    // u (or u^{n-1}) at `nodes`, [i * 3 + c]; the node list is uploaded once and kept.
+    virtual std::vector<double> gather(const std::vector<std::size_t>& nodes, bool previous) = 0;
     virtual void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) = 0;
     virtual std::vector<double> stiffness_times(const std::vector<double>& v) = 0;
     virtual double median_stiffness_seconds(int reps) = 0;
@@ -313,6 +326,19 @@ public:
             std::size_t(p_.grid.n[1] + 1), 1.0 / p_.dt, out);
         VOXWAVE_CUDA_CHECK_LAUNCH("slice_kernel");
         VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+
+    std::vector<double> gather(const std::vector<std::size_t>& nodes, bool previous) override {
+        if (nodes.empty()) return {};
+        if (gather_nodes_.size() != nodes.size()) {
+            gather_nodes_ = DeviceBuffer<long long>(std::vector<long long>(nodes.begin(), nodes.end()));
+            gather_out_ = DeviceBuffer<double>(3 * nodes.size());
+        }
+        const int threads = 256;
+        gather_nodes_kernel<Real><<<launch_blocks(3 * nodes.size(), threads), threads>>>(
+            (previous ? um_ : u_).get(), nn_, gather_nodes_.get(), nodes.size(), gather_out_.get());
+        VOXWAVE_CUDA_CHECK_LAUNCH("gather_nodes_kernel");
+        return gather_out_.download();
     }
 
     std::vector<double> download(bool previous) const override {
@@ -759,7 +785,8 @@ private:
     DeviceBuffer<Real> lambda_, mu_, u_, um_, f_, a_, ih_, mh_, src_scale_, src_force_;
     DeviceBuffer<double> kappa_f_, shear_f_, diag_, rec_buf_;
     DeviceBuffer<std::uint32_t> bfrag_, bfrag_fused_;  // the split kernels' and the fused step's output orders
-    DeviceBuffer<long long> src_node_, rec_node_;
+    DeviceBuffer<long long> src_node_, rec_node_, gather_nodes_;
+    DeviceBuffer<double> gather_out_;
     DeviceBuffer<unsigned long long> handoff_;  // TCOVFEM's fused step: FusedStepArgs::handoff
     DeviceBuffer<unsigned> tickets_;
     unsigned handoff_tag_ = 0;
@@ -838,6 +865,9 @@ void CudaTimeStepper::set_state(const std::vector<double>& up, const std::vector
 }
 std::vector<double> CudaTimeStepper::displacement() const { return impl_->engine->download(false); }
 std::vector<double> CudaTimeStepper::previous_displacement() const { return impl_->engine->download(true); }
+std::vector<double> CudaTimeStepper::gather(const std::vector<std::size_t>& nodes, bool previous) const {
+    return impl_->engine->gather(nodes, previous);
+}
 void CudaTimeStepper::advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) {
     impl_->engine->advance(n0, count, rec);
 }
@@ -901,11 +931,21 @@ void run_wave_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, 
     // u at the receivers for n = 0 .. steps (the last one closes the last velocity), and u^{-1} = 0.
     std::vector<double> samples(std::size_t(nt + 1) * nr * 3, 0.0), batch;
     const std::int64_t chunk = std::max<std::int64_t>(kBatch, (p.steps / 100 / kBatch + 1) * kBatch);
-    for (std::int64_t n0 = 0; n0 < p.steps; n0 += chunk) {
-        const std::int64_t count = std::min(chunk, p.steps - n0);
+    SnapshotTaker snapshots(p, r.snapshots);
+    const auto& nodes = p.snapshot_nodes;
+    for (std::int64_t n0 = 0; n0 < p.steps;) {
+        // A chunk ends where a snapshot is due; that step runs alone between the snapshot's reads.
+        std::int64_t count = std::min({chunk, p.steps - n0, snapshots.next_step() - n0});
+        if (count == 0) {
+            snapshots.before_step(stepper.gather(nodes, false),
+                                  snapshots.wants_velocity() ? stepper.gather(nodes, true) : std::vector<double>{});
+            count = 1;
+        }
         stepper.advance(n0, count, &batch);
+        if (snapshots.due(n0)) snapshots.after_step(stepper.gather(nodes, false));
         std::copy(batch.begin(), batch.end(), samples.begin() + std::size_t(n0) * nr * 3);
-        if (progress && !progress(n0 + count, p.steps)) throw Cancelled{};
+        n0 += count;
+        if (progress && !progress(n0, p.steps)) throw Cancelled{};
     }
     {
         // u^N: one more sampling pass without stepping.

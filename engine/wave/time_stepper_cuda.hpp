@@ -79,6 +79,9 @@ public:
     void set_state(const std::vector<double>& u_prev, const std::vector<double>& u);
     std::vector<double> displacement() const;
     std::vector<double> previous_displacement() const;
+    // u (previous: u^{n-1}) at `nodes` only, [i * 3 + c]: gathered on the device, so only these
+    // values are copied back (wavefield snapshots).
+    std::vector<double> gather(const std::vector<std::size_t>& nodes, bool previous = false) const;
 
     // Advances `count` steps from step n0 (t_n = n dt, source forces at t_n). When
     // receiver_displacement is not null it gets, for each step n, the receivers' u^n before

@@ -146,6 +146,10 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
                              "the nearest node touches no element (void)");
         p.receivers.push_back(std::move(rp));
     }
+    if (scene.snapshots) {
+        p.snapshots = plan_snapshots(*scene.snapshots, g, p.dt, p.steps, label);
+        p.snapshot_nodes = snapshot_nodes(p.snapshots.grid, g);
+    }
     return p;
 }
 

@@ -10,6 +10,7 @@
 #include "model/voxel_grid.hpp"
 #include "scene/run_rules.hpp"
 #include "scene/scene.hpp"
+#include "scene/snapshots.hpp"
 #include "wave/voxel_element_kernel.hpp"
 
 namespace voxwave {
@@ -59,6 +60,10 @@ struct WaveProblem {
     BoundaryNodes boundary;         // sponge damping and fixed nodes (engine/boundary)
     std::vector<SourceTerm> sources;
     std::vector<ReceiverPoint> receivers;
+    // run.snapshots: the plan (nodes, steps, fields; no values yet) and the sampled nodes in the
+    // order of a snapshot's values. Empty without snapshots.
+    SnapshotSeries snapshots;
+    std::vector<std::size_t> snapshot_nodes;
 
     ElementMethod element_method() const { return method == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem; }
 };

@@ -4,6 +4,7 @@
 
 #include "core/backend.hpp"
 #include "core/errors.hpp"
+#include "wave/snapshot_taker.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 
@@ -23,6 +24,7 @@ void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, ForceE
     r.velocity.assign(nr * nt * 3, 0.0);
     const std::int64_t report_every = std::max<std::int64_t>(1, p.steps / 200);
     std::vector<double> before(nr * 3);
+    SnapshotTaker snapshots(p, r.snapshots);
     for (std::int64_t n = 0; n < p.steps; ++n) {
         const std::size_t t = static_cast<std::size_t>(n);
         r.time[t] = double(n) * p.dt;
@@ -31,7 +33,12 @@ void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, ForceE
                 r.displacement[(i * nt + t) * 3 + c] = stepper.displacement_at(p.receivers[i].node, c);
                 before[i * 3 + c] = stepper.previous_at(p.receivers[i].node, c);
             }
+        const bool snapshot = snapshots.due(n);
+        if (snapshot)
+            snapshots.before_step([&](std::size_t node, int c) { return stepper.displacement_at(node, c); },
+                                  [&](std::size_t node, int c) { return stepper.previous_at(node, c); });
         stepper.step(n);
+        if (snapshot) snapshots.after_step([&](std::size_t node, int c) { return stepper.displacement_at(node, c); });
         for (std::size_t i = 0; i < nr; ++i)
             for (int c = 0; c < 3; ++c)
                 r.velocity[(i * nt + t) * 3 + c] =

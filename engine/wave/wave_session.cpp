@@ -146,4 +146,27 @@ Result WaveSession::result(double wall_seconds) const {
     return r;
 }
 
+SnapshotSeries WaveSession::snapshot() const {
+    const VoxelGrid& g = problem_.grid;
+    SnapshotSeries s;
+    s.grid.count = {g.n[0] + 1, g.n[1] + 1, g.n[2] + 1};
+    s.grid.origin = g.origin;
+    s.grid.spacing = g.spacing;
+    s.steps = {step_};
+    s.time = {time()};
+    s.fields = {"u", "v"};
+    const std::vector<double> u = stepper_->displacement(), up = stepper_->previous_displacement();
+    const std::size_t nn = g.node_count();
+    std::vector<double> su(nn * 3), sv(nn * 3);
+    // Nodes are x-fastest in the engine as in a snapshot; the engine keeps components apart (SoA).
+    for (std::size_t node = 0; node < nn; ++node)
+        for (int c = 0; c < 3; ++c) {
+            su[node * 3 + c] = u[std::size_t(c) * nn + node];
+            sv[node * 3 + c] = (u[std::size_t(c) * nn + node] - up[std::size_t(c) * nn + node]) / problem_.dt;
+        }
+    s.u.push_back(std::move(su));
+    s.v.push_back(std::move(sv));
+    return s;
+}
+
 }  // namespace voxwave

@@ -50,6 +50,11 @@ public:
     // backward difference), ready for write_result_h5.
     Result result(double wall_seconds = 0) const;
 
+    // The whole wavefield now as one snapshot of every node (scene/snapshots.hpp): u^n and v by
+    // the backward difference (u^n - u^{n-1}) / dt (u^{n+1} does not exist yet), for "Save
+    // snapshot" in the explorer.
+    SnapshotSeries snapshot() const;
+
 private:
     struct Stepper;
     template <class Real>

@@ -49,6 +49,10 @@ QString getting_started_html(const QString& run_key, const QString& user_library
               "in <tt>&lt;scene&gt;.voxels.h5</tt>.</li>"
               "<li>File &gt; Export traces writes the receivers' signals of the last run (HDF5 or CSV); "
               "Export snapshot and Record animation write PNG pictures.</li>"
+              "<li>File &gt; Save wavefield snapshot writes the running or paused run's whole field "
+              "(<tt>.h5</tt>) with a <tt>.xmf</tt> file beside it that ParaView opens; File &gt; Export "
+              "model writes the voxels as a VTK image (<tt>.vti</tt>); File &gt; Import STL surface "
+              "paints what a closed STL surface encloses.</li>"
               "<li>Simulation &gt; Run on a cluster writes a job folder (scene and Slurm script).</li>"
               "<li>Your own materials are saved in <tt>%2</tt>.</li></ul>")
         .arg(run_key.toHtmlEscaped(), user_library.toHtmlEscaped());

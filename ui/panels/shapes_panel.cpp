@@ -3,22 +3,26 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QImage>
 #include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "core/errors.hpp"
 #include "document/edit_commands.hpp"
+#include "model/stl_surface.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/scene_io.hpp"
 
@@ -62,6 +66,8 @@ Shape scaled(Shape s, double k) {
                 g.center = times(g.center, k), g.radius *= k, g.length *= k;
             } else if constexpr (std::is_same_v<T, SphereShape>) {
                 g.center = times(g.center, k), g.radius *= k;
+            } else if constexpr (std::is_same_v<T, StlShape>) {
+                g.scale *= k, g.translate = times(g.translate, k);
             } else {
                 g.min = times(g.min, k), g.max = times(g.max, k), g.radius_min *= k, g.radius_max *= k;
             }
@@ -126,6 +132,10 @@ ShapesPanel::ShapesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     auto* add = new QPushButton(tr("Add to model"));
     auto* vol = new QPushButton(tr("Import HDF5 volume..."));
     auto* stack = new QPushButton(tr("Import image stack..."));
+    auto* stl = new QPushButton(tr("Import STL surface..."));
+    stl->setToolTip(
+        tr("A closed triangulated surface (ASCII or binary STL): the voxels it encloses take the "
+           "material chosen above"));
     auto* top = new QFormLayout;
     top->addRow(tr("Shape"), type_);
     top->addRow(tr("Material"), material_);
@@ -143,8 +153,12 @@ ShapesPanel::ShapesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     lay->addWidget(apply_);
     connect(placed_, &QListWidget::currentRowChanged, this, [this](int row) {
         const bool ok = row >= 0 && std::size_t(row) < placed_cmds_.size();
-        apply_->setEnabled(ok);
-        if (ok) setFormShape(placed_cmds_[std::size_t(row)]->shape());
+        // An imported surface has no form: it is moved or replaced by importing it again.
+        const bool imported = ok && std::holds_alternative<StlShape>(placed_cmds_[std::size_t(row)]->shape().geometry);
+        apply_->setEnabled(ok && !imported);
+        apply_->setToolTip(
+            imported ? tr("An imported STL surface has no form: undo it and import it again to change it") : QString());
+        if (ok && !imported) setFormShape(placed_cmds_[std::size_t(row)]->shape());
     });
     connect(apply_, &QPushButton::clicked, this, [this] {
         const int row = placed_->currentRow();
@@ -163,7 +177,9 @@ ShapesPanel::ShapesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     lay->addSpacing(8);
     lay->addWidget(vol);
     lay->addWidget(stack);
+    lay->addWidget(stl);
     lay->addStretch();
+    connect(stl, &QPushButton::clicked, this, &ShapesPanel::chooseStl);
     connect(add, &QPushButton::clicked, this, [this] {
         if (const QString e = formError(); !e.isEmpty()) {
             emit failed(e);
@@ -271,7 +287,10 @@ void ShapesPanel::setFormShape(const Shape& s) {
 
 namespace {
 QString shape_label(const Shape& s) {
-    static const char* kinds[] = {"box", "cylinder", "sphere", "aggregate"};
+    static const char* kinds[] = {"box", "cylinder", "sphere", "aggregate", "stl"};
+    if (const auto* stl = std::get_if<StlShape>(&s.geometry))
+        return QString("stl %1 (%2)")
+            .arg(QString::fromStdString(stl->file).section('/', -1), QString::fromStdString(s.material));
     return QString("%1 (%2)").arg(kinds[s.geometry.index()], QString::fromStdString(s.material));
 }
 }  // namespace
@@ -434,6 +453,48 @@ std::size_t ShapesPanel::importImageStack(const QStringList& files) {
     }
     pushPaint(idx, val, tr("Import %1 images").arg(files.size()));
     return idx.size();
+}
+
+void ShapesPanel::chooseStl() {
+    QSettings settings;
+    const QString p =
+        QFileDialog::getOpenFileName(this, tr("Import STL surface"), settings.value("dirs/stl").toString(),
+                                     tr("STL surfaces (*.stl *.STL);;All files (*)"));
+    if (p.isEmpty()) return;
+    settings.setValue("dirs/stl", QFileInfo(p).absolutePath());
+    // STL files carry no unit; CAD exports are mostly in millimetres.
+    const QStringList units{tr("millimetres"), tr("metres"), tr("inches")};
+    bool ok = false;
+    const QString unit = QInputDialog::getItem(this, tr("STL units"), tr("The file's coordinates are in:"), units,
+                                               units.indexOf(settings.value("stl/unit", units[0]).toString()) < 0
+                                                   ? 0
+                                                   : int(units.indexOf(settings.value("stl/unit").toString())),
+                                               false, &ok);
+    if (!ok) return;
+    settings.setValue("stl/unit", unit);
+    const double scale = unit == units[1] ? 1.0 : unit == units[2] ? 0.0254 : 1e-3;
+    try {
+        importStl(p, scale);
+    } catch (const std::exception& e) {
+        emit failed(QString::fromStdString(e.what()));
+    }
+}
+
+std::size_t ShapesPanel::importStl(const QString& path, double scale, const Vec3& translate) {
+    StlShape stl{path.toStdString(), scale, translate, nullptr};
+    stl.mesh = load_stl_surface(stl.file, scale, translate);
+    // Stored relative to the scene's folder when it has one, as scene files write it.
+    const std::string& base = doc_->scene().base_dir;
+    if (!base.empty()) {
+        const std::filesystem::path rel =
+            std::filesystem::path(stl.file).lexically_normal().lexically_relative(std::filesystem::path(base));
+        if (!rel.empty() && rel.string().rfind("..", 0) != 0) stl.file = rel.string();
+    }
+    const std::size_t changed = addShape(Shape{material_->currentText().toStdString(), stl});
+    if (changed == 0)
+        throw InputError(path.toStdString(), "",
+                         "the surface encloses no element centre of the model (check its units and position)");
+    return changed;
 }
 
 }  // namespace voxwave::ui

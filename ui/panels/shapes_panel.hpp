@@ -1,5 +1,5 @@
 // Parametric shapes (box, cylinder / rebar, sphere / void, concrete aggregate) placed with a
-// property form, and imports of a voxel volume (HDF5) or an image stack. Each becomes one
+// property form, and imports of a voxel volume (HDF5), an image stack or a closed STL surface. Each becomes one
 // undoable paint of the voxel model. Shapes placed here stay editable: pick one in the list,
 // change the form, apply (the old voxels come back, the new shape is painted, one undo step).
 #pragma once
@@ -43,6 +43,11 @@ public:
     // Images in the given order are slices along z from k = 0; each pixel takes the material
     // whose colour is nearest (black is void); images are resampled to nx x ny.
     std::size_t importImageStack(const QStringList& files);
+    // A closed STL surface (coordinates times `scale`, then moved by `translate`, metres) placed
+    // as an "stl" shape of the form's material; refuses a surface that encloses no element.
+    std::size_t importStl(const QString& path, double scale, const Vec3& translate = {0, 0, 0});
+    // Asks for the file and its units, then importStl; errors go to failed().
+    void chooseStl();
 
 signals:
     void failed(const QString& message);

@@ -6,6 +6,7 @@
 #include <QMetaObject>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "scene/scene_io.hpp"
@@ -82,6 +83,33 @@ void SimulationController::stepOnce() {
 void SimulationController::stop() {
     stop_ = true;
     wake_.notify_all();
+}
+
+void SimulationController::requestSnapshot(const QString& path) {
+    {
+        std::lock_guard lock(mutex_);
+        snapshot_path_ = path;
+    }
+    wake_.notify_all();
+}
+
+void SimulationController::savePendingSnapshot(const WaveSession& session) {
+    QString path;
+    {
+        std::lock_guard lock(mutex_);
+        path = std::exchange(snapshot_path_, QString());
+    }
+    if (path.isEmpty()) return;
+    QString error;
+    try {
+        Result r = session.result();
+        r.snapshots = session.snapshot();
+        write_result_h5(path.toStdString(), r);
+    } catch (const std::exception& e) {
+        error = QString::fromStdString(e.what());
+    }
+    QMetaObject::invokeMethod(
+        this, [this, path, error] { emit snapshotSaved(path, error); }, Qt::QueuedConnection);
 }
 
 void SimulationController::waitForIdle() {
@@ -258,13 +286,16 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
     bool completed = false;
     try {
         while (!stop_) {
+            savePendingSnapshot(*first);
             std::int64_t want = 0;
             {
                 std::unique_lock lock(mutex_);
                 if (paused_ && step_requests_ == 0) {
                     setState(State::Paused);
-                    wake_.wait(lock, [&] { return stop_ || !paused_ || step_requests_ > 0; });
+                    wake_.wait(lock,
+                               [&] { return stop_ || !paused_ || step_requests_ > 0 || !snapshot_path_.isEmpty(); });
                     if (stop_) break;
+                    if (!snapshot_path_.isEmpty()) continue;  // saved at the top of the loop, still paused
                     if (!paused_) setState(State::Running);
                 }
                 if (step_requests_ > 0) {
@@ -287,6 +318,7 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
             if (!frame_in_flight_ || want == 1) publish(sessions, total, pacer.steps_per_second());
         }
         if (total > 0 && first->step() >= total) completed = true;
+        savePendingSnapshot(*first);  // asked for as the run ended: the field is still here
         publish(sessions, total, pacer.steps_per_second());
     } catch (const std::exception& e) {
         const QString msg = QString::fromStdString(e.what());

@@ -91,6 +91,11 @@ public slots:
     void setHostCopyOfDeviceSlices(bool on);
     // Blocks until the worker thread has ended (tests, shutdown).
     void waitForIdle();
+    // Saves the first run's whole wavefield now (every node, u and v) with its traces as a result
+    // file with one snapshot, and the XDMF file beside it (write_result_h5), on the worker
+    // thread between two chunks (also while paused); snapshotSaved() reports it. Only while a
+    // run is busy (the field lives in its engine).
+    void requestSnapshot(const QString& path);
 
 signals:
     void started(const QString& backend_note, qint64 total_steps, double dt, double dt_stable);
@@ -101,6 +106,8 @@ signals:
     // A CUDA run's slice path, at its start and when it changes: through the GPU
     // (CUDA-OpenGL interop) or a host copy, and why.
     void sliceTransport(const QString& text);
+    // The end of requestSnapshot: `error` is empty on success, else the one-line reason.
+    void snapshotSaved(const QString& path, const QString& error);
 
 private:
     void run(std::vector<std::pair<Scene, VoxelGrid>> runs, bool start_paused, std::uint64_t serial);
@@ -108,6 +115,8 @@ private:
     void setState(State s);
     void transport(const QString& text);
     RunFrame stagedOrHostSlice(const WaveSession& s, SlicePlane plane, int node_plane, SliceQuantity q);
+    // Worker thread: writes the snapshot requestSnapshot asked for, if any.
+    void savePendingSnapshot(const WaveSession& session);
 
     std::thread worker_;
     std::atomic<State> state_{State::Idle};
@@ -117,6 +126,7 @@ private:
     std::condition_variable wake_;
     bool paused_ = false;
     int step_requests_ = 0;
+    QString snapshot_path_;  // guarded by mutex_: a requested snapshot not yet written
     SlicePlane plane_ = SlicePlane::XZ;
     int node_plane_ = 0;
     SliceQuantity quantity_ = SliceQuantity::Uz;
