@@ -41,6 +41,7 @@
 #include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
 #include "panels/dispersion_panel.hpp"
+#include "panels/examples_gallery.hpp"
 #include "panels/help_pages.hpp"
 #include "panels/material_library_dialog.hpp"
 #include "panels/plain_words.hpp"
@@ -310,6 +311,10 @@ void MainWindow::buildActions() {
         if (!p.isEmpty()) openScene(p);
     });
     recent_menu_ = file->addMenu(tr("Open &recent"));
+    QAction* examples = file->addAction(tr("&Examples..."), this, &MainWindow::openExamplesDialog);
+    examples->setToolTip(
+        tr("Ready experiments for teaching: P and S waves, Rayleigh waves, mode conversion, "
+           "head waves, diffraction, Lamb waves, absorbing boundaries..."));
     file->addAction(tr("Open res&ult..."), this, [this] {
         const QString p =
             QFileDialog::getOpenFileName(this, tr("Open result"), QSettings().value("dirs/results").toString(),
@@ -779,6 +784,59 @@ MaterialLibraryDialog* MainWindow::openMaterialLibrary() {
     library_dialog_->raise();
     return library_dialog_;
 }
+
+ExamplesDialog* MainWindow::openExamplesDialog() {
+    std::vector<ExampleEntry> list;
+    try {
+        list = load_examples(builtin_examples_index());
+    } catch (const std::exception& e) {
+        showError(tr("Examples"), QString::fromStdString(e.what()), false);
+        return nullptr;
+    }
+    if (!examples_dialog_) {
+        examples_dialog_ = new ExamplesDialog(std::move(list), this);
+        connect(examples_dialog_, &ExamplesDialog::openRequested, this, [this](int i) {
+            if (maybeSave()) openExample(examples_dialog_->examples()[std::size_t(i)]);
+        });
+    }
+    examples_dialog_->open();
+    return examples_dialog_;
+}
+
+bool MainWindow::openExample(const QString& id, bool quiet) {
+    try {
+        for (const ExampleEntry& e : load_examples(builtin_examples_index()))
+            if (e.id == id) return openExample(e, quiet);
+    } catch (const std::exception& e) {
+        showError(tr("Examples"), QString::fromStdString(e.what()), quiet);
+        return false;
+    }
+    showError(tr("Examples"), tr("%1: no example named '%2'").arg(builtin_examples_index(), id), quiet);
+    return false;
+}
+
+bool MainWindow::openExample(const ExampleEntry& e, bool quiet) {
+    if (!openScene(e.scene_path, quiet)) return false;
+    const int plane = int(QStringList{"XY", "XZ", "YZ"}.indexOf(e.plane));
+    plane_box_->setCurrentIndex(std::max(0, plane));
+    const VoxelGrid& g = doc_.model();
+    const int normal = std::array{2, 1, 0}[std::size_t(std::max(0, plane))];
+    slice_slider_->setValue(int(std::lround((e.position - g.origin[std::size_t(normal)]) / g.spacing)));
+    quantity_box_->setCurrentIndex(std::max(0, example_quantity_index(e.quantity)));
+    if (e.page == "compare") {
+        // VFEM (A) against OVFEM (B) on the example's own grid, OVFEM the reference.
+        compare_->configure(0, 0, 0, g.spacing);
+        compare_->configure(1, 1, 0, g.spacing);
+        compare_->setReference(1);
+        main_tabs_->setCurrentIndex(1);
+    } else {
+        main_tabs_->setCurrentIndex(0);
+    }
+    statusBar()->showMessage(tr("Example: %1 — press %2 to run it").arg(e.title, runKey()), 8000);
+    return true;
+}
+
+bool MainWindow::comparePageShown() const { return main_tabs_->currentIndex() == 1; }
 
 ClusterJobDialog* MainWindow::openClusterJobDialog() {
     auto* d = new ClusterJobDialog(&doc_, this);

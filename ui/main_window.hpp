@@ -45,6 +45,8 @@ class ClusterJobDialog;
 class ReplayBar;
 struct ReplayFrame;
 class MaterialLibraryDialog;
+class ExamplesDialog;
+struct ExampleEntry;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -100,6 +102,17 @@ public:
     // Edit > Material library...: the library dialog (non-modal, one per window, kept with its
     // unsaved edits when closed); its refusals go to showError, so lastError() has them.
     MaterialLibraryDialog* openMaterialLibrary();
+    // File > Examples...: the gallery (window-modal, returns at once); Open loads the example
+    // chosen through openExample. A broken examples index is an error message, no dialog.
+    ExamplesDialog* openExamplesDialog();
+    // Opens an example of the built-in gallery by its id (its scene file's name without .json)
+    // and shows it as its entry says: the page (the Compare methods page runs VFEM against
+    // OVFEM), slice plane and position, quantity and wavefront overlay. On error shows a message
+    // (unless quiet) and keeps the current document.
+    bool openExample(const QString& id, bool quiet = false);
+    bool openExample(const ExampleEntry& e, bool quiet = false);
+    // Whether the Compare methods page is the one shown.
+    bool comparePageShown() const;
     // Longest gap between two event-loop iterations seen during runs (ms): the "never freezes" check.
     double longestStallMs() const { return longest_stall_ms_; }
     // The names --page accepts: the tabs and sub-pages showPage() selects, "cluster" and
@@ -223,6 +236,7 @@ private:
     QDockWidget* traces_dock_ = nullptr;
     QDialog* help_dialog_ = nullptr;
     MaterialLibraryDialog* library_dialog_ = nullptr;
+    ExamplesDialog* examples_dialog_ = nullptr;
     QTextBrowser* help_browser_ = nullptr;
     // The traces panel shows a result file: frames of a stopped run arriving late are dropped.
     bool showing_result_ = false;

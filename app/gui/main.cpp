@@ -1,6 +1,6 @@
 // voxwave: the desktop explorer. Thin: set up OpenGL, parse, open the window.
 //   voxwave [--scene S.json] [--run-steps N] [--page model|3d|dispersion|solvers|cluster...] [--screenshot FILE.png]
-//           [--window-size WxH]
+//           [--window-size WxH] [--example NAME] [--thumbnail FILE.png]
 // --screenshot renders the window after the scene (and the N steps) and exits: reviewers and
 // tests get a picture of any state without clicking.
 #include <QApplication>
@@ -27,6 +27,7 @@
 #include "solvers/poisson_panel.hpp"
 #include "views/gl_format.hpp"
 #include "views/gl_view.hpp"
+#include "views/wavefield_view.hpp"
 
 namespace {
 // --run-steps on the Poisson page: the sweep solves every level up to this one three times (FP64,
@@ -65,10 +66,18 @@ int main(int argc, char** argv) {
             " (cluster: the Run on a cluster dialog, filled in; materials: the Material library dialog).",
         "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
+    QCommandLineOption example("example",
+                               "Open an example of File > Examples (its scene file's name without .json, e.g. "
+                               "rayleigh_wave) with its view.",
+                               "NAME");
+    QCommandLineOption thumbnail("thumbnail",
+                                 "Save a picture of the wavefield pane (of the Compare methods page when it is shown), "
+                                 "scaled to the gallery's thumbnail width, to FILE and exit.",
+                                 "FILE");
     QCommandLineOption size("window-size",
                             "Window size WIDTHxHEIGHT in pixels, e.g. 1366x768 (with --screenshot: default 1500x920).",
                             "WxH");
-    cli.addOptions({scene, steps, page, shot, size});
+    cli.addOptions({scene, steps, page, shot, size, example, thumbnail});
     cli.process(app);
     if (cli.isSet(page) && !pages.contains(cli.value(page))) {
         std::fprintf(stderr, "voxwave: --page: unknown page '%s' (pages: %s)\n", qPrintable(cli.value(page)),
@@ -93,17 +102,22 @@ int main(int argc, char** argv) {
                          qPrintable(cli.value(size)));
             return 2;
         }
-    } else if (cli.isSet(shot)) {
+    } else if (cli.isSet(shot) || cli.isSet(thumbnail)) {
         window_size = QSize(1500, 920);
     }
+    const bool picture = cli.isSet(shot) || cli.isSet(thumbnail);
 
     voxwave::ui::MainWindow w;
-    w.setNonInteractive(cli.isSet(shot));
+    w.setNonInteractive(picture);
     // Pictures of one size and the default layout, whatever the user's saved layout.
-    if (cli.isSet(shot)) w.resetLayout();
+    if (picture) w.resetLayout();
     if (window_size.isValid()) w.resize(window_size);
-    if (cli.isSet(scene) && !w.openScene(cli.value(scene), cli.isSet(shot))) {
+    if (cli.isSet(scene) && !w.openScene(cli.value(scene), picture)) {
         std::fprintf(stderr, "voxwave: %s\n", qPrintable(w.lastError()));
+        return 1;
+    }
+    if (cli.isSet(example) && !w.openExample(cli.value(example), picture)) {
+        std::fprintf(stderr, "voxwave: --example: %s\n", qPrintable(w.lastError()));
         return 1;
     }
     w.show();
@@ -111,16 +125,31 @@ int main(int argc, char** argv) {
     if (cli.isSet(page)) w.showPage(cli.value(page));
 
     const QString shot_path = cli.value(shot);
+    const QString thumb_path = cli.value(thumbnail);
     QWidget* shot_target = &w;
+    // The gallery's thumbnails: the wavefield pane alone (the Compare page's panel when shown), at
+    // twice the size the gallery shows them, so they stay sharp on a high-density screen.
+    constexpr int kThumbnailWidth = 448;
+    auto save_thumbnail = [&] {
+        const QImage full = w.comparePageShown() ? voxwave::ui::grab_with_gl_views(w.compare()).toImage()
+                                                 : w.wavefield()->grabFramebuffer();
+        return full.scaledToWidth(kThumbnailWidth, Qt::SmoothTransformation).save(thumb_path);
+    };
     // exit_code: 0, or 1 after a failed run (the picture still shows what the window shows).
     auto take_shot = [&](int exit_code) {
         QTimer::singleShot(300, &w, [&, exit_code] {
-            if (!voxwave::ui::grab_with_gl_views(shot_target).save(shot_path)) {
-                std::fprintf(stderr, "voxwave: %s: cannot write the screenshot\n", qPrintable(shot_path));
-                QApplication::exit(3);
-                return;
+            for (const QString& path : {shot_path, thumb_path}) {
+                if (path.isEmpty()) continue;
+                const bool ok = path == thumb_path && cli.isSet(thumbnail)
+                                    ? save_thumbnail()
+                                    : voxwave::ui::grab_with_gl_views(shot_target).save(path);
+                if (!ok) {
+                    std::fprintf(stderr, "voxwave: %s: cannot write the picture\n", qPrintable(path));
+                    QApplication::exit(3);
+                    return;
+                }
+                std::printf("screenshot: %s\n", qPrintable(path));
             }
-            std::printf("screenshot: %s\n", qPrintable(shot_path));
             QApplication::exit(exit_code);
         });
     };
@@ -129,7 +158,7 @@ int main(int argc, char** argv) {
     auto finish_run = [&](int exit_code) {
         if (shot_taken) return;
         shot_taken = true;
-        if (!shot_path.isEmpty())
+        if (picture)
             take_shot(exit_code);
         else
             QTimer::singleShot(300, &w, [exit_code] { QApplication::exit(exit_code); });
@@ -197,7 +226,7 @@ int main(int argc, char** argv) {
         d->folderEdit()->setText("/home/me/voxwave-jobs/" + d->nameEdit()->text());
         d->resize(1180, 560);
         shot_target = d;
-        if (!shot_path.isEmpty()) take_shot(0);
+        if (picture) take_shot(0);
         return app.exec();
     }
     // The materials page: the library dialog over the window; the picture is of the dialog.
@@ -205,11 +234,11 @@ int main(int argc, char** argv) {
         QDialog* d = w.openMaterialLibrary();
         d->resize(1180, 520);
         shot_target = d;
-        if (!shot_path.isEmpty()) take_shot(0);
+        if (picture) take_shot(0);
         return app.exec();
     }
     // On the compare page the steps run the comparison (VFEM against OVFEM) instead.
-    const bool compare = cli.value(page) == "compare";
+    const bool compare = cli.value(page) == "compare" || w.comparePageShown();
     voxwave::ui::SimulationController* ctl = compare ? w.compare()->controller() : w.controller();
     // Frames shown per second of the run (first frame to last) and the steps they covered: how
     // live the view is on this machine, printed with the stall for benchmarks.
@@ -252,7 +281,7 @@ int main(int argc, char** argv) {
             else
                 w.startRun();
         });
-    } else if (!shot_path.isEmpty()) {
+    } else if (picture) {
         take_shot(0);
     }
     return app.exec();
