@@ -21,11 +21,13 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QTimer>
@@ -34,6 +36,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "appearance.hpp"
 #include "core/backend.hpp"
 #include "core/errors.hpp"
 #include "editing/slice_painter.hpp"
@@ -483,6 +486,20 @@ void MainWindow::buildActions() {
     outlines->setCheckable(true);
     outlines->setChecked(true);
     connect(outlines, &QAction::toggled, wavefield_, &WavefieldView::setShowMaterials);
+    wavefronts_act_ = field->addAction(tr("Wavefronts"));
+    wavefronts_act_->setObjectName("wavefronts-action");
+    wavefronts_act_->setToolTip(
+        tr("Draw where the P, S and Rayleigh waves from each source would be now in a "
+           "homogeneous body of the source's material (radius = speed x time since the pulse "
+           "peak)"));
+    wavefronts_act_->setCheckable(true);
+    wavefronts_act_->setShortcut(Qt::CTRL | Qt::Key_W);
+    wavefronts_act_->setChecked(QSettings().value("view/wavefronts", false).toBool());
+    wavefield_->setShowWavefronts(wavefronts_act_->isChecked());
+    connect(wavefronts_act_, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue("view/wavefronts", on);
+        wavefield_->setShowWavefronts(on);
+    });
     connect(quantity_box_, &QComboBox::currentIndexChanged, this, &MainWindow::pushViewToController);
 }
 
@@ -522,6 +539,9 @@ void MainWindow::buildDocks() {
     view->addSeparator();
     for (auto* t : toolbars_) view->addAction(t->toggleViewAction());
     view->addSeparator();
+    view->addAction(wavefronts_act_);
+    buildAppearanceMenu(view);
+    view->addSeparator();
     view->addAction(tr("Reset &layout"), this, &MainWindow::resetLayout);
     // The explorer's docks have nothing to say on the Solvers tab: hide them there, bring back
     // the ones that were open when leaving it.
@@ -538,6 +558,101 @@ void MainWindow::buildDocks() {
             hidden_docks_.clear();
         }
     });
+}
+
+void MainWindow::buildAppearanceMenu(QMenu* view) {
+    auto* menu = view->addMenu(tr("&Appearance"));
+    const Appearance saved = saved_appearance();
+    light_act_ = menu->addAction(tr("&Light theme"));
+    light_act_->setToolTip(tr("Light backgrounds in the window and the views: reads better on a projector"));
+    large_font_act_ = menu->addAction(tr("Lar&ge fonts"));
+    large_font_act_->setToolTip(tr("Every text %1 times larger, for the back of a classroom").arg(kLargeFontScale));
+    for (QAction* a : {light_act_, large_font_act_}) {
+        a->setCheckable(true);
+        connect(a, &QAction::toggled, this, [this] {
+            const Appearance now{light_act_->isChecked(), large_font_act_->isChecked()};
+            save_appearance(now);
+            apply_appearance(now);
+        });
+    }
+    {
+        const QSignalBlocker b1(light_act_), b2(large_font_act_);
+        light_act_->setChecked(saved.light);
+        large_font_act_->setChecked(saved.large_font);
+    }
+    if (saved.light || saved.large_font) QTimer::singleShot(0, this, [saved] { apply_appearance(saved); });
+    menu->addSeparator();
+    presentation_act_ = menu->addAction(tr("&Presentation view"));
+    presentation_act_->setObjectName("presentation-action");
+    presentation_act_->setCheckable(true);
+    presentation_act_->setShortcut(Qt::Key_F11);
+    presentation_act_->setToolTip(
+        tr("The wavefield and the receivers' plot filling the screen. %1").arg(presentationKeys()));
+    connect(presentation_act_, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    // Its keys work only while it is shown (Space and the arrows belong to the widgets otherwise).
+    auto key = [this](QKeySequence k, auto slot) {
+        auto* sc = new QShortcut(k, this);
+        sc->setEnabled(false);
+        connect(sc, &QShortcut::activated, this, slot);
+        presentation_keys_.push_back(sc);
+    };
+    key(Qt::Key_Space, [this] {
+        if (controller_.state() == SimulationController::State::Running)
+            pauseRun();
+        else
+            startRun();
+    });
+    key(Qt::Key_Right, [this] { stepRun(); });
+    key(Qt::Key_R, [this] {
+        if (replay_->buffer().empty()) return;
+        replay_->showFrame(0);
+        replay_->setPlaying(true);
+    });
+    key(Qt::Key_Escape, [this] { presentation_act_->setChecked(false); });
+}
+
+QString MainWindow::presentationKeys() {
+    return tr("Keys: Space run / pause · Right step · R replay from the start · Esc leave");
+}
+
+void MainWindow::setPresentationMode(bool on) {
+    if (on == presenting_) return;
+    presenting_ = on;
+    {
+        const QSignalBlocker b(presentation_act_);
+        presentation_act_->setChecked(on);
+    }
+    QSettings().setValue("appearance/presentation", on);
+    // The actions the window's menus hold must keep their keys with the menu bar hidden.
+    for (QAction* a : {start_act_, pause_act_, step_act_, stop_act_, reset_act_, presentation_act_, wavefronts_act_})
+        if (on)
+            addAction(a);
+        else
+            removeAction(a);
+    for (QShortcut* k : presentation_keys_) k->setEnabled(on);
+    if (on) {
+        state_before_presenting_ = saveState(kLayoutVersion);
+        maximized_before_presenting_ = isMaximized();
+        main_tabs_->setCurrentIndex(0);
+        main_tabs_->tabBar()->hide();
+        tabs_->hide();  // the model's side of the splitter: the live wavefield takes it all
+        for (auto* d : docks_) d->setVisible(d == traces_dock_);
+        traces_dock_->setFloating(false);
+        for (auto* t : toolbars_) t->hide();
+        menuBar()->hide();
+        statusBar()->showMessage(presentationKeys());
+        showFullScreen();
+    } else {
+        main_tabs_->tabBar()->show();
+        tabs_->show();
+        menuBar()->show();
+        restoreState(state_before_presenting_, kLayoutVersion);
+        statusBar()->clearMessage();
+        if (maximized_before_presenting_)
+            showMaximized();
+        else
+            showNormal();
+    }
 }
 
 void MainWindow::buildHelpMenu() {
@@ -646,8 +761,9 @@ void MainWindow::saveLayout() {
     // Saved as the Explore tab shows it: docks the Solvers tab hid count as shown.
     for (auto* d : hidden_docks_) d->show();
     QSettings s;
-    s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState(kLayoutVersion));
+    // In the presentation view: the layout it came from (it is restored when the view is left).
+    if (!presenting_) s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", presenting_ ? state_before_presenting_ : saveState(kLayoutVersion));
     for (auto* d : hidden_docks_) d->hide();
 }
 
@@ -823,6 +939,7 @@ bool MainWindow::openExample(const ExampleEntry& e, bool quiet) {
     const int normal = std::array{2, 1, 0}[std::size_t(std::max(0, plane))];
     slice_slider_->setValue(int(std::lround((e.position - g.origin[std::size_t(normal)]) / g.spacing)));
     quantity_box_->setCurrentIndex(std::max(0, example_quantity_index(e.quantity)));
+    if (e.wavefronts) wavefronts_act_->setChecked(true);
     if (e.page == "compare") {
         // VFEM (A) against OVFEM (B) on the example's own grid, OVFEM the reference.
         compare_->configure(0, 0, 0, g.spacing);
@@ -1011,6 +1128,7 @@ void MainWindow::resetRun() {
     replay_->clear();
     wavefield_->setFixedGain(0);
     wavefield_->clearSlice();
+    wavefield_->setWavefronts({}, {});
     wavefield_->setHint(tr("Press %1 (Start / resume) to run the simulation").arg(runKey()));
     traces_->reset({}, 0);
     leaveResult();
@@ -1049,6 +1167,14 @@ void MainWindow::showStoredFrame(const ReplayFrame& f, bool replay) {
     static const std::vector<MaterialId> none;
     wavefield_->setSlice(f.slice, f.element_ids ? *f.element_ids : none, f.quantity < 3);
     wavefield_->setOverlayText(frameOverlay(f.quantity, f.time, f.step));
+    updateWavefronts(f.plane, f.node_plane, f.time);
+}
+
+void MainWindow::updateWavefronts(SlicePlane plane, int node_plane, double time) {
+    const Scene& s = doc_.scene();
+    const VoxelGrid& g = doc_.model();
+    wavefield_->setWavefronts(slice_wavefronts(s, g, plane, node_plane, time),
+                              s.sources.empty() ? SourceWaveSpeeds{} : source_wave_speeds(s, g, s.sources.front()));
 }
 
 void MainWindow::onFrame(const SimulationFrame& f) {
@@ -1069,6 +1195,7 @@ void MainWindow::onFrame(const SimulationFrame& f) {
         else
             wavefield_->setSlice(run.slice, *ids, q < 3);
         wavefield_->setOverlayText(frameOverlay(q, f.time, f.step));
+        updateWavefronts(f.plane, run.node_plane, f.time);
         if (!record_dir_.isEmpty()) {
             const QString path =
                 QDir(record_dir_).filePath(QStringLiteral("frame_%1.png").arg(recorded_frames_, 5, 10, QChar('0')));

@@ -25,6 +25,7 @@ class QDockWidget;
 class QDialog;
 class QTextBrowser;
 class QToolBar;
+class QShortcut;
 
 namespace voxwave::ui {
 
@@ -71,6 +72,20 @@ public:
     PoissonPanel* poisson() { return poisson_; }
     QTabWidget* solvers() { return solvers_; }
     ReplayBar* replay() { return replay_; }
+    // View > Wavefronts (also on the wavefield toolbar): the analytic P, S and Rayleigh fronts
+    // over the wavefield, live and in replay; the choice is kept in the settings.
+    QAction* wavefrontsAction() { return wavefronts_act_; }
+    // View > Appearance (ui/appearance.hpp): a light theme and large fonts for a projector, and
+    // the presentation view: the wavefield and the receivers' plot filling the screen, keys
+    // Space (run / pause), Right (step), R (replay from the start), Esc (leave). All three are
+    // kept in the settings.
+    QAction* lightThemeAction() { return light_act_; }
+    QAction* largeFontAction() { return large_font_act_; }
+    QAction* presentationAction() { return presentation_act_; }
+    void setPresentationMode(bool on);
+    bool presentationMode() const { return presenting_; }
+    // The keys of the presentation view as one line (its status bar shows it).
+    static QString presentationKeys();
 
     // Opens a scene; on error shows a message (unless quiet) and keeps the current document.
     bool openScene(const QString& path, bool quiet = false);
@@ -161,6 +176,7 @@ private:
     void buildActions();
     void buildDocks();
     void buildHelpMenu();
+    void buildAppearanceMenu(QMenu* view);
     // The Run action's shortcut as the menus show it.
     QString runKey() const;
     // A scene without sources: asks whether to run anyway (Run anyway / Cancel); true to run.
@@ -177,6 +193,8 @@ private:
     QString frameOverlay(int quantity, double time, std::int64_t step) const;
     // Draws a frame of the replay's store; `replay`: on the replay's fixed gain.
     void showStoredFrame(const ReplayFrame& f, bool replay);
+    // The analytic wavefronts of the open scene for a frame's slice and time, to the view.
+    void updateWavefronts(SlicePlane plane, int node_plane, double time);
     // The steps/s and ETA figures when a run pauses or ends (they stayed at the last running
     // frame's before).
     void showRunState();
@@ -229,6 +247,14 @@ private:
     QAction* step_act_ = nullptr;
     QAction* stop_act_ = nullptr;
     QAction* reset_act_ = nullptr;
+    QAction* wavefronts_act_ = nullptr;
+    QAction* light_act_ = nullptr;
+    QAction* large_font_act_ = nullptr;
+    QAction* presentation_act_ = nullptr;
+    bool presenting_ = false;
+    QByteArray state_before_presenting_;
+    bool maximized_before_presenting_ = false;
+    std::vector<QShortcut*> presentation_keys_;
     QElapsedTimer stall_clock_;
     double longest_stall_ms_ = 0;
     QString last_error_;

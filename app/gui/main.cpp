@@ -7,6 +7,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSpinBox>
 #include <QSurfaceFormat>
 #include <QTimer>
@@ -74,10 +75,13 @@ int main(int argc, char** argv) {
                                  "Save a picture of the wavefield pane (of the Compare methods page when it is shown), "
                                  "scaled to the gallery's thumbnail width, to FILE and exit.",
                                  "FILE");
+    QCommandLineOption presentation("presentation",
+                                    "Start in the presentation view (View > Appearance; also when the settings say so, "
+                                    "except for pictures).");
     QCommandLineOption size("window-size",
                             "Window size WIDTHxHEIGHT in pixels, e.g. 1366x768 (with --screenshot: default 1500x920).",
                             "WxH");
-    cli.addOptions({scene, steps, page, shot, size, example, thumbnail});
+    cli.addOptions({scene, steps, page, shot, size, example, thumbnail, presentation});
     cli.process(app);
     if (cli.isSet(page) && !pages.contains(cli.value(page))) {
         std::fprintf(stderr, "voxwave: --page: unknown page '%s' (pages: %s)\n", qPrintable(cli.value(page)),
@@ -123,6 +127,8 @@ int main(int argc, char** argv) {
     w.show();
     // After show: a tabbed dock raised before the window is laid out stays behind its tab.
     if (cli.isSet(page)) w.showPage(cli.value(page));
+    if (cli.isSet(presentation) || (!picture && QSettings().value("appearance/presentation", false).toBool()))
+        w.setPresentationMode(true);
 
     const QString shot_path = cli.value(shot);
     const QString thumb_path = cli.value(thumbnail);
