@@ -17,6 +17,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -55,6 +56,7 @@
 #include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
 #include "solvers/poisson_panel.hpp"
+#include "video_export.hpp"
 #include "views/model_view_3d.hpp"
 #include "views/replay_bar.hpp"
 #include "views/trace_panel.hpp"
@@ -362,6 +364,31 @@ void MainWindow::buildActions() {
         }
         startRecording(dir);
     });
+    QAction* video = file->addAction(tr("Export &video..."), this, [this] {
+        if (replay_->buffer().empty()) {
+            showError(tr("Nothing to export"),
+                      tr("%1 has no frames yet: run it (%2); the video is made of the frames the replay keeps.")
+                          .arg(doc_.displayName(), runKey()),
+                      false);
+            return;
+        }
+        const int fps = QSettings().value("video/fps", 25).toInt();
+        if (!VideoExport::ffmpegPath().isEmpty()) {
+            const QString p = QFileDialog::getSaveFileName(
+                this, tr("Export video"), QSettings().value("dirs/video").toString(), tr("MP4 video (*.mp4)"));
+            if (p.isEmpty()) return;
+            QSettings().setValue("dirs/video", QFileInfo(p).absolutePath());
+            exportVideo(p.endsWith(".mp4", Qt::CaseInsensitive) ? p : p + ".mp4", true, fps);
+        } else {
+            showInfo(tr("Export video"), tr("ffmpeg is not installed (Debian: apt install ffmpeg), so the video is "
+                                            "written as a PNG sequence into a folder."));
+            const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the video's frames"));
+            if (!dir.isEmpty()) exportVideo(dir, false, fps);
+        }
+    });
+    video->setToolTip(
+        tr("The run's frames as the wavefield view shows them (with the wavefronts when shown): an MP4 "
+           "through ffmpeg, or a PNG sequence without it"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -1138,6 +1165,45 @@ void MainWindow::resetRun() {
     time_label_->setText(tr("t = 0 µs"));
     rate_label_->clear();
     eta_label_->clear();
+}
+
+VideoExport* MainWindow::exportVideo(const QString& path, bool mp4, int fps) {
+    if (video_ && video_->busy()) {
+        showError(tr("Export video"), tr("Another export is running"), non_interactive_);
+        return nullptr;
+    }
+    if (!video_) video_ = new VideoExport(this);
+    video_->disconnect(this);
+    QProgressDialog* dialog = nullptr;
+    if (!non_interactive_) {
+        dialog = new QProgressDialog(tr("Exporting the video..."), tr("Cancel"), 0, 1, this);
+        dialog->setWindowModality(Qt::WindowModal);
+        dialog->setMinimumDuration(0);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QProgressDialog::canceled, video_, &VideoExport::cancel);
+        connect(video_, &VideoExport::progress, dialog, [dialog](int done, int total) {
+            dialog->setMaximum(total);
+            dialog->setValue(done);
+            if (done == total - 1) dialog->setLabelText(tr("Encoding with ffmpeg..."));
+        });
+    }
+    connect(video_, &VideoExport::finished, this, [this, dialog](bool ok, const QString& message) {
+        if (dialog) dialog->close();
+        replay_->goLive();
+        if (ok) {
+            last_info_ = message;
+            statusBar()->showMessage(message, 8000);
+        } else {
+            showError(tr("Export video"), message, false);
+        }
+    });
+    // Each frame as the view draws it from the replay's store, on the run's fixed gain.
+    auto render = [this](int i) {
+        replay_->showFrame(i);
+        return wavefield_->grabFramebuffer();
+    };
+    video_->start(path, mp4, int(replay_->buffer().size()), fps, render);
+    return video_;
 }
 
 void MainWindow::startRecording(const QString& dir) {

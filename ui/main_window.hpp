@@ -47,6 +47,7 @@ class ReplayBar;
 struct ReplayFrame;
 class MaterialLibraryDialog;
 class ExamplesDialog;
+class VideoExport;
 struct ExampleEntry;
 
 class MainWindow : public QMainWindow {
@@ -148,6 +149,12 @@ public:
     // Each frame of the wavefield view is saved as DIR/frame_NNNNN.png while recording.
     void startRecording(const QString& dir);
     void stopRecording() { record_dir_.clear(); }
+    // File > Export video...: the frames the replay keeps, drawn by the wavefield view as it shows
+    // them (ui/video_export.hpp), to an MP4 when `mp4` (ffmpeg), else a PNG sequence in the folder
+    // `path`; `fps` frames per second of the MP4. Returns at once: the exporter reports progress
+    // and its end (a failure also through showError); null when another export is running. The
+    // view goes back to the live frame at the end.
+    VideoExport* exportVideo(const QString& path, bool mp4, int fps = 25);
     int recordedFrames() const { return recorded_frames_; }
 
 public slots:
@@ -263,6 +270,7 @@ private:
     QDialog* help_dialog_ = nullptr;
     MaterialLibraryDialog* library_dialog_ = nullptr;
     ExamplesDialog* examples_dialog_ = nullptr;
+    VideoExport* video_ = nullptr;
     QTextBrowser* help_browser_ = nullptr;
     // The traces panel shows a result file: frames of a stopped run arriving late are dropped.
     bool showing_result_ = false;
