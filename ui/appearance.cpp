@@ -62,18 +62,10 @@ void apply_appearance(const Appearance& a) {
     set_light_views(a.light);
     for (QWidget* top : QApplication::topLevelWidgets()) {
         // Charts take their colours from a theme of their own; a theme resets the series'
-        // colours to the theme's, which is what every chart here draws with.
-        for (QChartView* v : top->findChildren<QChartView*>()) {
+        // colours to the theme's, which is what every chart here draws with. Their fonts stay:
+        // the small previews have no room for larger labels.
+        for (QChartView* v : top->findChildren<QChartView*>())
             v->chart()->setTheme(a.light ? QChart::ChartThemeLight : QChart::ChartThemeDark);
-            for (QAbstractAxis* axis : v->chart()->axes()) {
-                QFont lf = axis->labelsFont();
-                lf.setPointSizeF(f.pointSizeF() * 0.9);
-                axis->setLabelsFont(lf);
-                QFont tf = axis->titleFont();
-                tf.setPointSizeF(f.pointSizeF());
-                axis->setTitleFont(tf);
-            }
-        }
         for (GlView* g : top->findChildren<GlView*>()) g->update();
         top->update();
         for (QWidget* w : top->findChildren<QWidget*>()) w->update();

@@ -664,17 +664,24 @@ void MainWindow::setPresentationMode(bool on) {
         main_tabs_->tabBar()->hide();
         tabs_->hide();  // the model's side of the splitter: the live wavefield takes it all
         for (auto* d : docks_) d->setVisible(d == traces_dock_);
+        traces_->setBScanShown(false);
         traces_dock_->setFloating(false);
         for (auto* t : toolbars_) t->hide();
         menuBar()->hide();
-        statusBar()->showMessage(presentationKeys());
+        if (!presentation_label_) {
+            presentation_label_ = new QLabel(presentationKeys());
+            presentation_label_->setObjectName("presentation-keys");
+            statusBar()->addWidget(presentation_label_);
+        }
+        presentation_label_->show();
         showFullScreen();
     } else {
         main_tabs_->tabBar()->show();
         tabs_->show();
+        traces_->setBScanShown(true);
         menuBar()->show();
         restoreState(state_before_presenting_, kLayoutVersion);
-        statusBar()->clearMessage();
+        if (presentation_label_) presentation_label_->hide();
         if (maximized_before_presenting_)
             showMaximized();
         else
@@ -963,7 +970,7 @@ bool MainWindow::openExample(const ExampleEntry& e, bool quiet) {
     const int plane = int(QStringList{"XY", "XZ", "YZ"}.indexOf(e.plane));
     plane_box_->setCurrentIndex(std::max(0, plane));
     const VoxelGrid& g = doc_.model();
-    const int normal = std::array{2, 1, 0}[std::size_t(std::max(0, plane))];
+    const int normal = plane_axes(SlicePlane(std::max(0, plane)))[2];
     slice_slider_->setValue(int(std::lround((e.position - g.origin[std::size_t(normal)]) / g.spacing)));
     quantity_box_->setCurrentIndex(std::max(0, example_quantity_index(e.quantity)));
     if (e.wavefronts) wavefronts_act_->setChecked(true);
@@ -1313,7 +1320,7 @@ void MainWindow::showRunEnd(bool completed) {
 
 QStringList MainWindow::pageNames() {
     return {"model",           "3d",      "3d-wavefield", "dispersion", "compare", "solvers", "solvers-iga",
-            "solvers-poisson", "cluster", "materials",    "boundary"};
+            "solvers-poisson", "cluster", "materials",    "boundary",   "examples"};
 }
 
 void MainWindow::showPage(const QString& name) {
@@ -1328,6 +1335,7 @@ void MainWindow::showPage(const QString& name) {
         for (auto* d : docks_)
             if (d->isAncestorOf(boundary_)) d->raise();
     if (name == "materials") openMaterialLibrary();
+    if (name == "examples") openExamplesDialog();
     if (name == "dispersion")
         for (auto* d : docks_)
             if (d->isAncestorOf(dispersion_)) d->raise();

@@ -131,8 +131,9 @@ public:
     bool comparePageShown() const;
     // Longest gap between two event-loop iterations seen during runs (ms): the "never freezes" check.
     double longestStallMs() const { return longest_stall_ms_; }
-    // The names --page accepts: the tabs and sub-pages showPage() selects, "cluster" and
-    // "materials" (the Material library dialog over the Explore tab).
+    // The names --page accepts: the tabs and sub-pages showPage() selects, "cluster",
+    // "materials" (the Material library dialog over the Explore tab) and "examples" (the
+    // examples gallery).
     static QStringList pageNames();
     QString lastError() const { return last_error_; }
     // The last information message (cluster job written...), shown or not.
@@ -262,6 +263,7 @@ private:
     QByteArray state_before_presenting_;
     bool maximized_before_presenting_ = false;
     std::vector<QShortcut*> presentation_keys_;
+    QLabel* presentation_label_ = nullptr;  // the keys, in the status bar while presenting
     QElapsedTimer stall_clock_;
     double longest_stall_ms_ = 0;
     QString last_error_;

@@ -21,6 +21,7 @@
 #include "main_window.hpp"
 #include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
+#include "panels/examples_gallery.hpp"
 #include "panels/material_library_dialog.hpp"
 #include "sim/simulation_controller.hpp"
 #include "solvers/iga_panel.hpp"
@@ -64,7 +65,8 @@ int main(int argc, char** argv) {
     QCommandLineOption page(
         "page",
         "Page to show: " + pages.join(", ") +
-            " (cluster: the Run on a cluster dialog, filled in; materials: the Material library dialog).",
+            " (cluster: the Run on a cluster dialog, filled in; materials: the Material library dialog; examples: "
+            "the examples gallery).",
         "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
     QCommandLineOption example("example",
@@ -231,6 +233,18 @@ int main(int argc, char** argv) {
         d->modulesEdit()->setText("cuda openmpi");
         d->folderEdit()->setText("/home/me/voxwave-jobs/" + d->nameEdit()->text());
         d->resize(1180, 560);
+        shot_target = d;
+        if (picture) take_shot(0);
+        return app.exec();
+    }
+    // The examples page: the gallery over the window; the picture is of the dialog.
+    if (cli.value(page) == "examples") {
+        QWidget* d = w.findChild<voxwave::ui::ExamplesDialog*>();
+        if (!d) {
+            std::fprintf(stderr, "voxwave: --page examples: %s\n", qPrintable(w.lastError()));
+            return 1;
+        }
+        d->resize(1180, 720);
         shot_target = d;
         if (picture) take_shot(0);
         return app.exec();

@@ -7,19 +7,6 @@
 namespace voxwave {
 
 namespace {
-// In-plane axes (a, b) and the normal of a slice plane, as indices into x, y, z.
-std::array<int, 3> slice_axes(SlicePlane p) {
-    switch (p) {
-        case SlicePlane::XY:
-            return {0, 1, 2};
-        case SlicePlane::XZ:
-            return {0, 2, 1};
-        case SlicePlane::YZ:
-            return {1, 2, 0};
-    }
-    return {0, 1, 2};
-}
-
 // Whether a face (index 2 axis + upper, as kBoundaryFaceNames) is a free surface.
 bool face_is_free(const Scene& s, int face) {
     const std::string name = kBoundaryFaceNames[std::size_t(face)];
@@ -101,7 +88,7 @@ SliceWavefronts slice_wavefronts(const Scene& scene, const VoxelGrid& grid, Slic
     SliceWavefronts out;
     const double ds = grid.spacing;
     if (!(ds > 0)) return out;
-    const auto [ax_a, ax_b, ax_n] = slice_axes(plane);
+    const auto [ax_a, ax_b, ax_n] = plane_axes(plane);
     for (std::size_t si = 0; si < scene.sources.size(); ++si) {
         const Source& src = scene.sources[si];
         const SourceWaveSpeeds v = source_wave_speeds(scene, grid, src);

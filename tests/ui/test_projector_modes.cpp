@@ -19,6 +19,7 @@
 #include "main_window.hpp"
 #include "ui_test_support.hpp"
 #include "views/gl_format.hpp"
+#include "views/trace_panel.hpp"
 #include "views/view_theme.hpp"
 #include "views/wavefield_view.hpp"
 
@@ -104,7 +105,11 @@ private slots:
         for (QToolBar* t : w.findChildren<QToolBar*>()) QVERIFY(!t->isVisible());
         QVERIFY(!sources->isVisible());
         QVERIFY(traces->isVisible());
-        QVERIFY(w.statusBar()->currentMessage().contains("Esc"));
+        QVERIFY(w.traces()->ascan()->isVisible());
+        QVERIFY(!w.traces()->bscan()->isVisible());  // one plot: the A-scans
+        auto* keys = w.statusBar()->findChild<QLabel*>("presentation-keys");
+        QVERIFY(keys && keys->isVisible());
+        QVERIFY(keys->text().contains("Esc") && keys->text().contains("Space"));
         // The wavefield takes the whole width above the receivers' plot.
         QTRY_VERIFY2(w.wavefield()->width() > 0.9 * w.width(),
                      qPrintable(QString("%1 of %2").arg(w.wavefield()->width()).arg(w.width())));
@@ -133,6 +138,8 @@ private slots:
         QTRY_VERIFY(!(w.windowState() & Qt::WindowFullScreen));
         QVERIFY(w.menuBar()->isVisible());
         QVERIFY(sources->isVisible());
+        QVERIFY(!keys->isVisible());
+        QVERIFY(w.traces()->bscan()->isVisible());
         QCOMPARE(QSettings().value("appearance/presentation").toBool(), false);
         // Outside it, Space belongs to the widgets again: it does not run the simulation.
         w.stopRun();

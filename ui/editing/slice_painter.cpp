@@ -19,19 +19,6 @@ namespace voxwave::ui {
 
 namespace {
 
-// In-plane axes (a, b) and the normal of a slice plane, as indices into x, y, z.
-std::array<int, 3> plane_axes(SlicePlane p) {
-    switch (p) {
-        case SlicePlane::XY:
-            return {0, 1, 2};
-        case SlicePlane::XZ:
-            return {0, 2, 1};
-        case SlicePlane::YZ:
-            return {1, 2, 0};
-    }
-    return {0, 1, 2};
-}
-
 // The layers' colours: PML blue, sponge orange (the sponge also hatched, so the two differ
 // without colour too).
 QColor layer_color(AbsorbingType t) {

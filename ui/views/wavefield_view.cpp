@@ -428,12 +428,17 @@ void WavefieldView::drawWavefronts() {
         p.restore();
         // The legend: a sample of each curve and its speed.
         const QFontMetrics fm(font());
-        const QStringList labels = {tr("P  %1 m/s").arg(legend_.vp, 0, 'f', 0),
-                                    tr("S  %1 m/s").arg(legend_.vs, 0, 'f', 0),
-                                    tr("Rayleigh  %1 m/s (free faces)").arg(legend_.vr, 0, 'f', 0)};
+        // Short labels where the full ones would reach the colour bar.
         const int line = fm.height() + 2, sample = 2 * fm.height();
+        QStringList labels;
         int text_w = 0;
-        for (const QString& l : labels) text_w = std::max(text_w, fm.horizontalAdvance(l));
+        for (const QString& r : {tr("Rayleigh  %1 m/s (free faces)"), tr("R  %1 m/s")}) {
+            labels = {tr("P  %1 m/s").arg(legend_.vp, 0, 'f', 0), tr("S  %1 m/s").arg(legend_.vs, 0, 'f', 0),
+                      r.arg(legend_.vr, 0, 'f', 0)};
+            text_w = 0;
+            for (const QString& l : labels) text_w = std::max(text_w, fm.horizontalAdvance(l));
+            if (slice_rectf_.left() + sample + text_w + 28 <= bar_rect_.left()) break;
+        }
         // Under the slice where the view has room for it there (it then hides none of the
         // field), else inside its lower left corner.
         const double box_h = 3 * line + 8;
