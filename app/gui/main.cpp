@@ -135,12 +135,21 @@ int main(int argc, char** argv) {
     const QString shot_path = cli.value(shot);
     const QString thumb_path = cli.value(thumbnail);
     QWidget* shot_target = &w;
-    // The gallery's thumbnails: the wavefield pane alone (the Compare page's panel when shown), at
-    // twice the size the gallery shows them, so they stay sharp on a high-density screen.
-    constexpr int kThumbnailWidth = 448;
+    // The gallery's thumbnails: the field alone, cut from the wavefield pane at the slice's
+    // rectangle (the Compare page's panel when shown), at twice the width the gallery shows them,
+    // so they stay sharp on a high-density screen.
+    constexpr int kThumbnailWidth = 2 * voxwave::ui::ExamplesDialog::kThumbWidth;
     auto save_thumbnail = [&] {
-        const QImage full = w.comparePageShown() ? voxwave::ui::grab_with_gl_views(w.compare()).toImage()
-                                                 : w.wavefield()->grabFramebuffer();
+        QImage full;
+        if (w.comparePageShown()) {
+            full = voxwave::ui::grab_with_gl_views(w.compare()).toImage();
+        } else {
+            full = w.wavefield()->grabFramebuffer();
+            const qreal dpr = full.devicePixelRatio();
+            const QRect r = w.wavefield()->sliceRect();
+            const QRect cut(QPoint(int(r.left() * dpr), int(r.top() * dpr)), r.size() * dpr);
+            if (cut.isValid()) full = full.copy(cut);
+        }
         return full.scaledToWidth(kThumbnailWidth, Qt::SmoothTransformation).save(thumb_path);
     };
     // exit_code: 0, or 1 after a failed run (the picture still shows what the window shows).

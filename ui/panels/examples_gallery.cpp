@@ -19,8 +19,6 @@
 namespace voxwave::ui {
 
 namespace {
-constexpr int kThumbWidth = 224, kThumbHeight = 150;
-
 const QStringList& quantity_names() {
     static const QStringList names = {"u_x", "u_y", "u_z", "|u|", "|v|"};
     return names;
@@ -131,16 +129,17 @@ QString ExamplesDialog::describe(const ExampleEntry& e) {
 ExamplesDialog::ExamplesDialog(std::vector<ExampleEntry> examples, QWidget* parent)
     : QDialog(parent), examples_(std::move(examples)) {
     setWindowTitle(tr("Examples"));
-    resize(1100, 680);
+    resize(1180, 720);
     list_ = new QListWidget;
     list_->setObjectName("examples-list");
     list_->setViewMode(QListView::IconMode);
     list_->setIconSize(QSize(kThumbWidth, kThumbHeight));
-    list_->setGridSize(QSize(kThumbWidth + 24, kThumbHeight + 56));
+    // Room for a title of two lines under each picture.
+    list_->setGridSize(QSize(kThumbWidth + 16, kThumbHeight + 3 * list_->fontMetrics().height()));
     list_->setResizeMode(QListView::Adjust);
     list_->setMovement(QListView::Static);
     list_->setWordWrap(true);
-    list_->setUniformItemSizes(true);
+    list_->setTextElideMode(Qt::ElideNone);
     list_->setToolTip(tr("Choose an experiment; double-click or Open loads it"));
     for (const ExampleEntry& e : examples_) {
         QPixmap thumb(e.thumbnail_path);

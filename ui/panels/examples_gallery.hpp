@@ -41,6 +41,8 @@ class ExamplesDialog : public QDialog {
     Q_OBJECT
 public:
     ExamplesDialog(std::vector<ExampleEntry> examples, QWidget* parent = nullptr);
+    // The thumbnails' size in the list (logical pixels).
+    static constexpr int kThumbWidth = 200, kThumbHeight = 130;
     const std::vector<ExampleEntry>& examples() const { return examples_; }
     int currentIndex() const;
     void setCurrentIndex(int i);
