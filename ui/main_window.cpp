@@ -983,7 +983,10 @@ bool MainWindow::openExample(const ExampleEntry& e, bool quiet) {
     } else {
         main_tabs_->setCurrentIndex(0);
     }
-    statusBar()->showMessage(tr("Example: %1 — press %2 to run it").arg(e.title, runKey()), 8000);
+    statusBar()->showMessage(e.page == "compare"
+                                 ? tr("Example: %1 — press Run both to compare the methods").arg(e.title)
+                                 : tr("Example: %1 — press %2 to run it").arg(e.title, runKey()),
+                             8000);
     return true;
 }
 

@@ -41,11 +41,7 @@ class TestProjectorModes : public QObject {
 private slots:
     void initTestCase() {
         w_ = shown_window();
-        w_->setNonInteractive(true);
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
-        const QString path = dir_.filePath("small.json");
-        write_scene_json(path.toStdString(), small_scene(0.005, 1e-3));
-        QVERIFY(w_->openScene(path, true));
+        QVERIFY(open_in_window(*w_, dir_.filePath("small.json"), small_scene(0.005, 1e-3)));
     }
 
     void lightThemeMakesThePaletteAndTheViewsLight() {

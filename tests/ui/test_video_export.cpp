@@ -44,11 +44,7 @@ class TestVideoExport : public QObject {
 private slots:
     void initTestCase() {
         w_ = shown_window();
-        w_->setNonInteractive(true);
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
-        const QString path = dir_.filePath("small.json");
-        write_scene_json(path.toStdString(), small_scene(0.005, 1e-3));
-        QVERIFY(w_->openScene(path, true));
+        QVERIFY(open_in_window(*w_, dir_.filePath("small.json"), small_scene(0.005, 1e-3)));
         w_->painter()->setPlane(SlicePlane::XZ);
         w_->painter()->setNodePlane(10);
     }
@@ -60,13 +56,7 @@ private slots:
     }
 
     void pngSequenceHoldsWhatTheViewDraws() {
-        for (int n = 0; n < 12; ++n) {
-            QSignalSpy frame(w_->controller(), &SimulationController::frameReady);
-            w_->stepRun();
-            QTRY_VERIFY_WITH_TIMEOUT(frame.count() >= 1, 60000);
-        }
-        w_->stopRun();
-        w_->controller()->waitForIdle();
+        QVERIFY(step_frames(*w_, 12));
         const int frames = int(w_->replay()->buffer().size());
         QVERIFY2(frames >= 10, qPrintable(QString::number(frames)));
         const QString folder = dir_.filePath("png");

@@ -68,11 +68,7 @@ class TestWavefrontOverlay : public QObject {
 private slots:
     void initTestCase() {
         w_ = shown_window();
-        w_->setNonInteractive(true);
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
-        const QString path = dir_.filePath("overlay.json");
-        write_scene_json(path.toStdString(), overlay_scene());
-        QVERIFY(w_->openScene(path, true));
+        QVERIFY(open_in_window(*w_, dir_.filePath("overlay.json"), overlay_scene()));
         w_->painter()->setPlane(SlicePlane::XZ);
         w_->painter()->setNodePlane(5);  // y = 25 mm, through the source
     }
@@ -96,13 +92,7 @@ private slots:
     void circlesHaveRadiusVTimesTimeInPixels() {
         MainWindow& w = *w_;
         // Step by step (F7), so that the store keeps a frame of every step.
-        for (int n = 0; n < 40; ++n) {
-            QSignalSpy frame(w.controller(), &SimulationController::frameReady);
-            w.stepRun();
-            QTRY_VERIFY_WITH_TIMEOUT(frame.count() >= 1, 60000);
-        }
-        w.stopRun();
-        w.controller()->waitForIdle();
+        QVERIFY(step_frames(w, 40));
         const ReplayBuffer& store = w.replay()->buffer();
         QVERIFY2(store.size() >= 30, qPrintable(QString::number(store.size())));
         int checked = 0;
