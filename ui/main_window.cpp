@@ -671,7 +671,8 @@ void MainWindow::setPresentationMode(bool on) {
         if (!presentation_label_) {
             presentation_label_ = new QLabel(presentationKeys());
             presentation_label_->setObjectName("presentation-keys");
-            statusBar()->addWidget(presentation_label_);
+            // Permanent: a run's status messages would hide a normal status bar widget.
+            statusBar()->insertPermanentWidget(0, presentation_label_);
         }
         presentation_label_->show();
         showFullScreen();
