@@ -17,15 +17,18 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QTimer>
@@ -34,6 +37,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "appearance.hpp"
 #include "core/backend.hpp"
 #include "core/errors.hpp"
 #include "document/model_vti.hpp"
@@ -42,6 +46,7 @@
 #include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
 #include "panels/dispersion_panel.hpp"
+#include "panels/examples_gallery.hpp"
 #include "panels/help_pages.hpp"
 #include "panels/material_library_dialog.hpp"
 #include "panels/plain_words.hpp"
@@ -52,6 +57,7 @@
 #include "solvers/iga_panel.hpp"
 #include "solvers/integration_panel.hpp"
 #include "solvers/poisson_panel.hpp"
+#include "video_export.hpp"
 #include "views/model_view_3d.hpp"
 #include "views/replay_bar.hpp"
 #include "views/trace_panel.hpp"
@@ -321,6 +327,10 @@ void MainWindow::buildActions() {
         if (!p.isEmpty()) openScene(p);
     });
     recent_menu_ = file->addMenu(tr("Open &recent"));
+    QAction* examples = file->addAction(tr("&Examples..."), this, &MainWindow::openExamplesDialog);
+    examples->setToolTip(
+        tr("Ready experiments for teaching: P and S waves, Rayleigh waves, mode conversion, "
+           "head waves, diffraction, Lamb waves, absorbing boundaries..."));
     file->addAction(tr("Open res&ult..."), this, [this] {
         const QString p =
             QFileDialog::getOpenFileName(this, tr("Open result"), QSettings().value("dirs/results").toString(),
@@ -380,6 +390,31 @@ void MainWindow::buildActions() {
         }
         startRecording(dir);
     });
+    QAction* video = file->addAction(tr("Export &video..."), this, [this] {
+        if (replay_->buffer().empty()) {
+            showError(tr("Nothing to export"),
+                      tr("%1 has no frames yet: run it (%2); the video is made of the frames the replay keeps.")
+                          .arg(doc_.displayName(), runKey()),
+                      false);
+            return;
+        }
+        const int fps = QSettings().value("video/fps", 25).toInt();
+        if (!VideoExport::ffmpegPath().isEmpty()) {
+            const QString p = QFileDialog::getSaveFileName(
+                this, tr("Export video"), QSettings().value("dirs/video").toString(), tr("MP4 video (*.mp4)"));
+            if (p.isEmpty()) return;
+            QSettings().setValue("dirs/video", QFileInfo(p).absolutePath());
+            exportVideo(p.endsWith(".mp4", Qt::CaseInsensitive) ? p : p + ".mp4", true, fps);
+        } else {
+            showInfo(tr("Export video"), tr("ffmpeg is not installed (Debian: apt install ffmpeg), so the video is "
+                                            "written as a PNG sequence into a folder."));
+            const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the video's frames"));
+            if (!dir.isEmpty()) exportVideo(dir, false, fps);
+        }
+    });
+    video->setToolTip(
+        tr("The run's frames as the wavefield view shows them (with the wavefronts when shown): an MP4 "
+           "through ffmpeg, or a PNG sequence without it"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -504,6 +539,20 @@ void MainWindow::buildActions() {
     outlines->setCheckable(true);
     outlines->setChecked(true);
     connect(outlines, &QAction::toggled, wavefield_, &WavefieldView::setShowMaterials);
+    wavefronts_act_ = field->addAction(tr("Wavefronts"));
+    wavefronts_act_->setObjectName("wavefronts-action");
+    wavefronts_act_->setToolTip(
+        tr("Draw where the P, S and Rayleigh waves from each source would be now in a "
+           "homogeneous body of the source's material (radius = speed x time since the pulse "
+           "peak)"));
+    wavefronts_act_->setCheckable(true);
+    wavefronts_act_->setShortcut(Qt::CTRL | Qt::Key_W);
+    wavefronts_act_->setChecked(QSettings().value("view/wavefronts", false).toBool());
+    wavefield_->setShowWavefronts(wavefronts_act_->isChecked());
+    connect(wavefronts_act_, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue("view/wavefronts", on);
+        wavefield_->setShowWavefronts(on);
+    });
     connect(quantity_box_, &QComboBox::currentIndexChanged, this, &MainWindow::pushViewToController);
 }
 
@@ -543,6 +592,9 @@ void MainWindow::buildDocks() {
     view->addSeparator();
     for (auto* t : toolbars_) view->addAction(t->toggleViewAction());
     view->addSeparator();
+    view->addAction(wavefronts_act_);
+    buildAppearanceMenu(view);
+    view->addSeparator();
     view->addAction(tr("Reset &layout"), this, &MainWindow::resetLayout);
     // The explorer's docks have nothing to say on the Solvers tab: hide them there, bring back
     // the ones that were open when leaving it.
@@ -559,6 +611,109 @@ void MainWindow::buildDocks() {
             hidden_docks_.clear();
         }
     });
+}
+
+void MainWindow::buildAppearanceMenu(QMenu* view) {
+    auto* menu = view->addMenu(tr("&Appearance"));
+    const Appearance saved = saved_appearance();
+    light_act_ = menu->addAction(tr("&Light theme"));
+    light_act_->setToolTip(tr("Light backgrounds in the window and the views: reads better on a projector"));
+    large_font_act_ = menu->addAction(tr("Lar&ge fonts"));
+    large_font_act_->setToolTip(tr("Every text %1 times larger, for the back of a classroom").arg(kLargeFontScale));
+    for (QAction* a : {light_act_, large_font_act_}) {
+        a->setCheckable(true);
+        connect(a, &QAction::toggled, this, [this] {
+            const Appearance now{light_act_->isChecked(), large_font_act_->isChecked()};
+            save_appearance(now);
+            apply_appearance(now);
+        });
+    }
+    {
+        const QSignalBlocker b1(light_act_), b2(large_font_act_);
+        light_act_->setChecked(saved.light);
+        large_font_act_->setChecked(saved.large_font);
+    }
+    if (saved.light || saved.large_font) QTimer::singleShot(0, this, [saved] { apply_appearance(saved); });
+    menu->addSeparator();
+    presentation_act_ = menu->addAction(tr("&Presentation view"));
+    presentation_act_->setObjectName("presentation-action");
+    presentation_act_->setCheckable(true);
+    presentation_act_->setShortcut(Qt::Key_F11);
+    presentation_act_->setToolTip(
+        tr("The wavefield and the receivers' plot filling the screen. %1").arg(presentationKeys()));
+    connect(presentation_act_, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    // Its keys work only while it is shown (Space and the arrows belong to the widgets otherwise).
+    auto key = [this](QKeySequence k, auto slot) {
+        auto* sc = new QShortcut(k, this);
+        sc->setEnabled(false);
+        connect(sc, &QShortcut::activated, this, slot);
+        presentation_keys_.push_back(sc);
+    };
+    key(Qt::Key_Space, [this] {
+        if (controller_.state() == SimulationController::State::Running)
+            pauseRun();
+        else
+            startRun();
+    });
+    key(Qt::Key_Right, [this] { stepRun(); });
+    key(Qt::Key_R, [this] {
+        if (replay_->buffer().empty()) return;
+        replay_->showFrame(0);
+        replay_->setPlaying(true);
+    });
+    key(Qt::Key_Escape, [this] { presentation_act_->setChecked(false); });
+}
+
+QString MainWindow::presentationKeys() {
+    return tr("Keys: Space run / pause · Right step · R replay from the start · Esc leave");
+}
+
+void MainWindow::setPresentationMode(bool on) {
+    if (on == presenting_) return;
+    presenting_ = on;
+    {
+        const QSignalBlocker b(presentation_act_);
+        presentation_act_->setChecked(on);
+    }
+    QSettings().setValue("appearance/presentation", on);
+    // The actions the window's menus hold must keep their keys with the menu bar hidden.
+    for (QAction* a : {start_act_, pause_act_, step_act_, stop_act_, reset_act_, presentation_act_, wavefronts_act_})
+        if (on)
+            addAction(a);
+        else
+            removeAction(a);
+    for (QShortcut* k : presentation_keys_) k->setEnabled(on);
+    if (on) {
+        state_before_presenting_ = saveState(kLayoutVersion);
+        maximized_before_presenting_ = isMaximized();
+        main_tabs_->setCurrentIndex(0);
+        main_tabs_->tabBar()->hide();
+        tabs_->hide();  // the model's side of the splitter: the live wavefield takes it all
+        for (auto* d : docks_) d->setVisible(d == traces_dock_);
+        traces_->setBScanShown(false);
+        traces_dock_->setFloating(false);
+        for (auto* t : toolbars_) t->hide();
+        menuBar()->hide();
+        if (!presentation_label_) {
+            presentation_label_ = new QLabel(presentationKeys());
+            presentation_label_->setObjectName("presentation-keys");
+            // Permanent: a run's status messages would hide a normal status bar widget.
+            statusBar()->insertPermanentWidget(0, presentation_label_);
+        }
+        presentation_label_->show();
+        showFullScreen();
+    } else {
+        main_tabs_->tabBar()->show();
+        tabs_->show();
+        traces_->setBScanShown(true);
+        menuBar()->show();
+        restoreState(state_before_presenting_, kLayoutVersion);
+        if (presentation_label_) presentation_label_->hide();
+        if (maximized_before_presenting_)
+            showMaximized();
+        else
+            showNormal();
+    }
 }
 
 void MainWindow::buildHelpMenu() {
@@ -667,8 +822,9 @@ void MainWindow::saveLayout() {
     // Saved as the Explore tab shows it: docks the Solvers tab hid count as shown.
     for (auto* d : hidden_docks_) d->show();
     QSettings s;
-    s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState(kLayoutVersion));
+    // In the presentation view: the layout it came from (it is restored when the view is left).
+    if (!presenting_) s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", presenting_ ? state_before_presenting_ : saveState(kLayoutVersion));
     for (auto* d : hidden_docks_) d->hide();
 }
 
@@ -828,6 +984,63 @@ MaterialLibraryDialog* MainWindow::openMaterialLibrary() {
     library_dialog_->raise();
     return library_dialog_;
 }
+
+ExamplesDialog* MainWindow::openExamplesDialog() {
+    std::vector<ExampleEntry> list;
+    try {
+        list = load_examples(builtin_examples_index());
+    } catch (const std::exception& e) {
+        showError(tr("Examples"), QString::fromStdString(e.what()), false);
+        return nullptr;
+    }
+    if (!examples_dialog_) {
+        examples_dialog_ = new ExamplesDialog(std::move(list), this);
+        connect(examples_dialog_, &ExamplesDialog::openRequested, this, [this](int i) {
+            if (maybeSave()) openExample(examples_dialog_->examples()[std::size_t(i)]);
+        });
+    }
+    examples_dialog_->open();
+    return examples_dialog_;
+}
+
+bool MainWindow::openExample(const QString& id, bool quiet) {
+    try {
+        for (const ExampleEntry& e : load_examples(builtin_examples_index()))
+            if (e.id == id) return openExample(e, quiet);
+    } catch (const std::exception& e) {
+        showError(tr("Examples"), QString::fromStdString(e.what()), quiet);
+        return false;
+    }
+    showError(tr("Examples"), tr("%1: no example named '%2'").arg(builtin_examples_index(), id), quiet);
+    return false;
+}
+
+bool MainWindow::openExample(const ExampleEntry& e, bool quiet) {
+    if (!openScene(e.scene_path, quiet)) return false;
+    const int plane = int(QStringList{"XY", "XZ", "YZ"}.indexOf(e.plane));
+    plane_box_->setCurrentIndex(std::max(0, plane));
+    const VoxelGrid& g = doc_.model();
+    const int normal = plane_axes(SlicePlane(std::max(0, plane)))[2];
+    slice_slider_->setValue(int(std::lround((e.position - g.origin[std::size_t(normal)]) / g.spacing)));
+    quantity_box_->setCurrentIndex(std::max(0, example_quantity_index(e.quantity)));
+    if (e.wavefronts) wavefronts_act_->setChecked(true);
+    if (e.page == "compare") {
+        // VFEM (A) against OVFEM (B) on the example's own grid, OVFEM the reference.
+        compare_->configure(0, 0, 0, g.spacing);
+        compare_->configure(1, 1, 0, g.spacing);
+        compare_->setReference(1);
+        main_tabs_->setCurrentIndex(1);
+    } else {
+        main_tabs_->setCurrentIndex(0);
+    }
+    statusBar()->showMessage(e.page == "compare"
+                                 ? tr("Example: %1 — press Run both to compare the methods").arg(e.title)
+                                 : tr("Example: %1 — press %2 to run it").arg(e.title, runKey()),
+                             8000);
+    return true;
+}
+
+bool MainWindow::comparePageShown() const { return main_tabs_->currentIndex() == 1; }
 
 ClusterJobDialog* MainWindow::openClusterJobDialog() {
     auto* d = new ClusterJobDialog(&doc_, this);
@@ -1002,6 +1215,7 @@ void MainWindow::resetRun() {
     replay_->clear();
     wavefield_->setFixedGain(0);
     wavefield_->clearSlice();
+    wavefield_->setWavefronts({}, {});
     wavefield_->setHint(tr("Press %1 (Start / resume) to run the simulation").arg(runKey()));
     traces_->reset({}, 0);
     leaveResult();
@@ -1011,6 +1225,45 @@ void MainWindow::resetRun() {
     time_label_->setText(tr("t = 0 µs"));
     rate_label_->clear();
     eta_label_->clear();
+}
+
+VideoExport* MainWindow::exportVideo(const QString& path, bool mp4, int fps) {
+    if (video_ && video_->busy()) {
+        showError(tr("Export video"), tr("Another export is running"), non_interactive_);
+        return nullptr;
+    }
+    if (!video_) video_ = new VideoExport(this);
+    video_->disconnect(this);
+    QProgressDialog* dialog = nullptr;
+    if (!non_interactive_) {
+        dialog = new QProgressDialog(tr("Exporting the video..."), tr("Cancel"), 0, 1, this);
+        dialog->setWindowModality(Qt::WindowModal);
+        dialog->setMinimumDuration(0);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QProgressDialog::canceled, video_, &VideoExport::cancel);
+        connect(video_, &VideoExport::progress, dialog, [dialog](int done, int total) {
+            dialog->setMaximum(total);
+            dialog->setValue(done);
+            if (done == total - 1) dialog->setLabelText(tr("Encoding with ffmpeg..."));
+        });
+    }
+    connect(video_, &VideoExport::finished, this, [this, dialog](bool ok, const QString& message) {
+        if (dialog) dialog->close();
+        replay_->goLive();
+        if (ok) {
+            last_info_ = message;
+            statusBar()->showMessage(message, 8000);
+        } else {
+            showError(tr("Export video"), message, false);
+        }
+    });
+    // Each frame as the view draws it from the replay's store, on the run's fixed gain.
+    auto render = [this](int i) {
+        replay_->showFrame(i);
+        return wavefield_->grabFramebuffer();
+    };
+    video_->start(path, mp4, int(replay_->buffer().size()), fps, render);
+    return video_;
 }
 
 void MainWindow::startRecording(const QString& dir) {
@@ -1040,6 +1293,14 @@ void MainWindow::showStoredFrame(const ReplayFrame& f, bool replay) {
     static const std::vector<MaterialId> none;
     wavefield_->setSlice(f.slice, f.element_ids ? *f.element_ids : none, f.quantity < 3);
     wavefield_->setOverlayText(frameOverlay(f.quantity, f.time, f.step));
+    updateWavefronts(f.plane, f.node_plane, f.time);
+}
+
+void MainWindow::updateWavefronts(SlicePlane plane, int node_plane, double time) {
+    const Scene& s = doc_.scene();
+    const VoxelGrid& g = doc_.model();
+    wavefield_->setWavefronts(slice_wavefronts(s, g, plane, node_plane, time),
+                              s.sources.empty() ? SourceWaveSpeeds{} : source_wave_speeds(s, g, s.sources.front()));
 }
 
 void MainWindow::onFrame(const SimulationFrame& f) {
@@ -1060,6 +1321,7 @@ void MainWindow::onFrame(const SimulationFrame& f) {
         else
             wavefield_->setSlice(run.slice, *ids, q < 3);
         wavefield_->setOverlayText(frameOverlay(q, f.time, f.step));
+        updateWavefronts(f.plane, run.node_plane, f.time);
         if (!record_dir_.isEmpty()) {
             const QString path =
                 QDir(record_dir_).filePath(QStringLiteral("frame_%1.png").arg(recorded_frames_, 5, 10, QChar('0')));
@@ -1111,7 +1373,7 @@ void MainWindow::showRunEnd(bool completed) {
 
 QStringList MainWindow::pageNames() {
     return {"model",           "3d",      "3d-wavefield", "dispersion", "compare", "solvers", "solvers-iga",
-            "solvers-poisson", "cluster", "materials",    "boundary"};
+            "solvers-poisson", "cluster", "materials",    "boundary",   "examples"};
 }
 
 void MainWindow::showPage(const QString& name) {
@@ -1126,6 +1388,7 @@ void MainWindow::showPage(const QString& name) {
         for (auto* d : docks_)
             if (d->isAncestorOf(boundary_)) d->raise();
     if (name == "materials") openMaterialLibrary();
+    if (name == "examples") openExamplesDialog();
     if (name == "dispersion")
         for (auto* d : docks_)
             if (d->isAncestorOf(dispersion_)) d->raise();

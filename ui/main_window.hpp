@@ -25,6 +25,7 @@ class QDockWidget;
 class QDialog;
 class QTextBrowser;
 class QToolBar;
+class QShortcut;
 
 namespace voxwave::ui {
 
@@ -45,6 +46,9 @@ class ClusterJobDialog;
 class ReplayBar;
 struct ReplayFrame;
 class MaterialLibraryDialog;
+class ExamplesDialog;
+class VideoExport;
+struct ExampleEntry;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -69,6 +73,20 @@ public:
     PoissonPanel* poisson() { return poisson_; }
     QTabWidget* solvers() { return solvers_; }
     ReplayBar* replay() { return replay_; }
+    // View > Wavefronts (also on the wavefield toolbar): the analytic P, S and Rayleigh fronts
+    // over the wavefield, live and in replay; the choice is kept in the settings.
+    QAction* wavefrontsAction() { return wavefronts_act_; }
+    // View > Appearance (ui/appearance.hpp): a light theme and large fonts for a projector, and
+    // the presentation view: the wavefield and the receivers' plot filling the screen, keys
+    // Space (run / pause), Right (step), R (replay from the start), Esc (leave). All three are
+    // kept in the settings.
+    QAction* lightThemeAction() { return light_act_; }
+    QAction* largeFontAction() { return large_font_act_; }
+    QAction* presentationAction() { return presentation_act_; }
+    void setPresentationMode(bool on);
+    bool presentationMode() const { return presenting_; }
+    // The keys of the presentation view as one line (its status bar shows it).
+    static QString presentationKeys();
 
     // Opens a scene; on error shows a message (unless quiet) and keeps the current document.
     bool openScene(const QString& path, bool quiet = false);
@@ -106,10 +124,22 @@ public:
     // Edit > Material library...: the library dialog (non-modal, one per window, kept with its
     // unsaved edits when closed); its refusals go to showError, so lastError() has them.
     MaterialLibraryDialog* openMaterialLibrary();
+    // File > Examples...: the gallery (window-modal, returns at once); Open loads the example
+    // chosen through openExample. A broken examples index is an error message, no dialog.
+    ExamplesDialog* openExamplesDialog();
+    // Opens an example of the built-in gallery by its id (its scene file's name without .json)
+    // and shows it as its entry says: the page (the Compare methods page runs VFEM against
+    // OVFEM), slice plane and position, quantity and wavefront overlay. On error shows a message
+    // (unless quiet) and keeps the current document.
+    bool openExample(const QString& id, bool quiet = false);
+    bool openExample(const ExampleEntry& e, bool quiet = false);
+    // Whether the Compare methods page is the one shown.
+    bool comparePageShown() const;
     // Longest gap between two event-loop iterations seen during runs (ms): the "never freezes" check.
     double longestStallMs() const { return longest_stall_ms_; }
-    // The names --page accepts: the tabs and sub-pages showPage() selects, "cluster" and
-    // "materials" (the Material library dialog over the Explore tab).
+    // The names --page accepts: the tabs and sub-pages showPage() selects, "cluster",
+    // "materials" (the Material library dialog over the Explore tab) and "examples" (the
+    // examples gallery).
     static QStringList pageNames();
     QString lastError() const { return last_error_; }
     // The last information message (cluster job written...), shown or not.
@@ -126,6 +156,12 @@ public:
     // Each frame of the wavefield view is saved as DIR/frame_NNNNN.png while recording.
     void startRecording(const QString& dir);
     void stopRecording() { record_dir_.clear(); }
+    // File > Export video...: the frames the replay keeps, drawn by the wavefield view as it shows
+    // them (ui/video_export.hpp), to an MP4 when `mp4` (ffmpeg), else a PNG sequence in the folder
+    // `path`; `fps` frames per second of the MP4. Returns at once: the exporter reports progress
+    // and its end (a failure also through showError); null when another export is running. The
+    // view goes back to the live frame at the end.
+    VideoExport* exportVideo(const QString& path, bool mp4, int fps = 25);
     int recordedFrames() const { return recorded_frames_; }
 
 public slots:
@@ -154,6 +190,7 @@ private:
     void buildActions();
     void buildDocks();
     void buildHelpMenu();
+    void buildAppearanceMenu(QMenu* view);
     // The Run action's shortcut as the menus show it.
     QString runKey() const;
     // A scene without sources: asks whether to run anyway (Run anyway / Cancel); true to run.
@@ -170,6 +207,8 @@ private:
     QString frameOverlay(int quantity, double time, std::int64_t step) const;
     // Draws a frame of the replay's store; `replay`: on the replay's fixed gain.
     void showStoredFrame(const ReplayFrame& f, bool replay);
+    // The analytic wavefronts of the open scene for a frame's slice and time, to the view.
+    void updateWavefronts(SlicePlane plane, int node_plane, double time);
     // The steps/s and ETA figures when a run pauses or ends (they stayed at the last running
     // frame's before).
     void showRunState();
@@ -222,6 +261,15 @@ private:
     QAction* step_act_ = nullptr;
     QAction* stop_act_ = nullptr;
     QAction* reset_act_ = nullptr;
+    QAction* wavefronts_act_ = nullptr;
+    QAction* light_act_ = nullptr;
+    QAction* large_font_act_ = nullptr;
+    QAction* presentation_act_ = nullptr;
+    bool presenting_ = false;
+    QByteArray state_before_presenting_;
+    bool maximized_before_presenting_ = false;
+    std::vector<QShortcut*> presentation_keys_;
+    QLabel* presentation_label_ = nullptr;  // the keys, in the status bar while presenting
     QElapsedTimer stall_clock_;
     double longest_stall_ms_ = 0;
     QString last_error_;
@@ -229,6 +277,8 @@ private:
     QDockWidget* traces_dock_ = nullptr;
     QDialog* help_dialog_ = nullptr;
     MaterialLibraryDialog* library_dialog_ = nullptr;
+    ExamplesDialog* examples_dialog_ = nullptr;
+    VideoExport* video_ = nullptr;
     QTextBrowser* help_browser_ = nullptr;
     // The traces panel shows a result file: frames of a stopped run arriving late are dropped.
     bool showing_result_ = false;

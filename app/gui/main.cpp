@@ -1,12 +1,13 @@
 // voxwave: the desktop explorer. Thin: set up OpenGL, parse, open the window.
 //   voxwave [--scene S.json] [--run-steps N] [--page model|3d|dispersion|solvers|cluster...] [--screenshot FILE.png]
-//           [--window-size WxH]
+//           [--window-size WxH] [--example NAME] [--thumbnail FILE.png]
 // --screenshot renders the window after the scene (and the N steps) and exits: reviewers and
 // tests get a picture of any state without clicking.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSpinBox>
 #include <QSurfaceFormat>
 #include <QTimer>
@@ -20,6 +21,7 @@
 #include "main_window.hpp"
 #include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
+#include "panels/examples_gallery.hpp"
 #include "panels/material_library_dialog.hpp"
 #include "sim/simulation_controller.hpp"
 #include "solvers/iga_panel.hpp"
@@ -27,6 +29,7 @@
 #include "solvers/poisson_panel.hpp"
 #include "views/gl_format.hpp"
 #include "views/gl_view.hpp"
+#include "views/wavefield_view.hpp"
 
 namespace {
 // --run-steps on the Poisson page: the sweep solves every level up to this one three times (FP64,
@@ -62,13 +65,25 @@ int main(int argc, char** argv) {
     QCommandLineOption page(
         "page",
         "Page to show: " + pages.join(", ") +
-            " (cluster: the Run on a cluster dialog, filled in; materials: the Material library dialog).",
+            " (cluster: the Run on a cluster dialog, filled in; materials: the Material library dialog; examples: "
+            "the examples gallery).",
         "NAME");
     QCommandLineOption shot("screenshot", "Save a picture of the window to FILE and exit.", "FILE");
+    QCommandLineOption example("example",
+                               "Open an example of File > Examples (its scene file's name without .json, e.g. "
+                               "rayleigh_wave) with its view.",
+                               "NAME");
+    QCommandLineOption thumbnail("thumbnail",
+                                 "Save a picture of the wavefield pane (of the Compare methods page when it is shown), "
+                                 "scaled to the gallery's thumbnail width, to FILE and exit.",
+                                 "FILE");
+    QCommandLineOption presentation("presentation",
+                                    "Start in the presentation view (View > Appearance; also when the settings say so, "
+                                    "except for pictures).");
     QCommandLineOption size("window-size",
                             "Window size WIDTHxHEIGHT in pixels, e.g. 1366x768 (with --screenshot: default 1500x920).",
                             "WxH");
-    cli.addOptions({scene, steps, page, shot, size});
+    cli.addOptions({scene, steps, page, shot, size, example, thumbnail, presentation});
     cli.process(app);
     if (cli.isSet(page) && !pages.contains(cli.value(page))) {
         std::fprintf(stderr, "voxwave: --page: unknown page '%s' (pages: %s)\n", qPrintable(cli.value(page)),
@@ -93,34 +108,65 @@ int main(int argc, char** argv) {
                          qPrintable(cli.value(size)));
             return 2;
         }
-    } else if (cli.isSet(shot)) {
+    } else if (cli.isSet(shot) || cli.isSet(thumbnail)) {
         window_size = QSize(1500, 920);
     }
+    const bool picture = cli.isSet(shot) || cli.isSet(thumbnail);
 
     voxwave::ui::MainWindow w;
-    w.setNonInteractive(cli.isSet(shot));
+    w.setNonInteractive(picture);
     // Pictures of one size and the default layout, whatever the user's saved layout.
-    if (cli.isSet(shot)) w.resetLayout();
+    if (picture) w.resetLayout();
     if (window_size.isValid()) w.resize(window_size);
-    if (cli.isSet(scene) && !w.openScene(cli.value(scene), cli.isSet(shot))) {
+    if (cli.isSet(scene) && !w.openScene(cli.value(scene), picture)) {
         std::fprintf(stderr, "voxwave: %s\n", qPrintable(w.lastError()));
+        return 1;
+    }
+    if (cli.isSet(example) && !w.openExample(cli.value(example), picture)) {
+        std::fprintf(stderr, "voxwave: --example: %s\n", qPrintable(w.lastError()));
         return 1;
     }
     w.show();
     // After show: a tabbed dock raised before the window is laid out stays behind its tab.
     if (cli.isSet(page)) w.showPage(cli.value(page));
+    if (cli.isSet(presentation) || (!picture && QSettings().value("appearance/presentation", false).toBool()))
+        w.setPresentationMode(true);
 
     const QString shot_path = cli.value(shot);
+    const QString thumb_path = cli.value(thumbnail);
     QWidget* shot_target = &w;
+    // The gallery's thumbnails: the field alone, cut from the wavefield pane at the slice's
+    // rectangle (the Compare page's panel when shown), at twice the width the gallery shows them,
+    // so they stay sharp on a high-density screen.
+    constexpr int kThumbnailWidth = 2 * voxwave::ui::ExamplesDialog::kThumbWidth;
+    auto save_thumbnail = [&] {
+        QImage full;
+        if (w.comparePageShown()) {
+            full = voxwave::ui::grab_with_gl_views(w.compare()).toImage();
+        } else {
+            full = w.wavefield()->grabFramebuffer();
+            const qreal dpr = full.devicePixelRatio();
+            const QRect r = w.wavefield()->sliceRect();
+            const QRect cut(QPoint(int(r.left() * dpr), int(r.top() * dpr)), r.size() * dpr);
+            if (cut.isValid()) full = full.copy(cut);
+        }
+        return full.scaledToWidth(kThumbnailWidth, Qt::SmoothTransformation).save(thumb_path);
+    };
     // exit_code: 0, or 1 after a failed run (the picture still shows what the window shows).
     auto take_shot = [&](int exit_code) {
         QTimer::singleShot(300, &w, [&, exit_code] {
-            if (!voxwave::ui::grab_with_gl_views(shot_target).save(shot_path)) {
-                std::fprintf(stderr, "voxwave: %s: cannot write the screenshot\n", qPrintable(shot_path));
-                QApplication::exit(3);
-                return;
+            for (const QString& path : {shot_path, thumb_path}) {
+                if (path.isEmpty()) continue;
+                const bool ok = path == thumb_path && cli.isSet(thumbnail)
+                                    ? save_thumbnail()
+                                    : voxwave::ui::grab_with_gl_views(shot_target).save(path);
+                if (!ok) {
+                    std::fprintf(stderr, "voxwave: %s: cannot write the picture\n", qPrintable(path));
+                    QApplication::exit(3);
+                    return;
+                }
+                std::printf("screenshot: %s\n", qPrintable(path));
             }
-            std::printf("screenshot: %s\n", qPrintable(shot_path));
             QApplication::exit(exit_code);
         });
     };
@@ -129,7 +175,7 @@ int main(int argc, char** argv) {
     auto finish_run = [&](int exit_code) {
         if (shot_taken) return;
         shot_taken = true;
-        if (!shot_path.isEmpty())
+        if (picture)
             take_shot(exit_code);
         else
             QTimer::singleShot(300, &w, [exit_code] { QApplication::exit(exit_code); });
@@ -197,7 +243,19 @@ int main(int argc, char** argv) {
         d->folderEdit()->setText("/home/me/voxwave-jobs/" + d->nameEdit()->text());
         d->resize(1180, 560);
         shot_target = d;
-        if (!shot_path.isEmpty()) take_shot(0);
+        if (picture) take_shot(0);
+        return app.exec();
+    }
+    // The examples page: the gallery over the window; the picture is of the dialog.
+    if (cli.value(page) == "examples") {
+        QWidget* d = w.findChild<voxwave::ui::ExamplesDialog*>();
+        if (!d) {
+            std::fprintf(stderr, "voxwave: --page examples: %s\n", qPrintable(w.lastError()));
+            return 1;
+        }
+        d->resize(1180, 720);
+        shot_target = d;
+        if (picture) take_shot(0);
         return app.exec();
     }
     // The materials page: the library dialog over the window; the picture is of the dialog.
@@ -205,11 +263,11 @@ int main(int argc, char** argv) {
         QDialog* d = w.openMaterialLibrary();
         d->resize(1180, 520);
         shot_target = d;
-        if (!shot_path.isEmpty()) take_shot(0);
+        if (picture) take_shot(0);
         return app.exec();
     }
     // On the compare page the steps run the comparison (VFEM against OVFEM) instead.
-    const bool compare = cli.value(page) == "compare";
+    const bool compare = cli.value(page) == "compare" || w.comparePageShown();
     voxwave::ui::SimulationController* ctl = compare ? w.compare()->controller() : w.controller();
     // Frames shown per second of the run (first frame to last) and the steps they covered: how
     // live the view is on this machine, printed with the stall for benchmarks.
@@ -252,7 +310,7 @@ int main(int argc, char** argv) {
             else
                 w.startRun();
         });
-    } else if (!shot_path.isEmpty()) {
+    } else if (picture) {
         take_shot(0);
     }
     return app.exec();

@@ -3,6 +3,7 @@
 // shared __host__ __device__ physics).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <vector>
@@ -13,6 +14,19 @@ namespace voxwave {
 
 enum class SlicePlane { XY, XZ, YZ };  // normal z, y, x
 enum class SliceQuantity { Ux, Uy, Uz, DisplacementMagnitude, VelocityMagnitude };
+
+// In-plane axes (a, b) and the normal of a slice plane, as indices into x, y, z.
+inline std::array<int, 3> plane_axes(SlicePlane p) {
+    switch (p) {
+        case SlicePlane::XY:
+            return {0, 1, 2};
+        case SlicePlane::XZ:
+            return {0, 2, 1};
+        case SlicePlane::YZ:
+            return {1, 2, 0};
+    }
+    return {0, 1, 2};
+}
 
 // A plane of nodes: width x height values, row-major, `width` along the plane's first axis
 // (XY: x then y; XZ: x then z; YZ: y then z).

@@ -8,7 +8,9 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStringList>
+#include <QTest>
 #include <QTimer>
 
 #include <QStandardPaths>
@@ -72,6 +74,27 @@ inline QAction* menu_action(QMainWindow& w, const QString& text) {
     for (QAction* a : w.menuBar()->findChildren<QAction*>())
         if (a->text() == text) return a;
     return nullptr;
+}
+
+// Opens `scene`, saved as `path`, in a shown non-interactive window; false when it did not open.
+inline bool open_in_window(MainWindow& w, const QString& path, const Scene& scene) {
+    w.setNonInteractive(true);
+    if (!QTest::qWaitForWindowExposed(&w)) return false;
+    write_scene_json(path.toStdString(), scene);
+    return w.openScene(path, true);
+}
+
+// Runs the open scene `n` single steps (F7), each waited for until its frame arrives (the
+// replay's store then keeps one frame per step), then stops the run; false on a timeout.
+inline bool step_frames(MainWindow& w, int n) {
+    for (int i = 0; i < n; ++i) {
+        QSignalSpy frame(w.controller(), &SimulationController::frameReady);
+        w.stepRun();
+        if (!QTest::qWaitFor([&] { return frame.count() >= 1; }, 60000)) return false;
+    }
+    w.stopRun();
+    w.controller()->waitForIdle();
+    return true;
 }
 
 }  // namespace voxwave::ui::test

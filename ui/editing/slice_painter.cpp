@@ -12,24 +12,12 @@
 #include "boundary/absorbing_layer_boxes.hpp"
 #include "core/errors.hpp"
 #include "document/edit_commands.hpp"
+#include "views/view_theme.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave::ui {
 
 namespace {
-
-// In-plane axes (a, b) and the normal of a slice plane, as indices into x, y, z.
-std::array<int, 3> plane_axes(SlicePlane p) {
-    switch (p) {
-        case SlicePlane::XY:
-            return {0, 1, 2};
-        case SlicePlane::XZ:
-            return {0, 2, 1};
-        case SlicePlane::YZ:
-            return {1, 2, 0};
-    }
-    return {0, 1, 2};
-}
 
 // The layers' colours: PML blue, sponge orange (the sponge also hatched, so the two differ
 // without colour too).
@@ -427,7 +415,7 @@ void SlicePainter::wheelEvent(QWheelEvent* ev) {
 
 void SlicePainter::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    p.fillRect(rect(), QColor(24, 24, 28));
+    p.fillRect(rect(), view_colors().background);
     if (image_.isNull()) return;
     if (!fitted_) fitToWindow();
     const QRectF target(offset_, QSizeF(scale_ * image_.width(), scale_ * image_.height()));
@@ -480,7 +468,7 @@ void SlicePainter::paintEvent(QPaintEvent*) {
             opaque.setAlpha(255);
             p.fillRect(swatch, opaque);
             if (t == AbsorbingType::Sponge) p.fillRect(swatch, QBrush(QColor(255, 150, 40, 200), Qt::BDiagPattern));
-            p.setPen(Qt::white);
+            p.setPen(view_colors().text);
             p.drawText(QPointF(22, y + 13), text);
             y += 16;
         }

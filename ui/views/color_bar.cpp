@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "views/plot_axis.hpp"
+#include "views/view_theme.hpp"
 
 namespace voxwave::ui {
 
@@ -121,9 +122,9 @@ void ColorBar::paint(QPainter& p) const {
         const double t = double(strip_.bottom() - y) / std::max(1, strip_.height() - 1);
         p.fillRect(QRect(strip_.left(), y, strip_.width(), 1), qcolor_at(*map_, t));
     }
-    p.setPen(QColor(200, 200, 200));
+    p.setPen(view_colors().grid);
     p.drawRect(strip_.adjusted(-1, -1, 0, 0));
-    p.setPen(Qt::white);
+    p.setPen(view_colors().text);
     p.drawText(title_rect_, Qt::AlignLeft | Qt::AlignVCenter, title_);
     const QFontMetrics fm = p.fontMetrics();
     const int x = strip_.right() + 1;
@@ -160,7 +161,7 @@ void ColorBarWidget::resizeEvent(QResizeEvent*) { bar_.layout(rect(), fontMetric
 
 void ColorBarWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    p.fillRect(rect(), QColor(24, 24, 28));
+    p.fillRect(rect(), view_colors().background);
     bar_.paint(p);
 }
 

@@ -9,16 +9,12 @@
 #include "views/color_bar.hpp"
 #include "views/painted_axis.hpp"
 #include "views/plot_axis.hpp"
+#include "views/view_theme.hpp"
 
 namespace voxwave::ui {
 
 namespace {
 
-const QColor kBackground(24, 24, 28);
-const QColor kPlot(14, 14, 18);
-const QColor kText(205, 205, 210);
-const QColor kTrace(110, 185, 255);
-const QColor kEnvelope(255, 200, 60);
 const QColor kGate(80, 210, 130);
 const QColor kHover(255, 255, 255);
 const QColor kSelected(255, 160, 0);
@@ -154,11 +150,11 @@ QString BScanView::colourTitle() const { return colourBar().title(); }
 
 void BScanView::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    p.fillRect(rect(), kBackground);
+    p.fillRect(rect(), view_colors().background);
     labels_.clear();
     const QRect plot = plotRect();
-    p.fillRect(plot, kPlot);
-    p.setPen(kText);
+    p.fillRect(plot, view_colors().plot);
+    p.setPen(view_colors().text);
     const std::size_t n = state_->count();
     if (n == 0 || image_.isNull() || image_.height() != int(n)) {
         p.drawText(plot, Qt::AlignCenter, tr("B-scan: receivers along their line x time"));
@@ -187,7 +183,7 @@ void BScanView::paintEvent(QPaintEvent*) {
         std::erase_if(pos.values, [](double v) { return v != std::round(v); });
         pos.decimals = 0;
     }
-    p.setPen(kText);
+    p.setPen(view_colors().text);
     draw_axis(p, pos, plot, lo, hi, Qt::LeftEdge, true, bounds, labels_);
     labels_.push_back(draw_axis_title(p, pos.title, QRect(0, plot.top(), fm.height() + 4, plot.height()), true));
     draw_time_axis(p, plot, state_->t_end, bounds, labels_);
@@ -339,14 +335,14 @@ void AScanView::resizeEvent(QResizeEvent*) { placeScrollBar(); }
 
 void AScanView::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    p.fillRect(rect(), kBackground);
+    p.fillRect(rect(), view_colors().background);
     labels_.clear();
     const QRect plot = plotRect();
-    p.fillRect(plot, kPlot);
+    p.fillRect(plot, view_colors().plot);
     const QFontMetrics fm = fontMetrics();
     const auto vis = visibleReceivers();
     if (vis.empty() || state_->traces.size() != state_->count()) {
-        p.setPen(kText);
+        p.setPen(view_colors().text);
         p.drawText(plot, Qt::AlignCenter, tr("A-scans: one trace per receiver"));
         return;
     }
@@ -356,7 +352,7 @@ void AScanView::paintEvent(QPaintEvent*) {
     const int name_x = fm.height() + 4, name_w = leftMargin() - name_x - label_room(fm) - 8;
     for (std::size_t r : vis) {
         const QRect row = rowRect(r);
-        if (int(r) == state_->hovered) p.fillRect(row, QColor(40, 40, 52));
+        if (int(r) == state_->hovered) p.fillRect(row, view_colors().hover);
         const double cy = row.top() + 0.5 * row.height(), half = 0.5 * row.height();
         auto map = [&](const QPointF& q) {
             return QPointF(plot.left() + q.x() / end * plot.width(), cy - q.y() / range * half);
@@ -366,7 +362,7 @@ void AScanView::paintEvent(QPaintEvent*) {
             band.setAlpha(40);
             p.fillRect(QRect(QPoint(gx0, row.top()), QPoint(gx1, row.bottom())), band);
         }
-        p.setPen(QPen(QColor(70, 70, 80), 1));
+        p.setPen(QPen(view_colors().grid, 1));
         p.drawLine(QPointF(plot.left(), cy), QPointF(plot.right(), cy));
         p.save();
         p.setClipRect(row);
@@ -374,7 +370,7 @@ void AScanView::paintEvent(QPaintEvent*) {
         QPolygonF line;
         line.reserve(state_->traces[r].size());
         for (const QPointF& q : state_->traces[r]) line << map(q);
-        p.setPen(QPen(kTrace, 1.2));
+        p.setPen(QPen(view_colors().trace, 1.2));
         p.drawPolyline(line);
         if (state_->envelope && r < state_->envelopes.size()) {
             QPolygonF up, down;
@@ -382,7 +378,7 @@ void AScanView::paintEvent(QPaintEvent*) {
                 up << map(q);
                 down << map(QPointF(q.x(), -q.y()));
             }
-            p.setPen(QPen(kEnvelope, 1.3));  // over the trace: it outlines it
+            p.setPen(QPen(view_colors().envelope, 1.3));  // over the trace: it outlines it
             p.drawPolyline(up);
             p.drawPolyline(down);
         }
@@ -395,12 +391,12 @@ void AScanView::paintEvent(QPaintEvent*) {
         }
         p.restore();
         // Name, amplitude ticks (only those whose labels stay inside the row), gate readout.
-        p.setPen(int(r) == state_->selected ? kSelected : kText);
+        p.setPen(int(r) == state_->selected ? kSelected : view_colors().text);
         const QString name = fm.elidedText(state_->names[r], Qt::ElideRight, name_w);
         const QRect name_rect(name_x, int(cy) - fm.height() / 2, fm.horizontalAdvance(name), fm.height());
         p.drawText(name_rect, Qt::AlignCenter, name);
         labels_.push_back(name_rect);
-        p.setPen(kText);
+        p.setPen(view_colors().text);
         const AxisTicks amp = row_ticks(range, state_->quantity, "m", row.height(), fm);
         draw_axis(p, amp, row, -range, range, Qt::LeftEdge, false, QRect(0, row.top(), width(), row.height()), labels_);
         if (state_->gate && r < state_->peaks.size()) {
@@ -412,7 +408,7 @@ void AScanView::paintEvent(QPaintEvent*) {
             p.drawText(t, Qt::AlignCenter, text);
             labels_.push_back(t);
         }
-        p.setPen(QPen(QColor(60, 60, 70), 1));
+        p.setPen(QPen(view_colors().grid, 1));
         p.drawLine(row.left(), row.bottom(), row.right(), row.bottom());
         if (int(r) == state_->selected && vis.size() > 1) {
             p.setPen(QPen(kSelected, 2));
@@ -425,7 +421,7 @@ void AScanView::paintEvent(QPaintEvent*) {
         p.drawLine(gx0, plot.top(), gx0, plot.bottom());
         p.drawLine(gx1, plot.top(), gx1, plot.bottom());
     }
-    p.setPen(kText);
+    p.setPen(view_colors().text);
     const QRect bounds = rect();
     draw_time_axis(p, plot, state_->t_end, bounds, labels_);
     labels_.push_back(draw_axis_title(p, amplitudeTitle(), QRect(0, plot.top(), fm.height() + 4, plot.height()), true));

@@ -445,4 +445,6 @@ void TracePanel::exportCsv(const QString& path) const {
     write_text_atomically(path.toStdString(), out.str());
 }
 
+void TracePanel::setBScanShown(bool on) { bscan_->setVisible(on); }
+
 }  // namespace voxwave::ui

@@ -60,6 +60,8 @@ public:
     int selectedReceiver() const { return state_.selected; }
     int hoveredReceiver() const { return state_.hovered; }
     double gainDb() const;
+    // The B-scan beside the A-scans, or the A-scans alone (the presentation view's one plot).
+    void setBScanShown(bool on);
     // CSV: time then one column per receiver and component. Atomic. Throws InputError.
     void exportCsv(const QString& path) const;
 

@@ -4,10 +4,12 @@
 #include <QVector3D>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
 #include "views/plot_axis.hpp"
+#include "views/view_theme.hpp"
 #include "wave/slice_gl_interop.hpp"
 
 // The shaders live in a static library's resources, which the linker drops unless registered.
@@ -33,6 +35,7 @@ WavefieldView::~WavefieldView() {
     glDeleteTextures(1, &material_tex_);
     glDeleteTextures(1, &overlay_tex_);
     glDeleteTextures(1, &bar_tex_);
+    glDeleteTextures(1, &fronts_tex_);
     blitter_.destroy();
     quad_.destroy();
     vao_.destroy();
@@ -67,7 +70,8 @@ void WavefieldView::initializeGL() {
     glGenTextures(1, &material_tex_);
     glGenTextures(1, &overlay_tex_);
     glGenTextures(1, &bar_tex_);
-    for (GLuint t : {field_tex_, material_tex_, overlay_tex_, bar_tex_}) {
+    glGenTextures(1, &fronts_tex_);
+    for (GLuint t : {field_tex_, material_tex_, overlay_tex_, bar_tex_, fronts_tex_}) {
         glBindTexture(GL_TEXTURE_2D, t);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
@@ -77,7 +81,7 @@ void WavefieldView::initializeGL() {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     // Material ids must not blend; the overlay's text is drawn 1:1.
-    for (GLuint t : {material_tex_, overlay_tex_, bar_tex_}) {
+    for (GLuint t : {material_tex_, overlay_tex_, bar_tex_, fronts_tex_}) {
         glBindTexture(GL_TEXTURE_2D, t);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -281,7 +285,8 @@ void WavefieldView::uploadIfNeeded() {
 }
 
 void WavefieldView::paintGL() {
-    glClearColor(0.09f, 0.09f, 0.11f, 1.0f);
+    const QColor bg = view_colors().background;
+    glClearColor(bg.redF(), bg.greenF(), bg.blueF(), 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     if (!gl_ready_) return;
     if (slice_.width < 2 || slice_.height < 2) {
@@ -307,9 +312,9 @@ void WavefieldView::paintGL() {
     const double hx = s * w / width(), hy = s * h / height();
     const double cx = -double(bar_w) / width();  // NDC centre of the space left of the bar
     const double cy = -double(top) / height();   // and under the text line
-    slice_rect_ = QRectF(QPointF((cx - hx + 1) * 0.5 * width(), (1 - cy - hy) * 0.5 * height()),
-                         QPointF((cx + hx + 1) * 0.5 * width(), (1 - cy + hy) * 0.5 * height()))
-                      .toAlignedRect();
+    slice_rectf_ = QRectF(QPointF((cx - hx + 1) * 0.5 * width(), (1 - cy - hy) * 0.5 * height()),
+                          QPointF((cx + hx + 1) * 0.5 * width(), (1 - cy + hy) * 0.5 * height()));
+    slice_rect_ = slice_rectf_.toAlignedRect();
     program_.bind();
     program_.setUniformValue("rect", QVector4D(cx - hx, cy - hy, cx + hx, cy + hy));
     // The colour map's stops, from its one definition (views/color_bar.cpp).
@@ -334,8 +339,129 @@ void WavefieldView::paintGL() {
     vao_.release();
     program_.release();
     checkGl("draw slice");
+    drawWavefronts();
     drawOverlay();
     drawColorBar();
+}
+
+void WavefieldView::setWavefronts(SliceWavefronts fronts, SourceWaveSpeeds legend) {
+    fronts_ = std::move(fronts);
+    legend_ = legend;
+    if (show_wavefronts_) update();
+}
+
+void WavefieldView::setShowWavefronts(bool on) {
+    show_wavefronts_ = on;
+    if (!on) {
+        drawn_circles_.clear();
+        drawn_marks_.clear();
+    }
+    update();
+}
+
+QColor WavefieldView::wavefrontColor(WavefrontKind kind) {
+    switch (kind) {
+        case WavefrontKind::P:
+            return QColor(0, 200, 255);
+        case WavefrontKind::S:
+            return QColor(60, 230, 60);
+        case WavefrontKind::Rayleigh:
+            return QColor(255, 60, 255);
+    }
+    return Qt::white;
+}
+
+// The wavefronts and their legend, painted like the overlay's text: into an image of the view,
+// blitted as a texture. Each curve is drawn over a dark, wider copy of itself, so it reads on the
+// white middle of the diverging map and on the dark end of the sequential one alike.
+void WavefieldView::drawWavefronts() {
+    drawn_circles_.clear();
+    drawn_marks_.clear();
+    if (!show_wavefronts_ || !blitter_.isCreated() || tex_w_ < 2 || tex_h_ < 2) return;
+    const double sx = slice_rectf_.width() / (tex_w_ - 1), sy = slice_rectf_.height() / (tex_h_ - 1);
+    auto at = [&](double a, double b) { return QPointF(slice_rectf_.left() + a * sx, slice_rectf_.bottom() - b * sy); };
+    const qreal dpr = devicePixelRatioF();
+    QImage img(size() * dpr, QImage::Format_RGBA8888_Premultiplied);
+    img.setDevicePixelRatio(dpr);
+    img.fill(Qt::transparent);
+    {
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setFont(font());
+        p.save();
+        p.setClipRect(slice_rectf_);
+        auto stroke = [&](WavefrontKind kind, const std::function<void()>& draw) {
+            QPen under(QColor(0, 0, 0, 150), 4.5);
+            QPen over(wavefrontColor(kind), 2.0);
+            if (kind == WavefrontKind::S) {
+                under.setStyle(Qt::DashLine);
+                over.setStyle(Qt::DashLine);
+                under.setDashPattern({4, 2});
+                over.setDashPattern({9, 4.5});  // 18 px on, 9 px off in both pens
+            }
+            for (const QPen& pen : {under, over}) {
+                p.setPen(pen);
+                draw();
+            }
+        };
+        for (const WavefrontCircle& c : fronts_.circles) {
+            const QPointF centre = at(c.a, c.b);
+            // A node spacing is square on screen (the slice keeps its aspect ratio): one radius.
+            const double r = c.radius * sx;
+            stroke(c.kind, [&] { p.drawEllipse(centre, r, r); });
+            drawn_circles_.push_back({c.kind, centre, r});
+        }
+        // Rayleigh marks: a short bar from the face into the body, a wavelength-independent size.
+        const double mark = std::max(10.0, 0.04 * std::min(slice_rectf_.width(), slice_rectf_.height()));
+        for (const WavefrontMark& m : fronts_.marks) {
+            const QPointF on = at(m.a, m.b);
+            const QPointF in = on + QPointF(m.na, -m.nb) * mark;
+            QPen under(QColor(0, 0, 0, 150), 7), over(wavefrontColor(WavefrontKind::Rayleigh), 4);
+            under.setCapStyle(Qt::FlatCap);
+            over.setCapStyle(Qt::FlatCap);
+            for (const QPen& pen : {under, over}) {
+                p.setPen(pen);
+                p.drawLine(on, in);
+            }
+            drawn_marks_.push_back(on);
+        }
+        p.restore();
+        // The legend: a sample of each curve and its speed.
+        const QFontMetrics fm(font());
+        // Short labels where the full ones would reach the colour bar.
+        const int line = fm.height() + 2, sample = 2 * fm.height();
+        QStringList labels;
+        int text_w = 0;
+        for (const QString& r : {tr("Rayleigh  %1 m/s (free faces)"), tr("R  %1 m/s")}) {
+            labels = {tr("P  %1 m/s").arg(legend_.vp, 0, 'f', 0), tr("S  %1 m/s").arg(legend_.vs, 0, 'f', 0),
+                      r.arg(legend_.vr, 0, 'f', 0)};
+            text_w = 0;
+            for (const QString& l : labels) text_w = std::max(text_w, fm.horizontalAdvance(l));
+            if (slice_rectf_.left() + sample + text_w + 28 <= bar_rect_.left()) break;
+        }
+        // Under the slice where the view has room for it there (it then hides none of the
+        // field), else inside its lower left corner.
+        const double box_h = 3 * line + 8;
+        const bool below = height() - slice_rectf_.bottom() >= box_h + 4;
+        const QRectF box(slice_rectf_.left() + (below ? 0 : 6),
+                         below ? slice_rectf_.bottom() + 4 : slice_rectf_.bottom() - 6 - box_h, sample + text_w + 22,
+                         box_h);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0, 0, 0, 170));
+        p.drawRoundedRect(box, 4, 4);
+        const WavefrontKind kinds[] = {WavefrontKind::P, WavefrontKind::S, WavefrontKind::Rayleigh};
+        for (int i = 0; i < 3; ++i) {
+            const double y = box.top() + 4 + i * line + line / 2.0;
+            QPen pen(wavefrontColor(kinds[i]), kinds[i] == WavefrontKind::Rayleigh ? 4 : 2);
+            if (kinds[i] == WavefrontKind::S) pen.setStyle(Qt::DashLine);
+            p.setPen(pen);
+            p.drawLine(QPointF(box.left() + 6, y), QPointF(box.left() + 6 + sample, y));
+            p.setPen(Qt::white);
+            p.drawText(QRectF(box.left() + 12 + sample, y - line / 2.0, text_w + 4, line), Qt::AlignVCenter, labels[i]);
+        }
+    }
+    blitImage(img, fronts_tex_, QPoint(0, 0));
+    checkGl("draw wavefronts");
 }
 
 // The colour bar, painted like the overlay's text: into an image, blitted as a texture.
@@ -368,7 +494,7 @@ void WavefieldView::drawOverlay() {
     {
         QPainter p(&text);
         p.setFont(font());
-        p.setPen(Qt::white);
+        p.setPen(view_colors().text);
         const QRect r = QRect(QPoint(0, 0), logical).adjusted(8, 4, -8, -4);
         p.drawText(r, Qt::AlignTop | Qt::AlignLeft, overlay_);
         // The gain in the field's unit, shorter where the line is short (the colour bar shows the
@@ -398,7 +524,7 @@ void WavefieldView::drawHint() {
         QFont f = font();
         f.setPointSizeF(f.pointSizeF() * 1.3);
         p.setFont(f);
-        p.setPen(QColor(220, 220, 220));
+        p.setPen(view_colors().text);
         p.drawText(QRect(QPoint(0, 0), size()).adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap, hint_);
     }
     blitImage(text, overlay_tex_, QPoint(0, 0));

@@ -20,6 +20,7 @@
 #include "model/voxel_grid.hpp"
 #include "views/color_bar.hpp"
 #include "views/gl_view.hpp"
+#include "wave/analytic_wavefronts.hpp"
 #include "wave/slice_staging.hpp"
 #include "wave/wave_session.hpp"
 
@@ -62,6 +63,22 @@ public:
     // magnitude; its strip and ticks in the view's coordinates), and where the slice was drawn.
     const ColorBar& colorBar() const { return bar_; }
     QRect sliceRect() const { return slice_rect_; }
+    // The analytic wavefronts over the slice (wave/analytic_wavefronts.hpp), in the slice's node
+    // coordinates, with the speeds the legend names (the first source's material); drawn while
+    // showWavefronts is on: P solid, S dashed, Rayleigh marks where its front crosses a free face.
+    void setWavefronts(SliceWavefronts fronts, SourceWaveSpeeds legend);
+    void setShowWavefronts(bool on);
+    bool showWavefronts() const { return show_wavefronts_; }
+    // The curves as last drawn, in the view's logical pixels (tests): circles with their kind,
+    // centre and radius, and the Rayleigh marks' points.
+    struct DrawnCircle {
+        WavefrontKind kind;
+        QPointF centre;
+        double radius;
+    };
+    const std::vector<DrawnCircle>& drawnCircles() const { return drawn_circles_; }
+    const std::vector<QPointF>& drawnMarks() const { return drawn_marks_; }
+    static QColor wavefrontColor(WavefrontKind kind);
     // GL errors seen so far (each checked call adds its name when it failed); empty is healthy.
     const QStringList& glErrors() const { return gl_errors_; }
     // Whether this view's GL context renders on a CUDA device that can fill its PBO (known once
@@ -103,6 +120,7 @@ private:
     // `texture` with its top left at `top_left` (logical pixels).
     void blitImage(const QImage& image, GLuint texture, QPoint top_left);
     void drawColorBar();
+    void drawWavefronts();
 
     QOpenGLShaderProgram program_;
     QOpenGLVertexArrayObject vao_;
@@ -135,6 +153,13 @@ private:
     SliceQuantity quantity_ = SliceQuantity::Uz;
     ColorBar bar_;
     QRect bar_rect_, slice_rect_;
+    QRectF slice_rectf_;  // slice_rect_ before rounding: node (a, b) maps into it exactly
+    GLuint fronts_tex_ = 0;
+    SliceWavefronts fronts_;
+    SourceWaveSpeeds legend_;
+    bool show_wavefronts_ = false;
+    std::vector<DrawnCircle> drawn_circles_;
+    std::vector<QPointF> drawn_marks_;
     QStringList gl_errors_;
 };
 
