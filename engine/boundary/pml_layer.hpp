@@ -56,6 +56,9 @@ struct PmlLayer {
     // The node planes [first / plane, last / plane) of the z axis (a slab; plane = the nodes of
     // one z plane), renumbered from 0: n and offset change, the profiles stay whole.
     PmlLayer node_range(std::size_t first, std::size_t last) const;
+    // The box of elements [e0, e0 + n) (a subdomain of a distributed run), its index 0 at e0:
+    // n and offset change, the profiles stay whole.
+    PmlLayer element_box(const std::array<int, 3>& e0, const std::array<int, 3>& n) const;
     // The layer of the model with axes turned: new axis a is old axis from[a].
     PmlLayer turned(const std::array<int, 3>& from) const;
     bool operator==(const PmlLayer&) const = default;

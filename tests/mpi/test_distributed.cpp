@@ -74,7 +74,7 @@ void expect_same_traces(const Scene& scene, const Case& c, const DistributedOpti
     if (g_world->rank() == 0) reference = run_wave(whole, nullptr);  // one process, no exchange
     g_world->barrier();
     const DistributedRun run = run_wave_distributed(whole, *g_world, nullptr, options);
-    EXPECT_EQ(run.slabs.size(), std::size_t(g_world->size()));
+    EXPECT_EQ(run.subdomains.size(), std::size_t(g_world->size()));
     if (g_world->rank() != 0) return;
     const Result& r = run.result;
     ASSERT_EQ(r.receiver_names, reference.receiver_names);
@@ -139,6 +139,59 @@ INSTANTIATE_TEST_SUITE_P(Methods, DistributedCpuPml,
                                            Case{Method::Tcovfem, Precision::Fp64, 1e-13},
                                            Case{Method::Ovfem, Precision::Fp32, 1e-5}),
                          case_name);
+
+// Boxes cut along y and along two axes, each with ghost layers on every cut side: 1 rank 1x1x1,
+// 2 ranks 1x2x1 (y only), 3 ranks 1x3x1, 4 ranks 1x2x2 (y and z: edges and corners whose ghost
+// nodes arrive in the second phase), the seam source driving nodes of several boxes.
+ProcessGrid cross_grid(int ranks) {
+    return ranks == 4 ? ProcessGrid{{1, 2, 2}} : ProcessGrid{{1, ranks, 1}};
+}
+
+class DistributedCpuGrid : public ::testing::TestWithParam<Case> {};
+
+TEST_P(DistributedCpuGrid, TracesEqualTheOneProcessRun) {
+    Scene s = seam_scene(g_world->size(), GetParam().method == Method::Tcovfem ? 120 : 300);
+    s.run.method = GetParam().method;
+    s.run.precision = GetParam().precision;
+    // A second seam source on the middle y plane, and receivers along y through every box.
+    Source extra = s.sources.front();
+    extra.name = "y seam";
+    extra.position = {0.152, 0.064, 0.2};
+    extra.direction = {0, 1, 1};
+    s.sources.push_back(extra);
+    for (int j = 0; j <= 16; j += 2)
+        s.receivers.push_back({"y" + std::to_string(j), {0.104, j * s.grid.spacing, 0.256}});
+    DistributedOptions o;
+    o.grid = cross_grid(g_world->size());
+    expect_same_traces(s, GetParam(), o);
+}
+
+TEST_P(DistributedCpuGrid, WithAPmlTracesEqualTheOneProcessRun) {
+    DistributedOptions o;
+    o.grid = cross_grid(g_world->size());
+    expect_same_traces(pml_scene(g_world->size(), GetParam()), GetParam(), o);
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, DistributedCpuGrid,
+                         ::testing::Values(Case{Method::Ovfem, Precision::Fp64, 1e-13},
+                                           Case{Method::Tcovfem, Precision::Fp64, 1e-13},
+                                           Case{Method::Ovfem, Precision::Fp32, 1e-5}),
+                         case_name);
+
+// A process grid that does not fit the job or the model: an InputError naming the option, on
+// every rank, before anything collective.
+TEST(DistributedCpu, AProcessGridThatDoesNotFitIsAnInputError) {
+    const WaveProblem whole = build_wave_problem(seam_scene(1, 10), "test");
+    DistributedOptions o;
+    o.grid = ProcessGrid{{1, 1, g_world->size() + 1}};
+    o.grid_field = "run.process_grid";
+    try {
+        run_wave_distributed(whole, *g_world, nullptr, o);
+        ADD_FAILURE() << "expected an InputError";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("run.process_grid"), std::string::npos) << e.what();
+    }
+}
 
 // A model longest along x is cut along x (turned, then turned back): same traces.
 TEST(DistributedCpu, AModelLongestAlongXIsCutAlongXWithTheSameTraces) {
