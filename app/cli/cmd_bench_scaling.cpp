@@ -184,8 +184,8 @@ int bench(const Options& o) {
         }
         if (root)
             for (const Subdomain& d : setup.subdomains)
-                std::printf("rank %d: elements x %d..%d, y %d..%d, z %d..%d (turned axes)\n", d.index, d.e0[0],
-                            d.e1[0], d.e0[1], d.e1[1], d.e0[2], d.e1[2]);
+                std::printf("rank %d: elements x %d..%d, y %d..%d, z %d..%d (turned axes)\n", d.index, d.e0[0], d.e1[0],
+                            d.e0[1], d.e1[1], d.e0[2], d.e1[2]);
     }  // the distributed engine's memory goes before the baseline's
     // The baseline: the single-GPU fused step on rank 0's GPU, on the whole model (strong) or on
     // one rank's share of it (weak: the unstretched model).

@@ -44,9 +44,9 @@ struct PmlProfile {
 };
 
 struct PmlLayer {
-    std::array<int, 3> n{0, 0, 0};  // elements along each axis of the grid the layer is for (a slab's)
+    std::array<int, 3> n{0, 0, 0};  // elements along each axis of the grid the layer is for (a subdomain's)
     // The whole model's profiles (element[a]: one per element plane along a, node[a]: one per node
-    // plane), and where the grid's index 0 lies in them: a slab keeps the planes beyond its own,
+    // plane), and where the grid's index 0 lies in them: a subdomain keeps the planes beyond its own,
     // whose elements stretch the mass of its shared nodes too.
     std::array<PmlProfile, 3> element{};
     std::array<PmlProfile, 3> node{};

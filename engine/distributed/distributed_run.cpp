@@ -174,4 +174,61 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
     return out;
 }
 
+SliceImage gather_slice(const MpiWorld& world, const SubdomainSetup& setup, const VoxelGrid& whole,
+                        const std::vector<double>& u, const std::vector<double>& u_prev, double dt, SlicePlane plane,
+                        int index, SliceQuantity quantity) {
+    const std::array<int, 3> n1{whole.n[0] + 1, whole.n[1] + 1, whole.n[2] + 1};
+    const int normal = plane == SlicePlane::XY ? 2 : plane == SlicePlane::XZ ? 1 : 0;
+    if (index < 0 || index >= n1[std::size_t(normal)])
+        throw InputError("", "slice", "node plane " + std::to_string(index) + " is outside the model");
+    const int wa = plane == SlicePlane::YZ ? 1 : 0, hb = plane == SlicePlane::XY ? 1 : 2;  // the image's axes
+    const int width = n1[std::size_t(wa)], height = n1[std::size_t(hb)];
+    const Subdomain& d = setup.mine.sub;
+    const VoxelGrid& local = setup.mine.problem.grid;
+    const std::size_t nn = local.node_count(), lx = std::size_t(local.n[0] + 1), ly = std::size_t(local.n[1] + 1);
+    const std::array<int, 3> g0 = d.g0();
+    std::array<int, 3> turned_n{};  // the turned model's elements along each axis
+    for (std::size_t a = 0; a < 3; ++a) turned_n[a] = whole.n[std::size_t(setup.turn.from[a])];
+    // The turned component that carries original component c.
+    std::array<int, 3> component_of{};
+    for (int a = 0; a < 3; ++a) component_of[std::size_t(setup.turn.from[std::size_t(a)])] = a;
+    SliceQuantity q = quantity;
+    if (quantity == SliceQuantity::Ux || quantity == SliceQuantity::Uy || quantity == SliceQuantity::Uz)
+        q = SliceQuantity(component_of[std::size_t(int(quantity) - int(SliceQuantity::Ux))]);
+    const double* uc[3] = {u.data(), u.data() + nn, u.data() + 2 * nn};
+    const double* pc[3] = {u_prev.data(), u_prev.data() + nn, u_prev.data() + 2 * nn};
+    std::vector<long long> pixels;
+    std::vector<double> values;
+    for (int b = 0; b < height; ++b)
+        for (int a = 0; a < width; ++a) {
+            std::array<int, 3> o{};
+            o[std::size_t(normal)] = index;
+            o[std::size_t(wa)] = a;
+            o[std::size_t(hb)] = b;
+            bool owned = true;
+            std::array<int, 3> t{};
+            for (std::size_t x = 0; x < 3; ++x) {
+                t[x] = o[std::size_t(setup.turn.from[x])];
+                owned = owned && ((t[x] >= d.e0[x] && t[x] < d.e1[x]) || (t[x] == turned_n[x] && d.e1[x] == t[x]));
+            }
+            if (!owned) continue;
+            const std::size_t node =
+                std::size_t(t[0] - g0[0]) + lx * (std::size_t(t[1] - g0[1]) + ly * std::size_t(t[2] - g0[2]));
+            pixels.push_back(static_cast<long long>(a) + static_cast<long long>(width) * b);
+            values.push_back(slice_value(q, uc, pc, node, 1.0 / dt));
+        }
+    const std::vector<long long> all_pixels = world.gather(pixels);
+    const std::vector<double> all_values = world.gather(values);
+    SliceImage image;
+    if (world.rank() != 0) return image;
+    image.width = width;
+    image.height = height;
+    image.values.assign(std::size_t(width) * std::size_t(height), 0.0f);
+    if (all_pixels.size() != image.values.size())
+        throw RuntimeError("gather_slice: " + std::to_string(all_pixels.size()) + " pixels gathered, " +
+                           std::to_string(image.values.size()) + " expected");
+    for (std::size_t i = 0; i < all_pixels.size(); ++i) image.values[std::size_t(all_pixels[i])] = float(all_values[i]);
+    return image;
+}
+
 }  // namespace voxwave

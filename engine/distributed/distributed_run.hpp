@@ -14,19 +14,20 @@
 #include "distributed/mpi_world.hpp"
 #include "distributed/slab_decomposition.hpp"
 #include "scene/result.hpp"
+#include "wave/slice.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave {
 
 struct DistributedOptions {
-    HaloTransport halo = HaloTransport::Auto;  // CUDA only: NCCL when built, else host staging
-    ProcessGrid grid;                          // ranks along x, y, z of the model; automatic by default
+    HaloTransport halo = HaloTransport::Auto;   // CUDA only: NCCL when built, else host staging
+    ProcessGrid grid;                           // ranks along x, y, z of the model; automatic by default
     std::string grid_field = "--process-grid";  // what an error about `grid` names
 };
 
 struct DistributedRun {
-    Result result;     // rank 0: every receiver, in the problem's order; other ranks: metadata only
-    std::string note;  // backend, decomposition and transport, one line each (rank 0's view)
+    Result result;                      // rank 0: every receiver, in the problem's order; other ranks: metadata only
+    std::string note;                   // backend, decomposition and transport, one line each (rank 0's view)
     std::vector<Subdomain> subdomains;  // in the turned model's axes
     ProcessGrid grid;                   // in the problem's axes
 };
@@ -63,5 +64,14 @@ SubdomainSetup prepare_subdomain(const WaveProblem& whole, const MpiWorld& world
 // not automatic (checked: InputError naming `field`), else choose_process_grid on the turned
 // grid; returned in the turned axes (turn: longest_axis_last(grid)).
 ProcessGrid resolve_process_grid(const VoxelGrid& grid, int ranks, const ProcessGrid& asked, const std::string& field);
+
+// A slice of the whole model's wavefield (the live preview's, slice.hpp) from the ranks' states:
+// each rank contributes the pixels of the nodes it owns from its subdomain's u and u- (SoA, the
+// subdomain problem's nodes), in the problem's axes (components turned back). Collective; rank 0
+// gets the image, the other ranks an empty one. `plane`, `index` and the image are in the axes of
+// `whole` (the problem every rank was given).
+SliceImage gather_slice(const MpiWorld& world, const SubdomainSetup& setup, const VoxelGrid& whole,
+                        const std::vector<double>& u, const std::vector<double>& u_prev, double dt, SlicePlane plane,
+                        int index, SliceQuantity quantity);
 
 }  // namespace voxwave

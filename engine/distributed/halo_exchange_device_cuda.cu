@@ -28,8 +28,8 @@ struct BoxArgs {
 
 // pack: buf[c * count + i] = u[c * nn + box_node(i)]; unpack the other way.
 template <class Real, bool Pack>
-__global__ void box_copy_kernel(Real* u, std::size_t nn, std::size_t nx, std::size_t ny, BoxArgs box,
-                                std::size_t count, Real* buf) {
+__global__ void box_copy_kernel(Real* u, std::size_t nn, std::size_t nx, std::size_t ny, BoxArgs box, std::size_t count,
+                                Real* buf) {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= count) return;
     const std::size_t node = box_node(box.lo, box.hi, nx, ny, i);
@@ -53,11 +53,11 @@ void box_copy(void* u, bool fp64, const HaloPlan& plan, const NodeBox& b, void* 
     const dim3 grid(unsigned((count + threads - 1) / threads), 3);
     const std::size_t nn = plan.node_count(), nx = std::size_t(plan.nodes[0]), ny = std::size_t(plan.nodes[1]);
     if (fp64)
-        box_copy_kernel<double, Pack><<<grid, threads, 0, stream>>>(static_cast<double*>(u), nn, nx, ny, box, count,
-                                                                     static_cast<double*>(buf));
+        box_copy_kernel<double, Pack>
+            <<<grid, threads, 0, stream>>>(static_cast<double*>(u), nn, nx, ny, box, count, static_cast<double*>(buf));
     else
-        box_copy_kernel<float, Pack><<<grid, threads, 0, stream>>>(static_cast<float*>(u), nn, nx, ny, box, count,
-                                                                    static_cast<float*>(buf));
+        box_copy_kernel<float, Pack>
+            <<<grid, threads, 0, stream>>>(static_cast<float*>(u), nn, nx, ny, box, count, static_cast<float*>(buf));
     VOXWAVE_CUDA_CHECK_LAUNCH("box_copy_kernel");
 }
 
@@ -111,28 +111,20 @@ void MpiHaloExchange::exchange_device(void* u, bool fp64, void* stream_handle) {
     const std::size_t real = fp64 ? 8 : 4;
     if (!staging_) staging_.reset(new DeviceStaging);
     staging_->ensure(3 * plan_.largest_box() * real);
-    for (std::size_t p = 0; p < plan_.phases.size(); ++p) {
-        const HaloPhase& ph = plan_.phases[p];
-        std::vector<const void*> send;
-        std::vector<void*> recv;
-        std::vector<std::size_t> bytes;
-        for (std::size_t t = 0; t < ph.transfers.size(); ++t) {
-            const std::size_t b = 3 * ph.transfers[t].send.count() * real;
-            box_copy<true>(u, fp64, plan_, ph.transfers[t].send, staging_->device.send[t].get(), stream);
-            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(staging_->send[t].get(), staging_->device.send[t].get(), b,
+    run_phases(
+        3 * real,
+        [&](const HaloTransfer& tr, std::size_t t, std::size_t bytes) {
+            box_copy<true>(u, fp64, plan_, tr.send, staging_->device.send[t].get(), stream);
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(staging_->send[t].get(), staging_->device.send[t].get(), bytes,
                                                cudaMemcpyDeviceToHost, stream));
-            send.push_back(staging_->send[t].get());
-            recv.push_back(staging_->recv[t].get());
-            bytes.push_back(b);
-        }
-        VOXWAVE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the boxes are on the host now
-        swap_boxes(p, send, recv, bytes);
-        for (std::size_t t = 0; t < ph.transfers.size(); ++t) {
-            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(staging_->device.recv[t].get(), staging_->recv[t].get(), bytes[t],
+            return HostBoxes{staging_->send[t].get(), staging_->recv[t].get()};
+        },
+        [&] { VOXWAVE_CUDA_CHECK(cudaStreamSynchronize(stream)); },  // the boxes are on the host now
+        [&](const HaloTransfer& tr, std::size_t t, std::size_t bytes) {
+            VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(staging_->device.recv[t].get(), staging_->recv[t].get(), bytes,
                                                cudaMemcpyHostToDevice, stream));
-            box_copy<false>(u, fp64, plan_, ph.transfers[t].recv, staging_->device.recv[t].get(), stream);
-        }
-    }
+            box_copy<false>(u, fp64, plan_, tr.recv, staging_->device.recv[t].get(), stream);
+        });
 }
 
 double measure_device_exchange_seconds(HaloExchange& exchange, bool fp64, int reps) {

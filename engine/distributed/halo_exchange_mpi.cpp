@@ -55,25 +55,18 @@ void MpiHaloExchange::swap_boxes(std::size_t phase, const std::vector<const void
 
 template <class Real>
 void MpiHaloExchange::exchange_host_impl(const std::array<Real*, 3>& u) {
-    for (std::size_t p = 0; p < plan_.phases.size(); ++p) {
-        const HaloPhase& ph = plan_.phases[p];
-        std::vector<const void*> send;
-        std::vector<void*> recv;
-        std::vector<std::size_t> bytes;
-        for (std::size_t t = 0; t < ph.transfers.size(); ++t) {
-            const HaloTransfer& tr = ph.transfers[t];
-            const std::size_t b = 3 * tr.send.count() * sizeof(Real);
-            send_[t].resize(b);
-            recv_[t].resize(b);
+    run_phases(
+        3 * sizeof(Real),
+        [&](const HaloTransfer& tr, std::size_t t, std::size_t bytes) {
+            send_[t].resize(bytes);
+            recv_[t].resize(bytes);
             pack_box(u, plan_.nodes, tr.send, reinterpret_cast<Real*>(send_[t].data()));
-            send.push_back(send_[t].data());
-            recv.push_back(recv_[t].data());
-            bytes.push_back(b);
-        }
-        swap_boxes(p, send, recv, bytes);
-        for (std::size_t t = 0; t < ph.transfers.size(); ++t)
-            unpack_box(reinterpret_cast<const Real*>(recv_[t].data()), plan_.nodes, ph.transfers[t].recv, u);
-    }
+            return HostBoxes{send_[t].data(), recv_[t].data()};
+        },
+        [] {},
+        [&](const HaloTransfer& tr, std::size_t t, std::size_t) {
+            unpack_box(reinterpret_cast<const Real*>(recv_[t].data()), plan_.nodes, tr.recv, u);
+        });
 }
 
 void MpiHaloExchange::exchange_host(const std::array<double*, 3>& u) { exchange_host_impl(u); }

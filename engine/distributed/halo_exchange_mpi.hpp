@@ -40,6 +40,32 @@ private:
     template <class Real>
     void exchange_host_impl(const std::array<Real*, 3>& u);
 
+    // The phases in order, host or device: pack(transfer, t) fills transfer t's send buffer and
+    // returns its {send, recv} host buffers, ready() waits until they hold the data, then the
+    // MPI swap, then unpack(transfer, t, bytes) takes the received box.
+    struct HostBoxes {
+        const void* send;
+        void* recv;
+    };
+    template <class Pack, class Ready, class Unpack>
+    void run_phases(std::size_t bytes_per_node, Pack&& pack, Ready&& ready, Unpack&& unpack) {
+        for (std::size_t p = 0; p < plan_.phases.size(); ++p) {
+            const HaloPhase& ph = plan_.phases[p];
+            std::vector<const void*> send;
+            std::vector<void*> recv;
+            std::vector<std::size_t> bytes;
+            for (std::size_t t = 0; t < ph.transfers.size(); ++t) {
+                bytes.push_back(ph.transfers[t].send.count() * bytes_per_node);
+                const HostBoxes b = pack(ph.transfers[t], t, bytes.back());
+                send.push_back(b.send);
+                recv.push_back(b.recv);
+            }
+            ready();
+            swap_boxes(p, send, recv, bytes);
+            for (std::size_t t = 0; t < ph.transfers.size(); ++t) unpack(ph.transfers[t], t, bytes[t]);
+        }
+    }
+
     const MpiWorld& world_;
     HaloPlan plan_;
     std::vector<unsigned char> send_[2], recv_[2];

@@ -65,7 +65,7 @@ ProcessGrid choose_process_grid(const VoxelGrid& grid, int ranks);
 void check_process_grid(const VoxelGrid& grid, const ProcessGrid& g, int ranks, const std::string& field);
 
 struct Subdomain {
-    int index = 0;                                // rank: cx + px (cy + py cz)
+    int index = 0;  // rank: cx + px (cy + py cz)
     std::array<int, 3> ranks{1, 1, 1}, coord{0, 0, 0};
     std::array<int, 3> e0{0, 0, 0}, e1{0, 0, 0};  // owned elements [e0, e1) along each axis
     bool has_neighbour(int axis, int side) const {

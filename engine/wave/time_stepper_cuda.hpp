@@ -4,8 +4,9 @@
 // The whole time loop stays on the GPU. By default each step is one fused node-centred kernel
 // (fused_step.cuh: element forces summed per node in registers and shared memory, then the
 // central-difference update, no atomics), with the moment kernel (voxel_step_fused_cuda.cu)
-// or INT8 Tensor Cores (tcovfem_step_fused_cuda.cu). The split design, kept for comparison and
-// for distributed slabs, runs a stiffness kernel (element rows along x, swept along z; forces
+// or INT8 Tensor Cores (tcovfem_step_fused_cuda.cu), also on each subdomain of a distributed run
+// (its ghost nodes filled after the step, halo_exchange.hpp). The split design, kept for
+// comparison, runs a stiffness kernel (element rows along x, swept along z; forces
 // combined across the warp and carried along z, then added to global memory) and an update
 // kernel. A small point kernel adds the sources; receiver samples collect in device memory and
 // leave in batches.

@@ -166,12 +166,14 @@ TEST(HaloPlan, EveryGhostBoxIsTheNeighboursSendBoxOfOwnedNodes) {
                                                        std::size_t(mine.nodes[1]), i);
                         const std::size_t b = box_node(back->send.lo.data(), back->send.hi.data(),
                                                        std::size_t(theirs.nodes[0]), std::size_t(theirs.nodes[1]), i);
-                        const std::array<int, 3> ca{g0[0] + int(a % std::size_t(mine.nodes[0])),
-                                                    g0[1] + int((a / std::size_t(mine.nodes[0])) % std::size_t(mine.nodes[1])),
-                                                    g0[2] + int(a / (std::size_t(mine.nodes[0]) * std::size_t(mine.nodes[1])))};
-                        const std::array<int, 3> cb{h0[0] + int(b % std::size_t(theirs.nodes[0])),
-                                                    h0[1] + int((b / std::size_t(theirs.nodes[0])) % std::size_t(theirs.nodes[1])),
-                                                    h0[2] + int(b / (std::size_t(theirs.nodes[0]) * std::size_t(theirs.nodes[1])))};
+                        const std::array<int, 3> ca{
+                            g0[0] + int(a % std::size_t(mine.nodes[0])),
+                            g0[1] + int((a / std::size_t(mine.nodes[0])) % std::size_t(mine.nodes[1])),
+                            g0[2] + int(a / (std::size_t(mine.nodes[0]) * std::size_t(mine.nodes[1])))};
+                        const std::array<int, 3> cb{
+                            h0[0] + int(b % std::size_t(theirs.nodes[0])),
+                            h0[1] + int((b / std::size_t(theirs.nodes[0])) % std::size_t(theirs.nodes[1])),
+                            h0[2] + int(b / (std::size_t(theirs.nodes[0]) * std::size_t(theirs.nodes[1])))};
                         ASSERT_EQ(ca, cb) << "node " << i;
                         // Across the phase's axis the sent node is one the sender computes: inside
                         // its owned nodes e0 .. e1.
