@@ -163,6 +163,15 @@ void nccl_check(ncclResult_t r, const char* what) {
 class NcclHaloExchange final : public HaloExchange {
 public:
     NcclHaloExchange(const MpiWorld& world, HaloPlan plan, int device) : plan_(std::move(plan)) {
+        // exchange_device sends the z phase's boxes in place: they must be whole node planes
+        // (checked before the communicator exists, so that a throw leaks nothing).
+        for (const HaloPhase& ph : plan_.phases)
+            for (const HaloTransfer& tr : ph.transfers)
+                if (ph.axis == 2)
+                    for (const NodeBox* b : {&tr.send, &tr.recv})
+                        if (b->lo[0] != 0 || b->lo[1] != 0 || b->hi[0] != plan_.nodes[0] ||
+                            b->hi[1] != plan_.nodes[1] || b->hi[2] != b->lo[2] + 1)
+                            throw RuntimeError("NCCL halo exchange: a z box that is not one whole node plane");
         // Point-to-point only; NVLink multicast must stay off on shared machines.
         setenv("NCCL_NVLS_ENABLE", "0", 0);
         VOXWAVE_CUDA_CHECK(cudaSetDevice(device));
@@ -188,19 +197,37 @@ public:
         const std::size_t real = fp64 ? 8 : 4;
         boxes_.ensure(3 * plan_.largest_box() * real);
         const ncclDataType_t type = fp64 ? ncclFloat64 : ncclFloat32;
+        const std::size_t nn = plan_.node_count(), plane = std::size_t(plan_.nodes[0]) * std::size_t(plan_.nodes[1]);
+        char* const base = static_cast<char*>(u);
         for (const HaloPhase& ph : plan_.phases) {
-            for (std::size_t t = 0; t < ph.transfers.size(); ++t)
-                box_copy<true>(u, fp64, plan_, ph.transfers[t].send, boxes_.send[t].get(), stream);
+            // Across z the boxes are whole node planes (a phase's boxes span the other axes), so
+            // each component is contiguous in u: sent from and received into u itself, without
+            // the pack and unpack kernels (two launches less a step, what counts at small planes).
+            // Both sides of a seam take the same branch: it depends on the axis only.
+            const bool in_place = ph.axis == 2;
+            if (!in_place)
+                for (std::size_t t = 0; t < ph.transfers.size(); ++t)
+                    box_copy<true>(u, fp64, plan_, ph.transfers[t].send, boxes_.send[t].get(), stream);
             VOXWAVE_NCCL_CHECK(ncclGroupStart());
             for (std::size_t t = 0; t < ph.transfers.size(); ++t) {
                 const HaloTransfer& tr = ph.transfers[t];
-                const std::size_t n = 3 * tr.send.count();
-                VOXWAVE_NCCL_CHECK(ncclSend(boxes_.send[t].get(), n, type, tr.neighbour, comm_, stream));
-                VOXWAVE_NCCL_CHECK(ncclRecv(boxes_.recv[t].get(), n, type, tr.neighbour, comm_, stream));
+                if (in_place) {
+                    for (std::size_t c = 0; c < 3; ++c) {
+                        char* send = base + (c * nn + std::size_t(tr.send.lo[2]) * plane) * real;
+                        char* recv = base + (c * nn + std::size_t(tr.recv.lo[2]) * plane) * real;
+                        VOXWAVE_NCCL_CHECK(ncclSend(send, plane, type, tr.neighbour, comm_, stream));
+                        VOXWAVE_NCCL_CHECK(ncclRecv(recv, plane, type, tr.neighbour, comm_, stream));
+                    }
+                } else {
+                    const std::size_t n = 3 * tr.send.count();
+                    VOXWAVE_NCCL_CHECK(ncclSend(boxes_.send[t].get(), n, type, tr.neighbour, comm_, stream));
+                    VOXWAVE_NCCL_CHECK(ncclRecv(boxes_.recv[t].get(), n, type, tr.neighbour, comm_, stream));
+                }
             }
             VOXWAVE_NCCL_CHECK(ncclGroupEnd());
-            for (std::size_t t = 0; t < ph.transfers.size(); ++t)
-                box_copy<false>(u, fp64, plan_, ph.transfers[t].recv, boxes_.recv[t].get(), stream);
+            if (!in_place)
+                for (std::size_t t = 0; t < ph.transfers.size(); ++t)
+                    box_copy<false>(u, fp64, plan_, ph.transfers[t].recv, boxes_.recv[t].get(), stream);
         }
     }
 

@@ -152,7 +152,7 @@ HaloPlan halo_plan(const Subdomain& sub) {
             HaloTransfer t;
             t.neighbour = sub.neighbour(axis, side);
             t.side = side;
-            t.send.hi = t.recv.hi = plan.nodes;  // the whole extent across the phase's axis
+            t.send.hi = t.recv.hi = plan.nodes;  // the whole local extent along the other axes
             // Local node 0 (or `last`) is the ghost, 1 (last - 1) the seam both sides compute, and
             // 2 (last - 2) the neighbour's ghost.
             const int send = side == 0 ? 2 : last - 2, recv = side == 0 ? 0 : last;
