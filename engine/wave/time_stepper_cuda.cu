@@ -8,7 +8,6 @@
 #include <cstring>
 #include <future>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
