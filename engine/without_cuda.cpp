@@ -12,7 +12,7 @@
 
 #if !VOXWAVE_CUDA_COMPILED
 #include "core/sparse_cholesky_cusolver.hpp"
-#include "distributed/force_exchange_mpi.hpp"
+#include "distributed/halo_exchange_mpi.hpp"
 #include "iga/multifrontal_cuda.hpp"
 #include "integration/integrate_cuda.hpp"
 #include "poisson/direct_solver_cuda.hpp"
@@ -107,11 +107,10 @@ CudaIntegrationTiming integrate_batch_cuda(const CudaIntegrationRequest&, std::v
 // distributed: the host path of the MPI exchange works; the device paths refuse.
 struct DeviceStaging {};
 void DeviceStagingRelease::operator()(DeviceStaging* staging) const { delete staging; }
-void MpiForceExchange::start_device(void*, bool, const SlabForceLayout&, void*) { no_cuda(); }
-void MpiForceExchange::finish_device(void*, bool, const SlabForceLayout&, void*) { no_cuda(); }
+void MpiHaloExchange::exchange_device(void*, bool, void*) { no_cuda(); }
 bool nccl_built() { return false; }
-double measure_device_exchange_seconds(ForceExchange&, std::size_t, bool, int) { no_cuda(); }
-std::unique_ptr<ForceExchange> make_nccl_force_exchange(const MpiWorld&, const Slab&, int) { no_cuda("--halo"); }
+double measure_device_exchange_seconds(HaloExchange&, bool, int) { no_cuda(); }
+std::unique_ptr<HaloExchange> make_nccl_halo_exchange(const MpiWorld&, HaloPlan, int) { no_cuda("--halo"); }
 #endif  // !VOXWAVE_CUDA_COMPILED
 
 #if !VOXWAVE_GL_INTEROP

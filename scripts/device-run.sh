@@ -73,26 +73,29 @@ for phase in "$@"; do
       OMP_NUM_THREADS=4 ctest_phase mpi-tests -R "^mpi\." --output-on-failure --timeout 600 -V
       grep -E "measure" "$OUT/mpi-tests.log" | head -30 | tee -a "$OUT/summary.log" ;;
     scaling)
-      log "scaling (bench-scaling, paper model at 2 mm; weak: 2x the paper model per GPU)"
+      log "scaling (bench-scaling: the distributed fused step against the single-GPU fused step, strong and weak)"
       M=$OUT/scaling.md
-      for cfg in "ovfem fp64" "tcovfem fp64" "ovfem fp32"; do
-        set -- $cfg
-        common=(--method $1 --precision $2 --steps 2000 --out $M)
-        mpiexec.openmpi -np 1 $CLI bench-scaling "${common[@]}" --label "strong 1" 2>&1 | grep -E "^\| (strong|weak)|error|phases" | tee -a "$OUT/summary.log"
-        mpiexec.openmpi -np 2 $CLI bench-scaling "${common[@]}" --label "strong 2" 2>&1 | grep -E "^\| (strong|weak)|error|slab|phases" | tee -a "$OUT/summary.log"
-        mpiexec.openmpi -np 1 $CLI bench-scaling "${common[@]}" --z-scale 2 --label "weak 1" 2>&1 | grep -E "^\| (strong|weak)|error|phases" | tee -a "$OUT/summary.log"
-        mpiexec.openmpi -np 2 $CLI bench-scaling "${common[@]}" --z-scale 4 --label "weak 2" 2>&1 | grep -E "^\| (strong|weak)|error|phases" | tee -a "$OUT/summary.log"
-      done
-      mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --halo host --out $M --label "strong 2 host" 2>&1 | grep -E "^\| (strong|weak)|error|phases" | tee -a "$OUT/summary.log"
-      mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --z-scale 4 --halo host --out $M --label "weak 2 host" 2>&1 | grep -E "^\| (strong|weak)|error|phases" | tee -a "$OUT/summary.log" ;;
-    scaling-large)
-      log "scaling at 0.5 mm (the paper model at 127 M elements) and the link sweep"
-      M=$OUT/scaling-large.md
-      for m in ovfem tcovfem; do
-        for np in 1 2; do
-          /usr/bin/time -f "%e s wall, %M KB max rss per rank" mpiexec.openmpi -np $np $CLI bench-scaling --spacing 0.0005 \
-            --method $m --steps 200 --phase-steps 20 --out $M --label "0.5 mm $np" 2>&1 | grep -E "^\| 0.5|error|wall|phases" | tee -a "$OUT/summary.log"
+      G=$(nvidia-smi -L | wc -l)
+      for ds in 0.002 0.001 0.0005; do
+        steps=2000; [ $ds = 0.001 ] && steps=500; [ $ds = 0.0005 ] && steps=200
+        for m in ovfem tcovfem; do
+          for np in 2 4; do
+            [ "$np" -le "$G" ] || continue
+            for sc in strong weak; do
+              mpiexec.openmpi -np $np $CLI bench-scaling --spacing $ds --method $m --scaling $sc --steps $steps \
+                --phase-steps 50 --out $M 2>&1 | grep -E "^\| 20|error|phases" | tee -a "$OUT/summary.log"
+            done
+          done
         done
+      done
+      mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --halo host --out $M --label "strong host" 2>&1 | grep -E "^\| 20|error|phases" | tee -a "$OUT/summary.log" ;;
+    scaling-large)
+      log "the largest model: the paper model at 0.25 mm (1.0e9 elements) on every GPU, no single-GPU baseline"
+      G=$(nvidia-smi -L | wc -l)
+      for m in ovfem tcovfem; do
+        /usr/bin/time -f "%e s wall, %M KB max rss per rank" mpiexec.openmpi -np $G $CLI bench-scaling --spacing 0.00025 \
+          --method $m --steps 100 --phase-steps 20 --no-baseline --out $OUT/scaling.md --label "largest" 2>&1 \
+          | grep -E "^\| 20|error|wall|phases" | tee -a "$OUT/summary.log"
       done ;;
     link)
       log "link sweep: the exchange alone, NCCL and host staged, planes up to 4 M nodes"

@@ -20,7 +20,7 @@
 namespace voxwave::cli {
 namespace {
 struct RunOptions {
-    std::string scene, out, method, precision, backend, halo = "auto";
+    std::string scene, out, method, precision, backend, halo = "auto", process_grid = "auto";
     int stages = 0;
     double spacing = 0, dt = 0, duration = 0;
     long long steps = 0;
@@ -150,8 +150,10 @@ int run_distributed(const RunOptions& o) {
         [&] {
             problem.emplace(load_problem(o));
             options.halo = parse_halo_transport(o.halo, "--halo");
+            options.grid = parse_process_grid(o.process_grid, "--process-grid");
             if (root) check_output_path(o.out);
             check_slab_count(slab_axis_planes(problem->grid), world.size());  // the same error everywhere
+            resolve_process_grid(problem->grid, world.size(), options.grid, options.grid_field);
             return int(kOk);
         },
         root, &message);
@@ -206,8 +208,11 @@ std::function<int()> add_run_command(CLI::App& app) {
     o->steps_given = steps;
     o->duration_given = c->add_option("--duration", o->duration, "Simulated time in seconds")->excludes(steps);
     c->add_option("--halo", o->halo,
-                  "Under mpirun with CUDA: how shared planes travel between GPUs, auto | nccl | host (staged "
+                  "Under mpirun with CUDA: how the ghost nodes travel between GPUs, auto | nccl | host (staged "
                   "through host memory and MPI)");
+    c->add_option("--process-grid", o->process_grid,
+                  "Under mpirun: ranks along x, y and z of the model as PXxPYxPZ (e.g. 1x2x2), or auto (slabs along "
+                  "the longest axis until they get thin, then y as well)");
     c->add_flag("--quiet,-q", o->quiet, "Print nothing but errors");
     return [o] { return run(*o); };
 }

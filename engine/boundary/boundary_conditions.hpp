@@ -7,8 +7,8 @@
 // damping of the sponge layers, the PML's per-axis profiles and the fixed nodes (a PML's outer
 // face among them). WaveProblem carries that result; every stepper (CPU, CUDA split and fused,
 // TCOVFEM) reads the sponge through update_coefficients(), the CPU stepper builds the PML's
-// tables (pml_tables, pml_layer.hpp), and the distributed run gives each slab its share
-// (BoundaryNodes::node_range) and turns it with the model (BoundaryNodes::turned).
+// tables (pml_tables, pml_layer.hpp), and the distributed run gives each subdomain its share
+// (BoundaryNodes::node_box) and turns it with the model (BoundaryNodes::turned).
 //
 // How an absorbing type plugs in (the sponge and the convolutional PML are the two):
 //  1. AbsorbingType gets a value and a name (to_string); boundary_conditions() sets it on the
@@ -22,12 +22,12 @@
 //     the PML's 1-D profiles d, kappa, alpha along each axis (PmlLayer) and, from them, the flat
 //     tables a kernel runs on (pml_tables: the layer's elements and nodes, their poles, recursion
 //     factors and filter coefficients; memory for those only).
-//  3. BoundaryNodes gets a member holding that layer, with its share in node_range() and its turn
-//     in turned(), so slabs and turned models carry it exactly as they carry the sponge (the PML
-//     keeps its whole profiles and an offset: a slab's shared nodes need the elements beyond it).
+//  3. BoundaryNodes gets a member holding that layer, with its share in node_range() and
+//     node_box() and its turn in turned(), so subdomains and turned models carry it exactly as
+//     they carry the sponge (the PML keeps its whole profiles and an offset per axis).
 //  4. Its kernels run where the layer is non-empty, beside the steppers' kernels: the PML's CPU
 //     pass (wave/pml_correction_cpu.hpp) adds the layer elements' force corrections after the
-//     stiffness product (before a slab's force exchange) and replaces u+ at the layer's nodes
+//     stiffness product and replaces u+ at the layer's nodes
 //     after the update. The CPU stepper then takes product and update as two passes (its fused
 //     sweep never holds a finished force). The CUDA steppers run the same arithmetic
 //     (pml_element_kernel.hpp is host-device) in wave/pml_correction_cuda.cuh: one kernel over the

@@ -23,6 +23,32 @@ BoundaryNodes BoundaryNodes::node_range(std::size_t first, std::size_t last) con
     return out;
 }
 
+BoundaryNodes BoundaryNodes::node_box(const std::array<int, 3>& n, const std::array<int, 3>& e0,
+                                      const std::array<int, 3>& e1) const {
+    BoundaryNodes out;
+    out.pml = pml.element_box(e0, {e1[0] - e0[0], e1[1] - e0[1], e1[2] - e0[2]});
+    const std::size_t nx = std::size_t(n[0] + 1), ny = std::size_t(n[1] + 1);
+    const std::size_t bx = std::size_t(e1[0] - e0[0] + 1), by = std::size_t(e1[1] - e0[1] + 1);
+    auto local = [&](std::size_t g, std::size_t& l) {
+        const int c[3] = {int(g % nx), int((g / nx) % ny), int(g / (nx * ny))};
+        for (int a = 0; a < 3; ++a)
+            if (c[a] < e0[std::size_t(a)] || c[a] > e1[std::size_t(a)]) return false;
+        l = std::size_t(c[0] - e0[0]) + bx * (std::size_t(c[1] - e0[1]) + by * std::size_t(c[2] - e0[2]));
+        return true;
+    };
+    if (!node_damping.empty()) {
+        out.node_damping.assign(bx * by * std::size_t(e1[2] - e0[2] + 1), 0.0);
+        std::size_t l = 0;
+        for (std::size_t g = 0; g < node_damping.size(); ++g)
+            if (local(g, l)) out.node_damping[l] = node_damping[g];
+    }
+    std::size_t l = 0;
+    for (std::size_t g : fixed_nodes)
+        if (local(g, l)) out.fixed_nodes.push_back(l);
+    std::sort(out.fixed_nodes.begin(), out.fixed_nodes.end());
+    return out;
+}
+
 BoundaryNodes boundary_nodes(const BoundaryConditions& bc, const VoxelGrid& g, double vp_max) {
     BoundaryNodes out;
     out.node_damping = sponge_node_damping(bc, g, vp_max);

@@ -30,6 +30,10 @@ struct BoundaryNodes {
 
     // The share of nodes [first, last), renumbered from 0 (a slab of the distributed run).
     BoundaryNodes node_range(std::size_t first, std::size_t last) const;
+    // The share of the nodes of element box [e0, e1) (nodes e0 .. e1 along each axis) of a grid
+    // of `n` elements, renumbered x-fastest in the box (a subdomain of the distributed run).
+    BoundaryNodes node_box(const std::array<int, 3>& n, const std::array<int, 3>& e0,
+                           const std::array<int, 3>& e1) const;
     // The same nodes under a renumbering: node n becomes new_index_of(n) (a turned model, whose
     // new axis a is old axis from[a]: the PML's profiles follow their axes).
     template <class NewIndex>

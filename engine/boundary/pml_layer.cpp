@@ -78,6 +78,18 @@ PmlLayer PmlLayer::node_range(std::size_t first, std::size_t last) const {
     return out;
 }
 
+PmlLayer PmlLayer::element_box(const std::array<int, 3>& e0, const std::array<int, 3>& box) const {
+    if (empty()) return {};
+    PmlLayer out = *this;
+    for (std::size_t a = 0; a < 3; ++a) {
+        if (e0[a] < 0 || box[a] < 1 || e0[a] + box[a] > n[a])
+            throw RuntimeError("PML layer: element box outside the grid");
+        out.n[a] = box[a];
+        out.offset[a] += e0[a];
+    }
+    return out;
+}
+
 PmlLayer PmlLayer::turned(const std::array<int, 3>& from) const {
     if (empty()) return {};
     PmlLayer out;

@@ -44,9 +44,9 @@ struct PmlProfile {
 };
 
 struct PmlLayer {
-    std::array<int, 3> n{0, 0, 0};  // elements along each axis of the grid the layer is for (a slab's)
+    std::array<int, 3> n{0, 0, 0};  // elements along each axis of the grid the layer is for (a subdomain's)
     // The whole model's profiles (element[a]: one per element plane along a, node[a]: one per node
-    // plane), and where the grid's index 0 lies in them: a slab keeps the planes beyond its own,
+    // plane), and where the grid's index 0 lies in them: a subdomain keeps the planes beyond its own,
     // whose elements stretch the mass of its shared nodes too.
     std::array<PmlProfile, 3> element{};
     std::array<PmlProfile, 3> node{};
@@ -56,6 +56,9 @@ struct PmlLayer {
     // The node planes [first / plane, last / plane) of the z axis (a slab; plane = the nodes of
     // one z plane), renumbered from 0: n and offset change, the profiles stay whole.
     PmlLayer node_range(std::size_t first, std::size_t last) const;
+    // The box of elements [e0, e0 + n) (a subdomain of a distributed run), its index 0 at e0:
+    // n and offset change, the profiles stay whole.
+    PmlLayer element_box(const std::array<int, 3>& e0, const std::array<int, 3>& n) const;
     // The layer of the model with axes turned: new axis a is old axis from[a].
     PmlLayer turned(const std::array<int, 3>& from) const;
     bool operator==(const PmlLayer&) const = default;

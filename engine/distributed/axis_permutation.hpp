@@ -1,6 +1,6 @@
-// Turning a wave problem so that its longest axis is z, the axis the slabs cut (issue 8: "slabs
+// Turning a wave problem so that its longest axis is z, the axis slabs cut (issue 8: "slabs
 // along the longest axis"). The seams are then the smallest planes of the model, so the halo is
-// as small as slabs allow, and every array stays contiguous per slab.
+// as small as slabs allow, and a z seam's node plane is contiguous.
 //
 // The turn is a cyclic rotation of the axes (x, y, z) -> (y, z, x) or (z, x, y): a proper rotation,
 // under which the isotropic voxel elements and the central-difference update are unchanged, so a

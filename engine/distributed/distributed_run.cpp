@@ -8,7 +8,6 @@
 #include "core/backend.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
-#include "wave/tcovfem_int8.hpp"
 #include "wave/wave_run.hpp"
 
 namespace voxwave {
@@ -27,25 +26,34 @@ int exit_code_of(const std::exception& e) {
 
 }  // namespace
 
-SlabForceLayout SlabSetup::layout() const {
-    const VoxelGrid& g = slab.problem.grid;
-    return {g.node_count(), std::size_t(g.n[0] + 1) * std::size_t(g.n[1] + 1), g.n[2]};
+ProcessGrid resolve_process_grid(const VoxelGrid& grid, int ranks, const ProcessGrid& asked, const std::string& field) {
+    const AxisTurn turn = longest_axis_last(grid);
+    VoxelGrid shape;  // the turned extents only: the choice and the checks look at nothing else
+    for (std::size_t a = 0; a < 3; ++a) shape.n[a] = grid.n[std::size_t(turn.from[a])];
+    if (asked.automatic()) return choose_process_grid(shape, ranks);
+    check_process_grid(grid, asked, ranks, field);
+    ProcessGrid g;
+    for (std::size_t a = 0; a < 3; ++a) g.ranks[a] = asked.ranks[std::size_t(turn.from[a])];
+    return g;
 }
 
-SlabSetup prepare_slab(const WaveProblem& original, const MpiWorld& world, const DistributedOptions& options) {
-    SlabSetup s;
+SubdomainSetup prepare_subdomain(const WaveProblem& original, const MpiWorld& world,
+                                 const DistributedOptions& options) {
+    SubdomainSetup s;
+    s.grid = resolve_process_grid(original.grid, world.size(), options.grid, options.grid_field);
     s.turn = longest_axis_last(original.grid);
     if (!s.turn.identity()) s.turned = std::make_unique<WaveProblem>(turn_axes(original, s.turn));
     const WaveProblem& whole = s.turned ? *s.turned : original;
-    s.slabs = partition_slabs(whole.grid, world.size());
-    const Slab& mine = s.slabs[std::size_t(world.rank())];
+    s.subdomains = partition_boxes(whole.grid, s.grid);
+    const Subdomain& mine = s.subdomains[std::size_t(world.rank())];
     assert_run_rules(whole);
     s.backend = resolve_backend(whole.backend, s.backend_note);
     if (!world.all(s.backend == Backend::Cuda) && !world.all(s.backend == Backend::Cpu))
         throw InputError("", "backend", "some ranks have a CUDA device and others do not; pass --backend cpu or cuda");
-    s.slab = make_slab_problem(whole, mine);
+    s.mine = make_subdomain_problem(whole, mine);
+    HaloPlan plan = halo_plan(mine);
     if (s.backend == Backend::Cpu) {
-        s.exchange = std::make_unique<MpiForceExchange>(world, mine);
+        s.exchange = std::make_unique<MpiHaloExchange>(world, std::move(plan));
         return s;
     }
     std::string why;
@@ -53,41 +61,45 @@ SlabSetup prepare_slab(const WaveProblem& original, const MpiWorld& world, const
     s.transport = options.halo == HaloTransport::Auto ? (nccl_built() ? HaloTransport::Nccl : HaloTransport::HostStaged)
                                                       : options.halo;
     if (s.transport == HaloTransport::Nccl)
-        s.exchange = make_nccl_force_exchange(world, mine, s.device);
+        s.exchange = make_nccl_halo_exchange(world, std::move(plan), s.device);
     else
-        s.exchange = std::make_unique<MpiForceExchange>(world, mine);
-    if (whole.method ==
-        Method::Tcovfem)  // shared nodes need both sides' FP64 diagonal; only the Tensor Core part travels
-        s.tcovfem_diagonal = restrict_to_slab(
-            tcovfem_node_diagonal(whole.grid, tcovfem_material_factors(whole.materials, whole.grid.spacing)),
-            whole.grid, mine);
+        s.exchange = std::make_unique<MpiHaloExchange>(world, std::move(plan));
     return s;
 }
 
 DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& world, const ProgressFn& progress,
                                     const DistributedOptions& options) {
     DistributedRun out;
-    // Too many ranks: an InputError on every rank, before anything collective can hang.
+    // Too many ranks or a process grid that does not fit: an InputError on every rank, before
+    // anything collective can hang.
     check_slab_count(slab_axis_planes(whole.grid), world.size());
-    // Each rank holds one slab of the field; snapshots would need the slabs gathered to rank 0.
+    // Each rank holds one box of the field; snapshots would need the boxes gathered to rank 0.
     if (!whole.snapshots.empty())
         throw InputError("", "run.snapshots",
                          "a distributed run does not write wavefield snapshots; run on one process (without mpirun) "
                          "or remove run.snapshots");
-    SlabSetup setup;
+    out.grid = options.grid;
+    if (out.grid.automatic()) {
+        // Back in the problem's axes for the note and the caller.
+        const ProcessGrid turned = resolve_process_grid(whole.grid, world.size(), options.grid, options.grid_field);
+        const AxisTurn turn = longest_axis_last(whole.grid);
+        for (std::size_t a = 0; a < 3; ++a) out.grid.ranks[std::size_t(turn.from[a])] = turned.ranks[a];
+    } else {
+        resolve_process_grid(whole.grid, world.size(), options.grid, options.grid_field);
+    }
+    SubdomainSetup setup;
     try {
-        setup = prepare_slab(whole, world, options);
+        setup = prepare_subdomain(whole, world, options);
     } catch (const std::exception& e) {
         world.abort(
             "voxwave: rank " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + ": " + e.what(),
             exit_code_of(e));
     }
-    out.slabs = setup.slabs;
-    const SlabProblem& slab = setup.slab;
+    out.subdomains = setup.subdomains;
+    const SubdomainProblem& slab = setup.mine;
     SlabHooks hooks;
     hooks.cuda_device = setup.device;
     hooks.exchange = setup.exchange.get();
-    if (!setup.tcovfem_diagonal.empty()) hooks.tcovfem_diagonal = &setup.tcovfem_diagonal;
 
     Result local;
     const auto t0 = std::chrono::steady_clock::now();
@@ -149,19 +161,79 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
     }
     std::ostringstream note;
     note << setup.backend_note << "\n"
-         << "distributed: " << world.size() << " ranks, slabs of element planes along "
-         << "xyz"[setup.turn.from[2]] << (setup.turn.identity() ? "" : " (the longest axis; the model is turned)")
-         << ":";
-    for (const Slab& s : out.slabs) note << " [" << s.k0 << "," << s.k1 << ")";
-    if (setup.backend == Backend::Cuda) {
-        note << "\nhalo: " << to_string(setup.transport) << ", "
-             << setup.exchange->bytes_per_step(whole.precision == Precision::Fp64, setup.layout())
-             << " bytes per step on rank 0";
-    } else {
-        note << "\nhalo: MPI (host memory)";
+         << "distributed: " << world.size() << " ranks, process grid " << to_string(out.grid)
+         << " (ranks along x, y, z), boxes of whole element planes with one ghost element layer per neighbour"
+         << (setup.turn.identity() ? "" : " (the model is turned so that its longest axis is cut first)") << ":";
+    for (const Subdomain& d : out.subdomains) {
+        note << " [";
+        for (std::size_t a = 0; a < 3; ++a) {
+            const std::size_t axis = std::size_t(setup.turn.from[a]);
+            note << (a ? " " : "") << "xyz"[axis] << " " << d.e0[a] << ".." << d.e1[a];
+        }
+        note << "]";
     }
+    const bool fp64 = whole.precision == Precision::Fp64;
+    note << "\nhalo: " << (setup.backend == Backend::Cuda ? to_string(setup.transport) : "MPI (host memory)")
+         << ", ghost displacements, " << setup.exchange->bytes_per_step(fp64) << " bytes per step out of rank 0";
     out.note = note.str();
     return out;
+}
+
+SliceImage gather_slice(const MpiWorld& world, const SubdomainSetup& setup, const VoxelGrid& whole,
+                        const std::vector<double>& u, const std::vector<double>& u_prev, double dt, SlicePlane plane,
+                        int index, SliceQuantity quantity) {
+    const std::array<int, 3> n1{whole.n[0] + 1, whole.n[1] + 1, whole.n[2] + 1};
+    const int normal = plane == SlicePlane::XY ? 2 : plane == SlicePlane::XZ ? 1 : 0;
+    if (index < 0 || index >= n1[std::size_t(normal)])
+        throw InputError("", "slice", "node plane " + std::to_string(index) + " is outside the model");
+    const int wa = plane == SlicePlane::YZ ? 1 : 0, hb = plane == SlicePlane::XY ? 1 : 2;  // the image's axes
+    const int width = n1[std::size_t(wa)], height = n1[std::size_t(hb)];
+    const Subdomain& d = setup.mine.sub;
+    const VoxelGrid& local = setup.mine.problem.grid;
+    const std::size_t nn = local.node_count(), lx = std::size_t(local.n[0] + 1), ly = std::size_t(local.n[1] + 1);
+    const std::array<int, 3> g0 = d.g0();
+    std::array<int, 3> turned_n{};  // the turned model's elements along each axis
+    for (std::size_t a = 0; a < 3; ++a) turned_n[a] = whole.n[std::size_t(setup.turn.from[a])];
+    // The turned component that carries original component c.
+    std::array<int, 3> component_of{};
+    for (int a = 0; a < 3; ++a) component_of[std::size_t(setup.turn.from[std::size_t(a)])] = a;
+    SliceQuantity q = quantity;
+    if (quantity == SliceQuantity::Ux || quantity == SliceQuantity::Uy || quantity == SliceQuantity::Uz)
+        q = SliceQuantity(component_of[std::size_t(int(quantity) - int(SliceQuantity::Ux))]);
+    const double* uc[3] = {u.data(), u.data() + nn, u.data() + 2 * nn};
+    const double* pc[3] = {u_prev.data(), u_prev.data() + nn, u_prev.data() + 2 * nn};
+    std::vector<long long> pixels;
+    std::vector<double> values;
+    for (int b = 0; b < height; ++b)
+        for (int a = 0; a < width; ++a) {
+            std::array<int, 3> o{};
+            o[std::size_t(normal)] = index;
+            o[std::size_t(wa)] = a;
+            o[std::size_t(hb)] = b;
+            bool owned = true;
+            std::array<int, 3> t{};
+            for (std::size_t x = 0; x < 3; ++x) {
+                t[x] = o[std::size_t(setup.turn.from[x])];
+                owned = owned && ((t[x] >= d.e0[x] && t[x] < d.e1[x]) || (t[x] == turned_n[x] && d.e1[x] == t[x]));
+            }
+            if (!owned) continue;
+            const std::size_t node =
+                std::size_t(t[0] - g0[0]) + lx * (std::size_t(t[1] - g0[1]) + ly * std::size_t(t[2] - g0[2]));
+            pixels.push_back(static_cast<long long>(a) + static_cast<long long>(width) * b);
+            values.push_back(slice_value(q, uc, pc, node, 1.0 / dt));
+        }
+    const std::vector<long long> all_pixels = world.gather(pixels);
+    const std::vector<double> all_values = world.gather(values);
+    SliceImage image;
+    if (world.rank() != 0) return image;
+    image.width = width;
+    image.height = height;
+    image.values.assign(std::size_t(width) * std::size_t(height), 0.0f);
+    if (all_pixels.size() != image.values.size())
+        throw RuntimeError("gather_slice: " + std::to_string(all_pixels.size()) + " pixels gathered, " +
+                           std::to_string(image.values.size()) + " expected");
+    for (std::size_t i = 0; i < all_pixels.size(); ++i) image.values[std::size_t(all_pixels[i])] = float(all_values[i]);
+    return image;
 }
 
 }  // namespace voxwave

@@ -1,6 +1,7 @@
-// One wave simulation over several MPI ranks (issue 8): slabs (slab_decomposition.hpp), one
-// rank per GPU or several CPU ranks, the shared node planes' forces exchanged every step
-// (force_exchange_mpi.hpp), traces gathered into one Result on rank 0.
+// One wave simulation over several MPI ranks: boxes of elements with ghost layers
+// (slab_decomposition.hpp), one rank per GPU or several CPU ranks, each running the ordinary
+// single-model step (the fused step included) on its box, the ghost nodes' displacements
+// exchanged every step (halo_exchange_mpi.hpp), traces gathered into one Result on rank 0.
 #pragma once
 
 #include <memory>
@@ -9,22 +10,26 @@
 
 #include "core/progress.hpp"
 #include "distributed/axis_permutation.hpp"
-#include "distributed/force_exchange_mpi.hpp"
+#include "distributed/halo_exchange_mpi.hpp"
 #include "distributed/mpi_world.hpp"
 #include "distributed/slab_decomposition.hpp"
 #include "scene/result.hpp"
+#include "wave/slice.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave {
 
 struct DistributedOptions {
-    HaloTransport halo = HaloTransport::Auto;  // CUDA only: NCCL when built, else host staging
+    HaloTransport halo = HaloTransport::Auto;   // CUDA only: NCCL when built, else host staging
+    ProcessGrid grid;                           // ranks along x, y, z of the model; automatic by default
+    std::string grid_field = "--process-grid";  // what an error about `grid` names
 };
 
 struct DistributedRun {
-    Result result;     // rank 0: every receiver, in the problem's order; other ranks: metadata only
-    std::string note;  // backend, decomposition and transport, one line each (rank 0's view)
-    std::vector<Slab> slabs;
+    Result result;                      // rank 0: every receiver, in the problem's order; other ranks: metadata only
+    std::string note;                   // backend, decomposition and transport, one line each (rank 0's view)
+    std::vector<Subdomain> subdomains;  // in the turned model's axes
+    ProcessGrid grid;                   // in the problem's axes
 };
 
 // Every rank calls this with the same whole problem (each builds it from the same scene).
@@ -38,22 +43,35 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
 // The CUDA device a rank uses: its rank on the machine modulo the devices there.
 int device_for_local_rank(int local_rank, int device_count);
 
-// One rank's share of a distributed run, ready to step: its slab, the exchange with its
-// neighbours and what the CUDA engine needs (run_wave_distributed and the scaling benchmark).
-struct SlabSetup {
-    AxisTurn turn;                        // the model turned so that its longest axis is the slab axis
+// One rank's share of a distributed run, ready to step: its subdomain, the exchange with its
+// neighbours and the CUDA device (run_wave_distributed and the scaling benchmark).
+struct SubdomainSetup {
+    AxisTurn turn;                        // the model turned so that its longest axis is z
     std::unique_ptr<WaveProblem> turned;  // the turned whole problem (null when not turned)
-    std::vector<Slab> slabs;
-    SlabProblem slab;
+    ProcessGrid grid;                     // in the turned axes
+    std::vector<Subdomain> subdomains;
+    SubdomainProblem mine;
     Backend backend = Backend::Cpu;
     std::string backend_note;
     HaloTransport transport = HaloTransport::HostStaged;  // CUDA; the CPU engine always uses MPI
     int device = -1;
-    std::unique_ptr<ForceExchange> exchange;
-    std::vector<double> tcovfem_diagonal;  // CUDA TCOVFEM: the whole model's, restricted to the slab
-    SlabForceLayout layout() const;
+    std::unique_ptr<HaloExchange> exchange;
 };
 // Collective. Throws InputError for bad options or too many ranks (the same on every rank).
-SlabSetup prepare_slab(const WaveProblem& whole, const MpiWorld& world, const DistributedOptions& options);
+SubdomainSetup prepare_subdomain(const WaveProblem& whole, const MpiWorld& world, const DistributedOptions& options);
+
+// The process grid of a run on `grid` (the problem's axes) with `ranks` ranks: `asked` when it is
+// not automatic (checked: InputError naming `field`), else choose_process_grid on the turned
+// grid; returned in the turned axes (turn: longest_axis_last(grid)).
+ProcessGrid resolve_process_grid(const VoxelGrid& grid, int ranks, const ProcessGrid& asked, const std::string& field);
+
+// A slice of the whole model's wavefield (the live preview's, slice.hpp) from the ranks' states:
+// each rank contributes the pixels of the nodes it owns from its subdomain's u and u- (SoA, the
+// subdomain problem's nodes), in the problem's axes (components turned back). Collective; rank 0
+// gets the image, the other ranks an empty one. `plane`, `index` and the image are in the axes of
+// `whole` (the problem every rank was given).
+SliceImage gather_slice(const MpiWorld& world, const SubdomainSetup& setup, const VoxelGrid& whole,
+                        const std::vector<double>& u, const std::vector<double>& u_prev, double dt, SlicePlane plane,
+                        int index, SliceQuantity quantity);
 
 }  // namespace voxwave

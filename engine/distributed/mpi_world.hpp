@@ -44,7 +44,7 @@ public:
     std::string broadcast(const std::string& s, int root = 0) const;
     // Stops every rank of the job (MPI_Abort) with `code`; the message is printed first.
     [[noreturn]] void abort(const std::string& message, int code) const;
-    // The raw communicator for the force exchanges (an MPI_Comm, or 0 without MPI).
+    // The raw communicator for the ghost exchanges (an MPI_Comm, or 0 without MPI).
     std::intptr_t comm_handle() const;
 
 private:

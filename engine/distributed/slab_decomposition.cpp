@@ -1,6 +1,8 @@
 #include "distributed/slab_decomposition.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <limits>
 #include <string>
 
 #include "core/errors.hpp"
@@ -15,16 +17,21 @@ void check_slab_count(int planes, int count) {
                              " element planes along its longest axis (at least one plane per rank)");
 }
 
-std::vector<Slab> partition_slabs(const VoxelGrid& grid, int count) {
-    const int nz = grid.n[2];
-    check_slab_count(nz, count);
-    const std::size_t plane = std::size_t(grid.n[0]) * std::size_t(grid.n[1]);
-    std::vector<double> cum(std::size_t(nz) + 1, 0.0);
-    for (int k = 0; k < nz; ++k) {
-        const MaterialId* ids = grid.ids.data() + std::size_t(k) * plane;
-        const std::size_t solid = plane - std::size_t(std::count(ids, ids + plane, kVoidId));
-        cum[std::size_t(k) + 1] = cum[std::size_t(k)] + double(solid) + 0.25 * double(plane - solid);
-    }
+std::vector<Slab> partition_axis(const VoxelGrid& grid, int axis, int count) {
+    const int nk = grid.n[std::size_t(axis)];
+    check_slab_count(nk, count);
+    // Work of each element plane across `axis`.
+    std::vector<double> work(std::size_t(nk), 0.0);
+    const int nx = grid.n[0], ny = grid.n[1], nz = grid.n[2];
+    std::size_t e = 0;
+    for (int k = 0; k < nz; ++k)
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i, ++e) {
+                const int c[3] = {i, j, k};
+                work[std::size_t(c[axis])] += grid.ids[e] == kVoidId ? 0.25 : 1.0;
+            }
+    std::vector<double> cum(std::size_t(nk) + 1, 0.0);
+    for (int k = 0; k < nk; ++k) cum[std::size_t(k) + 1] = cum[std::size_t(k)] + work[std::size_t(k)];
     std::vector<Slab> slabs(static_cast<std::size_t>(count));
     int k = 0;
     for (int s = 0; s < count; ++s) {
@@ -33,45 +40,151 @@ std::vector<Slab> partition_slabs(const VoxelGrid& grid, int count) {
         sl.count = count;
         sl.k0 = k;
         if (s + 1 == count) {
-            sl.k1 = nz;
+            sl.k1 = nk;
         } else {
-            // First plane boundary whose cumulative work reaches the slab's share, leaving at
-            // least one plane for each later slab.
-            const double target = cum[std::size_t(nz)] * double(s + 1) / double(count);
+            // First plane boundary whose cumulative work reaches the range's share, leaving at
+            // least one plane for each later range.
+            const double target = cum[std::size_t(nk)] * double(s + 1) / double(count);
             int b = int(std::lower_bound(cum.begin(), cum.end(), target) - cum.begin());
             if (b > 0 && target - cum[std::size_t(b - 1)] < cum[std::size_t(b)] - target) --b;  // nearer boundary
-            sl.k1 = std::clamp(b, k + 1, nz - (count - 1 - s));
+            sl.k1 = std::clamp(b, k + 1, nk - (count - 1 - s));
         }
         k = sl.k1;
     }
     return slabs;
 }
 
-int owner_of_node_plane(const std::vector<Slab>& slabs, int kn) {
-    for (const Slab& s : slabs)
-        if (kn >= s.k0 && kn < s.k1) return s.index;
-    return slabs.back().index;  // the top node plane
+ProcessGrid parse_process_grid(const std::string& s, const std::string& field) {
+    if (s.empty() || s == "auto") return {};
+    ProcessGrid g;
+    char x1 = 0, x2 = 0;
+    int used = 0;
+    if (std::sscanf(s.c_str(), "%d%c%d%c%d%n", &g.ranks[0], &x1, &g.ranks[1], &x2, &g.ranks[2], &used) != 5 ||
+        x1 != 'x' || x2 != 'x' || used != int(s.size()) || g.ranks[0] < 1 || g.ranks[1] < 1 || g.ranks[2] < 1)
+        throw InputError("", field,
+                         "'" + s + "' is not auto or ranks along x, y and z as PXxPYxPZ (e.g. 1x2x2), each 1 or more");
+    return g;
 }
 
-std::vector<double> restrict_to_slab(const std::vector<double>& v, const VoxelGrid& whole, const Slab& slab) {
-    if (v.empty()) return {};
-    const std::size_t plane = std::size_t(whole.n[0] + 1) * std::size_t(whole.n[1] + 1);
-    return std::vector<double>(v.begin() + std::ptrdiff_t(std::size_t(slab.k0) * plane),
-                               v.begin() + std::ptrdiff_t(std::size_t(slab.k1 + 1) * plane));
+std::string to_string(const ProcessGrid& g) {
+    if (g.automatic()) return "auto";
+    return std::to_string(g.ranks[0]) + "x" + std::to_string(g.ranks[1]) + "x" + std::to_string(g.ranks[2]);
 }
 
-SlabProblem make_slab_problem(const WaveProblem& whole, const Slab& slab) {
+void check_process_grid(const VoxelGrid& grid, const ProcessGrid& g, int ranks, const std::string& field) {
+    if (g.count() != ranks)
+        throw InputError("", field,
+                         "process grid " + to_string(g) + " has " + std::to_string(g.count()) + " ranks, the job has " +
+                             std::to_string(ranks));
+    for (int a = 0; a < 3; ++a)
+        if (g.ranks[std::size_t(a)] > grid.n[std::size_t(a)])
+            throw InputError("", field,
+                             "process grid " + to_string(g) + " puts " + std::to_string(g.ranks[std::size_t(a)]) +
+                                 " ranks along " + "xyz"[a] + ", which has only " +
+                                 std::to_string(grid.n[std::size_t(a)]) + " element planes");
+}
+
+ProcessGrid choose_process_grid(const VoxelGrid& grid, int ranks) {
+    check_slab_count(grid.n[2], ranks);
+    ProcessGrid best{{1, 1, ranks}};
+    double best_cost = std::numeric_limits<double>::infinity();
+    const double nx = grid.n[0] + 1;
+    for (int py = 1; py <= ranks; ++py) {
+        if (ranks % py != 0) continue;
+        const int pz = ranks / py;
+        const double ty = double(grid.n[1]) / py, tz = double(grid.n[2]) / pz;  // planes per rank
+        if ((py > 1 && ty < kMinPlanesPerRank) || (pz > 1 && tz < kMinPlanesPerRank)) continue;
+        // The busiest rank's ghost nodes sent per step: a plane to each neighbour across each
+        // cut axis (one neighbour when the axis has two ranks, two in the middle of more).
+        const double cost = std::min(2, pz - 1) * nx * (ty + 1) + std::min(2, py - 1) * nx * (tz + 1);
+        if (cost < best_cost) {  // py ascending: slabs win a tie
+            best_cost = cost;
+            best = {{1, py, pz}};
+        }
+    }
+    return best;
+}
+
+int Subdomain::neighbour(int axis, int side) const {
+    std::array<int, 3> c = coord;
+    c[std::size_t(axis)] += side == 0 ? -1 : 1;
+    return c[0] + ranks[0] * (c[1] + ranks[1] * c[2]);
+}
+std::array<int, 3> Subdomain::g0() const {
+    return {e0[0] - int(has_neighbour(0, 0)), e0[1] - int(has_neighbour(1, 0)), e0[2] - int(has_neighbour(2, 0))};
+}
+std::array<int, 3> Subdomain::g1() const {
+    return {e1[0] + int(has_neighbour(0, 1)), e1[1] + int(has_neighbour(1, 1)), e1[2] + int(has_neighbour(2, 1))};
+}
+
+std::vector<Subdomain> partition_boxes(const VoxelGrid& grid, const ProcessGrid& g) {
+    check_process_grid(grid, g, g.count(), "ranks");
+    std::array<std::vector<Slab>, 3> cuts;
+    for (int a = 0; a < 3; ++a) cuts[std::size_t(a)] = partition_axis(grid, a, g.ranks[std::size_t(a)]);
+    std::vector<Subdomain> out;
+    for (int cz = 0; cz < g.ranks[2]; ++cz)
+        for (int cy = 0; cy < g.ranks[1]; ++cy)
+            for (int cx = 0; cx < g.ranks[0]; ++cx) {
+                Subdomain s;
+                s.index = int(out.size());
+                s.ranks = g.ranks;
+                s.coord = {cx, cy, cz};
+                for (std::size_t a = 0; a < 3; ++a) {
+                    s.e0[a] = cuts[a][std::size_t(s.coord[a])].k0;
+                    s.e1[a] = cuts[a][std::size_t(s.coord[a])].k1;
+                }
+                out.push_back(s);
+            }
+    return out;
+}
+
+HaloPlan halo_plan(const Subdomain& sub) {
+    HaloPlan plan;
+    const std::array<int, 3> g0 = sub.g0(), g1 = sub.g1();
+    for (std::size_t a = 0; a < 3; ++a) plan.nodes[a] = g1[a] - g0[a] + 1;
+    for (int axis : {2, 1, 0}) {
+        if (sub.ranks[std::size_t(axis)] == 1) continue;
+        HaloPhase phase;
+        phase.axis = axis;
+        const int last = plan.nodes[std::size_t(axis)] - 1;
+        for (int side = 0; side < 2; ++side) {
+            if (!sub.has_neighbour(axis, side)) continue;
+            HaloTransfer t;
+            t.neighbour = sub.neighbour(axis, side);
+            t.side = side;
+            t.send.hi = t.recv.hi = plan.nodes;  // the whole local extent along the other axes
+            // Local node 0 (or `last`) is the ghost, 1 (last - 1) the seam both sides compute, and
+            // 2 (last - 2) the neighbour's ghost.
+            const int send = side == 0 ? 2 : last - 2, recv = side == 0 ? 0 : last;
+            t.send.lo[std::size_t(axis)] = send;
+            t.send.hi[std::size_t(axis)] = send + 1;
+            t.recv.lo[std::size_t(axis)] = recv;
+            t.recv.hi[std::size_t(axis)] = recv + 1;
+            phase.transfers.push_back(t);
+        }
+        plan.phases.push_back(std::move(phase));
+    }
+    return plan;
+}
+
+SubdomainProblem make_subdomain_problem(const WaveProblem& whole, const Subdomain& sub) {
     const VoxelGrid& g = whole.grid;
-    if (slab.k0 < 0 || slab.k1 > g.n[2] || slab.k1 <= slab.k0) throw RuntimeError("make_slab_problem: bad slab");
-    SlabProblem out;
-    out.slab = slab;
+    const std::array<int, 3> g0 = sub.g0(), g1 = sub.g1();
+    for (std::size_t a = 0; a < 3; ++a)
+        if (g0[a] < 0 || g1[a] > g.n[a] || sub.e1[a] <= sub.e0[a])
+            throw RuntimeError("make_subdomain_problem: bad subdomain");
+    SubdomainProblem out;
+    out.sub = sub;
+    out.node_origin = g0;
     WaveProblem& p = out.problem;
-    p.grid.n = {g.n[0], g.n[1], slab.k1 - slab.k0};
+    p.grid.n = {g1[0] - g0[0], g1[1] - g0[1], g1[2] - g0[2]};
     p.grid.spacing = g.spacing;
-    p.grid.origin = {g.origin[0], g.origin[1], g.origin[2] + double(slab.k0) * g.spacing};
-    const std::size_t eplane = std::size_t(g.n[0]) * std::size_t(g.n[1]);
-    p.grid.ids.assign(g.ids.begin() + std::ptrdiff_t(std::size_t(slab.k0) * eplane),
-                      g.ids.begin() + std::ptrdiff_t(std::size_t(slab.k1) * eplane));
+    for (std::size_t a = 0; a < 3; ++a) p.grid.origin[a] = g.origin[a] + double(g0[a]) * g.spacing;
+    p.grid.ids.resize(p.grid.element_count());
+    std::size_t e = 0;
+    for (int k = g0[2]; k < g1[2]; ++k)
+        for (int j = g0[1]; j < g1[1]; ++j)
+            for (int i = g0[0]; i < g1[0]; ++i) p.grid.ids[e++] = g.ids[g.element_index(i, j, k)];
     p.materials = whole.materials;
     p.method = whole.method;
     p.precision = whole.precision;
@@ -81,26 +194,49 @@ SlabProblem make_slab_problem(const WaveProblem& whole, const Slab& slab) {
     p.dt_stable = whole.dt_stable;
     p.steps = whole.steps;
     p.rayleigh = whole.rayleigh;
-    p.node_mass = restrict_to_slab(whole.node_mass, g, slab);
 
-    const std::size_t nplane = std::size_t(g.n[0] + 1) * std::size_t(g.n[1] + 1);
-    const std::size_t first = std::size_t(slab.k0) * nplane, last = std::size_t(slab.k1 + 1) * nplane;  // [first, last)
-    out.node_offset = first;
-    p.boundary = whole.boundary.node_range(first, last);
+    const std::size_t wx = std::size_t(g.n[0] + 1), wy = std::size_t(g.n[1] + 1);
+    const std::size_t lx = std::size_t(p.grid.n[0] + 1), ly = std::size_t(p.grid.n[1] + 1);
+    // Local index of global node `n`, or false when it lies outside the extended box.
+    auto local = [&](std::size_t n, std::size_t& l, std::array<int, 3>* at = nullptr) {
+        const std::array<int, 3> c{int(n % wx), int((n / wx) % wy), int(n / (wx * wy))};
+        for (std::size_t a = 0; a < 3; ++a)
+            if (c[a] < g0[a] || c[a] > g1[a]) return false;
+        l = std::size_t(c[0] - g0[0]) + lx * (std::size_t(c[1] - g0[1]) + ly * std::size_t(c[2] - g0[2]));
+        if (at) *at = c;
+        return true;
+    };
+    p.node_mass.resize(p.grid.node_count());
+    std::size_t l = 0;
+    for (int k = g0[2]; k <= g1[2]; ++k)
+        for (int j = g0[1]; j <= g1[1]; ++j)
+            for (int i = g0[0]; i <= g1[0]; ++i) p.node_mass[l++] = whole.node_mass[g.node_index(i, j, k)];
+    p.boundary = whole.boundary.node_box(g.n, g0, g1);
+    // The ghost nodes: held here, filled from the neighbours after each step.
+    const HaloPlan plan = halo_plan(sub);
+    for (const HaloPhase& ph : plan.phases)
+        for (const HaloTransfer& t : ph.transfers)
+            for (std::size_t i = 0; i < t.recv.count(); ++i)
+                p.boundary.fixed_nodes.push_back(box_node(t.recv.lo.data(), t.recv.hi.data(), lx, ly, i));
+    std::sort(p.boundary.fixed_nodes.begin(), p.boundary.fixed_nodes.end());
+    p.boundary.fixed_nodes.erase(std::unique(p.boundary.fixed_nodes.begin(), p.boundary.fixed_nodes.end()),
+                                 p.boundary.fixed_nodes.end());
     for (const SourceTerm& s : whole.sources)
-        if (s.node >= first && s.node < last) {
-            SourceTerm local = s;
-            local.node = s.node - first;
-            p.sources.push_back(std::move(local));
+        if (local(s.node, l)) {
+            SourceTerm c = s;
+            c.node = l;
+            p.sources.push_back(std::move(c));
         }
     for (std::size_t r = 0; r < whole.receivers.size(); ++r) {
-        const ReceiverPoint& rp = whole.receivers[r];
-        const int kn = int(rp.node / nplane);
-        const bool owned = (kn >= slab.k0 && kn < slab.k1) || (kn == g.n[2] && !slab.shares_upper());
+        std::array<int, 3> c{};
+        if (!local(whole.receivers[r].node, l, &c)) continue;
+        bool owned = true;
+        for (std::size_t a = 0; a < 3; ++a)
+            owned = owned && ((c[a] >= sub.e0[a] && c[a] < sub.e1[a]) || (c[a] == g.n[a] && sub.e1[a] == g.n[a]));
         if (!owned) continue;
-        ReceiverPoint local = rp;
-        local.node = rp.node - first;
-        p.receivers.push_back(std::move(local));
+        ReceiverPoint rp = whole.receivers[r];
+        rp.node = l;
+        p.receivers.push_back(std::move(rp));
         out.receiver_of.push_back(r);
     }
     return out;

@@ -1,24 +1,31 @@
-// Domain decomposition of a wave problem into slabs of element planes (issue 8).
+// Domain decomposition of a wave problem into boxes of elements, one per MPI rank.
 //
-// Slabs cut the grid along z, the slowest axis of every array: a slab is then one contiguous
-// range of each per-element and per-node array, its shared node planes are contiguous too (one
-// message per component, no packing), and the stepper runs on it unchanged. The paper's model
-// is longest along z; models longer along x or y are turned first (axis_permutation.hpp) so that
-// the cut planes are the smallest ones.
+// The ranks form a process grid (px, py, pz); each axis is cut into whole element planes with
+// balanced work (partition_axis), so rank (cx, cy, cz) owns the box of element ranges
+// [e0, e1) along each axis. The model is first turned so that its longest axis is z
+// (axis_permutation.hpp): slabs (a grid of 1 x 1 x K) are then the thinnest cut, and their seams
+// are whole contiguous node planes. When slabs would get thin the automatic choice cuts y as
+// well (choose_process_grid).
 //
-// Slab s owns element planes [k0, k1) and holds node planes k0 .. k1, so neighbours share one
-// node plane. Shared nodes are updated by both slabs from identical totals (force_exchange.hpp):
-// every slab needs the WHOLE model's node masses, damping and constraints on its nodes, which is
-// why slabs are cut from a built WaveProblem and not rasterised separately.
+// Each subdomain holds, beside its own elements, one ghost element layer on every side where it
+// has a neighbour (wave/halo_exchange.hpp says why): every node of its own box then sees all its
+// elements, and the stepper runs unchanged on the extended box. The extended box carries the
+// WHOLE model's node masses, damping, fixed nodes and PML profiles on its nodes (so subdomains are
+// cut from a built WaveProblem and not rasterised separately); its outermost ghost nodes are held
+// locally (fixed: no mass term, no PML node pass) and take the neighbours' values every step.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <string>
 #include <vector>
 
+#include "wave/halo_exchange.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave {
 
+// One range of element planes along one axis.
 struct Slab {
     int index = 0, count = 1;
     int k0 = 0, k1 = 0;  // element planes [k0, k1)
@@ -26,30 +33,66 @@ struct Slab {
     bool shares_upper() const { return index + 1 < count; }
 };
 
-// `count` slabs of whole element planes with balanced work: a plane costs its solid elements
-// plus a quarter of its void ones (a void element still reads its id and updates its nodes).
-// Throws InputError("", "ranks", ...) when there are more slabs than element planes.
-std::vector<Slab> partition_slabs(const VoxelGrid& grid, int count);
+// `count` ranges of whole element planes along `axis` with balanced work: a plane costs its solid
+// elements plus a quarter of its void ones (a void element still reads its id and updates its
+// nodes). Throws InputError("", "ranks", ...) when there are more ranges than element planes.
+std::vector<Slab> partition_axis(const VoxelGrid& grid, int axis, int count);
+// Slabs along z, the axis a turned model is longest along.
+inline std::vector<Slab> partition_slabs(const VoxelGrid& grid, int count) { return partition_axis(grid, 2, count); }
 // The same check alone: throws InputError("", "ranks", ...) unless 1 <= count <= planes.
 void check_slab_count(int planes, int count);
 
-struct SlabProblem {
-    Slab slab;
-    WaveProblem problem;                   // the slab as a model of its own (local node numbers)
-    std::size_t node_offset = 0;           // global node index of local node 0
+// Ranks along x, y and z. {0, 0, 0}: choose automatically.
+struct ProcessGrid {
+    std::array<int, 3> ranks{0, 0, 0};
+    bool automatic() const { return ranks[0] == 0; }
+    int count() const { return ranks[0] * ranks[1] * ranks[2]; }
+    bool operator==(const ProcessGrid&) const = default;
+};
+// "auto", or "PXxPYxPZ" (ranks along x, y and z of the model, e.g. 1x2x2); InputError naming
+// `field` otherwise.
+ProcessGrid parse_process_grid(const std::string& s, const std::string& field);
+std::string to_string(const ProcessGrid& g);
+
+// The process grid for `ranks` ranks on a model turned longest along z: x is never cut (the
+// fused step's warps run along x rows); among the grids py x pz with py * pz = ranks whose boxes
+// keep at least kMinPlanesPerRank planes along each cut axis, the one whose busiest rank sends the
+// fewest ghost nodes per step (fewer cut axes on a tie). Slabs whenever none of them qualifies.
+constexpr int kMinPlanesPerRank = 2;
+ProcessGrid choose_process_grid(const VoxelGrid& grid, int ranks);
+// Throws InputError("", field, ...) unless g has `ranks` ranks and at most one per element plane
+// along each axis of `grid`.
+void check_process_grid(const VoxelGrid& grid, const ProcessGrid& g, int ranks, const std::string& field);
+
+struct Subdomain {
+    int index = 0;  // rank: cx + px (cy + py cz)
+    std::array<int, 3> ranks{1, 1, 1}, coord{0, 0, 0};
+    std::array<int, 3> e0{0, 0, 0}, e1{0, 0, 0};  // owned elements [e0, e1) along each axis
+    bool has_neighbour(int axis, int side) const {
+        return side == 0 ? coord[std::size_t(axis)] > 0 : coord[std::size_t(axis)] + 1 < ranks[std::size_t(axis)];
+    }
+    int neighbour(int axis, int side) const;
+    // The extended box with its ghost element layers: elements [g0, g1) along each axis.
+    std::array<int, 3> g0() const;
+    std::array<int, 3> g1() const;
+};
+std::vector<Subdomain> partition_boxes(const VoxelGrid& grid, const ProcessGrid& g);
+
+// The ghost exchange of `sub` (wave/halo_exchange.hpp): per cut axis, z first, the owned node
+// planes next to each seam out and the ghost node plane in.
+HaloPlan halo_plan(const Subdomain& sub);
+
+struct SubdomainProblem {
+    Subdomain sub;
+    WaveProblem problem;                   // the extended box as a model of its own (local node numbers)
+    std::array<int, 3> node_origin{};      // global node coordinates of local node (0, 0, 0): sub.g0()
     std::vector<std::size_t> receiver_of;  // global receiver index of each local receiver
 };
 
-// The slab's part of `whole`: its element planes, the whole model's masses and boundary data
-// (BoundaryNodes::node_range: sponge damping, fixed nodes) on its node planes, every source on
-// its node planes (both copies of a shared node take the same force), and the receivers it owns
-// (a receiver on a shared plane belongs to the slab above, the top plane to the last slab).
-SlabProblem make_slab_problem(const WaveProblem& whole, const Slab& slab);
-
-// Per-node values of the whole model restricted to the slab's nodes.
-std::vector<double> restrict_to_slab(const std::vector<double>& node_values, const VoxelGrid& whole, const Slab& slab);
-
-// Which slab owns global node plane kn (receivers, results).
-int owner_of_node_plane(const std::vector<Slab>& slabs, int kn);
+// The subdomain's part of `whole`: its extended box's elements, the whole model's masses and
+// boundary data on its nodes (BoundaryNodes::node_box) with the ghost nodes held, every source
+// on its nodes (every copy of a node takes the same force), and the receivers it owns (a node on
+// a seam belongs to the box above along that axis; the last node plane to the last box).
+SubdomainProblem make_subdomain_problem(const WaveProblem& whole, const Subdomain& sub);
 
 }  // namespace voxwave

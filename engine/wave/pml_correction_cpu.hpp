@@ -1,7 +1,6 @@
 // The PML on the CPU steppers: two passes over the layer's flat tables (boundary/pml_layer.hpp).
 //
-//   add_element_forces, right after the stiffness product (and before a distributed run's force
-//     exchange: these are element forces, partial on a slab's shared planes like the product's):
+//   add_element_forces, right after the stiffness product:
 //     f += (PML - interior) force of every layer element, from its moments of w and their
 //     convolutions, which it advances;
 //   update_nodes, after the node update (whose u+ it replaces at the layer's nodes): the

@@ -11,8 +11,7 @@
 //     node with the whole force a f there, and u+ from y+ (PmlTables), which replaces the
 //     engine's u+ at the node.
 // Split design: the element pass adds into f before the stiffness product (both add into f,
-// which the previous update left zero), so that a slab's shared planes carry it through the
-// force exchange as on the CPU; update_nodes reads the whole f after the exchange (plus
+// which the previous update left zero), as on the CPU; update_nodes reads the whole f (plus
 // TCOVFEM's FP64 diagonal, which the engine's update kernel adds) and keeps u+ in a scratch
 // array that write_nodes copies over the update's u+.
 // Fused step (which never holds f in memory): the kernel stays as it is for the whole model and

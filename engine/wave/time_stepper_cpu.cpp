@@ -96,7 +96,7 @@ std::vector<double> CpuTimeStepper<Real>::stiffness_times(const std::vector<doub
 
 template <class Real>
 const VoxelStiffnessCpu<Real>* CpuTimeStepper<Real>::fused() const {
-    return exchange_ || pml_ ? nullptr : std::get_if<0>(&stiffness_);
+    return two_pass_ || pml_ ? nullptr : std::get_if<0>(&stiffness_);
 }
 
 template <class Real>
@@ -127,15 +127,12 @@ void CpuTimeStepper<Real>::step(std::int64_t n) {
                           {dt2_inv_mass_.data(), inv_one_plus_h_.data(), one_minus_h_.data(), uniform_h_});
         add_sources(n);
         u_.swap(up_);
+        if (exchange_) exchange_->exchange_host(ptrs(u_));
         return;
     }
     if (f_.empty()) f_.assign(3 * nn_, Real(0));  // the force vector of the two-pass path
     apply_stiffness(cptrs(u_), cptrs(up_), beta_over_dt_, ptrs(f_));
     if (pml_) pml_->add_element_forces(cptrs(u_), cptrs(up_), beta_over_dt_, ptrs(f_));
-    if (exchange_) {
-        const VoxelGrid& g = problem_.grid;
-        exchange_->exchange_host(ptrs(f_), {nn_, std::size_t(g.n[0] + 1) * std::size_t(g.n[1] + 1), g.n[2]});
-    }
     const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(nn_);
     const Real* __restrict a = dt2_inv_mass_.data();
 #pragma omp parallel
@@ -163,6 +160,7 @@ void CpuTimeStepper<Real>::step(std::int64_t n) {
     if (pml_) pml_->update_nodes(cptrs(u_), cptrs(f_), ptrs(up_));
     add_sources(n);
     u_.swap(up_);
+    if (exchange_) exchange_->exchange_host(ptrs(u_));
 }
 
 // u+ += dt^2/m F(t_n) / (1 + h) at the source nodes.

@@ -8,10 +8,11 @@
 // touching no element have M^-1 = 0 and stay at rest.
 //
 // For VFEM and OVFEM the step is one sweep (VoxelStiffnessCpu::step_fused): the update of a node
-// plane runs as soon as its force is complete, so f never goes to memory. A distributed slab
-// (set_force_exchange), TCOVFEM and a model with a PML take two passes, product then update; a
-// PML (pml_correction_cpu.hpp) adds its element forces right after the product and replaces u+
-// at its nodes after the update.
+// plane runs as soon as its force is complete, so f never goes to memory. TCOVFEM and a model
+// with a PML take two passes, product then update; a PML (pml_correction_cpu.hpp) adds its
+// element forces right after the product and replaces u+ at its nodes after the update. A
+// subdomain of a distributed run (set_halo_exchange) steps like a whole model and then fills its
+// ghost nodes from the neighbours (halo_exchange.hpp).
 //
 // The stiffness product is VoxelStiffnessCpu<Real> for VFEM and OVFEM, and for TCOVFEM (FP64
 // only) TcovfemStiffnessCpu, the exact CPU emulation of the INT8 Tensor Core product with
@@ -23,7 +24,7 @@
 #include <variant>
 #include <vector>
 
-#include "wave/force_exchange.hpp"
+#include "wave/halo_exchange.hpp"
 #include "wave/pml_correction_cpu.hpp"
 #include "wave/tcovfem_stiffness_cpu.hpp"
 #include "wave/voxel_stiffness_cpu.hpp"
@@ -45,11 +46,14 @@ public:
     std::vector<double> previous_displacement() const;
     // Advances from t_n = n dt to t_{n+1}, with source forces evaluated at t_n.
     void step(std::int64_t n);
-    // A slab of a distributed run: after each step's stiffness product the shared node planes'
-    // partial forces are summed with the neighbours' (force_exchange.hpp). Null: a whole model.
-    void set_force_exchange(ForceExchange* exchange) { exchange_ = exchange; }
+    // A subdomain of a distributed run: after each step the ghost nodes of u take the
+    // neighbours' values (halo_exchange.hpp). Null: a whole model.
+    void set_halo_exchange(HaloExchange* exchange) { exchange_ = exchange; }
+    // Tests only: the two-pass path (product, then update) for VFEM and OVFEM too, to check the
+    // fused sweep against it.
+    void set_two_pass(bool two_pass) { two_pass_ = two_pass; }
     // Bytes one step must move between the caches and memory, counted for the path step takes
-    // (the fused sweep, or the product and update passes when distributed or TCOVFEM).
+    // (the fused sweep, or the product and update passes with TCOVFEM or a PML).
     double bytes_per_step() const;
     // Bytes the stepper holds now: state, update factors, force vector or fused-sweep buffers.
     std::size_t memory_bytes() const;
@@ -66,9 +70,8 @@ private:
     void apply_stiffness(const std::array<const Real*, 3>& u, const std::array<const Real*, 3>& u_prev, Real b,
                          const std::array<Real*, 3>& f) const;
 
-    // The VFEM/OVFEM product when step fuses the update into its sweep (not when distributed:
-    // the exchange needs the whole force vector first; not with a PML: its correction needs the
-    // finished product); null otherwise.
+    // The VFEM/OVFEM product when step fuses the update into its sweep (not with a PML: its
+    // correction needs the finished product); null otherwise.
     const VoxelStiffnessCpu<Real>* fused() const;
     void add_sources(std::int64_t n);
 
@@ -83,7 +86,8 @@ private:
     std::vector<Real> inv_one_plus_h_;  // 1 / (1 + h) per node (h from alpha and the sponge); one entry if uniform_h_
     std::vector<Real> one_minus_h_;     // (1 - h) per node; one entry if uniform_h_
     Real beta_over_dt_;
-    ForceExchange* exchange_ = nullptr;
+    HaloExchange* exchange_ = nullptr;
+    bool two_pass_ = false;
     std::unique_ptr<PmlCorrectionCpu<Real>> pml_;  // null without a PML
     bool uniform_h_;                               // no sponge: every node has the same h (entry 0 of the h arrays)
 };

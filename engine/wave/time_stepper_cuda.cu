@@ -8,7 +8,6 @@
 #include <cstring>
 #include <future>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -161,8 +160,7 @@ public:
 };
 
 // The step design an engine uses (MomentStepDesign::Auto resolved).
-bool use_fused_step(MomentStepDesign d, bool exchange) {
-    if (exchange) return false;  // slabs exchange the shared planes' forces: f must exist
+bool use_fused_step(MomentStepDesign d) {
     if (d == MomentStepDesign::Auto) {
         const char* env = std::getenv("VOXWAVE_CUDA_STEP");
         if (env && std::strcmp(env, "split") == 0) return false;
@@ -190,11 +188,7 @@ HostTables<Real> host_tables(const WaveProblem& p, const CudaEngineOptions& opti
     HostTables<Real> t{update_coefficients<Real>(p), {}, {}};
     if (p.boundary.has_pml()) t.pml = pml_tables(p.boundary.pml, p.grid, p.node_mass, p.dt);
     if (p.method == Method::Tcovfem) {
-        if (options.tcovfem_diagonal && options.tcovfem_diagonal->size() != p.grid.node_count())
-            throw RuntimeError("tcovfem_diagonal: wrong size");
-        t.diag = options.tcovfem_diagonal
-                     ? *options.tcovfem_diagonal
-                     : tcovfem_node_diagonal(p.grid, tcovfem_material_factors(p.materials, p.grid.spacing));
+        t.diag = tcovfem_node_diagonal(p.grid, tcovfem_material_factors(p.materials, p.grid.spacing));
     }
     return t;
 }
@@ -210,18 +204,10 @@ public:
         uniform_h_ = !p.boundary.has_node_damping();
         exchange_ = options.exchange;
         pml_bytes_ = cuda::PmlCorrection<Real>::bytes_of(tables.pml);
-        fused_ = use_fused_step(options.moment_step, exchange_ != nullptr);
+        fused_ = use_fused_step(options.moment_step);
         check_fits();  // after fused_: the row handoff counts only where the fused step uses it
-        if (exchange_) {
-            // Highest priority: the boundary planes and the exchange must not queue behind the
-            // interior elements, or the transfer starts late and is no longer hidden.
-            int least = 0, greatest = 0;
-            VOXWAVE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-            VOXWAVE_CUDA_CHECK(cudaStreamCreateWithPriority(&halo_.stream, cudaStreamNonBlocking, greatest));
-            halo_.start.emplace(cudaEventDisableTiming);
-            halo_.done.emplace(cudaEventDisableTiming);
-            layout_ = {p.grid.node_count(), std::size_t(p.grid.n[0] + 1) * std::size_t(p.grid.n[1] + 1), p.grid.n[2]};
-        }
+        if (exchange_ && exchange_->plan().node_count() != nn_)
+            throw RuntimeError("halo exchange: its plan is for another subdomain");
         ids_.resize(ne_);
         ids_.upload(p.grid.ids);
         for (auto* b : {&u_, &um_, &f_}) b->resize(3 * nn_);
@@ -387,43 +373,12 @@ public:
         cuda::launch_moment_stiffness<Real>(a, damped, stream);
     }
 
-    // The element planes next to shared node planes, and the rest.
-    struct PlaneRanges {
-        int lower_hi = 0, upper_lo = 0, nz = 0;  // boundary [0, lower_hi) and [upper_lo, nz)
-    };
-    PlaneRanges plane_ranges() const {
-        const int nz = p_.grid.n[2];
-        PlaneRanges r{0, nz, nz};
-        if (exchange_->shares_lower()) r.lower_hi = 1;
-        if (exchange_->shares_upper()) r.upper_lo = std::max(r.lower_hi, nz - 1);
-        return r;
-    }
+    void step_stiffness() { stiffness(u_.get(), um_.get(), damped_, f_.get()); }
 
-    // K w with the shared planes summed across slabs. Boundary planes first on the halo stream,
-    // the exchange enqueued behind them, the interior on the main stream in between; the main
-    // stream then waits for the halo stream. Events carry the order across the two streams.
-    void stiffness_exchanged(cudaEvent_t* timing = nullptr) {
-        const PlaneRanges r = plane_ranges();
-        halo_.start->record(nullptr);
-        VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(halo_.stream, halo_.start->get(), 0));
-        stiffness(u_.get(), um_.get(), damped_, f_.get(), 0, r.lower_hi, halo_.stream);
-        stiffness(u_.get(), um_.get(), damped_, f_.get(), r.upper_lo, r.nz, halo_.stream);
-        if (timing) VOXWAVE_CUDA_CHECK(cudaEventRecord(timing[0], halo_.stream));
-        const bool fp64 = sizeof(Real) == 8;
-        if (exchange_enabled_) exchange_->start_device(f_.get(), fp64, layout_, halo_.stream);
-        stiffness(u_.get(), um_.get(), damped_, f_.get(), r.lower_hi, r.upper_lo, nullptr);
-        if (timing) VOXWAVE_CUDA_CHECK(cudaEventRecord(timing[1], nullptr));
-        if (exchange_enabled_) exchange_->finish_device(f_.get(), fp64, layout_, halo_.stream);
-        if (timing) VOXWAVE_CUDA_CHECK(cudaEventRecord(timing[2], halo_.stream));
-        halo_.done->record(halo_.stream);
-        VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(nullptr, halo_.done->get(), 0));
-    }
-
-    void step_stiffness() {
-        if (exchange_)
-            stiffness_exchanged();
-        else
-            stiffness(u_.get(), um_.get(), damped_, f_.get());
+    // The ghost nodes of u+ from the neighbours (a subdomain of a distributed run), in stream
+    // order after the step's kernels.
+    void exchange_ghosts() {
+        if (exchange_ && exchange_enabled_) exchange_->exchange_device(next_state(), sizeof(Real) == 8, nullptr);
     }
 
     // Fused design: the whole step in one kernel, u^{n+1} into f_ (a third state buffer here;
@@ -496,6 +451,7 @@ public:
             pml_nodes_after_update();
             points(slot, true, receivers);
         }
+        exchange_ghosts();
     }
 
     // The PML's passes (pml_correction_cuda.cuh). Split design: the element pass into f before
@@ -714,34 +670,29 @@ public:
     }
 
     CudaTimeStepper::HaloPhaseSeconds halo_phase_seconds(std::int64_t n0, int reps) override {
-        if (!exchange_) throw RuntimeError("halo phase times need a force exchange");
+        if (!exchange_) throw RuntimeError("halo phase times need a halo exchange");
         const std::size_t nsrc = p_.sources.size();
         std::vector<Real> forces(3 * nsrc);
-        std::vector<double> tb, tx, th, ti, tu, ts;
-        Event e0, eb, ei, ex, eu;
-        cudaEvent_t marks[3] = {eb.get(), ei.get(), ex.get()};
+        std::vector<double> tk, tx, ts;
+        Event e0, ek, ex;
+        const bool enabled = exchange_enabled_;
         for (int r = 0; r < reps; ++r) {
             source_forces(n0 + r, 1, forces);
             if (nsrc) src_force_.upload(forces.data(), forces.size());
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e0.get()));
-            pml_element_forces();
-            stiffness_exchanged(marks);
-            pml_nodes_before_update();
-            update();
-            pml_nodes_after_update();
-            points(0, true, false);
-            VOXWAVE_CUDA_CHECK(cudaEventRecord(eu.get()));
+            exchange_enabled_ = false;
+            step_kernels(0, false);
+            exchange_enabled_ = enabled;
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(ek.get()));
+            exchange_ghosts();
+            VOXWAVE_CUDA_CHECK(cudaEventRecord(ex.get()));
             rotate();
-            VOXWAVE_CUDA_CHECK(cudaEventSynchronize(eu.get()));
-            tb.push_back(elapsed_seconds(e0, eb));
-            tx.push_back(elapsed_seconds(eb, ex));
-            th.push_back(elapsed_seconds(e0, ex));
-            ti.push_back(elapsed_seconds(e0, ei));
-            tu.push_back(
-                std::max(0.0, elapsed_seconds(e0, eu) - std::max(elapsed_seconds(e0, ei), elapsed_seconds(e0, ex))));
-            ts.push_back(elapsed_seconds(e0, eu));
+            VOXWAVE_CUDA_CHECK(cudaEventSynchronize(ex.get()));
+            tk.push_back(elapsed_seconds(e0, ek));
+            tx.push_back(elapsed_seconds(ek, ex));
+            ts.push_back(elapsed_seconds(e0, ex));
         }
-        return {median(tb), median(tx), median(th), median(ti), median(tu), median(ts)};
+        return {median(tk), median(tx), median(ts)};
     }
 
     void set_exchange_enabled(bool enabled) override { exchange_enabled_ = enabled; }
@@ -764,17 +715,8 @@ private:
 
     const WaveProblem& p_;
     std::size_t nn_, ne_;
-    ForceExchange* exchange_ = nullptr;
+    HaloExchange* exchange_ = nullptr;
     bool exchange_enabled_ = true;
-    SlabForceLayout layout_;
-    // Owned by the engine; a member so that they are released even when the constructor throws.
-    struct HaloHandles {
-        cudaStream_t stream = nullptr;
-        std::optional<Event> start, done;  // order the streams only (no timing)
-        ~HaloHandles() {
-            if (stream) cudaStreamDestroy(stream);
-        }
-    } halo_;
 
     bool tc_ = false, damped_ = false, uniform_h_ = true, staged_ = true, fused_ = false;
     int update_blocks_ = 0;

@@ -4,8 +4,9 @@
 // The whole time loop stays on the GPU. By default each step is one fused node-centred kernel
 // (fused_step.cuh: element forces summed per node in registers and shared memory, then the
 // central-difference update, no atomics), with the moment kernel (voxel_step_fused_cuda.cu)
-// or INT8 Tensor Cores (tcovfem_step_fused_cuda.cu). The split design, kept for comparison and
-// for distributed slabs, runs a stiffness kernel (element rows along x, swept along z; forces
+// or INT8 Tensor Cores (tcovfem_step_fused_cuda.cu), also on each subdomain of a distributed run
+// (its ghost nodes filled after the step, halo_exchange.hpp). The split design, kept for
+// comparison, runs a stiffness kernel (element rows along x, swept along z; forces
 // combined across the warp and carried along z, then added to global memory) and an update
 // kernel. A small point kernel adds the sources; receiver samples collect in device memory and
 // leave in batches.
@@ -21,7 +22,7 @@
 
 #include "core/progress.hpp"
 #include "scene/result.hpp"
-#include "wave/force_exchange.hpp"
+#include "wave/halo_exchange.hpp"
 #include "wave/slice.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -39,7 +40,7 @@ enum class TcovfemMapping {
     PaperAtomics,  // the paper's mapping: every output added to global memory with an atomic
 };
 
-// How a step is organised, for every method (distributed slabs always use Split).
+// How a step is organised, for every method (distributed subdomains too).
 enum class MomentStepDesign {
     Auto,   // Fused unless VOXWAVE_CUDA_STEP=split (the benchmark measured Fused faster)
     Fused,  // one node-centred kernel per step: element forces, node sums, update; no atomics
@@ -52,14 +53,9 @@ struct CudaEngineOptions {
     // Which CUDA device (index into cuda_devices()); -1: the first. A distributed run gives each
     // rank its own.
     int device = -1;
-    // A slab of a distributed run (force_exchange.hpp): the boundary element planes run first on
-    // a high-priority stream, their shared node planes are exchanged there while the interior
-    // elements run on the main stream, and the update waits for both.
-    ForceExchange* exchange = nullptr;
-    // TCOVFEM's FP64 node diagonal to use instead of the one of problem.grid (a slab passes the
-    // whole model's, so shared nodes get both sides' diagonal while only the Tensor Core part
-    // travels through the exchange). Must have problem.grid.node_count() entries.
-    const std::vector<double>* tcovfem_diagonal = nullptr;
+    // A subdomain of a distributed run (halo_exchange.hpp): after each step (the fused kernel or
+    // the split pair, the PML's passes, the sources) its ghost nodes take the neighbours' u+.
+    HaloExchange* exchange = nullptr;
 };
 
 class CudaTimeStepper {
@@ -107,13 +103,11 @@ public:
     KernelSeconds median_kernel_seconds(std::int64_t n0, int repetitions);
     // Times `steps` steps from the current state (after the caller's warm-up).
     CudaStepTiming time_steps(std::int64_t n0, std::int64_t steps);
-    // With a force exchange: the median per-phase times of `repetitions` real steps (device
-    // events). halo_path: from the step's start until the shared planes hold their totals
-    // (boundary elements + exchange); interior: the interior elements, run at the same time on
-    // the main stream; step: the whole step including the update. The exchange is hidden when
-    // halo_path <= interior.
+    // With a halo exchange: the median per-phase times of `repetitions` real steps (device
+    // events). kernels: the step's own kernels (fused step or split pair, PML, sources);
+    // exchange: packing, transfer and unpacking of the ghost nodes; step: both.
     struct HaloPhaseSeconds {
-        double boundary = 0, exchange = 0, halo_path = 0, interior = 0, update = 0, step = 0;
+        double kernels = 0, exchange = 0, step = 0;
     };
     HaloPhaseSeconds median_halo_phase_seconds(std::int64_t n0, int repetitions);
     // Benchmarks only: skip the exchange (wrong physics at the seams) to time the same steps

@@ -12,11 +12,11 @@ namespace voxwave {
 namespace {
 
 template <class Real>
-void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, ForceExchange* exchange) {
+void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, HaloExchange* exchange) {
     const auto t0 = std::chrono::steady_clock::now();
     CpuTimeStepper<Real> stepper(p);
     r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    stepper.set_force_exchange(exchange);
+    stepper.set_halo_exchange(exchange);
     const std::size_t nr = p.receivers.size();
     const std::size_t nt = static_cast<std::size_t>(p.steps);
     r.time.resize(nt);
@@ -73,7 +73,6 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
         CudaEngineOptions options;
         options.device = slab.cuda_device;
         options.exchange = slab.exchange;
-        options.tcovfem_diagonal = slab.tcovfem_diagonal;
         run_wave_cuda(p, progress, r, options);
     } else if (p.precision == Precision::Fp64) {
         run_cpu<double>(p, progress, r, slab.exchange);

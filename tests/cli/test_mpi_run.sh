@@ -20,6 +20,19 @@ grep -q "over 8 receivers" "$WORK/cmp.out" || fail "compare did not match the 8 
 "$CLI" compare "$WORK/vfem.h5" "$WORK/one.h5" --tolerance 1e-13 >/dev/null 2>&1
 [ $? = 4 ] || fail "compare should exit 4 for vfem against ovfem"
 
+# Boxes cut along y and z (--process-grid, in the model's axes): the same traces; a grid that does
+# not match the job is refused once, naming the option.
+"$MPIEXEC" -np 4 "$CLI" run "$scene" "${args[@]}" --process-grid 1x2x2 -o "$WORK/four.h5" >"$WORK/mpi4.out" 2>&1 ||
+  fail "4-rank 1x2x2 run exited $?: $(tail -3 "$WORK/mpi4.out")"
+"$CLI" compare "$WORK/four.h5" "$WORK/one.h5" --tolerance 1e-13 >"$WORK/cmp4.out" ||
+  fail "4 ranks (1x2x2) differ from one process: $(tail -1 "$WORK/cmp4.out")"
+"$MPIEXEC" -np 2 "$CLI" run "$scene" --spacing 0.064 --steps 5 --backend cpu --process-grid 1x1x3 -o "$WORK/grid.h5" \
+  2>"$WORK/grid.err" >/dev/null
+[ $? != 0 ] || fail "a 3-rank process grid on 2 ranks exited 0"
+n=$(grep -c "^voxwave-cli: error: --process-grid: process grid 1x1x3 has 3 ranks, the job has 2" "$WORK/grid.err")
+[ "$n" = 1 ] || fail "expected the process grid error once: $(cat "$WORK/grid.err")"
+[ ! -e "$WORK/grid.h5" ] || fail "a result file was written after a process grid error"
+
 # A bad scene: one line from rank 0 (not three), exit code 1, no result file.
 echo '{"format": "voxwave-scene", "version": 1, "grid": 3}' >"$WORK/bad.json"
 "$MPIEXEC" -np 3 "$CLI" run "$WORK/bad.json" -o "$WORK/bad.h5" >"$WORK/bad.out" 2>"$WORK/bad.err"
@@ -36,7 +49,7 @@ grep -q "bad.json: grid" "$WORK/bad.err" || fail "the error does not name the fi
 n=$(grep -c "^voxwave-cli: error: ranks: 7 ranks" "$WORK/many.err")
 [ "$n" = 1 ] || fail "expected the ranks error once: $(cat "$WORK/many.err")"
 
-# A failure on one rank while the others wait for its forces: every rank stops (no hang), the
+# A failure on one rank while the others wait for its ghost nodes: every rank stops (no hang), the
 # failing rank names itself, the exit code is non-zero and no result file is written.
 timeout 120 "$MPIEXEC" -np 3 -x VOXWAVE_TEST_FAIL_RANK=1 "$CLI" run "$scene" "${args[@]}" -o "$WORK/fail.h5" \
   >"$WORK/fail.out" 2>"$WORK/fail.err"

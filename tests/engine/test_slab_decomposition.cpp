@@ -69,59 +69,160 @@ TEST(SlabPartition, MoreRanksThanPlanesIsAnInputErrorNamingRanks) {
     EXPECT_THROW(partition_slabs(p.grid, 0), InputError);
 }
 
-TEST(SlabProblem, MassesConstraintsSourcesAndReceiversOfTheWholeModel) {
+// Global node coordinates of local node l of a subdomain problem.
+std::array<int, 3> global_node(const SubdomainProblem& sp, std::size_t l) {
+    const VoxelGrid& g = sp.problem.grid;
+    const std::size_t nx = std::size_t(g.n[0] + 1), ny = std::size_t(g.n[1] + 1);
+    return {sp.node_origin[0] + int(l % nx), sp.node_origin[1] + int((l / nx) % ny),
+            sp.node_origin[2] + int(l / (nx * ny))};
+}
+
+TEST(SubdomainProblem, MassesConstraintsSourcesAndReceiversOfTheWholeModel) {
     Scene s = paper_scene(0.008, 1);
-    s.boundary.absorbing.faces = {"z-"};
+    s.boundary.absorbing.faces = {"z-", "y+"};
     s.boundary.absorbing.thickness = 0.04;
     s.boundary.absorbing.type = "sponge";
     const WaveProblem whole = build_wave_problem(s, "test");
-    const std::vector<Slab> slabs = partition_slabs(whole.grid, 3);
-    const std::size_t plane = std::size_t(whole.grid.n[0] + 1) * std::size_t(whole.grid.n[1] + 1);
+    const std::vector<Subdomain> subs = partition_boxes(whole.grid, ProcessGrid{{1, 2, 3}});
+    ASSERT_EQ(subs.size(), 6u);
     std::vector<int> receiver_owner(whole.receivers.size(), 0);
-    std::size_t fixed = 0;
-    for (const Slab& sl : slabs) {
-        const SlabProblem sp = make_slab_problem(whole, sl);
+    std::vector<int> owned_elements(whole.grid.element_count(), 0);
+    for (const Subdomain& d : subs) {
+        const SubdomainProblem sp = make_subdomain_problem(whole, d);
         const WaveProblem& q = sp.problem;
-        EXPECT_EQ(q.grid.n[2], sl.k1 - sl.k0);
-        EXPECT_DOUBLE_EQ(q.grid.origin[2], whole.grid.origin[2] + sl.k0 * whole.grid.spacing);
-        EXPECT_EQ(sp.node_offset, std::size_t(sl.k0) * plane);
+        const std::array<int, 3> g0 = d.g0(), g1 = d.g1();
+        for (std::size_t a = 0; a < 3; ++a) {
+            // One ghost element layer exactly where a neighbour is.
+            EXPECT_EQ(d.e0[a] - g0[a], d.has_neighbour(int(a), 0) ? 1 : 0);
+            EXPECT_EQ(g1[a] - d.e1[a], d.has_neighbour(int(a), 1) ? 1 : 0);
+            EXPECT_EQ(q.grid.n[a], g1[a] - g0[a]);
+            EXPECT_DOUBLE_EQ(q.grid.origin[a], whole.grid.origin[a] + g0[a] * whole.grid.spacing);
+        }
+        for (int k = d.e0[2]; k < d.e1[2]; ++k)
+            for (int j = d.e0[1]; j < d.e1[1]; ++j)
+                for (int i = d.e0[0]; i < d.e1[0]; ++i) {
+                    ++owned_elements[whole.grid.element_index(i, j, k)];
+                    EXPECT_EQ(q.grid.at(i - g0[0], j - g0[1], k - g0[2]), whole.grid.at(i, j, k));
+                }
         ASSERT_EQ(q.node_mass.size(), q.grid.node_count());
-        // The WHOLE model's mass on shared nodes (both sides' elements), not the slab's own.
-        for (std::size_t n = 0; n < q.node_mass.size(); ++n)
-            ASSERT_EQ(q.node_mass[n], whole.node_mass[n + sp.node_offset]);
         ASSERT_EQ(q.boundary.node_damping.size(), q.grid.node_count());
-        EXPECT_EQ(q.boundary.node_damping.front(), whole.boundary.node_damping[sp.node_offset]);
-        for (std::size_t n : q.boundary.fixed_nodes)
-            EXPECT_TRUE(std::binary_search(whole.boundary.fixed_nodes.begin(), whole.boundary.fixed_nodes.end(),
-                                           n + sp.node_offset));
-        fixed += q.boundary.fixed_nodes.size();
+        const std::vector<bool> fixed = q.boundary.fixed_mask(q.grid.node_count());
+        const std::vector<bool> whole_fixed = whole.boundary.fixed_mask(whole.grid.node_count());
+        for (std::size_t l = 0; l < q.grid.node_count(); ++l) {
+            const std::array<int, 3> c = global_node(sp, l);
+            const std::size_t n = whole.grid.node_index(c[0], c[1], c[2]);
+            // The WHOLE model's mass and damping on every node, not the box's own.
+            ASSERT_EQ(q.node_mass[l], whole.node_mass[n]);
+            ASSERT_EQ(q.boundary.node_damping[l], whole.boundary.node_damping[n]);
+            bool ghost = false;
+            for (std::size_t a = 0; a < 3; ++a)
+                ghost = ghost || (d.has_neighbour(int(a), 0) && c[a] == g0[a]) ||
+                        (d.has_neighbour(int(a), 1) && c[a] == g1[a]);
+            ASSERT_EQ(fixed[l], whole_fixed[n] || ghost) << l;
+        }
         for (std::size_t i = 0; i < sp.receiver_of.size(); ++i) {
             ++receiver_owner[sp.receiver_of[i]];
-            EXPECT_EQ(q.receivers[i].node + sp.node_offset, whole.receivers[sp.receiver_of[i]].node);
+            const std::array<int, 3> c = global_node(sp, q.receivers[i].node);
+            EXPECT_EQ(whole.grid.node_index(c[0], c[1], c[2]), whole.receivers[sp.receiver_of[i]].node);
         }
-        // The source sits on the top face: only the last slab holds it.
-        EXPECT_EQ(q.sources.size(), sl.shares_upper() ? 0u : 1u);
+        for (const SourceTerm& src : q.sources) {
+            const std::array<int, 3> c = global_node(sp, src.node);
+            EXPECT_EQ(whole.grid.node_index(c[0], c[1], c[2]), whole.sources.front().node);
+        }
     }
-    EXPECT_EQ(fixed, whole.boundary.fixed_nodes.size());  // the fixed corners are at z = 0: one slab
-    for (int n : receiver_owner) EXPECT_EQ(n, 1);         // every receiver owned exactly once
+    for (int n : owned_elements) ASSERT_EQ(n, 1);  // every element owned exactly once
+    for (int n : receiver_owner) EXPECT_EQ(n, 1);  // every receiver owned exactly once
 }
 
-TEST(SlabProblem, ASourceOnASeamIsDrivenByBothSlabs) {
-    Scene s = paper_scene(0.008, 1);
-    const WaveProblem probe = build_wave_problem(s, "test");
-    const std::vector<Slab> slabs = partition_slabs(probe.grid, 2);
-    s.sources.front().position[2] = slabs[0].k1 * s.grid.spacing;
-    s.receivers.front().position[2] = slabs[0].k1 * s.grid.spacing;
-    const WaveProblem whole = build_wave_problem(s, "test");
-    const SlabProblem lower = make_slab_problem(whole, slabs[0]), upper = make_slab_problem(whole, slabs[1]);
-    ASSERT_EQ(lower.problem.sources.size(), 1u);
-    ASSERT_EQ(upper.problem.sources.size(), 1u);
-    EXPECT_EQ(lower.problem.sources[0].node,
-              std::size_t(lower.problem.grid.n[2]) * 42 * 17 + (lower.problem.sources[0].node % (42 * 17)));
-    EXPECT_EQ(upper.problem.sources[0].node / (42 * 17), 0u);  // local node plane 0 of the upper slab
-    // The receiver on the seam belongs to the slab above.
-    EXPECT_EQ(std::count(upper.receiver_of.begin(), upper.receiver_of.end(), 0u), 1);
-    EXPECT_EQ(std::count(lower.receiver_of.begin(), lower.receiver_of.end(), 0u), 0);
+// Each transfer's ghost box is its neighbour's send box: the same global nodes, the same order
+// (box_node), and the neighbour sends nodes it computes itself (not its own ghosts).
+TEST(HaloPlan, EveryGhostBoxIsTheNeighboursSendBoxOfOwnedNodes) {
+    const WaveProblem whole = build_wave_problem(paper_scene(0.016, 1), "test");
+    for (const ProcessGrid pg : {ProcessGrid{{1, 1, 4}}, ProcessGrid{{1, 2, 2}}, ProcessGrid{{2, 2, 3}}}) {
+        SCOPED_TRACE(to_string(pg));
+        const std::vector<Subdomain> subs = partition_boxes(whole.grid, pg);
+        std::vector<HaloPlan> plans;
+        for (const Subdomain& d : subs) plans.push_back(halo_plan(d));
+        std::size_t transfers = 0;
+        for (const Subdomain& d : subs) {
+            const HaloPlan& mine = plans[std::size_t(d.index)];
+            int cut_axes = 0;
+            for (int r : pg.ranks) cut_axes += r > 1;
+            EXPECT_EQ(int(mine.phases.size()), cut_axes);
+            for (const HaloPhase& ph : mine.phases)
+                for (const HaloTransfer& t : ph.transfers) {
+                    ++transfers;
+                    const Subdomain& other = subs[std::size_t(t.neighbour)];
+                    const HaloPlan& theirs = plans[std::size_t(t.neighbour)];
+                    const HaloTransfer* back = nullptr;
+                    for (const HaloPhase& q : theirs.phases)
+                        for (const HaloTransfer& u : q.transfers)
+                            if (q.axis == ph.axis && u.neighbour == d.index) back = &u;
+                    ASSERT_NE(back, nullptr);
+                    ASSERT_EQ(back->send.count(), t.recv.count());
+                    const std::array<int, 3> g0 = d.g0(), h0 = other.g0();
+                    for (std::size_t i = 0; i < t.recv.count(); ++i) {
+                        const std::size_t a = box_node(t.recv.lo.data(), t.recv.hi.data(), std::size_t(mine.nodes[0]),
+                                                       std::size_t(mine.nodes[1]), i);
+                        const std::size_t b = box_node(back->send.lo.data(), back->send.hi.data(),
+                                                       std::size_t(theirs.nodes[0]), std::size_t(theirs.nodes[1]), i);
+                        const std::array<int, 3> ca{
+                            g0[0] + int(a % std::size_t(mine.nodes[0])),
+                            g0[1] + int((a / std::size_t(mine.nodes[0])) % std::size_t(mine.nodes[1])),
+                            g0[2] + int(a / (std::size_t(mine.nodes[0]) * std::size_t(mine.nodes[1])))};
+                        const std::array<int, 3> cb{
+                            h0[0] + int(b % std::size_t(theirs.nodes[0])),
+                            h0[1] + int((b / std::size_t(theirs.nodes[0])) % std::size_t(theirs.nodes[1])),
+                            h0[2] + int(b / (std::size_t(theirs.nodes[0]) * std::size_t(theirs.nodes[1])))};
+                        ASSERT_EQ(ca, cb) << "node " << i;
+                        // Across the phase's axis the sent node is one the sender computes: inside
+                        // its owned nodes e0 .. e1.
+                        const std::size_t ax = std::size_t(ph.axis);
+                        ASSERT_GE(cb[ax], other.e0[ax]);
+                        ASSERT_LE(cb[ax], other.e1[ax]);
+                    }
+                }
+        }
+        // Two transfers per cut between neighbouring boxes.
+        std::size_t cuts = 0;
+        for (std::size_t a = 0; a < 3; ++a)
+            cuts += std::size_t(pg.ranks[a] - 1) * std::size_t(pg.count() / pg.ranks[a]);
+        EXPECT_EQ(transfers, 2 * cuts);
+    }
+}
+
+TEST(ProcessGrid, SlabsUntilTheyGetThinThenTwoAxes) {
+    VoxelGrid g;
+    g.n = {162, 64, 250};  // the paper model at 2 mm
+    EXPECT_EQ(choose_process_grid(g, 1), (ProcessGrid{{1, 1, 1}}));
+    EXPECT_EQ(choose_process_grid(g, 2), (ProcessGrid{{1, 1, 2}}));
+    EXPECT_EQ(choose_process_grid(g, 4), (ProcessGrid{{1, 1, 4}}));
+    // 64 ranks: slabs of 3.9 planes would send 2 x 65 node rows each; 2 x 32 boxes send less.
+    const ProcessGrid many = choose_process_grid(g, 64);
+    EXPECT_GT(many.ranks[1], 1);
+    EXPECT_EQ(many.ranks[0], 1);
+    EXPECT_EQ(many.count(), 64);
+    // A flat model: two axes already at 4 ranks.
+    g.n = {100, 100, 120};
+    EXPECT_EQ(choose_process_grid(g, 4), (ProcessGrid{{1, 2, 2}}));
+}
+
+TEST(ProcessGrid, ParsesAndChecksTheOverride) {
+    EXPECT_TRUE(parse_process_grid("auto", "--process-grid").automatic());
+    EXPECT_EQ(parse_process_grid("1x2x3", "--process-grid"), (ProcessGrid{{1, 2, 3}}));
+    for (const char* bad : {"2x2", "0x1x2", "1x2x3x", "ax2x2", "1 x2x2"}) {
+        try {
+            parse_process_grid(bad, "--process-grid");
+            ADD_FAILURE() << bad;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("--process-grid"), std::string::npos) << e.what();
+        }
+    }
+    VoxelGrid g;
+    g.n = {10, 3, 40};
+    EXPECT_NO_THROW(check_process_grid(g, ProcessGrid{{1, 3, 2}}, 6, "run.process_grid"));
+    EXPECT_THROW(check_process_grid(g, ProcessGrid{{1, 2, 2}}, 6, "run.process_grid"), InputError);  // 4 ranks, not 6
+    EXPECT_THROW(check_process_grid(g, ProcessGrid{{1, 4, 1}}, 4, "run.process_grid"), InputError);  // 3 planes along y
 }
 
 TEST(AxisTurn, PicksTheLongestAxisAndKeepsZWhenItIsLongest) {

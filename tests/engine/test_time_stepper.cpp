@@ -317,25 +317,12 @@ TEST(WaveRun, Fp32TracksFp64) {
 }  // namespace
 
 namespace {
-// A ForceExchange with no neighbours: it makes CpuTimeStepper take its two-pass path (product,
-// then update) without changing any force.
-class NoNeighbours final : public ForceExchange {
-public:
-    bool shares_lower() const override { return false; }
-    bool shares_upper() const override { return false; }
-    void exchange_host(const std::array<double*, 3>&, const SlabForceLayout&) override {}
-    void exchange_host(const std::array<float*, 3>&, const SlabForceLayout&) override {}
-    void start_device(void*, bool, const SlabForceLayout&, void*) override {}
-    void finish_device(void*, bool, const SlabForceLayout&, void*) override {}
-};
-
 template <class Real>
 std::vector<double> run_steps(const WaveProblem& p, int steps, bool two_pass, int threads) {
     const int saved = omp_get_max_threads();
     omp_set_num_threads(threads);
     CpuTimeStepper<Real> st(p);
-    NoNeighbours none;
-    if (two_pass) st.set_force_exchange(&none);
+    st.set_two_pass(two_pass);
     std::mt19937 rng(3);
     std::uniform_real_distribution<double> U(-1e-9, 1e-9);
     std::vector<double> u(3 * st.node_count()), um(u.size());

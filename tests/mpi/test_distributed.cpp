@@ -15,6 +15,7 @@
 #include "gtest_exit_code.hpp"
 #include "scene/scene_io.hpp"
 #include "test_util.hpp"
+#include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_run.hpp"
 
@@ -74,7 +75,7 @@ void expect_same_traces(const Scene& scene, const Case& c, const DistributedOpti
     if (g_world->rank() == 0) reference = run_wave(whole, nullptr);  // one process, no exchange
     g_world->barrier();
     const DistributedRun run = run_wave_distributed(whole, *g_world, nullptr, options);
-    EXPECT_EQ(run.slabs.size(), std::size_t(g_world->size()));
+    EXPECT_EQ(run.subdomains.size(), std::size_t(g_world->size()));
     if (g_world->rank() != 0) return;
     const Result& r = run.result;
     ASSERT_EQ(r.receiver_names, reference.receiver_names);
@@ -140,6 +141,114 @@ INSTANTIATE_TEST_SUITE_P(Methods, DistributedCpuPml,
                                            Case{Method::Ovfem, Precision::Fp32, 1e-5}),
                          case_name);
 
+// Boxes cut along y and along two axes, each with ghost layers on every cut side: 1 rank 1x1x1,
+// 2 ranks 1x2x1 (y only), 3 ranks 1x3x1, 4 ranks 1x2x2 (y and z: edges and corners whose ghost
+// nodes arrive in the second phase), the seam source driving nodes of several boxes.
+ProcessGrid cross_grid(int ranks) { return ranks == 4 ? ProcessGrid{{1, 2, 2}} : ProcessGrid{{1, ranks, 1}}; }
+
+class DistributedCpuGrid : public ::testing::TestWithParam<Case> {};
+
+TEST_P(DistributedCpuGrid, TracesEqualTheOneProcessRun) {
+    Scene s = seam_scene(g_world->size(), GetParam().method == Method::Tcovfem ? 120 : 300);
+    s.run.method = GetParam().method;
+    s.run.precision = GetParam().precision;
+    // A second seam source on the middle y plane, and receivers along y through every box.
+    Source extra = s.sources.front();
+    extra.name = "y seam";
+    extra.position = {0.152, 0.064, 0.2};
+    extra.direction = {0, 1, 1};
+    s.sources.push_back(extra);
+    for (int j = 0; j <= 16; j += 2)
+        s.receivers.push_back({"y" + std::to_string(j), {0.104, j * s.grid.spacing, 0.256}});
+    DistributedOptions o;
+    o.grid = cross_grid(g_world->size());
+    expect_same_traces(s, GetParam(), o);
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, DistributedCpuGrid,
+                         ::testing::Values(Case{Method::Ovfem, Precision::Fp64, 1e-13},
+                                           Case{Method::Tcovfem, Precision::Fp64, 1e-13},
+                                           Case{Method::Ovfem, Precision::Fp32, 1e-5}),
+                         case_name);
+
+// The PML's layer cut by y and z seams: its element and node tables on boxes (the methods share
+// the exchange; one is enough here).
+TEST(DistributedCpuGrid, WithAPmlTracesEqualTheOneProcessRun) {
+    DistributedOptions o;
+    o.grid = cross_grid(g_world->size());
+    const Case c{Method::Ovfem, Precision::Fp64, 1e-13};
+    expect_same_traces(pml_scene(g_world->size(), c), c, o);
+}
+
+// The whole wavefield, not only the receivers: slices of the live preview gathered from the
+// ranks' subdomains (their owned nodes) equal the one-process state's, on a model that is turned
+// (longest along x) and cut along y and z with 4 ranks, in every plane and quantity.
+TEST(DistributedCpu, SlicesOfTheWholeFieldEqualTheOneProcessRun) {
+    Scene s = seam_scene(1, 120);
+    s.grid.size[0] = 0.6;
+    s.sources.front().direction = {1, 2, 3};
+    const WaveProblem whole = build_wave_problem(s, "test");
+    DistributedOptions o;
+    o.grid = cross_grid(g_world->size());
+    const SubdomainSetup setup = prepare_subdomain(whole, *g_world, o);
+    CpuTimeStepper<double> st(setup.mine.problem);
+    st.set_halo_exchange(setup.exchange.get());
+    for (std::int64_t n = 0; n < whole.steps; ++n) st.step(n);
+    const std::vector<double> u = st.displacement(), up = st.previous_displacement();
+    std::unique_ptr<CpuTimeStepper<double>> ref;
+    if (g_world->rank() == 0) {
+        ref = std::make_unique<CpuTimeStepper<double>>(whole);
+        for (std::int64_t n = 0; n < whole.steps; ++n) ref->step(n);
+    }
+    const std::vector<double> ru = ref ? ref->displacement() : std::vector<double>{};
+    const std::vector<double> rp = ref ? ref->previous_displacement() : std::vector<double>{};
+    const std::size_t nx1 = std::size_t(whole.grid.n[0] + 1), ny1 = std::size_t(whole.grid.n[1] + 1);
+    const std::size_t nn = whole.grid.node_count();
+    struct Cut {
+        SlicePlane plane;
+        int index, width, height;
+    };
+    const Cut cuts[] = {{SlicePlane::XY, whole.grid.n[2] / 2, int(nx1), int(ny1)},
+                        {SlicePlane::XZ, whole.grid.n[1] / 2, int(nx1), whole.grid.n[2] + 1},
+                        {SlicePlane::YZ, whole.grid.n[0] / 3, int(ny1), whole.grid.n[2] + 1}};
+    for (const Cut& cut : cuts)
+        for (SliceQuantity q :
+             {SliceQuantity::Ux, SliceQuantity::Uy, SliceQuantity::Uz, SliceQuantity::VelocityMagnitude}) {
+            const SliceImage img = gather_slice(*g_world, setup, whole.grid, u, up, whole.dt, cut.plane, cut.index, q);
+            if (g_world->rank() != 0) continue;
+            ASSERT_EQ(img.width, cut.width);
+            ASSERT_EQ(img.height, cut.height);
+            const double* uc[3] = {ru.data(), ru.data() + nn, ru.data() + 2 * nn};
+            const double* pc[3] = {rp.data(), rp.data() + nn, rp.data() + 2 * nn};
+            double diff = 0, peak = 0;
+            for (int b = 0; b < cut.height; ++b)
+                for (int a = 0; a < cut.width; ++a) {
+                    const double want =
+                        slice_value(q, uc, pc, slice_node_index(cut.plane, cut.index, a, b, nx1, ny1), 1.0 / whole.dt);
+                    const double got = img.values[std::size_t(a) + std::size_t(cut.width) * std::size_t(b)];
+                    diff = std::max(diff, std::fabs(got - want));
+                    peak = std::max(peak, std::fabs(want));
+                }
+            ASSERT_GT(peak, 0.0) << int(cut.plane) << " " << int(q);
+            EXPECT_LT(diff, 1e-6 * peak) << int(cut.plane) << " " << int(q);  // float pixels
+        }
+}
+
+// A process grid that does not fit the job or the model: an InputError naming the option, on
+// every rank, before anything collective.
+TEST(DistributedCpu, AProcessGridThatDoesNotFitIsAnInputError) {
+    const WaveProblem whole = build_wave_problem(seam_scene(1, 10), "test");
+    DistributedOptions o;
+    o.grid = ProcessGrid{{1, 1, g_world->size() + 1}};
+    o.grid_field = "run.process_grid";
+    try {
+        run_wave_distributed(whole, *g_world, nullptr, o);
+        ADD_FAILURE() << "expected an InputError";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("run.process_grid"), std::string::npos) << e.what();
+    }
+}
+
 // A model longest along x is cut along x (turned, then turned back): same traces.
 TEST(DistributedCpu, AModelLongestAlongXIsCutAlongXWithTheSameTraces) {
     Scene s = seam_scene(1, 300);
@@ -179,6 +288,12 @@ TEST(DistributedCpu, TooManyRanksForTheModelIsAnInputError) {
     }
 }
 
+DistributedOptions with_transport(HaloTransport t) {
+    DistributedOptions o;
+    o.halo = t;
+    return o;
+}
+
 // CUDA: the distributed run on the GPUs against the single-GPU run, with each transport.
 bool have_cuda(std::string& why) { return cuda_compiled() && !cuda_devices(&why).empty(); }
 
@@ -189,25 +304,47 @@ TEST_P(DistributedCuda, TracesEqualTheSingleGpuRun) {
     if (!g_world->all(have_cuda(why))) GTEST_SKIP() << "no CUDA device: " << why;
     const int devices = int(cuda_devices().size());
     for (HaloTransport t : {HaloTransport::HostStaged, HaloTransport::Nccl}) {
-        SCOPED_TRACE(to_string(t));
         // NCCL wants one GPU per rank.
         if (t == HaloTransport::Nccl && (!nccl_built() || !g_world->all(devices >= g_world->size()))) continue;
-        Scene s = seam_scene(g_world->size(), 400);
-        s.run.backend = Backend::Cuda;
-        s.run.method = GetParam().method;
-        s.run.precision = GetParam().precision;
-        expect_same_traces(s, GetParam(), {t});
+        // Slabs (z planes, contiguous) and boxes cut along y (strided boxes: the pack kernels).
+        for (const ProcessGrid& grid : {ProcessGrid{}, cross_grid(g_world->size())}) {
+            SCOPED_TRACE(std::string(to_string(t)) + " " + to_string(grid));
+            Scene s = seam_scene(g_world->size(), 400);
+            s.run.backend = Backend::Cuda;
+            s.run.method = GetParam().method;
+            s.run.precision = GetParam().precision;
+            DistributedOptions o = with_transport(t);
+            o.grid = grid;
+            expect_same_traces(s, GetParam(), o);
+        }
     }
 }
 
-// With pml_scene's layer on the GPUs (the split design's layer passes on each slab, the element
-// pass before the exchange of the shared planes) against the single-GPU run (the fused step's).
+// With pml_scene's layer on the GPUs (the fused step's layer passes on each box, its ghost
+// elements included) against the single-GPU run.
 TEST_P(DistributedCuda, WithAPmlTracesEqualTheSingleGpuRun) {
     std::string why;
     if (!g_world->all(have_cuda(why))) GTEST_SKIP() << "no CUDA device: " << why;
     Scene s = pml_scene(g_world->size(), GetParam());
     s.run.backend = Backend::Cuda;
-    expect_same_traces(s, GetParam(), {HaloTransport::HostStaged});
+    expect_same_traces(s, GetParam(), with_transport(HaloTransport::HostStaged));
+}
+
+// The distributed engine takes the fused step (the point of the ghost layers), like one GPU.
+TEST(DistributedCudaEngine, EachRankRunsTheFusedStep) {
+    std::string why;
+    if (!g_world->all(have_cuda(why))) GTEST_SKIP() << "no CUDA device: " << why;
+    Scene s = seam_scene(g_world->size(), 10);
+    s.run.backend = Backend::Cuda;
+    const WaveProblem whole = build_wave_problem(s, "test");
+    const SubdomainSetup setup = prepare_subdomain(whole, *g_world, with_transport(HaloTransport::HostStaged));
+    CudaEngineOptions eo;
+    eo.device = setup.device;
+    eo.exchange = setup.exchange.get();
+    CudaTimeStepper stepper(setup.mine.problem, eo);
+    EXPECT_TRUE(stepper.fused_step());
+    stepper.advance(0, 10, nullptr);
+    EXPECT_GT(g_world->max(max_abs(stepper.displacement())), 0.0);  // the source's rank moved
 }
 
 // The CUDA issue's tolerances: 1e-12 in FP64 (TCOVFEM M = 8 included), 1e-5 in FP32.
