@@ -69,6 +69,9 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
     DistributedRun out;
     // Too many ranks: an InputError on every rank, before anything collective can hang.
     check_slab_count(slab_axis_planes(whole.grid), world.size());
+    // The slabs share corner-node planes; the spectral elements' GLL planes are not cut yet.
+    if (whole.method == Method::Sem)
+        throw InputError("", "run.method", "sem has no distributed runs yet; run it in one process");
     SlabSetup setup;
     try {
         setup = prepare_slab(whole, world, options);

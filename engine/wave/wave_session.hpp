@@ -52,8 +52,9 @@ public:
 
 private:
     struct Stepper;
-    template <class Real>
+    template <class CpuEngine>
     struct CpuStepper;
+    template <class CudaEngine>
     struct CudaStepper;
 
     WaveProblem problem_;

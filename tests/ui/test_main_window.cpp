@@ -406,7 +406,7 @@ private slots:
 
     void dispersionPanelDrawsBothMethods() {
         // VFEM and OVFEM: one ratio curve and one polar curve each.
-        QCOMPARE(w_->dispersion()->seriesCount(), 4);
+        QCOMPARE(w_->dispersion()->seriesCount(), 10);  // VFEM, OVFEM, SEM p = 2, 3, 4: ratio and polar
     }
 
     void cleanupTestCase() { w_.reset(); }
