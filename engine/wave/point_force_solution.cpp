@@ -53,12 +53,17 @@ double first_reflection_onset(const PointForceProblem& p, const std::array<doubl
 }
 
 PointForceProblem finish(PointForceProblem p) {
-    p.duration = 1e300;
-    for (const auto& [name, off] : p.receivers) p.duration = std::min(p.duration, first_reflection_onset(p, off));
+    p.duration = point_force_error_window(p);
     return p;
 }
 
 }  // namespace
+
+double point_force_error_window(const PointForceProblem& p) {
+    double window = 1e300;
+    for (const auto& [name, off] : p.receivers) window = std::min(window, first_reflection_onset(p, off));
+    return window;
+}
 
 PointForceProblem stokes_point_force_problem() { return scaled_point_force_problem(1.0); }
 

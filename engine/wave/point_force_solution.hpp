@@ -44,6 +44,11 @@ PointForceProblem stokes_point_force_problem();
 // window: the first reflection arrives sooner).
 PointForceProblem scaled_point_force_problem(double factor, double box_factor = 1.0);
 
+// The error window of a problem: until the onset of the first P wave reflected by a face at any
+// receiver (duration is set to this by the functions above; call it again after changing the
+// cube or the receivers).
+double point_force_error_window(const PointForceProblem& prob);
+
 // The scene of the problem at spacing ds for a method (order: sem's p).
 Scene point_force_scene(const PointForceProblem& prob, Method method, double ds, int order = 4,
                         Precision precision = Precision::Fp64);

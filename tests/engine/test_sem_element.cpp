@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
+#include "wave/dispersion.hpp"
 #include "wave/sem_element_matrix.hpp"
 #include "wave/sem_mesh.hpp"
 #include "wave/sem_stepper_cpu.hpp"
@@ -320,6 +321,30 @@ TEST_P(SemOrder, DiscreteEnergyConservedWithoutDamping) {
         EXPECT_EQ(cur[c * nn + mesh.node_index(mesh.n[0] - 2, mesh.n[1] - 2, mesh.n[2] - 2)], 0.0);
     }
     EXPECT_GT(std::abs(dot(cur, cur) - dot(u0, u0)), 1e-3 * dot(u0, u0));
+}
+
+TEST_P(SemOrder, BlochPhaseErrorFallsAtOrderTwoP) {
+    // Semi-discrete (dt = 0) Bloch analysis of the element's periodic cell: the GLL-lumped spectral
+    // element's relative phase-velocity error is O((k h)^(2p)) (Ainsworth and Wajid 2009), so
+    // doubling the points per wavelength divides it by about 2^(2p); an error in the element or
+    // in the cell's assembly (a wrong phase, a wrong mass) breaks the rate. The exact speeds are
+    // the limit at fine resolution.
+    const int p = GetParam();
+    const Material m = concrete();
+    for (const std::array<double, 3> dir : {std::array<double, 3>{1, 0, 0}, std::array<double, 3>{1, 1, 1}}) {
+        const auto coarse = sem_bloch_velocity_ratios(p, kDs, m, 0, 6, dir);
+        const auto fine = sem_bloch_velocity_ratios(p, kDs, m, 0, 12, dir);
+        for (int mode = 0; mode < 3; ++mode) {
+            const double e1 = std::abs(coarse[mode] - 1), e2 = std::abs(fine[mode] - 1);
+            ASSERT_GT(e2, 0);
+            EXPECT_LT(e1, 0.02) << mode;
+            EXPECT_GT(std::log2(e1 / e2), 2 * p - 0.5) << "mode " << mode << " dir " << dir[1];
+        }
+    }
+    // At 5 nodes per S wavelength along the cube diagonal SEM beats OVFEM by far (equal nodes).
+    const auto sem = sem_bloch_velocity_ratios(p, kDs, m, 0, 5, {1, 1, 1});
+    const auto ovfem = bloch_velocity_ratios(ElementMethod::Ovfem, kDs, m, 0, 5, {1, 1, 1});
+    EXPECT_LT(std::abs(sem[0] - 1), 0.5 * std::abs(ovfem[0] - 1));
 }
 
 INSTANTIATE_TEST_SUITE_P(Orders, SemOrder, ::testing::Values(2, 3, 4),
