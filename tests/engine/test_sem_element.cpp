@@ -16,6 +16,8 @@
 #include "wave/sem_mesh.hpp"
 #include "wave/sem_stepper_cpu.hpp"
 #include "wave/wave_problem.hpp"
+#include "wave/wave_run.hpp"
+#include "wave/wave_session.hpp"
 
 using namespace voxwave;
 using namespace voxwave::testing;
@@ -374,6 +376,43 @@ TEST(SemRunRules, OrderOutsideTwoToFourAndPmlAreRefused) {
     }
     s.boundary.absorbing.type = "sponge";
     EXPECT_NO_THROW(validate_scene(s, "scene.json"));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(SemSession, LiveSessionEqualsBatchRunAndSlicesReadTheCorners) {
+    Scene s = block_scene(4, 3, 3, kDs);
+    s.run.method = Method::Sem;
+    s.run.order = 3;
+    s.run.steps = 40;
+    s.sources.push_back({"S", {0.006, 0.006, 0.006}, {0.2, 0.3, 1.0}, 1.0, ricker(300e3, 4e-6)});
+    s.receivers.push_back({"R", {0.012, 0.004, 0.008}});
+    const WaveProblem p = build_wave_problem(s, "session");
+    const Result batch = run_wave(p, {});
+    WaveSession session(p);
+    session.advance(13);
+    session.advance(27);
+    const Result live = session.result();
+    ASSERT_EQ(live.displacement.size(), batch.displacement.size());
+    for (std::size_t i = 0; i < batch.displacement.size(); ++i) EXPECT_EQ(live.displacement[i], batch.displacement[i]);
+    // The slice shows the voxel corners: node (p i, p j, p k) of the GLL grid.
+    const SliceImage img = session.slice(SlicePlane::XY, 2, SliceQuantity::Uz);
+    ASSERT_EQ(img.width, 5);
+    ASSERT_EQ(img.height, 4);
+    SemTimeStepperCpu<double> st(p);
+    for (int n = 0; n < 40; ++n) st.step(n);
+    const auto u = st.displacement();
+    const SemMesh& mesh = st.mesh();
+    double peak = 0;
+    for (int b = 0; b < 4; ++b)
+        for (int a = 0; a < 5; ++a) {
+            const double v = u[2 * mesh.node_count() + mesh.node_index(3 * a, 3 * b, 3 * 2)];
+            EXPECT_FLOAT_EQ(img.values[std::size_t(b) * 5 + a], float(v));
+            peak = std::max(peak, std::abs(v));
+        }
+    EXPECT_GT(peak, 0);
 }
 
 }  // namespace
