@@ -106,7 +106,7 @@ int run(const AccuracyOptions& o) {
     std::ostringstream md;
     md << "## Stokes point-force accuracy, " << utc_timestamp() << "\n\n";
     md << "- machine: " << cpu_model() << ", " << omp_get_max_threads() << " OpenMP threads (host " << host_name()
-       << "); backend: " << backend_used << "\n";
+       << "); " << backend_used << "\n";
     md << "- command: `" << o.command_line << "`\n";
     md << "- problem: rho " << prob.material.density << " kg/m^3, vp " << prob.material.vp << ", vs "
        << prob.material.vs << " m/s, Ricker " << prob.frequency * 1e-3 << " kHz along z at the centre of a "
