@@ -416,3 +416,54 @@ TEST(SemSession, LiveSessionEqualsBatchRunAndSlicesReadTheCorners) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SemBoundary, SpongeAtGllNodesFollowsItsProfileAndFixedPointsSnapToGllNodes) {
+    // The sponge's alpha_max (1 - d / L)^2 at each GLL node's own depth d (sponge_layer.hpp),
+    // written out here; a fixed point holds its nearest GLL node.
+    Scene s = block_scene(6, 3, 3, kDs);
+    s.boundary.absorbing.type = "sponge";
+    s.boundary.absorbing.faces = {"x-"};
+    s.boundary.absorbing.thickness = 2 * kDs;
+    s.boundary.fixed_points = {{0.0093, 0.0041, 0.0}};
+    s.run.method = Method::Sem;
+    s.run.order = 4;
+    const WaveProblem p = build_wave_problem(s, "sponge");
+    const SemMesh mesh = sem_mesh(p.grid, 4);
+    const double L = 2 * kDs, peak = 3.0 * concrete().vp * std::log(1e3) / (2.0 * L);
+    const double xi1 = -std::sqrt(3.0 / 7.0);
+    for (int i = 0; i < mesh.n[0]; ++i) {
+        const double d = (i / 4) * kDs + 0.5 * kDs * (gll_tables(4).xi[i % 4] + 1);
+        const double expect = d < L ? peak * (1 - d / L) * (1 - d / L) : 0.0;
+        EXPECT_NEAR(p.boundary.damping_at(mesh.node_index(i, 2, 3)), expect, 1e-9 * peak) << i;
+    }
+    EXPECT_NEAR(mesh.offset(1), 0.5 * kDs * (xi1 + 1), 1e-18);
+    // (9.3, 4.1, 0) mm: element 2 along x (r = -0.35 -> -sqrt(3/7) = -0.655, node 1 of 0..4),
+    // element 1 along y (r = -0.95 -> -1), z = 0.
+    ASSERT_EQ(p.boundary.fixed_nodes.size(), 1u);
+    EXPECT_EQ(p.boundary.fixed_nodes[0], mesh.node_index(4 * 2 + 1, 4 * 1 + 0, 0));
+}
+
+TEST(SemPrecision, Fp32TracesFollowFp64) {
+    Scene s = block_scene(5, 4, 4, kDs);
+    s.run.method = Method::Sem;
+    s.run.order = 3;
+    s.run.steps = 150;
+    s.sources.push_back({"S", {0.008, 0.008, 0.008}, {0.2, 0.3, 1.0}, 1.0, ricker(150e3, 8e-6)});
+    s.receivers.push_back({"R", {0.016, 0.012, 0.004}});
+    const WaveProblem p64 = build_wave_problem(s, "fp64");
+    s.run.precision = Precision::Fp32;
+    const WaveProblem p32 = build_wave_problem(s, "fp32");
+    const Result a = run_wave(p64, {}), b = run_wave(p32, {});
+    double peak = 0, diff = 0;
+    for (std::size_t i = 0; i < a.displacement.size(); ++i) {
+        peak = std::max(peak, std::abs(a.displacement[i]));
+        diff = std::max(diff, std::abs(a.displacement[i] - b.displacement[i]));
+    }
+    ASSERT_GT(peak, 0);
+    EXPECT_LT(diff, 1e-4 * peak);
+    EXPECT_GT(diff, 0.0);  // it did run in single precision
+}
+
+}  // namespace
