@@ -16,6 +16,7 @@
 #include "iga/multifrontal_cuda.hpp"
 #include "integration/integrate_cuda.hpp"
 #include "poisson/direct_solver_cuda.hpp"
+#include "wave/sem_stepper_cuda.hpp"
 #include "wave/slice_staging.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #endif
@@ -64,6 +65,19 @@ std::vector<float> CudaFloatArray::download() const { no_cuda(); }
 std::size_t cuda_model_bytes(std::size_t, std::size_t, Precision, bool, bool) { no_cuda(); }
 void check_cuda_model_fits(std::size_t, std::size_t, Precision, bool, bool, std::size_t) { no_cuda(); }
 void run_wave_cuda(const WaveProblem&, const ProgressFn&, Result&, CudaEngineOptions) { no_cuda(); }
+struct SemCudaTimeStepper::Impl {};
+SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem&, int) { no_cuda(); }
+SemCudaTimeStepper::~SemCudaTimeStepper() = default;
+std::size_t SemCudaTimeStepper::node_count() const { no_cuda(); }
+void SemCudaTimeStepper::set_state(const std::vector<double>&, const std::vector<double>&) { no_cuda(); }
+std::vector<double> SemCudaTimeStepper::displacement() const { no_cuda(); }
+std::vector<double> SemCudaTimeStepper::previous_displacement() const { no_cuda(); }
+void SemCudaTimeStepper::advance(std::int64_t, std::int64_t, std::vector<double>*) { no_cuda(); }
+std::vector<double> SemCudaTimeStepper::stiffness_times(const std::vector<double>&) const { no_cuda(); }
+CudaStepTiming SemCudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_cuda(); }
+std::size_t SemCudaTimeStepper::device_bytes() const { no_cuda(); }
+std::string SemCudaTimeStepper::device_name() const { no_cuda(); }
+void run_sem_cuda(const WaveProblem&, const ProgressFn&, Result&, int) { no_cuda(); }
 double measure_device_copy_bandwidth_gbs(std::size_t) { no_cuda(); }
 
 struct DeviceSliceStaging::Impl {};

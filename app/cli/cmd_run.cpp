@@ -21,13 +21,13 @@ namespace voxwave::cli {
 namespace {
 struct RunOptions {
     std::string scene, out, method, precision, backend, halo = "auto", process_grid = "auto";
-    int stages = 0;
+    int stages = 0, order = 0;
     double spacing = 0, dt = 0, duration = 0;
     long long steps = 0;
     bool quiet = false;
     // The overriding options, to tell "--stages 0" from no --stages.
     const CLI::Option *stages_given = nullptr, *spacing_given = nullptr, *dt_given = nullptr, *steps_given = nullptr,
-                      *duration_given = nullptr;
+                      *duration_given = nullptr, *order_given = nullptr;
 };
 
 bool given(const CLI::Option* option) { return option && option->count() > 0; }
@@ -45,6 +45,7 @@ OptionFields overridden_fields(const RunOptions& o) {
     if (!o.precision.empty()) f.push_back({"run.precision", "--precision"});
     if (!o.backend.empty()) f.push_back({"run.backend", "--backend"});
     if (given(o.stages_given)) f.push_back({"run.stages", "--stages"});
+    if (given(o.order_given)) f.push_back({"run.order", "--order"});
     if (given(o.spacing_given)) f.push_back({"grid.spacing", "--spacing"});
     if (given(o.dt_given)) f.push_back({"run.dt", "--dt"});
     if (given(o.steps_given)) f.push_back({"run.steps", "--steps"});
@@ -58,6 +59,7 @@ void apply_overrides(const RunOptions& o, Scene& scene) {
     if (!o.precision.empty()) scene.run.precision = parse_precision(o.precision, "--precision");
     if (!o.backend.empty()) scene.run.backend = parse_backend(o.backend, "--backend");
     if (given(o.stages_given)) scene.run.stages = o.stages;
+    if (given(o.order_given)) scene.run.order = o.order;
     if (given(o.spacing_given)) scene.grid.spacing = o.spacing;
     if (given(o.dt_given)) scene.run.dt = o.dt;
     if (given(o.steps_given)) {
@@ -194,11 +196,14 @@ std::function<int()> add_run_command(CLI::App& app) {
     CLI::App* c = app.add_subcommand("run", "Run a scene and write receiver traces to an HDF5 result file");
     c->add_option("scene", o->scene, "Scene file (voxwave-scene JSON)")->required();
     c->add_option("--out,-o", o->out, "Result file to write (voxwave-result HDF5)")->required();
-    c->add_option("--method", o->method, "vfem | ovfem | tcovfem (overrides the scene)");
+    c->add_option("--method", o->method, "vfem | ovfem | tcovfem | sem (overrides the scene)");
     c->add_option("--precision", o->precision, "fp64 | fp32");
     o->stages_given = c->add_option(
         "--stages", o->stages,
         "TCOVFEM INT8 stages M, " + std::to_string(kTcovfemMinStages) + ".." + std::to_string(kTcovfemMaxStages));
+    o->order_given = c->add_option("--order", o->order,
+                                   "SEM GLL order p, " + std::to_string(kSemMinOrder) + ".." +
+                                       std::to_string(kSemMaxOrder) + " (spectral elements: run.method sem)");
     c->add_option("--backend", o->backend, "auto | cpu | cuda");
     o->spacing_given = c->add_option("--spacing", o->spacing,
                                      "Voxel size ds in metres, " + format_number(kMinSpacing) + ".." +

@@ -8,7 +8,7 @@
 
 int main(int argc, char** argv) {
     using namespace voxwave::cli;
-    CLI::App app{"voxwave-cli: voxel elastic-wave simulations (VFEM, OVFEM, TCOVFEM) from the command line"};
+    CLI::App app{"voxwave-cli: voxel elastic-wave simulations (VFEM, OVFEM, TCOVFEM, SEM) from the command line"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("voxwave-cli ") + VOXWAVE_VERSION);
     std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     add(add_table3_command);
     add(add_bench_live_command);
     add(add_bench_scaling_command);
+    add(add_bench_accuracy_command);
     add(add_compare_command);
     add(add_integrate_command);
     add(add_iga_command);

@@ -20,4 +20,11 @@ double sponge_peak_damping(double vp_max, double thickness);
 // when no face carries a sponge.
 std::vector<double> sponge_node_damping(const BoundaryConditions& bc, const VoxelGrid& g, double vp_max);
 
+// The same on any tensor-product node grid (the spectral elements' GLL nodes): along axis a, node
+// i lies at distance from_lower[a][i] from the lower face and from_upper[a][i] from the upper one;
+// the result is x-fastest over the three axes' nodes.
+std::vector<double> sponge_node_damping(const BoundaryConditions& bc,
+                                        const std::array<std::vector<double>, 3>& from_lower,
+                                        const std::array<std::vector<double>, 3>& from_upper, double vp_max);
+
 }  // namespace voxwave

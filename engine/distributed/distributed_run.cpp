@@ -87,6 +87,9 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
     } else {
         resolve_process_grid(whole.grid, world.size(), options.grid, options.grid_field);
     }
+    // The boxes share corner-node planes; the spectral elements' GLL planes are not cut yet.
+    if (whole.method == Method::Sem)
+        throw InputError("", "run.method", "sem has no distributed runs yet; run it in one process");
     SubdomainSetup setup;
     try {
         setup = prepare_subdomain(whole, world, options);

@@ -27,6 +27,13 @@ void check_tcovfem_stages(std::int64_t stages, const std::string& file, const st
                              std::to_string(kTcovfemMaxStages) + " (got " + std::to_string(stages) + ")");
 }
 
+void check_sem_order(std::int64_t order, const std::string& file, const std::string& field) {
+    if (!sem_order_allowed(order))
+        throw InputError(file, field,
+                         "must be between " + std::to_string(kSemMinOrder) + " and " + std::to_string(kSemMaxOrder) +
+                             " (got " + std::to_string(order) + ")");
+}
+
 void check_precision(Method method, Precision precision, const std::string& file, const std::string& field) {
     if (!precision_allowed(method, precision))
         throw InputError(file, field,

@@ -23,6 +23,18 @@ constexpr bool tcovfem_stages_allowed(std::int64_t stages) {
 // A scene that names no M gets FP64-level accuracy (RunSpec is declared before these rules).
 static_assert(RunSpec{}.stages == kTcovfemMaxStages);
 
+// The spectral elements' polynomial order p (run.method "sem"): p = 1 is the trilinear voxel
+// (VFEM with GLL-lumped mass), and above 4 the time step shrinks as p^-2 for little gain at the
+// ppw the voxel models use. A scene that names none gets the most accurate.
+inline constexpr int kSemMinOrder = 2;
+inline constexpr int kSemMaxOrder = 4;
+constexpr bool sem_order_allowed(std::int64_t order) { return order >= kSemMinOrder && order <= kSemMaxOrder; }
+static_assert(RunSpec{}.order == kSemMaxOrder);
+
+// The spectral elements have no PML pass yet (its stretched stiffness is written for the voxel
+// element's moments): a sem scene with a PML face is refused; the sponge works.
+constexpr bool method_has_pml(Method method) { return method != Method::Sem; }
+
 // TCOVFEM computes in INT8 digits and an FP64 diagonal: it has no FP32 variant. VFEM and OVFEM
 // run in both precisions.
 constexpr bool precision_allowed(Method method, Precision precision) {
@@ -65,6 +77,7 @@ double pml_default_frequency(const std::vector<Source>& sources);
 // its rule (a command-line option passes its own name as the field).
 void check_tcovfem_stages(std::int64_t stages, const std::string& file, const std::string& field);
 void check_precision(Method method, Precision precision, const std::string& file, const std::string& field);
+void check_sem_order(std::int64_t order, const std::string& file, const std::string& field);
 void check_spacing(double spacing, const std::string& file, const std::string& field);
 
 }  // namespace voxwave

@@ -18,7 +18,7 @@ Enum parse_enum(const std::string& s, const std::string& field, const char* what
 }
 
 // Same order as the enums.
-const char* const kMethods[] = {"vfem", "ovfem", "tcovfem"};
+const char* const kMethods[] = {"vfem", "ovfem", "tcovfem", "sem"};
 const char* const kPrecisions[] = {"fp64", "fp32"};
 const char* const kWavelets[] = {"ricker", "tone_burst", "bandpass", "samples"};
 

@@ -113,7 +113,7 @@ struct SnapshotSpec {
     bool operator==(const SnapshotSpec&) const = default;
 };
 
-enum class Method { Vfem, Ovfem, Tcovfem };
+enum class Method { Vfem, Ovfem, Tcovfem, Sem };
 enum class Precision { Fp64, Fp32 };
 
 struct RunSpec {
@@ -124,6 +124,7 @@ struct RunSpec {
     double duration = 0;     // seconds; ignored when steps > 0
     std::int64_t steps = 0;  // when > 0 takes precedence over duration
     Backend backend = Backend::Auto;
+    int order = 4;  // SEM polynomial order p (run_rules.hpp); last, so brace-initialised specs keep their meaning
     bool operator==(const RunSpec&) const = default;
 };
 
@@ -152,7 +153,7 @@ struct Scene {
 const char* to_string(Method m);
 const char* to_string(Precision p);
 const char* to_string(WaveletType t);
-// Parsers throw InputError("", field, "unknown method 'x' (expected vfem, ovfem or tcovfem)").
+// Parsers throw InputError("", field, "unknown method 'x' (expected vfem, ovfem, tcovfem or sem)").
 Method parse_method(const std::string& s, const std::string& field = "method");
 Precision parse_precision(const std::string& s, const std::string& field = "precision");
 WaveletType parse_wavelet_type(const std::string& s, const std::string& field = "type");

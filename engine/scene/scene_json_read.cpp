@@ -245,7 +245,7 @@ private:
     }
 
     RunSpec run(const ObjectReader& r) const {
-        r.allow({"method", "precision", "stages", "dt", "duration", "steps", "backend", "snapshots"});
+        r.allow({"method", "precision", "stages", "order", "dt", "duration", "steps", "backend", "snapshots"});
         RunSpec s;
         try {
             if (r.has("method")) s.method = parse_method(r.string("method"), r.field("method"));
@@ -260,6 +260,9 @@ private:
         if (stages < std::numeric_limits<int>::min() || stages > std::numeric_limits<int>::max())
             check_tcovfem_stages(stages, file_, r.field("stages"));
         s.stages = static_cast<int>(stages);
+        const std::int64_t order = r.integer_or("order", s.order);
+        if (!sem_order_allowed(order)) check_sem_order(order, file_, r.field("order"));
+        s.order = static_cast<int>(order);
         s.dt = r.number_or("dt", s.dt);
         s.duration = r.number_or("duration", s.duration);
         s.steps = r.integer_or("steps", s.steps);

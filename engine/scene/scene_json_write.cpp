@@ -125,6 +125,7 @@ std::string scene_to_json_text(const Scene& s) {
     j["run"] = {{"method", to_string(s.run.method)},
                 {"precision", to_string(s.run.precision)},
                 {"stages", s.run.stages},
+                {"order", s.run.order},
                 {"dt", s.run.dt},
                 {"duration", s.run.duration},
                 {"steps", s.run.steps},

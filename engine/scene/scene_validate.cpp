@@ -228,10 +228,20 @@ public:
         const RunSpec& r = scene_.run;
         check_tcovfem_stages(r.stages, label_, "run.stages");
         check_precision(r.method, r.precision, label_, "run.precision");
+        check_sem_order(r.order, label_, "run.order");
+        const AbsorbingSpec& a = scene_.boundary.absorbing;
+        if (!method_has_pml(r.method) && a.pml() && !a.faces.empty())
+            throw error("boundary.absorbing.type",
+                        std::string(to_string(r.method)) + " has no PML; use type sponge or another method");
         non_negative("run.dt", r.dt);
         non_negative("run.duration", r.duration);
         if (r.steps < 0) throw error("run.steps", "must be >= 0 (got " + std::to_string(r.steps) + ")");
-        if (scene_.snapshots) validate_snapshot_spec(*scene_.snapshots, scene_.grid, label_);
+        if (scene_.snapshots) {
+            // The snapshot rules sample the voxel corners; a spectral run's nodes are its GLL grid.
+            if (r.method == Method::Sem)
+                throw error("run.snapshots", "sem runs do not write wavefield snapshots yet; use vfem, ovfem or tcovfem");
+            validate_snapshot_spec(*scene_.snapshots, scene_.grid, label_);
+        }
     }
 
 private:

@@ -33,6 +33,18 @@ struct DispersionTable {
 DispersionTable dispersion_table(ElementMethod method, double ds, const Material& m, double dt,
                                  const std::vector<double>& ppw, std::vector<std::array<double, 3>> directions);
 
+// The spectral voxel elements of order p (sem_element_kernel.hpp): the periodic cell of one
+// element has p^3 distinct GLL nodes (a node's index modulo p along each axis), so D(k) is
+// 3 p^3 square, D_AB = sum over the element's nodes a -> A, b -> B of K_ab exp(i k.(x_b - x_a)),
+// with the cell's GLL-lumped mass M_A; omega^2 are the eigenvalues of M^-1/2 D M^-1/2, of which
+// the three lowest are the acoustic modes (S1, S2, P) below the first band gap. ppw counts points
+// per wavelength against the mean node spacing ds / p (wavenumber 2 pi p / (ppw ds)), so that
+// every method is compared at the same number of nodes.
+std::array<double, 3> sem_bloch_velocity_ratios(int order, double ds, const Material& m, double dt, double ppw,
+                                                const std::array<double, 3>& direction);
+DispersionTable sem_dispersion_table(int order, double ds, const Material& m, double dt, const std::vector<double>& ppw,
+                                     std::vector<std::array<double, 3>> directions);
+
 // The directions a user usually wants: axis, face diagonal, cube diagonal.
 std::vector<std::array<double, 3>> default_dispersion_directions();
 // The points per wavelength of a table nobody chose them for: 4, 5, ..., 40.

@@ -2,14 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "boundary/boundary_conditions.hpp"
 #include "core/errors.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/run_rules.hpp"
+#include "wave/sem_element_matrix.hpp"
+#include "wave/sem_mesh.hpp"
 #include "wave/voxel_element_matrix.hpp"
 
 namespace voxwave {
@@ -52,13 +56,15 @@ std::vector<double> nodal_masses(const VoxelGrid& g, const std::vector<Material>
 }  // namespace
 
 double stable_time_step(const VoxelGrid& g, const std::vector<Material>& materials, Method method,
-                        const DampingSpec& damping) {
+                        const DampingSpec& damping, int order) {
     std::array<bool, 256> used{};
     for (MaterialId id : g.ids) used[id] = true;
     const ElementMethod em = method == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem;
     double omega2 = 0;
     for (std::size_t m = 0; m < materials.size() && m < 255; ++m)
-        if (used[m + 1]) omega2 = std::max(omega2, voxel_element_max_omega2(em, g.spacing, materials[m]));
+        if (used[m + 1])
+            omega2 = std::max(omega2, method == Method::Sem ? sem_element_max_omega2(order, g.spacing, materials[m])
+                                                            : voxel_element_max_omega2(em, g.spacing, materials[m]));
     if (omega2 <= 0) return 0;
     const double beta =
         damping.type == "rayleigh" ? rayleigh_coefficients(damping.ratio, damping.f_low, damping.f_high).beta : 0.0;
@@ -68,6 +74,9 @@ double stable_time_step(const VoxelGrid& g, const std::vector<Material>& materia
 void assert_run_rules(const WaveProblem& problem) {
     if (!tcovfem_stages_allowed(problem.stages))
         throw std::logic_error("wave problem: TCOVFEM stages " + std::to_string(problem.stages) +
+                               " outside the run rules (the scene skipped validate_scene)");
+    if (problem.method == Method::Sem && !sem_order_allowed(problem.order))
+        throw std::logic_error("wave problem: sem order " + std::to_string(problem.order) +
                                " outside the run rules (the scene skipped validate_scene)");
     if (!precision_allowed(problem.method, problem.precision))
         throw std::logic_error(std::string("wave problem: ") + to_string(problem.method) + " has no " +
@@ -87,6 +96,7 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
     p.method = scene.run.method;
     p.precision = scene.run.precision;
     p.stages = scene.run.stages;
+    p.order = scene.run.order;
     p.backend = scene.run.backend;
     assert_run_rules(p);
     const VoxelGrid& g = p.grid;
@@ -101,7 +111,7 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
 
     if (scene.damping.type == "rayleigh")
         p.rayleigh = rayleigh_coefficients(scene.damping.ratio, scene.damping.f_low, scene.damping.f_high);
-    p.dt_stable = stable_time_step(g, p.materials, p.method, scene.damping);
+    p.dt_stable = stable_time_step(g, p.materials, p.method, scene.damping, p.order);
     p.dt = run_time_step(scene.run.dt, p.dt_stable);
     if (!time_step_stable(p.dt, p.dt_stable))
         throw InputError(label, "run.dt",
@@ -116,17 +126,32 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
         throw InputError(label, "run.duration", "give a duration or a number of steps");
     }
 
-    p.node_mass = nodal_masses(g, p.materials);
-    p.boundary = boundary_nodes(boundary_conditions(scene.boundary, pml_default_frequency(scene.sources)), g, vp_max);
+    const BoundaryConditions bc = boundary_conditions(scene.boundary, pml_default_frequency(scene.sources));
+    // Sources, receivers and fixed points snap to the nearest node of the method's node grid.
+    std::function<std::pair<std::size_t, Vec3>(const Vec3&)> snap;
+    if (p.method == Method::Sem) {
+        const SemMesh mesh = sem_mesh(g, p.order);
+        p.node_mass = sem_node_masses(mesh, g, p.materials);
+        p.boundary = sem_boundary_nodes(bc, mesh, g, vp_max);
+        snap = [mesh, &g](const Vec3& x) {
+            const auto n = sem_nearest_node(mesh, g, x);
+            return std::pair{mesh.node_index(n[0], n[1], n[2]), mesh.node_position(n[0], n[1], n[2])};
+        };
+    } else {
+        p.node_mass = nodal_masses(g, p.materials);
+        p.boundary = boundary_nodes(bc, g, vp_max);
+        snap = [&g](const Vec3& x) {
+            const auto n = nearest_node(g, x);
+            return std::pair{g.node_index(n[0], n[1], n[2]), g.node_position(n[0], n[1], n[2])};
+        };
+    }
 
     for (std::size_t s = 0; s < scene.sources.size(); ++s) {
         const Source& src = scene.sources[s];
         const std::string field = "sources[" + std::to_string(s) + "].position";
-        const auto n = nearest_node(g, src.position);
         SourceTerm t;
         t.name = src.name;
-        t.node = g.node_index(n[0], n[1], n[2]);
-        t.snapped = g.node_position(n[0], n[1], n[2]);
+        std::tie(t.node, t.snapped) = snap(src.position);
         if (p.node_mass[t.node] <= 0) throw InputError(label, field, "the nearest node touches no element (void)");
         const double dn = std::sqrt(src.direction[0] * src.direction[0] + src.direction[1] * src.direction[1] +
                                     src.direction[2] * src.direction[2]);
@@ -136,11 +161,9 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
         p.sources.push_back(std::move(t));
     }
     for (std::size_t r = 0; r < scene.receivers.size(); ++r) {
-        const auto n = nearest_node(g, scene.receivers[r].position);
         ReceiverPoint rp;
         rp.name = scene.receivers[r].name;
-        rp.node = g.node_index(n[0], n[1], n[2]);
-        rp.snapped = g.node_position(n[0], n[1], n[2]);
+        std::tie(rp.node, rp.snapped) = snap(scene.receivers[r].position);
         if (p.node_mass[rp.node] <= 0)
             throw InputError(label, "receivers[" + std::to_string(r) + "].position",
                              "the nearest node touches no element (void)");

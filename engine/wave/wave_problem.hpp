@@ -42,9 +42,10 @@ RayleighCoefficients rayleigh_coefficients(double ratio, double f_low, double f_
 // term of our update has exactly this bound).
 double central_difference_stable_dt(double omega_max, double beta);
 
-// The largest stable central-difference step of a model (0 when every voxel is void).
+// The largest stable central-difference step of a model (0 when every voxel is void); `order`
+// is the spectral elements' p (method sem only).
 double stable_time_step(const VoxelGrid& grid, const std::vector<Material>& materials, Method method,
-                        const DampingSpec& damping);
+                        const DampingSpec& damping, int order = kSemMaxOrder);
 
 struct WaveProblem {
     VoxelGrid grid;
@@ -52,11 +53,14 @@ struct WaveProblem {
     Method method = Method::Ovfem;
     Precision precision = Precision::Fp64;
     int stages = kTcovfemMaxStages;
+    int order = kSemMaxOrder;  // method sem: the GLL order p
     Backend backend = Backend::Auto;
     double dt = 0, dt_stable = 0;
     std::int64_t steps = 0;
     RayleighCoefficients rayleigh;
-    std::vector<double> node_mass;  // per node, sum of rho ds^3 / 8 of its elements
+    // The per-node data below is on the problem's node grid: the voxel corners, or for method sem
+    // the GLL nodes of sem_mesh(grid, order) (sem_mesh.hpp); node_count() says how many.
+    std::vector<double> node_mass;  // per node, the lumped mass of its elements' shares
     BoundaryNodes boundary;         // sponge damping and fixed nodes (engine/boundary)
     std::vector<SourceTerm> sources;
     std::vector<ReceiverPoint> receivers;
@@ -65,6 +69,7 @@ struct WaveProblem {
     SnapshotSeries snapshots;
     std::vector<std::size_t> snapshot_nodes;
 
+    std::size_t node_count() const { return node_mass.size(); }
     ElementMethod element_method() const { return method == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem; }
 };
 

@@ -5,18 +5,20 @@
 #include "core/backend.hpp"
 #include "core/errors.hpp"
 #include "wave/snapshot_taker.hpp"
+#include "wave/sem_stepper_cpu.hpp"
+#include "wave/sem_stepper_cuda.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 
 namespace voxwave {
 namespace {
 
-template <class Real>
+template <class Stepper>
 void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, HaloExchange* exchange) {
     const auto t0 = std::chrono::steady_clock::now();
-    CpuTimeStepper<Real> stepper(p);
+    Stepper stepper(p);
     r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    stepper.set_halo_exchange(exchange);
+    if constexpr (requires { stepper.set_halo_exchange(exchange); }) stepper.set_halo_exchange(exchange);
     const std::size_t nr = p.receivers.size();
     const std::size_t nt = static_cast<std::size_t>(p.steps);
     r.time.resize(nt);
@@ -69,15 +71,24 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
         r.receiver_positions.push_back(rec.snapped);
     }
     const auto t0 = std::chrono::steady_clock::now();
-    if (b == Backend::Cuda) {
+    if (b == Backend::Cuda && p.method == Method::Sem) {
+        if (slab.exchange) throw InputError("", "run.method", "sem has no distributed runs yet; run it in one process");
+        run_sem_cuda(p, progress, r, slab.cuda_device);
+    } else if (b == Backend::Cuda) {
         CudaEngineOptions options;
         options.device = slab.cuda_device;
         options.exchange = slab.exchange;
         run_wave_cuda(p, progress, r, options);
+    } else if (p.method == Method::Sem) {
+        if (slab.exchange) throw InputError("", "run.method", "sem has no distributed runs yet; run it in one process");
+        if (p.precision == Precision::Fp64)
+            run_cpu<SemTimeStepperCpu<double>>(p, progress, r, nullptr);
+        else
+            run_cpu<SemTimeStepperCpu<float>>(p, progress, r, nullptr);
     } else if (p.precision == Precision::Fp64) {
-        run_cpu<double>(p, progress, r, slab.exchange);
+        run_cpu<CpuTimeStepper<double>>(p, progress, r, slab.exchange);
     } else {
-        run_cpu<float>(p, progress, r, slab.exchange);
+        run_cpu<CpuTimeStepper<float>>(p, progress, r, slab.exchange);
     }
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;

@@ -5,6 +5,8 @@
 
 #include "core/backend.hpp"
 #include "core/errors.hpp"
+#include "wave/sem_stepper_cpu.hpp"
+#include "wave/sem_stepper_cuda.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 
@@ -32,7 +34,7 @@ struct WaveSession::Stepper {
     virtual std::vector<double> previous_displacement() const = 0;
 };
 
-template <class Real>
+template <class CpuEngine>
 struct WaveSession::CpuStepper final : Stepper {
     explicit CpuStepper(const WaveProblem& p) : p_(p), s_(p) {}
     void advance(std::int64_t n0, std::int64_t count, std::vector<double>& samples) override {
@@ -45,9 +47,10 @@ struct WaveSession::CpuStepper final : Stepper {
     std::vector<double> displacement() const override { return s_.displacement(); }
     std::vector<double> previous_displacement() const override { return s_.previous_displacement(); }
     const WaveProblem& p_;
-    CpuTimeStepper<Real> s_;
+    CpuEngine s_;
 };
 
+template <class CudaEngine>
 struct WaveSession::CudaStepper final : Stepper {
     explicit CudaStepper(const WaveProblem& p) : s_(p) {}
     void advance(std::int64_t n0, std::int64_t count, std::vector<double>& samples) override {
@@ -56,19 +59,26 @@ struct WaveSession::CudaStepper final : Stepper {
     }
     std::vector<double> displacement() const override { return s_.displacement(); }
     std::vector<double> previous_displacement() const override { return s_.previous_displacement(); }
-    CudaTimeStepper s_;
+    CudaEngine s_;
     std::vector<double> chunk_;
 };
 
 WaveSession::WaveSession(WaveProblem problem) : problem_(std::move(problem)) {
     assert_run_rules(problem_);
     backend_ = resolve_backend(problem_.backend, backend_note_);
-    if (backend_ == Backend::Cuda)
-        stepper_ = std::make_unique<CudaStepper>(problem_);
-    else if (problem_.precision == Precision::Fp64)
-        stepper_ = std::make_unique<CpuStepper<double>>(problem_);
+    const bool fp64 = problem_.precision == Precision::Fp64;
+    if (backend_ == Backend::Cuda && problem_.method == Method::Sem)
+        stepper_ = std::make_unique<CudaStepper<SemCudaTimeStepper>>(problem_);
+    else if (backend_ == Backend::Cuda)
+        stepper_ = std::make_unique<CudaStepper<CudaTimeStepper>>(problem_);
+    else if (problem_.method == Method::Sem && fp64)
+        stepper_ = std::make_unique<CpuStepper<SemTimeStepperCpu<double>>>(problem_);
+    else if (problem_.method == Method::Sem)
+        stepper_ = std::make_unique<CpuStepper<SemTimeStepperCpu<float>>>(problem_);
+    else if (fp64)
+        stepper_ = std::make_unique<CpuStepper<CpuTimeStepper<double>>>(problem_);
     else
-        stepper_ = std::make_unique<CpuStepper<float>>(problem_);
+        stepper_ = std::make_unique<CpuStepper<CpuTimeStepper<float>>>(problem_);
 }
 
 WaveSession::~WaveSession() = default;
@@ -91,7 +101,16 @@ SliceImage WaveSession::slice(SlicePlane plane, int index, SliceQuantity q) cons
     const std::vector<double> u = stepper_->displacement();
     std::vector<double> up;
     if (q == SliceQuantity::VelocityMagnitude) up = stepper_->previous_displacement();
-    const std::size_t nn = g.node_count();
+    const std::size_t nn = problem_.node_count();
+    // The slice shows the voxel corners; a sem model's corners are its GLL nodes (p i, p j, p k).
+    const int order = problem_.method == Method::Sem ? problem_.order : 1;
+    const std::size_t gx = std::size_t(order * g.n[0] + 1), gy = std::size_t(order * g.n[1] + 1);
+    auto node_of_corner = [&](std::size_t corner) {
+        if (order == 1) return corner;
+        const std::size_t cx = std::size_t(g.n[0] + 1), cy = std::size_t(g.n[1] + 1);
+        const std::size_t i = corner % cx, j = (corner / cx) % cy, k = corner / (cx * cy);
+        return order * i + gx * (order * j + gy * order * k);
+    };
     const double* const uc[3] = {u.data(), u.data() + nn, u.data() + 2 * nn};
     const double* const upc[3] = {up.empty() ? nullptr : up.data(), up.empty() ? nullptr : up.data() + nn,
                                   up.empty() ? nullptr : up.data() + 2 * nn};
@@ -100,14 +119,16 @@ SliceImage WaveSession::slice(SlicePlane plane, int index, SliceQuantity q) cons
     for (int b = 0; b < h; ++b)
         for (int a = 0; a < w; ++a) {
             const std::size_t node =
-                slice_node_index(plane, index, a, b, std::size_t(g.n[0] + 1), std::size_t(g.n[1] + 1));
+                node_of_corner(slice_node_index(plane, index, a, b, std::size_t(g.n[0] + 1), std::size_t(g.n[1] + 1)));
             img.values[std::size_t(b) * w + a] = static_cast<float>(slice_value(q, uc, upc, node, inv_dt));
         }
     return img;
 }
 
 void WaveSession::slice_to_device(SlicePlane plane, int index, SliceQuantity q, float* device_out) const {
-    auto* cuda = dynamic_cast<const CudaStepper*>(stepper_.get());
+    if (dynamic_cast<const CudaStepper<SemCudaTimeStepper>*>(stepper_.get()))
+        throw RuntimeError("slice_to_device: the sem engine's slices come through the host (slice)");
+    auto* cuda = dynamic_cast<const CudaStepper<CudaTimeStepper>*>(stepper_.get());
     if (!cuda) throw RuntimeError("slice_to_device needs the CUDA backend (this run uses the CPU)");
     const int depth = slice_extent(problem_.grid, plane)[2];
     cuda->s_.write_slice(plane, std::clamp(index, 0, depth - 1), q, device_out);

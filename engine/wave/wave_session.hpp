@@ -57,8 +57,9 @@ public:
 
 private:
     struct Stepper;
-    template <class Real>
+    template <class CpuEngine>
     struct CpuStepper;
+    template <class CudaEngine>
     struct CudaStepper;
 
     WaveProblem problem_;

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "scene_builders.hpp"
+#include "wave/point_force_solution.hpp"
 #include "wave/wave_problem.hpp"
 #include "wave/wave_run.hpp"
 #include "wave/wavelet.hpp"
@@ -23,29 +24,8 @@ constexpr double kAmp = 1.0;  // N
 
 // Aki & Richards eq. 4.23, force F(t) = kAmp ricker(t) along z: u_i at offset x from the source.
 std::array<double, 3> point_force_displacement(const Material& m, const std::array<double, 3>& x, double t) {
-    const double r = std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-    const double g[3] = {x[0] / r, x[1] / r, x[2] / r};
-    const double a = m.vp, b = m.vs, rho = m.density;
-    auto F = [](double s) { return kAmp * ricker(s, kFreq, kDelay); };
-    // Near-field integral int_{r/a}^{r/b} tau F(t - tau) d tau, composite Simpson (F is smooth
-    // on this scale: 2000 panels over < 1.2 periods give ~1e-12 relative error).
-    const int n = 2000;
-    const double t0 = r / a, t1 = r / b, h = (t1 - t0) / n;
-    double near = 0;
-    for (int k = 0; k <= n; ++k) {
-        const double tau = t0 + k * h;
-        const double w = (k == 0 || k == n) ? 1 : (k % 2 ? 4 : 2);
-        near += w * tau * F(t - tau);
-    }
-    near *= h / 3;
-    std::array<double, 3> u{};
-    for (int i = 0; i < 3; ++i) {
-        const double gij = g[i] * g[2], dij = (i == 2) ? 1.0 : 0.0;
-        u[i] = (3 * gij - dij) * near / (4 * M_PI * rho * r * r * r) +
-               gij * F(t - r / a) / (4 * M_PI * rho * a * a * r) -
-               (gij - dij) * F(t - r / b) / (4 * M_PI * rho * b * b * r);
-    }
-    return u;
+    return voxwave::point_force_displacement(
+        m, x, {0, 0, 1}, [](double s) { return kAmp * ricker(s, kFreq, kDelay); }, t);
 }
 
 // Receivers (offsets from the source in metres, all on nodes of both grids below).

@@ -65,7 +65,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"\"voxwave-scene\"", "\"voxwave-result\"", "format", "expected \"voxwave-scene\""},
         BadCase{"\"version\": 1", "\"version\": 2", "version", "unsupported version 2"},
         BadCase{"\"version\": 1", "\"version\": \"1\"", "version", "expected an integer (got a string)"},
-        BadCase{"\"ovfem\"", "\"fast\"", "run.method", "unknown method 'fast' (expected vfem, ovfem or tcovfem)"},
+        BadCase{"\"ovfem\"", "\"fast\"", "run.method", "unknown method 'fast' (expected vfem, ovfem, tcovfem or sem)"},
         BadCase{"\"method\": \"ovfem\"", "\"precision\": \"fp16\"", "run.precision",
                 "unknown precision 'fp16' (expected fp64 or fp32)"},
         BadCase{"\"method\": \"ovfem\"", "\"backend\": \"gpu\"", "run.backend",

@@ -404,9 +404,9 @@ private slots:
         w_->showPage("model");
     }
 
-    void dispersionPanelDrawsBothMethods() {
-        // VFEM and OVFEM: one ratio curve and one polar curve each.
-        QCOMPARE(w_->dispersion()->seriesCount(), 4);
+    void dispersionPanelDrawsEveryMethod() {
+        // VFEM, OVFEM and SEM p = 2, 3, 4: one ratio curve and one polar curve each.
+        QCOMPARE(w_->dispersion()->seriesCount(), 10);
     }
 
     void cleanupTestCase() { w_.reset(); }

@@ -24,7 +24,7 @@
 namespace voxwave::ui {
 
 namespace {
-const char* kMethodNames[] = {"VFEM", "OVFEM", "TCOVFEM"};
+const char* kMethodNames[] = {"VFEM", "OVFEM", "TCOVFEM", "SEM"};
 const char* kPrecisionNames[] = {"FP64", "FP32"};
 }  // namespace
 
@@ -32,7 +32,7 @@ ComparePanel::ComparePanel(SceneDocument* doc, QWidget* parent) : QWidget(parent
     auto* bar = new QHBoxLayout;
     for (int r = 0; r < 2; ++r) {
         method_[r] = new QComboBox;
-        method_[r]->addItems({"VFEM", "OVFEM", "TCOVFEM"});
+        method_[r]->addItems({"VFEM", "OVFEM", "TCOVFEM", "SEM"});
         method_[r]->setCurrentIndex(r == 0 ? 0 : 1);
         precision_[r] = new QComboBox;
         precision_[r]->addItems({"FP64", "FP32"});
@@ -143,7 +143,7 @@ void ComparePanel::runBoth() {
             s.run.method = Method(method_[r]->currentIndex());
             s.run.precision = allowed_precision(s.run.method, Precision(precision_[r]->currentIndex()));
             VoxelGrid g = doc_->modelAtSpacing(s.grid.spacing);
-            dt = std::min(dt, run_time_step(0, stable_time_step(g, s.materials, s.run.method, s.damping)));
+            dt = std::min(dt, run_time_step(0, stable_time_step(g, s.materials, s.run.method, s.damping, s.run.order)));
             runs.emplace_back(std::move(s), std::move(g));
             labels_[std::size_t(r)] =
                 std::string(kMethodNames[method_[r]->currentIndex()]) + " " +

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <cmath>
+#include <functional>
 
 #include "scene/run_rules.hpp"
 #include "views/plot_axis.hpp"
@@ -34,7 +35,7 @@ DispersionPanel::DispersionPanel(SceneDocument* doc, QWidget* parent) : QWidget(
     direction_->setToolTip(tr("Direction the wave travels through the voxel grid: along an axis or a diagonal"));
     mode_->setToolTip(tr("S (shear) or P (pressure, longitudinal) wave"));
     polar_ppw_->setToolTip(
-        tr("The polar plot's resolution: points (voxels) per wavelength; the plot shows the "
+        tr("The polar plot's resolution: points (voxels, or GLL nodes for SEM) per wavelength; the plot shows the "
            "phase velocity, relative to the exact one, in every direction of the plane through the x "
            "axis and the yz diagonal"));
     ratio_chart_ = new QChart;
@@ -93,7 +94,7 @@ void DispersionPanel::recompute() {
     const double ds = s.grid.spacing;
     // The run's time step (run_time_step: auto is a fraction of the stable limit) so the curves
     // include its error.
-    const double stable = stable_time_step(doc_->model(), s.materials, s.run.method, s.damping);
+    const double stable = stable_time_step(doc_->model(), s.materials, s.run.method, s.damping, s.run.order);
     const double dt = run_time_step(s.run.dt, stable);
     const std::array<std::array<double, 3>, 3> dirs{
         {{1, 0, 0}, {0, M_SQRT1_2, M_SQRT1_2}, {1 / std::sqrt(3.0), 1 / std::sqrt(3.0), 1 / std::sqrt(3.0)}}};
@@ -107,10 +108,27 @@ void DispersionPanel::recompute() {
     ratio_chart_->addAxis(ay, Qt::AlignLeft);
     fit_nice_axis(ratio_chart_, ax, 4, 40, tr("points per wavelength"), "");
     double lo = 1, hi = 1;
-    for (ElementMethod em : {ElementMethod::Vfem, ElementMethod::Ovfem}) {
-        const char* name = em == ElementMethod::Vfem ? "VFEM" : "OVFEM";
+    // VFEM and OVFEM at the run's dt; SEM p = 2..4 at the same node count (ppw against ds / p) and
+    // at their own dt (the scene's, or the auto fraction of each order's own stable limit).
+    struct Curve {
+        QString name;
+        std::function<DispersionTable(const std::vector<double>&, std::vector<std::array<double, 3>>)> table;
+    };
+    std::vector<Curve> curves;
+    for (ElementMethod em : {ElementMethod::Vfem, ElementMethod::Ovfem})
+        curves.push_back({em == ElementMethod::Vfem ? "VFEM" : "OVFEM",
+                          [=](const auto& p, auto d) { return dispersion_table(em, ds, m, dt, p, std::move(d)); }});
+    for (int order = kSemMinOrder; order <= kSemMaxOrder; ++order) {
+        const double sem_dt =
+            run_time_step(s.run.dt, stable_time_step(doc_->model(), s.materials, Method::Sem, s.damping, order));
+        curves.push_back({QString("SEM p=%1").arg(order), [=](const auto& p, auto d) {
+                              return sem_dispersion_table(order, ds, m, sem_dt, p, std::move(d));
+                          }});
+    }
+    for (const Curve& curve : curves) {
+        const QString name = curve.name;
         try {
-            const DispersionTable t = dispersion_table(em, ds, m, dt, ppw, {dir});
+            const DispersionTable t = curve.table(ppw, {dir});
             auto* series = new QLineSeries;
             series->setName(name);
             for (std::size_t i = 0; i < ppw.size(); ++i) {
@@ -128,7 +146,7 @@ void DispersionPanel::recompute() {
                 const double th = deg * M_PI / 180;
                 around.push_back({std::cos(th), std::sin(th) * M_SQRT1_2, std::sin(th) * M_SQRT1_2});
             }
-            const DispersionTable pt = dispersion_table(em, ds, m, dt, {double(polar_ppw_->value())}, around);
+            const DispersionTable pt = curve.table({double(polar_ppw_->value())}, around);
             auto* ps = new QLineSeries;
             ps->setName(name);
             for (std::size_t d = 0; d < around.size(); ++d) ps->append(double(d) * 5.0, pt.ratio(d, 0, mode));

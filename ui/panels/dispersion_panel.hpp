@@ -1,7 +1,7 @@
-// Dispersion of VFEM and OVFEM for the current material and spacing: the phase-velocity
-// ratio against points per wavelength along a direction, and a polar plot of the ratio over
-// directions (in the plane through the x axis and the (0, 1, 1) face diagonal, which holds the
-// axis, the face diagonal and the cube diagonal) at a chosen points-per-wavelength.
+// Dispersion of VFEM, OVFEM and SEM p = 2..4 (at equal node counts) for the current material and spacing: the
+// phase-velocity ratio against points per wavelength along a direction, and a polar plot of the ratio over directions
+// (in the plane through the x axis and the (0, 1, 1) face diagonal, which holds the axis, the face diagonal and the
+// cube diagonal) at a chosen points-per-wavelength.
 #pragma once
 
 #include <QWidget>

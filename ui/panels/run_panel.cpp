@@ -15,13 +15,19 @@ namespace voxwave::ui {
 
 RunPanel::RunPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
     method_ = new QComboBox;
-    method_->addItems({"VFEM", "OVFEM", "TCOVFEM (INT8)"});
+    method_->addItems({"VFEM", "OVFEM", "TCOVFEM (INT8)", "SEM (GLL)"});
     precision_ = new QComboBox;
     precision_->addItems({"FP64", "FP32"});
     stages_ = new QSpinBox;
     stages_->setObjectName("run-stages");
     stages_->setRange(kTcovfemMinStages, kTcovfemMaxStages);
     stages_->setToolTip(tr("TCOVFEM INT8 digits M: 8 matches FP64, 4 is FP32-like"));
+    order_ = new QSpinBox;
+    order_->setObjectName("run-order");
+    order_->setRange(kSemMinOrder, kSemMaxOrder);
+    order_->setToolTip(
+        tr("SEM polynomial order p: each voxel carries (p + 1)^3 GLL nodes; higher p converges faster "
+           "but needs a smaller time step"));
     backend_ = new QComboBox;
     backend_->addItems({tr("auto"), "CPU", "CUDA"});
     spacing_ = new QDoubleSpinBox;
@@ -42,7 +48,8 @@ RunPanel::RunPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(
     info_->setWordWrap(true);
     method_->setToolTip(
         tr("VFEM: the classic trilinear voxel element; OVFEM: the paper's element, whose "
-           "mass matrix is exactly diagonal; TCOVFEM: OVFEM in INT8 integer arithmetic (Tensor Cores on a GPU)"));
+           "mass matrix is exactly diagonal; TCOVFEM: OVFEM in INT8 integer arithmetic (Tensor Cores on a GPU); "
+           "SEM: each voxel a spectral element of order p on Gauss-Lobatto-Legendre nodes (no PML: use a sponge)"));
     precision_->setToolTip(tr("Floating-point precision of the run: FP64 (double) or FP32 (single, faster)"));
     backend_->setToolTip(tr("Where the run computes: auto picks a CUDA GPU when there is one, else the CPU"));
     spacing_->setToolTip(
@@ -54,6 +61,7 @@ RunPanel::RunPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(
     form->addRow(tr("Method"), method_);
     form->addRow(tr("Precision"), precision_);
     form->addRow(tr("Stages M"), stages_);
+    form->addRow(tr("SEM order p"), order_);
     form->addRow(tr("Backend"), backend_);
     form->addRow(tr("Spacing"), spacing_);
     form->addRow(tr("Time step"), dt_);
@@ -67,6 +75,7 @@ RunPanel::RunPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(
     for (QDoubleSpinBox* s : {spacing_, dt_, duration_})
         connect(s, &QDoubleSpinBox::editingFinished, this, &RunPanel::apply);
     connect(stages_, &QSpinBox::editingFinished, this, &RunPanel::apply);
+    connect(order_, &QSpinBox::editingFinished, this, &RunPanel::apply);
     connect(doc_, &SceneDocument::sceneChanged, this, &RunPanel::refresh);
     connect(doc_, &SceneDocument::documentReset, this, &RunPanel::refresh);
     refresh();
@@ -81,10 +90,12 @@ void RunPanel::refresh() {
     precision_->setEnabled(precision_allowed(r.method, Precision::Fp32));
     stages_->setValue(r.stages);
     stages_->setEnabled(r.method == Method::Tcovfem);
+    order_->setValue(r.order);
+    order_->setEnabled(r.method == Method::Sem);
     backend_->setCurrentIndex(int(r.backend));
     spacing_->setValue(s.grid.spacing * 1e3);
     dt_->setValue(r.dt * 1e6);
-    stable_dt_ = stable_time_step(doc_->model(), s.materials, r.method, s.damping);
+    stable_dt_ = stable_time_step(doc_->model(), s.materials, r.method, s.damping, r.order);
     const double dt = run_time_step(r.dt, stable_dt_);
     const double duration = r.steps > 0 ? double(r.steps) * dt : r.duration;
     duration_->setValue(duration * 1e6);
@@ -105,9 +116,11 @@ void RunPanel::apply() {
     r.method = Method(method_->currentIndex());
     r.precision = allowed_precision(r.method, Precision(precision_->currentIndex()));
     r.stages = stages_->value();
+    r.order = order_->value();
     r.backend = Backend(backend_->currentIndex());
     r.dt = dt_->value() * 1e-6;
-    const double stable = stable_time_step(doc_->model(), doc_->scene().materials, r.method, doc_->scene().damping);
+    const double stable =
+        stable_time_step(doc_->model(), doc_->scene().materials, r.method, doc_->scene().damping, r.order);
     if (!time_step_stable(r.dt, stable)) r.dt = stable;  // the engine refuses an unstable dt: clamp and show it
     r.duration = duration_->value() * 1e-6;
     r.steps = 0;

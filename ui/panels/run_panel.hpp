@@ -32,6 +32,7 @@ private:
     QComboBox* method_;
     QComboBox* precision_;
     QSpinBox* stages_;
+    QSpinBox* order_;
     QComboBox* backend_;
     QDoubleSpinBox* spacing_;
     QDoubleSpinBox* dt_;

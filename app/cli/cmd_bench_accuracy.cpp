@@ -1,0 +1,173 @@
+// `voxwave-cli bench-accuracy`: the Stokes point-force problem (wave/point_force_solution.hpp)
+// for VFEM, OVFEM and SEM p = 2..4 on refining grids: the error of seed 000 eq. 18 against the
+// closed form, the node count and the run's time, and for each method the time it needs to reach
+// a target error (log-log interpolation between the two runs around it). A benchmark: nothing
+// here fails on a number.
+#include <omp.h>
+#include <sys/resource.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "core/backend.hpp"
+#include "core/errors.hpp"
+#include "scene/run_rules.hpp"
+#include "scene/scene_io.hpp"
+#include "wave/point_force_solution.hpp"
+#include "wave/wave_problem.hpp"
+#include "wave/wave_run.hpp"
+
+namespace voxwave::cli {
+namespace {
+struct AccuracyOptions {
+    std::vector<std::string> methods{"vfem", "ovfem", "sem2", "sem3", "sem4"};
+    std::vector<int> divisions;  // spacings 8 mm / k; empty: per method until --budget
+    std::string backend = "cpu", precision = "fp64", out;
+    double budget = 60;    // seconds: stop refining a method after a run longer than this
+    double target = 1e-4;  // the error whose time to reach is reported
+    double scale = 1.0;    // every length and time times this (tests: a smaller problem)
+    bool quiet = false;
+    std::string command_line;
+};
+
+struct Case {
+    Method method;
+    int order;
+    std::string label;
+};
+
+Case parse_case(const std::string& s) {
+    if (s == "vfem" || s == "ovfem" || s == "tcovfem") return {parse_method(s, "--methods"), 0, s};
+    if (s.size() == 4 && s.rfind("sem", 0) == 0 && sem_order_allowed(s[3] - '0')) return {Method::Sem, s[3] - '0', s};
+    throw InputError("", "--methods", "unknown method '" + s + "' (expected vfem, ovfem, tcovfem, sem2, sem3 or sem4)");
+}
+
+// CPU seconds (user + system, all threads) this process has used: on a shared machine the wall
+// time depends on the other load, the CPU time much less.
+double process_cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+struct Row {
+    std::string label;
+    double ds = 0, err = 0, seconds = 0, cpu_seconds = 0, dt = 0;
+    std::size_t nodes = 0;
+    std::int64_t steps = 0;
+};
+
+int run(const AccuracyOptions& o) {
+    const Backend backend = parse_backend(o.backend, "--backend");
+    const Precision precision = parse_precision(o.precision, "--precision");
+    if (!(o.budget > 0)) throw InputError("", "--budget", "must be positive");
+    if (!(o.target > 0)) throw InputError("", "--target", "must be positive");
+    if (!(o.scale > 0) || o.scale > 1) throw InputError("", "--scale", "must be in (0, 1]");
+    for (int k : o.divisions)
+        if (k < 1 || k > 64) throw InputError("", "--divisions", "each k must be in 1..64 (spacing 8 mm / k)");
+    std::vector<Case> cases;
+    for (const auto& m : o.methods) cases.push_back(parse_case(m));
+    if (!o.out.empty()) check_output_path(o.out);
+    const PointForceProblem prob = scaled_point_force_problem(o.scale);
+    const double base_ds = 8e-3 * o.scale;
+
+    std::vector<Row> rows;
+    std::string backend_used;
+    for (const Case& c : cases) {
+        std::vector<int> ks = o.divisions;
+        if (ks.empty())
+            for (int k = c.method == Method::Sem ? 1 : 2; k <= 64; ++k) ks.push_back(k);
+        for (int k : ks) {
+            const double ds = base_ds / k;
+            Scene s = point_force_scene(prob, c.method, ds, c.order == 0 ? kSemMaxOrder : c.order, precision);
+            s.run.backend = backend;
+            validate_scene(s, "bench-accuracy");
+            const WaveProblem p = build_wave_problem(s, "bench-accuracy");
+            if (!o.quiet)
+                std::fprintf(stderr, "%s ds = %.4g mm: %zu nodes, %lld steps...\n", c.label.c_str(), ds * 1e3,
+                             p.node_count(), static_cast<long long>(p.steps));
+            std::string note;
+            const double cpu0 = process_cpu_seconds();
+            const Result r = run_wave(p, terminal_progress(c.label, o.quiet), &note);
+            const double cpu = process_cpu_seconds() - cpu0;
+            finish_progress();
+            backend_used = note;
+            Row row{c.label, ds, point_force_error(prob, r), r.wall_seconds, cpu, p.dt, p.node_count(), p.steps};
+            if (!o.quiet) std::fprintf(stderr, "  Err %.3e in %.2f s\n", row.err, row.seconds);
+            rows.push_back(row);
+            if (o.divisions.empty() && (row.seconds > o.budget || row.err < 0.1 * o.target)) break;
+        }
+    }
+
+    std::ostringstream md;
+    md << "## Stokes point-force accuracy, " << utc_timestamp() << "\n\n";
+    md << "- machine: " << cpu_model() << ", " << omp_get_max_threads() << " OpenMP threads (host " << host_name()
+       << "); " << backend_used << "\n";
+    md << "- command: `" << o.command_line << "`\n";
+    md << "- problem: rho " << prob.material.density << " kg/m^3, vp " << prob.material.vp << ", vs "
+       << prob.material.vs << " m/s, Ricker " << prob.frequency * 1e-3 << " kHz along z at the centre of a "
+       << prob.side * 1e3 << " mm cube, 4 receivers off the axes " << 37.5 * o.scale << "-" << 46.6 * o.scale
+       << " mm away, " << prob.duration * 1e6
+       << " us (until the first reflection); Err: seed 000 eq. 18 against "
+          "the closed form; time: the whole run (setup and time loop), wall and CPU (all threads), precision "
+       << to_string(precision) << "\n\n";
+    md << "| method | ds (mm) | nodes | dt (ns) | steps | Err | wall (s) | CPU (s) | node-steps per wall s |\n"
+          "|---|---|---|---|---|---|---|---|---|\n";
+    char line[256];
+    for (const Row& r : rows) {
+        std::snprintf(line, sizeof line, "| %s | %.4g | %zu | %.2f | %lld | %.3e | %.3f | %.3f | %.3g |\n",
+                      r.label.c_str(), r.ds * 1e3, r.nodes, r.dt * 1e9, static_cast<long long>(r.steps), r.err,
+                      r.seconds, r.cpu_seconds, double(r.nodes) * double(r.steps) / r.seconds);
+        md << line;
+    }
+    md << "\nWall time to reach Err " << o.target << " (log-log interpolation between the runs around it):\n\n";
+    for (const Case& c : cases) {
+        const Row* below = nullptr;
+        const Row* above = nullptr;
+        for (const Row& r : rows) {
+            if (r.label != c.label) continue;
+            if (r.err <= o.target && (!below || r.seconds < below->seconds)) below = &r;
+            if (r.err > o.target && (!above || r.seconds > above->seconds)) above = &r;
+        }
+        if (below && above) {
+            const double x = std::log(o.target / above->err) / std::log(below->err / above->err);
+            const double t = std::exp(std::log(above->seconds) + x * std::log(below->seconds / above->seconds));
+            std::snprintf(line, sizeof line, "- %s: %.3g s\n", c.label.c_str(), t);
+        } else if (below) {
+            std::snprintf(line, sizeof line, "- %s: at most %.3g s (its coarsest run already reaches it)\n",
+                          c.label.c_str(), below->seconds);
+        } else {
+            std::snprintf(line, sizeof line, "- %s: not reached by the runs above\n", c.label.c_str());
+        }
+        md << line;
+    }
+    print_and_append(md.str(), o.out);
+    return kOk;
+}
+}  // namespace
+
+std::function<int()> add_bench_accuracy_command(CLI::App& app) {
+    auto o = std::make_shared<AccuracyOptions>();
+    CLI::App* c = app.add_subcommand(
+        "bench-accuracy", "Error against the closed form and time of VFEM, OVFEM and SEM on the Stokes problem");
+    c->add_option("--methods", o->methods, "vfem ovfem tcovfem sem2 sem3 sem4 (default all but tcovfem)");
+    c->add_option("--divisions", o->divisions,
+                  "Spacings 8 mm / k for these k (default: k = 2, 3, ... (1, 2, ... for sem) until --budget)");
+    c->add_option("--budget", o->budget, "Stop refining a method after a run longer than this (s, default 60)");
+    c->add_option("--target", o->target, "The error whose time to reach is reported (default 1e-4)");
+    c->add_option("--backend", o->backend, "cpu | cuda | auto (default cpu)");
+    c->add_option("--precision", o->precision, "fp64 | fp32 (default fp64)");
+    c->add_option("--scale", o->scale, "Shrink the problem by this factor, lengths and times (default 1)");
+    c->add_option("--out,-o", o->out, "Append the markdown table to this file");
+    c->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
+    return [o, c] {
+        o->command_line = echo_command_line("voxwave-cli bench-accuracy", *c);
+        return run(*o);
+    };
+}
+
+}  // namespace voxwave::cli

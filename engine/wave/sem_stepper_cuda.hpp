@@ -1,0 +1,56 @@
+// The spectral voxel elements (run.method "sem") on the GPU: the scheme and the node grid of
+// sem_stepper_cpu.hpp, one kernel a step. A block computes one element: its (p + 1)^3 threads
+// (one per GLL node) gather w, run the sum-factorised gradient and the transposed product
+// through shared memory (sem_element_kernel.hpp's arithmetic, split per node), and add the
+// element force into f with atomics; a second kernel applies the central-difference update and
+// the sources and records the receivers. FP64 and FP32; the CPU stepper is the oracle.
+//
+// No CUDA types here (a build without CUDA refuses every entry point from without_cuda.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/progress.hpp"
+#include "scene/result.hpp"
+#include "wave/time_stepper_cuda.hpp"
+#include "wave/wave_problem.hpp"
+
+namespace voxwave {
+
+class SemCudaTimeStepper {
+public:
+    // problem.method must be sem. device: index into cuda_devices(), -1 the first. Throws
+    // InputError("", "backend", ...) without a device, InputError("", "grid", ...) when the
+    // model does not fit in the device's free memory.
+    explicit SemCudaTimeStepper(const WaveProblem& problem, int device = -1);
+    ~SemCudaTimeStepper();
+    SemCudaTimeStepper(const SemCudaTimeStepper&) = delete;
+    SemCudaTimeStepper& operator=(const SemCudaTimeStepper&) = delete;
+
+    std::size_t node_count() const;
+    // SoA vectors [component * node_count + node], in double whatever the precision.
+    void set_state(const std::vector<double>& u_prev, const std::vector<double>& u);
+    std::vector<double> displacement() const;
+    std::vector<double> previous_displacement() const;
+    // Advances `count` steps from step n0; receiver_displacement (when not null) gets each step's
+    // u^n at the receivers before the step: [(n - n0) * receivers * 3 + r * 3 + c].
+    void advance(std::int64_t n0, std::int64_t count, std::vector<double>* receiver_displacement = nullptr);
+    // K v without damping, in double.
+    std::vector<double> stiffness_times(const std::vector<double>& v) const;
+    // Times `steps` steps from the current state with device events (after the caller's warm-up).
+    CudaStepTiming time_steps(std::int64_t n0, std::int64_t steps);
+    std::size_t device_bytes() const;
+    std::string device_name() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Runs the whole sem time loop on the GPU into `r` (as run_wave documents).
+void run_sem_cuda(const WaveProblem& problem, const ProgressFn& progress, Result& r, int device = -1);
+
+}  // namespace voxwave
