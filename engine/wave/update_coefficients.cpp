@@ -4,7 +4,7 @@ namespace voxwave {
 
 template <class Real>
 UpdateCoefficients<Real> update_coefficients(const WaveProblem& p) {
-    const std::size_t nn = p.grid.node_count();
+    const std::size_t nn = p.node_count();
     const double dt = p.dt;
     UpdateCoefficients<Real> c;
     // Uninitialised storage, first touched by the thread that fills it.

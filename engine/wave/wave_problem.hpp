@@ -41,11 +41,16 @@ RayleighCoefficients rayleigh_coefficients(double ratio, double f_low, double f_
 // term of our update has exactly this bound).
 double central_difference_stable_dt(double omega_max, double beta);
 
-// The largest stable central-difference step of a model (0 when every voxel is void).
+// The largest stable central-difference step of a model (0 when every voxel is void); dimensions
+// 2 takes the plane-strain square element.
 double stable_time_step(const VoxelGrid& grid, const std::vector<Material>& materials, Method method,
-                        const DampingSpec& damping);
+                        const DampingSpec& damping, int dimensions = 3);
 
 struct WaveProblem {
+    // 3, or 2 for plane strain: then grid has one element layer (n[2] = 1), the nodes are its lower
+    // node plane (node_count() of them, x-fastest), masses are per unit thickness (rho ds^2 / 4 an
+    // element node), and sources, receivers and fixed points have two components.
+    int dimensions = 3;
     VoxelGrid grid;
     std::vector<Material> materials;  // materials[id - 1]
     Method method = Method::Ovfem;
@@ -60,6 +65,9 @@ struct WaveProblem {
     std::vector<SourceTerm> sources;
     std::vector<ReceiverPoint> receivers;
 
+    std::size_t node_count() const {
+        return dimensions == 2 ? std::size_t(grid.n[0] + 1) * std::size_t(grid.n[1] + 1) : grid.node_count();
+    }
     ElementMethod element_method() const { return method == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem; }
 };
 

@@ -55,6 +55,9 @@ private:
     template <class Real>
     struct CpuStepper;
     struct CudaStepper;
+    template <class Real>
+    struct PlaneCpuStepper;
+    struct PlaneCudaStepper;
 
     WaveProblem problem_;
     Backend backend_ = Backend::Cpu;
