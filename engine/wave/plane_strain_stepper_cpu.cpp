@@ -1,5 +1,7 @@
 #include "wave/plane_strain_stepper_cpu.hpp"
 
+#include <omp.h>
+
 #include <stdexcept>
 
 #include "core/errors.hpp"
@@ -54,32 +56,56 @@ void PlaneStrainStepperCpu<Real>::set_state(const std::vector<double>& u_prev, c
 
 template <class Real>
 void PlaneStrainStepperCpu<Real>::apply_stiffness(const Real* u, const Real* u_prev, Real b, Real* f) const {
-    const std::size_t rs = std::size_t(nx_) + 1, nn = nn_;
+    const std::size_t rs = std::size_t(nx_) + 1, nn = nn_, nx = std::size_t(nx_);
     const Real keep = Real(1) + b;
+    const bool damped = b != Real(0);
     const MaterialId* ids = problem_.grid.ids.data();
-    std::fill(f, f + 2 * nn, Real(0));
+    const Real* lambda = lambda_.data();
+    const Real* mu = mu_.data();
+    const Real sc0 = sc0_, sc1 = sc1_;
+    const std::size_t per_thread = 8 * nx;
+    const std::size_t threads = static_cast<std::size_t>(omp_get_max_threads());
+    if (scratch_.size() < threads * per_thread) scratch_.assign(threads * per_thread, Real(0));
+    const std::ptrdiff_t n2 = static_cast<std::ptrdiff_t>(2 * nn);
 #pragma omp parallel
     {
         const FlushDenormalsScope no_subnormals;
+#pragma omp for simd schedule(static)
+        for (std::ptrdiff_t k = 0; k < n2; ++k) f[k] = Real(0);
+        // A row's element forces go to 8 row arrays (one per local dof), each then added to its
+        // node row in its own loop: every loop is free of conflicts, so all of them vectorise.
+        Real* fe = scratch_.data() + std::size_t(omp_get_thread_num()) * per_thread;
         // Element row j adds into node rows j and j + 1: rows of one parity never share a node row.
         for (int parity = 0; parity < 2; ++parity) {
 #pragma omp for schedule(static)
             for (int j = parity; j < ny_; j += 2) {
                 const std::size_t n0 = std::size_t(j) * rs;
-                for (int i = 0; i < nx_; ++i) {
-                    const MaterialId id = ids[std::size_t(i) + std::size_t(nx_) * j];
-                    if (id == kVoidId) continue;
-                    const std::size_t node[4] = {n0 + i, n0 + i + 1, n0 + rs + i + 1, n0 + rs + i};
-                    Real ue[8], fe[8];
-                    for (int l = 0; l < 4; ++l)
-                        for (int c = 0; c < 2; ++c) {
-                            const std::size_t at = c * nn + node[l];
-                            ue[2 * l + c] = b != Real(0) ? damped_operand(u[at], u_prev[at], keep, b) : u[at];
-                        }
-                    plane_strain_element_force(ue, lambda_[id], mu_[id], sc0_, sc1_, fe);
-                    for (int l = 0; l < 4; ++l)
-                        for (int c = 0; c < 2; ++c) f[c * nn + node[l]] += fe[2 * l + c];
+                const MaterialId* row_ids = ids + nx * std::size_t(j);
+                const Real* __restrict ux = u + n0;
+                const Real* __restrict uy = u + nn + n0;
+                const Real* __restrict px = damped ? u_prev + n0 : ux;
+                const Real* __restrict py = damped ? u_prev + nn + n0 : uy;
+#pragma omp simd
+                for (std::size_t i = 0; i < nx; ++i) {
+                    // Corners (0,0), (1,0), (1,1), (0,1) of square i: nodes i, i + 1, rs + i + 1, rs + i.
+                    const std::size_t at[4] = {i, i + 1, rs + i + 1, rs + i};
+                    Real ue[8], out[8];
+                    for (int l = 0; l < 4; ++l) {
+                        ue[2 * l] = damped ? damped_operand(ux[at[l]], px[at[l]], keep, b) : ux[at[l]];
+                        ue[2 * l + 1] = damped ? damped_operand(uy[at[l]], py[at[l]], keep, b) : uy[at[l]];
+                    }
+                    const MaterialId id = row_ids[i];
+                    plane_strain_element_force(ue, lambda[id], mu[id], sc0, sc1, out);
+                    for (int d = 0; d < 8; ++d) fe[std::size_t(d) * nx + i] = out[d];
                 }
+                const std::size_t offset[4] = {0, 1, rs + 1, rs};
+                for (int l = 0; l < 4; ++l)
+                    for (int c = 0; c < 2; ++c) {
+                        Real* __restrict dst = f + std::size_t(c) * nn + n0 + offset[l];
+                        const Real* __restrict src = fe + std::size_t(2 * l + c) * nx;
+#pragma omp simd
+                        for (std::size_t i = 0; i < nx; ++i) dst[i] += src[i];
+                    }
             }
         }
     }

@@ -6,7 +6,8 @@
 //
 // The problem's grid has one element layer (n[2] = 1) and the nodes are its lower node plane,
 // x-fastest: node = i + (nx + 1) j. Threads take element rows, even rows then odd rows, so that
-// two threads never add into the same node row.
+// two threads never add into the same node row; a row's elements are computed SIMD-wide (void
+// squares have lambda = mu = 0 and add nothing).
 #pragma once
 
 #include <cstdint>
@@ -46,6 +47,7 @@ private:
     std::vector<Real> u_, up_, f_;
     std::vector<Real> dt2_inv_mass_, inv_one_plus_h_, one_minus_h_;
     Real beta_over_dt_;
+    mutable std::vector<Real> scratch_;  // per thread: one element row's forces, 8 arrays of nx
 };
 
 extern template class PlaneStrainStepperCpu<double>;
