@@ -26,13 +26,13 @@ namespace {
 // 37 x 29 squares of 1 mm: concrete with a steel disk and a void notch, a sponge on x- and y+,
 // a fixed point, Rayleigh damping, one source and two receivers.
 Scene plane_scene(Method method, Precision precision) {
-    Scene s = testing::block_scene(37, 29, 1, 0.001);
+    Scene s = voxwave::testing::block_scene(37, 29, 1, 0.001);
     s.grid.dimensions = 2;
     s.grid.size[2] = 0;
-    s.materials.push_back(testing::steel());
+    s.materials.push_back(voxwave::testing::steel());
     s.shapes.push_back({"steel", SphereShape{{0.02, 0.015, 0}, 0.006}});
     s.shapes.push_back({"void", BoxShape{{0.03, 0.0, 0}, {0.032, 0.008, 0}}});
-    s.sources.push_back({"S", {0.008, 0.02, 0}, {0.6, 0.8, 0}, 1e3, testing::ricker(2e5, 6e-6)});
+    s.sources.push_back({"S", {0.008, 0.02, 0}, {0.6, 0.8, 0}, 1e3, voxwave::testing::ricker(2e5, 6e-6)});
     s.receivers.push_back({"R1", {0.03, 0.02, 0}});
     s.receivers.push_back({"R2", {0.012, 0.005, 0}});
     s.boundary.fixed_points.push_back({0.037, 0.0, 0});
