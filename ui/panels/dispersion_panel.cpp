@@ -63,6 +63,17 @@ DispersionPanel::DispersionPanel(SceneDocument* doc, QWidget* parent) : QWidget(
         connect(c, &QComboBox::currentIndexChanged, this, &DispersionPanel::recompute);
     connect(polar_ppw_, &QSpinBox::valueChanged, this, &DispersionPanel::recompute);
     const auto reload = [this] {
+        // A 2D (plane-strain) scene's square has two directions of its own, the axis and the diagonal.
+        const bool plane = doc_->scene().grid.plane_strain();
+        if (direction_->count() != (plane ? 2 : 3)) {
+            QSignalBlocker block_direction(direction_);
+            direction_->clear();
+            if (plane)
+                direction_->addItems({tr("axis [10]"), tr("diagonal [11]")});
+            else
+                direction_->addItems({tr("axis [100]"), tr("face diagonal [110]"), tr("cube diagonal [111]")});
+            direction_->setCurrentIndex(direction_->count() - 1);
+        }
         const QString keep = material_->currentText();
         QSignalBlocker block(material_);
         material_->clear();
@@ -93,12 +104,16 @@ void DispersionPanel::recompute() {
     const double ds = s.grid.spacing;
     // The run's time step (run_time_step: auto is a fraction of the stable limit) so the curves
     // include its error.
-    const double stable = stable_time_step(doc_->model(), s.materials, s.run.method, s.damping);
+    const int dims = s.grid.dimensions;
+    const bool plane = dims == 2;
+    const double stable = stable_time_step(doc_->model(), s.materials, s.run.method, s.damping, dims);
     const double dt = run_time_step(s.run.dt, stable);
     const std::array<std::array<double, 3>, 3> dirs{
         {{1, 0, 0}, {0, M_SQRT1_2, M_SQRT1_2}, {1 / std::sqrt(3.0), 1 / std::sqrt(3.0), 1 / std::sqrt(3.0)}}};
-    const auto dir = dirs[std::size_t(std::clamp(direction_->currentIndex(), 0, 2))];
-    const int mode = mode_->currentIndex() == 0 ? 0 : 2;  // S1 (slowest) or P
+    const std::array<std::array<double, 3>, 2> plane_dirs{{{1, 0, 0}, {M_SQRT1_2, M_SQRT1_2, 0}}};
+    const auto dir = plane ? plane_dirs[std::size_t(std::clamp(direction_->currentIndex(), 0, 1))]
+                           : dirs[std::size_t(std::clamp(direction_->currentIndex(), 0, 2))];
+    const int mode = mode_->currentIndex() == 0 ? 0 : (plane ? 1 : 2);  // S (the slowest) or P
     std::vector<double> ppw;
     for (double p = 4; p <= 40.001; p += 0.5) ppw.push_back(p);
     auto* ax = new QValueAxis;
@@ -110,7 +125,7 @@ void DispersionPanel::recompute() {
     for (ElementMethod em : {ElementMethod::Vfem, ElementMethod::Ovfem}) {
         const char* name = em == ElementMethod::Vfem ? "VFEM" : "OVFEM";
         try {
-            const DispersionTable t = dispersion_table(em, ds, m, dt, ppw, {dir});
+            const DispersionTable t = dispersion_table(em, ds, m, dt, ppw, {dir}, dims);
             auto* series = new QLineSeries;
             series->setName(name);
             for (std::size_t i = 0; i < ppw.size(); ++i) {
@@ -122,13 +137,16 @@ void DispersionPanel::recompute() {
             ratio_chart_->addSeries(series);
             series->attachAxis(ax);
             series->attachAxis(ay);
-            // Polar: ratio over directions d(theta) = (cos, sin/sqrt2, sin/sqrt2).
+            // Polar: ratio over directions d(theta) = (cos, sin/sqrt2, sin/sqrt2), in 2D (cos, sin).
             std::vector<std::array<double, 3>> around;
             for (int deg = 0; deg <= 360; deg += 5) {
                 const double th = deg * M_PI / 180;
-                around.push_back({std::cos(th), std::sin(th) * M_SQRT1_2, std::sin(th) * M_SQRT1_2});
+                if (plane)
+                    around.push_back({std::cos(th), std::sin(th), 0});
+                else
+                    around.push_back({std::cos(th), std::sin(th) * M_SQRT1_2, std::sin(th) * M_SQRT1_2});
             }
-            const DispersionTable pt = dispersion_table(em, ds, m, dt, {double(polar_ppw_->value())}, around);
+            const DispersionTable pt = dispersion_table(em, ds, m, dt, {double(polar_ppw_->value())}, around, dims);
             auto* ps = new QLineSeries;
             ps->setName(name);
             for (std::size_t d = 0; d < around.size(); ++d) ps->append(double(d) * 5.0, pt.ratio(d, 0, mode));

@@ -1,7 +1,8 @@
 // Dispersion of VFEM and OVFEM for the current material and spacing: the phase-velocity
 // ratio against points per wavelength along a direction, and a polar plot of the ratio over
 // directions (in the plane through the x axis and the (0, 1, 1) face diagonal, which holds the
-// axis, the face diagonal and the cube diagonal) at a chosen points-per-wavelength.
+// axis, the face diagonal and the cube diagonal) at a chosen points-per-wavelength. A 2D
+// (plane-strain) scene shows its square element: the axis, the diagonal and the x-y plane.
 #pragma once
 
 #include <QWidget>
