@@ -177,6 +177,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         plane_box_->setEnabled(!plane);
         slice_slider_->setEnabled(!plane);
         if (plane && quantity_box_->currentIndex() == 2) quantity_box_->setCurrentIndex(1);
+        if (plane) traces_->setComponent(1);
         resetRun();
     });
     connect(&doc_, &SceneDocument::materialsChanged, this, [this] {
