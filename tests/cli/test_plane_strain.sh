@@ -74,4 +74,7 @@ expect_error "PML in 2D" 1 "pml.json: boundary\.absorbing\.type: .*3D only" "$WO
   run "$WORK/pml.json" --out "$WORK/bad.h5"
 expect_error "tcovfem in 2D" 1 "--method: .*no 2D engine" "$WORK/bad.h5" -- \
   run "$WORK/s2d.json" --method tcovfem --out "$WORK/bad.h5"
+expect_error "2D cluster job on 2 GPUs" 1 "--gpus: .*plane-strain \(2D\) scene runs in one process" "" -- \
+  cluster-job "$WORK/s2d.json" --gpus 2 --partition gpu --time 01:00:00 --dir "$WORK/job"
+[ ! -e "$WORK/job" ] || fail "2D cluster job on 2 GPUs: the folder was written"
 finish
