@@ -16,6 +16,7 @@
 #include "iga/multifrontal_cuda.hpp"
 #include "integration/integrate_cuda.hpp"
 #include "poisson/direct_solver_cuda.hpp"
+#include "wave/plane_strain_stepper_cuda.hpp"
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/slice_staging.hpp"
 #include "wave/time_stepper_cuda.hpp"
@@ -58,6 +59,17 @@ std::vector<double> CudaTimeStepper::receiver_displacements() const { no_cuda();
 void CudaTimeStepper::write_slice(SlicePlane, int, SliceQuantity, float*) const { no_cuda(); }
 std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }
 std::string CudaTimeStepper::device_name() const { no_cuda(); }
+struct PlaneStrainStepperCuda::Impl {};
+PlaneStrainStepperCuda::PlaneStrainStepperCuda(const WaveProblem&, int) { no_cuda(); }
+PlaneStrainStepperCuda::~PlaneStrainStepperCuda() = default;
+std::size_t PlaneStrainStepperCuda::node_count() const { no_cuda(); }
+void PlaneStrainStepperCuda::set_state(const std::vector<double>&, const std::vector<double>&) { no_cuda(); }
+std::vector<double> PlaneStrainStepperCuda::displacement() const { no_cuda(); }
+std::vector<double> PlaneStrainStepperCuda::previous_displacement() const { no_cuda(); }
+void PlaneStrainStepperCuda::advance(std::int64_t, std::int64_t, std::vector<double>*) { no_cuda(); }
+double PlaneStrainStepperCuda::median_step_seconds(int) { no_cuda(); }
+std::string PlaneStrainStepperCuda::device_name() const { no_cuda(); }
+void run_plane_strain_cuda(const WaveProblem&, const ProgressFn&, Result&, int) { no_cuda(); }
 struct CudaFloatArray::Storage {};
 CudaFloatArray::CudaFloatArray(std::size_t) { no_cuda(); }
 CudaFloatArray::~CudaFloatArray() = default;

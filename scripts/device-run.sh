@@ -3,7 +3,7 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -230,6 +230,11 @@ for phase in "$@"; do
       log "bench quick"
       $CLI bench --backend cuda --spacing 0.002 --methods ovfem tcovfem vfem --precisions fp64 fp32 --steps 1000 \
         --out "$OUT/bench-quick.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log" ;;
+    bench-plane-strain)
+      # The classroom's live target: 1024 x 1024 plane-strain squares at >= 300 steps/s (bench/results/plane-strain.md).
+      log "bench plane strain (2D, 300 x 300 and 1024 x 1024)"
+      $CLI bench --backend cuda --plane-strain 300 1024 --steps 1000 \
+        --out "$OUT/bench-plane-strain.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log" ;;
     fused-knobs)
       # The fused node step's launch shape (VOXWAVE_FUSED_TILE, _PLANES; env TILES PLANES PRECISIONS) on the 2 mm model.
       log "fused step knobs (ovfem, 2 mm, 1000 steps)"

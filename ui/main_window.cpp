@@ -178,6 +178,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         material_box_->clear();
         for (const auto& m : doc_.scene().materials) material_box_->addItem(QString::fromStdString(m.name));
         material_box_->setCurrentIndex(std::min(1, material_box_->count() - 1));
+        // A 2D (plane-strain) scene is its x-y plane: no slice axis or position to choose, and u_z is 0.
+        const bool plane = doc_.scene().grid.plane_strain();
+        if (plane) plane_box_->setCurrentIndex(0);
+        plane_box_->setEnabled(!plane);
+        slice_slider_->setEnabled(!plane);
+        if (plane && quantity_box_->currentIndex() == 2) quantity_box_->setCurrentIndex(1);
+        if (plane) traces_->setComponent(1);
         resetRun();
     });
     connect(&doc_, &SceneDocument::materialsChanged, this, [this] {

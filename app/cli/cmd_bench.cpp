@@ -36,7 +36,8 @@ struct BenchOptions {
     std::vector<std::string> methods{"vfem", "ovfem"}, precisions{"fp64", "fp32"};
     long long steps = 200;
     int stages = kTcovfemMaxStages;
-    int pml_cells = 0;  // > 0: a PML this many cells thick on every face but the top (z+)
+    int pml_cells = 0;              // > 0: a PML this many cells thick on every face but the top (z+)
+    std::vector<int> plane_strain;  // N x N plane-strain squares instead of the scene
     std::string command_line;
 };
 
@@ -286,6 +287,9 @@ int run(const BenchOptions& o) {
     if (o.pml_cells < 0) throw InputError("", "--pml-cells", "must be 0 (none) or positive");
     for (double ds : o.spacings) check_spacing(ds, "", "--spacing");
     if (!o.out.empty()) check_output_path(o.out);
+    if (!o.plane_strain.empty())
+        return run_plane_strain_bench(o.plane_strain, backend == Backend::Cuda, o.methods, o.precisions, o.steps, o.out,
+                                      o.command_line);
     const OptionFields fields = {{"run.stages", "--stages"}};
     Scene base;
     try {
@@ -363,6 +367,8 @@ std::function<int()> add_bench_command(CLI::App& app) {
     c->add_option("--steps", o->steps, "Timed steps per case (default 200)");
     c->add_option("--pml-cells", o->pml_cells,
                   "Add a PML this many cells thick on every face but the top z+ (default 0: the scene's boundary)");
+    c->add_option("--plane-strain", o->plane_strain,
+                  "Benchmark the plane-strain (2D) engine on N x N squares of 1 mm instead (e.g. 300 1024)");
     c->add_option("--out,-o", o->out, "Append the markdown table to this file");
     return [o, c] {
         o->command_line = echo_command_line("voxwave-cli bench", *c);

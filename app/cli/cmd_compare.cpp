@@ -25,11 +25,11 @@ struct Options {
 
 // max_t,c |a - b| / max_t,c |b| for receiver ia of a and ib of b (same sample count).
 double receiver_difference(const std::vector<double>& a, const std::vector<double>& b, std::size_t ia, std::size_t ib,
-                           std::size_t nt) {
+                           std::size_t nt, std::size_t nc) {
     double diff = 0, peak = 0;
-    for (std::size_t k = 0; k < 3 * nt; ++k) {
-        diff = std::max(diff, std::fabs(a[ia * 3 * nt + k] - b[ib * 3 * nt + k]));
-        peak = std::max(peak, std::fabs(b[ib * 3 * nt + k]));
+    for (std::size_t k = 0; k < nc * nt; ++k) {
+        diff = std::max(diff, std::fabs(a[ia * nc * nt + k] - b[ib * nc * nt + k]));
+        peak = std::max(peak, std::fabs(b[ib * nc * nt + k]));
     }
     return peak > 0 ? diff / peak : diff;
 }
@@ -39,6 +39,10 @@ int compare(const Options& o) {
     if (a.time.size() != b.time.size())
         throw InputError(o.a, "time",
                          std::to_string(a.time.size()) + " samples, " + o.b + " has " + std::to_string(b.time.size()));
+    if (a.components != b.components)
+        throw InputError(o.a, "traces",
+                         "a " + std::to_string(a.components) + "-component run, " + o.b + " has " +
+                             std::to_string(b.components) + " (2D and 3D runs do not compare)");
     const std::size_t nt = a.time.size();
     std::printf("| receiver | displacement max rel. diff | velocity max rel. diff |\n|---|---|---|\n");
     double worst = 0;
@@ -47,8 +51,8 @@ int compare(const Options& o) {
         const auto it = std::find(b.receiver_names.begin(), b.receiver_names.end(), a.receiver_names[i]);
         if (it == b.receiver_names.end()) continue;
         const std::size_t j = std::size_t(it - b.receiver_names.begin());
-        const double du = receiver_difference(a.displacement, b.displacement, i, j, nt);
-        const double dv = receiver_difference(a.velocity, b.velocity, i, j, nt);
+        const double du = receiver_difference(a.displacement, b.displacement, i, j, nt, std::size_t(a.components));
+        const double dv = receiver_difference(a.velocity, b.velocity, i, j, nt, std::size_t(a.components));
         worst = std::max({worst, du, dv});
         ++matched;
         std::printf("| %s | %.3g | %.3g |\n", a.receiver_names[i].c_str(), du, dv);

@@ -18,6 +18,7 @@ struct DispersionOptions {
     int order = kSemMaxOrder;
     std::vector<double> ppw;
     bool quiet = false;
+    bool plane_strain = false;
 };
 
 int run(const DispersionOptions& o) {
@@ -27,22 +28,30 @@ int run(const DispersionOptions& o) {
     const std::vector<double> ppw = o.ppw.empty() ? default_dispersion_ppw() : o.ppw;
     check_dispersion_request(o.spacing, mat, o.dt, ppw, "--");
     check_output_path(o.out);
-    const auto table = m == Method::Sem
-                           ? sem_dispersion_table(o.order, o.spacing, mat, o.dt, ppw, default_dispersion_directions())
-                           : dispersion_table(m == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem, o.spacing,
-                                              mat, o.dt, ppw, default_dispersion_directions());
+    if (m == Method::Tcovfem && o.plane_strain) throw InputError("", "--method", "tcovfem has no 2D element");
+    if (m == Method::Sem && o.plane_strain) throw InputError("", "--method", "sem has no 2D element");
+    const int dims = o.plane_strain ? 2 : 3;
+    const auto table =
+        m == Method::Sem
+            ? sem_dispersion_table(o.order, o.spacing, mat, o.dt, ppw, default_dispersion_directions())
+            : dispersion_table(m == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem, o.spacing, mat, o.dt, ppw,
+                               default_dispersion_directions(dims), dims);
     const std::string name = m == Method::Sem ? "sem" + std::to_string(o.order) : std::string(to_string(m));
     write_dispersion_h5(o.out, name, o.spacing, o.dt, table);
     if (!o.quiet) {
-        const char* dname[3] = {"axis [100]", "face diagonal [110]", "cube diagonal [111]"};
-        std::printf("%s phase velocity / exact (S1, S2, P)%s\n", name.c_str(),
+        const char* dname3[3] = {"axis [100]", "face diagonal [110]", "cube diagonal [111]"};
+        const char* dname2[2] = {"axis [10]", "diagonal [11]"};
+        std::printf("%s%s phase velocity / exact (%s)%s\n", name.c_str(), o.plane_strain ? " plane strain" : "",
+                    o.plane_strain ? "S, P" : "S1, S2, P",
                     m == Method::Sem ? ", ppw against the mean node spacing ds / p" : "");
         for (std::size_t d = 0; d < table.directions.size(); ++d) {
-            std::printf("  %s\n", dname[d]);
+            std::printf("  %s\n", o.plane_strain ? dname2[d] : dname3[d]);
             for (std::size_t p = 0; p < ppw.size(); ++p)
-                if (ppw[p] == 5 || ppw[p] == 10 || ppw[p] == 20 || ppw[p] == 40 || ppw.size() <= 6)
-                    std::printf("    ppw %5.1f: %.5f %.5f %.5f\n", ppw[p], table.ratio(d, p, 0), table.ratio(d, p, 1),
-                                table.ratio(d, p, 2));
+                if (ppw[p] == 5 || ppw[p] == 10 || ppw[p] == 20 || ppw[p] == 40 || ppw.size() <= 6) {
+                    std::printf("    ppw %5.1f:", ppw[p]);
+                    for (int mode = 0; mode < table.modes; ++mode) std::printf(" %.5f", table.ratio(d, p, mode));
+                    std::printf("\n");
+                }
         }
         std::printf("wrote %s\n", o.out.c_str());
     }
@@ -63,6 +72,8 @@ std::function<int()> add_dispersion_command(CLI::App& app) {
     c->add_option("--dt", o->dt, "Time step in s (0: no time-stepping error)");
     c->add_option("--ppw", o->ppw, "Points per wavelength (default 4..40)");
     c->add_option("--out,-o", o->out, "Output HDF5 file")->required();
+    c->add_flag("--2d", o->plane_strain,
+                "The plane-strain square element (2D scenes): directions [10] and [11], modes S and P");
     c->add_flag("--quiet,-q", o->quiet, "Print nothing but errors");
     return [o] { return run(*o); };
 }

@@ -85,8 +85,12 @@ WaveProblem load_problem(const RunOptions& o) {
 void print_header(const RunOptions& o, const WaveProblem& problem) {
     const auto& g = problem.grid;
     std::printf("scene     %s\n", o.scene.c_str());
-    std::printf("model     %d x %d x %d elements at %.4g m (%zu elements, %zu nodes)\n", g.n[0], g.n[1], g.n[2],
-                g.spacing, g.element_count(), g.node_count());
+    if (problem.dimensions == 2)
+        std::printf("model     %d x %d squares at %.4g m, plane strain (%zu elements, %zu nodes)\n", g.n[0], g.n[1],
+                    g.spacing, g.element_count(), problem.node_count());
+    else
+        std::printf("model     %d x %d x %d elements at %.4g m (%zu elements, %zu nodes)\n", g.n[0], g.n[1], g.n[2],
+                    g.spacing, g.element_count(), g.node_count());
     std::printf("method    %s %s, dt %.4g s (stable limit %.4g s), %lld steps\n", to_string(problem.method),
                 to_string(problem.precision), problem.dt, problem.dt_stable, static_cast<long long>(problem.steps));
     for (const auto& s : problem.sources)
@@ -151,6 +155,9 @@ int run_distributed(const RunOptions& o) {
     const int code = guarded(
         [&] {
             problem.emplace(load_problem(o));
+            if (problem->dimensions == 2)
+                throw InputError(o.scene, "grid.size",
+                                 "a plane-strain (2D) scene runs in one process, not under mpirun");
             options.halo = parse_halo_transport(o.halo, "--halo");
             options.grid = parse_process_grid(o.process_grid, "--process-grid");
             if (root) check_output_path(o.out);

@@ -28,6 +28,11 @@ std::function<int()> add_snapshot_vtkhdf_command(CLI::App& app);
 std::string echo_command_line(const std::string& program, const CLI::App& command);
 std::function<int()> add_poisson_command(CLI::App& app);
 
+// `bench --plane-strain N...` (cmd_bench_plane_strain.cpp): steps/s of the 2D engine on N x N squares.
+int run_plane_strain_bench(const std::vector<int>& sizes, bool cuda, const std::vector<std::string>& methods,
+                           const std::vector<std::string>& precisions, long long steps, const std::string& out,
+                           const std::string& command_line);
+
 // Throws InputError(path, "", reason) when a file cannot be created at `path` (checked before
 // long work starts, so a typo in --out does not cost a whole simulation).
 void check_output_path(const std::string& path);

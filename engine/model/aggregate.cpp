@@ -23,9 +23,11 @@ private:
 };
 
 double sphere_volume(double r) { return 4.0 / 3.0 * std::numbers::pi * r * r * r; }
+double disk_area(double r) { return std::numbers::pi * r * r; }
 
 std::vector<double> draw_radii(const AggregateShape& a, Uniform& uniform) {
-    double box_volume = (a.max[0] - a.min[0]) * (a.max[1] - a.min[1]) * (a.max[2] - a.min[2]);
+    const bool flat = aggregate_is_flat(a);
+    double box_volume = (a.max[0] - a.min[0]) * (a.max[1] - a.min[1]) * (flat ? 1.0 : a.max[2] - a.min[2]);
     double target = a.fraction * box_volume;
     std::vector<double> radii;
     double volume = 0;
@@ -36,7 +38,7 @@ std::vector<double> draw_radii(const AggregateShape& a, Uniform& uniform) {
                                  " spheres; raise radius_min or lower fraction");
         double r = uniform(a.radius_min, a.radius_max);
         radii.push_back(r);
-        volume += sphere_volume(r);
+        volume += flat ? disk_area(r) : sphere_volume(r);
     }
     return radii;
 }
@@ -99,7 +101,8 @@ std::size_t aggregate_sphere_count(const AggregateShape& a) {
 }
 
 std::vector<SphereShape> generate_aggregate(const AggregateShape& a) {
-    validate_shape(Shape{"", a}, "", "");
+    const bool flat = aggregate_is_flat(a);
+    validate_shape(Shape{"", a}, "", "", flat ? 2 : 3);
     Uniform uniform(a.seed);
     std::vector<double> radii = draw_radii(a, uniform);
     // Largest first, as concrete take-and-place generators do: big grains find room while the
@@ -113,7 +116,7 @@ std::vector<SphereShape> generate_aggregate(const AggregateShape& a) {
         bool done = false;
         for (int attempt = 0; attempt < kAggregateMaxAttempts && !done; ++attempt) {
             Vec3 c{uniform(a.min[0] + r, a.max[0] - r), uniform(a.min[1] + r, a.max[1] - r),
-                   uniform(a.min[2] + r, a.max[2] - r)};
+                   flat ? a.min[2] : uniform(a.min[2] + r, a.max[2] - r)};
             if (index.overlaps(c, r, placed)) continue;
             index.add(c, placed.size());
             placed.push_back({c, r});

@@ -36,6 +36,10 @@ struct SphereShape {
 // Concrete-style random aggregate: non-overlapping spheres with radii uniform in
 // [radius_min, radius_max], placed inside [min, max] until `fraction` of that box's volume is
 // filled or placement stalls. Deterministic for a given seed (std::mt19937_64).
+// A flat box (min z == max z, a 2D scene's) holds disks: centres in that plane, `fraction` of
+// its area.
+// A flat box (min z == max z, a 2D scene's) holds disks: centres in that plane, `fraction` of
+// its area.
 struct AggregateShape {
     Vec3 min{0, 0, 0}, max{0, 0, 0};
     double fraction = 0.3;
@@ -87,6 +91,9 @@ std::size_t aggregate_sphere_count(const AggregateShape& a);
 // radius/length > 0, non-zero axis, aggregate fraction in (0, 0.74], 0 < radius_min <=
 // radius_max, 2 radius_max no larger than the box, and at most kAggregateMaxSpheres spheres.
 // Throws InputError(file, FIELD, reason), FIELD prefixed with `field` ("shapes[1].radius").
-void validate_shape(const Shape& s, const std::string& file, const std::string& field);
+// dimensions 2 (a 2D scene): boxes and aggregates are checked in x and y only (their z is 0).
+void validate_shape(const Shape& s, const std::string& file, const std::string& field, int dimensions = 3);
+// Whether an aggregate holds disks in the plane z = min z (a 2D scene's) rather than spheres.
+inline bool aggregate_is_flat(const AggregateShape& a) { return a.min[2] == a.max[2]; }
 
 }  // namespace voxwave

@@ -10,7 +10,9 @@ namespace {
 
 class Checker {
 public:
-    Checker(const std::string& file, const std::string& field) : file_(file), field_(field) {}
+    Checker(const std::string& file, const std::string& field, int dimensions)
+        : file_(file), field_(field), dimensions_(dimensions) {}
+    int dimensions() const { return dimensions_; }
 
     std::string at(const char* key) const { return field_.empty() ? std::string(key) : field_ + "." + key; }
     InputError error(const char* key, const std::string& reason) const { return {file_, at(key), reason}; }
@@ -27,7 +29,7 @@ public:
         finite("min", lo);
         finite("max", hi);
         static const char* axes = "xyz";
-        for (int a = 0; a < 3; ++a)
+        for (int a = 0; a < dimensions_; ++a)
             if (!(hi[a] > lo[a]))
                 throw error("max", std::string("must be greater than min in every component (") + axes[a] + ": " +
                                        format_number(hi[a]) + " <= " + format_number(lo[a]) + ")");
@@ -36,6 +38,7 @@ public:
 private:
     const std::string& file_;
     const std::string& field_;
+    int dimensions_;
 };
 
 void check(const BoxShape& s, const Checker& c) { c.min_below_max(s.min, s.max); }
@@ -63,7 +66,8 @@ void check(const AggregateShape& s, const Checker& c) {
     if (s.radius_max < s.radius_min)
         throw c.error("radius_max", "must be >= radius_min (got " + format_number(s.radius_max) + " < " +
                                         format_number(s.radius_min) + ")");
-    double smallest = std::min({s.max[0] - s.min[0], s.max[1] - s.min[1], s.max[2] - s.min[2]});
+    double smallest = std::min(s.max[0] - s.min[0], s.max[1] - s.min[1]);
+    if (c.dimensions() == 3) smallest = std::min(smallest, s.max[2] - s.min[2]);
     if (2 * s.radius_max > smallest)
         throw c.error("radius_max", "spheres of radius " + format_number(s.radius_max) +
                                         " do not fit in the box (smallest side " + format_number(smallest) + ")");
@@ -82,8 +86,8 @@ void check(const StlShape& s, const Checker& c) {
 
 }  // namespace
 
-void validate_shape(const Shape& s, const std::string& file, const std::string& field) {
-    Checker c(file, field);
+void validate_shape(const Shape& s, const std::string& file, const std::string& field, int dimensions) {
+    Checker c(file, field, dimensions);
     std::visit([&](const auto& g) { check(g, c); }, s.geometry);
 }
 

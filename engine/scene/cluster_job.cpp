@@ -206,6 +206,8 @@ void create_job_folder(const std::string& folder) {
 }
 
 void write_cluster_job(const std::string& folder, const Scene& scene, const ClusterJobSpec& spec) {
+    if (scene.grid.plane_strain() && spec.gpus > 1)
+        throw InputError("", "gpus", "a plane-strain (2D) scene runs in one process: ask for 1 GPU");
     const std::string script = slurm_batch_script(spec);
     create_job_folder(folder);
     const fs::path dir(folder);

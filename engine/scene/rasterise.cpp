@@ -39,7 +39,9 @@ Bounds bounds(const CylinderShape& s) {
 // Visits the elements whose centres lie in a shape.
 class ElementVisitor {
 public:
-    explicit ElementVisitor(const VoxelGrid& g) : g_(g) {}
+    // plane: a 2D scene's one-layer grid, whose elements stand for the plane z = origin z (so a
+    // sphere paints its full disk there).
+    explicit ElementVisitor(const VoxelGrid& g, bool plane = false) : g_(g), centre_z_(plane ? 0.0 : 0.5) {}
 
     // Visits only the elements whose centres can lie in the shape's bounding box; contains()
     // decides, so the range may be generous by one element on each side.
@@ -61,16 +63,17 @@ public:
 
     Vec3 centre(int i, int j, int k) const {
         return {g_.origin[0] + (i + 0.5) * g_.spacing, g_.origin[1] + (j + 0.5) * g_.spacing,
-                g_.origin[2] + (k + 0.5) * g_.spacing};
+                g_.origin[2] + (k + centre_z_) * g_.spacing};
     }
 
 private:
     const VoxelGrid& g_;
+    double centre_z_;
 };
 
 class Painter : public ElementVisitor {
 public:
-    explicit Painter(VoxelGrid& g) : ElementVisitor(g), ids_(g.ids) {}
+    Painter(VoxelGrid& g, bool plane) : ElementVisitor(g, plane), ids_(g.ids) {}
     template <class S>
     void paint(const S& shape, MaterialId id) {
         for_each_inside(shape, [&](std::size_t e) { ids_[e] = id; });
@@ -166,7 +169,7 @@ VoxelGrid rasterise(const Scene& scene, double spacing) {
     g.n = element_counts(scene.grid, g.spacing);
     g.origin = scene.grid.origin;
     g.ids.assign(g.element_count(), id_of(scene, scene.background, "background"));
-    Painter painter(g);
+    Painter painter(g, scene.grid.plane_strain());
 
     if (scene.voxels) paint_voxels_file(scene, g, painter);
 

@@ -20,17 +20,24 @@ struct Result {
     std::int64_t steps = 0;
     double wall_seconds = 0;   // the whole run: setup and time loop
     double setup_seconds = 0;  // of which building the engine (device, tables, uploads); 0 if not measured
+    // Displacement components: 3, or 2 for a plane-strain (2D) run (x, y); the file's datasets
+    // then have 2 in their last dimension, positions included.
+    int components = 3;
     std::vector<std::string> receiver_names;
-    std::vector<std::array<double, 3>> receiver_positions;  // snapped node positions
+    std::vector<std::array<double, 3>> receiver_positions;  // snapped node positions (z = 0 in 2D)
     std::vector<double> time;                               // nt
-    std::vector<double> displacement;                       // n x nt x 3, row-major
-    std::vector<double> velocity;                           // n x nt x 3, row-major
+    std::vector<double> displacement;                       // n x nt x components, row-major
+    std::vector<double> velocity;                           // n x nt x components, row-major
     SnapshotSeries snapshots;  // run.snapshots (empty without): /snapshots and the XDMF file beside
 
     std::size_t receiver_count() const { return receiver_names.size(); }
     std::size_t sample_count() const { return time.size(); }
-    double& u(std::size_t r, std::size_t t, int c) { return displacement[(r * time.size() + t) * 3 + c]; }
-    double u(std::size_t r, std::size_t t, int c) const { return displacement[(r * time.size() + t) * 3 + c]; }
+    double& u(std::size_t r, std::size_t t, int c) {
+        return displacement[(r * time.size() + t) * std::size_t(components) + std::size_t(c)];
+    }
+    double u(std::size_t r, std::size_t t, int c) const {
+        return displacement[(r * time.size() + t) * std::size_t(components) + std::size_t(c)];
+    }
     bool operator==(const Result&) const = default;
 };
 

@@ -52,9 +52,10 @@ void write_snapshots(h5::File& f, const SnapshotSeries& s) {
 
 void write_result_h5(const std::string& path, const Result& r) {
     const std::size_t n = r.receiver_count(), nt = r.sample_count();
+    const hsize_t nc = hsize_t(r.components);
     // A malformed Result is a bug in the caller, not bad input: refuse before touching the disk.
-    if (r.receiver_positions.size() != n || r.displacement.size() != n * nt * 3 ||
-        (r.velocity.size() != n * nt * 3 && !r.velocity.empty()))
+    if ((nc != 2 && nc != 3) || r.receiver_positions.size() != n || r.displacement.size() != n * nt * nc ||
+        (r.velocity.size() != n * nt * nc && !r.velocity.empty()))
         throw RuntimeError("write_result_h5: inconsistent Result (" + std::to_string(n) + " receivers, " +
                            std::to_string(nt) + " samples, " + std::to_string(r.displacement.size()) +
                            " displacement and " + std::to_string(r.velocity.size()) + " velocity values)");
@@ -76,13 +77,13 @@ void write_result_h5(const std::string& path, const Result& r) {
 
         f.write_strings("/receivers/names", r.receiver_names);
         std::vector<double> positions;
-        positions.reserve(n * 3);
-        for (const auto& p : r.receiver_positions) positions.insert(positions.end(), p.begin(), p.end());
-        f.write_doubles("/receivers/positions", {n, 3}, positions.data());
+        positions.reserve(n * nc);
+        for (const auto& p : r.receiver_positions) positions.insert(positions.end(), p.begin(), p.begin() + nc);
+        f.write_doubles("/receivers/positions", {n, nc}, positions.data());
         f.write_doubles("/traces/time", {nt}, r.time.data());
-        f.write_doubles("/traces/displacement", {n, nt, 3}, r.displacement.data());
+        f.write_doubles("/traces/displacement", {n, nt, nc}, r.displacement.data());
         // Empty velocity with non-empty traces means "not recorded": leave the dataset out.
-        if (r.velocity.size() == n * nt * 3) f.write_doubles("/traces/velocity", {n, nt, 3}, r.velocity.data());
+        if (r.velocity.size() == n * nt * nc) f.write_doubles("/traces/velocity", {n, nt, nc}, r.velocity.data());
         if (!r.snapshots.empty()) write_snapshots(f, r.snapshots);
         f.close();
     });
@@ -120,18 +121,22 @@ Result read_result_h5(const std::string& path) {
     const hsize_t n = r.receiver_names.size();
     std::vector<hsize_t> dims;
     std::vector<double> positions = f.read_doubles("/receivers/positions", &dims);
-    check_shape(path, "/receivers/positions", dims, {n, 3});
+    // A plane-strain run has 2 components (its positions too), any other 3.
+    const hsize_t nc = dims.size() == 2 && dims[1] == 2 ? 2 : 3;
+    r.components = int(nc);
+    check_shape(path, "/receivers/positions", dims, {n, nc});
     for (hsize_t i = 0; i < n; ++i)
-        r.receiver_positions.push_back({positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]});
+        r.receiver_positions.push_back(
+            {positions[nc * i], positions[nc * i + 1], nc == 3 ? positions[3 * i + 2] : 0.0});
 
     r.time = f.read_doubles("/traces/time", &dims);
     if (dims.size() != 1) throw InputError(path, "/traces/time", "expected a 1-D dataset");
     const hsize_t nt = r.time.size();
     r.displacement = f.read_doubles("/traces/displacement", &dims);
-    check_shape(path, "/traces/displacement", dims, {n, nt, 3});
+    check_shape(path, "/traces/displacement", dims, {n, nt, nc});
     if (f.has_dataset("/traces/velocity")) {
         r.velocity = f.read_doubles("/traces/velocity", &dims);
-        check_shape(path, "/traces/velocity", dims, {n, nt, 3});
+        check_shape(path, "/traces/velocity", dims, {n, nt, nc});
     }
     return r;
 }

@@ -17,6 +17,10 @@ struct GridSpec {
     Vec3 size{0, 0, 0};  // metres; element counts are round(size / spacing)
     double spacing = 0;
     Vec3 origin{0, 0, 0};
+    // 3, or 2 for a plane-strain scene (grid.size with two entries): every vector of the scene
+    // then has two entries and reads with z = 0; the model is one element layer.
+    int dimensions = 3;
+    bool plane_strain() const { return dimensions == 2; }
     bool operator==(const GridSpec&) const = default;
 };
 

@@ -62,6 +62,13 @@ public:
                 s.snapshots = snapshots(ObjectReader(r.at("snapshots"), file_, r.field("snapshots")));
         }
 
+        s.grid.dimensions = static_cast<int>(grid_dimensions_);
+        for (const auto& [field, count] : vectors_)
+            if (count != grid_dimensions_)
+                throw InputError(file_, field,
+                                 "has " + std::to_string(count) + " entries but grid.size has " +
+                                     std::to_string(grid_dimensions_) + " (a scene is 2D or 3D throughout)");
+
         if (change_) change_(s);
         validate_scene(s, file_);
         if (s.voxels) check_voxels_file(s);
@@ -69,12 +76,30 @@ public:
     }
 
 private:
+    // A position, direction or extent: [x, y, z], or [x, y] in a 2D scene (z = 0). The count is
+    // kept, and every vector must have as many entries as grid.size.
+    Vec3 vec(const Json& v, const std::string& field) const {
+        if (!v.is_array() || (v.size() != 2 && v.size() != 3))
+            throw InputError(file_, field, "expected an array of 3 numbers (or 2 in a 2D scene)");
+        Vec3 out{0, 0, 0};
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            out[i] = json::to_number(v[i], file_, json::item(field, i));
+        }
+        vectors_.emplace_back(field, v.size());
+        return out;
+    }
+    Vec3 vec(const ObjectReader& r, std::string_view key) const { return vec(r.at(key), r.field(key)); }
+    Vec3 vec_or(const ObjectReader& r, std::string_view key, const Vec3& fallback) const {
+        return r.has(key) ? vec(r, key) : fallback;
+    }
+
     GridSpec grid(const ObjectReader& r) const {
         r.allow({"size", "spacing", "origin"});
         GridSpec g;
-        g.size = r.vec3("size");
+        g.size = vec(r, "size");
+        grid_dimensions_ = vectors_.back().second;
         g.spacing = r.number("spacing");
-        g.origin = r.vec3_or("origin", {0, 0, 0});
+        g.origin = vec_or(r, "origin", {0, 0, 0});
         return g;
     }
 
@@ -95,16 +120,16 @@ private:
         Shape s;
         if (type == "box") {
             r.allow({"type", "material", "min", "max"});
-            s.geometry = BoxShape{r.vec3("min"), r.vec3("max")};
+            s.geometry = BoxShape{vec(r, "min"), vec(r, "max")};
         } else if (type == "cylinder") {
             r.allow({"type", "material", "center", "axis", "radius", "length"});
-            s.geometry = CylinderShape{r.vec3("center"), r.vec3("axis"), r.number("radius"), r.number("length")};
+            s.geometry = CylinderShape{vec(r, "center"), vec(r, "axis"), r.number("radius"), r.number("length")};
         } else if (type == "sphere") {
             r.allow({"type", "material", "center", "radius"});
-            s.geometry = SphereShape{r.vec3("center"), r.number("radius")};
+            s.geometry = SphereShape{vec(r, "center"), r.number("radius")};
         } else if (type == "aggregate") {
             r.allow({"type", "material", "min", "max", "fraction", "radius_min", "radius_max", "seed"});
-            s.geometry = AggregateShape{r.vec3("min"),          r.vec3("max"),          r.number("fraction"),
+            s.geometry = AggregateShape{vec(r, "min"),          vec(r, "max"),          r.number("fraction"),
                                         r.number("radius_min"), r.number("radius_max"), r.unsigned_or("seed", 1)};
         } else if (type == "stl") {
             r.allow({"type", "material", "file", "scale", "translate"});
@@ -140,8 +165,8 @@ private:
         r.allow({"name", "position", "direction", "amplitude", "wavelet"});
         Source s;
         s.name = r.string_or("name", "S" + std::to_string(index + 1));
-        s.position = r.vec3("position");
-        s.direction = r.vec3_or("direction", s.direction);
+        s.position = vec(r, "position");
+        s.direction = vec_or(r, "direction", grid_dimensions_ == 2 ? Vec3{0, 1, 0} : s.direction);
         s.amplitude = r.number_or("amplitude", s.amplitude);
         s.wavelet = wavelet(ObjectReader(r.at("wavelet"), file_, r.field("wavelet")));
         return s;
@@ -202,7 +227,7 @@ private:
 
     Receiver receiver(const ObjectReader& r, std::size_t index) const {
         r.allow({"name", "position"});
-        return {r.string_or("name", "R" + std::to_string(index + 1)), r.vec3("position")};
+        return {r.string_or("name", "R" + std::to_string(index + 1)), vec(r, "position")};
     }
 
     BoundarySpec boundary(const ObjectReader& r) const {
@@ -210,7 +235,7 @@ private:
         BoundarySpec b;
         const Json& points = r.array_or_empty("fixed_points");
         for (std::size_t i = 0; i < points.size(); ++i)
-            b.fixed_points.push_back(json::to_vec3(points[i], file_, json::item(r.field("fixed_points"), i)));
+            b.fixed_points.push_back(vec(points[i], json::item(r.field("fixed_points"), i)));
         b.fixed_faces = r.strings_or("fixed_faces");
         if (r.has("absorbing")) {
             ObjectReader a(r.at("absorbing"), file_, r.field("absorbing"));
@@ -305,6 +330,8 @@ private:
     std::string file_;
     std::string base_dir_;
     const SceneChange& change_;
+    mutable std::size_t grid_dimensions_ = 3;
+    mutable std::vector<std::pair<std::string, std::size_t>> vectors_;  // every vector read: field, entries
 };
 
 }  // namespace

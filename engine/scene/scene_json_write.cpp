@@ -9,9 +9,12 @@ namespace {
 
 using OJson = nlohmann::ordered_json;
 
-OJson vec(const Vec3& v) { return OJson::array({v[0], v[1], v[2]}); }
+// A 2D scene writes two entries (its z is 0).
+OJson vec(const Vec3& v, int dimensions) {
+    return dimensions == 2 ? OJson::array({v[0], v[1]}) : OJson::array({v[0], v[1], v[2]});
+}
 
-OJson shape_json(const Shape& s) {
+OJson shape_json(const Shape& s, int d) {
     OJson j;
     std::visit(
         [&](const auto& g) {
@@ -19,19 +22,19 @@ OJson shape_json(const Shape& s) {
             if constexpr (std::is_same_v<T, BoxShape>) {
                 j["type"] = "box";
                 j["material"] = s.material;
-                j["min"] = vec(g.min);
-                j["max"] = vec(g.max);
+                j["min"] = vec(g.min, d);
+                j["max"] = vec(g.max, d);
             } else if constexpr (std::is_same_v<T, CylinderShape>) {
                 j["type"] = "cylinder";
                 j["material"] = s.material;
-                j["center"] = vec(g.center);
-                j["axis"] = vec(g.axis);
+                j["center"] = vec(g.center, d);
+                j["axis"] = vec(g.axis, d);
                 j["radius"] = g.radius;
                 j["length"] = g.length;
             } else if constexpr (std::is_same_v<T, SphereShape>) {
                 j["type"] = "sphere";
                 j["material"] = s.material;
-                j["center"] = vec(g.center);
+                j["center"] = vec(g.center, d);
                 j["radius"] = g.radius;
             } else if constexpr (std::is_same_v<T, StlShape>) {
                 j["type"] = "stl";
@@ -42,8 +45,8 @@ OJson shape_json(const Shape& s) {
             } else {
                 j["type"] = "aggregate";
                 j["material"] = s.material;
-                j["min"] = vec(g.min);
-                j["max"] = vec(g.max);
+                j["min"] = vec(g.min, d);
+                j["max"] = vec(g.max, d);
                 j["fraction"] = g.fraction;
                 j["radius_min"] = g.radius_min;
                 j["radius_max"] = g.radius_max;
@@ -85,10 +88,11 @@ OJson wavelet_json(const Wavelet& w) {
 }  // namespace
 
 std::string scene_to_json_text(const Scene& s) {
+    const int d = s.grid.dimensions;
     OJson j;
     j["format"] = "voxwave-scene";
     j["version"] = 1;
-    j["grid"] = {{"size", vec(s.grid.size)}, {"spacing", s.grid.spacing}, {"origin", vec(s.grid.origin)}};
+    j["grid"] = {{"size", vec(s.grid.size, d)}, {"spacing", s.grid.spacing}, {"origin", vec(s.grid.origin, d)}};
 
     j["materials"] = OJson::array();
     for (const Material& m : s.materials) {
@@ -99,21 +103,22 @@ std::string scene_to_json_text(const Scene& s) {
     j["background"] = s.background;
 
     j["shapes"] = OJson::array();
-    for (const Shape& shape : s.shapes) j["shapes"].push_back(shape_json(shape));
+    for (const Shape& shape : s.shapes) j["shapes"].push_back(shape_json(shape, d));
     if (s.voxels) j["voxels"] = {{"file", s.voxels->file}, {"dataset", s.voxels->dataset}};
 
     j["sources"] = OJson::array();
     for (const Source& src : s.sources)
         j["sources"].push_back({{"name", src.name},
-                                {"position", vec(src.position)},
-                                {"direction", vec(src.direction)},
+                                {"position", vec(src.position, d)},
+                                {"direction", vec(src.direction, d)},
                                 {"amplitude", src.amplitude},
                                 {"wavelet", wavelet_json(src.wavelet)}});
     j["receivers"] = OJson::array();
-    for (const Receiver& r : s.receivers) j["receivers"].push_back({{"name", r.name}, {"position", vec(r.position)}});
+    for (const Receiver& r : s.receivers)
+        j["receivers"].push_back({{"name", r.name}, {"position", vec(r.position, d)}});
 
     OJson points = OJson::array();
-    for (const Vec3& p : s.boundary.fixed_points) points.push_back(vec(p));
+    for (const Vec3& p : s.boundary.fixed_points) points.push_back(vec(p, d));
     const AbsorbingSpec& a = s.boundary.absorbing;
     OJson absorbing = {{"type", a.type}, {"faces", a.faces}, {"thickness", a.thickness}};
     for (auto [key, value] : {std::pair{"reflection", &a.reflection}, std::pair{"kappa_max", &a.kappa_max},

@@ -74,7 +74,7 @@ public:
 
     void grid() const {
         const GridSpec& g = scene_.grid;
-        for (int a = 0; a < 3; ++a) positive("grid.size[" + std::to_string(a) + "]", g.size[a]);
+        for (int a = 0; a < g.dimensions; ++a) positive("grid.size[" + std::to_string(a) + "]", g.size[a]);
         try {  // the spacing's range (check_spacing) and the element cap
             element_counts(g, g.spacing);
         } catch (const InputError& e) {
@@ -101,7 +101,7 @@ public:
         for (std::size_t i = 0; i < scene_.shapes.size(); ++i) {
             std::string field = "shapes[" + std::to_string(i) + "]";
             known_material(field + ".material", scene_.shapes[i].material);
-            validate_shape(scene_.shapes[i], label_, field);
+            validate_shape(scene_.shapes[i], label_, field, scene_.grid.dimensions);
         }
         if (scene_.voxels) {
             if (scene_.voxels->file.empty()) throw error("voxels.file", "must not be empty");
@@ -224,6 +224,38 @@ public:
         }
     }
 
+    // A 2D (plane-strain) scene: one layer in z at z = 0, and what the 2D engines have.
+    void plane_strain() const {
+        const GridSpec& g = scene_.grid;
+        if (g.dimensions != 2 && g.dimensions != 3)
+            throw error("grid.size", "must have 3 entries, or 2 for a plane-strain scene");
+        if (!g.plane_strain()) return;
+        if (g.size[2] != 0 || g.origin[2] != 0) throw error("grid.size", "a 2D scene has no z extent");
+        for (std::size_t i = 0; i < scene_.shapes.size(); ++i)
+            if (std::holds_alternative<CylinderShape>(scene_.shapes[i].geometry))
+                throw error("shapes[" + std::to_string(i) + "].type",
+                            "a 2D scene has no cylinders (a disk is a sphere, a strip a box)");
+        if (scene_.voxels) throw error("voxels", "painted voxel files are 3D; a 2D scene paints with shapes");
+        for (std::size_t i = 0; i < scene_.sources.size(); ++i)
+            if (scene_.sources[i].direction[2] != 0)
+                throw error("sources[" + std::to_string(i) + "].direction",
+                            "a 2D scene's forces lie in the x-y plane (z must be 0)");
+        if (scene_.run.method == Method::Tcovfem)
+            throw error("run.method", "tcovfem has no 2D engine (use vfem or ovfem)");
+        if (scene_.run.method == Method::Sem) throw error("run.method", "sem has no 2D engine (use vfem or ovfem)");
+        if (scene_.snapshots) throw error("run.snapshots", "a 2D scene does not write wavefield snapshots yet");
+        const BoundarySpec& b = scene_.boundary;
+        if (!b.absorbing.faces.empty() && b.absorbing.pml())
+            throw error("boundary.absorbing.type", "the PML is 3D only; a 2D scene absorbs with type \"sponge\"");
+        for (const auto* list : {&b.fixed_faces, &b.absorbing.faces})
+            for (std::size_t i = 0; i < list->size(); ++i)
+                if ((*list)[i] == "z-" || (*list)[i] == "z+")
+                    throw error(
+                        std::string(list == &b.fixed_faces ? "boundary.fixed_faces[" : "boundary.absorbing.faces[") +
+                            std::to_string(i) + "]",
+                        "a 2D scene has no face " + (*list)[i] + " (its faces are x-, x+, y- and y+)");
+    }
+
     void run() const {
         const RunSpec& r = scene_.run;
         check_tcovfem_stages(r.stages, label_, "run.stages");
@@ -253,6 +285,7 @@ private:
 
 void validate_scene(const Scene& scene, const std::string& file_label) {
     Validator v(scene, file_label);
+    v.plane_strain();
     v.grid();
     v.materials();
     v.shapes();

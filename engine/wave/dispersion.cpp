@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "scene/run_rules.hpp"
+#include "wave/plane_strain_element_matrix.hpp"
 #include "wave/sem_element_matrix.hpp"
 #include "wave/voxel_element_matrix.hpp"
 
@@ -56,14 +57,17 @@ std::array<double, 3> bloch_velocity_ratios(ElementMethod method, double ds, con
 
 namespace {
 
+// The table of a ratio function of (ppw, unit direction) returning the modes' velocity ratios.
 template <class Ratios>
-DispersionTable table_of(const std::vector<double>& ppw, std::vector<std::array<double, 3>> directions,
+DispersionTable table_of(const std::vector<double>& ppw, std::vector<std::array<double, 3>> directions, int dimensions,
                          const Ratios& ratios) {
     DispersionTable t;
+    t.modes = dimensions == 2 ? 2 : 3;
     t.ppw = ppw;
     for (auto& d : directions) {
         const double n = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
         if (!(n > 0)) throw InputError("", "directions", "every direction must be a non-zero vector");
+        if (dimensions == 2 && d[2] != 0) throw InputError("", "directions", "a 2D direction has no z component");
         d = {d[0] / n, d[1] / n, d[2] / n};
     }
     t.directions = directions;
@@ -89,9 +93,42 @@ double scheme_omega(double omega2, double dt) {
 
 }  // namespace
 
+std::array<double, 2> plane_strain_bloch_velocity_ratios(ElementMethod method, double ds, const Material& m, double dt,
+                                                         double ppw, const std::array<double, 3>& direction) {
+    const double norm = std::hypot(direction[0], direction[1]);
+    if (!(norm > 0)) throw InputError("", "direction", "must be a non-zero vector in the plane");
+    if (!(ppw > 1)) throw InputError("", "ppw", "points per wavelength must exceed 1");
+    const double kmag = 2.0 * std::numbers::pi / (ppw * ds);
+    const double k[2] = {kmag * direction[0] / norm, kmag * direction[1] / norm};
+    const PlaneElementMatrix ke = plane_strain_element_stiffness(method, m);
+    const int corner[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};  // local node order
+    Eigen::Matrix2cd d = Eigen::Matrix2cd::Zero();
+    for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b) {
+            const double phase = k[0] * ds * (corner[b][0] - corner[a][0]) + k[1] * ds * (corner[b][1] - corner[a][1]);
+            const std::complex<double> e = std::polar(1.0, phase);
+            for (int i = 0; i < 2; ++i)
+                for (int j = 0; j < 2; ++j) d(i, j) += ke(2 * a + i, 2 * b + j) * e;
+        }
+    Eigen::SelfAdjointEigenSolver<Eigen::Matrix2cd> eig(d, Eigen::EigenvaluesOnly);
+    const double mass = m.density * ds * ds;
+    const double exact[2] = {m.vs, m.vp};
+    std::array<double, 2> ratio{};
+    for (int mode = 0; mode < 2; ++mode) {
+        const double omega = scheme_omega(eig.eigenvalues()(mode) / mass, dt);
+        ratio[mode] = exact[mode] > 0 ? (omega / kmag) / exact[mode] : 0.0;
+    }
+    return ratio;
+}
+
 DispersionTable dispersion_table(ElementMethod method, double ds, const Material& m, double dt,
-                                 const std::vector<double>& ppw, std::vector<std::array<double, 3>> directions) {
-    return table_of(ppw, std::move(directions), [&](double p, const std::array<double, 3>& d) {
+                                 const std::vector<double>& ppw, std::vector<std::array<double, 3>> directions,
+                                 int dimensions) {
+    if (dimensions == 2)
+        return table_of(ppw, std::move(directions), 2, [&](double p, const std::array<double, 3>& d) {
+            return plane_strain_bloch_velocity_ratios(method, ds, m, dt, p, d);
+        });
+    return table_of(ppw, std::move(directions), 3, [&](double p, const std::array<double, 3>& d) {
         return bloch_velocity_ratios(method, ds, m, dt, p, d);
     });
 }
@@ -166,12 +203,15 @@ std::array<double, 3> sem_bloch_velocity_ratios(int order, double ds, const Mate
 
 DispersionTable sem_dispersion_table(int order, double ds, const Material& m, double dt, const std::vector<double>& ppw,
                                      std::vector<std::array<double, 3>> directions) {
-    return table_of(ppw, std::move(directions), [&](double p, const std::array<double, 3>& d) {
+    return table_of(ppw, std::move(directions), 3, [&](double p, const std::array<double, 3>& d) {
         return sem_bloch_velocity_ratios(order, ds, m, dt, p, d);
     });
 }
 
-std::vector<std::array<double, 3>> default_dispersion_directions() { return {{1, 0, 0}, {1, 1, 0}, {1, 1, 1}}; }
+std::vector<std::array<double, 3>> default_dispersion_directions(int dimensions) {
+    if (dimensions == 2) return {{1, 0, 0}, {1, 1, 0}};
+    return {{1, 0, 0}, {1, 1, 0}, {1, 1, 1}};
+}
 
 std::vector<double> default_dispersion_ppw() {
     std::vector<double> ppw;

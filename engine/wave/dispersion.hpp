@@ -21,17 +21,26 @@ namespace voxwave {
 std::array<double, 3> bloch_velocity_ratios(ElementMethod method, double ds, const Material& m, double dt, double ppw,
                                             const std::array<double, 3>& direction);
 
+// The same for the plane-strain square (plane_strain_element_kernel.hpp): the 2x2 matrix
+// D(k) = sum_ab K_ab exp(i k.(x_b - x_a)) of one element per unit thickness and the mass rho ds^2
+// (4 elements x rho ds^2 / 4); two modes ascending (S, P). direction[2] is ignored.
+std::array<double, 2> plane_strain_bloch_velocity_ratios(ElementMethod method, double ds, const Material& m, double dt,
+                                                         double ppw, const std::array<double, 3>& direction);
+
 struct DispersionTable {
+    int modes = 3;                                  // 3 (S1, S2, P), or 2 (S, P) in plane strain
     std::vector<double> ppw;                        // n
     std::vector<std::array<double, 3>> directions;  // m unit vectors
-    std::vector<double> velocity_ratio;             // m x n x 3
+    std::vector<double> velocity_ratio;             // m x n x modes
     double ratio(std::size_t dir, std::size_t p, int mode) const {
-        return velocity_ratio[(dir * ppw.size() + p) * 3 + mode];
+        return velocity_ratio[(dir * ppw.size() + p) * std::size_t(modes) + std::size_t(mode)];
     }
 };
 
+// dimensions 2: the plane-strain element (two modes; the directions' z entries must be 0).
 DispersionTable dispersion_table(ElementMethod method, double ds, const Material& m, double dt,
-                                 const std::vector<double>& ppw, std::vector<std::array<double, 3>> directions);
+                                 const std::vector<double>& ppw, std::vector<std::array<double, 3>> directions,
+                                 int dimensions = 3);
 
 // The spectral voxel elements of order p (sem_element_kernel.hpp): the periodic cell of one
 // element has p^3 distinct GLL nodes (a node's index modulo p along each axis), so D(k) is
@@ -45,8 +54,9 @@ std::array<double, 3> sem_bloch_velocity_ratios(int order, double ds, const Mate
 DispersionTable sem_dispersion_table(int order, double ds, const Material& m, double dt, const std::vector<double>& ppw,
                                      std::vector<std::array<double, 3>> directions);
 
-// The directions a user usually wants: axis, face diagonal, cube diagonal.
-std::vector<std::array<double, 3>> default_dispersion_directions();
+// The directions a user usually wants: axis, face diagonal, cube diagonal (dimensions 2: the
+// axis and the diagonal of the square).
+std::vector<std::array<double, 3>> default_dispersion_directions(int dimensions = 3);
 // The points per wavelength of a table nobody chose them for: 4, 5, ..., 40.
 std::vector<double> default_dispersion_ppw();
 

@@ -29,6 +29,8 @@ double sample_at(const Result& ref, std::size_t r, int c, double t) {
 double paper_trace_error(const Result& obs, const Result& ref) {
     if (obs.sample_count() == 0 || ref.sample_count() == 0)
         throw InputError("", "receivers", "a run without samples cannot be compared");
+    if (obs.components != ref.components)
+        throw InputError("", "components", "a 2D (plane-strain) run cannot be compared with a 3D one");
     const double t_end = std::min(obs.time.back(), ref.time.back()) * (1 + 1e-12);
     double sum = 0;
     int channels = 0;
@@ -38,7 +40,7 @@ double paper_trace_error(const Result& obs, const Result& ref) {
         if (it == ref.receiver_names.end()) continue;
         any_common = true;
         const std::size_t rr = std::size_t(it - ref.receiver_names.begin());
-        for (int c = 0; c < 3; ++c) {
+        for (int c = 0; c < obs.components; ++c) {
             double num = 0, den = 0;
             for (std::size_t j = 0; j < obs.sample_count() && obs.time[j] <= t_end; ++j) {
                 const double u_ref = sample_at(ref, rr, c, obs.time[j]);

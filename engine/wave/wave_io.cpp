@@ -36,7 +36,7 @@ void write_dispersion_h5(const std::string& path, const std::string& method, dou
         std::vector<double> dirs;
         for (const auto& d : t.directions) dirs.insert(dirs.end(), d.begin(), d.end());
         f.write_doubles("/directions", {m, 3}, dirs.data());
-        f.write_doubles("/velocity_ratio", {m, n, 3}, t.velocity_ratio.data());
+        f.write_doubles("/velocity_ratio", {m, n, hsize_t(t.modes)}, t.velocity_ratio.data());
         f.write_attribute("/", "method", method);
         f.write_attribute("/", "spacing", ds);
         f.write_attribute("/", "dt", dt);

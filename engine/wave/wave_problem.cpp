@@ -14,6 +14,7 @@
 #include "scene/run_rules.hpp"
 #include "wave/sem_element_matrix.hpp"
 #include "wave/sem_mesh.hpp"
+#include "wave/plane_strain_element_matrix.hpp"
 #include "wave/voxel_element_matrix.hpp"
 
 namespace voxwave {
@@ -53,10 +54,25 @@ std::vector<double> nodal_masses(const VoxelGrid& g, const std::vector<Material>
     return m;
 }
 
+// Plane strain: the lower node plane of a one-layer grid, rho ds^2 / 4 per element node.
+std::vector<double> plane_strain_nodal_masses(const VoxelGrid& g, const std::vector<Material>& mats) {
+    const std::size_t rs = std::size_t(g.n[0] + 1);
+    std::vector<double> m(rs * std::size_t(g.n[1] + 1), 0.0);
+    for (int j = 0; j < g.n[1]; ++j)
+        for (int i = 0; i < g.n[0]; ++i) {
+            const MaterialId id = g.at(i, j, 0);
+            if (id == kVoidId) continue;
+            const double me = plane_strain_node_mass_share(g.spacing, mats[id - 1].density);
+            for (int b = 0; b < 2; ++b)
+                for (int a = 0; a < 2; ++a) m[std::size_t(i + a) + rs * std::size_t(j + b)] += me;
+        }
+    return m;
+}
+
 }  // namespace
 
 double stable_time_step(const VoxelGrid& g, const std::vector<Material>& materials, Method method,
-                        const DampingSpec& damping, int order) {
+                        const DampingSpec& damping, int order, int dimensions) {
     std::array<bool, 256> used{};
     for (MaterialId id : g.ids) used[id] = true;
     const ElementMethod em = method == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem;
@@ -64,7 +80,8 @@ double stable_time_step(const VoxelGrid& g, const std::vector<Material>& materia
     for (std::size_t m = 0; m < materials.size() && m < 255; ++m)
         if (used[m + 1])
             omega2 = std::max(omega2, method == Method::Sem ? sem_element_max_omega2(order, g.spacing, materials[m])
-                                                            : voxel_element_max_omega2(em, g.spacing, materials[m]));
+                                      : dimensions == 2 ? plane_strain_element_max_omega2(em, g.spacing, materials[m])
+                                                        : voxel_element_max_omega2(em, g.spacing, materials[m]));
     if (omega2 <= 0) return 0;
     const double beta =
         damping.type == "rayleigh" ? rayleigh_coefficients(damping.ratio, damping.f_low, damping.f_high).beta : 0.0;
@@ -98,7 +115,10 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
     p.stages = scene.run.stages;
     p.order = scene.run.order;
     p.backend = scene.run.backend;
+    p.dimensions = scene.grid.dimensions;
     assert_run_rules(p);
+    if (p.dimensions == 2 && p.grid.n[2] != 1)
+        throw InputError(label, "grid", "a plane-strain (2D) model has one element layer");
     const VoxelGrid& g = p.grid;
 
     // Materials present, for the CFL bound.
@@ -111,7 +131,7 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
 
     if (scene.damping.type == "rayleigh")
         p.rayleigh = rayleigh_coefficients(scene.damping.ratio, scene.damping.f_low, scene.damping.f_high);
-    p.dt_stable = stable_time_step(g, p.materials, p.method, scene.damping, p.order);
+    p.dt_stable = stable_time_step(g, p.materials, p.method, scene.damping, p.order, p.dimensions);
     p.dt = run_time_step(scene.run.dt, p.dt_stable);
     if (!time_step_stable(p.dt, p.dt_stable))
         throw InputError(label, "run.dt",
@@ -138,8 +158,11 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
             return std::pair{mesh.node_index(n[0], n[1], n[2]), mesh.node_position(n[0], n[1], n[2])};
         };
     } else {
-        p.node_mass = nodal_masses(g, p.materials);
+        p.node_mass = p.dimensions == 2 ? plane_strain_nodal_masses(g, p.materials) : nodal_masses(g, p.materials);
         p.boundary = boundary_nodes(bc, g, vp_max);
+        // Plane strain: the nodes are the lower node plane (validate_scene keeps the z faces free and
+        // the points at z = 0, so the plane's share is the whole boundary).
+        if (p.dimensions == 2) p.boundary = p.boundary.node_range(0, p.node_count());
         snap = [&g](const Vec3& x) {
             const auto n = nearest_node(g, x);
             return std::pair{g.node_index(n[0], n[1], n[2]), g.node_position(n[0], n[1], n[2])};

@@ -43,11 +43,15 @@ RayleighCoefficients rayleigh_coefficients(double ratio, double f_low, double f_
 double central_difference_stable_dt(double omega_max, double beta);
 
 // The largest stable central-difference step of a model (0 when every voxel is void); `order`
-// is the spectral elements' p (method sem only).
+// is the spectral elements' p (method sem only); dimensions 2 takes the plane-strain square element.
 double stable_time_step(const VoxelGrid& grid, const std::vector<Material>& materials, Method method,
-                        const DampingSpec& damping, int order = kSemMaxOrder);
+                        const DampingSpec& damping, int order = kSemMaxOrder, int dimensions = 3);
 
 struct WaveProblem {
+    // 3, or 2 for plane strain: then grid has one element layer (n[2] = 1), the nodes are its lower
+    // node plane (node_count() of them, x-fastest), masses are per unit thickness (rho ds^2 / 4 an
+    // element node), and sources, receivers and fixed points have two components.
+    int dimensions = 3;
     VoxelGrid grid;
     std::vector<Material> materials;  // materials[id - 1]
     Method method = Method::Ovfem;
@@ -69,6 +73,7 @@ struct WaveProblem {
     SnapshotSeries snapshots;
     std::vector<std::size_t> snapshot_nodes;
 
+    // The method's nodes: the voxel corners, the GLL grid (sem) or the lower node plane (2D).
     std::size_t node_count() const { return node_mass.size(); }
     ElementMethod element_method() const { return method == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem; }
 };

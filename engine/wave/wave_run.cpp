@@ -4,36 +4,37 @@
 
 #include "core/backend.hpp"
 #include "core/errors.hpp"
-#include "wave/snapshot_taker.hpp"
+#include "wave/plane_strain_stepper_cpu.hpp"
+#include "wave/plane_strain_stepper_cuda.hpp"
 #include "wave/sem_stepper_cpu.hpp"
 #include "wave/sem_stepper_cuda.hpp"
+#include "wave/snapshot_taker.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 
 namespace voxwave {
 namespace {
 
+// The time loop of any CPU stepper with NC displacement components (3, or 2 in plane strain).
 template <class Stepper>
-void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, HaloExchange* exchange) {
-    const auto t0 = std::chrono::steady_clock::now();
-    Stepper stepper(p);
-    r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if constexpr (requires { stepper.set_halo_exchange(exchange); }) stepper.set_halo_exchange(exchange);
+void record_cpu(Stepper& stepper, const WaveProblem& p, const ProgressFn& progress, Result& r) {
     const std::size_t nr = p.receivers.size();
     const std::size_t nt = static_cast<std::size_t>(p.steps);
+    const int nc = p.dimensions;
+    r.components = nc;
     r.time.resize(nt);
-    r.displacement.assign(nr * nt * 3, 0.0);
-    r.velocity.assign(nr * nt * 3, 0.0);
+    r.displacement.assign(nr * nt * nc, 0.0);
+    r.velocity.assign(nr * nt * nc, 0.0);
     const std::int64_t report_every = std::max<std::int64_t>(1, p.steps / 200);
-    std::vector<double> before(nr * 3);
+    std::vector<double> before(nr * nc);
     SnapshotTaker snapshots(p, r.snapshots);
     for (std::int64_t n = 0; n < p.steps; ++n) {
         const std::size_t t = static_cast<std::size_t>(n);
         r.time[t] = double(n) * p.dt;
         for (std::size_t i = 0; i < nr; ++i)
-            for (int c = 0; c < 3; ++c) {
-                r.displacement[(i * nt + t) * 3 + c] = stepper.displacement_at(p.receivers[i].node, c);
-                before[i * 3 + c] = stepper.previous_at(p.receivers[i].node, c);
+            for (int c = 0; c < nc; ++c) {
+                r.displacement[(i * nt + t) * nc + c] = stepper.displacement_at(p.receivers[i].node, c);
+                before[i * nc + c] = stepper.previous_at(p.receivers[i].node, c);
             }
         const bool snapshot = snapshots.due(n);
         if (snapshot)
@@ -42,12 +43,21 @@ void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, HaloEx
         stepper.step(n);
         if (snapshot) snapshots.after_step([&](std::size_t node, int c) { return stepper.displacement_at(node, c); });
         for (std::size_t i = 0; i < nr; ++i)
-            for (int c = 0; c < 3; ++c)
-                r.velocity[(i * nt + t) * 3 + c] =
-                    (stepper.displacement_at(p.receivers[i].node, c) - before[i * 3 + c]) / (2.0 * p.dt);
+            for (int c = 0; c < nc; ++c)
+                r.velocity[(i * nt + t) * nc + c] =
+                    (stepper.displacement_at(p.receivers[i].node, c) - before[i * nc + c]) / (2.0 * p.dt);
         if (progress && ((n + 1) % report_every == 0 || n + 1 == p.steps))
             if (!progress(n + 1, p.steps)) throw Cancelled{};
     }
+}
+
+template <class Stepper>
+void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, HaloExchange* exchange) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Stepper stepper(p);
+    r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if constexpr (requires { stepper.set_halo_exchange(exchange); }) stepper.set_halo_exchange(exchange);
+    record_cpu(stepper, p, progress, r);
 }
 
 }  // namespace
@@ -71,7 +81,10 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
         r.receiver_positions.push_back(rec.snapped);
     }
     const auto t0 = std::chrono::steady_clock::now();
-    if (b == Backend::Cuda && p.method == Method::Sem) {
+    if (b == Backend::Cuda && p.dimensions == 2) {
+        if (slab.exchange) throw InputError("", "grid.size", "a plane-strain (2D) scene runs in one process");
+        run_plane_strain_cuda(p, progress, r, slab.cuda_device);
+    } else if (b == Backend::Cuda && p.method == Method::Sem) {
         if (slab.exchange) throw InputError("", "run.method", "sem has no distributed runs yet; run it in one process");
         run_sem_cuda(p, progress, r, slab.cuda_device);
     } else if (b == Backend::Cuda) {
@@ -79,6 +92,12 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
         options.device = slab.cuda_device;
         options.exchange = slab.exchange;
         run_wave_cuda(p, progress, r, options);
+    } else if (p.dimensions == 2) {
+        if (slab.exchange) throw InputError("", "grid.size", "a plane-strain (2D) scene runs in one process");
+        if (p.precision == Precision::Fp64)
+            run_cpu<PlaneStrainStepperCpu<double>>(p, progress, r, nullptr);
+        else
+            run_cpu<PlaneStrainStepperCpu<float>>(p, progress, r, nullptr);
     } else if (p.method == Method::Sem) {
         if (slab.exchange) throw InputError("", "run.method", "sem has no distributed runs yet; run it in one process");
         if (p.precision == Precision::Fp64)

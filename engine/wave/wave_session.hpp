@@ -61,6 +61,9 @@ private:
     struct CpuStepper;
     template <class CudaEngine>
     struct CudaStepper;
+    template <class Real>
+    struct PlaneCpuStepper;
+    struct PlaneCudaStepper;
 
     WaveProblem problem_;
     Backend backend_ = Backend::Cpu;

@@ -10,7 +10,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         voxwave::Result r = voxwave::read_result_h5(path);
         // The shapes the reader checked, which every consumer indexes by.
         const std::size_t n = r.receiver_count(), nt = r.sample_count();
-        if (r.receiver_positions.size() != n || r.displacement.size() != n * nt * 3) __builtin_trap();
-        if (!r.velocity.empty() && r.velocity.size() != n * nt * 3) __builtin_trap();
+        if (r.components != 2 && r.components != 3) __builtin_trap();
+        const std::size_t nc = std::size_t(r.components);
+        if (r.receiver_positions.size() != n || r.displacement.size() != n * nt * nc) __builtin_trap();
+        if (!r.velocity.empty() && r.velocity.size() != n * nt * nc) __builtin_trap();
     });
 }

@@ -143,7 +143,8 @@ void ComparePanel::runBoth() {
             s.run.method = Method(method_[r]->currentIndex());
             s.run.precision = allowed_precision(s.run.method, Precision(precision_[r]->currentIndex()));
             VoxelGrid g = doc_->modelAtSpacing(s.grid.spacing);
-            dt = std::min(dt, run_time_step(0, stable_time_step(g, s.materials, s.run.method, s.damping, s.run.order)));
+            dt = std::min(dt, run_time_step(0, stable_time_step(g, s.materials, s.run.method, s.damping, s.run.order,
+                                                                s.grid.dimensions)));
             runs.emplace_back(std::move(s), std::move(g));
             labels_[std::size_t(r)] =
                 std::string(kMethodNames[method_[r]->currentIndex()]) + " " +

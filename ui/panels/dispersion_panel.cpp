@@ -64,6 +64,17 @@ DispersionPanel::DispersionPanel(SceneDocument* doc, QWidget* parent) : QWidget(
         connect(c, &QComboBox::currentIndexChanged, this, &DispersionPanel::recompute);
     connect(polar_ppw_, &QSpinBox::valueChanged, this, &DispersionPanel::recompute);
     const auto reload = [this] {
+        // A 2D (plane-strain) scene's square has two directions of its own, the axis and the diagonal.
+        const bool plane = doc_->scene().grid.plane_strain();
+        if (direction_->count() != (plane ? 2 : 3)) {
+            QSignalBlocker block_direction(direction_);
+            direction_->clear();
+            if (plane)
+                direction_->addItems({tr("axis [10]"), tr("diagonal [11]")});
+            else
+                direction_->addItems({tr("axis [100]"), tr("face diagonal [110]"), tr("cube diagonal [111]")});
+            direction_->setCurrentIndex(direction_->count() - 1);
+        }
         const QString keep = material_->currentText();
         QSignalBlocker block(material_);
         material_->clear();
@@ -94,12 +105,16 @@ void DispersionPanel::recompute() {
     const double ds = s.grid.spacing;
     // The run's time step (run_time_step: auto is a fraction of the stable limit) so the curves
     // include its error.
-    const double stable = stable_time_step(doc_->model(), s.materials, s.run.method, s.damping, s.run.order);
+    const int dims = s.grid.dimensions;
+    const bool plane = dims == 2;
+    const double stable = stable_time_step(doc_->model(), s.materials, s.run.method, s.damping, s.run.order, dims);
     const double dt = run_time_step(s.run.dt, stable);
     const std::array<std::array<double, 3>, 3> dirs{
         {{1, 0, 0}, {0, M_SQRT1_2, M_SQRT1_2}, {1 / std::sqrt(3.0), 1 / std::sqrt(3.0), 1 / std::sqrt(3.0)}}};
-    const auto dir = dirs[std::size_t(std::clamp(direction_->currentIndex(), 0, 2))];
-    const int mode = mode_->currentIndex() == 0 ? 0 : 2;  // S1 (slowest) or P
+    const std::array<std::array<double, 3>, 2> plane_dirs{{{1, 0, 0}, {M_SQRT1_2, M_SQRT1_2, 0}}};
+    const auto dir = plane ? plane_dirs[std::size_t(std::clamp(direction_->currentIndex(), 0, 1))]
+                           : dirs[std::size_t(std::clamp(direction_->currentIndex(), 0, 2))];
+    const int mode = mode_->currentIndex() == 0 ? 0 : (plane ? 1 : 2);  // S (the slowest) or P
     std::vector<double> ppw;
     for (double p = 4; p <= 40.001; p += 0.5) ppw.push_back(p);
     auto* ax = new QValueAxis;
@@ -117,8 +132,9 @@ void DispersionPanel::recompute() {
     std::vector<Curve> curves;
     for (ElementMethod em : {ElementMethod::Vfem, ElementMethod::Ovfem})
         curves.push_back({em == ElementMethod::Vfem ? "VFEM" : "OVFEM",
-                          [=](const auto& p, auto d) { return dispersion_table(em, ds, m, dt, p, std::move(d)); }});
-    for (int order = kSemMinOrder; order <= kSemMaxOrder; ++order) {
+                          [=](const auto& p, auto d) { return dispersion_table(em, ds, m, dt, p, std::move(d), dims); }});
+    // The spectral elements are 3D only.
+    for (int order = kSemMinOrder; order <= kSemMaxOrder && !plane; ++order) {
         const double sem_dt =
             run_time_step(s.run.dt, stable_time_step(doc_->model(), s.materials, Method::Sem, s.damping, order));
         curves.push_back({QString("SEM p=%1").arg(order), [=](const auto& p, auto d) {
@@ -140,11 +156,14 @@ void DispersionPanel::recompute() {
             ratio_chart_->addSeries(series);
             series->attachAxis(ax);
             series->attachAxis(ay);
-            // Polar: ratio over directions d(theta) = (cos, sin/sqrt2, sin/sqrt2).
+            // Polar: ratio over directions d(theta) = (cos, sin/sqrt2, sin/sqrt2), in 2D (cos, sin).
             std::vector<std::array<double, 3>> around;
             for (int deg = 0; deg <= 360; deg += 5) {
                 const double th = deg * M_PI / 180;
-                around.push_back({std::cos(th), std::sin(th) * M_SQRT1_2, std::sin(th) * M_SQRT1_2});
+                if (plane)
+                    around.push_back({std::cos(th), std::sin(th), 0});
+                else
+                    around.push_back({std::cos(th), std::sin(th) * M_SQRT1_2, std::sin(th) * M_SQRT1_2});
             }
             const DispersionTable pt = curve.table({double(polar_ppw_->value())}, around);
             auto* ps = new QLineSeries;

@@ -1,7 +1,8 @@
 // Dispersion of VFEM, OVFEM and SEM p = 2..4 (at equal node counts) for the current material and spacing: the
 // phase-velocity ratio against points per wavelength along a direction, and a polar plot of the ratio over directions
 // (in the plane through the x axis and the (0, 1, 1) face diagonal, which holds the axis, the face diagonal and the
-// cube diagonal) at a chosen points-per-wavelength.
+// cube diagonal) at a chosen points-per-wavelength. A 2D (plane-strain) scene shows its square element (VFEM and
+// OVFEM): the axis, the diagonal and the x-y plane.
 #pragma once
 
 #include <QWidget>

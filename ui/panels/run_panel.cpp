@@ -95,17 +95,19 @@ void RunPanel::refresh() {
     backend_->setCurrentIndex(int(r.backend));
     spacing_->setValue(s.grid.spacing * 1e3);
     dt_->setValue(r.dt * 1e6);
-    stable_dt_ = stable_time_step(doc_->model(), s.materials, r.method, s.damping, r.order);
+    stable_dt_ = stable_time_step(doc_->model(), s.materials, r.method, s.damping, r.order, s.grid.dimensions);
     const double dt = run_time_step(r.dt, stable_dt_);
     const double duration = r.steps > 0 ? double(r.steps) * dt : r.duration;
     duration_->setValue(duration * 1e6);
     const auto& g = doc_->model();
-    info_->setText(tr("Stable limit %1 µs; %2 steps; %3 x %4 x %5 = %6 elements")
+    info_->setText((s.grid.plane_strain()
+                        ? tr("Stable limit %1 µs; %2 steps; %3 x %4 squares, plane strain%5 = %6 elements")
+                        : tr("Stable limit %1 µs; %2 steps; %3 x %4 x %5 = %6 elements"))
                        .arg(stable_dt_ * 1e6, 0, 'g', 4)
                        .arg(dt > 0 ? qint64(std::ceil(duration / dt - 1e-9)) : 0)
                        .arg(g.n[0])
                        .arg(g.n[1])
-                       .arg(g.n[2])
+                       .arg(s.grid.plane_strain() ? QString() : QString::number(g.n[2]))
                        .arg(qulonglong(g.element_count())));
     refreshing_ = false;
 }
@@ -120,7 +122,8 @@ void RunPanel::apply() {
     r.backend = Backend(backend_->currentIndex());
     r.dt = dt_->value() * 1e-6;
     const double stable =
-        stable_time_step(doc_->model(), doc_->scene().materials, r.method, doc_->scene().damping, r.order);
+        stable_time_step(doc_->model(), doc_->scene().materials, r.method, doc_->scene().damping, r.order,
+                         doc_->scene().grid.dimensions);
     if (!time_step_stable(r.dt, stable)) r.dt = stable;  // the engine refuses an unstable dt: clamp and show it
     r.duration = duration_->value() * 1e-6;
     r.steps = 0;

@@ -315,6 +315,7 @@ void SourcesPanel::addSourceAt(const Vec3& p) {
         s.wavelet.type = WaveletType::Ricker;
         s.wavelet.frequency = 100e3;
         s.wavelet.delay = 1.2e-5;
+        if (doc_->scene().grid.plane_strain()) s.direction = {0, 1, 0};  // a 2D force lies in the x-y plane
     }
     v.push_back(s);
     doc_->undoStack()->push(new SetSourcesCommand(doc_, v, tr("Place source %1").arg(QString::fromStdString(s.name))));

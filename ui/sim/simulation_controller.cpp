@@ -248,7 +248,8 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
     // A single CUDA run's slices stay on the GPU when the view can take them (a comparison's
     // views also draw the difference of the runs' slices, which the host computes).
     staging_.reset();
-    if (first->backend() == Backend::Cuda) {
+    // (A 2D run's CUDA engine has no slice kernel: its slices are host copies.)
+    if (first->backend() == Backend::Cuda && first->problem().dimensions == 3) {
         bool device = false;
         QString why_not;
         {

@@ -250,7 +250,8 @@ void TracePanel::showResult(const Result& result) {
     std::vector<double> samples(nr * nt * 3);
     for (std::size_t r = 0; r < nr; ++r)
         for (std::size_t n = 0; n < nt; ++n)
-            for (int c = 0; c < 3; ++c) samples[(n * nr + r) * 3 + std::size_t(c)] = result.u(r, n, c);
+            for (int c = 0; c < 3; ++c)  // a 2D (plane-strain) result has no u_z: 0
+                samples[(n * nr + r) * 3 + std::size_t(c)] = c < result.components ? result.u(r, n, c) : 0.0;
     reset(result.receiver_names, result.dt, result.receiver_positions);
     append(0, samples);
     flush();
