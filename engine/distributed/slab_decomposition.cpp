@@ -103,6 +103,9 @@ SlabProblem make_slab_problem(const WaveProblem& whole, const Slab& slab) {
         p.receivers.push_back(std::move(local));
         out.receiver_of.push_back(r);
     }
+    // Every receiver of a slab is a plain one: the whole problem's probes are recorded after the gather.
+    p.scene_receiver_count = p.receivers.size();
+    p.scene_source_count = p.sources.size();
     return out;
 }
 

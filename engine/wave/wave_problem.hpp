@@ -20,12 +20,25 @@ struct SourceTerm {
     Vec3 snapped{};
     Vec3 force{};  // amplitude (N) times the unit direction
     Wavelet wavelet;
+    double time_shift = 0;  // s: the force is force x wavelet(t - time_shift) (a probe element's delay)
 };
 
 struct ReceiverPoint {
     std::string name;
     std::size_t node = 0;
     Vec3 snapped{};
+};
+
+// A receiving probe (engine/probe): each element's signal is sum_k weight_k v(receiver_k) . direction,
+// the weights the element's consistent nodal weights over its area (so they sum to 1): the mean
+// particle velocity over its face. Elements outside the active aperture have no receivers.
+struct ProbeChannels {
+    std::string name;
+    bool array = false;
+    Vec3 direction{};
+    std::vector<double> delays;  // per element, s (the transmit law)
+    int active_first = 0, active_count = 0;
+    std::vector<std::vector<std::pair<std::size_t, double>>> elements;  // (index into receivers, weight)
 };
 
 struct RayleighCoefficients {
@@ -55,10 +68,13 @@ struct WaveProblem {
     double dt = 0, dt_stable = 0;
     std::int64_t steps = 0;
     RayleighCoefficients rayleigh;
-    std::vector<double> node_mass;  // per node, sum of rho ds^3 / 8 of its elements
-    BoundaryNodes boundary;         // sponge damping and fixed nodes (engine/boundary)
-    std::vector<SourceTerm> sources;
-    std::vector<ReceiverPoint> receivers;
+    std::vector<double> node_mass;         // per node, sum of rho ds^3 / 8 of its elements
+    BoundaryNodes boundary;                // sponge damping and fixed nodes (engine/boundary)
+    std::vector<SourceTerm> sources;       // the scene's, then the probes' nodal forces
+    std::size_t scene_source_count = 0;    // sources [0, this) are the scene's
+    std::vector<ReceiverPoint> receivers;  // the scene's, then the probes' face nodes
+    std::vector<ProbeChannels> probes;     // receiving probes, in the scene's order
+    std::size_t scene_receiver_count = 0;  // receivers [0, this) are the scene's
 
     ElementMethod element_method() const { return method == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem; }
 };
@@ -71,6 +87,14 @@ struct WaveProblem {
 WaveProblem build_wave_problem(const Scene& scene, const std::string& label);
 // The same on a model already voxelised at scene.grid.spacing (the GUI's painted grid).
 WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::string& label);
+
+// The scene's probe `index` placed on the problem's model (engine/probe/probe_footprint.hpp):
+// transmitting, its elements' consistent nodal forces become sources (each element's delay in
+// time_shift); receiving, its face nodes become receivers after the ones already there and its
+// channels are added to problem.probes. `center` replaces the probe's centre (a scan's shot).
+// Throws InputError(label, "probes[i].field", "probe 'NAME': reason") where it does not fit.
+void add_probe(WaveProblem& problem, const ProbeSpec& probe, const Vec3& center, std::size_t index,
+               const std::string& label);
 
 // The run rules (scene/run_rules.hpp) every engine relies on: TCOVFEM's stages and the
 // precision of the method. std::logic_error when broken: validate_scene refuses such a scene,

@@ -4,6 +4,7 @@
 
 #include "core/backend.hpp"
 #include "core/errors.hpp"
+#include "wave/probe_recording.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 
@@ -73,6 +74,9 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
     } else {
         run_cpu<float>(p, progress, r, slab.exchange);
     }
+    // A slab's receivers are its share of the whole problem's: the distributed run records the
+    // probes after gathering them.
+    if (!slab.exchange) record_probes(p, r);
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
 }
