@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <numbers>
 
 #include "core/errors.hpp"
@@ -351,4 +352,235 @@ TEST(ProbeScan, BscanApexIsAboveTheSideDrilledHole) {
     // The echo cannot beat the P wave to the hole's top and back (its onset is half a period
     // before the Ricker's peak at 1.2 / f).
     EXPECT_GE(first_time, 1.2 / f - 0.5 / f + 2 * (hole_depth - hole_r) / vp);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Beams in steel at 2 MHz (lambda_P = 2.95 mm), at 8 voxels a P wavelength (ds = lambda / 8).
+// Amplitudes are the peaks of the particle velocity before any S wave (from any part of the
+// probe face) or any boundary echo can reach the receiver, so that they measure the P beam.
+
+namespace {
+
+constexpr double kVp = 5900, kVs = 3200, kF = 2e6, kLambda = kVp / kF, kDs = kLambda / 8;
+
+Wavelet tone_burst(double cycles) {
+    Wavelet w;
+    w.type = WaveletType::ToneBurst;
+    w.frequency = kF;
+    w.cycles = cycles;
+    return w;
+}
+
+struct Probe2d {
+    std::vector<double> x;       // element centres along x, metres (from the probe's centre)
+    std::vector<double> delays;  // s
+};
+
+// Receivers' peak |v . dir_r| within [0, end_r), with end_r the first S arrival from the face
+// points `face_x` (metres along x from the probe's centre, each firing at its delay) and the
+// first echo from the model's walls and bottom (image sources of the face's nearest point).
+struct BeamSetup {
+    Scene scene;
+    Vec3 center;
+    std::vector<Vec3> receivers, directions;
+    std::vector<double> face_x, face_delay;
+    bool walls_echo = true;  // false where a PML lines the walls and the bottom
+};
+
+// With `at_frequency`, the amplitude is instead |sum_t v(t) exp(-i 2 pi kF t) dt| over the same
+// window: the P field's continuous-wave amplitude at kF (the window holds every P arrival of a
+// short burst and none of the S ones), what a long tone burst reaches in its steady state.
+std::vector<double> beam_peaks(const BeamSetup& b, bool at_frequency = false) {
+    Scene s = b.scene;
+    s.receivers.clear();
+    for (std::size_t i = 0; i < b.receivers.size(); ++i)
+        s.receivers.push_back({"r" + std::to_string(i), b.receivers[i]});
+    const WaveProblem p = build_wave_problem(s, "beam");
+    const Result r = run_wave(p, {});
+    const double xmax = s.grid.size[0], depth = s.grid.size[2];
+    std::vector<double> peaks;
+    for (std::size_t i = 0; i < b.receivers.size(); ++i) {
+        const Vec3& q = r.receiver_positions[i];
+        const double dx = q[0] - b.center[0], dz = b.center[2] - q[2];
+        double end = 1e9;
+        for (std::size_t k = 0; k < b.face_x.size(); ++k) {
+            const double fx = b.center[0] + b.face_x[k];
+            end = std::min(end, b.face_delay[k] + std::hypot(dx - b.face_x[k], dz) / kVs);
+            if (!b.walls_echo) continue;
+            // P echoes from the walls x = 0, x = xmax and the bottom, by image receivers.
+            end = std::min(end, b.face_delay[k] + std::hypot(fx + q[0], dz) / kVp);
+            end = std::min(end, b.face_delay[k] + std::hypot(2 * xmax - fx - q[0], dz) / kVp);
+            end = std::min(end, b.face_delay[k] + std::hypot(fx - q[0], 2 * depth - dz) / kVp);
+        }
+        double peak = 0, re = 0, im = 0;
+        for (std::size_t t = 0; t < r.sample_count() && r.time[t] < end; ++t) {
+            double v = 0;
+            for (int c = 0; c < 3; ++c) v += r.velocity[(i * r.sample_count() + t) * 3 + c] * b.directions[i][c];
+            peak = std::max(peak, std::abs(v));
+            re += v * std::cos(2 * kPi * kF * r.time[t]) * r.dt;
+            im -= v * std::sin(2 * kPi * kF * r.time[t]) * r.dt;
+        }
+        peaks.push_back(at_frequency ? std::hypot(re, im) : peak);
+    }
+    return peaks;
+}
+
+// The abscissa of the largest value, refined by the parabola through it and its neighbours.
+double peak_position(const std::vector<double>& x, const std::vector<double>& y) {
+    const std::size_t k = std::size_t(std::max_element(y.begin(), y.end()) - y.begin());
+    if (k == 0 || k + 1 == y.size()) return x[k];
+    const double x0 = x[k - 1], x1 = x[k], x2 = x[k + 1], y0 = y[k - 1], y1 = y[k], y2 = y[k + 1];
+    const double d1 = (y1 - y0) / (x1 - x0), d2 = (y2 - y1) / (x2 - x1), a = (d2 - d1) / (x2 - x0);
+    if (a >= 0) return x1;
+    // y = y1 + b (x - x1) + a (x - x1)^2 with b from the first divided difference.
+    const double b = d1 + a * (x1 - x0);
+    return x1 - b / (2 * a);
+}
+
+// The array: 16 elements, pitch 0.75 mm, on a steel block; receivers on a 15 mm arc (or
+// on the axis), PML on the side walls and the bottom.
+BeamSetup array_setup(const DelayLawSpec& law) {
+    BeamSetup b;
+    const int nx = 98, ny = 20, nz = 56;
+    b.scene = block_scene(nx, ny, nz, kDs, steel());
+    b.scene.run.steps = 0;
+    b.scene.boundary.absorbing.type = "pml";
+    b.scene.boundary.absorbing.faces = {"x-", "x+", "z-"};
+    b.scene.boundary.absorbing.thickness = 5 * kDs;
+    b.walls_echo = false;
+    b.center = {49 * kDs, 10 * kDs, nz * kDs};
+    ProbeSpec p = top_array("PA", 16, 0.75e-3, 0.65e-3, 10 * kDs, b.center[0], b.center[1], b.center[2]);
+    p.wavelet = tone_burst(3);
+    p.delay_law = law;
+    p.receive = false;
+    b.scene.probes = {p};
+    const std::vector<double> x = probe_element_offsets(16, 0.75e-3);
+    const std::vector<double> d = delay_law_delays(law, x, kVp);
+    for (std::size_t e = 0; e < x.size(); ++e)
+        for (double edge : {-0.325e-3, 0.325e-3}) {
+            b.face_x.push_back(x[e] + edge);
+            b.face_delay.push_back(d[e]);
+        }
+    return b;
+}
+
+// The P maximum's angle on a 15 mm arc, degrees from the normal (towards +x).
+double arc_maximum_degrees(const DelayLawSpec& law) {
+    BeamSetup b = array_setup(law);
+    const double R = 15e-3;
+    for (int deg = -60; deg <= 60; ++deg) {
+        const double th = deg * kPi / 180;
+        b.receivers.push_back({b.center[0] + R * std::sin(th), b.center[1], b.center[2] - R * std::cos(th)});
+    }
+    // Directions and angles from the snapped nodes: the radial (P) direction of each.
+    VoxelGrid g = rasterise(b.scene);
+    std::vector<double> angle;
+    for (Vec3& q : b.receivers) {
+        const auto n = nearest_node(g, q);
+        q = g.node_position(n[0], n[1], n[2]);
+        const double dx = q[0] - b.center[0], dz = b.center[2] - q[2], r = std::hypot(dx, dz);
+        b.directions.push_back({dx / r, 0, -dz / r});
+        angle.push_back(std::atan2(dx, dz) * 180 / kPi);
+    }
+    b.scene.run.duration = 20e-3 / kVp + 1.5e-6 + 1.1e-6;
+    const std::vector<double> peaks = beam_peaks(b);
+    return peak_position(angle, peaks);
+}
+
+}  // namespace
+
+TEST(ProbeBeam, ArraySteeredThirtyDegreesPeaksAtThirty) {
+    const double at = arc_maximum_degrees({"steer", 30, 0, {}, {}});
+    std::printf("steered 30 degrees: P maximum on the 15 mm arc at %.2f degrees\n", at);
+    EXPECT_NEAR(at, 30.0, 2.0);
+}
+
+TEST(ProbeBeam, ArrayUnsteeredPeaksOnTheNormal) {
+    const double at = arc_maximum_degrees({"none", 0, 0, {}, {}});
+    std::printf("unsteered: P maximum on the 15 mm arc at %.2f degrees\n", at);
+    EXPECT_NEAR(at, 0.0, 2.0);
+}
+
+// Focus at 15 mm on the normal: the largest on-axis P amplitude lies within 10 % of 15 mm. The
+// amplitude is the continuous-wave one at 2 MHz (beam_peaks, at_frequency) of a 2-cycle burst,
+// short enough that every element's P arrival ends before the first S wave on the axis.
+TEST(ProbeBeam, ArrayFocusedAtFifteenMillimetresPeaksThere) {
+    BeamSetup b = array_setup({"focus", 0, 15e-3, {}, {}});
+    b.scene.probes[0].wavelet = tone_burst(2);
+    std::vector<double> depth;
+    for (int k = 8; k <= 48; ++k) {
+        b.receivers.push_back({b.center[0], b.center[1], b.center[2] - k * kDs});
+        b.directions.push_back({0, 0, -1});
+        depth.push_back(k * kDs);
+    }
+    b.scene.run.duration = 20e-3 / kVp + 1.5e-6 + 1.1e-6;
+    const std::vector<double> amplitude = beam_peaks(b, true);
+    const double at = peak_position(depth, amplitude);
+    std::printf("focused at 15 mm: on-axis P maximum at %.2f mm\n", at * 1e3);
+    EXPECT_NEAR(at, 15e-3, 1.5e-3);
+}
+
+// The last on-axis maximum of u_z for a uniform normal traction on a disk of radius a on an elastic
+// half-space, from the far-field P directivity of a normal surface point load (Miller & Pursey
+// 1954): u_r ~ cos(t) (m^2 - 2 sin^2 t) / F0(sin t) exp(i k r) / r, m = vp / vs,
+// F0(z) = (2 z^2 - m^2)^2 - 4 z^2 sqrt(z^2 - 1) sqrt(z^2 - m^2), summed over the disk (rings of
+// radius rho) and projected on the axis (cos t). It applies where every point of the face is
+// many wavelengths from the receiver (k r >= 10 from 4 mm down here). In a fluid (directivity 1)
+// the same sum puts the maximum at N = (D^2 - lambda^2) / (4 lambda).
+double miller_pursey_last_maximum(double a, double z0, double z1) {
+    using C = std::complex<double>;
+    const double m = kVp / kVs, k = 2 * kPi / kLambda;
+    auto F0 = [&](double zeta) {
+        const C z(zeta, 0);
+        return (2.0 * z * z - m * m) * (2.0 * z * z - m * m) -
+               4.0 * z * z * std::sqrt(z * z - 1.0) * std::sqrt(z * z - m * m);
+    };
+    const int rings = 800;
+    double best = 0, at = z0;
+    for (double z = z0; z <= z1; z += 0.01e-3) {
+        C u = 0;
+        for (int i = 0; i < rings; ++i) {
+            const double rho = (i + 0.5) * a / rings, r = std::hypot(z, rho), s = rho / r, c = z / r;
+            u += c * (m * m - 2 * s * s) / F0(s) * c * std::exp(C(0, k * r)) / r * (2 * kPi * rho * a / rings);
+        }
+        if (std::abs(u) > best) best = std::abs(u), at = z;
+    }
+    return at;
+}
+
+// The near field of a 10 mm disk at 2 MHz on steel: the last on-axis maximum of the P amplitude
+// within 10 % of the Miller-Pursey prediction for a disk load on a half-space (9.0 mm; a fluid
+// piston's N = (D^2 - lambda^2) / (4 lambda) is 7.7 mm: the solid's directivity weakens the
+// rim's contribution and moves the maximum down). The continuous-wave amplitude at 2 MHz (what
+// a long tone burst reaches) comes from a 2-cycle burst whose P arrivals from the whole face end
+// before the rim's S wave reaches the axis (beam_peaks, at_frequency), from 4 mm down, past the
+// last minimum but one (sqrt(z^2 + a^2) - z = 3 lambda / 2 at 0.6 mm): one maximum is left.
+TEST(ProbeBeam, DiskNearFieldEndsWhereMillerPurseyPutsIt) {
+    const double D = 10e-3, N = (D * D - kLambda * kLambda) / (4 * kLambda);
+    BeamSetup b;
+    const int nx = 56, nz = 66;
+    b.scene = block_scene(nx, nx, nz, kDs, steel());
+    b.scene.run.steps = 0;
+    b.center = {28 * kDs, 28 * kDs, nz * kDs};
+    ProbeSpec p = top_piston("UT", b.center[0], b.center[1], b.center[2]);
+    p.diameter = D;
+    p.wavelet = tone_burst(2);
+    p.receive = false;
+    b.scene.probes = {p};
+    // The disk's rim in the x-z plane is its earliest S source on the axis.
+    b.face_x = {-D / 2, D / 2};
+    b.face_delay = {0, 0};
+    std::vector<double> depth;
+    for (int k = 11; k <= 44; ++k) {
+        b.receivers.push_back({b.center[0], b.center[1], b.center[2] - k * kDs});
+        b.directions.push_back({0, 0, -1});
+        depth.push_back(k * kDs);
+    }
+    b.scene.run.duration = std::hypot(44 * kDs, D / 2) / kVs;
+    const std::vector<double> amplitude = beam_peaks(b, true);
+    const double at = peak_position(depth, amplitude);
+    const double expected = miller_pursey_last_maximum(D / 2, depth.front(), depth.back());
+    std::printf("disk: last on-axis maximum at %.2f mm; Miller-Pursey %.2f mm (fluid N %.2f mm)\n", at * 1e3,
+                expected * 1e3, N * 1e3);
+    EXPECT_NEAR(at, expected, 0.1 * expected);
 }
