@@ -5,6 +5,7 @@
 
 #include "core/backend.hpp"
 #include "core/errors.hpp"
+#include "wave/probe_recording.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 
@@ -143,6 +144,7 @@ Result WaveSession::result(double wall_seconds) const {
                 const double span = (t + 1 < nt ? 2.0 : 1.0) * problem_.dt;
                 r.velocity[(i * nt + t) * 3 + c] = (after - before) / span;
             }
+    record_probes(problem_, r);
     return r;
 }
 

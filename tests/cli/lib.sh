@@ -36,6 +36,17 @@ expect_error() {
   return 0
 }
 
+# derive_scene BASE NAME PYTHON-STATEMENTS-ON-s: writes $WORK/NAME.json, the scene BASE with one
+# edit (python3 keeps it valid JSON).
+derive_scene() {
+  $PY - "$1" "$WORK/$2.json" "$3" <<'PYEOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(s, open(sys.argv[2], "w"))
+PYEOF
+}
+
 finish() {
   if [ "$FAILS" = 0 ]; then echo "all checks passed"; exit 0; fi
   echo "$FAILS check(s) failed"

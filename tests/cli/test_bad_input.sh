@@ -5,15 +5,8 @@ source "$(dirname "$0")/lib.sh" "$1" "$2"
 block="$SRC/assets/scenes/homogeneous_block.json"
 out="$WORK/out.h5"
 
-# A scene derived from the homogeneous block with one edit (python3 keeps it valid JSON).
-derive() {  # derive NAME PYTHON-EXPRESSION-ON-s
-  $PY - "$block" "$WORK/$1.json" "$2" <<'PYEOF'
-import json, sys
-s = json.load(open(sys.argv[1]))
-exec(sys.argv[3])
-json.dump(s, open(sys.argv[2], "w"))
-PYEOF
-}
+# A scene derived from the homogeneous block with one edit.
+derive() { derive_scene "$block" "$@"; }
 
 printf '{"format": "voxwave-scene", "version": 1, "grid": {' >"$WORK/malformed.json"
 expect_error malformed-json 1 "malformed.json: .*(malformed|JSON)" "$out" -- run "$WORK/malformed.json" --out "$out" -q

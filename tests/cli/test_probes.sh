@@ -22,14 +22,7 @@ cat >"$WORK/base.json" <<'JSON'
 }
 JSON
 
-derive() {  # derive NAME PYTHON-EXPRESSION-ON-s
-  $PY - "$WORK/base.json" "$WORK/$1.json" "$2" <<'PYEOF'
-import json, sys
-s = json.load(open(sys.argv[1]))
-exec(sys.argv[3])
-json.dump(s, open(sys.argv[2], "w"))
-PYEOF
-}
+derive() { derive_scene "$WORK/base.json" "$@"; }
 
 derive off_surface 's["probes"][0]["center"][2] = 0.004'
 expect_error off-surface 1 "off_surface.json: probes\[0\]\.center: probe 'PA': .*not on a surface" "$out" -- run "$WORK/off_surface.json" --out "$out" -q

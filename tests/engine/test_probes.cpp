@@ -584,3 +584,64 @@ TEST(ProbeBeam, DiskNearFieldEndsWhereMillerPurseyPutsIt) {
                 expected * 1e3, N * 1e3);
     EXPECT_NEAR(at, expected, 0.1 * expected);
 }
+
+// The far field of the same disk (at 6 voxels a P wavelength, to keep the larger model fast): the
+// -6 dB half-angle of the P amplitude on a 20 mm arc
+// (about 2.2 times the last maximum's depth) within 15 % of that of a disk load on a half-space,
+// 2 J1(k a sin t) / (k a sin t) times the Miller-Pursey directivity (sin t = 0.51 lambda / D for
+// the piston factor alone).
+TEST(ProbeBeam, DiskFarFieldHalfAngleFollowsMillerPursey) {
+    const double D = 10e-3, a = D / 2, R = 20e-3, k = 2 * kPi / kLambda, m = kVp / kVs;
+    auto directivity = [&](double t) {
+        using C = std::complex<double>;
+        const C z(std::sin(t), 0);
+        const C f0 = (2.0 * z * z - m * m) * (2.0 * z * z - m * m) -
+                     4.0 * z * z * std::sqrt(z * z - 1.0) * std::sqrt(z * z - m * m);
+        const double x = k * a * std::sin(t), piston = x < 1e-12 ? 1.0 : 2 * std::cyl_bessel_j(1.0, x) / x;
+        return std::abs(piston * std::cos(t) * (m * m - 2 * std::sin(t) * std::sin(t)) / f0) * m * m;
+    };
+    double lo = 0, hi = 0.5;
+    for (int i = 0; i < 60; ++i) (directivity(0.5 * (lo + hi)) > 0.5 ? lo : hi) = 0.5 * (lo + hi);
+    const double expected = 0.5 * (lo + hi) * 180 / kPi;
+
+    BeamSetup b;
+    const double ds = kLambda / 6;  // coarser than the other beams' 8 a wavelength: a larger model
+    const int nx = 50, ny = 34, nz = 48;
+    b.scene = block_scene(nx, ny, nz, ds, steel());
+    b.scene.run.steps = 0;
+    b.scene.boundary.absorbing.type = "pml";
+    b.scene.boundary.absorbing.faces = {"x-", "x+", "y-", "y+", "z-"};
+    b.scene.boundary.absorbing.thickness = 4 * ds;
+    b.walls_echo = false;
+    b.center = {25 * ds, 17 * ds, nz * ds};
+    ProbeSpec p = top_piston("UT", b.center[0], b.center[1], b.center[2]);
+    p.diameter = D;
+    p.wavelet = tone_burst(2);
+    p.receive = false;
+    b.scene.probes = {p};
+    b.face_x = {-a, a};
+    b.face_delay = {0, 0};
+    VoxelGrid g = rasterise(b.scene);
+    std::vector<double> angle;
+    for (double deg = 0; deg <= 24; deg += 1) {
+        const double th = deg * kPi / 180;
+        const auto n = nearest_node(g, {b.center[0] + R * std::sin(th), b.center[1], b.center[2] - R * std::cos(th)});
+        const Vec3 q = g.node_position(n[0], n[1], n[2]);
+        const double dx = q[0] - b.center[0], dz = b.center[2] - q[2], r = std::hypot(dx, dz);
+        b.receivers.push_back(q);
+        b.directions.push_back({dx / r, 0, -dz / r});
+        angle.push_back(std::atan2(dx, dz) * 180 / kPi);
+    }
+    b.scene.run.duration = (R - a) / kVs + 0.5e-6;
+    const std::vector<double> amp = beam_peaks(b, true);
+    double measured = angle.back();
+    for (std::size_t i = 1; i < amp.size(); ++i)
+        if (amp[i] < 0.5 * amp[0]) {
+            const double f = (amp[i - 1] - 0.5 * amp[0]) / (amp[i - 1] - amp[i]);
+            measured = angle[i - 1] + f * (angle[i] - angle[i - 1]);
+            break;
+        }
+    std::printf("disk far field: -6 dB half-angle %.4f degrees; Miller-Pursey disk %.4f, piston factor alone %.2f\n",
+                measured, expected, std::asin(0.51 * kLambda / D) * 180 / kPi);
+    EXPECT_NEAR(measured, expected, 0.15 * expected);
+}
