@@ -59,6 +59,17 @@ expect_error no-scan 1 "no_scan.json: scan: the scene has no scan" "$out" -- sca
 "$CLI" scan "$WORK/base.json" --out "$WORK/scan.h5" -q 2>"$WORK/stderr" || fail "scan: exit $?: $(cat "$WORK/stderr")"
 [ -s "$WORK/scan.h5" ] || fail "scan: no result file"
 ls "$WORK"/scan.h5.tmp-* >/dev/null 2>&1 && fail "scan: a temporary file was left behind"
+# compare matches probes by name: a run against itself is 0 apart over the one probe.
+"$CLI" compare "$WORK/run.h5" "$WORK/run.h5" --tolerance 0 >"$WORK/cmp.out" 2>&1 || fail "compare: $(cat "$WORK/cmp.out")"
+grep -q "over 0 receivers and 1 probes" "$WORK/cmp.out" || fail "compare did not match the probe: $(cat "$WORK/cmp.out")"
+# Two MPI ranks (slabs along x, the probe's face across the seam) record the same probe signals.
+if MPIEXEC=$(command -v mpiexec); then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
+  "$MPIEXEC" -np 2 "$CLI" run "$WORK/base.json" --out "$WORK/two.h5" -q >"$WORK/mpi.out" 2>&1 ||
+    fail "2-rank run exited $?: $(tail -3 "$WORK/mpi.out")"
+  "$CLI" compare "$WORK/two.h5" "$WORK/run.h5" --tolerance 1e-12 >"$WORK/cmp2.out" 2>&1 ||
+    fail "2 ranks differ from one process: $(tail -2 "$WORK/cmp2.out")"
+fi
 if $PY -c "import h5py" 2>/dev/null; then
   $PY - "$WORK/run.h5" "$WORK/scan.h5" <<'PYEOF' || fail "the result files lack the probe and scan datasets"
 import h5py, sys
