@@ -174,7 +174,18 @@ void add_probe(WaveProblem& p, const ProbeSpec& spec, const Vec3& center, std::s
     const int n = spec.element_count();
     const int first = spec.active_count > 0 ? spec.active_first : 0;
     const int count = spec.active_count > 0 ? spec.active_count : n;
-    std::vector<double> delays = delay_law_delays(spec.delay_law, face.offsets, velocity);
+    // The law of the active aperture, about its own centre (a sub-aperture is a smaller probe
+    // there); a custom law gives every element's delay itself.
+    std::vector<double> delays(std::size_t(n), 0.0);
+    if (spec.delay_law.type == "custom") {
+        delays = delay_law_delays(spec.delay_law, face.offsets, velocity);
+    } else {
+        const double mid = 0.5 * (face.offsets[std::size_t(first)] + face.offsets[std::size_t(first + count - 1)]);
+        std::vector<double> local;
+        for (int e = first; e < first + count; ++e) local.push_back(face.offsets[std::size_t(e)] - mid);
+        const std::vector<double> d = delay_law_delays(spec.delay_law, local, velocity);
+        std::copy(d.begin(), d.end(), delays.begin() + first);
+    }
     const std::size_t nx1 = std::size_t(p.grid.n[0]) + 1, ny1 = std::size_t(p.grid.n[1]) + 1;
     auto position_of = [&](std::size_t node) {
         return p.grid.node_position(int(node % nx1), int(node / nx1 % ny1), int(node / (nx1 * ny1)));

@@ -169,6 +169,34 @@ TEST(DelayLaw, SteerAndFocusFollowTheirGeometry) {
     EXPECT_GT(f[0], f[15]);
 }
 
+// A sub-aperture [2, 4] of 8 elements fires alone, with the law of a 4-element probe about its
+// own centre: element e's delay (x_e - x_2) sin(theta) / c, the others silent (no loads) at 0.
+TEST(DelayLaw, SubApertureFiresAloneWithItsOwnLaw) {
+    Scene s = block_scene(20, 10, 4, 1e-3, steel());
+    ProbeSpec a = top_array("PA", 8, 1e-3, 0.8e-3, 4e-3, 10e-3, 5e-3, 4e-3);
+    a.delay_law = {"steer", -25, 0, {}, {}};
+    a.active_first = 2;
+    a.active_count = 4;
+    s.probes = {a};
+    const WaveProblem p = build_wave_problem(s, "sub");
+    ASSERT_EQ(p.probes.size(), 1u);
+    const std::vector<double>& d = p.probes[0].delays;
+    const double sine = std::sin(-25 * kPi / 180);
+    for (int e = 0; e < 8; ++e) {
+        // Negative angle: the +x end fires first, element 5 at 0.
+        const double expected = e < 2 || e > 5 ? 0.0 : (e - 5) * 1e-3 * sine / 5900;
+        EXPECT_NEAR(d[std::size_t(e)], expected, 1e-18) << "element " << e;
+    }
+    for (const SourceTerm& t : p.sources) {
+        const int e = std::stoi(t.name.substr(t.name.find('[') + 1));
+        EXPECT_GE(e, 2);
+        EXPECT_LE(e, 5);
+        EXPECT_DOUBLE_EQ(t.time_shift, d[std::size_t(e)]);
+    }
+    EXPECT_TRUE(p.probes[0].elements[0].empty());
+    EXPECT_FALSE(p.probes[0].elements[3].empty());
+}
+
 // The scene contract: a probe and a scan survive write and read; each bad key is one error
 // naming the probe and the field.
 TEST(ProbeScene, ProbesAndScanRoundTripAndBadKeysAreNamed) {
