@@ -76,8 +76,8 @@ OJson wavelet_json(const Wavelet& w) {
     return j;
 }
 
-// Every key of the probe, so that the file shows what the run used; the keys of the other
-// probe type keep their zero defaults.
+// Every key of the probe, so that the file shows what the run used (the keys the other probe
+// type uses keep their defaults).
 OJson probe_json(const ProbeSpec& p) {
     OJson j = {{"name", p.name},
                {"type", p.type},
@@ -88,18 +88,16 @@ OJson probe_json(const ProbeSpec& p) {
                {"wavelet", wavelet_json(p.wavelet)},
                {"transmit", p.transmit},
                {"receive", p.receive}};
+    // Every geometric key, whichever the type uses, so that any scene that reads writes back equal.
+    j["shape"] = p.shape;
+    j["diameter"] = p.diameter;
+    j["width"] = p.width;
+    j["length"] = p.length;
     j["array_axis"] = vec(p.array_axis);
-    if (p.is_array()) {
-        j["elements"] = p.elements;
-        j["pitch"] = p.pitch;
-        j["element_width"] = p.element_width;
-        j["elevation"] = p.elevation;
-    } else {
-        j["shape"] = p.shape;
-        j["diameter"] = p.diameter;
-        j["width"] = p.width;
-        j["length"] = p.length;
-    }
+    j["elements"] = p.elements;
+    j["pitch"] = p.pitch;
+    j["element_width"] = p.element_width;
+    j["elevation"] = p.elevation;
     j["polarization"] = vec(p.polarization);
     const DelayLawSpec& d = p.delay_law;
     OJson law = {{"type", d.type}, {"angle", d.angle}, {"depth", d.depth}};
