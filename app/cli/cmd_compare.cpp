@@ -59,13 +59,13 @@ int compare(const Options& o) {
     // largest |b| over the probe's elements.
     for (const ProbeRecord& pa : a.probes) {
         const auto it = std::find_if(b.probes.begin(), b.probes.end(), [&](const ProbeRecord& pb) {
-            return pb.name == pa.name && pb.signals.size() == pa.signals.size();
+            return pb.name == pa.name && pb.element_signals.size() == pa.element_signals.size();
         });
         if (it == b.probes.end()) continue;
         double diff = 0, peak = 0;
-        for (std::size_t k = 0; k < pa.signals.size(); ++k) {
-            diff = std::max(diff, std::fabs(pa.signals[k] - it->signals[k]));
-            peak = std::max(peak, std::fabs(it->signals[k]));
+        for (std::size_t k = 0; k < pa.element_signals.size(); ++k) {
+            diff = std::max(diff, std::fabs(pa.element_signals[k] - it->element_signals[k]));
+            peak = std::max(peak, std::fabs(it->element_signals[k]));
         }
         const double d = peak > 0 ? diff / peak : diff;
         worst = std::max(worst, d);

@@ -15,7 +15,7 @@ struct ProbeRecord {
     std::string name;
     bool array = false;                      // /probes/<name>/elements (N x nt) when true, /signal (nt) otherwise
     std::vector<double> delays;              // N: the transmit law's delays, s
-    std::vector<double> signals;             // N x nt, row-major (elements outside the active aperture stay 0)
+    std::vector<double> element_signals;     // N x nt, row-major (elements outside the active aperture stay 0)
     int active_first = 0, active_count = 0;  // the sub-aperture [first, first + count)
     std::size_t element_count() const { return delays.size(); }
     bool operator==(const ProbeRecord&) const = default;
@@ -29,7 +29,7 @@ struct ScanRecord {
     bool array = false;
     std::size_t elements = 1;
     std::vector<std::array<double, 3>> shot_positions;  // the probe's centre per shot, metres
-    std::vector<double> signals;                        // shots x elements x nt, row-major
+    std::vector<double> shot_signals;                   // shots x elements x nt, row-major
     bool gated = false;
     double gate_start = 0, gate_end = 0;
     std::vector<double> cscan;  // positions2 x positions (gated only)

@@ -40,9 +40,9 @@ void write_probes(h5::File& f, const Result& r) {
         const std::size_t ne = p.element_count();
         f.write_doubles(g + "/time", {nt}, r.time.data());
         if (p.array)
-            f.write_doubles(g + "/elements", {ne, nt}, p.signals.data());
+            f.write_doubles(g + "/elements", {ne, nt}, p.element_signals.data());
         else
-            f.write_doubles(g + "/signal", {nt}, p.signals.data());
+            f.write_doubles(g + "/signal", {nt}, p.element_signals.data());
         f.write_doubles(g + "/delays", {ne}, p.delays.data());
         f.write_attribute(g + "/delays", "active_first", std::int32_t(p.active_first));
         f.write_attribute(g + "/delays", "active_count", std::int32_t(p.active_count));
@@ -56,9 +56,9 @@ void write_probes(h5::File& f, const Result& r) {
     for (const auto& p : s.shot_positions) positions.insert(positions.end(), p.begin(), p.end());
     f.write_doubles("/scan/positions", {shots, 3}, positions.data());
     if (s.array)
-        f.write_doubles("/scan/elements", {shots, s.elements, nt}, s.signals.data());
+        f.write_doubles("/scan/elements", {shots, s.elements, nt}, s.shot_signals.data());
     else
-        f.write_doubles("/scan/signals", {shots, nt}, s.signals.data());
+        f.write_doubles("/scan/signals", {shots, nt}, s.shot_signals.data());
     if (s.gated) {
         f.write_doubles("/scan/cscan", {std::size_t(s.positions2), std::size_t(s.positions)}, s.cscan.data());
         f.write_attribute("/scan/cscan", "gate", std::vector<double>{s.gate_start, s.gate_end});
@@ -94,10 +94,10 @@ void read_probes(const h5::File& f, const std::string& path, Result& r) {
             const hsize_t ne = p.delays.size();
             p.array = f.has_dataset(g + "/elements");
             if (p.array) {
-                p.signals = f.read_doubles(g + "/elements", &dims);
+                p.element_signals = f.read_doubles(g + "/elements", &dims);
                 check_shape(path, g + "/elements", dims, {ne, nt});
             } else {
-                p.signals = f.read_doubles(g + "/signal", &dims);
+                p.element_signals = f.read_doubles(g + "/signal", &dims);
                 check_shape(path, g + "/signal", dims, {nt});
                 if (ne != 1) throw InputError(path, g + "/delays", "a piston has one delay");
             }
@@ -121,11 +121,11 @@ void read_probes(const h5::File& f, const std::string& path, Result& r) {
         s.shot_positions.push_back({positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]});
     s.array = f.has_dataset("/scan/elements");
     if (s.array) {
-        s.signals = f.read_doubles("/scan/elements", &dims);
+        s.shot_signals = f.read_doubles("/scan/elements", &dims);
         s.elements = dims.size() == 3 ? dims[1] : 0;
         check_shape(path, "/scan/elements", dims, {shots, s.elements, nt});
     } else {
-        s.signals = f.read_doubles("/scan/signals", &dims);
+        s.shot_signals = f.read_doubles("/scan/signals", &dims);
         check_shape(path, "/scan/signals", dims, {shots, nt});
     }
     s.gated = f.has_dataset("/scan/cscan");
@@ -152,9 +152,9 @@ void write_result_h5(const std::string& path, const Result& r) {
                            " displacement and " + std::to_string(r.velocity.size()) + " velocity values)");
 
     for (const ProbeRecord& p : r.probes)
-        if (p.signals.size() != p.element_count() * nt || (!p.array && p.element_count() != 1))
+        if (p.element_signals.size() != p.element_count() * nt || (!p.array && p.element_count() != 1))
             throw RuntimeError("write_result_h5: inconsistent probe record '" + p.name + "'");
-    if (r.scan && (r.scan->signals.size() != r.scan->shot_positions.size() * r.scan->elements * nt ||
+    if (r.scan && (r.scan->shot_signals.size() != r.scan->shot_positions.size() * r.scan->elements * nt ||
                    (r.scan->gated && r.scan->cscan.size() != std::size_t(r.scan->positions) * r.scan->positions2)))
         throw RuntimeError("write_result_h5: inconsistent scan record");
     write_file_atomically(path, [&](const std::string& temp) {

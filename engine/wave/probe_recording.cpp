@@ -16,11 +16,11 @@ void record_probes(const WaveProblem& p, Result& r) {
         rec.delays = ch.delays;
         rec.active_first = ch.active_first;
         rec.active_count = ch.active_count;
-        rec.signals.assign(ch.elements.size() * nt, 0.0);
+        rec.element_signals.assign(ch.elements.size() * nt, 0.0);
         for (std::size_t e = 0; e < ch.elements.size(); ++e)
             for (const auto& [receiver, weight] : ch.elements[e]) {
                 const double* v = r.velocity.data() + receiver * nt * 3;
-                double* out = rec.signals.data() + e * nt;
+                double* out = rec.element_signals.data() + e * nt;
                 for (std::size_t t = 0; t < nt; ++t)
                     out[t] += weight * (v[3 * t] * ch.direction[0] + v[3 * t + 1] * ch.direction[1] +
                                         v[3 * t + 2] * ch.direction[2]);

@@ -23,11 +23,11 @@ std::vector<Vec3> scan_shot_centers(const ScanSpec& scan, const Vec3& center) {
     return out;
 }
 
-std::vector<double> delay_and_sum(const std::vector<double>& signals, std::size_t nt, const std::vector<double>& delays,
-                                  double dt) {
+std::vector<double> delay_and_sum(const std::vector<double>& element_signals, std::size_t nt,
+                                  const std::vector<double>& delays, double dt) {
     std::vector<double> sum(nt, 0.0);
     for (std::size_t e = 0; e < delays.size(); ++e) {
-        const double* s = signals.data() + e * nt;
+        const double* s = element_signals.data() + e * nt;
         const double shift = delays[e] / dt;
         for (std::size_t n = 0; n < nt; ++n) {
             const double x = double(n) - shift;
@@ -100,10 +100,11 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
                                      [&](const ProbeRecord& pr) { return pr.name == probe.name; });
         if (it == r.probes.end()) throw RuntimeError("run_probe_scan: the shot recorded no probe '" + probe.name + "'");
         rec.shot_positions.push_back(centers[shot]);
-        rec.signals.insert(rec.signals.end(), it->signals.begin(), it->signals.end());
+        rec.shot_signals.insert(rec.shot_signals.end(), it->element_signals.begin(), it->element_signals.end());
         if (scan.gated) {
-            const std::vector<double> s =
-                it->array ? delay_and_sum(it->signals, r.sample_count(), it->delays, r.dt) : it->signals;
+            const std::vector<double> s = it->array
+                                              ? delay_and_sum(it->element_signals, r.sample_count(), it->delays, r.dt)
+                                              : it->element_signals;
             rec.cscan.push_back(gated_peak(s, r.dt, scan.gate_start, scan.gate_end).amplitude);
         }
         if (shot == 0) first = std::move(r);

@@ -18,8 +18,8 @@ std::vector<Vec3> scan_shot_centers(const ScanSpec& scan, const Vec3& center);
 // The delay-and-sum of an array's element signals (elements x nt, sampled every dt) with its
 // transmit law: S(t) = sum_e s_e(t - d_e), linear between samples, 0 before the first. An echo
 // from the law's focus or steered front reaches element e at T - d_e, so the terms line up at T.
-std::vector<double> delay_and_sum(const std::vector<double>& signals, std::size_t nt, const std::vector<double>& delays,
-                                  double dt);
+std::vector<double> delay_and_sum(const std::vector<double>& element_signals, std::size_t nt,
+                                  const std::vector<double>& delays, double dt);
 
 // Runs every shot of scene.scan (which validate_scene has checked) on `model` (the scene
 // rasterised at its spacing): each shot places the other probes where the scene has them and

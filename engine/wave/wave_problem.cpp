@@ -167,7 +167,8 @@ void add_probe(WaveProblem& p, const ProbeSpec& spec, const Vec3& center, std::s
     placed.center = center;
     const ProbeFootprint face = probe_footprint(placed, p.grid, label, field);
     const double velocity = probe_law_velocity(spec, face, p.materials);
-    if (!(velocity > 0))
+    const bool law_needs_velocity = spec.delay_law.type == "steer" || spec.delay_law.type == "focus";
+    if (law_needs_velocity && !(velocity > 0))
         throw InputError(label, field + ".delay_law.velocity",
                          "probe '" + spec.name + "': the material under it has no " +
                              (spec.mode == "shear" ? "shear" : "P") + " wave speed; give the law a velocity");

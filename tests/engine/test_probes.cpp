@@ -272,7 +272,7 @@ TEST(ProbeResult, ProbesAndScanRoundTripThroughHdf5) {
     ScanRecord s;
     s.probe = "PA", s.type = "raster", s.positions = 2, s.positions2 = 1, s.array = true, s.elements = 2;
     s.shot_positions = {{0, 0, 0}, {1e-3, 0, 0}};
-    s.signals = std::vector<double>(12, 0.5);
+    s.shot_signals = std::vector<double>(12, 0.5);
     s.gated = true, s.gate_start = 0, s.gate_end = 2e-7;
     s.cscan = {0.25, 0.75};
     r.scan = s;
@@ -307,7 +307,7 @@ TEST(ProbeRun, ReciprocityBetweenTwoProbes) {
         const Result r = run_wave(build_wave_problem(t, "reciprocity"), {});
         EXPECT_EQ(r.probes.size(), 1u);
         EXPECT_EQ(r.receiver_count(), 0u);
-        return r.probes.at(0).signals;
+        return r.probes.at(0).element_signals;
     };
     const std::vector<double> ab = signal(true), ba = signal(false);
     ASSERT_EQ(ab.size(), ba.size());
@@ -356,8 +356,8 @@ TEST(ProbeScan, BscanApexIsAboveTheSideDrilledHole) {
     std::vector<std::vector<double>> env;
     double top = 0;
     for (std::size_t k = 0; k < 20; ++k) {
-        env.push_back(hilbert_envelope(std::vector<double>(scan.signals.begin() + std::ptrdiff_t(k * nt),
-                                                           scan.signals.begin() + std::ptrdiff_t((k + 1) * nt))));
+        env.push_back(hilbert_envelope(std::vector<double>(scan.shot_signals.begin() + std::ptrdiff_t(k * nt),
+                                                           scan.shot_signals.begin() + std::ptrdiff_t((k + 1) * nt))));
         top = std::max(top, gated_peak(env.back(), r.dt, gate0, gate1).amplitude);
     }
     std::size_t first_shot = 0, strongest = 0;

@@ -78,8 +78,8 @@ TEST(CudaProbes, SignalsEqualTheCpuEngine) {
             record_probes(p, gpu);
             ASSERT_EQ(gpu.probes.size(), 2u);
             for (std::size_t i = 0; i < 2; ++i) {
-                const std::vector<double>& c = cpu.probes[i].signals;
-                const std::vector<double>& g = gpu.probes[i].signals;
+                const std::vector<double>& c = cpu.probes[i].element_signals;
+                const std::vector<double>& g = gpu.probes[i].element_signals;
                 ASSERT_EQ(c.size(), g.size());
                 const double peak = test::max_abs(c);
                 ASSERT_GT(peak, 0.0);
