@@ -1,6 +1,7 @@
 // `voxwave-cli compare A.h5 B.h5 [--tolerance T]`: how far two result files' traces are apart.
 // Per receiver (matched by name) the largest |a - b| over time and components relative to the
-// largest |b| of that receiver, for displacement and velocity, and the paper's eq. 18 error.
+// largest |b| of that receiver, for displacement and velocity, and the paper's eq. 18 error; per
+// probe (matched by name) the same for its received velocity signals.
 // Exit code 0 when every receiver is within the tolerance (when one is given), 4 when not.
 #include <algorithm>
 #include <cmath>
@@ -57,9 +58,29 @@ int compare(const Options& o) {
         ++matched;
         std::printf("| %s | %.3g | %.3g |\n", a.receiver_names[i].c_str(), du, dv);
     }
-    if (matched == 0) throw InputError(o.a, "receivers", "no receiver name is in both files");
-    std::printf("largest relative difference %.3g over %zu receivers; eq. 18 error %.3g\n", worst, matched,
-                paper_trace_error(a, b));
+    const std::size_t receivers = matched;
+    // Probes (matched by name and element count): each element's received signal, relative to the
+    // largest |b| over the probe's elements.
+    for (const ProbeRecord& pa : a.probes) {
+        const auto it = std::find_if(b.probes.begin(), b.probes.end(), [&](const ProbeRecord& pb) {
+            return pb.name == pa.name && pb.element_signals.size() == pa.element_signals.size();
+        });
+        if (it == b.probes.end()) continue;
+        double diff = 0, peak = 0;
+        for (std::size_t k = 0; k < pa.element_signals.size(); ++k) {
+            diff = std::max(diff, std::fabs(pa.element_signals[k] - it->element_signals[k]));
+            peak = std::max(peak, std::fabs(it->element_signals[k]));
+        }
+        const double d = peak > 0 ? diff / peak : diff;
+        worst = std::max(worst, d);
+        ++matched;
+        std::printf("| probe %s | | %.3g |\n", pa.name.c_str(), d);
+    }
+    if (matched == 0) throw InputError(o.a, "receivers", "no receiver or probe name is in both files");
+    std::printf("largest relative difference %.3g over %zu receivers and %zu probes", worst, receivers,
+                matched - receivers);
+    if (receivers > 0) std::printf("; eq. 18 error %.3g", paper_trace_error(a, b));
+    std::printf("\n");
     if (o.tolerance >= 0 && !(worst <= o.tolerance)) {
         std::fprintf(stderr, "voxwave-cli: %s and %s differ by %.3g, above the tolerance %.3g\n", o.a.c_str(),
                      o.b.c_str(), worst, o.tolerance);

@@ -1,4 +1,5 @@
 // `voxwave-cli run SCENE --out RESULT.h5 [overrides]`: one simulation, traces to HDF5.
+// `voxwave-cli scan SCENE --out RESULT.h5 [overrides]`: the scene's probe scan, one run a shot.
 // Under an MPI launcher (`mpirun -np K voxwave-cli run ...`) the same command runs one
 // simulation over K ranks (engine/distributed): same scene, same result file, written by rank 0.
 #include <cstdio>
@@ -11,9 +12,11 @@
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
 #include "distributed/distributed_run.hpp"
+#include "scene/rasterise.hpp"
 #include "scene/result.hpp"
 #include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
+#include "wave/probe_scan.hpp"
 #include "wave/wave_problem.hpp"
 #include "wave/wave_run.hpp"
 
@@ -93,12 +96,21 @@ void print_header(const RunOptions& o, const WaveProblem& problem) {
                     g.spacing, g.element_count(), g.node_count());
     std::printf("method    %s %s, dt %.4g s (stable limit %.4g s), %lld steps\n", to_string(problem.method),
                 to_string(problem.precision), problem.dt, problem.dt_stable, static_cast<long long>(problem.steps));
-    for (const auto& s : problem.sources)
+    for (std::size_t i = 0; i < problem.scene_source_count; ++i) {
+        const auto& s = problem.sources[i];
         std::printf("source    %s at node (%.4g, %.4g, %.4g) m\n", s.name.c_str(), s.snapped[0], s.snapped[1],
                     s.snapped[2]);
-    for (const auto& r : problem.receivers)
+    }
+    for (std::size_t i = 0; i < problem.scene_receiver_count; ++i) {
+        const auto& r = problem.receivers[i];
         std::printf("receiver  %s snapped to (%.4g, %.4g, %.4g) m\n", r.name.c_str(), r.snapped[0], r.snapped[1],
                     r.snapped[2]);
+    }
+    const std::size_t probe_loads = problem.sources.size() - problem.scene_source_count;
+    const std::size_t probe_nodes = problem.receivers.size() - problem.scene_receiver_count;
+    if (probe_loads + probe_nodes > 0)
+        std::printf("probes    %zu nodal loads, %zu receiving face nodes, %zu receiving probes\n", probe_loads,
+                    probe_nodes, problem.probes.size());
     std::fflush(stdout);
 }
 
@@ -196,37 +208,91 @@ int run_distributed(const RunOptions& o) {
 }
 
 int run(const RunOptions& o) { return launched_by_mpi_launcher() ? run_distributed(o) : run_one_process(o); }
+
+// The scene and override options that run and scan share.
+void add_scene_options(CLI::App* c, RunOptions& o) {
+    c->add_option("scene", o.scene, "Scene file (voxwave-scene JSON)")->required();
+    c->add_option("--out,-o", o.out, "Result file to write (voxwave-result HDF5)")->required();
+    c->add_option("--method", o.method, "vfem | ovfem | tcovfem | sem (overrides the scene)");
+    c->add_option("--precision", o.precision, "fp64 | fp32");
+    o.stages_given = c->add_option(
+        "--stages", o.stages,
+        "TCOVFEM INT8 stages M, " + std::to_string(kTcovfemMinStages) + ".." + std::to_string(kTcovfemMaxStages));
+    o.order_given = c->add_option("--order", o.order,
+                                  "SEM GLL order p, " + std::to_string(kSemMinOrder) + ".." +
+                                      std::to_string(kSemMaxOrder) + " (spectral elements: run.method sem)");
+    c->add_option("--backend", o.backend, "auto | cpu | cuda");
+    o.spacing_given = c->add_option("--spacing", o.spacing,
+                                    "Voxel size ds in metres, " + format_number(kMinSpacing) + ".." +
+                                        format_number(kMaxSpacing) + " (re-voxelises the scene)");
+    o.dt_given = c->add_option("--dt", o.dt, "Time step in seconds (0: auto; refused above the stable limit)");
+    CLI::Option* steps = c->add_option("--steps", o.steps, "Number of time steps");
+    o.steps_given = steps;
+    o.duration_given = c->add_option("--duration", o.duration, "Simulated time in seconds")->excludes(steps);
+    c->add_flag("--quiet,-q", o.quiet, "Print nothing but errors");
+}
+
+// One shot after another in this process, each a full run of the scene with the scan probe moved.
+int scan(const RunOptions& o) {
+    if (launched_by_mpi_launcher())
+        throw InputError("", "scan", "a scan runs its shots in one process: start it without mpirun");
+    const OptionFields fields = overridden_fields(o);
+    Scene scene;
+    try {
+        scene = read_scene_json(o.scene, [&o](Scene& s) { apply_overrides(o, s); });
+        if (!scene.scan)
+            throw InputError(o.scene, "scan", "the scene has no scan (add a \"scan\" block naming a probe)");
+    } catch (const InputError& e) {
+        throw blame_option(e, fields);
+    }
+    check_output_path(o.out);
+    const std::size_t shots = std::size_t(scene.scan->positions) * std::size_t(scene.scan->positions2);
+    if (!o.quiet) {
+        std::printf("scene     %s\n", o.scene.c_str());
+        std::printf("scan      %s of probe %s: %zu shots\n", scene.scan->type.c_str(), scene.scan->probe.c_str(),
+                    shots);
+        std::fflush(stdout);
+    }
+    std::string note;
+    Result result;
+    try {
+        result = run_probe_scan(scene, rasterise(scene), o.scene, terminal_progress("scanning", o.quiet), &note);
+    } catch (const InputError& e) {
+        finish_progress();
+        throw blame_option(e, fields);
+    }
+    finish_progress();
+    result.scene = scene_file_name(o.scene);
+    write_result_h5(o.out, result);
+    if (!o.quiet) {
+        std::printf("%s\n", note.c_str());
+        std::printf("done in %.2f s: %zu shots of %lld steps\n", result.wall_seconds, shots,
+                    static_cast<long long>(result.steps));
+        std::printf("result    %s\n", o.out.c_str());
+    }
+    return kOk;
+}
 }  // namespace
 
 std::function<int()> add_run_command(CLI::App& app) {
     auto o = std::make_shared<RunOptions>();
     CLI::App* c = app.add_subcommand("run", "Run a scene and write receiver traces to an HDF5 result file");
-    c->add_option("scene", o->scene, "Scene file (voxwave-scene JSON)")->required();
-    c->add_option("--out,-o", o->out, "Result file to write (voxwave-result HDF5)")->required();
-    c->add_option("--method", o->method, "vfem | ovfem | tcovfem | sem (overrides the scene)");
-    c->add_option("--precision", o->precision, "fp64 | fp32");
-    o->stages_given = c->add_option(
-        "--stages", o->stages,
-        "TCOVFEM INT8 stages M, " + std::to_string(kTcovfemMinStages) + ".." + std::to_string(kTcovfemMaxStages));
-    o->order_given = c->add_option("--order", o->order,
-                                   "SEM GLL order p, " + std::to_string(kSemMinOrder) + ".." +
-                                       std::to_string(kSemMaxOrder) + " (spectral elements: run.method sem)");
-    c->add_option("--backend", o->backend, "auto | cpu | cuda");
-    o->spacing_given = c->add_option("--spacing", o->spacing,
-                                     "Voxel size ds in metres, " + format_number(kMinSpacing) + ".." +
-                                         format_number(kMaxSpacing) + " (re-voxelises the scene)");
-    o->dt_given = c->add_option("--dt", o->dt, "Time step in seconds (0: auto; refused above the stable limit)");
-    CLI::Option* steps = c->add_option("--steps", o->steps, "Number of time steps");
-    o->steps_given = steps;
-    o->duration_given = c->add_option("--duration", o->duration, "Simulated time in seconds")->excludes(steps);
+    add_scene_options(c, *o);
     c->add_option("--halo", o->halo,
                   "Under mpirun with CUDA: how the ghost nodes travel between GPUs, auto | nccl | host (staged "
                   "through host memory and MPI)");
     c->add_option("--process-grid", o->process_grid,
                   "Under mpirun: ranks along x, y and z of the model as PXxPYxPZ (e.g. 1x2x2), or auto (slabs along "
                   "the longest axis until they get thin, then y as well)");
-    c->add_flag("--quiet,-q", o->quiet, "Print nothing but errors");
     return [o] { return run(*o); };
+}
+
+std::function<int()> add_scan_command(CLI::App& app) {
+    auto o = std::make_shared<RunOptions>();
+    CLI::App* c = app.add_subcommand(
+        "scan", "Run the scene's probe scan (single, linear or raster shots) and write one HDF5 result file");
+    add_scene_options(c, *o);
+    return [o] { return scan(*o); };
 }
 
 }  // namespace voxwave::cli

@@ -8,6 +8,7 @@ namespace voxwave::cli {
 
 // Each returns the function to run when its subcommand was selected.
 std::function<int()> add_run_command(CLI::App& app);
+std::function<int()> add_scan_command(CLI::App& app);
 std::function<int()> add_element_command(CLI::App& app);
 std::function<int()> add_dispersion_command(CLI::App& app);
 std::function<int()> add_info_command(CLI::App& app);

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
         commands.emplace_back(app.get_subcommands({})[before], std::move(fn));
     };
     add(add_run_command);
+    add(add_scan_command);
     add(add_element_command);
     add(add_dispersion_command);
     add(add_info_command);

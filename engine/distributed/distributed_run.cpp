@@ -8,6 +8,7 @@
 #include "core/backend.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "wave/probe_recording.hpp"
 #include "wave/wave_run.hpp"
 
 namespace voxwave {
@@ -161,6 +162,7 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
                         r.velocity.begin() + std::ptrdiff_t(g * nt * 3));
         }
         turn_result_back(r, setup.turn, whole);
+        record_probes(whole, r);
     }
     std::ostringstream note;
     note << setup.backend_note << "\n"

@@ -239,6 +239,9 @@ SubdomainProblem make_subdomain_problem(const WaveProblem& whole, const Subdomai
         p.receivers.push_back(std::move(rp));
         out.receiver_of.push_back(r);
     }
+    // Every receiver of a slab is a plain one: the whole problem's probes are recorded after the gather.
+    p.scene_receiver_count = p.receivers.size();
+    p.scene_source_count = p.sources.size();
     return out;
 }
 

@@ -3,12 +3,40 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "scene/snapshots.hpp"
 
 namespace voxwave {
+
+// What a receiving probe recorded (engine/probe): per element the mean particle velocity along
+// the probe's normal (or polarization) over the element's face, m/s, sampled at Result::time.
+struct ProbeRecord {
+    std::string name;
+    bool array = false;                      // /probes/<name>/elements (N x nt) when true, /signal (nt) otherwise
+    std::vector<double> delays;              // N: the transmit law's delays, s
+    std::vector<double> element_signals;     // N x nt, row-major (elements outside the active aperture stay 0)
+    int active_first = 0, active_count = 0;  // the sub-aperture [first, first + count)
+    std::size_t element_count() const { return delays.size(); }
+    bool operator==(const ProbeRecord&) const = default;
+};
+
+// A scan's shots (engine/wave/probe_scan.hpp): the probe's position and received signals per shot,
+// and with a gate the C-scan of gated peak amplitudes.
+struct ScanRecord {
+    std::string probe, type;
+    int positions = 1, positions2 = 1;  // shots = positions x positions2, positions fastest
+    bool array = false;
+    std::size_t elements = 1;
+    std::vector<std::array<double, 3>> shot_positions;  // the probe's centre per shot, metres
+    std::vector<double> shot_signals;                   // shots x elements x nt, row-major
+    bool gated = false;
+    double gate_start = 0, gate_end = 0;
+    std::vector<double> cscan;  // positions2 x positions (gated only)
+    bool operator==(const ScanRecord&) const = default;
+};
 
 struct Result {
     // The scene the run came from, as its window or command line named it (a file name); empty
@@ -29,6 +57,8 @@ struct Result {
     std::vector<double> displacement;                       // n x nt x components, row-major
     std::vector<double> velocity;                           // n x nt x components, row-major
     SnapshotSeries snapshots;  // run.snapshots (empty without): /snapshots and the XDMF file beside
+    std::vector<ProbeRecord> probes;                        // receiving probes, in the scene's order
+    std::optional<ScanRecord> scan;
 
     std::size_t receiver_count() const { return receiver_names.size(); }
     std::size_t sample_count() const { return time.size(); }

@@ -48,6 +48,123 @@ void write_snapshots(h5::File& f, const SnapshotSeries& s) {
     f.write_attribute("/snapshots", "node_count", std::vector<double>(s.grid.count.begin(), s.grid.count.end()));
 }
 
+std::string joined(const std::vector<std::string>& names) {
+    std::string s;
+    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? "\n" : "") + names[i];
+    return s;
+}
+
+// /probes/<name>/{time, signal | elements, delays} and /scan/{positions, signals | elements,
+// cscan}; the root attribute "probes" lists the probes (one name a line, in order) and the
+// attributes of /probes/<name>/delays and /scan/positions describe the aperture and the scan.
+void write_probes(h5::File& f, const Result& r) {
+    const std::size_t nt = r.sample_count();
+    std::vector<std::string> names;
+    for (const ProbeRecord& p : r.probes) {
+        const std::string g = "/probes/" + p.name;
+        const std::size_t ne = p.element_count();
+        f.write_doubles(g + "/time", {nt}, r.time.data());
+        if (p.array)
+            f.write_doubles(g + "/elements", {ne, nt}, p.element_signals.data());
+        else
+            f.write_doubles(g + "/signal", {nt}, p.element_signals.data());
+        f.write_doubles(g + "/delays", {ne}, p.delays.data());
+        f.write_attribute(g + "/delays", "active_first", std::int32_t(p.active_first));
+        f.write_attribute(g + "/delays", "active_count", std::int32_t(p.active_count));
+        names.push_back(p.name);
+    }
+    if (!names.empty()) f.write_attribute("/", "probes", joined(names));
+    if (!r.scan) return;
+    const ScanRecord& s = *r.scan;
+    const std::size_t shots = s.shot_positions.size();
+    std::vector<double> positions;
+    for (const auto& p : s.shot_positions) positions.insert(positions.end(), p.begin(), p.end());
+    f.write_doubles("/scan/positions", {shots, 3}, positions.data());
+    if (s.array)
+        f.write_doubles("/scan/elements", {shots, s.elements, nt}, s.shot_signals.data());
+    else
+        f.write_doubles("/scan/signals", {shots, nt}, s.shot_signals.data());
+    if (s.gated) {
+        f.write_doubles("/scan/cscan", {std::size_t(s.positions2), std::size_t(s.positions)}, s.cscan.data());
+        f.write_attribute("/scan/cscan", "gate", std::vector<double>{s.gate_start, s.gate_end});
+    }
+    f.write_attribute("/scan/positions", "probe", s.probe);
+    f.write_attribute("/scan/positions", "type", s.type);
+    f.write_attribute("/scan/positions", "positions", std::int32_t(s.positions));
+    f.write_attribute("/scan/positions", "positions2", std::int32_t(s.positions2));
+}
+
+std::vector<std::string> split_lines(const std::string& s) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        const std::size_t end = s.find('\n', start);
+        out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return out;
+}
+
+void read_probes(const h5::File& f, const std::string& path, Result& r) {
+    const hsize_t nt = r.time.size();
+    std::vector<hsize_t> dims;
+    if (f.has_attribute("/", "probes")) {
+        for (const std::string& name : split_lines(f.read_string_attribute("/", "probes"))) {
+            const std::string g = "/probes/" + name;
+            ProbeRecord p;
+            p.name = name;
+            p.delays = f.read_doubles(g + "/delays", &dims);
+            if (dims.size() != 1) throw InputError(path, g + "/delays", "expected a 1-D dataset");
+            const hsize_t ne = p.delays.size();
+            p.array = f.has_dataset(g + "/elements");
+            if (p.array) {
+                p.element_signals = f.read_doubles(g + "/elements", &dims);
+                check_shape(path, g + "/elements", dims, {ne, nt});
+            } else {
+                p.element_signals = f.read_doubles(g + "/signal", &dims);
+                check_shape(path, g + "/signal", dims, {nt});
+                if (ne != 1) throw InputError(path, g + "/delays", "a piston has one delay");
+            }
+            p.active_first = int(f.read_int_attribute(g + "/delays", "active_first"));
+            p.active_count = int(f.read_int_attribute(g + "/delays", "active_count"));
+            r.probes.push_back(std::move(p));
+        }
+    }
+    if (!f.has_dataset("/scan/positions")) return;
+    ScanRecord s;
+    s.probe = f.read_string_attribute("/scan/positions", "probe");
+    s.type = f.read_string_attribute("/scan/positions", "type");
+    s.positions = int(f.read_int_attribute("/scan/positions", "positions"));
+    s.positions2 = int(f.read_int_attribute("/scan/positions", "positions2"));
+    const std::vector<double> positions = f.read_doubles("/scan/positions", &dims);
+    const hsize_t shots = dims.empty() ? 0 : dims[0];
+    check_shape(path, "/scan/positions", dims, {shots, 3});
+    if (s.positions < 1 || s.positions2 < 1 || hsize_t(s.positions) * hsize_t(s.positions2) != shots)
+        throw InputError(path, "/scan/positions", "shape does not match the attributes positions x positions2");
+    for (hsize_t i = 0; i < shots; ++i)
+        s.shot_positions.push_back({positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]});
+    s.array = f.has_dataset("/scan/elements");
+    if (s.array) {
+        s.shot_signals = f.read_doubles("/scan/elements", &dims);
+        s.elements = dims.size() == 3 ? dims[1] : 0;
+        check_shape(path, "/scan/elements", dims, {shots, s.elements, nt});
+    } else {
+        s.shot_signals = f.read_doubles("/scan/signals", &dims);
+        check_shape(path, "/scan/signals", dims, {shots, nt});
+    }
+    s.gated = f.has_dataset("/scan/cscan");
+    if (s.gated) {
+        s.cscan = f.read_doubles("/scan/cscan", &dims);
+        check_shape(path, "/scan/cscan", dims, {hsize_t(s.positions2), hsize_t(s.positions)});
+        const std::vector<double> gate = f.read_double_array_attribute("/scan/cscan", "gate");
+        if (gate.size() != 2) throw InputError(path, "/scan/cscan attribute 'gate'", "expected [start, end]");
+        s.gate_start = gate[0];
+        s.gate_end = gate[1];
+    }
+    r.scan = std::move(s);
+}
+
 }  // namespace
 
 void write_result_h5(const std::string& path, const Result& r) {
@@ -60,6 +177,12 @@ void write_result_h5(const std::string& path, const Result& r) {
                            std::to_string(nt) + " samples, " + std::to_string(r.displacement.size()) +
                            " displacement and " + std::to_string(r.velocity.size()) + " velocity values)");
 
+    for (const ProbeRecord& p : r.probes)
+        if (p.element_signals.size() != p.element_count() * nt || (!p.array && p.element_count() != 1))
+            throw RuntimeError("write_result_h5: inconsistent probe record '" + p.name + "'");
+    if (r.scan && (r.scan->shot_signals.size() != r.scan->shot_positions.size() * r.scan->elements * nt ||
+                   (r.scan->gated && r.scan->cscan.size() != std::size_t(r.scan->positions) * r.scan->positions2)))
+        throw RuntimeError("write_result_h5: inconsistent scan record");
     write_file_atomically(path, [&](const std::string& temp) {
         h5::File f = h5::File::create(temp, path);
         f.write_attribute("/", "format", std::string(kFormat));
@@ -85,6 +208,7 @@ void write_result_h5(const std::string& path, const Result& r) {
         // Empty velocity with non-empty traces means "not recorded": leave the dataset out.
         if (r.velocity.size() == n * nt * nc) f.write_doubles("/traces/velocity", {n, nt, nc}, r.velocity.data());
         if (!r.snapshots.empty()) write_snapshots(f, r.snapshots);
+        write_probes(f, r);
         f.close();
     });
     if (!r.snapshots.empty())
@@ -138,6 +262,7 @@ Result read_result_h5(const std::string& path) {
         r.velocity = f.read_doubles("/traces/velocity", &dims);
         check_shape(path, "/traces/velocity", dims, {n, nt, nc});
     }
+    read_probes(f, path, r);
     return r;
 }
 

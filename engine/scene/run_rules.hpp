@@ -73,6 +73,17 @@ constexpr bool pml_kappa_max_allowed(double k) { return k >= 1; }
 // edges); 0 when no source has one (sampled wavelets), and the layer then takes vp / (4 L).
 double pml_default_frequency(const std::vector<Source>& sources);
 
+// Probes and scans (engine/probe): an array has 1 to kMaxProbeElements elements (the largest
+// commercial linear arrays have 256; more is a typo, not a probe); a scan line or raster row
+// 1 to kMaxScanPositions shots; a steering angle lies strictly inside (-90, 90) degrees from
+// the normal (90 would be a wave along the surface, past it the beam leaves the specimen).
+inline constexpr int kMaxProbeElements = 1024;
+inline constexpr int kMaxScanPositions = 10000;
+inline constexpr double kMaxProbeLawAngleDegrees = 90.0;
+constexpr bool probe_law_angle_allowed(double degrees) {
+    return degrees > -kMaxProbeLawAngleDegrees && degrees < kMaxProbeLawAngleDegrees;
+}
+
 // The user-facing checks, each throwing InputError(file, field, reason) with the one message of
 // its rule (a command-line option passes its own name as the field).
 void check_tcovfem_stages(std::int64_t stages, const std::string& file, const std::string& field);

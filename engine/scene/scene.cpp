@@ -26,8 +26,8 @@ const char* const kWavelets[] = {"ricker", "tone_burst", "bandpass", "samples"};
 
 bool Scene::operator==(const Scene& o) const {
     return grid == o.grid && materials == o.materials && background == o.background && shapes == o.shapes &&
-           voxels == o.voxels && sources == o.sources && receivers == o.receivers && boundary == o.boundary &&
-           damping == o.damping && run == o.run && snapshots == o.snapshots;
+           voxels == o.voxels && sources == o.sources && receivers == o.receivers && probes == o.probes &&
+           scan == o.scan && boundary == o.boundary && damping == o.damping && run == o.run && snapshots == o.snapshots;
 }
 
 int Scene::material_id(const std::string& name) const {
@@ -79,6 +79,8 @@ void rebase_file_references(Scene& scene, const std::string& new_base_dir) {
         if (src.wavelet.type == WaveletType::Samples) rebase(src.wavelet.file);
     for (Shape& shape : scene.shapes)
         if (auto* stl = std::get_if<StlShape>(&shape.geometry)) rebase(stl->file);
+    for (ProbeSpec& probe : scene.probes)
+        if (probe.wavelet.type == WaveletType::Samples) rebase(probe.wavelet.file);
     scene.base_dir = to.string();
 }
 

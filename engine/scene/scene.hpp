@@ -59,6 +59,64 @@ struct Receiver {
     bool operator==(const Receiver&) const = default;
 };
 
+// A probe's delay law (engine/probe/delay_law.hpp computes it): "none", "steer" (plane wave at
+// `angle` degrees from the normal, in the plane of normal and array_axis, positive towards
+// +array_axis), "focus" (cylindrical focus at `depth` on the steered ray) or "custom" (`delays`,
+// one per element, seconds). `velocity` (m/s) absent: vp of the material under the probe (vs in
+// shear mode).
+struct DelayLawSpec {
+    std::string type = "none";
+    double angle = 0;  // degrees
+    double depth = 0;  // metres (focus)
+    std::optional<double> velocity;
+    std::vector<double> delays;  // custom
+    bool operator==(const DelayLawSpec&) const = default;
+};
+
+// A contact transducer on a surface of the model (engine/probe): a piston (one element, a disk
+// or a rectangle) or a linear array of `elements` rectangles `element_width` x `elevation` at
+// `pitch` along `array_axis`. Transmitting, its face carries the traction amplitude x wavelet
+// along the normal (mode "normal") or the polarization (mode "shear"), each element delayed by
+// its law; receiving, it records the mean particle velocity along the same direction over each
+// element's face.
+struct ProbeSpec {
+    std::string name;
+    std::string type = "piston";   // "piston" | "array"
+    Vec3 center{0, 0, 0};          // metres: centre of the active face, on a surface of the model
+    Vec3 normal{0, 0, 1};          // into the specimen, along a grid axis
+    std::string shape = "disk";    // piston: "disk" | "rect"
+    double diameter = 0;           // disk
+    double width = 0, length = 0;  // rect: width along array_axis, length across it
+    Vec3 array_axis{1, 0, 0};      // array (and a rect's width direction): in the face
+    int elements = 1;
+    double pitch = 0, element_width = 0, elevation = 0;  // array
+    std::string mode = "normal";                         // "normal" | "shear"
+    Vec3 polarization{0, 0, 0};                          // shear: traction direction, in the face
+    double amplitude = 1.0;                              // Pa
+    Wavelet wavelet;
+    DelayLawSpec delay_law;
+    int active_first = 0, active_count = 0;  // "active": [first, count]; count 0 = every element
+    bool transmit = true, receive = true;
+    bool operator==(const ProbeSpec&) const = default;
+    bool is_array() const { return type == "array"; }
+    int element_count() const { return is_array() ? elements : 1; }
+};
+
+// Shots of one probe moved over the model: "single" (one shot), "linear" (`positions` shots
+// `step` apart: a B-scan) or "raster" (`positions2` lines `step2` apart of `positions` shots
+// each: a C-scan). A gate [start, end] (s) makes each shot's gated peak amplitude the C-scan.
+struct ScanSpec {
+    std::string probe;
+    std::string type = "single";
+    Vec3 step{0, 0, 0};
+    int positions = 1;
+    Vec3 step2{0, 0, 0};
+    int positions2 = 1;
+    bool gated = false;
+    double gate_start = 0, gate_end = 0;
+    bool operator==(const ScanSpec&) const = default;
+};
+
 // The six faces of the box as scenes name them. A face's index is 2 axis + (1 on the upper side):
 // x-, x+, y-, y+, z-, z+. engine/boundary builds the per-face conditions from these names.
 inline constexpr std::array<const char*, 6> kBoundaryFaceNames = {"x-", "x+", "y-", "y+", "z-", "z+"};
@@ -140,6 +198,8 @@ struct Scene {
     std::optional<VoxelsRef> voxels;
     std::vector<Source> sources;
     std::vector<Receiver> receivers;
+    std::vector<ProbeSpec> probes;
+    std::optional<ScanSpec> scan;
     BoundarySpec boundary;
     DampingSpec damping;
     RunSpec run;

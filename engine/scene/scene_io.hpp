@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "model/voxel_grid.hpp"
 #include "scene/scene.hpp"
@@ -21,6 +22,12 @@ using SceneChange = std::function<void(Scene&)>;
 Scene read_scene_json(const std::string& path, const SceneChange& change = {});
 Scene parse_scene_json(const std::string& text, const std::string& file_label, const std::string& base_dir,
                        const SceneChange& change = {});
+// A probe library (assets/probes/*.json, format "voxwave-probes", version 1): {"probes": [...]},
+// each entry a scene probe whose "center" may be left out (the user places it). Parsed by the
+// scene's probe reader (unknown keys, wrong types: InputError(path, "probes[i].key", reason));
+// the value rules are validate_scene's, once the probe is in a scene.
+std::vector<ProbeSpec> read_probe_library(const std::string& path);
+
 // Writes atomically (temporary file + rename). Throws InputError(path, "", reason) if the
 // location is not writable; the previous file, if any, is untouched on failure. The scene is
 // validated first (validate_scene) so that every written file reads back. Every field is

@@ -85,6 +85,38 @@ OJson wavelet_json(const Wavelet& w) {
     return j;
 }
 
+// Every key of the probe, so that the file shows what the run used (the keys the other probe
+// type uses keep their defaults).
+OJson probe_json(const ProbeSpec& p) {
+    OJson j = {{"name", p.name},
+               {"type", p.type},
+               {"center", vec(p.center)},
+               {"normal", vec(p.normal)},
+               {"mode", p.mode},
+               {"amplitude", p.amplitude},
+               {"wavelet", wavelet_json(p.wavelet)},
+               {"transmit", p.transmit},
+               {"receive", p.receive}};
+    // Every geometric key, whichever the type uses, so that any scene that reads writes back equal.
+    j["shape"] = p.shape;
+    j["diameter"] = p.diameter;
+    j["width"] = p.width;
+    j["length"] = p.length;
+    j["array_axis"] = vec(p.array_axis);
+    j["elements"] = p.elements;
+    j["pitch"] = p.pitch;
+    j["element_width"] = p.element_width;
+    j["elevation"] = p.elevation;
+    j["polarization"] = vec(p.polarization);
+    const DelayLawSpec& d = p.delay_law;
+    OJson law = {{"type", d.type}, {"angle", d.angle}, {"depth", d.depth}};
+    if (d.velocity) law["velocity"] = *d.velocity;
+    if (!d.delays.empty()) law["delays"] = d.delays;
+    j["delay_law"] = law;
+    if (p.active_count > 0) j["active"] = {p.active_first, p.active_count};
+    return j;
+}
+
 }  // namespace
 
 std::string scene_to_json_text(const Scene& s) {
@@ -116,6 +148,19 @@ std::string scene_to_json_text(const Scene& s) {
     j["receivers"] = OJson::array();
     for (const Receiver& r : s.receivers)
         j["receivers"].push_back({{"name", r.name}, {"position", vec(r.position, d)}});
+
+    // Written only when present, so that a scene without probes keeps its file unchanged.
+    if (!s.probes.empty()) {
+        j["probes"] = OJson::array();
+        for (const ProbeSpec& p : s.probes) j["probes"].push_back(probe_json(p));
+    }
+    if (s.scan) {
+        const ScanSpec& sc = *s.scan;
+        OJson scan = {{"probe", sc.probe},         {"type", sc.type},        {"step", vec(sc.step)},
+                      {"positions", sc.positions}, {"step2", vec(sc.step2)}, {"positions2", sc.positions2}};
+        if (sc.gated) scan["gate"] = {{"start", sc.gate_start}, {"end", sc.gate_end}};
+        j["scan"] = scan;
+    }
 
     OJson points = OJson::array();
     for (const Vec3& p : s.boundary.fixed_points) points.push_back(vec(p, d));

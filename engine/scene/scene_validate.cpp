@@ -158,6 +158,141 @@ public:
         }
     }
 
+    // What a probe's keys must say on their own; where its face lies on the voxelised model
+    // (a surface under every footprint, elements inside the grid) is checked when the model
+    // exists (engine/probe, probe_footprint).
+    void probes() const {
+        std::set<std::string> names;
+        for (std::size_t i = 0; i < scene_.probes.size(); ++i) {
+            const ProbeSpec& p = scene_.probes[i];
+            const std::string field = "probes[" + std::to_string(i) + "]";
+            const std::string who = "probe '" + p.name + "': ";
+            auto fail = [&](const std::string& key, const std::string& reason) {
+                return error(field + "." + key, who + reason);
+            };
+            auto positive_key = [&](const std::string& key, double v) {
+                if (!std::isfinite(v) || v <= 0) throw fail(key, "must be > 0 (got " + format_number(v) + ")");
+            };
+            if (p.name.empty()) throw error(field + ".name", "must not be empty");
+            // The name is a group of the result file (/probes/<name>).
+            if (p.name.find_first_of("/\n") != std::string::npos || p.name == "." || p.name == "..")
+                throw fail("name", "must not contain '/' or a line break, nor be . or ..");
+            if (!names.insert(p.name).second) throw fail("name", "duplicate probe name");
+            inside_box(field + ".center", p.center);
+            nonzero(field + ".normal", p.normal);
+            if (axis_of(p.normal) < 0)
+                throw fail("normal", "must lie along a grid axis: probes sit on voxel faces, which are axis-aligned");
+            if (p.type != "piston" && p.type != "array")
+                throw fail("type", "unknown probe type '" + p.type + "' (expected piston or array)");
+            const bool uses_axis = p.is_array() || p.shape == "rect";
+            if (uses_axis) {
+                nonzero(field + ".array_axis", p.array_axis);
+                if (std::abs(cosine(p.array_axis, p.normal)) > 1e-6)
+                    throw fail("array_axis", "must be normal to the probe's normal (it lies in the face)");
+            }
+            if (p.is_array()) {
+                positive_key("pitch", p.pitch);
+                positive_key("element_width", p.element_width);
+                positive_key("elevation", p.elevation);
+                if (p.element_width > p.pitch)
+                    throw fail("element_width",
+                               "must be at most the pitch (" + format_number(p.pitch) + " m): elements would overlap");
+            } else {
+                if (p.elements != 1) throw fail("elements", "a piston has one element (use type array)");
+                if (p.shape == "disk") {
+                    positive_key("diameter", p.diameter);
+                } else if (p.shape == "rect") {
+                    positive_key("width", p.width);
+                    positive_key("length", p.length);
+                } else {
+                    throw fail("shape", "unknown piston shape '" + p.shape + "' (expected disk or rect)");
+                }
+            }
+            if (p.mode == "shear") {
+                nonzero(field + ".polarization", p.polarization);
+                if (std::abs(cosine(p.polarization, p.normal)) > 1e-6)
+                    throw fail("polarization", "must lie in the face (normal to the probe's normal) for shear");
+            } else if (p.mode != "normal") {
+                throw fail("mode", "unknown mode '" + p.mode + "' (expected normal or shear)");
+            }
+            finite(field + ".amplitude", p.amplitude);
+            wavelet(field + ".wavelet", p.wavelet);
+            delay_law(p, field + ".delay_law", who);
+            if (!p.transmit && !p.receive) throw fail("transmit", "neither transmits nor receives");
+        }
+    }
+
+    void delay_law(const ProbeSpec& p, const std::string& field, const std::string& who) const {
+        const DelayLawSpec& d = p.delay_law;
+        auto fail = [&](const std::string& key, const std::string& reason) {
+            return error(field + (key.empty() ? "" : "." + key), who + reason);
+        };
+        if (d.type != "none" && d.type != "steer" && d.type != "focus" && d.type != "custom")
+            throw fail("type", "unknown delay law '" + d.type + "' (expected none, steer, focus or custom)");
+        if (d.type != "none" && !p.is_array())
+            throw fail("type", "a piston is one element: its delay law must be none");
+        finite(field + ".angle", d.angle);
+        if (!probe_law_angle_allowed(d.angle))
+            throw fail("angle", "must lie strictly between -90 and 90 degrees from the normal (got " +
+                                    format_number(d.angle) + ")");
+        if (d.type == "focus" && !(std::isfinite(d.depth) && d.depth > 0))
+            throw fail("depth", "must be > 0 for a focus (got " + format_number(d.depth) + ")");
+        if (d.velocity && !(std::isfinite(*d.velocity) && *d.velocity > 0))
+            throw fail("velocity", "must be > 0 (got " + format_number(*d.velocity) + ")");
+        if (d.type == "custom") {
+            if (int(d.delays.size()) != p.elements)
+                throw fail("delays", "a custom law needs one delay per element (" + std::to_string(p.elements) +
+                                         ", got " + std::to_string(d.delays.size()) + ")");
+            for (std::size_t e = 0; e < d.delays.size(); ++e)
+                if (!std::isfinite(d.delays[e]) || d.delays[e] < 0)
+                    throw error(field + ".delays[" + std::to_string(e) + "]",
+                                who + "must be >= 0 s (got " + format_number(d.delays[e]) + ")");
+        } else if (!d.delays.empty()) {
+            throw fail("delays", "only a custom law takes delays");
+        }
+    }
+
+    void scan() const {
+        if (!scene_.scan) return;
+        const ScanSpec& s = *scene_.scan;
+        const bool known = std::any_of(scene_.probes.begin(), scene_.probes.end(),
+                                       [&](const ProbeSpec& p) { return p.name == s.probe; });
+        if (!known) throw error("scan.probe", "no probe named '" + s.probe + "' in probes");
+        if (s.type != "single" && s.type != "linear" && s.type != "raster")
+            throw error("scan.type", "unknown scan type '" + s.type + "' (expected single, linear or raster)");
+        finite("scan.step", s.step);
+        finite("scan.step2", s.step2);
+        if (s.type == "single" && (s.positions != 1 || s.positions2 != 1))
+            throw error("scan.positions", "a single scan is one shot (use type linear or raster)");
+        if (s.type != "single" && s.positions > 1 && s.step == Vec3{0, 0, 0})
+            throw error("scan.step", "must not be zero for " + std::to_string(s.positions) + " positions");
+        if (s.type == "linear" && s.positions2 != 1)
+            throw error("scan.positions2", "a linear scan has one line (use type raster)");
+        if (s.type == "raster" && s.positions2 > 1 && s.step2 == Vec3{0, 0, 0})
+            throw error("scan.step2", "must not be zero for " + std::to_string(s.positions2) + " lines");
+        if (s.gated) {
+            non_negative("scan.gate.start", s.gate_start);
+            finite("scan.gate.end", s.gate_end);
+            if (s.gate_end <= s.gate_start)
+                throw error("scan.gate.end", "must be after the start (" + format_number(s.gate_start) + " s)");
+        }
+    }
+
+    static double cosine(const Vec3& a, const Vec3& b) {
+        const double na = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        const double nb = std::sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+        return (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (na * nb);
+    }
+    // 0, 1 or 2 when v points along that axis (within 1e-6 of its length), else -1.
+    static int axis_of(const Vec3& v) {
+        for (int a = 0; a < 3; ++a) {
+            Vec3 e{0, 0, 0};
+            e[std::size_t(a)] = 1;
+            if (std::abs(std::abs(cosine(v, e)) - 1) < 1e-12) return a;
+        }
+        return -1;
+    }
+
     void boundary() const {
         const BoundarySpec& b = scene_.boundary;
         for (std::size_t i = 0; i < b.fixed_points.size(); ++i)
@@ -243,6 +378,7 @@ public:
         if (scene_.run.method == Method::Tcovfem)
             throw error("run.method", "tcovfem has no 2D engine (use vfem or ovfem)");
         if (scene_.run.method == Method::Sem) throw error("run.method", "sem has no 2D engine (use vfem or ovfem)");
+        if (!scene_.probes.empty()) throw error("probes", "a 2D scene has no probes yet (use sources and receivers)");
         if (scene_.snapshots) throw error("run.snapshots", "a 2D scene does not write wavefield snapshots yet");
         const BoundarySpec& b = scene_.boundary;
         if (!b.absorbing.faces.empty() && b.absorbing.pml())
@@ -268,6 +404,9 @@ public:
         non_negative("run.dt", r.dt);
         non_negative("run.duration", r.duration);
         if (r.steps < 0) throw error("run.steps", "must be >= 0 (got " + std::to_string(r.steps) + ")");
+        // Probe footprints weight the voxel corners; a spectral run's nodes are its GLL grid.
+        if (r.method == Method::Sem && !scene_.probes.empty())
+            throw error("probes", "sem runs have no probes yet; use vfem, ovfem or tcovfem");
         if (scene_.snapshots) {
             // The snapshot rules sample the voxel corners; a spectral run's nodes are its GLL grid.
             if (r.method == Method::Sem)
@@ -290,6 +429,8 @@ void validate_scene(const Scene& scene, const std::string& file_label) {
     v.materials();
     v.shapes();
     v.sources_and_receivers();
+    v.probes();
+    v.scan();
     v.boundary();
     v.damping();
     v.run();

@@ -168,7 +168,7 @@ template <class Real>
 void CpuTimeStepper<Real>::add_sources(std::int64_t n) {
     const double t = double(n) * problem_.dt;
     for (const auto& s : problem_.sources) {
-        const double w = evaluate_wavelet(s.wavelet, t);
+        const double w = evaluate_wavelet(s.wavelet, t - s.time_shift);
         if (w == 0.0) continue;
         const Real scale = dt2_inv_mass_[s.node] * inv_one_plus_h_[uniform_h_ ? 0 : s.node];
         for (int c = 0; c < 3; ++c) up_[c * nn_ + s.node] += scale * static_cast<Real>(s.force[c] * w);

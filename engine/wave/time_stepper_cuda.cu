@@ -99,9 +99,11 @@ struct PointArgs {
 template <class Real>
 __global__ void point_kernel(PointArgs<Real> a) {
     const int t = threadIdx.x;
+    // Atomic: a probe's elements put several sources on one node (two threads would otherwise
+    // lose one's add); on distinct nodes it rounds exactly as the plain add.
     for (int s = t; s < 3 * a.nsrc; s += blockDim.x) {
         const int src = s / 3, c = s % 3;
-        a.up[c][a.src_node[src]] += a.src_scale[src] * a.src_force[s];
+        atomicAdd(&a.up[c][a.src_node[src]], a.src_scale[src] * a.src_force[s]);
     }
     for (int r = t; r < 3 * a.nrec; r += blockDim.x) a.rec_out[r] = double(a.u[r % 3][a.rec_node[r / 3]]);
 }
@@ -573,7 +575,7 @@ public:
         for (std::int64_t s = 0; s < count; ++s) {
             const double t = double(n0 + s) * p_.dt;
             for (std::size_t q = 0; q < nsrc; ++q) {
-                const double w = evaluate_wavelet(p_.sources[q].wavelet, t);
+                const double w = evaluate_wavelet(p_.sources[q].wavelet, t - p_.sources[q].time_shift);
                 for (int c = 0; c < 3; ++c)
                     out[(std::size_t(s) * nsrc + q) * 3 + c] = static_cast<Real>(p_.sources[q].force[c] * w);
             }

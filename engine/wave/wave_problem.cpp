@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
@@ -10,6 +11,8 @@
 
 #include "boundary/boundary_conditions.hpp"
 #include "core/errors.hpp"
+#include "probe/delay_law.hpp"
+#include "probe/probe_footprint.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/run_rules.hpp"
 #include "wave/sem_element_matrix.hpp"
@@ -146,7 +149,12 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
         throw InputError(label, "run.duration", "give a duration or a number of steps");
     }
 
-    const BoundaryConditions bc = boundary_conditions(scene.boundary, pml_default_frequency(scene.sources));
+    // The PML's default frequency comes from every wavelet that drives the model: the probes' too.
+    std::vector<Source> drives = scene.sources;
+    for (const ProbeSpec& probe : scene.probes)
+        if (probe.transmit)
+            drives.push_back(Source{probe.name, probe.center, probe.normal, probe.amplitude, probe.wavelet});
+    const BoundaryConditions bc = boundary_conditions(scene.boundary, pml_default_frequency(drives));
     // Sources, receivers and fixed points snap to the nearest node of the method's node grid.
     std::function<std::pair<std::size_t, Vec3>(const Vec3&)> snap;
     if (p.method == Method::Sem) {
@@ -192,11 +200,87 @@ WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::s
                              "the nearest node touches no element (void)");
         p.receivers.push_back(std::move(rp));
     }
+    p.scene_source_count = p.sources.size();
+    p.scene_receiver_count = p.receivers.size();
+    for (std::size_t i = 0; i < scene.probes.size(); ++i)
+        add_probe(p, scene.probes[i], scene.probes[i].center, i, label);
     if (scene.snapshots) {
         p.snapshots = plan_snapshots(*scene.snapshots, g, p.dt, p.steps, label);
         p.snapshot_nodes = snapshot_nodes(p.snapshots.grid, g);
     }
     return p;
+}
+
+void add_probe(WaveProblem& p, const ProbeSpec& spec, const Vec3& center, std::size_t index, const std::string& label) {
+    const std::string field = "probes[" + std::to_string(index) + "]";
+    ProbeSpec placed = spec;
+    placed.center = center;
+    const ProbeFootprint face = probe_footprint(placed, p.grid, label, field);
+    const double velocity = probe_law_velocity(spec, face, p.materials);
+    const bool law_needs_velocity = spec.delay_law.type == "steer" || spec.delay_law.type == "focus";
+    if (law_needs_velocity && !(velocity > 0))
+        throw InputError(label, field + ".delay_law.velocity",
+                         "probe '" + spec.name + "': the material under it has no " +
+                             (spec.mode == "shear" ? "shear" : "P") + " wave speed; give the law a velocity");
+    const int n = spec.element_count();
+    const int first = spec.active_count > 0 ? spec.active_first : 0;
+    const int count = spec.active_count > 0 ? spec.active_count : n;
+    // The law of the active aperture, about its own centre (a sub-aperture is a smaller probe
+    // there); a custom law gives every element's delay itself.
+    std::vector<double> delays(std::size_t(n), 0.0);
+    if (spec.delay_law.type == "custom") {
+        delays = delay_law_delays(spec.delay_law, face.offsets, velocity);
+    } else {
+        const double mid = 0.5 * (face.offsets[std::size_t(first)] + face.offsets[std::size_t(first + count - 1)]);
+        std::vector<double> local;
+        for (int e = first; e < first + count; ++e) local.push_back(face.offsets[std::size_t(e)] - mid);
+        const std::vector<double> d = delay_law_delays(spec.delay_law, local, velocity);
+        std::copy(d.begin(), d.end(), delays.begin() + first);
+    }
+    const std::size_t nx1 = std::size_t(p.grid.n[0]) + 1, ny1 = std::size_t(p.grid.n[1]) + 1;
+    auto position_of = [&](std::size_t node) {
+        return p.grid.node_position(int(node % nx1), int(node / nx1 % ny1), int(node / (nx1 * ny1)));
+    };
+    for (int e = 0; e < n; ++e)
+        if (e < first || e >= first + count) delays[std::size_t(e)] = 0;
+    if (spec.transmit) {
+        for (int e = first; e < first + count; ++e)
+            for (const NodalWeight& w : face.elements[std::size_t(e)]) {
+                SourceTerm t;
+                t.name = spec.name + "[" + std::to_string(e) + "]";
+                t.node = w.node;
+                t.snapped = position_of(w.node);
+                for (int c = 0; c < 3; ++c) t.force[c] = spec.amplitude * w.weight * face.direction[c];
+                t.wavelet = spec.wavelet;
+                t.time_shift = delays[std::size_t(e)];
+                p.sources.push_back(std::move(t));
+            }
+    }
+    if (!spec.receive) return;
+    ProbeChannels ch;
+    ch.name = spec.name;
+    ch.array = spec.is_array();
+    ch.direction = face.direction;
+    ch.delays = delays;
+    ch.active_first = first;
+    ch.active_count = count;
+    ch.elements.resize(std::size_t(n));
+    std::map<std::size_t, std::size_t> receiver_of;  // node -> index into p.receivers
+    for (int e = first; e < first + count; ++e) {
+        const double area = face.areas[std::size_t(e)];
+        for (const NodalWeight& w : face.elements[std::size_t(e)]) {
+            auto [it, added] = receiver_of.emplace(w.node, p.receivers.size());
+            if (added) {
+                ReceiverPoint rp;
+                rp.name = spec.name + "#" + std::to_string(w.node);
+                rp.node = w.node;
+                rp.snapped = position_of(w.node);
+                p.receivers.push_back(std::move(rp));
+            }
+            ch.elements[std::size_t(e)].push_back({it->second, w.weight / area});
+        }
+    }
+    p.probes.push_back(std::move(ch));
 }
 
 }  // namespace voxwave

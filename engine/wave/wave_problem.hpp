@@ -21,12 +21,25 @@ struct SourceTerm {
     Vec3 snapped{};
     Vec3 force{};  // amplitude (N) times the unit direction
     Wavelet wavelet;
+    double time_shift = 0;  // s: the force is force x wavelet(t - time_shift) (a probe element's delay)
 };
 
 struct ReceiverPoint {
     std::string name;
     std::size_t node = 0;
     Vec3 snapped{};
+};
+
+// A receiving probe (engine/probe): each element's signal is sum_k weight_k v(receiver_k) . direction,
+// the weights the element's consistent nodal weights over its area (so they sum to 1): the mean
+// particle velocity over its face. Elements outside the active aperture have no receivers.
+struct ProbeChannels {
+    std::string name;
+    bool array = false;
+    Vec3 direction{};
+    std::vector<double> delays;  // per element, s (the transmit law)
+    int active_first = 0, active_count = 0;
+    std::vector<std::vector<std::pair<std::size_t, double>>> elements;  // (index into receivers, weight)
 };
 
 struct RayleighCoefficients {
@@ -64,10 +77,13 @@ struct WaveProblem {
     RayleighCoefficients rayleigh;
     // The per-node data below is on the problem's node grid: the voxel corners, or for method sem
     // the GLL nodes of sem_mesh(grid, order) (sem_mesh.hpp); node_count() says how many.
-    std::vector<double> node_mass;  // per node, the lumped mass of its elements' shares
-    BoundaryNodes boundary;         // sponge damping and fixed nodes (engine/boundary)
-    std::vector<SourceTerm> sources;
-    std::vector<ReceiverPoint> receivers;
+    std::vector<double> node_mass;         // per node, the lumped mass of its elements' shares
+    BoundaryNodes boundary;                // sponge damping and fixed nodes (engine/boundary)
+    std::vector<SourceTerm> sources;       // the scene's, then the probes' nodal forces
+    std::size_t scene_source_count = 0;    // sources [0, this) are the scene's
+    std::vector<ReceiverPoint> receivers;  // the scene's, then the probes' face nodes
+    std::vector<ProbeChannels> probes;     // receiving probes, in the scene's order
+    std::size_t scene_receiver_count = 0;  // receivers [0, this) are the scene's
     // run.snapshots: the plan (nodes, steps, fields; no values yet) and the sampled nodes in the
     // order of a snapshot's values. Empty without snapshots.
     SnapshotSeries snapshots;
@@ -86,6 +102,14 @@ struct WaveProblem {
 WaveProblem build_wave_problem(const Scene& scene, const std::string& label);
 // The same on a model already voxelised at scene.grid.spacing (the GUI's painted grid).
 WaveProblem build_wave_problem(const Scene& scene, VoxelGrid model, const std::string& label);
+
+// The scene's probe `index` placed on the problem's model (engine/probe/probe_footprint.hpp):
+// transmitting, its elements' consistent nodal forces become sources (each element's delay in
+// time_shift); receiving, its face nodes become receivers after the ones already there and its
+// channels are added to problem.probes. `center` replaces the probe's centre (a scan's shot).
+// Throws InputError(label, "probes[i].field", "probe 'NAME': reason") where it does not fit.
+void add_probe(WaveProblem& problem, const ProbeSpec& probe, const Vec3& center, std::size_t index,
+               const std::string& label);
 
 // The run rules (scene/run_rules.hpp) every engine relies on: TCOVFEM's stages and the
 // precision of the method. std::logic_error when broken: validate_scene refuses such a scene,

@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "wave/plane_strain_stepper_cpu.hpp"
 #include "wave/plane_strain_stepper_cuda.hpp"
+#include "wave/probe_recording.hpp"
 #include "wave/sem_stepper_cpu.hpp"
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/snapshot_taker.hpp"
@@ -109,6 +110,9 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
     } else {
         run_cpu<CpuTimeStepper<float>>(p, progress, r, slab.exchange);
     }
+    // A slab's receivers are its share of the whole problem's: the distributed run records the
+    // probes after gathering them.
+    if (!slab.exchange) record_probes(p, r);
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
 }

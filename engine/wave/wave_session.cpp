@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "wave/plane_strain_stepper_cpu.hpp"
 #include "wave/plane_strain_stepper_cuda.hpp"
+#include "wave/probe_recording.hpp"
 #include "wave/sem_stepper_cpu.hpp"
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/time_stepper_cpu.hpp"
@@ -233,6 +234,7 @@ Result WaveSession::result(double wall_seconds) const {
                 const double span = (t + 1 < nt ? 2.0 : 1.0) * problem_.dt;
                 r.velocity[(i * nt + t) * nc + c] = (after - before) / span;
             }
+    record_probes(problem_, r);
     return r;
 }
 

@@ -36,8 +36,8 @@ expect_error() {
   return 0
 }
 
-# derive_scene BASE NAME PYTHON-EXPRESSION-ON-s: $WORK/NAME.json, the scene BASE with one edit
-# (python3 keeps it valid JSON).
+# derive_scene BASE NAME PYTHON-STATEMENTS-ON-s: writes $WORK/NAME.json, the scene BASE with one
+# edit (python3 keeps it valid JSON).
 derive_scene() {
   $PY - "$1" "$WORK/$2.json" "$3" <<'PYEOF'
 import json, sys

@@ -11,14 +11,15 @@ declare -A ALLOWED=(
   [model]="model core"
   [scene]="scene model core"
   [boundary]="boundary scene model core"
-  [wave]="wave boundary scene model core"
-  [distributed]="distributed wave boundary scene model core"
+  [probe]="probe scene model core"
+  [wave]="wave probe boundary scene model core"
+  [distributed]="distributed wave probe boundary scene model core"
   [poisson]="poisson core"
   [iga]="iga core"
   [integration]="integration core"
 )
 # engine/ itself: without_cuda.cpp stands in for every folder's CUDA entry points.
-ROOT_ALLOWED="core model scene boundary wave distributed poisson iga integration"
+ROOT_ALLOWED="core model scene boundary probe wave distributed poisson iga integration"
 
 check() {
   local engine=$1 bad=0 file folder allowed line target

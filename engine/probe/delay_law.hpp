@@ -1,0 +1,23 @@
+// Delay laws of linear arrays (docs/architecture.md#probes-and-scans): the one home of the
+// steering and focusing rules. Element e of N sits at x_e = (e - (N - 1) / 2) pitch along the
+// array axis; a law gives each element the time (s, >= 0, the earliest 0) at which it fires.
+#pragma once
+
+#include <vector>
+
+#include "scene/scene.hpp"
+
+namespace voxwave {
+
+// x_e of each element, metres from the array's centre along array_axis.
+std::vector<double> probe_element_offsets(int elements, double pitch);
+
+// The law's delays for elements at `offsets` in a specimen of wave speed `velocity` (m/s):
+//   steer:  a plane wave leaving at `angle` from the normal, towards +array_axis for angle > 0:
+//           d_e = x_e sin(angle) / c, shifted so that the earliest is 0;
+//   focus:  a cylindrical wave converging on F = (depth tan(angle), depth) (along the axis, along
+//           the normal): d_e = (max_k r_k - r_e) / c, r_e = |F - (x_e, 0)|;
+//   custom: the law's delays as given; none: zeros.
+std::vector<double> delay_law_delays(const DelayLawSpec& law, const std::vector<double>& offsets, double velocity);
+
+}  // namespace voxwave
