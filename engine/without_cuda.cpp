@@ -17,6 +17,7 @@
 #include "integration/integrate_cuda.hpp"
 #include "poisson/direct_solver_cuda.hpp"
 #include "wave/slice_staging.hpp"
+#include "wave/tfm_imaging.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #endif
 
@@ -77,6 +78,8 @@ bool DeviceSliceStaging::copy_latest(float*, std::size_t, void*, StagedSliceInfo
     if (info) *info = {};
     return false;
 }
+
+std::vector<double> delay_and_sum_cuda(const DelayAndSumProblem&) { no_cuda(); }
 
 // poisson
 namespace poisson {

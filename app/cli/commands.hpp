@@ -20,6 +20,8 @@ std::function<int()> add_integrate_command(CLI::App& app);
 std::function<int()> add_iga_command(CLI::App& app);
 std::function<int()> add_iga_bench_command(CLI::App& app);
 std::function<int()> add_cluster_job_command(CLI::App& app);
+std::function<int()> add_image_command(CLI::App& app);
+std::function<int()> add_bench_imaging_command(CLI::App& app);
 
 // "PROGRAM --option value ..." for the options the user gave: benchmark files record how
 // they were made.

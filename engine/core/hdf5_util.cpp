@@ -231,19 +231,24 @@ void File::write_attribute(const std::string& object, const std::string& name, c
         throw InputError(label_, attribute_field(object, name), "cannot write the attribute");
 }
 
-bool File::has_dataset(const std::string& name) const {
+namespace {
+// Whether `name` exists in `file` and is an object of identifier type `type`.
+bool has_object(hid_t file, const std::string& name, H5I_type_t type) {
     // H5Lexists fails (rather than answering no) when an intermediate group is missing, so
     // walk the path one component at a time.
     std::size_t pos = 0;
     while (true) {
         pos = name.find('/', pos + 1);
         std::string prefix = name.substr(0, pos);
-        if (!prefix.empty() && prefix != "/" && H5Lexists(id(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+        if (!prefix.empty() && prefix != "/" && H5Lexists(file, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
         if (pos == std::string::npos) break;
     }
-    Id obj(H5Oopen(id(), name.c_str(), H5P_DEFAULT), H5Oclose);
-    return obj.valid() && H5Iget_type(obj.get()) == H5I_DATASET;
+    Id obj(H5Oopen(file, name.c_str(), H5P_DEFAULT), H5Oclose);
+    return obj.valid() && H5Iget_type(obj.get()) == type;
 }
+}  // namespace
+
+bool File::has_dataset(const std::string& name) const { return has_object(id(), name, H5I_DATASET); }
 
 Id File::open_dataset(const std::string& name) const {
     if (!has_dataset(name)) throw InputError(label_, name, "missing dataset");
@@ -253,7 +258,8 @@ Id File::open_dataset(const std::string& name) const {
 }
 
 bool File::has_attribute(const std::string& object, const std::string& name) const {
-    if (object != "/" && !has_dataset(object)) return false;
+    // A dataset's or a group's (the acquisition groups carry theirs, docs/architecture.md#imaging).
+    if (object != "/" && !has_dataset(object) && !has_object(id(), object, H5I_GROUP)) return false;
     return H5Aexists_by_name(id(), object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
 }
 
