@@ -19,6 +19,7 @@
 #include "wave/plane_strain_stepper_cuda.hpp"
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/slice_staging.hpp"
+#include "wave/tfm_imaging.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #endif
 
@@ -104,6 +105,8 @@ bool DeviceSliceStaging::copy_latest(float*, std::size_t, void*, StagedSliceInfo
     if (info) *info = {};
     return false;
 }
+
+std::vector<double> delay_and_sum_cuda(const DelayAndSumProblem&) { no_cuda(); }
 
 // poisson
 namespace poisson {

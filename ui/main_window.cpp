@@ -42,6 +42,8 @@
 #include "core/errors.hpp"
 #include "document/model_vti.hpp"
 #include "editing/slice_painter.hpp"
+#include "imaging/image_window.hpp"
+#include "imaging/make_image_dialog.hpp"
 #include "panels/boundary_panel.hpp"
 #include "panels/cluster_job_dialog.hpp"
 #include "panels/compare_panel.hpp"
@@ -344,6 +346,14 @@ void MainWindow::buildActions() {
                                          tr("voxwave results (*.h5);;All files (*)"));
         if (!p.isEmpty()) openResult(p);
     });
+    file->addAction(tr("Open &image..."), this, [this] {
+        const QString p =
+            QFileDialog::getOpenFileName(this, tr("Open image"), QSettings().value("dirs/results").toString(),
+                                         tr("voxwave images (*.h5);;All files (*)"));
+        if (!p.isEmpty()) openImage(p);
+    });
+    file->addAction(tr("&Make image..."), this, [this] { openMakeImageDialog(); })
+        ->setToolTip(tr("A TFM or plane-wave image of an FMC or PWI acquisition file"));
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
         if (doc_.path().isEmpty() || doc_.path().startsWith(VOXWAVE_ASSETS_DIR)) {
             const QString p =
@@ -845,7 +855,33 @@ void MainWindow::showInfo(const QString& title, const QString& message) {
     if (!non_interactive_) QMessageBox::information(this, title, message);
 }
 
+QWidget* MainWindow::openImage(const QString& path, bool quiet) {
+    try {
+        return show_image_window(read_image_h5(path.toStdString()), QFileInfo(path).fileName(), this);
+    } catch (const std::exception& e) {
+        showError(tr("Cannot open image"), QString::fromStdString(e.what()), quiet);
+        return nullptr;
+    }
+}
+
+QDialog* MainWindow::openMakeImageDialog(const QString& path) {
+    auto* d = new MakeImageDialog(path, this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->show();
+    return d;
+}
+
 bool MainWindow::openResult(const QString& path, bool quiet, OtherScene other) {
+    // An image opens in its own window; an acquisition without traces goes to Make image....
+    if (is_image_h5(path.toStdString())) return openImage(path, quiet) != nullptr;
+    if (has_array_acquisition_h5(path.toStdString())) {
+        try {
+            (void)read_result_h5(path.toStdString());
+        } catch (const std::exception&) {
+            openMakeImageDialog(path);
+            return true;
+        }
+    }
     Result r;
     try {
         r = read_result_h5(path.toStdString());

@@ -103,6 +103,11 @@ public:
     // model only when it names the open scene (or names none); for another scene the document
     // stays as it is, unless `other` opens that scene (found beside the result) first.
     bool openResult(const QString& path, bool quiet = false, OtherScene other = OtherScene::Ask);
+    // An array image file in its own window (File > Open image..., or an image given to
+    // openResult); nullptr after an error (shown unless quiet).
+    QWidget* openImage(const QString& path, bool quiet = false);
+    // File > Make image...: the dialog for an FMC / PWI acquisition file (prefilled with `path`).
+    QDialog* openMakeImageDialog(const QString& path = QString());
     // Whether the result shown (a file opened) came from the open scene, as far as it says.
     bool resultOfOpenScene() const { return result_of_open_scene_; }
     // What File > Export traces writes: the result file shown, else the open scene's last

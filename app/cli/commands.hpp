@@ -23,6 +23,8 @@ std::function<int()> add_iga_command(CLI::App& app);
 std::function<int()> add_iga_bench_command(CLI::App& app);
 std::function<int()> add_cluster_job_command(CLI::App& app);
 std::function<int()> add_snapshot_vtkhdf_command(CLI::App& app);
+std::function<int()> add_image_command(CLI::App& app);
+std::function<int()> add_bench_imaging_command(CLI::App& app);
 
 // "PROGRAM --option value ..." for the options the user gave: benchmark files record how
 // they were made.

@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
     add(add_poisson_command);
     add(add_cluster_job_command);
     add(add_snapshot_vtkhdf_command);
+    add(add_image_command);
+    add(add_bench_imaging_command);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

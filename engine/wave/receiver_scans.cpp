@@ -52,7 +52,7 @@ ReceiverLine receiver_line(const std::vector<std::array<double, 3>>& positions) 
     return line;
 }
 
-std::vector<double> hilbert_envelope(const std::vector<double>& x) {
+std::vector<std::complex<double>> analytic_signal(const std::vector<double>& x) {
     const std::size_t n = x.size();
     if (n == 0) return {};
     std::size_t m = 1;
@@ -72,8 +72,14 @@ std::vector<double> hilbert_envelope(const std::vector<double>& x) {
     std::vector<std::complex<double>> a;
     fft.ClearFlag(Eigen::FFT<double>::HalfSpectrum);
     fft.inv(a, spectrum);  // scaled by 1/m
-    std::vector<double> env(n);
-    for (std::size_t i = 0; i < n; ++i) env[i] = std::abs(a[i]);
+    a.resize(n);
+    return a;
+}
+
+std::vector<double> hilbert_envelope(const std::vector<double>& x) {
+    const std::vector<std::complex<double>> a = analytic_signal(x);
+    std::vector<double> env(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) env[i] = std::abs(a[i]);
     return env;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <complex>
 #include <cstddef>
 #include <vector>
 
@@ -24,9 +25,12 @@ struct ReceiverLine {
 };
 ReceiverLine receiver_line(const std::vector<std::array<double, 3>>& positions);
 
-// |analytic signal| of x: x + i H[x], H the Hilbert transform, computed with an FFT of x padded
+// The analytic signal of x: x + i H[x], H the Hilbert transform, computed with an FFT of x padded
 // with zeros to a power of two of at least twice its length (so its two ends do not wrap onto
-// each other). Same length as x.
+// each other). Same length as x. Delay-and-sum imaging sums these, so an image's envelope is
+// that of the coherent sum.
+std::vector<std::complex<double>> analytic_signal(const std::vector<double>& x);
+// |analytic_signal(x)|: the Hilbert envelope.
 std::vector<double> hilbert_envelope(const std::vector<double>& x);
 
 // The largest |x_n| with n dt in [t0, t1] (x_n sampled at t = n dt), refined by the parabola

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_voxwave, m) {
     voxwave::python::bind_results(m);
     voxwave::python::bind_run(m);
     voxwave::python::bind_dispersion(m);
+    voxwave::python::bind_imaging(m);
 }

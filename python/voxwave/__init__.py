@@ -16,6 +16,8 @@ API (docs/architecture.md#python-module):
   run(scene_or_problem, progress=None, backend=None) -> Result
   read_result(path) -> Result; read_voxels(path, dataset) -> VoxelModel
   dispersion(method, spacing, density, vp, vs, dt=0, ppw=None, directions=None) -> Dispersion
+  image(path, method=None, mode="LL", region=None, pixel=None, velocity=None, shear_velocity=None,
+        backend=None) -> Image; read_image(path) -> Image
   cuda_available() -> (bool, device name or why not)
   Error > InputError (also ValueError), RunError (also RuntimeError), Cancelled
 """
@@ -26,6 +28,7 @@ from ._voxwave import (  # noqa: F401  (the public API)
     Cancelled,
     Dispersion,
     Error,
+    Image,
     InputError,
     Problem,
     Result,
@@ -36,6 +39,8 @@ from ._voxwave import (  # noqa: F401  (the public API)
     cuda_available,
     cuda_compiled,
     dispersion,
+    image,
+    read_image,
     read_result,
     read_voxels,
     run,
