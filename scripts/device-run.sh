@@ -122,7 +122,7 @@ for phase in "$@"; do
       log "build $(date -u +%FT%TZ)"
       nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version --format=csv | tee -a "$OUT/summary.log"
       cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DVOXWAVE_ENGINE_ONLY=ON -DVOXWAVE_BUILD_TESTS=ON \
-        -DCMAKE_CUDA_ARCHITECTURES=90 "${MPI_ARGS[@]}" >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+        -DCMAKE_CUDA_ARCHITECTURES=90 -DVOXWAVE_BUILD_PYTHON=OFF "${MPI_ARGS[@]}" >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
       cmake --build $B -j"$(nproc)" >"$OUT/build.log" 2>&1 || { grep -E "error" -A3 "$OUT/build.log" | head -40; exit 1; }
       grep -E "voxwave distributed" "$OUT/configure.log" | tee -a "$OUT/summary.log"
       $CLI info | tee -a "$OUT/summary.log" ;;

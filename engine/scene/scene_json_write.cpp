@@ -41,7 +41,7 @@ OJson shape_json(const Shape& s, int d) {
                 j["material"] = s.material;
                 j["file"] = g.file;
                 j["scale"] = g.scale;
-                j["translate"] = vec(g.translate);
+                j["translate"] = vec(g.translate, 3);
             } else {
                 j["type"] = "aggregate";
                 j["material"] = s.material;
@@ -90,8 +90,8 @@ OJson wavelet_json(const Wavelet& w) {
 OJson probe_json(const ProbeSpec& p) {
     OJson j = {{"name", p.name},
                {"type", p.type},
-               {"center", vec(p.center)},
-               {"normal", vec(p.normal)},
+               {"center", vec(p.center, 3)},
+               {"normal", vec(p.normal, 3)},
                {"mode", p.mode},
                {"amplitude", p.amplitude},
                {"wavelet", wavelet_json(p.wavelet)},
@@ -102,12 +102,12 @@ OJson probe_json(const ProbeSpec& p) {
     j["diameter"] = p.diameter;
     j["width"] = p.width;
     j["length"] = p.length;
-    j["array_axis"] = vec(p.array_axis);
+    j["array_axis"] = vec(p.array_axis, 3);
     j["elements"] = p.elements;
     j["pitch"] = p.pitch;
     j["element_width"] = p.element_width;
     j["elevation"] = p.elevation;
-    j["polarization"] = vec(p.polarization);
+    j["polarization"] = vec(p.polarization, 3);
     const DelayLawSpec& d = p.delay_law;
     OJson law = {{"type", d.type}, {"angle", d.angle}, {"depth", d.depth}};
     if (d.velocity) law["velocity"] = *d.velocity;
@@ -156,8 +156,8 @@ std::string scene_to_json_text(const Scene& s) {
     }
     if (s.scan) {
         const ScanSpec& sc = *s.scan;
-        OJson scan = {{"probe", sc.probe},         {"type", sc.type},        {"step", vec(sc.step)},
-                      {"positions", sc.positions}, {"step2", vec(sc.step2)}, {"positions2", sc.positions2}};
+        OJson scan = {{"probe", sc.probe},         {"type", sc.type},        {"step", vec(sc.step, 3)},
+                      {"positions", sc.positions}, {"step2", vec(sc.step2, 3)}, {"positions2", sc.positions2}};
         if (sc.gated) scan["gate"] = {{"start", sc.gate_start}, {"end", sc.gate_end}};
         j["scan"] = scan;
     }
@@ -185,7 +185,7 @@ std::string scene_to_json_text(const Scene& s) {
         if (snap->every > 0) sj["every"] = snap->every;
         if (!snap->times.empty()) sj["times"] = snap->times;
         sj["fields"] = snap->fields;
-        if (snap->region) sj["region"] = {{"min", vec(snap->region->min)}, {"max", vec(snap->region->max)}};
+        if (snap->region) sj["region"] = {{"min", vec(snap->region->min, 3)}, {"max", vec(snap->region->max, 3)}};
         sj["stride"] = snap->stride;
         j["run"]["snapshots"] = sj;
     }
