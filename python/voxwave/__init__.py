@@ -14,6 +14,8 @@ API (docs/architecture.md#python-module):
   Scene.to_dict(), .to_json(), .save(path), .voxelise(spacing=None) -> VoxelModel
   Problem(scene): dt, dt_stable, steps, model, sources, receivers
   run(scene_or_problem, progress=None, backend=None) -> Result
+  scan(scene, progress=None, backend=None) -> Result with .scan (positions, signals or elements, cscan)
+  Result.probes, Result.probe(name) -> Probe (time, signal or elements, delays)
   read_result(path) -> Result; read_voxels(path, dataset) -> VoxelModel
   dispersion(method, spacing, density, vp, vs, dt=0, ppw=None, directions=None) -> Dispersion
   cuda_available() -> (bool, device name or why not)
@@ -27,9 +29,11 @@ from ._voxwave import (  # noqa: F401  (the public API)
     Dispersion,
     Error,
     InputError,
+    Probe,
     Problem,
     Result,
     RunError,
+    Scan,
     Scene,
     VoxelModel,
     __version__,
@@ -39,6 +43,7 @@ from ._voxwave import (  # noqa: F401  (the public API)
     read_result,
     read_voxels,
     run,
+    scan,
 )
 
 SCENE_FORMAT = "voxwave-scene"
