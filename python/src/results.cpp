@@ -37,6 +37,15 @@ struct ScanObject {
 
 py::ssize_t samples(const std::shared_ptr<const Result>& r) { return py::ssize_t(r->sample_count()); }
 
+py::array_t<double> sample_times(const std::shared_ptr<const Result>& r) {
+    return owned_array(r, r->time.data(), {samples(r)});
+}
+
+// One signal per shot or probe exists only for a single transducer; an array's are its elements.
+void refuse_array(bool array, const std::string& what, const std::string& elements_shape) {
+    if (array) throw py::attribute_error(what + " is an array: its signals are elements, shape " + elements_shape);
+}
+
 py::list probe_list(const ResultObject& o) {
     py::list out;
     for (std::size_t i = 0; i < o.result->probes.size(); ++i) out.append(ProbeObject{o.result, i});
@@ -66,15 +75,12 @@ void bind_probe_and_scan(py::module_& m) {
             "True for a phased array (the result file's /probes/<name>/elements), False for a single "
             "transducer (/probes/<name>/signal).")
         .def_property_readonly(
-            "time",
-            [](const ProbeObject& p) { return owned_array(p.result, p.result->time.data(), {samples(p.result)}); },
+            "time", [](const ProbeObject& p) { return sample_times(p.result); },
             "Sample times, s: shape (nt,), the result's time.")
         .def_property_readonly(
             "signal",
             [](const ProbeObject& p) {
-                if (p.record().array)
-                    throw py::attribute_error("probe '" + p.record().name +
-                                              "' is an array: its signals are elements, shape (N, nt)");
+                refuse_array(p.record().array, "probe '" + p.record().name + "'", "(N, nt)");
                 return owned_array(p.result, p.record().element_signals.data(), {samples(p.result)});
             },
             "A single transducer's signal, m/s: shape (nt,) (an array probe has elements instead).")
@@ -116,15 +122,12 @@ void bind_probe_and_scan(py::module_& m) {
             "positions", [](const ScanObject& s) { return owned_vec3_array(s.result, s.record().shot_positions); },
             "The probe's centre at every shot, m: shape (shots, 3).")
         .def_property_readonly(
-            "time",
-            [](const ScanObject& s) { return owned_array(s.result, s.result->time.data(), {samples(s.result)}); },
+            "time", [](const ScanObject& s) { return sample_times(s.result); },
             "Sample times, s: shape (nt,), every shot's.")
         .def_property_readonly(
             "signals",
             [](const ScanObject& s) {
-                if (s.record().array)
-                    throw py::attribute_error("scan probe '" + s.record().probe +
-                                              "' is an array: its signals are elements, shape (shots, N, nt)");
+                refuse_array(s.record().array, "scan probe '" + s.record().probe + "'", "(shots, N, nt)");
                 return owned_array(s.result, s.record().shot_signals.data(), {s.shots(), samples(s.result)});
             },
             "A single transducer's signal at every shot, m/s: shape (shots, nt) (an array's scan has "
@@ -176,11 +179,7 @@ void bind_results(py::module_& m) {
                              "Arrays are read-only float64 views of the engine's buffers (no copies); sample n "
                              "is at t = n dt.")
         .def_property_readonly(
-            "time",
-            [](const ResultObject& o) {
-                return owned_array(o.result, o.result->time.data(), {py::ssize_t(o.result->sample_count())});
-            },
-            "Sample times, s: shape (nt,).")
+            "time", [](const ResultObject& o) { return sample_times(o.result); }, "Sample times, s: shape (nt,).")
         .def_property_readonly(
             "displacement", [](const ResultObject& o) { return traces(o, o.result->displacement); },
             "Nodal displacement, m: shape (receivers, nt, 3), components x, y, z.")
