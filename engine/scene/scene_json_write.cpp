@@ -10,7 +10,8 @@ namespace {
 using OJson = nlohmann::ordered_json;
 
 // A 2D scene writes two entries (its z is 0).
-OJson vec(const Vec3& v, int dimensions) {
+// Probes, scans and STL placements are 3D only (2D scenes refuse them), hence the default.
+OJson vec(const Vec3& v, int dimensions = 3) {
     return dimensions == 2 ? OJson::array({v[0], v[1]}) : OJson::array({v[0], v[1], v[2]});
 }
 

@@ -5,6 +5,9 @@
 namespace voxwave {
 
 void record_probes(const WaveProblem& p, Result& r) {
+    // Without probes no receivers were appended and there is nothing to reduce; a plane-strain
+    // result (2 components, below) always takes this way out, as 2D scenes refuse probes.
+    if (p.probes.empty()) return;
     const std::size_t nt = r.sample_count(), nr = r.receiver_count();
     if (nr != p.receivers.size() || r.velocity.size() != nr * nt * 3)
         throw RuntimeError("record_probes: the result has " + std::to_string(nr) + " receivers, the problem " +

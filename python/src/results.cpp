@@ -1,9 +1,11 @@
-// voxwave.Result: receiver traces as numpy views of the engine's result (no copies), from a run or
-// a result file (voxwave-result HDF5, docs/architecture.md#files-and-cli).
+// voxwave.Result: receiver traces, probe signals and a scan's shots as numpy views of the engine's
+// result (no copies), from a run or a result file (voxwave-result HDF5,
+// docs/architecture.md#files-and-cli).
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
 #include <filesystem>
+#include <optional>
 
 #include "arrays.hpp"
 #include "bindings.hpp"
@@ -18,6 +20,149 @@ py::array_t<double> traces(const ResultObject& o, const std::vector<double>& v) 
     return owned_array(o.result, v.data(), {py::ssize_t(r.receiver_count()), py::ssize_t(r.sample_count()), 3});
 }
 
+// One receiving probe of a result: the result stays alive through it, and its arrays point into
+// the result's ProbeRecord.
+struct ProbeObject {
+    std::shared_ptr<const Result> result;
+    std::size_t index = 0;
+    const ProbeRecord& record() const { return result->probes[index]; }
+};
+
+// A result's scan (engine/wave/probe_scan.hpp), kept alive the same way.
+struct ScanObject {
+    std::shared_ptr<const Result> result;
+    const ScanRecord& record() const { return *result->scan; }
+    py::ssize_t shots() const { return py::ssize_t(record().shot_positions.size()); }
+};
+
+py::ssize_t samples(const std::shared_ptr<const Result>& r) { return py::ssize_t(r->sample_count()); }
+
+py::array_t<double> sample_times(const std::shared_ptr<const Result>& r) {
+    return owned_array(r, r->time.data(), {samples(r)});
+}
+
+// One signal per shot or probe exists only for a single transducer; an array's are its elements.
+void refuse_array(bool array, const std::string& what, const std::string& elements_shape) {
+    if (array) throw py::attribute_error(what + " is an array: its signals are elements, shape " + elements_shape);
+}
+
+py::list probe_list(const ResultObject& o) {
+    py::list out;
+    for (std::size_t i = 0; i < o.result->probes.size(); ++i) out.append(ProbeObject{o.result, i});
+    return out;
+}
+
+ProbeObject probe_named(const ResultObject& o, const std::string& name) {
+    const auto& probes = o.result->probes;
+    for (std::size_t i = 0; i < probes.size(); ++i)
+        if (probes[i].name == name) return ProbeObject{o.result, i};
+    throw py::key_error("no probe named '" + name + "'");
+}
+
+std::optional<ScanObject> scan_of(const ResultObject& o) {
+    if (!o.result->scan) return std::nullopt;
+    return ScanObject{o.result};
+}
+
+void bind_probe_and_scan(py::module_& m) {
+    py::class_<ProbeObject>(m, "Probe",
+                            "What a receiving probe recorded in a run (Result.probes): per element the mean "
+                            "particle velocity along the probe's normal (or polarization) over the element's "
+                            "face, m/s. Arrays are read-only float64 views of the result (no copies).")
+        .def_property_readonly("name", [](const ProbeObject& p) { return p.record().name; })
+        .def_property_readonly(
+            "is_array", [](const ProbeObject& p) { return p.record().array; },
+            "True for a phased array (the result file's /probes/<name>/elements), False for a single "
+            "transducer (/probes/<name>/signal).")
+        .def_property_readonly(
+            "time", [](const ProbeObject& p) { return sample_times(p.result); },
+            "Sample times, s: shape (nt,), the result's time.")
+        .def_property_readonly(
+            "signal",
+            [](const ProbeObject& p) {
+                refuse_array(p.record().array, "probe '" + p.record().name + "'", "(N, nt)");
+                return owned_array(p.result, p.record().element_signals.data(), {samples(p.result)});
+            },
+            "A single transducer's signal, m/s: shape (nt,) (an array probe has elements instead).")
+        .def_property_readonly(
+            "elements",
+            [](const ProbeObject& p) {
+                return owned_array(p.result, p.record().element_signals.data(),
+                                   {py::ssize_t(p.record().element_count()), samples(p.result)});
+            },
+            "Every element's signal, m/s: shape (N, nt) (N = 1 for a single transducer); elements "
+            "outside the active aperture stay 0.")
+        .def_property_readonly(
+            "delays",
+            [](const ProbeObject& p) {
+                return owned_array(p.result, p.record().delays.data(), {py::ssize_t(p.record().element_count())});
+            },
+            "The transmit law's delays, s: shape (N,), the earliest 0.")
+        .def_property_readonly(
+            "active",
+            [](const ProbeObject& p) { return py::make_tuple(p.record().active_first, p.record().active_count); },
+            "The active sub-aperture (first, count).")
+        .def("__repr__", [](const ProbeObject& p) {
+            return "<voxwave.Probe '" + p.record().name + "': " + std::to_string(p.record().element_count()) +
+                   " elements x " + std::to_string(p.result->sample_count()) + " samples>";
+        });
+
+    py::class_<ScanObject>(m, "Scan",
+                           "A probe scan's shots (Result.scan, from voxwave.scan or a result file of "
+                           "voxwave-cli scan): shots = positions x positions2, positions fastest. Arrays "
+                           "are read-only float64 views of the result (no copies).")
+        .def_property_readonly("probe", [](const ScanObject& s) { return s.record().probe; })
+        .def_property_readonly(
+            "type", [](const ScanObject& s) { return s.record().type; }, "single, linear or raster.")
+        .def_property_readonly("is_array", [](const ScanObject& s) { return s.record().array; })
+        .def_property_readonly(
+            "shape", [](const ScanObject& s) { return py::make_tuple(s.record().positions2, s.record().positions); },
+            "(positions2, positions): the shots' grid, as the C-scan's shape.")
+        .def_property_readonly(
+            "positions", [](const ScanObject& s) { return owned_vec3_array(s.result, s.record().shot_positions); },
+            "The probe's centre at every shot, m: shape (shots, 3).")
+        .def_property_readonly(
+            "time", [](const ScanObject& s) { return sample_times(s.result); },
+            "Sample times, s: shape (nt,), every shot's.")
+        .def_property_readonly(
+            "signals",
+            [](const ScanObject& s) {
+                refuse_array(s.record().array, "scan probe '" + s.record().probe + "'", "(shots, N, nt)");
+                return owned_array(s.result, s.record().shot_signals.data(), {s.shots(), samples(s.result)});
+            },
+            "A single transducer's signal at every shot, m/s: shape (shots, nt) (an array's scan has "
+            "elements instead).")
+        .def_property_readonly(
+            "elements",
+            [](const ScanObject& s) {
+                return owned_array(s.result, s.record().shot_signals.data(),
+                                   {s.shots(), py::ssize_t(s.record().elements), samples(s.result)});
+            },
+            "Every element's signal at every shot, m/s: shape (shots, N, nt) (N = 1 for a single "
+            "transducer).")
+        .def_property_readonly(
+            "cscan",
+            [](const ScanObject& s) -> py::object {
+                if (!s.record().gated) return py::none();
+                return owned_array(s.result, s.record().cscan.data(),
+                                   {py::ssize_t(s.record().positions2), py::ssize_t(s.record().positions)});
+            },
+            "The gated peak |delay-and-sum| of every shot, m/s: shape (positions2, positions); None "
+            "without a gate.")
+        .def_property_readonly(
+            "gate",
+            [](const ScanObject& s) -> py::object {
+                if (!s.record().gated) return py::none();
+                return py::make_tuple(s.record().gate_start, s.record().gate_end);
+            },
+            "(start, end) of the C-scan's gate, s; None without a gate.")
+        .def("__repr__", [](const ScanObject& s) {
+            return "<voxwave.Scan " + s.record().type + " of probe '" + s.record().probe +
+                   "': " + std::to_string(s.shots()) + " shots x " + std::to_string(s.record().elements) +
+                   " elements x " + std::to_string(s.result->sample_count()) + " samples>";
+        });
+}
+
 std::size_t receiver_index(const ResultObject& o, const std::string& name) {
     const auto& names = o.result->receiver_names;
     for (std::size_t i = 0; i < names.size(); ++i)
@@ -28,16 +173,13 @@ std::size_t receiver_index(const ResultObject& o, const std::string& name) {
 }  // namespace
 
 void bind_results(py::module_& m) {
+    bind_probe_and_scan(m);
     py::class_<ResultObject>(m, "Result",
                              "Receiver traces of a run (voxwave.run) or of a result file (voxwave.read_result).\n"
                              "Arrays are read-only float64 views of the engine's buffers (no copies); sample n "
                              "is at t = n dt.")
         .def_property_readonly(
-            "time",
-            [](const ResultObject& o) {
-                return owned_array(o.result, o.result->time.data(), {py::ssize_t(o.result->sample_count())});
-            },
-            "Sample times, s: shape (nt,).")
+            "time", [](const ResultObject& o) { return sample_times(o.result); }, "Sample times, s: shape (nt,).")
         .def_property_readonly(
             "displacement", [](const ResultObject& o) { return traces(o, o.result->displacement); },
             "Nodal displacement, m: shape (receivers, nt, 3), components x, y, z.")
@@ -50,6 +192,11 @@ void bind_results(py::module_& m) {
             "Snapped receiver node positions, m: shape (receivers, 3).")
         .def_property_readonly("receiver_names", [](const ResultObject& o) { return o.result->receiver_names; })
         .def("receiver_index", &receiver_index, py::arg("name"), "Row of the named receiver in the trace arrays.")
+        .def_property_readonly("probes", &probe_list, "The receiving probes (voxwave.Probe), in the scene's order.")
+        .def("probe", &probe_named, py::arg("name"), "The named probe (voxwave.Probe); KeyError if there is none.")
+        .def_property_readonly("scan", &scan_of,
+                               "The scan's shots (voxwave.Scan) of voxwave.scan or voxwave-cli scan; None "
+                               "for a plain run.")
         .def_property_readonly("method", [](const ResultObject& o) { return o.result->method; })
         .def_property_readonly("precision", [](const ResultObject& o) { return o.result->precision; })
         .def_property_readonly("stages", [](const ResultObject& o) { return o.result->stages; })

@@ -1,5 +1,6 @@
-// voxwave.run: a scene or a prepared problem run by the engine (run_wave, the CLI's path) on the
-// backend the scene or the call asks for, with the GIL released and a progress callback.
+// voxwave.run and voxwave.scan: a scene or a prepared problem run by the engine (run_wave,
+// run_probe_scan: the CLI's paths) on the backend the scene or the call asks for, with the GIL
+// released and a progress callback.
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
@@ -12,7 +13,9 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "objects.hpp"
+#include "scene/rasterise.hpp"
 #include "scene/scene_io.hpp"
+#include "wave/probe_scan.hpp"
 #include "wave/wave_run.hpp"
 
 namespace voxwave::python {
@@ -65,27 +68,23 @@ SceneObject with_backend(const SceneObject& s, const std::optional<std::string>&
     return copy;
 }
 
-ResultObject run(const std::variant<ProblemObject, SceneObject>& what, const py::object& progress,
-                 const std::optional<std::string>& backend) {
-    ProblemObject problem = std::holds_alternative<ProblemObject>(what)
-                                ? std::get<ProblemObject>(what)
-                                : build_problem(with_backend(std::get<SceneObject>(what), backend));
-    if (backend && std::holds_alternative<ProblemObject>(what)) {
-        WaveProblem copy = *problem.problem;
-        copy.backend = parse_backend(*backend, "backend");
-        problem.problem = std::make_shared<const WaveProblem>(std::move(copy));
-    }
+void check_progress(const py::object& progress) {
     if (!progress.is_none() && !PyCallable_Check(progress.ptr()))
         throw py::type_error("progress must be a callable progress(done, total) or None");
+}
 
+// `engine(progress, &note)` run with the GIL released and `progress` called through
+// PythonProgress; a cancel raises Cancelled, or the callback's own exception unchanged.
+template <class Engine>
+ResultObject run_released(const py::object& progress, const std::string& label, const Engine& engine) {
     PythonProgress report(progress);
     ResultObject out;
     bool cancelled = false;
     {
         py::gil_scoped_release release;
         try {
-            Result r = run_wave(*problem.problem, report.function(), &out.note);
-            r.scene = std::filesystem::path(problem.label).filename().string();
+            Result r = engine(report.function(), &out.note);
+            r.scene = std::filesystem::path(label).filename().string();
             out.result = std::make_shared<const Result>(std::move(r));
         } catch (const Cancelled&) {
             cancelled = true;
@@ -96,6 +95,34 @@ ResultObject run(const std::variant<ProblemObject, SceneObject>& what, const py:
         throw Cancelled{};
     }
     return out;
+}
+
+ResultObject run(const std::variant<ProblemObject, SceneObject>& what, const py::object& progress,
+                 const std::optional<std::string>& backend) {
+    ProblemObject problem = std::holds_alternative<ProblemObject>(what)
+                                ? std::get<ProblemObject>(what)
+                                : build_problem(with_backend(std::get<SceneObject>(what), backend));
+    if (backend && std::holds_alternative<ProblemObject>(what)) {
+        WaveProblem copy = *problem.problem;
+        copy.backend = parse_backend(*backend, "backend");
+        problem.problem = std::make_shared<const WaveProblem>(std::move(copy));
+    }
+    check_progress(progress);
+
+    return run_released(progress, problem.label, [&](const ProgressFn& report, std::string* note) {
+        return run_wave(*problem.problem, report, note);
+    });
+}
+
+// voxwave.scan: the scene's scan, as voxwave-cli scan runs it (the scene rasterised once, then
+// run_probe_scan), with the same refusal of a scene without one.
+ResultObject scan(const SceneObject& what, const py::object& progress, const std::optional<std::string>& backend) {
+    const SceneObject s = with_backend(what, backend);
+    if (!s.scene.scan) throw InputError(s.label, "scan", "the scene has no scan (add a \"scan\" block naming a probe)");
+    check_progress(progress);
+    return run_released(progress, s.label, [&](const ProgressFn& report, std::string* note) {
+        return run_probe_scan(s.scene, rasterise(s.scene), s.label, report, note);
+    });
 }
 
 py::tuple cuda_available() {
@@ -116,6 +143,14 @@ void bind_run(py::module_& m) {
           "backend: 'auto', 'cpu' or 'cuda' instead of the scene's run.backend.\n"
           "The GIL is released while the engine runs; errors raise voxwave.InputError with "
           "voxwave-cli's message.");
+    m.def("scan", &scan, py::arg("scene"), py::arg("progress") = py::none(), py::arg("backend") = py::none(),
+          "Runs the scene's probe scan (its \"scan\" block: single, linear or raster shots), as "
+          "voxwave-cli scan does, and returns a voxwave.Result: the first shot's traces and probes, and "
+          "the whole scan in Result.scan.\n\n"
+          "progress: as voxwave.run's, counting time steps over all shots; returning False cancels.\n"
+          "backend: 'auto', 'cpu' or 'cuda' instead of the scene's run.backend.\n"
+          "A scene without a scan, or a shot whose footprint leaves the model, raises voxwave.InputError "
+          "with voxwave-cli's message.");
     m.def("cuda_available", &cuda_available,
           "(True, device name) when this build has CUDA and this machine a device; (False, why) otherwise.");
     m.def("cuda_compiled", &cuda_compiled, "Whether this build has the CUDA engine.");

@@ -14,6 +14,8 @@ API (docs/architecture.md#python-module):
   Scene.to_dict(), .to_json(), .save(path), .voxelise(spacing=None) -> VoxelModel
   Problem(scene): dt, dt_stable, steps, model, sources, receivers
   run(scene_or_problem, progress=None, backend=None) -> Result
+  scan(scene, progress=None, backend=None) -> Result with .scan (positions, signals or elements, cscan)
+  Result.probes, Result.probe(name) -> Probe (time, signal or elements, delays)
   read_result(path) -> Result; read_voxels(path, dataset) -> VoxelModel
   dispersion(method, spacing, density, vp, vs, dt=0, ppw=None, directions=None) -> Dispersion
   image(path, method=None, mode="LL", region=None, pixel=None, velocity=None, shear_velocity=None,
@@ -30,9 +32,11 @@ from ._voxwave import (  # noqa: F401  (the public API)
     Error,
     Image,
     InputError,
+    Probe,
     Problem,
     Result,
     RunError,
+    Scan,
     Scene,
     VoxelModel,
     __version__,
@@ -44,6 +48,7 @@ from ._voxwave import (  # noqa: F401  (the public API)
     read_result,
     read_voxels,
     run,
+    scan,
 )
 
 SCENE_FORMAT = "voxwave-scene"

@@ -1,5 +1,6 @@
 """examples/python run as a user runs them (PYTHONPATH naming the module) on a coarse grid, and
-their numbers are sane: the hole's echo weakens with depth and arrives later, the B-scan PNG is
+their numbers are sane: the hole's echo weakens with depth and arrives later, the probe scan's B-scan
+echoes the hole between its P and S round trips and its PNG is
 an image with content."""
 
 import csv
@@ -45,8 +46,12 @@ def check_hole_depth_study():
 
 def check_bscan_plot():
     png = os.path.join(WORK, "bscan.png")
-    stdout = example("bscan_plot.py", "--spacing", "0.001", "--receivers", "11", "--out", png)
-    assert "receiver above the hole" in stdout, stdout
+    stdout = example("bscan_plot.py", "--spacing", "0.001", "--shots", "7", "--out", png)
+    assert "probe above the hole: shot 4 at x = 25.33 mm" in stdout, stdout
+    # The hole's echo comes back no earlier than the P wave's round trip to the hole's top (10.5 mm
+    # deep at 5900 m/s after the 2.4 us delay, less half a 500 kHz period) and by the S wave's.
+    t = float(stdout.split("peaks there at ")[1].split(" us")[0]) * 1e-6
+    assert 2.4e-6 + 2 * 0.0105 / 5900 - 1e-6 <= t <= 2.4e-6 + 2 * 0.0105 / 3200 + 1e-6, t
     import matplotlib
 
     matplotlib.use("Agg")
