@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     add(add_iga_bench_command);
     add(add_poisson_command);
     add(add_cluster_job_command);
+    add(add_bench_boundary_command);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
