@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/errors.hpp"
 #include "core/float_env.hpp"
 #include "wave/pml_element_kernel.hpp"
 
@@ -21,7 +22,7 @@ PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem)
         mu_[i + 1] = problem.materials[i].shear_modulus();
     }
     psi_.assign(tables_.element_poles.size() * kPmlMomentValues, 0.0);
-    moments_prev_.assign(tables_.element.size() * kPmlMomentValues, 0.0);
+    if (problem.rayleigh.beta != 0) moments_prev_.assign(tables_.element.size() * kPmlMomentValues, 0.0);
     node_psi_.assign(tables_.node_poles.size() * 3, 0.0);
     y_.assign(tables_.node.size() * 3, 0.0);
     y_prev_.assign(tables_.node.size() * 3, 0.0);
@@ -42,6 +43,7 @@ template <class Real>
 void PmlCorrectionCpu<Real>::reset(const std::array<const Real*, 3>& u_prev, const std::array<const Real*, 3>& u) {
     std::fill(psi_.begin(), psi_.end(), 0.0);
     std::fill(moments_prev_.begin(), moments_prev_.end(), 0.0);
+    fresh_ = true;
     std::fill(node_psi_.begin(), node_psi_.end(), 0.0);
     for (std::size_t q = 0; q < tables_.node.size(); ++q)
         for (int c = 0; c < 3; ++c) {
@@ -70,6 +72,9 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
     const VoxelGrid& g = problem_.grid;
     const bool damped = u_prev[0] != nullptr && b != Real(0);
     const double bb = double(b), keep = 1.0 + bb;
+    // Without a stored copy the previous moments are those of u- (w = u at every step).
+    const bool stored = !moments_prev_.empty(), fresh = fresh_;
+    if (!stored && !fresh && u_prev[0] == nullptr) throw RuntimeError("PML layer pass: u- is needed");
     const std::size_t nx = std::size_t(g.n[0]), ny = std::size_t(g.n[1]);
     const std::size_t nx1 = nx + 1, plane1 = nx1 * (ny + 1);
     auto corner_nodes = [&](std::size_t e, std::size_t nodes[8]) {
@@ -99,8 +104,7 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                     w[3 * l + c] = damped ? keep * uc - bb * double(u_prev[c][nodes[l]]) : uc;
                 }
             double S[kPmlMomentValues];
-            pml_element_moments(w, S);
-            double* prev = moments_prev_.data() + std::size_t(q) * kPmlMomentValues;
+            voxel_corner_moments(w, S);
             double dS[kPmlFilters][kPmlMomentValues];
             for (int fl = 0; fl < kPmlFilters; ++fl) {
                 const double c0 = t.filter_const[std::size_t(q) * kPmlFilters + std::size_t(fl)];
@@ -110,11 +114,18 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                     for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 * S[v];
                 }
             }
-            // The chain's input phi_0 = S: its old value from prev (which keeps S for the next
-            // step), and S, which each stage then replaces with its own.
-            double in_old[kPmlMomentValues];
-            std::copy(prev, prev + kPmlMomentValues, in_old);
-            std::copy(S, S + kPmlMomentValues, prev);
+            // The chain's input phi_0 = S: its old value (the previous step's moments), and S,
+            // which each stage then replaces with its own.
+            double in_old[kPmlMomentValues] = {};
+            if (stored) {
+                double* prev = moments_prev_.data() + std::size_t(q) * kPmlMomentValues;
+                std::copy(prev, prev + kPmlMomentValues, in_old);
+                std::copy(S, S + kPmlMomentValues, prev);
+            } else if (!fresh) {
+                for (int l = 0; l < 8; ++l)
+                    for (int c = 0; c < 3; ++c) w[3 * l + c] = double(u_prev[c][nodes[l]]);
+                voxel_corner_moments(w, in_old);
+            }
             for (std::size_t p = t.element_first_pole[std::size_t(q)]; p < t.element_first_pole[std::size_t(q) + 1];
                  ++p) {
                 double* phi = psi_.data() + p * kPmlMomentValues;
@@ -142,6 +153,7 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                 }
         }
     }
+    fresh_ = false;
 }
 
 template <class Real>

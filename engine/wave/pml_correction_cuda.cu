@@ -29,6 +29,7 @@ struct PmlElementArgs {
     const Real* um[3];
     double keep, b;
     bool damped;
+    bool fresh;  // the previous moments are 0 (prev null: else recomputed from um)
     PmlTarget<Real> target;
 };
 
@@ -77,18 +78,27 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
             w[3 * l + c] = a.damped ? __dsub_rn(__dmul_rn(a.keep, uc), __dmul_rn(a.b, double(a.um[c][nodes[l]]))) : uc;
         }
     double S[kPmlMomentValues];
-    pml_element_moments(w, S);
+    voxel_corner_moments(w, S);
     double dS[kPmlFilters][kPmlMomentValues];
     for (int fl = 0; fl < kPmlFilters; ++fl) {
         const double c0 = a.filter_const[std::size_t(fl) * a.count + q];
         for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 == 0 ? 0.0 : c0 * S[v];
     }
-    // The chain's input phi_0 = S: its old value from prev (which keeps S for the next step), and
-    // S, which each stage then replaces with its own (no second copy: registers).
+    // The chain's input phi_0 = S: its old value (the previous step's moments: kept in prev with
+    // Rayleigh's beta, else those of u-), and S, which each stage then replaces with its own (no
+    // second copy: registers).
     double in_old[kPmlMomentValues];
-    for (int v = 0; v < kPmlMomentValues; ++v) {
-        in_old[v] = a.prev[std::size_t(v) * a.count + q];
-        a.prev[std::size_t(v) * a.count + q] = S[v];
+    if (a.prev) {
+        for (int v = 0; v < kPmlMomentValues; ++v) {
+            in_old[v] = a.prev[std::size_t(v) * a.count + q];
+            a.prev[std::size_t(v) * a.count + q] = S[v];
+        }
+    } else if (a.fresh) {
+        for (int v = 0; v < kPmlMomentValues; ++v) in_old[v] = 0.0;
+    } else {
+        for (int l = 0; l < 8; ++l)
+            for (int c = 0; c < 3; ++c) w[3 * l + c] = double(a.um[c][nodes[l]]);
+        voxel_corner_moments(w, in_old);
     }
     for (std::size_t p = std::size_t(a.first_pole[q]); p < std::size_t(a.first_pole[q + 1]); ++p) {
         double psi[kPmlMomentValues];
@@ -244,7 +254,7 @@ PmlCorrection<Real>::PmlCorrection(const WaveProblem& problem, const PmlTables& 
     one_minus_h_ = 1.0 - h;
     inv_one_plus_h_ = 1.0 / (1.0 + h);
     psi_.resize(t.element_poles.size() * kPmlMomentValues);  // resize zeroes
-    moments_prev_.resize(elements_ * kPmlMomentValues);
+    if (problem.rayleigh.beta != 0) moments_prev_.resize(elements_ * kPmlMomentValues);
     node_psi_.resize(t.node_poles.size() * 3);
     y_.resize(3 * nodes_);
     y_prev_.resize(3 * nodes_);
@@ -255,6 +265,7 @@ template <class Real>
 void PmlCorrection<Real>::reset(const Real* const um[3], const Real* const u[3]) {
     for (DeviceBuffer<double>* b : {&psi_, &moments_prev_, &node_psi_})
         if (b->size()) VOXWAVE_CUDA_CHECK(cudaMemset(b->get(), 0, b->bytes()));
+    fresh_ = true;
     if (nodes_ == 0) return;
     pml_reset_nodes_kernel<Real><<<pml_blocks(nodes_), kPmlThreads>>>(
         nodes_, node_.get(), node_scale_.get(), u[0], u[1], u[2], um[0], um[1], um[2], y_.get(), y_prev_.get());
@@ -262,12 +273,12 @@ void PmlCorrection<Real>::reset(const Real* const um[3], const Real* const u[3])
 }
 
 template <class Real>
-std::size_t PmlCorrection<Real>::bytes_of(const PmlTables& t) {
+std::size_t PmlCorrection<Real>::bytes_of(const PmlTables& t, bool damped) {
     if (t.empty()) return 0;
-    const std::size_t doubles = 512 + t.element_poles.size() * (3 + kPmlMomentValues) +
-                                t.element.size() * kPmlMomentValues + t.filter_const.size() + t.filter_newton.size() +
-                                t.node_poles.size() * (3 + 3) + t.node_scale.size() + t.node_newton.size() +
-                                t.node.size() * (1 + 3 + 3) + t.node.size() * 3 * sizeof(Real) / sizeof(double);
+    const std::size_t doubles =
+        512 + t.element_poles.size() * (3 + kPmlMomentValues) + (damped ? t.element.size() * kPmlMomentValues : 0) +
+        t.filter_const.size() + t.filter_newton.size() + t.node_poles.size() * (3 + 3) + t.node_scale.size() +
+        t.node_newton.size() + t.node.size() * (1 + 3 + 3) + t.node.size() * 3 * sizeof(Real) / sizeof(double);
     const std::size_t indices =
         t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size();
     return doubles * sizeof(double) + indices * sizeof(unsigned long long) + t.element.size();
@@ -294,7 +305,9 @@ void PmlCorrection<Real>::add_element_forces(const Real* const u[3], const Real*
     a.filter_const = filter_const_.get();
     a.filter_newton = filter_newton_.get();
     a.psi = psi_.get();
-    a.prev = moments_prev_.get();
+    a.prev = moments_prev_.size() ? moments_prev_.get() : nullptr;
+    a.fresh = fresh_;
+    fresh_ = false;
     for (int c = 0; c < 3; ++c) {
         a.u[c] = u[c];
         a.um[c] = um[c];

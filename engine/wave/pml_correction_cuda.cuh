@@ -73,8 +73,9 @@ public:
     void update_nodes(const Real* const u[3], const Real* const um[3], const PmlNodeForce<Real>& force,
                       Real* const* out, cudaStream_t stream = nullptr);
     void write_nodes(Real* const out[3], cudaStream_t stream = nullptr);
-    // What the layer holds on the device, bytes (the engine's memory check, before it allocates).
-    static std::size_t bytes_of(const PmlTables& t);
+    // What the layer holds on the device, bytes (the engine's memory check, before it allocates);
+    // damped: Rayleigh's beta is not 0 (the moments of each step are kept for the next).
+    static std::size_t bytes_of(const PmlTables& t, bool damped);
 
 private:
     const WaveProblem& problem_;
@@ -85,10 +86,13 @@ private:
     DeviceBuffer<double> lambda_, mu_;  // by material id [256]
     DeviceBuffer<double> element_decay_, element_w_old_, element_w_new_, filter_const_, filter_newton_;
     DeviceBuffer<double> node_decay_, node_w_old_, node_w_new_, node_scale_, node_newton_, node_a_;
-    double one_minus_h_ = 1, inv_one_plus_h_ = 1;         // Rayleigh's mass term, on y
-    DeviceBuffer<double> psi_, moments_prev_, node_psi_;  // the memory variables
-    DeviceBuffer<double> y_, y_prev_;                     // 3 per layer node: S u now and a step before
-    DeviceBuffer<Real> next_;                             // 3 per layer node: u+ (split design)
+    double one_minus_h_ = 1, inv_one_plus_h_ = 1;  // Rayleigh's mass term, on y
+    // The memory variables. moments_prev_ only with Rayleigh's beta (PmlCorrectionCpu says why);
+    // fresh_: the step after a reset, whose previous moments are 0.
+    DeviceBuffer<double> psi_, moments_prev_, node_psi_;
+    bool fresh_ = true;
+    DeviceBuffer<double> y_, y_prev_;  // 3 per layer node: S u now and a step before
+    DeviceBuffer<Real> next_;          // 3 per layer node: u+ (split design)
 };
 
 extern template class PmlCorrection<double>;

@@ -15,57 +15,10 @@
 
 namespace voxwave {
 
-// The 7 signed corner sums of voxel_element_kernel.hpp, in this order.
-enum PmlMoment { kSx, kSy, kSz, kSxy, kSxz, kSyz, kSxyz, kPmlMoments };
-inline constexpr int kPmlMomentValues = 3 * kPmlMoments;  // 21 per element: moment P of component i at 3 P + i
-
-// The 21 moments S_P[i] of the 24 element dofs w (local node order): per component one 3-stage
-// fast Walsh-Hadamard transform of the corners, as in voxel_element_force.
-VOXWAVE_HD void pml_element_moments(const double* w, double* S) {
-    for (int i = 0; i < 3; ++i) {
-        double sx[2][2], dx[2][2];
-        for (int c = 0; c < 2; ++c)
-            for (int b = 0; b < 2; ++b) {
-                const double u0 = w[3 * voxel_local_node(0, b, c) + i], u1 = w[3 * voxel_local_node(1, b, c) + i];
-                sx[b][c] = u0 + u1;
-                dx[b][c] = u1 - u0;
-            }
-        double ss[2], sd[2], ds[2], dd[2];
-        for (int c = 0; c < 2; ++c) {
-            ss[c] = sx[0][c] + sx[1][c];
-            sd[c] = sx[1][c] - sx[0][c];
-            ds[c] = dx[0][c] + dx[1][c];
-            dd[c] = dx[1][c] - dx[0][c];
-        }
-        S[3 * kSx + i] = ds[0] + ds[1];
-        S[3 * kSxz + i] = ds[1] - ds[0];
-        S[3 * kSy + i] = sd[0] + sd[1];
-        S[3 * kSyz + i] = sd[1] - sd[0];
-        S[3 * kSz + i] = ss[1] - ss[0];
-        S[3 * kSxy + i] = dd[0] + dd[1];
-        S[3 * kSxyz + i] = dd[1] - dd[0];
-    }
-}
-
-// f (24 dofs) = sum_P sign_P(corner) T_P: the transposed transform.
-VOXWAVE_HD void pml_element_scatter(const double* T, double* f) {
-    for (int i = 0; i < 3; ++i) {
-        const double Tx = T[3 * kSx + i], Ty = T[3 * kSy + i], Tz = T[3 * kSz + i], Txy = T[3 * kSxy + i],
-                     Txz = T[3 * kSxz + i], Tyz = T[3 * kSyz + i], Txyz = T[3 * kSxyz + i];
-        const double ds0 = Tx - Txz, ds1 = Tx + Txz, dd0 = Txy - Txyz, dd1 = Txy + Txyz;
-        const double sd0 = Ty - Tyz, sd1 = Ty + Tyz;
-        const double dx00 = ds0 - dd0, dx10 = ds0 + dd0, dx01 = ds1 - dd1, dx11 = ds1 + dd1;
-        const double sx00 = -Tz - sd0, sx10 = sd0 - Tz, sx01 = Tz - sd1, sx11 = Tz + sd1;
-        f[3 * voxel_local_node(0, 0, 0) + i] = sx00 - dx00;
-        f[3 * voxel_local_node(1, 0, 0) + i] = sx00 + dx00;
-        f[3 * voxel_local_node(0, 1, 0) + i] = sx10 - dx10;
-        f[3 * voxel_local_node(1, 1, 0) + i] = sx10 + dx10;
-        f[3 * voxel_local_node(0, 0, 1) + i] = sx01 - dx01;
-        f[3 * voxel_local_node(1, 0, 1) + i] = sx01 + dx01;
-        f[3 * voxel_local_node(0, 1, 1) + i] = sx11 - dx11;
-        f[3 * voxel_local_node(1, 1, 1) + i] = sx11 + dx11;
-    }
-}
+// The 7 signed corner sums of voxel_element_kernel.hpp (VoxelMoment), 21 values per element:
+// moment P of component i at 3 P + i (voxel_corner_moments, voxel_corner_scatter).
+inline constexpr int kPmlMoments = kVoxelMoments;
+inline constexpr int kPmlMomentValues = 3 * kPmlMoments;
 
 // One stage of the chain for n values: phi+ = decay phi + w_old in- + w_new in+, and then its
 // old and new values become the next stage's input (in_old = phi-, in_new = phi+).
@@ -130,7 +83,7 @@ VOXWAVE_HD void pml_element_force(const double (*dS)[kPmlMomentValues], double l
             }
         }
     }
-    pml_element_scatter(T, f);
+    voxel_corner_scatter(T, f);
 }
 
 }  // namespace voxwave
