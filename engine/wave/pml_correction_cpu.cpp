@@ -105,15 +105,14 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                 }
             double S[kPmlMomentValues];
             voxel_corner_moments(w, S);
-            double dS[kPmlFilters][kPmlMomentValues];
-            for (int fl = 0; fl < kPmlFilters; ++fl) {
-                const double c0 = t.filter_const[std::size_t(q) * kPmlFilters + std::size_t(fl)];
-                if (c0 == 0) {  // kappa = 1: only the poles change the filter
-                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = 0;
-                } else {
-                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 * S[v];
-                }
-            }
+            // The stress moments of the layer's change, term by term (pml_add_stress_moments):
+            // F(inf) - 1 on the moments (0 where kappa = 1), then each stage of the chain.
+            const MaterialId id = g.ids[e];
+            const double lam = lambda_[id], mu = mu_[id];
+            double T[kPmlMomentValues] = {};
+            const double* c0 = t.filter_const.data() + std::size_t(q) * kPmlFilters;
+            if (std::any_of(c0, c0 + kPmlFilters, [](double c) { return c != 0; }))
+                pml_add_stress_moments(S, c0, lam, mu, scales_.data(), T);
             // The chain's input phi_0 = S: its old value (the previous step's moments), and S,
             // which each stage then replaces with its own.
             double in_old[kPmlMomentValues] = {};
@@ -131,14 +130,9 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                 double* phi = psi_.data() + p * kPmlMomentValues;
                 pml_advance(phi, in_old, S, kPmlMomentValues, t.element_poles.decay[p], t.element_poles.w_old[p],
                             t.element_poles.w_new[p]);
-                for (int fl = 0; fl < kPmlFilters; ++fl) {
-                    const double a = t.filter_newton[p * kPmlFilters + std::size_t(fl)];
-                    if (a == 0) continue;
-                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += a * phi[v];
-                }
+                pml_add_stress_moments(phi, t.filter_newton.data() + p * kPmlFilters, lam, mu, scales_.data(), T);
             }
-            const MaterialId id = g.ids[e];
-            pml_element_force(dS, lambda_[id], mu_[id], scales_.data(), forces_.data() + std::size_t(q) * 24);
+            voxel_corner_scatter(T, forces_.data() + std::size_t(q) * 24);
         }
         // Scatter by element planes of one parity at a time: planes k and k + 2 share no node.
         for (int parity = 0; parity < 2; ++parity) {

@@ -79,10 +79,20 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
         }
     double S[kPmlMomentValues];
     voxel_corner_moments(w, S);
-    double dS[kPmlFilters][kPmlMomentValues];
-    for (int fl = 0; fl < kPmlFilters; ++fl) {
-        const double c0 = a.filter_const[std::size_t(fl) * a.count + q];
-        for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 == 0 ? 0.0 : c0 * S[v];
+    // The stress moments of the layer's change, term by term as on the CPU: F(inf) - 1 on the
+    // moments (0 where kappa = 1), then each stage of the chain as it is advanced.
+    const unsigned id = a.ids[q];
+    const double lambda = a.lambda[id], mu = a.mu[id];
+    double T[kPmlMomentValues];
+    for (int v = 0; v < kPmlMomentValues; ++v) T[v] = 0.0;
+    {
+        double c0[kPmlFilters];
+        bool any = false;
+        for (int fl = 0; fl < kPmlFilters; ++fl) {
+            c0[fl] = a.filter_const[std::size_t(fl) * a.count + q];
+            any = any || c0[fl] != 0;
+        }
+        if (any) pml_add_stress_moments(S, c0, lambda, mu, a.sc, T);
     }
     // The chain's input phi_0 = S: its old value (the previous step's moments: kept in prev with
     // Rayleigh's beta, else those of u-), and S, which each stage then replaces with its own (no
@@ -101,19 +111,22 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
         voxel_corner_moments(w, in_old);
     }
     for (std::size_t p = std::size_t(a.first_pole[q]); p < std::size_t(a.first_pole[q + 1]); ++p) {
-        double psi[kPmlMomentValues];
-        for (int v = 0; v < kPmlMomentValues; ++v) psi[v] = a.psi[std::size_t(v) * a.poles + p];
-        pml_advance(psi, in_old, S, kPmlMomentValues, a.decay[p], a.w_old[p], a.w_new[p]);
-        for (int v = 0; v < kPmlMomentValues; ++v) a.psi[std::size_t(v) * a.poles + p] = psi[v];
-        for (int fl = 0; fl < kPmlFilters; ++fl) {
-            const double an = a.filter_newton[std::size_t(fl) * a.poles + p];
-            if (an == 0) continue;
-            for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += an * psi[v];
+        // pml_advance on the values in memory: the stage's new values become the next stage's
+        // input (S), its old ones in_old; no third array of 21 live.
+        const double decay = a.decay[p], w_old = a.w_old[p], w_new = a.w_new[p];
+        for (int v = 0; v < kPmlMomentValues; ++v) {
+            double* phi = a.psi + std::size_t(v) * a.poles + p;
+            const double old = *phi;
+            *phi = decay * old + w_old * in_old[v] + w_new * S[v];
+            in_old[v] = old;
+            S[v] = *phi;
         }
+        double an[kPmlFilters];
+        for (int fl = 0; fl < kPmlFilters; ++fl) an[fl] = a.filter_newton[std::size_t(fl) * a.poles + p];
+        pml_add_stress_moments(S, an, lambda, mu, a.sc, T);
     }
-    const unsigned id = a.ids[q];
     double f[24];
-    pml_element_force(dS, a.lambda[id], a.mu[id], a.sc, f);
+    voxel_corner_scatter(T, f);
     for (int l = 0; l < 8; ++l)
         for (int c = 0; c < 3; ++c) {
             // The CPU pass rounds each element's force to Real before adding it to f.
