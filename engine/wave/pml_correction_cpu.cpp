@@ -12,7 +12,9 @@ namespace voxwave {
 
 template <class Real>
 PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem)
-    : problem_(problem), tables_(pml_tables(problem.boundary.pml, problem.grid, problem.node_mass, problem.dt)) {
+    : problem_(problem),
+      tables_(pml_tables(problem.boundary.pml, problem.grid, problem.node_mass, problem.dt)),
+      classes_(pml_element_classes(tables_)) {
     const ModeScales m = mode_scales(problem.element_method(), problem.grid.spacing);
     scales_ = {m.constant, m.linear, m.bilinear};
     lambda_.assign(256, 0.0);
@@ -110,7 +112,8 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
             const MaterialId id = g.ids[e];
             const double lam = lambda_[id], mu = mu_[id];
             double T[kPmlMomentValues] = {};
-            const double* c0 = t.filter_const.data() + std::size_t(q) * kPmlFilters;
+            const std::size_t cls = classes_.of_element[std::size_t(q)], cp0 = classes_.first_pole[cls];
+            const double* c0 = classes_.filter_const.data() + cls * kPmlFilters;
             if (std::any_of(c0, c0 + kPmlFilters, [](double c) { return c != 0; }))
                 pml_add_stress_moments(S, c0, lam, mu, scales_.data(), T);
             // The chain's input phi_0 = S: its old value (the previous step's moments), and S,
@@ -128,9 +131,11 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
             for (std::size_t p = t.element_first_pole[std::size_t(q)]; p < t.element_first_pole[std::size_t(q) + 1];
                  ++p) {
                 double* phi = psi_.data() + p * kPmlMomentValues;
-                pml_advance(phi, in_old, S, kPmlMomentValues, t.element_poles.decay[p], t.element_poles.w_old[p],
-                            t.element_poles.w_new[p]);
-                pml_add_stress_moments(phi, t.filter_newton.data() + p * kPmlFilters, lam, mu, scales_.data(), T);
+                const std::size_t cp = cp0 + (p - t.element_first_pole[std::size_t(q)]);
+                pml_advance(phi, in_old, S, kPmlMomentValues, classes_.poles.decay[cp], classes_.poles.w_old[cp],
+                            classes_.poles.w_new[cp]);
+                pml_add_stress_moments(phi, classes_.filter_newton.data() + cp * kPmlFilters, lam, mu, scales_.data(),
+                                       T);
             }
             voxel_corner_scatter(T, forces_.data() + std::size_t(q) * 24);
         }

@@ -43,6 +43,7 @@ public:
 private:
     const WaveProblem& problem_;
     PmlTables tables_;
+    PmlElementClasses classes_;  // the elements' poles and coefficients, one row per class
     std::array<double, 3> scales_{};
     std::vector<double> lambda_, mu_;  // by material id
     // The chained convolutions per element pole, 21 each. The chain's input is linear over a step,

@@ -84,7 +84,11 @@ private:
     DeviceBuffer<std::uint8_t> ids_;  // material of each layer element
     DeviceBuffer<unsigned long long> element_, element_first_pole_, node_, node_first_pole_;
     DeviceBuffer<double> lambda_, mu_;  // by material id [256]
+    // The elements' poles and coefficients by class (pml_element_classes), and each element's class.
+    DeviceBuffer<std::uint32_t> element_class_;
+    DeviceBuffer<unsigned long long> class_first_pole_;
     DeviceBuffer<double> element_decay_, element_w_old_, element_w_new_, filter_const_, filter_newton_;
+    std::size_t element_poles_ = 0;  // the layer's element poles (psi: 21 values each)
     DeviceBuffer<double> node_decay_, node_w_old_, node_w_new_, node_scale_, node_newton_, node_a_;
     double one_minus_h_ = 1, inv_one_plus_h_ = 1;  // Rayleigh's mass term, on y
     // The memory variables. moments_prev_ only with Rayleigh's beta (PmlCorrectionCpu says why);
