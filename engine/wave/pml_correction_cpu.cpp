@@ -107,15 +107,16 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                 }
             double S[kPmlMomentValues];
             voxel_corner_moments(w, S);
-            // The stress moments of the layer's change, term by term (pml_add_stress_moments):
-            // F(inf) - 1 on the moments (0 where kappa = 1), then each stage of the chain.
-            const MaterialId id = g.ids[e];
-            const double lam = lambda_[id], mu = mu_[id];
-            double T[kPmlMomentValues] = {};
             const std::size_t cls = classes_.of_element[std::size_t(q)], cp0 = classes_.first_pole[cls];
-            const double* c0 = classes_.filter_const.data() + cls * kPmlFilters;
-            if (std::any_of(c0, c0 + kPmlFilters, [](double c) { return c != 0; }))
-                pml_add_stress_moments(S, c0, lam, mu, scales_.data(), T);
+            double dS[kPmlFilters][kPmlMomentValues];
+            for (int fl = 0; fl < kPmlFilters; ++fl) {
+                const double c0 = classes_.filter_const[cls * kPmlFilters + std::size_t(fl)];
+                if (c0 == 0) {  // kappa = 1: only the poles change the filter
+                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = 0;
+                } else {
+                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 * S[v];
+                }
+            }
             // The chain's input phi_0 = S: its old value (the previous step's moments), and S,
             // which each stage then replaces with its own.
             double in_old[kPmlMomentValues] = {};
@@ -134,10 +135,14 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                 const std::size_t cp = cp0 + (p - t.element_first_pole[std::size_t(q)]);
                 pml_advance(phi, in_old, S, kPmlMomentValues, classes_.poles.decay[cp], classes_.poles.w_old[cp],
                             classes_.poles.w_new[cp]);
-                pml_add_stress_moments(phi, classes_.filter_newton.data() + cp * kPmlFilters, lam, mu, scales_.data(),
-                                       T);
+                for (int fl = 0; fl < kPmlFilters; ++fl) {
+                    const double a = classes_.filter_newton[cp * kPmlFilters + std::size_t(fl)];
+                    if (a == 0) continue;
+                    for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += a * phi[v];
+                }
             }
-            voxel_corner_scatter(T, forces_.data() + std::size_t(q) * 24);
+            const MaterialId id = g.ids[e];
+            pml_element_force(dS, lambda_[id], mu_[id], scales_.data(), forces_.data() + std::size_t(q) * 24);
         }
         // Scatter by element planes of one parity at a time: planes k and k + 2 share no node.
         for (int parity = 0; parity < 2; ++parity) {

@@ -57,14 +57,46 @@ VOXWAVE_HD double pml_node_update(double y_next, double u, double c0, const doub
     return u_plus;
 }
 
+// f (24 dofs) = the force of the moment changes dS[f][3 P + i] (filter f = pml_filter(j, l))
+// with Lame constants lambda, mu and the mode scales sc of the element's method: the CPU pass,
+// which builds all six filters' changes at once (vectorised over the 21 values) and then the
+// force. The CUDA pass sums the same force stage by stage (pml_add_stress_moments: a 6 x 21
+// array does not fit a thread's registers); the two differ by rounding only.
+VOXWAVE_HD void pml_element_force(const double (*dS)[kPmlMomentValues], double lambda, double mu, const double sc[3],
+                                  double* f) {
+    // The 7 stress modes of the element: the moment that gradient column l of each has (-1: none)
+    // and the class of its scale (constant, linear, bilinear).
+    const int cols[7][3] = {{kSx, kSy, kSz}, {-1, kSxy, kSxz}, {kSxy, -1, kSyz}, {kSxz, kSyz, -1},
+                            {kSxyz, -1, -1}, {-1, kSxyz, -1},  {-1, -1, kSxyz}};
+    const int cls[7] = {0, 1, 1, 1, 2, 2, 2};
+    double T[kPmlMomentValues] = {};
+    for (int beta = 0; beta < 7; ++beta) {
+        const int* col = cols[beta];
+        for (int j = 0; j < 3; ++j) {
+            if (col[j] < 0) continue;
+            // sigma_ij = lambda delta_ij sum_k F_jk G_kk + mu (F_jj G_ij + F_ji G_ji), G_kl = S_col[l][k].
+            double trace = 0;
+            for (int k = 0; k < 3; ++k)
+                if (col[k] >= 0) trace += dS[pml_filter(j, k)][3 * col[k] + k];
+            for (int i = 0; i < 3; ++i) {
+                double sigma = mu * dS[pml_filter(j, j)][3 * col[j] + i];
+                if (col[i] >= 0) sigma += mu * dS[pml_filter(j, i)][3 * col[i] + j];
+                if (i == j) sigma += lambda * trace;
+                T[3 * col[j] + i] += sc[cls[beta]] * sigma;
+            }
+        }
+    }
+    voxel_corner_scatter(T, f);
+}
+
 // T (the 21 summed stress moments of voxel_element_kernel.hpp) += those of the moment changes
 // dS[f][3 P + i] = coef[f] X[3 P + i] (filter f = pml_filter(j, l)) with Lame constants lambda,
 // mu and the mode scales sc of the element's method. The layer's force is linear in the changes
 // dS = c0 S + sum_k a_k phi_k, so it is summed here term by term (the constants on S, then each
 // chain stage as it is advanced): only the 21 T and one stage's 21 values are live, never the
 // 6 x 21 changes of all six filters at once.
-VOXWAVE_HD void pml_add_stress_moments(const double* X, const double* coef, double lambda, double mu,
-                                       const double sc[3], double* T) {
+VOXWAVE_HD_INLINE void pml_add_stress_moments(const double* X, const double* coef, double lambda, double mu,
+                                              const double sc[3], double* T) {
     // The 7 stress modes of the element: the moment that gradient column l of each has (-1: none)
     // and the class of its scale (constant, linear, bilinear).
     const int cols[7][3] = {{kSx, kSy, kSz}, {-1, kSxy, kSxz}, {kSxy, -1, kSyz}, {kSxz, kSyz, -1},
