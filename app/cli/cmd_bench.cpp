@@ -39,6 +39,7 @@ struct BenchOptions {
     int pml_cells = 0;              // > 0: a PML this many cells thick on every face but the top (z+)
     std::vector<int> plane_strain;  // N x N plane-strain squares instead of the scene
     std::string command_line;
+    std::vector<BenchStepTime>* step_times = nullptr;  // when set, receives every case's step time
 };
 
 // Floating-point operations of one moment-kernel element product (voxel_element_kernel.hpp, an
@@ -258,6 +259,7 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
                                   paper.matvec_s > 0 ? format_seconds(paper.matvec_s).c_str() : "-",
                                   paper.steps > 0 ? format_seconds(step_s * double(paper.steps)).c_str() : "-");
                     md << line;
+                    if (o.step_times) o.step_times->push_back({label + " " + pr, step_s});
                 }
             }
     md << "\nK u: the element kernel's product alone (split design's kernel). update: the update kernel; for the "
@@ -339,6 +341,7 @@ int run(const BenchOptions& o) {
                               double(r.elements) / r.step_s, r.bytes_step, r.bytes_step / r.step_s / 1e9, floor_s * 1e3,
                               r.step_s / floor_s, r.matvec_s * 1e3, r.mem_per_element);
                 md << line;
+                if (o.step_times) o.step_times->push_back({r.method + " " + r.precision, r.step_s});
             }
     }
     md << "\nbytes/step counted (CpuTimeStepper::bytes_per_step): the update is fused into the element-plane sweep, so "
@@ -353,6 +356,33 @@ int run(const BenchOptions& o) {
     return kOk;
 }
 }  // namespace
+
+std::vector<BenchStepTime> bench_paper_model_step_times(const std::string& backend,
+                                                        const std::vector<std::string>& methods,
+                                                        const std::vector<std::string>& precisions, double spacing,
+                                                        long long steps, int pml_cells, const std::string& out) {
+    BenchOptions o;
+    o.backend = backend;
+    o.methods = methods;
+    o.precisions = precisions;
+    o.spacings = {spacing};
+    o.steps = steps;
+    o.pml_cells = pml_cells;
+    o.out = out;
+    // The table says how to make it again with `bench` alone.
+    char ds[32];
+    std::snprintf(ds, sizeof ds, "%g", spacing);
+    o.command_line = "voxwave-cli bench --backend " + backend + " --spacing " + ds + " --methods";
+    for (const std::string& m : methods) o.command_line += " " + m;
+    o.command_line += " --precisions";
+    for (const std::string& p : precisions) o.command_line += " " + p;
+    o.command_line += " --steps " + std::to_string(steps);
+    if (pml_cells > 0) o.command_line += " --pml-cells " + std::to_string(pml_cells);
+    std::vector<BenchStepTime> times;
+    o.step_times = &times;
+    run(o);
+    return times;
+}
 
 std::function<int()> add_bench_command(CLI::App& app) {
     auto o = std::make_shared<BenchOptions>();

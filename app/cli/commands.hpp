@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace voxwave::cli {
 
@@ -25,6 +27,19 @@ std::function<int()> add_cluster_job_command(CLI::App& app);
 std::function<int()> add_snapshot_vtkhdf_command(CLI::App& app);
 std::function<int()> add_image_command(CLI::App& app);
 std::function<int()> add_bench_imaging_command(CLI::App& app);
+std::function<int()> add_bench_boundary_command(CLI::App& app);
+
+// `voxwave-cli bench` on the paper's model at one spacing, with a PML `pml_cells` thick on every
+// face but the top (0: none): prints (and appends to `out`, when not empty) its table and returns
+// each case's step time, labelled by method, design and precision in the table's order.
+struct BenchStepTime {
+    std::string label;
+    double step_s = 0;
+};
+std::vector<BenchStepTime> bench_paper_model_step_times(const std::string& backend,
+                                                        const std::vector<std::string>& methods,
+                                                        const std::vector<std::string>& precisions, double spacing,
+                                                        long long steps, int pml_cells, const std::string& out);
 
 // "PROGRAM --option value ..." for the options the user gave: benchmark files record how
 // they were made.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numbers>
 
 #include "core/errors.hpp"
@@ -326,6 +327,38 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
                 t.node_first_pole.push_back(t.node_poles.size());
             }
     return t;
+}
+
+PmlElementClasses pml_element_classes(const PmlTables& t) {
+    PmlElementClasses c;
+    c.first_pole.push_back(0);
+    std::map<std::vector<double>, std::uint32_t> known;
+    std::vector<double> row;
+    for (std::size_t q = 0; q < t.element.size(); ++q) {
+        const std::size_t p0 = t.element_first_pole[q], p1 = t.element_first_pole[q + 1];
+        row.assign(t.filter_const.begin() + std::ptrdiff_t(q * kPmlFilters),
+                   t.filter_const.begin() + std::ptrdiff_t((q + 1) * kPmlFilters));
+        for (std::size_t p = p0; p < p1; ++p) {
+            row.insert(row.end(), {t.element_poles.p[p], t.element_poles.decay[p], t.element_poles.w_old[p],
+                                   t.element_poles.w_new[p]});
+            row.insert(row.end(), t.filter_newton.begin() + std::ptrdiff_t(p * kPmlFilters),
+                       t.filter_newton.begin() + std::ptrdiff_t((p + 1) * kPmlFilters));
+        }
+        const auto [it, added] = known.emplace(row, std::uint32_t(c.size()));
+        c.of_element.push_back(it->second);
+        if (!added) continue;
+        c.filter_const.insert(c.filter_const.end(), row.begin(), row.begin() + kPmlFilters);
+        for (std::size_t p = p0; p < p1; ++p) {
+            c.poles.p.push_back(t.element_poles.p[p]);
+            c.poles.decay.push_back(t.element_poles.decay[p]);
+            c.poles.w_old.push_back(t.element_poles.w_old[p]);
+            c.poles.w_new.push_back(t.element_poles.w_new[p]);
+            c.filter_newton.insert(c.filter_newton.end(), t.filter_newton.begin() + std::ptrdiff_t(p * kPmlFilters),
+                                   t.filter_newton.begin() + std::ptrdiff_t((p + 1) * kPmlFilters));
+        }
+        c.first_pole.push_back(c.poles.size());
+    }
+    return c;
 }
 
 }  // namespace voxwave

@@ -28,6 +28,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "boundary/boundary_conditions.hpp"
@@ -121,6 +122,20 @@ struct PmlTables {
 // The tables of layer on grid g (whose voids carry no element), node masses `node_mass` (the
 // nodes without mass are not moved), step dt.
 PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<double>& node_mass, double dt);
+
+// The layer's elements by class: elements with the same depths into the layer along each axis
+// have the same poles and filter coefficients, so a correction pass reads them from a few
+// thousand rows (that stay in cache) instead of one row per element. Exact: rows of equal values
+// only.
+struct PmlElementClasses {
+    std::vector<std::uint32_t> of_element;  // class of each layer element (PmlTables::element order)
+    std::vector<std::size_t> first_pole;    // classes + 1 entries: the class's poles, in chain order
+    PmlTables::Poles poles;
+    std::vector<double> filter_const;   // kPmlFilters per class
+    std::vector<double> filter_newton;  // kPmlFilters per class pole
+    std::size_t size() const { return first_pole.empty() ? 0 : first_pole.size() - 1; }
+};
+PmlElementClasses pml_element_classes(const PmlTables& t);
 
 // The stretch of node (i, j, k) of the layer's grid.
 PmlStretch pml_node_stretch(const PmlLayer& layer, int i, int j, int k);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/errors.hpp"
 #include "core/float_env.hpp"
 #include "wave/pml_element_kernel.hpp"
 
@@ -11,7 +12,9 @@ namespace voxwave {
 
 template <class Real>
 PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem)
-    : problem_(problem), tables_(pml_tables(problem.boundary.pml, problem.grid, problem.node_mass, problem.dt)) {
+    : problem_(problem),
+      tables_(pml_tables(problem.boundary.pml, problem.grid, problem.node_mass, problem.dt)),
+      classes_(pml_element_classes(tables_)) {
     const ModeScales m = mode_scales(problem.element_method(), problem.grid.spacing);
     scales_ = {m.constant, m.linear, m.bilinear};
     lambda_.assign(256, 0.0);
@@ -21,7 +24,7 @@ PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem)
         mu_[i + 1] = problem.materials[i].shear_modulus();
     }
     psi_.assign(tables_.element_poles.size() * kPmlMomentValues, 0.0);
-    moments_prev_.assign(tables_.element.size() * kPmlMomentValues, 0.0);
+    if (problem.rayleigh.beta != 0) moments_prev_.assign(tables_.element.size() * kPmlMomentValues, 0.0);
     node_psi_.assign(tables_.node_poles.size() * 3, 0.0);
     y_.assign(tables_.node.size() * 3, 0.0);
     y_prev_.assign(tables_.node.size() * 3, 0.0);
@@ -42,6 +45,7 @@ template <class Real>
 void PmlCorrectionCpu<Real>::reset(const std::array<const Real*, 3>& u_prev, const std::array<const Real*, 3>& u) {
     std::fill(psi_.begin(), psi_.end(), 0.0);
     std::fill(moments_prev_.begin(), moments_prev_.end(), 0.0);
+    fresh_ = true;
     std::fill(node_psi_.begin(), node_psi_.end(), 0.0);
     for (std::size_t q = 0; q < tables_.node.size(); ++q)
         for (int c = 0; c < 3; ++c) {
@@ -70,6 +74,9 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
     const VoxelGrid& g = problem_.grid;
     const bool damped = u_prev[0] != nullptr && b != Real(0);
     const double bb = double(b), keep = 1.0 + bb;
+    // Without a stored copy the previous moments are those of u- (w = u at every step).
+    const bool stored = !moments_prev_.empty(), fresh = fresh_;
+    if (!stored && !fresh && u_prev[0] == nullptr) throw RuntimeError("PML layer pass: u- is needed");
     const std::size_t nx = std::size_t(g.n[0]), ny = std::size_t(g.n[1]);
     const std::size_t nx1 = nx + 1, plane1 = nx1 * (ny + 1);
     auto corner_nodes = [&](std::size_t e, std::size_t nodes[8]) {
@@ -99,29 +106,37 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                     w[3 * l + c] = damped ? keep * uc - bb * double(u_prev[c][nodes[l]]) : uc;
                 }
             double S[kPmlMomentValues];
-            pml_element_moments(w, S);
-            double* prev = moments_prev_.data() + std::size_t(q) * kPmlMomentValues;
+            voxel_corner_moments(w, S);
+            const std::size_t cls = classes_.of_element[std::size_t(q)], cp0 = classes_.first_pole[cls];
             double dS[kPmlFilters][kPmlMomentValues];
             for (int fl = 0; fl < kPmlFilters; ++fl) {
-                const double c0 = t.filter_const[std::size_t(q) * kPmlFilters + std::size_t(fl)];
+                const double c0 = classes_.filter_const[cls * kPmlFilters + std::size_t(fl)];
                 if (c0 == 0) {  // kappa = 1: only the poles change the filter
                     for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = 0;
                 } else {
                     for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 * S[v];
                 }
             }
-            // The chain's input phi_0 = S: its old value from prev (which keeps S for the next
-            // step), and S, which each stage then replaces with its own.
-            double in_old[kPmlMomentValues];
-            std::copy(prev, prev + kPmlMomentValues, in_old);
-            std::copy(S, S + kPmlMomentValues, prev);
+            // The chain's input phi_0 = S: its old value (the previous step's moments), and S,
+            // which each stage then replaces with its own.
+            double in_old[kPmlMomentValues] = {};
+            if (stored) {
+                double* prev = moments_prev_.data() + std::size_t(q) * kPmlMomentValues;
+                std::copy(prev, prev + kPmlMomentValues, in_old);
+                std::copy(S, S + kPmlMomentValues, prev);
+            } else if (!fresh) {
+                for (int l = 0; l < 8; ++l)
+                    for (int c = 0; c < 3; ++c) w[3 * l + c] = double(u_prev[c][nodes[l]]);
+                voxel_corner_moments(w, in_old);
+            }
             for (std::size_t p = t.element_first_pole[std::size_t(q)]; p < t.element_first_pole[std::size_t(q) + 1];
                  ++p) {
                 double* phi = psi_.data() + p * kPmlMomentValues;
-                pml_advance(phi, in_old, S, kPmlMomentValues, t.element_poles.decay[p], t.element_poles.w_old[p],
-                            t.element_poles.w_new[p]);
+                const std::size_t cp = cp0 + (p - t.element_first_pole[std::size_t(q)]);
+                pml_advance(phi, in_old, S, kPmlMomentValues, classes_.poles.decay[cp], classes_.poles.w_old[cp],
+                            classes_.poles.w_new[cp]);
                 for (int fl = 0; fl < kPmlFilters; ++fl) {
-                    const double a = t.filter_newton[p * kPmlFilters + std::size_t(fl)];
+                    const double a = classes_.filter_newton[cp * kPmlFilters + std::size_t(fl)];
                     if (a == 0) continue;
                     for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += a * phi[v];
                 }
@@ -142,6 +157,7 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
                 }
         }
     }
+    fresh_ = false;
 }
 
 template <class Real>

@@ -42,14 +42,21 @@ public:
 private:
     const WaveProblem& problem_;
     PmlTables tables_;
+    PmlElementClasses classes_;  // the elements' poles and coefficients, one row per class
     std::array<double, 3> scales_{};
-    std::vector<double> lambda_, mu_;         // by material id
-    std::vector<double> psi_, moments_prev_;  // chained convolutions per element pole, moments per element: 21 each
-    std::vector<double> node_psi_;            // 3 per node pole
-    std::vector<double> y_, y_prev_;          // 3 per layer node: S u at this step and the one before
-    std::vector<double> node_dt2_inv_mass_;   // dt^2 / m per layer node, 0 where fixed
-    std::vector<std::size_t> plane_first_;    // layer elements of element plane k: [plane_first_[k], [k + 1])
-    std::vector<double> forces_;              // 24 per layer element, this step's corrections
+    std::vector<double> lambda_, mu_;  // by material id
+    // The chained convolutions per element pole, 21 each. The chain's input is linear over a step,
+    // so each stage needs the moments of the step before too: recomputed from u- (which the
+    // stepper still holds) when w = u, kept per element (21 each) only when Rayleigh's beta makes
+    // w = (1 + b) u - b u- (whose previous value needs u at two steps back). fresh_: the step
+    // after a reset, whose previous moments are 0 (no history).
+    std::vector<double> psi_, moments_prev_;
+    bool fresh_ = true;
+    std::vector<double> node_psi_;           // 3 per node pole
+    std::vector<double> y_, y_prev_;         // 3 per layer node: S u at this step and the one before
+    std::vector<double> node_dt2_inv_mass_;  // dt^2 / m per layer node, 0 where fixed
+    std::vector<std::size_t> plane_first_;   // layer elements of element plane k: [plane_first_[k], [k + 1])
+    std::vector<double> forces_;             // 24 per layer element, this step's corrections
 };
 
 extern template class PmlCorrectionCpu<double>;

@@ -11,8 +11,8 @@ namespace {
 
 constexpr int kPmlThreads = 128;
 
-// The element pass's arrays are value-major (value v of item i at v * items + i: filter_const
-// and moments by element, filter_newton and psi by pole), so that a warp's threads, which take
+// The element pass's per-element arrays are value-major (value v of item i at v * items + i: the
+// moments by element, psi by pole), so that a warp's threads, which take
 // consecutive layer elements, read and write them in whole cache lines.
 template <class Real>
 struct PmlElementArgs {
@@ -23,12 +23,17 @@ struct PmlElementArgs {
     const std::uint8_t* ids;
     const double *lambda, *mu;
     double sc[3];
+    // By class (pml_element_classes: a few thousand rows, in cache): the poles' recursion factors,
+    // kPmlFilters constants per class and Newton coefficients per class pole, item-major.
+    const std::uint32_t* cls;
+    const unsigned long long* class_first_pole;
     const double *decay, *w_old, *w_new, *filter_const, *filter_newton;
     double *psi, *prev;
     const Real* u[3];
     const Real* um[3];
     double keep, b;
     bool damped;
+    bool fresh;  // the previous moments are 0 (prev null: else recomputed from um)
     PmlTarget<Real> target;
 };
 
@@ -77,33 +82,57 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
             w[3 * l + c] = a.damped ? __dsub_rn(__dmul_rn(a.keep, uc), __dmul_rn(a.b, double(a.um[c][nodes[l]]))) : uc;
         }
     double S[kPmlMomentValues];
-    pml_element_moments(w, S);
-    double dS[kPmlFilters][kPmlMomentValues];
-    for (int fl = 0; fl < kPmlFilters; ++fl) {
-        const double c0 = a.filter_const[std::size_t(fl) * a.count + q];
-        for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] = c0 == 0 ? 0.0 : c0 * S[v];
+    voxel_corner_moments(w, S);
+    // The stress moments of the layer's change, term by term as on the CPU: F(inf) - 1 on the
+    // moments (0 where kappa = 1), then each stage of the chain as it is advanced.
+    const unsigned id = a.ids[q];
+    const double lambda = a.lambda[id], mu = a.mu[id];
+    const std::size_t cls = a.cls[q], cp0 = std::size_t(a.class_first_pole[cls]);
+    double T[kPmlMomentValues];
+    for (int v = 0; v < kPmlMomentValues; ++v) T[v] = 0.0;
+    {
+        double c0[kPmlFilters];
+        bool any = false;
+        for (int fl = 0; fl < kPmlFilters; ++fl) {
+            c0[fl] = a.filter_const[cls * kPmlFilters + std::size_t(fl)];
+            any = any || c0[fl] != 0;
+        }
+        if (any) pml_add_stress_moments(S, c0, lambda, mu, a.sc, T);
     }
-    // The chain's input phi_0 = S: its old value from prev (which keeps S for the next step), and
-    // S, which each stage then replaces with its own (no second copy: registers).
+    // The chain's input phi_0 = S: its old value (the previous step's moments: kept in prev with
+    // Rayleigh's beta, else those of u-), and S, which each stage then replaces with its own (no
+    // second copy: registers).
     double in_old[kPmlMomentValues];
-    for (int v = 0; v < kPmlMomentValues; ++v) {
-        in_old[v] = a.prev[std::size_t(v) * a.count + q];
-        a.prev[std::size_t(v) * a.count + q] = S[v];
+    if (a.prev) {
+        for (int v = 0; v < kPmlMomentValues; ++v) {
+            in_old[v] = a.prev[std::size_t(v) * a.count + q];
+            a.prev[std::size_t(v) * a.count + q] = S[v];
+        }
+    } else if (a.fresh) {
+        for (int v = 0; v < kPmlMomentValues; ++v) in_old[v] = 0.0;
+    } else {
+        for (int l = 0; l < 8; ++l)
+            for (int c = 0; c < 3; ++c) w[3 * l + c] = double(a.um[c][nodes[l]]);
+        voxel_corner_moments(w, in_old);
     }
     for (std::size_t p = std::size_t(a.first_pole[q]); p < std::size_t(a.first_pole[q + 1]); ++p) {
-        double psi[kPmlMomentValues];
-        for (int v = 0; v < kPmlMomentValues; ++v) psi[v] = a.psi[std::size_t(v) * a.poles + p];
-        pml_advance(psi, in_old, S, kPmlMomentValues, a.decay[p], a.w_old[p], a.w_new[p]);
-        for (int v = 0; v < kPmlMomentValues; ++v) a.psi[std::size_t(v) * a.poles + p] = psi[v];
-        for (int fl = 0; fl < kPmlFilters; ++fl) {
-            const double an = a.filter_newton[std::size_t(fl) * a.poles + p];
-            if (an == 0) continue;
-            for (int v = 0; v < kPmlMomentValues; ++v) dS[fl][v] += an * psi[v];
+        // pml_advance on the values in memory: the stage's new values become the next stage's
+        // input (S), its old ones in_old; no third array of 21 live.
+        const std::size_t cp = cp0 + (p - std::size_t(a.first_pole[q]));
+        const double decay = a.decay[cp], w_old = a.w_old[cp], w_new = a.w_new[cp];
+        for (int v = 0; v < kPmlMomentValues; ++v) {
+            double* phi = a.psi + std::size_t(v) * a.poles + p;
+            const double old = *phi;
+            *phi = decay * old + w_old * in_old[v] + w_new * S[v];
+            in_old[v] = old;
+            S[v] = *phi;
         }
+        double an[kPmlFilters];
+        for (int fl = 0; fl < kPmlFilters; ++fl) an[fl] = a.filter_newton[cp * kPmlFilters + std::size_t(fl)];
+        pml_add_stress_moments(S, an, lambda, mu, a.sc, T);
     }
-    const unsigned id = a.ids[q];
     double f[24];
-    pml_element_force(dS, a.lambda[id], a.mu[id], a.sc, f);
+    voxel_corner_scatter(T, f);
     for (int l = 0; l < 8; ++l)
         for (int c = 0; c < 3; ++c) {
             // The CPU pass rounds each element's force to Real before adding it to f.
@@ -187,15 +216,6 @@ void upload_to(DeviceBuffer<T>& b, const std::vector<T>& v) {
     b.upload(v);
 }
 
-// Item-major rows of `width` values (item i's value v at i * width + v) to value-major.
-std::vector<double> value_major(const std::vector<double>& rows, std::size_t width) {
-    const std::size_t items = rows.size() / width;
-    std::vector<double> out(rows.size());
-    for (std::size_t i = 0; i < items; ++i)
-        for (std::size_t v = 0; v < width; ++v) out[v * items + i] = rows[i * width + v];
-    return out;
-}
-
 std::vector<unsigned long long> as_ull(const std::vector<std::size_t>& v) {
     return std::vector<unsigned long long>(v.begin(), v.end());
 }
@@ -221,11 +241,17 @@ PmlCorrection<Real>::PmlCorrection(const WaveProblem& problem, const PmlTables& 
     upload_to(ids_, ids);
     upload_to(element_, as_ull(t.element));
     upload_to(element_first_pole_, as_ull(t.element_first_pole));
-    upload_to(element_decay_, t.element_poles.decay);
-    upload_to(element_w_old_, t.element_poles.w_old);
-    upload_to(element_w_new_, t.element_poles.w_new);
-    upload_to(filter_const_, value_major(t.filter_const, kPmlFilters));
-    upload_to(filter_newton_, value_major(t.filter_newton, kPmlFilters));
+    {
+        const PmlElementClasses c = pml_element_classes(t);
+        upload_to(element_class_, c.of_element);
+        upload_to(class_first_pole_, as_ull(c.first_pole));
+        upload_to(element_decay_, c.poles.decay);
+        upload_to(element_w_old_, c.poles.w_old);
+        upload_to(element_w_new_, c.poles.w_new);
+        upload_to(filter_const_, c.filter_const);
+        upload_to(filter_newton_, c.filter_newton);
+    }
+    element_poles_ = t.element_poles.size();
     upload_to(node_, as_ull(t.node));
     upload_to(node_first_pole_, as_ull(t.node_first_pole));
     upload_to(node_decay_, t.node_poles.decay);
@@ -244,7 +270,7 @@ PmlCorrection<Real>::PmlCorrection(const WaveProblem& problem, const PmlTables& 
     one_minus_h_ = 1.0 - h;
     inv_one_plus_h_ = 1.0 / (1.0 + h);
     psi_.resize(t.element_poles.size() * kPmlMomentValues);  // resize zeroes
-    moments_prev_.resize(elements_ * kPmlMomentValues);
+    if (problem.rayleigh.beta != 0) moments_prev_.resize(elements_ * kPmlMomentValues);
     node_psi_.resize(t.node_poles.size() * 3);
     y_.resize(3 * nodes_);
     y_prev_.resize(3 * nodes_);
@@ -255,6 +281,7 @@ template <class Real>
 void PmlCorrection<Real>::reset(const Real* const um[3], const Real* const u[3]) {
     for (DeviceBuffer<double>* b : {&psi_, &moments_prev_, &node_psi_})
         if (b->size()) VOXWAVE_CUDA_CHECK(cudaMemset(b->get(), 0, b->bytes()));
+    fresh_ = true;
     if (nodes_ == 0) return;
     pml_reset_nodes_kernel<Real><<<pml_blocks(nodes_), kPmlThreads>>>(
         nodes_, node_.get(), node_scale_.get(), u[0], u[1], u[2], um[0], um[1], um[2], y_.get(), y_prev_.get());
@@ -262,15 +289,16 @@ void PmlCorrection<Real>::reset(const Real* const um[3], const Real* const u[3])
 }
 
 template <class Real>
-std::size_t PmlCorrection<Real>::bytes_of(const PmlTables& t) {
+std::size_t PmlCorrection<Real>::bytes_of(const PmlTables& t, bool damped) {
     if (t.empty()) return 0;
-    const std::size_t doubles = 512 + t.element_poles.size() * (3 + kPmlMomentValues) +
-                                t.element.size() * kPmlMomentValues + t.filter_const.size() + t.filter_newton.size() +
-                                t.node_poles.size() * (3 + 3) + t.node_scale.size() + t.node_newton.size() +
-                                t.node.size() * (1 + 3 + 3) + t.node.size() * 3 * sizeof(Real) / sizeof(double);
+    const std::size_t doubles =
+        512 + t.element_poles.size() * (3 + kPmlMomentValues) + (damped ? t.element.size() * kPmlMomentValues : 0) +
+        t.filter_const.size() + t.filter_newton.size() + t.node_poles.size() * (3 + 3) + t.node_scale.size() +
+        t.node_newton.size() + t.node.size() * (1 + 3 + 3) + t.node.size() * 3 * sizeof(Real) / sizeof(double);
     const std::size_t indices =
         t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size();
-    return doubles * sizeof(double) + indices * sizeof(unsigned long long) + t.element.size();
+    // (The tables by class are at most the per-element ones counted above.)
+    return doubles * sizeof(double) + indices * sizeof(unsigned long long) + t.element.size() * (1 + 4);
 }
 
 template <class Real>
@@ -279,7 +307,7 @@ void PmlCorrection<Real>::add_element_forces(const Real* const u[3], const Real*
     if (elements_ == 0) return;
     PmlElementArgs<Real> a{};
     a.count = elements_;
-    a.poles = element_decay_.size();
+    a.poles = element_poles_;
     a.nx = problem_.grid.n[0];
     a.ny = problem_.grid.n[1];
     a.element = element_.get();
@@ -288,13 +316,17 @@ void PmlCorrection<Real>::add_element_forces(const Real* const u[3], const Real*
     a.lambda = lambda_.get();
     a.mu = mu_.get();
     for (int i = 0; i < 3; ++i) a.sc[i] = scales_[i];
+    a.cls = element_class_.get();
+    a.class_first_pole = class_first_pole_.get();
     a.decay = element_decay_.get();
     a.w_old = element_w_old_.get();
     a.w_new = element_w_new_.get();
     a.filter_const = filter_const_.get();
     a.filter_newton = filter_newton_.get();
     a.psi = psi_.get();
-    a.prev = moments_prev_.get();
+    a.prev = moments_prev_.size() ? moments_prev_.get() : nullptr;
+    a.fresh = fresh_;
+    fresh_ = false;
     for (int c = 0; c < 3; ++c) {
         a.u[c] = u[c];
         a.um[c] = um[c];

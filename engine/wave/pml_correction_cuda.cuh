@@ -72,8 +72,9 @@ public:
     void update_nodes(const Real* const u[3], const Real* const um[3], const PmlNodeForce<Real>& force,
                       Real* const* out, cudaStream_t stream = nullptr);
     void write_nodes(Real* const out[3], cudaStream_t stream = nullptr);
-    // What the layer holds on the device, bytes (the engine's memory check, before it allocates).
-    static std::size_t bytes_of(const PmlTables& t);
+    // What the layer holds on the device, bytes (the engine's memory check, before it allocates);
+    // damped: Rayleigh's beta is not 0 (the moments of each step are kept for the next).
+    static std::size_t bytes_of(const PmlTables& t, bool damped);
 
 private:
     const WaveProblem& problem_;
@@ -82,12 +83,19 @@ private:
     DeviceBuffer<std::uint8_t> ids_;  // material of each layer element
     DeviceBuffer<unsigned long long> element_, element_first_pole_, node_, node_first_pole_;
     DeviceBuffer<double> lambda_, mu_;  // by material id [256]
+    // The elements' poles and coefficients by class (pml_element_classes), and each element's class.
+    DeviceBuffer<std::uint32_t> element_class_;
+    DeviceBuffer<unsigned long long> class_first_pole_;
     DeviceBuffer<double> element_decay_, element_w_old_, element_w_new_, filter_const_, filter_newton_;
+    std::size_t element_poles_ = 0;  // the layer's element poles (psi: 21 values each)
     DeviceBuffer<double> node_decay_, node_w_old_, node_w_new_, node_scale_, node_newton_, node_a_;
-    double one_minus_h_ = 1, inv_one_plus_h_ = 1;         // Rayleigh's mass term, on y
-    DeviceBuffer<double> psi_, moments_prev_, node_psi_;  // the memory variables
-    DeviceBuffer<double> y_, y_prev_;                     // 3 per layer node: S u now and a step before
-    DeviceBuffer<Real> next_;                             // 3 per layer node: u+ (split design)
+    double one_minus_h_ = 1, inv_one_plus_h_ = 1;  // Rayleigh's mass term, on y
+    // The memory variables. moments_prev_ only with Rayleigh's beta (PmlCorrectionCpu says why);
+    // fresh_: the step after a reset, whose previous moments are 0.
+    DeviceBuffer<double> psi_, moments_prev_, node_psi_;
+    bool fresh_ = true;
+    DeviceBuffer<double> y_, y_prev_;  // 3 per layer node: S u now and a step before
+    DeviceBuffer<Real> next_;          // 3 per layer node: u+ (split design)
 };
 
 extern template class PmlCorrection<double>;

@@ -15,57 +15,10 @@
 
 namespace voxwave {
 
-// The 7 signed corner sums of voxel_element_kernel.hpp, in this order.
-enum PmlMoment { kSx, kSy, kSz, kSxy, kSxz, kSyz, kSxyz, kPmlMoments };
-inline constexpr int kPmlMomentValues = 3 * kPmlMoments;  // 21 per element: moment P of component i at 3 P + i
-
-// The 21 moments S_P[i] of the 24 element dofs w (local node order): per component one 3-stage
-// fast Walsh-Hadamard transform of the corners, as in voxel_element_force.
-VOXWAVE_HD void pml_element_moments(const double* w, double* S) {
-    for (int i = 0; i < 3; ++i) {
-        double sx[2][2], dx[2][2];
-        for (int c = 0; c < 2; ++c)
-            for (int b = 0; b < 2; ++b) {
-                const double u0 = w[3 * voxel_local_node(0, b, c) + i], u1 = w[3 * voxel_local_node(1, b, c) + i];
-                sx[b][c] = u0 + u1;
-                dx[b][c] = u1 - u0;
-            }
-        double ss[2], sd[2], ds[2], dd[2];
-        for (int c = 0; c < 2; ++c) {
-            ss[c] = sx[0][c] + sx[1][c];
-            sd[c] = sx[1][c] - sx[0][c];
-            ds[c] = dx[0][c] + dx[1][c];
-            dd[c] = dx[1][c] - dx[0][c];
-        }
-        S[3 * kSx + i] = ds[0] + ds[1];
-        S[3 * kSxz + i] = ds[1] - ds[0];
-        S[3 * kSy + i] = sd[0] + sd[1];
-        S[3 * kSyz + i] = sd[1] - sd[0];
-        S[3 * kSz + i] = ss[1] - ss[0];
-        S[3 * kSxy + i] = dd[0] + dd[1];
-        S[3 * kSxyz + i] = dd[1] - dd[0];
-    }
-}
-
-// f (24 dofs) = sum_P sign_P(corner) T_P: the transposed transform.
-VOXWAVE_HD void pml_element_scatter(const double* T, double* f) {
-    for (int i = 0; i < 3; ++i) {
-        const double Tx = T[3 * kSx + i], Ty = T[3 * kSy + i], Tz = T[3 * kSz + i], Txy = T[3 * kSxy + i],
-                     Txz = T[3 * kSxz + i], Tyz = T[3 * kSyz + i], Txyz = T[3 * kSxyz + i];
-        const double ds0 = Tx - Txz, ds1 = Tx + Txz, dd0 = Txy - Txyz, dd1 = Txy + Txyz;
-        const double sd0 = Ty - Tyz, sd1 = Ty + Tyz;
-        const double dx00 = ds0 - dd0, dx10 = ds0 + dd0, dx01 = ds1 - dd1, dx11 = ds1 + dd1;
-        const double sx00 = -Tz - sd0, sx10 = sd0 - Tz, sx01 = Tz - sd1, sx11 = Tz + sd1;
-        f[3 * voxel_local_node(0, 0, 0) + i] = sx00 - dx00;
-        f[3 * voxel_local_node(1, 0, 0) + i] = sx00 + dx00;
-        f[3 * voxel_local_node(0, 1, 0) + i] = sx10 - dx10;
-        f[3 * voxel_local_node(1, 1, 0) + i] = sx10 + dx10;
-        f[3 * voxel_local_node(0, 0, 1) + i] = sx01 - dx01;
-        f[3 * voxel_local_node(1, 0, 1) + i] = sx01 + dx01;
-        f[3 * voxel_local_node(0, 1, 1) + i] = sx11 - dx11;
-        f[3 * voxel_local_node(1, 1, 1) + i] = sx11 + dx11;
-    }
-}
+// The 7 signed corner sums of voxel_element_kernel.hpp (VoxelMoment), 21 values per element:
+// moment P of component i at 3 P + i (voxel_corner_moments, voxel_corner_scatter).
+inline constexpr int kPmlMoments = kVoxelMoments;
+inline constexpr int kPmlMomentValues = 3 * kPmlMoments;
 
 // One stage of the chain for n values: phi+ = decay phi + w_old in- + w_new in+, and then its
 // old and new values become the next stage's input (in_old = phi-, in_new = phi+).
@@ -105,7 +58,10 @@ VOXWAVE_HD double pml_node_update(double y_next, double u, double c0, const doub
 }
 
 // f (24 dofs) = the force of the moment changes dS[f][3 P + i] (filter f = pml_filter(j, l))
-// with Lame constants lambda, mu and the mode scales sc of the element's method.
+// with Lame constants lambda, mu and the mode scales sc of the element's method: the CPU pass,
+// which builds all six filters' changes at once (vectorised over the 21 values) and then the
+// force. The CUDA pass sums the same force stage by stage (pml_add_stress_moments: a 6 x 21
+// array does not fit a thread's registers); the two differ by rounding only.
 VOXWAVE_HD void pml_element_force(const double (*dS)[kPmlMomentValues], double lambda, double mu, const double sc[3],
                                   double* f) {
     // The 7 stress modes of the element: the moment that gradient column l of each has (-1: none)
@@ -130,7 +86,38 @@ VOXWAVE_HD void pml_element_force(const double (*dS)[kPmlMomentValues], double l
             }
         }
     }
-    pml_element_scatter(T, f);
+    voxel_corner_scatter(T, f);
+}
+
+// T (the 21 summed stress moments of voxel_element_kernel.hpp) += those of the moment changes
+// dS[f][3 P + i] = coef[f] X[3 P + i] (filter f = pml_filter(j, l)) with Lame constants lambda,
+// mu and the mode scales sc of the element's method. The layer's force is linear in the changes
+// dS = c0 S + sum_k a_k phi_k, so it is summed here term by term (the constants on S, then each
+// chain stage as it is advanced): only the 21 T and one stage's 21 values are live, never the
+// 6 x 21 changes of all six filters at once.
+VOXWAVE_HD_INLINE void pml_add_stress_moments(const double* X, const double* coef, double lambda, double mu,
+                                              const double sc[3], double* T) {
+    // The 7 stress modes of the element: the moment that gradient column l of each has (-1: none)
+    // and the class of its scale (constant, linear, bilinear).
+    const int cols[7][3] = {{kSx, kSy, kSz}, {-1, kSxy, kSxz}, {kSxy, -1, kSyz}, {kSxz, kSyz, -1},
+                            {kSxyz, -1, -1}, {-1, kSxyz, -1},  {-1, -1, kSxyz}};
+    const int cls[7] = {0, 1, 1, 1, 2, 2, 2};
+    for (int beta = 0; beta < 7; ++beta) {
+        const int* col = cols[beta];
+        for (int j = 0; j < 3; ++j) {
+            if (col[j] < 0) continue;
+            // sigma_ij = lambda delta_ij sum_k F_jk G_kk + mu (F_jj G_ij + F_ji G_ji), G_kl = S_col[l][k].
+            double trace = 0;
+            for (int k = 0; k < 3; ++k)
+                if (col[k] >= 0) trace += coef[pml_filter(j, k)] * X[3 * col[k] + k];
+            for (int i = 0; i < 3; ++i) {
+                double sigma = mu * (coef[pml_filter(j, j)] * X[3 * col[j] + i]);
+                if (col[i] >= 0) sigma += mu * (coef[pml_filter(j, i)] * X[3 * col[i] + j]);
+                if (i == j) sigma += lambda * trace;
+                T[3 * col[j] + i] += sc[cls[beta]] * sigma;
+            }
+        }
+    }
 }
 
 }  // namespace voxwave

@@ -205,7 +205,7 @@ public:
         damped_ = p.rayleigh.beta != 0;
         uniform_h_ = !p.boundary.has_node_damping();
         exchange_ = options.exchange;
-        pml_bytes_ = cuda::PmlCorrection<Real>::bytes_of(tables.pml);
+        pml_bytes_ = cuda::PmlCorrection<Real>::bytes_of(tables.pml, damped_);
         fused_ = use_fused_step(options.moment_step);
         check_fits();  // after fused_: the row handoff counts only where the fused step uses it
         if (exchange_ && exchange_->plan().node_count() != nn_)

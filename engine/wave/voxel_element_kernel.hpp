@@ -43,9 +43,6 @@ inline ModeScales mode_scales(ElementMethod m, double ds) {
 // Corner (a, b, c) in {0,1}^3 along (x, y, z) -> local node number.
 VOXWAVE_HD constexpr int voxel_local_node(int a, int b, int c) { return 4 * c + (b ? (a ? 2 : 3) : (a ? 1 : 0)); }
 
-// f = K_e u for one element. u and f are 24 dofs in local node order. f is overwritten.
-// lambda, mu: Lame constants of the element's material (both 0 for void); sc: mode scales.
-//
 // The moments: along direction k, h[k][i] = (sum_q d_q, sum_q s_a d_q, sum_q s_b d_q, sum_q s_a s_b d_q)
 // of the 4 edge differences d_q of component i ((a, b) the other two axes in increasing order).
 // With s_x, s_y, s_z = -1 at a corner's 0 side and +1 at its 1 side, an edge difference along x
@@ -57,9 +54,15 @@ VOXWAVE_HD constexpr int voxel_local_node(int a, int b, int c) { return 4 * c + 
 // butterflies and the scatter). The stresses below are written on the S directly, so that the
 // gradient entries a mode does not have cost nothing (x + 0 is not folded by a compiler that
 // keeps signed zeros), and so that the moments two modes share are summed there into T_P.
+//
+// The 7 signed corner sums S_P, in this order; moment P of component i at S[3 P + i].
+enum VoxelMoment { kSx, kSy, kSz, kSxy, kSxz, kSyz, kSxyz, kVoxelMoments };
+
+// The 21 moments S_P[i] of the 24 element dofs u (local node order): per component one 3-stage
+// fast Walsh-Hadamard transform of the corners. One home for the element kernel and the PML's
+// correction (pml_element_kernel.hpp), which filters the same moments.
 template <class Real>
-VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, Real sc0, Real sc1, Real sc2, Real* f) {
-    Real Sx[3], Sy[3], Sz[3], Sxy[3], Sxz[3], Syz[3], Sxyz[3];
+VOXWAVE_HD_INLINE void voxel_corner_moments(const Real* u, Real* S) {
     for (int i = 0; i < 3; ++i) {
         auto at = [&](int a, int b, int c) { return u[3 * voxel_local_node(a, b, c) + i]; };
         // Along x: sums and differences of the 4 x edges (b, c).
@@ -78,14 +81,49 @@ VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, 
             dd[c] = dx[1][c] - dx[0][c];
         }
         // Along z (the plain sum, with no gradient in it, is not needed).
-        Sx[i] = ds[0] + ds[1];
-        Sxz[i] = ds[1] - ds[0];
-        Sy[i] = sd[0] + sd[1];
-        Syz[i] = sd[1] - sd[0];
-        Sz[i] = ss[1] - ss[0];
-        Sxy[i] = dd[0] + dd[1];
-        Sxyz[i] = dd[1] - dd[0];
+        S[3 * kSx + i] = ds[0] + ds[1];
+        S[3 * kSxz + i] = ds[1] - ds[0];
+        S[3 * kSy + i] = sd[0] + sd[1];
+        S[3 * kSyz + i] = sd[1] - sd[0];
+        S[3 * kSz + i] = ss[1] - ss[0];
+        S[3 * kSxy + i] = dd[0] + dd[1];
+        S[3 * kSxyz + i] = dd[1] - dd[0];
     }
+}
+
+// f (24 dofs) = H^t T: the transposed transform of the 21 summed stress moments T[3 P + i]
+// (stages z, y, x); f is overwritten.
+template <class Real>
+VOXWAVE_HD_INLINE void voxel_corner_scatter(const Real* T, Real* f) {
+    for (int i = 0; i < 3; ++i) {
+        const Real Tx = T[3 * kSx + i], Ty = T[3 * kSy + i], Tz = T[3 * kSz + i], Txy = T[3 * kSxy + i],
+                   Txz = T[3 * kSxz + i], Tyz = T[3 * kSyz + i], Txyz = T[3 * kSxyz + i];
+        // Transposed z stage: the adjoints of ds, dd, sd per z side c (ss[c] = -+Tz).
+        const Real ds0 = Tx - Txz, ds1 = Tx + Txz, dd0 = Txy - Txyz, dd1 = Txy + Txyz;
+        const Real sd0 = Ty - Tyz, sd1 = Ty + Tyz;
+        // Transposed y stage: the adjoints of the x sums sx[b][c] and differences dx[b][c].
+        const Real dx00 = ds0 - dd0, dx10 = ds0 + dd0, dx01 = ds1 - dd1, dx11 = ds1 + dd1;
+        const Real nsx00 = Tz + sd0, sx10 = sd0 - Tz, sx01 = Tz - sd1, sx11 = Tz + sd1;  // nsx00 = -sx00
+        // Transposed x stage: corner (0, b, c) gets sx - dx, corner (1, b, c) sx + dx.
+        f[3 * voxel_local_node(0, 0, 0) + i] = -(nsx00 + dx00);
+        f[3 * voxel_local_node(1, 0, 0) + i] = dx00 - nsx00;
+        f[3 * voxel_local_node(0, 1, 0) + i] = sx10 - dx10;
+        f[3 * voxel_local_node(1, 1, 0) + i] = sx10 + dx10;
+        f[3 * voxel_local_node(0, 0, 1) + i] = sx01 - dx01;
+        f[3 * voxel_local_node(1, 0, 1) + i] = sx01 + dx01;
+        f[3 * voxel_local_node(0, 1, 1) + i] = sx11 - dx11;
+        f[3 * voxel_local_node(1, 1, 1) + i] = sx11 + dx11;
+    }
+}
+
+// f = K_e u for one element. u and f are 24 dofs in local node order. f is overwritten.
+// lambda, mu: Lame constants of the element's material (both 0 for void); sc: mode scales.
+template <class Real>
+VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, Real sc0, Real sc1, Real sc2, Real* f) {
+    Real S[3 * kVoxelMoments];
+    voxel_corner_moments(u, S);
+    const Real *Sx = S + 3 * kSx, *Sy = S + 3 * kSy, *Sz = S + 3 * kSz, *Sxy = S + 3 * kSxy, *Sxz = S + 3 * kSxz,
+               *Syz = S + 3 * kSyz, *Sxyz = S + 3 * kSxyz;
 
     // The mode scales folded into the material constants once per element.
     const Real ls0 = sc0 * lambda, ms0 = sc0 * mu, m2s0 = ms0 + ms0;
@@ -97,7 +135,8 @@ VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, 
 
     // psi = 1: the gradient g[i][k] = S_k[i]; stress s = lambda tr(g) I + mu (g + g^t); the
     // moment of mode 1 along edges k of component i is s[i][k].
-    Real Tx[3], Ty[3], Tz[3];
+    Real T[3 * kVoxelMoments];
+    Real *Tx = T + 3 * kSx, *Ty = T + 3 * kSy, *Tz = T + 3 * kSz;
     {
         const Real lt = ls0 * (Sx[0] + Sy[1] + Sz[2]);
         Tx[0] = lt + m2s0 * Sx[0];
@@ -110,7 +149,7 @@ VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, 
     // Linear modes: psi = r_x has gradient columns y (Sxy) and z (Sxz), no x column; its stress
     // columns y and z go to T_xy and T_xz. psi = r_y: columns x (Sxy) and z (Syz), to T_xy and
     // T_yz. psi = r_z: columns x (Sxz) and y (Syz), to T_xz and T_yz.
-    Real Txy[3], Txz[3], Tyz[3];
+    Real *Txy = T + 3 * kSxy, *Txz = T + 3 * kSxz, *Tyz = T + 3 * kSyz;
     {
         const Real ltx = ls1 * (Sxy[1] + Sxz[2]);  // psi = r_x
         const Real x12 = ms1 * (Sxy[2] + Sxz[1]);
@@ -131,25 +170,9 @@ VOXWAVE_HD_INLINE void voxel_element_force(const Real* u, Real lambda, Real mu, 
         Tyz[2] = lty + m3s1 * Syz[2];
     }
 
-    // Back: f = H^t T, the transposed transform (stages z, y, x).
-    for (int i = 0; i < 3; ++i) {
-        const Real Txyz = pm2 * Sxyz[i];
-        // Transposed z stage: the adjoints of ds, dd, sd per z side c (ss[c] = -+Tz).
-        const Real ds0 = Tx[i] - Txz[i], ds1 = Tx[i] + Txz[i], dd0 = Txy[i] - Txyz, dd1 = Txy[i] + Txyz;
-        const Real sd0 = Ty[i] - Tyz[i], sd1 = Ty[i] + Tyz[i];
-        // Transposed y stage: the adjoints of the x sums sx[b][c] and differences dx[b][c].
-        const Real dx00 = ds0 - dd0, dx10 = ds0 + dd0, dx01 = ds1 - dd1, dx11 = ds1 + dd1;
-        const Real nsx00 = Tz[i] + sd0, sx10 = sd0 - Tz[i], sx01 = Tz[i] - sd1, sx11 = Tz[i] + sd1;  // nsx00 = -sx00
-        // Transposed x stage: corner (0, b, c) gets sx - dx, corner (1, b, c) sx + dx.
-        f[3 * voxel_local_node(0, 0, 0) + i] = -(nsx00 + dx00);
-        f[3 * voxel_local_node(1, 0, 0) + i] = dx00 - nsx00;
-        f[3 * voxel_local_node(0, 1, 0) + i] = sx10 - dx10;
-        f[3 * voxel_local_node(1, 1, 0) + i] = sx10 + dx10;
-        f[3 * voxel_local_node(0, 0, 1) + i] = sx01 - dx01;
-        f[3 * voxel_local_node(1, 0, 1) + i] = sx01 + dx01;
-        f[3 * voxel_local_node(0, 1, 1) + i] = sx11 - dx11;
-        f[3 * voxel_local_node(1, 1, 1) + i] = sx11 + dx11;
-    }
+    // Back: f = H^t T, the transposed transform.
+    for (int i = 0; i < 3; ++i) T[3 * kSxyz + i] = pm2 * Sxyz[i];
+    voxel_corner_scatter(T, f);
 }
 
 }  // namespace voxwave

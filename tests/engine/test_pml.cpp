@@ -335,3 +335,47 @@ TEST(PmlTables, FiltersAndNodeMassesAreTheStretchRatios) {
     EXPECT_LT(worst_mass, 1e-10);
 }
 }  // namespace
+
+namespace {
+// The tables by class (pml_element_classes) give every element exactly its own poles and
+// coefficients, and there are no more classes than combinations of depths along the axes.
+TEST(PmlTables, ClassesHoldEachElementsOwnRowAndAreFew) {
+    VoxelGrid g;
+    g.n = {8, 7, 6};
+    g.spacing = kDs;
+    g.ids.assign(g.element_count(), 1);
+    BoundaryConditions bc;
+    for (int f : {0, 1, 2, 4}) {  // x-, x+ (the same depths from both sides), y-, z-
+        bc.faces[std::size_t(f)].absorbing = AbsorbingType::Pml;
+        bc.faces[std::size_t(f)].thickness = 3 * kDs;
+        bc.faces[std::size_t(f)].reflection = 1e-3;
+        bc.faces[std::size_t(f)].kappa_max = 2;
+        bc.faces[std::size_t(f)].frequency = 1e5;
+    }
+    const PmlTables t = pml_tables(pml_layer(bc, g, 4000), g, std::vector<double>(g.node_count(), 1.0), 1e-7);
+    const PmlElementClasses c = pml_element_classes(t);
+    ASSERT_EQ(c.of_element.size(), t.element.size());
+    ASSERT_GT(t.element.size(), 0u);
+    // Depths: x none or 0..2 (4), y 4, z 4, less the interior (no layer).
+    EXPECT_LE(c.size(), std::size_t(4 * 4 * 4 - 1));
+    EXPECT_LT(c.size(), t.element.size() / 2);
+    for (std::size_t q = 0; q < t.element.size(); ++q) {
+        const std::size_t k = c.of_element[q], p0 = t.element_first_pole[q];
+        const std::size_t poles = t.element_first_pole[q + 1] - p0;
+        ASSERT_EQ(c.first_pole[k + 1] - c.first_pole[k], poles) << q;
+        for (int f = 0; f < kPmlFilters; ++f)
+            EXPECT_EQ(c.filter_const[k * kPmlFilters + std::size_t(f)],
+                      t.filter_const[q * kPmlFilters + std::size_t(f)]);
+        for (std::size_t i = 0; i < poles; ++i) {
+            const std::size_t cp = c.first_pole[k] + i, p = p0 + i;
+            EXPECT_EQ(c.poles.p[cp], t.element_poles.p[p]);
+            EXPECT_EQ(c.poles.decay[cp], t.element_poles.decay[p]);
+            EXPECT_EQ(c.poles.w_old[cp], t.element_poles.w_old[p]);
+            EXPECT_EQ(c.poles.w_new[cp], t.element_poles.w_new[p]);
+            for (int f = 0; f < kPmlFilters; ++f)
+                EXPECT_EQ(c.filter_newton[cp * kPmlFilters + std::size_t(f)],
+                          t.filter_newton[p * kPmlFilters + std::size_t(f)]);
+        }
+    }
+}
+}  // namespace

@@ -73,7 +73,12 @@ TEST(CudaProbes, SignalsEqualTheCpuEngine) {
                          (design == MomentStepDesign::Fused ? "fused" : "split"));
             CudaEngineOptions options;
             options.moment_step = design;
+            // run_wave_cuda fills the traces; the receivers' names and positions come from run_wave.
             Result gpu;
+            for (const auto& rec : p.receivers) {
+                gpu.receiver_names.push_back(rec.name);
+                gpu.receiver_positions.push_back(rec.snapped);
+            }
             run_wave_cuda(p, {}, gpu, options);
             record_probes(p, gpu);
             ASSERT_EQ(gpu.probes.size(), 2u);
