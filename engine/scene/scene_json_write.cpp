@@ -10,7 +10,7 @@ namespace {
 using OJson = nlohmann::ordered_json;
 
 // A 2D scene writes two entries (its z is 0).
-OJson vec(const Vec3& v, int dimensions) {
+OJson vec(const Vec3& v, int dimensions = 3) {
     return dimensions == 2 ? OJson::array({v[0], v[1]}) : OJson::array({v[0], v[1], v[2]});
 }
 
@@ -114,6 +114,12 @@ OJson probe_json(const ProbeSpec& p) {
     if (!d.delays.empty()) law["delays"] = d.delays;
     j["delay_law"] = law;
     if (p.active_count > 0) j["active"] = {p.active_first, p.active_count};
+    if (p.wedge)
+        j["wedge"] = {{"material", p.wedge->material},
+                      {"angle", p.wedge->angle},
+                      {"height", p.wedge->height},
+                      {"length", p.wedge->length},
+                      {"width", p.wedge->width}};
     return j;
 }
 
