@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <numbers>
 
 #include "core/errors.hpp"
 #include "model/voxel_grid.hpp"
@@ -43,7 +44,12 @@ int Scene::material_id(const std::string& name) const {
 BoxShape probe_wedge_block(const ProbeSpec& p) {
     BoxShape box;
     if (!p.wedge) return box;
-    const double length = p.wedge->length > 0 ? p.wedge->length : (p.elements - 1) * p.pitch + p.element_width;
+    // The beam leaves the aperture sideways by height tan(angle) on its way down: the default
+    // length keeps that shift inside the block on both sides (a block only as long as the
+    // aperture would reflect the beam's leading part off its end face).
+    const double shift = p.wedge->height * std::tan(p.wedge->angle * std::numbers::pi / 180);
+    const double length =
+        p.wedge->length > 0 ? p.wedge->length : (p.elements - 1) * p.pitch + p.element_width + 2 * shift;
     const double width = p.wedge->width > 0 ? p.wedge->width : p.elevation;
     for (std::size_t a = 0; a < 3; ++a) {
         const double n = p.normal[a] > 0 ? 1.0 : p.normal[a] < 0 ? -1.0 : 0.0;

@@ -79,7 +79,7 @@ struct DelayLawSpec {
 // the surface where the probe's centre lies; the probe then sits on its top face. The slope of
 // `angle` degrees (the incidence in the wedge, towards +array_axis) is realised by the delay law
 // (engine/probe/delay_law.hpp): voxel faces are axis-aligned, so the block's top is flat.
-// length or width 0: the probe's own extent along and across the axis.
+// length or width 0: defaults from the probe (probe_wedge_block).
 struct WedgeSpec {
     std::string material;
     double angle = 0;   // degrees, in (0, 90)
@@ -120,7 +120,8 @@ struct ProbeSpec {
 
 // The block a probe's wedge paints (an array with normal and array_axis along grid axes): from
 // the surface through `center` back against the normal by the wedge's height, centred on the
-// probe, the wedge's length (default: the aperture, (N - 1) pitch + element_width) along the
+// probe, the wedge's length (default: the aperture, (N - 1) pitch + element_width, plus
+// 2 height tan(angle), the beam's sideways shift through the block, on each side) along the
 // axis and its width (default: the elevation) across it. The one home of the wedge's geometry:
 // rasterise paints it, validate_scene checks it fits the grid, probe_footprint lifts the face
 // onto its top.
