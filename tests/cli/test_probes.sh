@@ -42,7 +42,7 @@ expect_error wedge-material 1 "wedge.json: probes\[0\]\.wedge\.material: probe '
 derive wedge_flat 's["probes"][0]["wedge"] = {"material": s["materials"][0]["name"], "angle": 90, "height": 0.001}'
 expect_error wedge-angle 1 "wedge_flat.json: probes\[0\]\.wedge\.angle: probe 'PA': must lie strictly between 0 and 90" "$out" -- run "$WORK/wedge_flat.json" --out "$out" -q
 
-derive wedge_tall 's["probes"][0]["wedge"] = {"material": s["materials"][0]["name"], "angle": 36, "height": 1.0}'
+derive wedge_tall 's["probes"][0]["wedge"] = {"material": s["materials"][0]["name"], "angle": 36, "height": 1.0, "length": 0.005}'
 expect_error wedge-outside 1 "wedge_tall.json: probes\[0\]\.wedge\.height: probe 'PA': the wedge reaches outside the grid" "$out" -- run "$WORK/wedge_tall.json" --out "$out" -q
 
 derive unknown_key 's["probes"][0]["frequency"] = 5e6'

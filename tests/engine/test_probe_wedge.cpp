@@ -203,6 +203,28 @@ TEST(WedgeProbe, BadWedgesAreNamed) {
     piston.probes[0].delay_law = {};
     EXPECT_NE(message(piston, "probes[0].type").find("needs an array"), std::string::npos);
 
+    // The probe library's wedge reads and builds on a steel block with rexolite.
+    {
+        const std::vector<ProbeSpec> lib =
+            read_probe_library(std::string(VOXWAVE_ASSETS_DIR) + "/probes/wedge_55s_2.25mhz.json");
+        ASSERT_EQ(lib.size(), 1u);
+        ASSERT_TRUE(lib[0].wedge.has_value());
+        Scene t = block_scene(120, 40, 84, 0.25e-3, steel());
+        t.materials.push_back(rexolite());
+        t.background = "void";
+        BoxShape block;
+        block.min = {0, 0, 0};
+        block.max = {30e-3, 10e-3, 12e-3};
+        t.shapes.push_back({"steel", block});
+        t.probes = lib;
+        t.probes[0].center = {14e-3, 5e-3, 12e-3};
+        validate_scene(t, "lib");
+        const WaveProblem wp = build_wave_problem(t, "lib");
+        ASSERT_EQ(wp.probes.size(), 1u);
+        // Past the first critical angle: the law steers at the steel's vs, the last element first.
+        const double a = std::asin(kWedgeVp * std::sin(rad(55)) / kSteelVs);
+        EXPECT_NEAR(wp.probes[0].delays.back(), 15 * 0.6e-3 * std::sin(a) / kWedgeVp, 1e-13);
+    }
     // The scene file: the wedge round-trips, a wedge key typo is named.
     test::TempDir dir;
     write_scene_json(dir.file("w.json"), s);
