@@ -20,4 +20,19 @@ std::vector<double> probe_element_offsets(int elements, double pitch);
 //   custom: the law's delays as given; none: zeros.
 std::vector<double> delay_law_delays(const DelayLawSpec& law, const std::vector<double>& offsets, double velocity);
 
+// The law of elements in a wedge (speed `wedge_velocity`) at `offsets` along the axis and
+// `heights` above the planar wedge/specimen interface (metres), into a specimen of speed
+// `velocity`, by Fermat's principle: each element's travel time T_e is minimised over the point
+// xi where its ray crosses the interface, and d_e = max_k T_k - T_e.
+//   steer: to the plane wave leaving at `angle` in the specimen,
+//          T_e = min_xi [ |(xi, 0) - (x_e, h_e)| / c_wedge - xi sin(angle) / c ];
+//   focus: to F = (depth tan(angle), -depth), T_e = min_xi [ |.| / c_wedge + |F - (xi, 0)| / c ];
+//   none:  the wedge's own slope of `wedge_angle` degrees: the plane wave in the wedge at that
+//          incidence towards +axis, d_e = (x_e sin(a) - h_e cos(a)) / c_wedge shifted to >= 0.
+// Throws std::invalid_argument for a steering angle no ray in the wedge reaches
+// (c_wedge sin(angle) / c >= 1).
+std::vector<double> wedge_delay_law_delays(const DelayLawSpec& law, double wedge_angle,
+                                           const std::vector<double>& offsets, const std::vector<double>& heights,
+                                           double wedge_velocity, double velocity);
+
 }  // namespace voxwave

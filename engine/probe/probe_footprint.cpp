@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
@@ -75,8 +76,10 @@ ProbeFootprint probe_footprint(const ProbeSpec& probe, const VoxelGrid& g, const
     }
     const Vec3 across = cross(f.normal, f.axis);
     const double ds = g.spacing;
-    const long ka = std::clamp<long>(std::lround((probe.center[A] - g.origin[A]) / ds), 0, g.n[A]);
-    f.center = probe.center;
+    Vec3 face_center = probe.center;
+    if (probe.wedge) face_center[A] -= f.normal[A] * probe.wedge->height;
+    const long ka = std::clamp<long>(std::lround((face_center[A] - g.origin[A]) / ds), 0, g.n[A]);
+    f.center = face_center;
     f.center[A] = g.origin[A] + double(ka) * ds;
 
     const int count = probe.element_count();
@@ -184,14 +187,31 @@ ProbeFootprint probe_footprint(const ProbeSpec& probe, const VoxelGrid& g, const
         f.areas.push_back(area);
     }
 
+    f.specimen = f.material;
+    if (probe.wedge) {
+        // The first element below the painted block, under the centre.
+        const long ks = std::clamp<long>(std::lround((probe.center[A] - g.origin[A]) / ds), 0, g.n[A]);
+        f.wedge_height = std::abs(double(ka - ks)) * ds;
+        std::array<int, 3> cell{};
+        for (int d = 0; d < 3; ++d)
+            cell[std::size_t(d)] =
+                std::clamp(int(std::floor((f.center[std::size_t(d)] - g.origin[std::size_t(d)]) / ds)), 0,
+                           g.n[std::size_t(d)] - 1);
+        cell[A] = side > 0 ? int(ks) : int(ks) - 1;
+        f.specimen = cell[A] >= 0 && cell[A] < g.n[A] ? g.at(cell[0], cell[1], cell[2]) : kVoidId;
+    }
     return f;
 }
 
 double probe_law_velocity(const ProbeSpec& probe, const ProbeFootprint& footprint,
                           const std::vector<Material>& materials) {
     if (probe.delay_law.velocity) return *probe.delay_law.velocity;
-    if (footprint.material == kVoidId || footprint.material > materials.size()) return 0;
-    const Material& m = materials[footprint.material - 1];
+    if (footprint.specimen == kVoidId || footprint.specimen > materials.size()) return 0;
+    const Material& m = materials[footprint.specimen - 1];
+    if (probe.wedge && footprint.material != kVoidId && footprint.material <= materials.size()) {
+        const double c_wedge = materials[footprint.material - 1].vp;
+        if (std::sin(probe.wedge->angle * std::numbers::pi / 180) * m.vp > c_wedge) return m.vs;
+    }
     return probe.mode == "shear" ? m.vs : m.vp;
 }
 

@@ -33,9 +33,13 @@ struct ProbeFootprint {
     std::vector<double> offsets;                     // element centres along `axis` (delay_law.hpp), metres
     std::vector<std::vector<NodalWeight>> elements;  // per element, nodes in increasing order
     std::vector<double> areas;                       // per element: sum of its weights, m^2
-    MaterialId material = kVoidId;                   // of the specimen element under the centre
+    MaterialId material = kVoidId;                   // of the element under the centre (a wedge's: the wedge)
+    MaterialId specimen = kVoidId;                   // of the element under the centre, below any wedge
+    double wedge_height = 0;                         // metres from the face down to the specimen (0: no wedge)
 };
 
+// The probe `probe` (scene field `field`) on a wedge has its face on the wedge block's top:
+// its centre moved back against the normal by the wedge's height.
 // The probe `probe` (scene field `field`, e.g. "probes[0]") on `grid`. Throws
 // InputError(label, field.key, "probe 'NAME': reason") when its face lies on no surface of the
 // model (material on the specimen side and void or the grid's edge behind it, under every part of
@@ -43,7 +47,9 @@ struct ProbeFootprint {
 ProbeFootprint probe_footprint(const ProbeSpec& probe, const VoxelGrid& grid, const std::string& label,
                                const std::string& field);
 
-// The wave speed of the probe's default law: vp of the material under it, vs in shear mode.
+// The wave speed of the probe's default law in the specimen: vp of the material under it (under
+// its wedge), vs in shear mode or, on a wedge, when the wedge's angle is past the first critical
+// angle (sin(angle) > c_wedge / vp: only the shear wave refracts, the angle-beam design).
 double probe_law_velocity(const ProbeSpec& probe, const ProbeFootprint& footprint,
                           const std::vector<Material>& materials);
 

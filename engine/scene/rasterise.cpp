@@ -203,6 +203,11 @@ VoxelGrid rasterise(const Scene& scene, double spacing) {
                 shape.geometry);
         }
     }
+    // Wedges last: they sit on the specimen, in the void above it.
+    for (std::size_t i = 0; i < scene.probes.size(); ++i)
+        if (const auto& w = scene.probes[i].wedge)
+            painter.paint(probe_wedge_block(scene.probes[i]),
+                          id_of(scene, w->material, "probes[" + std::to_string(i) + "].wedge.material"));
     return g;
 }
 

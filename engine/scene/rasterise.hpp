@@ -12,7 +12,7 @@ namespace voxwave {
 
 // Element counts n = max(1, round(size / spacing)). Order of painting: background, then the
 // painted voxels file (resampled nearest-neighbour from its own spacing, id 0 kept as void),
-// then shapes in order (later shapes win). An element takes a shape's material when its centre
+// then shapes in order (later shapes win), then the probes' wedges (probe_wedge_block). An element takes a shape's material when its centre
 // lies inside the shape. spacing <= 0 uses scene.grid.spacing.
 VoxelGrid rasterise(const Scene& scene, double spacing = 0);
 

@@ -1,6 +1,8 @@
 #include "scene/scene.hpp"
 
+#include <cmath>
 #include <filesystem>
+#include <numbers>
 
 #include "core/errors.hpp"
 #include "model/voxel_grid.hpp"
@@ -37,6 +39,29 @@ int Scene::material_id(const std::string& name) const {
     std::string known = "void";
     for (const auto& m : materials) known += ", " + m.name;
     throw InputError("", "material", "unknown material '" + name + "' (the scene defines: " + known + ")");
+}
+
+BoxShape probe_wedge_block(const ProbeSpec& p) {
+    BoxShape box;
+    if (!p.wedge) return box;
+    // The beam leaves the aperture sideways by height tan(angle) on its way down: the default
+    // length keeps that shift inside the block on both sides (a block only as long as the
+    // aperture would reflect the beam's leading part off its end face).
+    const double shift = p.wedge->height * std::tan(p.wedge->angle * std::numbers::pi / 180);
+    const double length =
+        p.wedge->length > 0 ? p.wedge->length : (p.elements - 1) * p.pitch + p.element_width + 2 * shift;
+    const double width = p.wedge->width > 0 ? p.wedge->width : p.elevation;
+    for (std::size_t a = 0; a < 3; ++a) {
+        const double n = p.normal[a] > 0 ? 1.0 : p.normal[a] < 0 ? -1.0 : 0.0;
+        const double u = std::abs(p.array_axis[a]) > 0 ? 1.0 : 0.0;
+        // Along the normal the block spans [surface - height, surface] (towards -normal); along
+        // the axis +-length / 2; along the third axis +-width / 2.
+        const double lo = n > 0 ? -p.wedge->height : n < 0 ? 0.0 : u > 0 ? -0.5 * length : -0.5 * width;
+        const double hi = n > 0 ? 0.0 : n < 0 ? p.wedge->height : u > 0 ? 0.5 * length : 0.5 * width;
+        box.min[a] = p.center[a] + lo;
+        box.max[a] = p.center[a] + hi;
+    }
+    return box;
 }
 
 int parse_boundary_face(const std::string& name, const std::string& field) {

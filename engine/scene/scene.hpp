@@ -73,6 +73,21 @@ struct DelayLawSpec {
     bool operator==(const DelayLawSpec&) const = default;
 };
 
+// An angle-beam wedge under a probe (docs/architecture.md#probes-and-scans): a block of
+// `material` (a name in the scene's materials, e.g. the library's "rexolite") `height` thick
+// along the normal, `length` along array_axis and `width` across it, painted at rasterisation on
+// the surface where the probe's centre lies; the probe then sits on its top face. The slope of
+// `angle` degrees (the incidence in the wedge, towards +array_axis) is realised by the delay law
+// (engine/probe/delay_law.hpp): voxel faces are axis-aligned, so the block's top is flat.
+// length or width 0: defaults from the probe (probe_wedge_block).
+struct WedgeSpec {
+    std::string material;
+    double angle = 0;   // degrees, in (0, 90)
+    double height = 0;  // metres
+    double length = 0, width = 0;
+    bool operator==(const WedgeSpec&) const = default;
+};
+
 // A contact transducer on a surface of the model (engine/probe): a piston (one element, a disk
 // or a rectangle) or a linear array of `elements` rectangles `element_width` x `elevation` at
 // `pitch` along `array_axis`. Transmitting, its face carries the traction amplitude x wavelet
@@ -95,12 +110,22 @@ struct ProbeSpec {
     double amplitude = 1.0;                              // Pa
     Wavelet wavelet;
     DelayLawSpec delay_law;
+    std::optional<WedgeSpec> wedge;          // centre: on the specimen, under the wedge
     int active_first = 0, active_count = 0;  // "active": [first, count]; count 0 = every element
     bool transmit = true, receive = true;
     bool operator==(const ProbeSpec&) const = default;
     bool is_array() const { return type == "array"; }
     int element_count() const { return is_array() ? elements : 1; }
 };
+
+// The block a probe's wedge paints (an array with normal and array_axis along grid axes): from
+// the surface through `center` back against the normal by the wedge's height, centred on the
+// probe, the wedge's length (default: the aperture, (N - 1) pitch + element_width, plus
+// 2 height tan(angle), the beam's sideways shift through the block, on each side) along the
+// axis and its width (default: the elevation) across it. The one home of the wedge's geometry:
+// rasterise paints it, validate_scene checks it fits the grid, probe_footprint lifts the face
+// onto its top.
+BoxShape probe_wedge_block(const ProbeSpec& probe);
 
 // Shots of one probe moved over the model: "single" (one shot), "linear" (`positions` shots
 // `step` apart: a B-scan) or "raster" (`positions2` lines `step2` apart of `positions` shots

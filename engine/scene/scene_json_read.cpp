@@ -281,15 +281,15 @@ private:
         p.wavelet = wavelet(ObjectReader(r.at("wavelet"), file_, r.field("wavelet")));
         if (r.has("delay_law")) p.delay_law = delay_law(ObjectReader(r.at("delay_law"), file_, r.field("delay_law")));
         if (r.has("wedge")) {
-            // The contract's keys are known, so a typo still reads as one; the wedge itself (a
-            // painted block and a law by Fermat's principle) is not built yet, and a probe run
-            // without it would put the beam somewhere the user did not ask for.
             ObjectReader w(r.at("wedge"), file_, r.field("wedge"));
             w.allow({"material", "angle", "height", "length", "width"});
-            throw InputError(file_, r.field("wedge"),
-                             "probe '" + p.name +
-                                 "': angle-beam wedges are not supported yet (remove the wedge; the probe then "
-                                 "sits on the specimen)");
+            WedgeSpec wedge;
+            wedge.material = w.string("material");
+            wedge.angle = w.number("angle");
+            wedge.height = w.number("height");
+            wedge.length = w.number_or("length", 0);
+            wedge.width = w.number_or("width", 0);
+            p.wedge = wedge;
         }
         if (r.has("active")) {
             const Json& a = json::to_array(r.at("active"), file_, r.field("active"));

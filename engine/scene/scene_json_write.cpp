@@ -115,6 +115,12 @@ OJson probe_json(const ProbeSpec& p) {
     if (!d.delays.empty()) law["delays"] = d.delays;
     j["delay_law"] = law;
     if (p.active_count > 0) j["active"] = {p.active_first, p.active_count};
+    if (p.wedge)
+        j["wedge"] = {{"material", p.wedge->material},
+                      {"angle", p.wedge->angle},
+                      {"height", p.wedge->height},
+                      {"length", p.wedge->length},
+                      {"width", p.wedge->width}};
     return j;
 }
 

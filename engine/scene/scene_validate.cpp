@@ -218,6 +218,7 @@ public:
             finite(field + ".amplitude", p.amplitude);
             wavelet(field + ".wavelet", p.wavelet);
             delay_law(p, field + ".delay_law", who);
+            if (p.wedge) wedge(p, field + ".wedge", who);
             if (!p.transmit && !p.receive) throw fail("transmit", "neither transmits nor receives");
         }
     }
@@ -252,12 +253,67 @@ public:
         }
     }
 
+    void wedge(const ProbeSpec& p, const std::string& field, const std::string& who) const {
+        const WedgeSpec& w = *p.wedge;
+        auto fail = [&](const std::string& key, const std::string& reason) {
+            return error(field + "." + key, who + reason);
+        };
+        try {
+            if (scene_.material_id(w.material) == kVoidId)
+                throw fail("material", "a wedge must be a material, not void");
+        } catch (const InputError& e) {
+            if (e.field() != "material") throw;
+            throw fail("material", e.reason());
+        }
+        finite(field + ".angle", w.angle);
+        if (!(w.angle > 0 && w.angle < 90))
+            throw fail("angle", "must lie strictly between 0 and 90 degrees (got " + format_number(w.angle) + ")");
+        if (!(std::isfinite(w.height) && w.height > 0))
+            throw fail("height", "must be > 0 (got " + format_number(w.height) + ")");
+        for (auto [key, v] : {std::pair{"length", w.length}, std::pair{"width", w.width}})
+            if (!(std::isfinite(v) && v >= 0))
+                throw fail(key, "must be >= 0 (0: the probe's own extent; got " + format_number(v) + ")");
+        // The slope is realised by the array's law over a flat, axis-aligned block
+        // (docs/architecture.md#probes-and-scans): a piston has no law to realise it with.
+        const std::string probe_field = field.substr(0, field.size() - 6);  // without ".wedge"
+        if (!p.is_array())
+            throw error(probe_field + ".type",
+                        who + "a wedge needs an array probe (its slope is realised by the delay law)");
+        if (axis_of(p.array_axis) < 0)
+            throw error(probe_field + ".array_axis",
+                        who + "must lie along a grid axis on a wedge (the block is painted from axis-aligned voxels)");
+        if (p.delay_law.type == "custom")
+            throw error(probe_field + ".delay_law.type",
+                        who + "a wedge takes a none, steer or focus law (a custom law gives every delay itself)");
+        const double aperture = (p.elements - 1) * p.pitch + p.element_width;
+        if (w.length > 0 && w.length < aperture * (1 - 1e-9))
+            throw fail("length", "must cover the array's aperture (" + format_number(aperture) + " m)");
+        if (w.width > 0 && w.width < p.elevation * (1 - 1e-9))
+            throw fail("width", "must cover the elements' elevation (" + format_number(p.elevation) + " m)");
+        const BoxShape box = probe_wedge_block(p);
+        const GridSpec& g = scene_.grid;
+        const double tol = 1e-9 * std::max({g.size[0], g.size[1], g.size[2]});
+        for (int a = 0; a < 3; ++a)
+            if (box.min[a] < g.origin[a] - tol || box.max[a] > g.origin[a] + g.size[a] + tol) {
+                const std::string key = p.normal[a] != 0 ? "height" : p.array_axis[a] != 0 ? "length" : "width";
+                throw fail(key, std::string("the wedge reaches outside the grid along ") + "xyz"[a] + " (" +
+                                    format_number(box.min[a]) + " to " + format_number(box.max[a]) +
+                                    " m; the grid spans " + format_number(g.origin[a]) + " to " +
+                                    format_number(g.origin[a] + g.size[a]) + " m)");
+            }
+    }
+
     void scan() const {
         if (!scene_.scan) return;
         const ScanSpec& s = *scene_.scan;
         const bool known = std::any_of(scene_.probes.begin(), scene_.probes.end(),
                                        [&](const ProbeSpec& p) { return p.name == s.probe; });
         if (!known) throw error("scan.probe", "no probe named '" + s.probe + "' in probes");
+        for (const ProbeSpec& p : scene_.probes)
+            if (p.name == s.probe && p.wedge && s.type != "single")
+                throw error("scan.type", "probe '" + p.name +
+                                             "': a probe on a wedge is not scanned yet (its block is painted once, "
+                                             "where the scene puts it); use type single");
         if (s.type != "single" && s.type != "linear" && s.type != "raster")
             throw error("scan.type", "unknown scan type '" + s.type + "' (expected single, linear or raster)");
         finite("scan.step", s.step);
@@ -412,7 +468,8 @@ public:
         if (scene_.snapshots) {
             // The snapshot rules sample the voxel corners; a spectral run's nodes are its GLL grid.
             if (r.method == Method::Sem)
-                throw error("run.snapshots", "sem runs do not write wavefield snapshots yet; use vfem, ovfem or tcovfem");
+                throw error("run.snapshots",
+                            "sem runs do not write wavefield snapshots yet; use vfem, ovfem or tcovfem");
             validate_snapshot_spec(*scene_.snapshots, scene_.grid, label_);
         }
     }

@@ -11,13 +11,14 @@
 
 #include "boundary/boundary_conditions.hpp"
 #include "core/errors.hpp"
+#include "core/format_number.hpp"
 #include "probe/delay_law.hpp"
 #include "probe/probe_footprint.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/run_rules.hpp"
+#include "wave/plane_strain_element_matrix.hpp"
 #include "wave/sem_element_matrix.hpp"
 #include "wave/sem_mesh.hpp"
-#include "wave/plane_strain_element_matrix.hpp"
 #include "wave/voxel_element_matrix.hpp"
 
 namespace voxwave {
@@ -234,7 +235,22 @@ void add_probe(WaveProblem& p, const ProbeSpec& spec, const Vec3& center, std::s
         const double mid = 0.5 * (face.offsets[std::size_t(first)] + face.offsets[std::size_t(first + count - 1)]);
         std::vector<double> local;
         for (int e = first; e < first + count; ++e) local.push_back(face.offsets[std::size_t(e)] - mid);
-        const std::vector<double> d = delay_law_delays(spec.delay_law, local, velocity);
+        std::vector<double> d;
+        if (spec.wedge) {
+            // Every element on the block's flat top, the wedge's height above the specimen.
+            const double c_wedge = face.material != kVoidId ? p.materials[face.material - 1].vp : 0;
+            const std::vector<double> heights(local.size(), face.wedge_height);
+            try {
+                d = wedge_delay_law_delays(spec.delay_law, spec.wedge->angle, local, heights, c_wedge, velocity);
+            } catch (const std::invalid_argument&) {
+                throw InputError(label, field + ".delay_law.angle",
+                                 "probe '" + spec.name + "': no ray in the wedge (" + format_number(c_wedge) +
+                                     " m/s) refracts to " + format_number(spec.delay_law.angle) +
+                                     " degrees in the specimen (" + format_number(velocity) + " m/s)");
+            }
+        } else {
+            d = delay_law_delays(spec.delay_law, local, velocity);
+        }
         std::copy(d.begin(), d.end(), delays.begin() + first);
     }
     const std::size_t nx1 = std::size_t(p.grid.n[0]) + 1, ny1 = std::size_t(p.grid.n[1]) + 1;

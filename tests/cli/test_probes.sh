@@ -36,8 +36,14 @@ expect_error elements-outside 1 "too_wide.json: probes\[0\]\.elements: probe 'PA
 derive steep 's["probes"][0]["delay_law"]["angle"] = 95'
 expect_error law-angle 1 "steep.json: probes\[0\]\.delay_law\.angle: probe 'PA': must lie strictly between -90 and 90" "$out" -- run "$WORK/steep.json" --out "$out" -q
 
-derive wedge 's["probes"][0]["wedge"] = {"material": "rexolite", "angle": 36, "height": 0.01}'
-expect_error wedge 1 "wedge.json: probes\[0\]\.wedge: probe 'PA': angle-beam wedges are not supported yet" "$out" -- run "$WORK/wedge.json" --out "$out" -q
+derive wedge 's["probes"][0]["wedge"] = {"material": "rexolite", "angle": 36, "height": 0.001}'
+expect_error wedge-material 1 "wedge.json: probes\[0\]\.wedge\.material: probe 'PA': unknown material 'rexolite'" "$out" -- run "$WORK/wedge.json" --out "$out" -q
+
+derive wedge_flat 's["probes"][0]["wedge"] = {"material": s["materials"][0]["name"], "angle": 90, "height": 0.001}'
+expect_error wedge-angle 1 "wedge_flat.json: probes\[0\]\.wedge\.angle: probe 'PA': must lie strictly between 0 and 90" "$out" -- run "$WORK/wedge_flat.json" --out "$out" -q
+
+derive wedge_tall 's["probes"][0]["wedge"] = {"material": s["materials"][0]["name"], "angle": 36, "height": 1.0, "length": 0.005}'
+expect_error wedge-outside 1 "wedge_tall.json: probes\[0\]\.wedge\.height: probe 'PA': the wedge reaches outside the grid" "$out" -- run "$WORK/wedge_tall.json" --out "$out" -q
 
 derive unknown_key 's["probes"][0]["frequency"] = 5e6'
 expect_error unknown-probe-key 1 "unknown_key.json: probes\[0\]\.frequency: unknown key" "$out" -- run "$WORK/unknown_key.json" --out "$out" -q

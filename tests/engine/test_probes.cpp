@@ -238,8 +238,8 @@ TEST(ProbeScene, ProbesAndScanRoundTripAndBadKeysAreNamed) {
               std::string::npos);
     const std::string wedge =
         message(edited("\"elements\": 8", "\"elements\": 8, \"wedge\": {\"material\": \"rexolite\", \"angle\": 36}"),
-                "probes[0].wedge");
-    EXPECT_NE(wedge.find("probe 'PA': angle-beam wedges are not supported yet"), std::string::npos) << wedge;
+                "probes[0].wedge.height");
+    EXPECT_NE(wedge.find("missing"), std::string::npos) << wedge;
     EXPECT_NE(message(edited("\"type\": \"piston\"", "\"type\": \"horn\""), "probes[1].type").find("probe 'UT'"),
               std::string::npos);
     EXPECT_NE(message(edited("\"probe\": \"PA\"", "\"probe\": \"PB\""), "scan.probe").find("no probe named 'PB'"),
