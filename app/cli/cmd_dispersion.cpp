@@ -31,11 +31,10 @@ int run(const DispersionOptions& o) {
     if (m == Method::Tcovfem && o.plane_strain) throw InputError("", "--method", "tcovfem has no 2D element");
     if (m == Method::Sem && o.plane_strain) throw InputError("", "--method", "sem has no 2D element");
     const int dims = o.plane_strain ? 2 : 3;
-    const auto table =
-        m == Method::Sem
-            ? sem_dispersion_table(o.order, o.spacing, mat, o.dt, ppw, default_dispersion_directions())
-            : dispersion_table(m == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem, o.spacing, mat, o.dt, ppw,
-                               default_dispersion_directions(dims), dims);
+    const auto table = m == Method::Sem
+                           ? sem_dispersion_table(o.order, o.spacing, mat, o.dt, ppw, default_dispersion_directions())
+                           : dispersion_table(m == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem, o.spacing,
+                                              mat, o.dt, ppw, default_dispersion_directions(dims), dims);
     const std::string name = m == Method::Sem ? "sem" + std::to_string(o.order) : std::string(to_string(m));
     write_dispersion_h5(o.out, name, o.spacing, o.dt, table);
     if (!o.quiet) {

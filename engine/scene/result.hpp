@@ -56,8 +56,8 @@ struct Result {
     std::vector<double> time;                               // nt
     std::vector<double> displacement;                       // n x nt x components, row-major
     std::vector<double> velocity;                           // n x nt x components, row-major
-    SnapshotSeries snapshots;  // run.snapshots (empty without): /snapshots and the XDMF file beside
-    std::vector<ProbeRecord> probes;                        // receiving probes, in the scene's order
+    SnapshotSeries snapshots;         // run.snapshots (empty without): /snapshots and the XDMF file beside
+    std::vector<ProbeRecord> probes;  // receiving probes, in the scene's order
     std::optional<ScanRecord> scan;
 
     std::size_t receiver_count() const { return receiver_names.size(); }

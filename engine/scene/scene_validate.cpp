@@ -427,7 +427,8 @@ public:
                 throw error("shapes[" + std::to_string(i) + "].type",
                             "a 2D scene has no cylinders (a disk is a sphere, a strip a box)");
             else if (std::holds_alternative<StlShape>(scene_.shapes[i].geometry))
-                throw error("shapes[" + std::to_string(i) + "].type", "an STL surface is 3D; a 2D scene paints with shapes");
+                throw error("shapes[" + std::to_string(i) + "].type",
+                            "an STL surface is 3D; a 2D scene paints with shapes");
         if (scene_.voxels) throw error("voxels", "painted voxel files are 3D; a 2D scene paints with shapes");
         for (std::size_t i = 0; i < scene_.sources.size(); ++i)
             if (scene_.sources[i].direction[2] != 0)

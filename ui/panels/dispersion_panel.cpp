@@ -131,8 +131,9 @@ void DispersionPanel::recompute() {
     };
     std::vector<Curve> curves;
     for (ElementMethod em : {ElementMethod::Vfem, ElementMethod::Ovfem})
-        curves.push_back({em == ElementMethod::Vfem ? "VFEM" : "OVFEM",
-                          [=](const auto& p, auto d) { return dispersion_table(em, ds, m, dt, p, std::move(d), dims); }});
+        curves.push_back({em == ElementMethod::Vfem ? "VFEM" : "OVFEM", [=](const auto& p, auto d) {
+                              return dispersion_table(em, ds, m, dt, p, std::move(d), dims);
+                          }});
     // The spectral elements are 3D only.
     for (int order = kSemMinOrder; order <= kSemMaxOrder && !plane; ++order) {
         const double sem_dt =

@@ -121,9 +121,8 @@ void RunPanel::apply() {
     r.order = order_->value();
     r.backend = Backend(backend_->currentIndex());
     r.dt = dt_->value() * 1e-6;
-    const double stable =
-        stable_time_step(doc_->model(), doc_->scene().materials, r.method, doc_->scene().damping, r.order,
-                         doc_->scene().grid.dimensions);
+    const double stable = stable_time_step(doc_->model(), doc_->scene().materials, r.method, doc_->scene().damping,
+                                           r.order, doc_->scene().grid.dimensions);
     if (!time_step_stable(r.dt, stable)) r.dt = stable;  // the engine refuses an unstable dt: clamp and show it
     r.duration = duration_->value() * 1e-6;
     r.steps = 0;
