@@ -12,8 +12,8 @@ namespace voxwave {
 
 // Element counts n = max(1, round(size / spacing)). Order of painting: background, then the
 // painted voxels file (resampled nearest-neighbour from its own spacing, id 0 kept as void),
-// then shapes in order (later shapes win), then the probes' wedges (probe_wedge_block). An element takes a shape's material when its centre
-// lies inside the shape. spacing <= 0 uses scene.grid.spacing.
+// then shapes in order (later shapes win), then the probes' wedges (probe_wedge_block). An element takes a shape's
+// material when its centre lies inside the shape. spacing <= 0 uses scene.grid.spacing.
 VoxelGrid rasterise(const Scene& scene, double spacing = 0);
 
 // The elements of `grid` whose centres lie inside `shape` (an aggregate: inside any of its
