@@ -76,10 +76,11 @@ for phase in "$@"; do
       log "scaling (bench-scaling: the distributed fused step against the single-GPU fused step, strong and weak)"
       M=$OUT/scaling.md
       G=$(nvidia-smi -L | wc -l)
-      for ds in 0.002 0.001 0.0005; do
+      # SCALING_SPACINGS / SCALING_RANKS narrow the sweep to fit one device call.
+      for ds in ${SCALING_SPACINGS:-0.002 0.001 0.0005}; do
         steps=2000; [ $ds = 0.001 ] && steps=500; [ $ds = 0.0005 ] && steps=200
         for m in ovfem tcovfem; do
-          for np in 2 4; do
+          for np in ${SCALING_RANKS:-2 4}; do
             [ "$np" -le "$G" ] || continue
             for sc in strong weak; do
               mpiexec.openmpi -np $np $CLI bench-scaling --spacing $ds --method $m --scaling $sc --steps $steps \
