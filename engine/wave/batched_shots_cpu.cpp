@@ -1,0 +1,220 @@
+// The batched CPU stepper (batched_shots.hpp): B members of one model, batch innermost, each
+// element's forces computed for W members at once with the element kernel instantiated on a GCC
+// vector of W lanes (the same operations per lane as the scalar kernel).
+//
+// The 64-byte vectors never cross a non-inlined call boundary of another translation unit (see
+// voxel_stiffness_cpu.cpp): the ABI warning does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+#include <omp.h>
+
+#include <array>
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "core/float_env.hpp"
+#include "wave/batched_shots.hpp"
+#include "wave/central_difference.hpp"
+#include "wave/update_coefficients.hpp"
+#include "wave/voxel_element_kernel.hpp"
+#include "wave/wavelet.hpp"
+
+namespace voxwave {
+namespace {
+
+template <class Real>
+class BatchedCpuStepper {
+public:
+    static constexpr std::size_t W = 64 / sizeof(Real);  // members per vector (one 64-byte register)
+    typedef Real V __attribute__((vector_size(64)));
+
+    BatchedCpuStepper(const WaveProblem& p, const std::vector<const ShotSources*>& group)
+        : p_(p),
+          group_(group),
+          nn_(p.grid.node_count()),
+          bp_((group.size() + W - 1) / W * W),
+          beta_over_dt_(static_cast<Real>(p.rayleigh.beta / p.dt)),
+          uniform_h_(!p.boundary.has_node_damping()) {
+        UpdateCoefficients<Real> c = update_coefficients<Real>(p);
+        a_ = std::move(c.dt2_inv_mass);
+        ih_ = std::move(c.inv_one_plus_h);
+        mh_ = std::move(c.one_minus_h);
+        for (std::size_t m = 0; m < p.materials.size(); ++m) {
+            lambda_[m + 1] = static_cast<Real>(p.materials[m].lame_lambda());
+            mu_[m + 1] = static_cast<Real>(p.materials[m].shear_modulus());
+        }
+        const ModeScales sc = mode_scales(p.element_method(), p.grid.spacing);
+        s0_ = static_cast<Real>(sc.constant);
+        s1_ = static_cast<Real>(sc.linear);
+        s2_ = static_cast<Real>(sc.bilinear);
+        for (auto* v : {&u_, &up_, &f_}) v->assign(3 * nn_ * bp_, Real(0));
+    }
+
+    std::size_t index(std::size_t node, int c, std::size_t member) const {
+        return (node * 3 + std::size_t(c)) * bp_ + member;
+    }
+    double displacement_at(std::size_t m, std::size_t node, int c) const { return double(u_[index(node, c, m)]); }
+    double previous_at(std::size_t m, std::size_t node, int c) const { return double(up_[index(node, c, m)]); }
+
+    void step(std::int64_t n) {
+        if (beta_over_dt_ != Real(0))
+            element_forces<true>();
+        else
+            element_forces<false>();
+        update();
+        add_sources(n);
+        u_.swap(up_);
+    }
+
+private:
+    static V load(const Real* p) {
+        V v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
+    static void store(Real* p, const V& v) { std::memcpy(p, &v, sizeof v); }
+
+    // f += K w for every member. Element plane k adds to node planes k and k + 1, so the planes
+    // of one parity never share a node: even planes, then odd ones, each plane by one thread.
+    // The order of the additions does not depend on the thread count.
+    template <bool Damped>
+    void element_forces() {
+        const VoxelGrid& g = p_.grid;
+        const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
+        const std::size_t chunks = bp_ / W;
+        const Real b = beta_over_dt_, keep = Real(1) + b;
+        const Real* __restrict u = u_.data();
+        const Real* __restrict up = up_.data();
+        Real* __restrict f = f_.data();
+        for (int parity = 0; parity < 2; ++parity) {
+#pragma omp parallel
+            {
+                const FlushDenormalsScope no_subnormals;
+                const V v0 = V{} + s0_, v1 = V{} + s1_, v2 = V{} + s2_;
+#pragma omp for schedule(dynamic, 1)
+                for (int k = parity; k < nz; k += 2)
+                    for (int j = 0; j < ny; ++j)
+                        for (int i = 0; i < nx; ++i) {
+                            const MaterialId id = g.ids[g.element_index(i, j, k)];
+                            if (id == 0) continue;  // void: no element
+                            std::size_t base[8];
+                            for (int c = 0; c < 2; ++c)
+                                for (int bb = 0; bb < 2; ++bb)
+                                    for (int a = 0; a < 2; ++a)
+                                        base[voxel_local_node(a, bb, c)] = g.node_index(i + a, j + bb, k + c) * 3 * bp_;
+                            const V lam = V{} + lambda_[id], mu = V{} + mu_[id];
+                            for (std::size_t q = 0; q < chunks; ++q) {
+                                V ue[24], fe[24];
+                                for (int l = 0; l < 8; ++l)
+                                    for (int comp = 0; comp < 3; ++comp) {
+                                        const std::size_t at = base[l] + std::size_t(comp) * bp_ + q * W;
+                                        if constexpr (Damped)
+                                            ue[3 * l + comp] = keep * load(u + at) - b * load(up + at);
+                                        else
+                                            ue[3 * l + comp] = load(u + at);
+                                    }
+                                voxel_element_force<V>(ue, lam, mu, v0, v1, v2, fe);
+                                for (int l = 0; l < 8; ++l)
+                                    for (int comp = 0; comp < 3; ++comp) {
+                                        Real* dst = f + base[l] + std::size_t(comp) * bp_ + q * W;
+                                        store(dst, load(dst) + fe[3 * l + comp]);
+                                    }
+                            }
+                        }
+            }
+        }
+    }
+
+    // up = u+ from u, u-, f (central_difference_node, as the single stepper), and f = 0 again.
+    void update() {
+        const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(nn_);
+        const std::size_t row = 3 * bp_;
+#pragma omp parallel
+        {
+            const FlushDenormalsScope no_subnormals;
+#pragma omp for schedule(static)
+            for (std::ptrdiff_t n = 0; n < nn; ++n) {
+                const Real a = a_[std::size_t(n)];
+                const Real ih = ih_[uniform_h_ ? 0 : std::size_t(n)], mh = mh_[uniform_h_ ? 0 : std::size_t(n)];
+                const Real* __restrict u = u_.data() + std::size_t(n) * row;
+                Real* __restrict up = up_.data() + std::size_t(n) * row;
+                Real* __restrict f = f_.data() + std::size_t(n) * row;
+#pragma omp simd
+                for (std::size_t i = 0; i < row; ++i) {
+                    up[i] = central_difference_node(u[i], up[i], a * f[i], mh, ih);
+                    f[i] = Real(0);
+                }
+            }
+        }
+    }
+
+    // u+ += dt^2/m F(t_n) / (1 + h) at each member's source nodes (CpuTimeStepper::add_sources).
+    void add_sources(std::int64_t n) {
+        const double t = double(n) * p_.dt;
+        for (std::size_t m = 0; m < group_.size(); ++m)
+            for (const SourceTerm& s : group_[m]->sources) {
+                const double w = evaluate_wavelet(s.wavelet, t - s.time_shift);
+                if (w == 0.0) continue;
+                const Real scale = a_[s.node] * ih_[uniform_h_ ? 0 : s.node];
+                for (int c = 0; c < 3; ++c) up_[index(s.node, c, m)] += scale * static_cast<Real>(s.force[c] * w);
+            }
+    }
+
+    const WaveProblem& p_;
+    const std::vector<const ShotSources*>& group_;
+    std::size_t nn_, bp_;  // nodes; members padded to whole vectors (the padding lanes stay 0)
+    Real beta_over_dt_;
+    bool uniform_h_;
+    std::vector<Real> a_, ih_, mh_;
+    std::array<Real, 256> lambda_{}, mu_{};
+    Real s0_, s1_, s2_;
+    std::vector<Real> u_, up_, f_;
+};
+
+template <class Real>
+std::vector<ShotTraces> run_group(const WaveProblem& p, const std::vector<const ShotSources*>& group,
+                                  const StepProgress& progress) {
+    BatchedCpuStepper<Real> stepper(p, group);
+    const std::size_t nt = static_cast<std::size_t>(p.steps);
+    std::vector<ShotTraces> out(group.size());
+    std::vector<std::vector<double>> before(group.size());
+    for (std::size_t m = 0; m < group.size(); ++m) {
+        const std::size_t nr = group[m]->receivers.size();
+        out[m].displacement.assign(nr * nt * 3, 0.0);
+        out[m].velocity.assign(nr * nt * 3, 0.0);
+        before[m].assign(nr * 3, 0.0);
+    }
+    for (std::int64_t n = 0; n < p.steps; ++n) {
+        const std::size_t t = static_cast<std::size_t>(n);
+        for (std::size_t m = 0; m < group.size(); ++m) {
+            const auto& rec = group[m]->receivers;
+            for (std::size_t i = 0; i < rec.size(); ++i)
+                for (int c = 0; c < 3; ++c) {
+                    out[m].displacement[(i * nt + t) * 3 + c] = stepper.displacement_at(m, rec[i].node, c);
+                    before[m][i * 3 + c] = stepper.previous_at(m, rec[i].node, c);
+                }
+        }
+        stepper.step(n);
+        for (std::size_t m = 0; m < group.size(); ++m) {
+            const auto& rec = group[m]->receivers;
+            for (std::size_t i = 0; i < rec.size(); ++i)
+                for (int c = 0; c < 3; ++c)
+                    out[m].velocity[(i * nt + t) * 3 + c] =
+                        (stepper.displacement_at(m, rec[i].node, c) - before[m][i * 3 + c]) / (2.0 * p.dt);
+        }
+        if (progress && !progress(n + 1)) throw Cancelled{};
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<ShotTraces> run_shot_group_cpu(const WaveProblem& model, const std::vector<const ShotSources*>& group,
+                                           const StepProgress& progress) {
+    const std::string why = batched_shots_unsupported(model);
+    if (!why.empty()) throw RuntimeError("run_shot_group_cpu: " + why);
+    return model.precision == Precision::Fp64 ? run_group<double>(model, group, progress)
+                                              : run_group<float>(model, group, progress);
+}
+
+}  // namespace voxwave
