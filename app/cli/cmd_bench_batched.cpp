@@ -57,10 +57,10 @@ int run(const BenchBatchedOptions& o) {
     Scene scene = bench_scene(o, ds);
     validate_scene(scene, "bench-batched");
     WaveProblem model = build_wave_problem(scene, "bench-batched");
-    const std::string why = batched_shots_unsupported(model);
-    if (!why.empty()) throw InputError("", "--method", why + " is not batched");
     std::string note;
     const Backend backend = resolve_backend(model.backend, note, "--backend");
+    const std::string why = batched_shots_unsupported(model, backend);
+    if (!why.empty()) throw InputError("", "--method", why + " is not batched");
     model.backend = backend;
     // Shot k: element k of a line array along x across the middle of the top face (pitch 1 mm,
     // or less where the block is narrower) fires; all elements receive.
@@ -150,7 +150,7 @@ std::function<int()> add_bench_batched_command(CLI::App& app) {
     c->add_option("--batch", o->batch, "Shots stepped together, 0 (default): as many as memory allows");
     c->add_option("--single-runs", o->singles,
                   "Time only this many single runs and scale to all shots (default 0: all of them)");
-    c->add_option("--method", o->method, "vfem | ovfem (default ovfem)");
+    c->add_option("--method", o->method, "vfem | ovfem | tcovfem (CPU only; default ovfem)");
     c->add_option("--precision", o->precision, "fp64 | fp32 (default fp64)");
     c->add_option("--backend", o->backend, "auto | cpu | cuda");
     c->add_option("--out,-o", o->out, "Append the markdown report to this file");

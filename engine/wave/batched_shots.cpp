@@ -14,10 +14,10 @@ namespace voxwave {
 
 ShotSources shot_sources(const WaveProblem& p) { return {p.sources, p.receivers, p.probes, p.scene_receiver_count}; }
 
-std::string batched_shots_unsupported(const WaveProblem& p) {
+std::string batched_shots_unsupported(const WaveProblem& p, Backend backend) {
     if (p.dimensions == 2) return "a plane-strain (2D) scene";
     if (p.method == Method::Sem) return "method sem";
-    if (p.method == Method::Tcovfem) return "method tcovfem";
+    if (p.method == Method::Tcovfem && backend == Backend::Cuda) return "method tcovfem on CUDA";
     if (p.boundary.has_pml()) return "a PML (the sponge is batched)";
     if (!p.snapshot_nodes.empty()) return "run.snapshots";
     return {};
@@ -83,7 +83,7 @@ std::vector<Result> run_batched_shots(const WaveProblem& model, const std::vecto
     const std::int64_t total = model.steps * std::int64_t(shots.size());
     std::vector<Result> results;
     results.reserve(shots.size());
-    const std::string why = batched_shots_unsupported(model);
+    const std::string why = batched_shots_unsupported(model, b);
     if (!why.empty() || options.batch == 1) {
         // One shot at a time, each a whole run_wave.
         for (std::size_t s = 0; s < shots.size(); ++s) {

@@ -6,9 +6,10 @@
 // kernel, on the GPU the consecutive threads of a warp (one coalesced load per node and
 // component for the whole batch).
 //
-// Supported: VFEM and OVFEM in FP64 and FP32, damping and the sponge, on the CPU and CUDA.
-// Otherwise (TCOVFEM, a PML, sem, 2D, snapshots) run_batched_shots runs the shots one at a time
-// through run_wave and its note says why.
+// Supported: VFEM and OVFEM in FP64 and FP32 on the CPU and CUDA, TCOVFEM on the CPU (each
+// member's element product through the INT8 digits, the element's matrix and factors shared), with
+// Rayleigh damping, the sponge and fixed nodes. Otherwise (TCOVFEM on CUDA, a PML, sem, 2D,
+// snapshots) run_batched_shots runs the shots one at a time through run_wave and its note says why.
 #pragma once
 
 #include <cstdint>
@@ -36,8 +37,9 @@ struct ShotSources {
 // A problem's own sources, receivers and probes as one shot.
 ShotSources shot_sources(const WaveProblem& problem);
 
-// Empty when `model` can be stepped batched; otherwise why not (one line, for the note).
-std::string batched_shots_unsupported(const WaveProblem& model);
+// Empty when `model` can be stepped batched on `backend` (Cpu or Cuda); otherwise why not (one
+// line, for the note).
+std::string batched_shots_unsupported(const WaveProblem& model, Backend backend);
 
 // Device or host memory one batch member needs (u, u-, u+ or f: 9 values a node).
 std::size_t batched_member_bytes(const WaveProblem& model);

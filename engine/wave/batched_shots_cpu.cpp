@@ -10,11 +10,14 @@
 
 #include <array>
 #include <cstring>
+#include <stdexcept>
+#include <type_traits>
 
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
 #include "wave/batched_shots.hpp"
 #include "wave/central_difference.hpp"
+#include "wave/tcovfem_int8.hpp"
 #include "wave/update_coefficients.hpp"
 #include "wave/voxel_element_kernel.hpp"
 #include "wave/wavelet.hpp"
@@ -48,6 +51,12 @@ public:
         s1_ = static_cast<Real>(sc.linear);
         s2_ = static_cast<Real>(sc.bilinear);
         for (auto* v : {&u_, &up_, &f_}) v->assign(3 * nn_ * bp_, Real(0));
+        if (p.method == Method::Tcovfem) {
+            if constexpr (!std::is_same_v<Real, double>) throw std::logic_error("tcovfem runs in FP64 only");
+            tc_matrix_ = build_tcovfem_int8_matrix();
+            tc_factors_ = tcovfem_material_factors(p.materials, p.grid.spacing);
+            tc_diagonal_ = tcovfem_node_diagonal(p.grid, tc_factors_);
+        }
     }
 
     std::size_t index(std::size_t node, int c, std::size_t member) const {
@@ -57,7 +66,20 @@ public:
     double previous_at(std::size_t m, std::size_t node, int c) const { return double(up_[index(node, c, m)]); }
 
     void step(std::int64_t n) {
-        if (beta_over_dt_ != Real(0))
+        const bool damped = beta_over_dt_ != Real(0);
+        if constexpr (std::is_same_v<Real, double>) {
+            if (!tc_diagonal_.empty()) {
+                if (damped)
+                    tcovfem_element_forces<true>();
+                else
+                    tcovfem_element_forces<false>();
+                update();
+                add_sources(n);
+                u_.swap(up_);
+                return;
+            }
+        }
+        if (damped)
             element_forces<true>();
         else
             element_forces<false>();
@@ -125,6 +147,59 @@ private:
         }
     }
 
+    // TCOVFEM (FP64): each member's element product through the INT8 digits
+    // (tcovfem_element_force_int, the CPU oracle of the Tensor Core kernel) with the element's A and
+    // material factors loaded once for the batch, then the FP64 diagonal D_n w_n per node.
+    template <bool Damped>
+    void tcovfem_element_forces() {
+        const VoxelGrid& g = p_.grid;
+        const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
+        const std::size_t members = group_.size();
+        const double b = beta_over_dt_, keep = 1.0 + b;
+        const double* __restrict u = u_.data();
+        const double* __restrict up = up_.data();
+        double* __restrict f = f_.data();
+        for (int parity = 0; parity < 2; ++parity) {
+#pragma omp parallel
+            {
+                const FlushDenormalsScope no_subnormals;
+#pragma omp for schedule(dynamic, 1)
+                for (int k = parity; k < nz; k += 2)
+                    for (int j = 0; j < ny; ++j)
+                        for (int i = 0; i < nx; ++i) {
+                            const MaterialId id = g.ids[g.element_index(i, j, k)];
+                            if (id == 0) continue;
+                            std::size_t base[8];
+                            for (int c = 0; c < 2; ++c)
+                                for (int bb = 0; bb < 2; ++bb)
+                                    for (int a = 0; a < 2; ++a)
+                                        base[voxel_local_node(a, bb, c)] = g.node_index(i + a, j + bb, k + c) * 3 * bp_;
+                            for (std::size_t m = 0; m < members; ++m) {
+                                double we[24], fe[24];
+                                for (int l = 0; l < 8; ++l)
+                                    for (int comp = 0; comp < 3; ++comp) {
+                                        const std::size_t at = base[l] + std::size_t(comp) * bp_ + m;
+                                        we[3 * l + comp] = Damped ? damped_operand(u[at], up[at], keep, b) : u[at];
+                                    }
+                                tcovfem_element_force_int(tc_matrix_, we, tc_factors_[id], p_.stages, fe);
+                                for (int l = 0; l < 8; ++l)
+                                    for (int comp = 0; comp < 3; ++comp)
+                                        f[base[l] + std::size_t(comp) * bp_ + m] += fe[3 * l + comp];
+                            }
+                        }
+            }
+        }
+        const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(nn_);
+        const std::size_t row = 3 * bp_;
+#pragma omp parallel for schedule(static)
+        for (std::ptrdiff_t n = 0; n < nn; ++n) {
+            const double d = tc_diagonal_[std::size_t(n)];
+            const std::size_t o = std::size_t(n) * row;
+            for (std::size_t i = 0; i < row; ++i)
+                f[o + i] += d * (Damped ? damped_operand(u[o + i], up[o + i], keep, b) : u[o + i]);
+        }
+    }
+
     // up = u+ from u, u-, f (central_difference_node, as the single stepper), and f = 0 again.
     void update() {
         const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(nn_);
@@ -169,6 +244,10 @@ private:
     std::array<Real, 256> lambda_{}, mu_{};
     Real s0_, s1_, s2_;
     std::vector<Real> u_, up_, f_;
+    // TCOVFEM only: the INT8 matrix A, the material factors by id, the FP64 diagonal per node.
+    TcovfemInt8Matrix tc_matrix_{};
+    std::array<TcovfemMaterialFactors, 256> tc_factors_{};
+    std::vector<double> tc_diagonal_;
 };
 
 template <class Real>
@@ -211,7 +290,7 @@ std::vector<ShotTraces> run_group(const WaveProblem& p, const std::vector<const 
 
 std::vector<ShotTraces> run_shot_group_cpu(const WaveProblem& model, const std::vector<const ShotSources*>& group,
                                            const StepProgress& progress) {
-    const std::string why = batched_shots_unsupported(model);
+    const std::string why = batched_shots_unsupported(model, Backend::Cpu);
     if (!why.empty()) throw RuntimeError("run_shot_group_cpu: " + why);
     return model.precision == Precision::Fp64 ? run_group<double>(model, group, progress)
                                               : run_group<float>(model, group, progress);

@@ -60,7 +60,7 @@ struct BatchedStepArgs {
 
 template <class Real, bool Damped>
 __global__ void __launch_bounds__(kBlockThreads, 2) batched_step_kernel(BatchedStepArgs<Real> a) {
-    extern __shared__ unsigned char smem_raw[];
+    extern __shared__ __align__(16) unsigned char smem_raw[];
     Real* handoff = reinterpret_cast<Real*>(smem_raw);  // [2][blockDim.x][6]
     const int B = a.members;
     const int t = int(threadIdx.x);
@@ -363,7 +363,7 @@ std::vector<ShotTraces> run_group(const WaveProblem& p, const std::vector<const 
 
 std::vector<ShotTraces> run_shot_group_cuda(const WaveProblem& model, const std::vector<const ShotSources*>& group,
                                             const StepProgress& progress, int device, std::string* device_name) {
-    const std::string why = batched_shots_unsupported(model);
+    const std::string why = batched_shots_unsupported(model, Backend::Cuda);
     if (!why.empty()) throw RuntimeError("run_shot_group_cuda: " + why);
     if (group.empty()) return {};
     if (group.size() > std::size_t(kBlockThreads / 2))

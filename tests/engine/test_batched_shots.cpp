@@ -120,7 +120,21 @@ TEST(BatchedShots, OvfemFp32EqualsSingleShotsToSinglePrecision) {
     expect_batched_equals_single(model, make_shots(model, 4), 4, 1e-5);
 }
 
-// TCOVFEM and a PML are not batched: the shots run one at a time, say so, and are the single runs.
+// TCOVFEM on the CPU: each member's element product through the INT8 digits (M = 8 and M = 3),
+// against the single TCOVFEM CPU engine, its own oracle.
+TEST(BatchedShots, TcovfemEqualsSingleShots) {
+    for (int stages : {8, 3}) {
+        Scene s = shots_scene(40);
+        s.run.method = Method::Tcovfem;
+        s.run.stages = stages;
+        s.damping = {"rayleigh", 0.05, 2e5, 6e5};
+        validate_scene(s, "batched");
+        const WaveProblem model = build_wave_problem(s, "batched");
+        expect_batched_equals_single(model, make_shots(model, 3), 3, 1e-12);
+    }
+}
+
+// A PML is not batched: the shots run one at a time, say so, and are the single runs.
 TEST(BatchedShots, UnbatchedMethodsRunOneAtATimeAndSaySo) {
     Scene s = shots_scene(20);
     s.boundary.absorbing.type = "pml";
@@ -128,7 +142,7 @@ TEST(BatchedShots, UnbatchedMethodsRunOneAtATimeAndSaySo) {
     s.boundary.absorbing.thickness = 4e-3;
     validate_scene(s, "batched");
     const WaveProblem model = build_wave_problem(s, "batched");
-    EXPECT_NE(batched_shots_unsupported(model).find("PML"), std::string::npos);
+    EXPECT_NE(batched_shots_unsupported(model, Backend::Cpu).find("PML"), std::string::npos);
     const std::vector<ShotSources> shots = make_shots(model, 2);
     std::string note;
     const std::vector<Result> r = run_batched_shots(model, shots, {}, {}, &note);
