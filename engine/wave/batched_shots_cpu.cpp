@@ -8,6 +8,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <stdexcept>
@@ -80,10 +81,9 @@ public:
             }
         }
         if (damped)
-            element_forces<true>();
+            sweep<true>();
         else
-            element_forces<false>();
-        update();
+            sweep<false>();
         add_sources(n);
         u_.swap(up_);
     }
@@ -96,54 +96,72 @@ private:
     }
     static void store(Real* p, const V& v) { std::memcpy(p, &v, sizeof v); }
 
-    // f += K w for every member. Element plane k adds to node planes k and k + 1, so the planes
-    // of one parity never share a node: even planes, then odd ones, each plane by one thread.
-    // The order of the additions does not depend on the thread count.
+    // f += K w of element plane k for every member: the element's corners, W members a vector.
     template <bool Damped>
-    void element_forces() {
+    void element_plane(int k, const V& v0, const V& v1, const V& v2) {
         const VoxelGrid& g = p_.grid;
-        const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
+        const int nx = g.n[0], ny = g.n[1];
         const std::size_t chunks = bp_ / W;
         const Real b = beta_over_dt_, keep = Real(1) + b;
         const Real* __restrict u = u_.data();
         const Real* __restrict up = up_.data();
         Real* __restrict f = f_.data();
-        for (int parity = 0; parity < 2; ++parity) {
-#pragma omp parallel
-            {
-                const FlushDenormalsScope no_subnormals;
-                const V v0 = V{} + s0_, v1 = V{} + s1_, v2 = V{} + s2_;
-#pragma omp for schedule(dynamic, 1)
-                for (int k = parity; k < nz; k += 2)
-                    for (int j = 0; j < ny; ++j)
-                        for (int i = 0; i < nx; ++i) {
-                            const MaterialId id = g.ids[g.element_index(i, j, k)];
-                            if (id == 0) continue;  // void: no element
-                            std::size_t base[8];
-                            for (int c = 0; c < 2; ++c)
-                                for (int bb = 0; bb < 2; ++bb)
-                                    for (int a = 0; a < 2; ++a)
-                                        base[voxel_local_node(a, bb, c)] = g.node_index(i + a, j + bb, k + c) * 3 * bp_;
-                            const V lam = V{} + lambda_[id], mu = V{} + mu_[id];
-                            for (std::size_t q = 0; q < chunks; ++q) {
-                                V ue[24], fe[24];
-                                for (int l = 0; l < 8; ++l)
-                                    for (int comp = 0; comp < 3; ++comp) {
-                                        const std::size_t at = base[l] + std::size_t(comp) * bp_ + q * W;
-                                        if constexpr (Damped)
-                                            ue[3 * l + comp] = keep * load(u + at) - b * load(up + at);
-                                        else
-                                            ue[3 * l + comp] = load(u + at);
-                                    }
-                                voxel_element_force<V>(ue, lam, mu, v0, v1, v2, fe);
-                                for (int l = 0; l < 8; ++l)
-                                    for (int comp = 0; comp < 3; ++comp) {
-                                        Real* dst = f + base[l] + std::size_t(comp) * bp_ + q * W;
-                                        store(dst, load(dst) + fe[3 * l + comp]);
-                                    }
-                            }
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                const MaterialId id = g.ids[g.element_index(i, j, k)];
+                if (id == 0) continue;  // void: no element
+                std::size_t base[8];
+                for (int c = 0; c < 2; ++c)
+                    for (int bb = 0; bb < 2; ++bb)
+                        for (int a = 0; a < 2; ++a)
+                            base[voxel_local_node(a, bb, c)] = g.node_index(i + a, j + bb, k + c) * 3 * bp_;
+                const V lam = V{} + lambda_[id], mu = V{} + mu_[id];
+                for (std::size_t q = 0; q < chunks; ++q) {
+                    V ue[24], fe[24];
+                    for (int l = 0; l < 8; ++l)
+                        for (int comp = 0; comp < 3; ++comp) {
+                            const std::size_t at = base[l] + std::size_t(comp) * bp_ + q * W;
+                            if constexpr (Damped)
+                                ue[3 * l + comp] = keep * load(u + at) - b * load(up + at);
+                            else
+                                ue[3 * l + comp] = load(u + at);
                         }
+                    voxel_element_force<V>(ue, lam, mu, v0, v1, v2, fe);
+                    for (int l = 0; l < 8; ++l)
+                        for (int comp = 0; comp < 3; ++comp) {
+                            Real* dst = f + base[l] + std::size_t(comp) * bp_ + q * W;
+                            store(dst, load(dst) + fe[3 * l + comp]);
+                        }
+                }
             }
+    }
+
+    // One step of VFEM / OVFEM without sources. Element planes go in fixed chunks of
+    // kPlanesPerChunk swept in order by one thread, and a node plane inside a chunk is updated as
+    // soon as its two element planes are done (its f still in cache; its u- is read by no other
+    // chunk). Even chunks run, then odd ones, so neighbouring chunks never add into their shared
+    // node plane at once; the shared planes are updated last. The chunks and the order of the
+    // additions do not depend on the thread count.
+    template <bool Damped>
+    void sweep() {
+        constexpr int kPlanesPerChunk = 8;
+        const int nz = p_.grid.n[2];
+        const int chunks = std::max(1, nz / kPlanesPerChunk);
+        auto chunk_end = [&](int c) { return c + 1 == chunks ? nz : (c + 1) * kPlanesPerChunk; };
+#pragma omp parallel
+        {
+            const FlushDenormalsScope no_subnormals;
+            const V v0 = V{} + s0_, v1 = V{} + s1_, v2 = V{} + s2_;
+            for (int phase = 0; phase < 2; ++phase) {
+#pragma omp for schedule(dynamic, 1)
+                for (int c = phase; c < chunks; c += 2)
+                    for (int k = c * kPlanesPerChunk; k < chunk_end(c); ++k) {
+                        element_plane<Damped>(k, v0, v1, v2);
+                        if (k > c * kPlanesPerChunk) update_plane(k);
+                    }
+            }
+#pragma omp for schedule(static)
+            for (int c = 0; c <= chunks; ++c) update_plane(c == chunks ? nz : c * kPlanesPerChunk);
         }
     }
 
@@ -197,6 +215,25 @@ private:
             const std::size_t o = std::size_t(n) * row;
             for (std::size_t i = 0; i < row; ++i)
                 f[o + i] += d * (Damped ? damped_operand(u[o + i], up[o + i], keep, b) : u[o + i]);
+        }
+    }
+
+    // Node plane kk: up = u+ from u, u-, f (central_difference_node, as the single stepper), f = 0.
+    void update_plane(int kk) {
+        const VoxelGrid& g = p_.grid;
+        const std::size_t n0 = g.node_index(0, 0, kk), n1 = n0 + std::size_t(g.n[0] + 1) * std::size_t(g.n[1] + 1);
+        const std::size_t row = 3 * bp_;
+        for (std::size_t n = n0; n < n1; ++n) {
+            const Real a = a_[n];
+            const Real ih = ih_[uniform_h_ ? 0 : n], mh = mh_[uniform_h_ ? 0 : n];
+            const Real* __restrict u = u_.data() + n * row;
+            Real* __restrict up = up_.data() + n * row;
+            Real* __restrict f = f_.data() + n * row;
+#pragma omp simd
+            for (std::size_t i = 0; i < row; ++i) {
+                up[i] = central_difference_node(u[i], up[i], a * f[i], mh, ih);
+                f[i] = Real(0);
+            }
         }
     }
 
