@@ -96,44 +96,75 @@ private:
     }
     static void store(Real* p, const V& v) { std::memcpy(p, &v, sizeof v); }
 
-    // f += K w of element plane k for every member: the element's corners, W members a vector.
+    // f += K w of element plane k for every member, W members a vector. Along an element row the
+    // +x face of element i is the -x face of element i + 1: its w is loaded once and its forces
+    // are summed in registers (one read-modify-write per node and component, not two).
     template <bool Damped>
     void element_plane(int k, const V& v0, const V& v1, const V& v2) {
         const VoxelGrid& g = p_.grid;
         const int nx = g.n[0], ny = g.n[1];
-        const std::size_t chunks = bp_ / W;
+        const std::size_t chunks = bp_ / W, node_stride = 3 * bp_;
         const Real b = beta_over_dt_, keep = Real(1) + b;
         const Real* __restrict u = u_.data();
         const Real* __restrict up = up_.data();
         Real* __restrict f = f_.data();
-        for (int j = 0; j < ny; ++j)
-            for (int i = 0; i < nx; ++i) {
-                const MaterialId id = g.ids[g.element_index(i, j, k)];
-                if (id == 0) continue;  // void: no element
-                std::size_t base[8];
-                for (int c = 0; c < 2; ++c)
-                    for (int bb = 0; bb < 2; ++bb)
-                        for (int a = 0; a < 2; ++a)
-                            base[voxel_local_node(a, bb, c)] = g.node_index(i + a, j + bb, k + c) * 3 * bp_;
-                const V lam = V{} + lambda_[id], mu = V{} + mu_[id];
-                for (std::size_t q = 0; q < chunks; ++q) {
+        // The 4 corners of a face (bb, c) in local order, and their first dof.
+        auto corner = [](int a, int face) { return 3 * voxel_local_node(a, face & 1, face >> 1); };
+        for (int j = 0; j < ny; ++j) {
+            std::size_t row[4];  // node (0, j + bb, k + c) times the node stride, face = 2 c + bb
+            for (int face = 0; face < 4; ++face)
+                row[face] = g.node_index(0, j + (face & 1), k + (face >> 1)) * node_stride;
+            const MaterialId* ids = g.ids.data() + g.element_index(0, j, k);
+            for (std::size_t q = 0; q < chunks; ++q) {
+                const std::size_t lane = q * W;
+                V w_face[12], f_face[12];  // the previous element's +x face: w, and its forces not yet added
+                bool have_w = false, have_f = false;
+                auto flush = [&](int i) {  // add the carried forces to the nodes of column i
+                    for (int face = 0; face < 4; ++face)
+                        for (int comp = 0; comp < 3; ++comp) {
+                            Real* dst = f + row[face] + std::size_t(i) * node_stride + std::size_t(comp) * bp_ + lane;
+                            store(dst, load(dst) + f_face[3 * face + comp]);
+                        }
+                    have_f = false;
+                };
+                for (int i = 0; i < nx; ++i) {
+                    const MaterialId id = ids[i];
+                    if (id == 0) {  // void: no element; what the previous element carried goes now
+                        if (have_f) flush(i);
+                        have_w = false;
+                        continue;
+                    }
                     V ue[24], fe[24];
-                    for (int l = 0; l < 8; ++l)
+                    for (int a = 0; a < 2; ++a)
+                        for (int face = 0; face < 4; ++face)
+                            for (int comp = 0; comp < 3; ++comp) {
+                                V& w = ue[corner(a, face) + comp];
+                                if (a == 0 && have_w) {
+                                    w = w_face[3 * face + comp];
+                                    continue;
+                                }
+                                const std::size_t at =
+                                    row[face] + std::size_t(i + a) * node_stride + std::size_t(comp) * bp_ + lane;
+                                if constexpr (Damped)
+                                    w = keep * load(u + at) - b * load(up + at);
+                                else
+                                    w = load(u + at);
+                                if (a == 1) w_face[3 * face + comp] = w;
+                            }
+                    have_w = true;
+                    voxel_element_force<V>(ue, V{} + lambda_[id], V{} + mu_[id], v0, v1, v2, fe);
+                    for (int face = 0; face < 4; ++face)
                         for (int comp = 0; comp < 3; ++comp) {
-                            const std::size_t at = base[l] + std::size_t(comp) * bp_ + q * W;
-                            if constexpr (Damped)
-                                ue[3 * l + comp] = keep * load(u + at) - b * load(up + at);
-                            else
-                                ue[3 * l + comp] = load(u + at);
+                            const V near = fe[corner(0, face) + comp];
+                            Real* dst = f + row[face] + std::size_t(i) * node_stride + std::size_t(comp) * bp_ + lane;
+                            store(dst, load(dst) + (have_f ? f_face[3 * face + comp] + near : near));
+                            f_face[3 * face + comp] = fe[corner(1, face) + comp];
                         }
-                    voxel_element_force<V>(ue, lam, mu, v0, v1, v2, fe);
-                    for (int l = 0; l < 8; ++l)
-                        for (int comp = 0; comp < 3; ++comp) {
-                            Real* dst = f + base[l] + std::size_t(comp) * bp_ + q * W;
-                            store(dst, load(dst) + fe[3 * l + comp]);
-                        }
+                    have_f = true;
                 }
+                if (have_f) flush(nx);
             }
+        }
     }
 
     // One step of VFEM / OVFEM without sources. Element planes go in fixed chunks of
