@@ -297,10 +297,11 @@ std::function<int()> add_scan_command(CLI::App& app) {
     add_scene_options(c, *o);
     c->add_option("--batch", o->batch,
                   "Shots stepped together on one model (a batch dimension in the step: the element factors are "
-                  "loaded once for all of them); 1 runs them one after another, 0 (the default) as many as memory "
-                  "allows, at most " +
+                  "loaded once for all of them); 1 runs them one after another; 0 (the default): on CUDA as many as "
+                  "the GPU's memory holds, at most " +
                       std::to_string(kMaxShotBatch) +
-                      ". VFEM and OVFEM with free, fixed or sponge faces; other runs go one at a time")
+                      ", on the CPU one at a time (its single-run sweep is faster). VFEM and OVFEM (TCOVFEM on the "
+                      "CPU) with free, fixed or sponge faces; other runs go one at a time")
         ->check(CLI::NonNegativeNumber);
     return [o] { return scan(*o); };
 }

@@ -1,7 +1,5 @@
 #include "wave/batched_shots.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 
@@ -18,7 +16,7 @@ std::string batched_shots_unsupported(const WaveProblem& p, Backend backend) {
     if (p.dimensions == 2) return "a plane-strain (2D) scene";
     if (p.method == Method::Sem) return "method sem";
     if (p.method == Method::Tcovfem && backend == Backend::Cuda) return "method tcovfem on CUDA";
-    if (p.boundary.has_pml()) return "a PML (the sponge is batched)";
+    if (p.boundary.has_pml()) return "a PML";
     if (!p.snapshot_nodes.empty()) return "run.snapshots";
     return {};
 }
@@ -29,15 +27,13 @@ std::size_t batched_member_bytes(const WaveProblem& p) {
 }
 
 std::size_t default_shot_batch(const WaveProblem& p, Backend backend, std::size_t shots) {
-    double available = 0;
-    if (backend == Backend::Cuda) {
-        const auto devices = cuda_devices();
-        // The model's shared tables (ids, dt^2/m, sponge factors) and 256 MiB for the runtime.
-        const double shared = double(p.grid.element_count()) + 3.0 * double(p.node_count()) * 8.0 + double(256 << 20);
-        if (!devices.empty()) available = devices.front().memory_gib * double(1ull << 30) - shared;
-    } else {
-        available = 0.25 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
-    }
+    // On the CPU the single engine's fused sweep never writes f, the batched step does: one at a time.
+    if (backend != Backend::Cuda) return 1;
+    const auto devices = cuda_devices();
+    if (devices.empty()) return 1;
+    // The model's shared tables (ids, dt^2/m, sponge factors) and 256 MiB for the runtime.
+    const double shared = double(p.grid.element_count()) + 3.0 * double(p.node_count()) * 8.0 + double(256 << 20);
+    const double available = devices.front().memory_gib * double(1ull << 30) - shared;
     const double member = double(std::max<std::size_t>(1, batched_member_bytes(p)));
     const std::size_t fit = available > member ? std::size_t(available / member) : 1;
     return std::max<std::size_t>(1, std::min({fit, kMaxShotBatch, std::max<std::size_t>(1, shots)}));
@@ -83,8 +79,9 @@ std::vector<Result> run_batched_shots(const WaveProblem& model, const std::vecto
     const std::int64_t total = model.steps * std::int64_t(shots.size());
     std::vector<Result> results;
     results.reserve(shots.size());
-    const std::string why = batched_shots_unsupported(model, b);
-    if (!why.empty() || options.batch == 1) {
+    const std::string unsupported = batched_shots_unsupported(model, b);
+    const std::size_t batch = options.batch ? options.batch : default_shot_batch(model, b, shots.size());
+    if (!unsupported.empty() || batch == 1) {
         // One shot at a time, each a whole run_wave.
         for (std::size_t s = 0; s < shots.size(); ++s) {
             WaveProblem p = model;
@@ -97,12 +94,16 @@ std::vector<Result> run_batched_shots(const WaveProblem& model, const std::vecto
             if (progress) inner = [&](std::int64_t n, std::int64_t) { return progress(done + n, total); };
             results.push_back(run_wave(p, inner, s == 0 ? &backend_note : nullptr));
         }
-        if (note)
-            *note = backend_note + (why.empty() ? std::string("; shots one at a time (batch 1)")
-                                                : "; shots one at a time: " + why + " is not batched");
+        if (note) {
+            std::string why = " (batch 1)";
+            if (!unsupported.empty())
+                why = ": " + unsupported + " is not batched";
+            else if (!options.batch && b != Backend::Cuda)
+                why = ": the CPU engine's single-run sweep is faster than its batched step";
+            *note = backend_note + "; shots one at a time" + why;
+        }
         return results;
     }
-    const std::size_t batch = options.batch ? options.batch : default_shot_batch(model, b, shots.size());
     std::string device;
     for (std::size_t s0 = 0; s0 < shots.size(); s0 += batch) {
         const auto t0 = std::chrono::steady_clock::now();

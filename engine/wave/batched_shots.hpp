@@ -43,8 +43,9 @@ std::string batched_shots_unsupported(const WaveProblem& model, Backend backend)
 
 // Device or host memory one batch member needs (u, u-, u+ or f: 9 values a node).
 std::size_t batched_member_bytes(const WaveProblem& model);
-// The batch size "from memory": as many members as fit in a quarter of the host's memory (CPU) or
-// in the device's free memory less 256 MiB (CUDA), at most kMaxShotBatch and at most `shots`.
+// The batch size "from memory": on CUDA as many members as fit in the device's memory less the
+// model's tables and 256 MiB, at most kMaxShotBatch and at most `shots`; on the CPU 1 (its single
+// engine's fused sweep keeps f out of memory and beats the batched step there).
 inline constexpr std::size_t kMaxShotBatch = 32;
 std::size_t default_shot_batch(const WaveProblem& model, Backend backend, std::size_t shots);
 
