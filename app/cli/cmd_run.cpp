@@ -302,7 +302,7 @@ std::function<int()> add_scan_command(CLI::App& app) {
                       std::to_string(kMaxShotBatch) +
                       ", on the CPU one at a time (its single-run sweep is faster). VFEM and OVFEM (TCOVFEM on the "
                       "CPU) with free, fixed or sponge faces; other runs go one at a time")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0, 4096));
     return [o] { return scan(*o); };
 }
 
