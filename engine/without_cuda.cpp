@@ -16,6 +16,7 @@
 #include "iga/multifrontal_cuda.hpp"
 #include "integration/integrate_cuda.hpp"
 #include "poisson/direct_solver_cuda.hpp"
+#include "wave/batched_shots.hpp"
 #include "wave/plane_strain_stepper_cuda.hpp"
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/slice_staging.hpp"
@@ -40,6 +41,10 @@ std::vector<double> cusolver_sparse_cholesky_solve(int, const std::vector<int>&,
 }
 
 // wave
+std::vector<ShotTraces> run_shot_group_cuda(const WaveProblem&, const std::vector<const ShotSources*>&,
+                                            const StepProgress&, int, std::string*) {
+    no_cuda();
+}
 struct CudaTimeStepper::Impl {};
 CudaTimeStepper::CudaTimeStepper(const WaveProblem&, CudaEngineOptions) { no_cuda(); }
 CudaTimeStepper::~CudaTimeStepper() = default;

@@ -3,7 +3,7 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -316,6 +316,20 @@ for phase in "$@"; do
         --out "$OUT/cuda-bench.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log"
       $CLI bench --backend cuda --spacing 0.0012 --methods vfem --precisions fp64 --steps 32768 \
         --out "$OUT/cuda-bench.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log" ;;
+    bench-batched)
+      # Issue 33: a 32-shot FMC-like workload on a 4 M-element steel block (160^3 at 0.1 mm), 2,000
+      # steps, the shots stepped together against 32 single runs (target: batched at least 2x faster),
+      # then groups of 8 and 16 and FP32 (env BATCHES); bench/results/imaging.md.
+      log "batched shots (32 shots, 4 M elements, 2000 steps)"
+      ctest_phase gpu-tests-batched -R "^BatchedShots" --output-on-failure --timeout 300
+      $CLI bench-batched --backend cuda --shots 32 --steps 2000 --batch 32 --out "$OUT/imaging.md" 2>&1 \
+        | grep -E "^\||error" | tee -a "$OUT/summary.log"
+      for b in ${BATCHES:-8 16}; do
+        $CLI bench-batched --backend cuda --shots 32 --steps 2000 --batch $b --single-runs 4 --out "$OUT/imaging.md" 2>&1 \
+          | grep -E "^\| cuda|error" | tee -a "$OUT/summary.log"
+      done
+      $CLI bench-batched --backend cuda --shots 32 --steps 2000 --batch 32 --precision fp32 --single-runs 4 \
+        --out "$OUT/imaging.md" 2>&1 | grep -E "^\| cuda|error" | tee -a "$OUT/summary.log" ;;
     run-paper)
       log "full paper run, tcovfem M=8 with receivers"
       for m in tcovfem ovfem; do

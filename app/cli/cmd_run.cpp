@@ -16,6 +16,7 @@
 #include "scene/result.hpp"
 #include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
+#include "wave/batched_shots.hpp"
 #include "wave/probe_scan.hpp"
 #include "wave/wave_problem.hpp"
 #include "wave/wave_run.hpp"
@@ -27,6 +28,7 @@ struct RunOptions {
     int stages = 0, order = 0;
     double spacing = 0, dt = 0, duration = 0;
     long long steps = 0;
+    std::size_t batch = 0;  // scan: shots stepped together, 0 from memory
     bool quiet = false;
     // The overriding options, to tell "--stages 0" from no --stages.
     const CLI::Option *stages_given = nullptr, *spacing_given = nullptr, *dt_given = nullptr, *steps_given = nullptr,
@@ -256,7 +258,8 @@ int scan(const RunOptions& o) {
     std::string note;
     Result result;
     try {
-        result = run_probe_scan(scene, rasterise(scene), o.scene, terminal_progress("scanning", o.quiet), &note);
+        result =
+            run_probe_scan(scene, rasterise(scene), o.scene, terminal_progress("scanning", o.quiet), &note, o.batch);
     } catch (const InputError& e) {
         finish_progress();
         throw blame_option(e, fields);
@@ -292,6 +295,14 @@ std::function<int()> add_scan_command(CLI::App& app) {
     CLI::App* c = app.add_subcommand(
         "scan", "Run the scene's probe scan (single, linear or raster shots) and write one HDF5 result file");
     add_scene_options(c, *o);
+    c->add_option("--batch", o->batch,
+                  "Shots stepped together on one model (a batch dimension in the step: the element factors are "
+                  "loaded once for all of them); 1 runs them one after another; 0 (the default): on CUDA as many as "
+                  "the GPU's memory holds, at most " +
+                      std::to_string(kMaxShotBatch) +
+                      ", on the CPU one at a time (its single-run sweep is faster). VFEM and OVFEM (TCOVFEM on the "
+                      "CPU) with free, fixed or sponge faces; other runs go one at a time")
+        ->check(CLI::Range(0, 4096));
     return [o] { return scan(*o); };
 }
 

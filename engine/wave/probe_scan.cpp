@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
 #include "probe/probe_footprint.hpp"
+#include "wave/batched_shots.hpp"
 #include "wave/receiver_scans.hpp"
 #include "wave/wave_run.hpp"
 
@@ -41,7 +42,7 @@ std::vector<double> delay_and_sum(const std::vector<double>& element_signals, st
 }
 
 Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& label, const ProgressFn& progress,
-                      std::string* backend_note) {
+                      std::string* backend_note, std::size_t batch) {
     if (!scene.scan) throw InputError(label, "scan", "the scene has no scan");
     const ScanSpec& scan = *scene.scan;
     std::size_t which = 0;
@@ -89,13 +90,7 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
     rec.gated = scan.gated;
     rec.gate_start = scan.gate_start;
     rec.gate_end = scan.gate_end;
-    const std::int64_t total = base.steps * std::int64_t(centers.size());
-    for (std::size_t shot = 0; shot < centers.size(); ++shot) {
-        const WaveProblem p = shot_problem(shot);
-        const std::int64_t done = base.steps * std::int64_t(shot);
-        ProgressFn inner;
-        if (progress) inner = [&](std::int64_t n, std::int64_t) { return progress(done + n, total); };
-        Result r = run_wave(p, inner, shot == 0 ? backend_note : nullptr);
+    auto record_shot = [&](std::size_t shot, Result r) {
         const auto it = std::find_if(r.probes.begin(), r.probes.end(),
                                      [&](const ProbeRecord& pr) { return pr.name == probe.name; });
         if (it == r.probes.end()) throw RuntimeError("run_probe_scan: the shot recorded no probe '" + probe.name + "'");
@@ -108,6 +103,23 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
             rec.cscan.push_back(gated_peak(s, r.dt, scan.gate_start, scan.gate_end).amplitude);
         }
         if (shot == 0) first = std::move(r);
+    };
+    if (batch != 1) {
+        // The shots differ only in their sources and receivers: stepped together (batched_shots.hpp).
+        std::vector<ShotSources> shots;
+        for (std::size_t shot = 0; shot < centers.size(); ++shot) shots.push_back(shot_sources(shot_problem(shot)));
+        BatchedShotOptions options;
+        options.batch = batch;
+        std::vector<Result> results = run_batched_shots(base, shots, options, progress, backend_note);
+        for (std::size_t shot = 0; shot < centers.size(); ++shot) record_shot(shot, std::move(results[shot]));
+    }
+    const std::int64_t total = base.steps * std::int64_t(centers.size());
+    for (std::size_t shot = 0; batch == 1 && shot < centers.size(); ++shot) {
+        const WaveProblem p = shot_problem(shot);
+        const std::int64_t done = base.steps * std::int64_t(shot);
+        ProgressFn inner;
+        if (progress) inner = [&](std::int64_t n, std::int64_t) { return progress(done + n, total); };
+        record_shot(shot, run_wave(p, inner, shot == 0 ? backend_note : nullptr));
     }
     first.scan = std::move(rec);
     first.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -27,8 +27,11 @@ std::vector<double> delay_and_sum(const std::vector<double>& element_signals, st
 // (InputError(label, "scan", "shot K at (x, y, z) m: reason")). The result is the first shot's
 // (its traces and /probes) with the whole scan in Result::scan; with a gate, the C-scan holds
 // each shot's peak |S(t)| in the gate (S the delay-and-sum, a piston's signal itself).
-// `progress` counts steps over all shots; `backend_note` gets the first shot's note.
+// `progress` counts steps over all shots; `backend_note` gets the first shot's note. `batch`:
+// 1 runs the shots one after another; N > 1 steps them in groups of N and 0 chooses
+// (default_shot_batch: from the GPU's memory, one at a time on the CPU). run_batched_shots gives
+// the same signals to rounding; what it does not batch runs one at a time and the note says so.
 Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& label, const ProgressFn& progress,
-                      std::string* backend_note = nullptr);
+                      std::string* backend_note = nullptr, std::size_t batch = 1);
 
 }  // namespace voxwave

@@ -1,0 +1,80 @@
+// Many shots of one model stepped together (docs/architecture.md#batched-shots): an FMC with N
+// elements, or a scan, is N runs that differ only in their sources and receivers. The batched
+// steppers hold B displacement fields with the batch innermost ([node][component][member]), so
+// each element's material, the node's update factors and all index arithmetic are loaded once
+// and applied to B right-hand sides: on the CPU the B members are the SIMD lanes of the element
+// kernel, on the GPU the consecutive threads of a warp (one coalesced load per node and
+// component for the whole batch).
+//
+// Supported: VFEM and OVFEM in FP64 and FP32 on the CPU and CUDA, TCOVFEM on the CPU (each
+// member's element product through the INT8 digits, the element's matrix and factors shared), with
+// Rayleigh damping, the sponge and fixed nodes. Otherwise (TCOVFEM on CUDA, a PML, sem, 2D,
+// snapshots) run_batched_shots runs the shots one at a time through run_wave and its note says why.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/progress.hpp"
+#include "scene/result.hpp"
+#include "wave/wave_problem.hpp"
+
+namespace voxwave {
+
+// What one shot adds to the shared model: its sources, receivers and receiving probes (the
+// probes' element weights index into `receivers`); receivers [0, scene_receiver_count) are the
+// scene's own, kept in the shot's Result.
+struct ShotSources {
+    std::vector<SourceTerm> sources;
+    std::vector<ReceiverPoint> receivers;
+    std::vector<ProbeChannels> probes;
+    std::size_t scene_receiver_count = 0;
+};
+
+// A problem's own sources, receivers and probes as one shot.
+ShotSources shot_sources(const WaveProblem& problem);
+
+// Empty when `model` can be stepped batched on `backend` (Cpu or Cuda); otherwise why not (one
+// line, for the note).
+std::string batched_shots_unsupported(const WaveProblem& model, Backend backend);
+
+// Device or host memory one batch member needs (u, u-, u+ or f: 9 values a node).
+std::size_t batched_member_bytes(const WaveProblem& model);
+// The batch size "from memory": on CUDA as many members as fit in the device's memory less the
+// model's tables and 256 MiB, at most kMaxShotBatch and at most `shots`; on the CPU 1 (its single
+// engine's fused sweep keeps f out of memory and beats the batched step there).
+inline constexpr std::size_t kMaxShotBatch = 32;
+std::size_t default_shot_batch(const WaveProblem& model, Backend backend, std::size_t shots);
+
+struct BatchedShotOptions {
+    std::size_t batch = 0;  // members stepped together; 0: default_shot_batch
+    int cuda_device = -1;   // -1: the first device
+};
+
+// Runs every shot on `model` (its own sources, receivers and probes are ignored; its backend,
+// method, precision, damping, boundary, dt and steps are used) in groups of options.batch. Each
+// Result is what run_wave gives for the model with that shot's sources and receivers (probes
+// recorded). `progress` counts steps over all shots; `note` gets the backend's note and the
+// batching decision.
+std::vector<Result> run_batched_shots(const WaveProblem& model, const std::vector<ShotSources>& shots,
+                                      const BatchedShotOptions& options, const ProgressFn& progress,
+                                      std::string* note = nullptr);
+
+// The receivers' traces of one member: displacement and velocity [(r nt + t) 3 + c], as Result.
+struct ShotTraces {
+    std::vector<double> displacement, velocity;
+};
+// Called after each step with the number of steps done; false cancels (Cancelled).
+using StepProgress = std::function<bool(std::int64_t)>;
+
+// One group on the CPU / on a CUDA device: model.steps steps of all members together.
+std::vector<ShotTraces> run_shot_group_cpu(const WaveProblem& model, const std::vector<const ShotSources*>& group,
+                                           const StepProgress& progress);
+// batched_shots_cuda.cu; a build without CUDA refuses (engine/without_cuda.cpp).
+std::vector<ShotTraces> run_shot_group_cuda(const WaveProblem& model, const std::vector<const ShotSources*>& group,
+                                            const StepProgress& progress, int device, std::string* device_name);
+
+}  // namespace voxwave

@@ -1,0 +1,120 @@
+// Batched shots on the GPU (wave/batched_shots_cuda.cu) against the same shots run one at a time
+// on the CPU engine (the oracle): OVFEM FP64 with a void, Rayleigh damping and a sponge, VFEM,
+// FP32, groups of 32 (one warp a node) and of 5 (members straddling warps), an array probe whose
+// elements share face nodes. Labelled `gpu`; skipped without a device.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/device.hpp"
+#include "scene/scene_io.hpp"
+#include "wave/batched_shots.hpp"
+#include "wave/wave_problem.hpp"
+#include "wave/wave_run.hpp"
+
+using namespace voxwave;
+
+namespace {
+
+Scene model_scene(Method method, Precision precision, bool damped) {
+    Scene s;
+    const double ds = 1e-3;
+    s.grid.size = {37 * ds, 11 * ds, 45 * ds};  // x not a multiple of any tile, z over one block's planes
+    s.grid.spacing = ds;
+    s.materials = {{"steel", 7850, 5900, 3200, "#4a6fa5", ""}};
+    s.background = "steel";
+    s.shapes.push_back({"void", SphereShape{{20e-3, 5e-3, 20e-3}, 3e-3}});
+    s.run.method = method;
+    s.run.precision = precision;
+    s.run.steps = 200;
+    s.run.backend = Backend::Cpu;
+    Wavelet w;
+    w.type = WaveletType::Ricker;
+    w.frequency = 5900.0 / 8e-3;
+    w.delay = 1.2 / w.frequency;
+    s.sources.push_back({"S", {5e-3, 5e-3, 45e-3}, {0, 0, -1}, 1.0, w});
+    s.receivers.push_back({"R", {30e-3, 6e-3, 45e-3}});
+    if (damped) {
+        s.damping = {"rayleigh", 0.02, 3e5, 9e5};
+        s.boundary.absorbing.type = "sponge";
+        s.boundary.absorbing.faces = {"x-", "x+", "z-"};
+        s.boundary.absorbing.thickness = 4 * ds;
+    }
+    return s;
+}
+
+std::vector<ShotSources> make_shots(const WaveProblem& base, int count) {
+    std::vector<ShotSources> shots;
+    for (int k = 0; k < count; ++k) {
+        ShotSources shot = shot_sources(base);
+        shot.sources.front().node = base.grid.node_index(1 + k, 2 + k % 7, base.grid.n[2]);
+        shot.sources.front().force = {0.1 * (k % 4), 0.05 * (k % 3), -1.0};
+        shot.sources.front().time_shift = 2e-8 * k;
+        // A second source on the same node (a probe's neighbouring elements do that).
+        shot.sources.push_back(shot.sources.front());
+        shot.sources.back().force = {0, 0, -0.5};
+        ReceiverPoint r;
+        r.name = "E";
+        r.node = base.grid.node_index(36 - k, 10 - k % 11, 0);
+        shot.receivers.push_back(r);
+        shots.push_back(shot);
+    }
+    return shots;
+}
+
+void expect_cuda_batched_equals_cpu_single(const Scene& s, int count, std::size_t batch, double tolerance) {
+    std::string why;
+    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device: " << why;
+    validate_scene(s, "batched");
+    WaveProblem model = build_wave_problem(s, "batched");
+    const std::vector<ShotSources> shots = make_shots(model, count);
+    model.backend = Backend::Cuda;
+    BatchedShotOptions options;
+    options.batch = batch;
+    std::string note;
+    const std::vector<Result> gpu = run_batched_shots(model, shots, options, {}, &note);
+    EXPECT_NE(note.find("stepped in groups"), std::string::npos) << note;
+    ASSERT_EQ(gpu.size(), shots.size());
+    double worst = 0;
+    for (std::size_t k = 0; k < shots.size(); ++k) {
+        WaveProblem p = model;
+        p.backend = Backend::Cpu;
+        p.sources = shots[k].sources;
+        p.receivers = shots[k].receivers;
+        const Result cpu = run_wave(p, {});
+        EXPECT_EQ(gpu[k].backend, "cuda");
+        for (auto field : {&Result::displacement, &Result::velocity}) {
+            const auto& x = cpu.*field;
+            const auto& y = gpu[k].*field;
+            ASSERT_EQ(x.size(), y.size());
+            double peak = 0, diff = 0;
+            for (std::size_t i = 0; i < x.size(); ++i) {
+                peak = std::max(peak, std::abs(x[i]));
+                diff = std::max(diff, std::abs(x[i] - y[i]));
+            }
+            ASSERT_GT(peak, 0.0);
+            worst = std::max(worst, diff / peak);
+        }
+    }
+    std::printf("%d shots in groups of %zu on the GPU: largest difference %.3g of the peak\n", count, batch, worst);
+    EXPECT_LE(worst, tolerance);
+}
+
+}  // namespace
+
+TEST(BatchedShotsCuda, OvfemFp64GroupOf32EqualsCpuSingleShots) {
+    expect_cuda_batched_equals_cpu_single(model_scene(Method::Ovfem, Precision::Fp64, false), 32, 32, 1e-12);
+}
+
+TEST(BatchedShotsCuda, OvfemFp64DampedSpongeGroupsOf5EqualCpuSingleShots) {
+    expect_cuda_batched_equals_cpu_single(model_scene(Method::Ovfem, Precision::Fp64, true), 7, 5, 1e-12);
+}
+
+TEST(BatchedShotsCuda, VfemFp64EqualsCpuSingleShots) {
+    expect_cuda_batched_equals_cpu_single(model_scene(Method::Vfem, Precision::Fp64, true), 4, 4, 1e-12);
+}
+
+TEST(BatchedShotsCuda, OvfemFp32EqualsCpuSingleShots) {
+    expect_cuda_batched_equals_cpu_single(model_scene(Method::Ovfem, Precision::Fp32, false), 8, 8, 1e-5);
+}
