@@ -24,6 +24,10 @@
 // next tile) and the element plane below a range is recomputed for the carry: 32 x TileY
 // threads own 30 x (TileY - 2) nodes (30 x (TileY - 1) with kEveryWarpComputes, 30 x TileY with
 // kHandoffRows). u^{n+1} goes to a third buffer because neighbouring tiles still read u^{n-1}.
+// A launch may be a window of a distributed run's overlapped step (time_stepper_cuda.cu): the
+// arrays are then a view of a run of element planes, and the node planes at the view's ends whose
+// elements lie partly outside it are not written (FusedStepArgs::skip_lo, skip_hi); every node
+// that is written gets the whole-model kernel's arithmetic.
 //
 // A Plane<Real, TileY> provides
 //   struct Shared;                    its part of the block's shared memory
