@@ -61,6 +61,7 @@ CudaStepTiming CudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_cuda
 CudaTimeStepper::HaloPhaseSeconds CudaTimeStepper::median_halo_phase_seconds(std::int64_t, int) { no_cuda(); }
 void CudaTimeStepper::set_exchange_enabled(bool) { no_cuda(); }
 bool CudaTimeStepper::fused_step() const { no_cuda(); }
+bool CudaTimeStepper::overlapped_exchange() const { no_cuda(); }
 std::vector<double> CudaTimeStepper::receiver_displacements() const { no_cuda(); }
 void CudaTimeStepper::write_slice(SlicePlane, int, SliceQuantity, float*) const { no_cuda(); }
 std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }
@@ -141,7 +142,7 @@ CudaIntegrationTiming integrate_batch_cuda(const CudaIntegrationRequest&, std::v
 // distributed: the host path of the MPI exchange works; the device paths refuse.
 struct DeviceStaging {};
 void DeviceStagingRelease::operator()(DeviceStaging* staging) const { delete staging; }
-void MpiHaloExchange::exchange_device(void*, bool, void*) { no_cuda(); }
+void MpiHaloExchange::exchange_device_phases(void*, bool, void*, std::size_t, std::size_t) { no_cuda(); }
 bool nccl_built() { return false; }
 double measure_device_exchange_seconds(HaloExchange&, bool, int) { no_cuda(); }
 std::unique_ptr<HaloExchange> make_nccl_halo_exchange(const MpiWorld&, HaloPlan, int) { no_cuda("--halo"); }

@@ -3,7 +3,7 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -69,7 +69,7 @@ for phase in "$@"; do
       log "mpi: $(mpiexec.openmpi --version 2>&1 | head -1); NCCL_ROOT=${NCCL_ROOT:-cuda}; GPUs: $(nvidia-smi -L | wc -l)"
       nvidia-smi topo -m 2>&1 | head -6 | tee -a "$OUT/summary.log" ;;
     mpi-tests)
-      log "distributed tests (mpi label: CPU ranks; mpi.cuda_2_ranks: 2 GPUs)"
+      log "distributed tests (mpi label: CPU ranks; mpi.cuda_2_ranks / mpi.cuda_4_ranks: 2 and 4 GPU ranks)"
       OMP_NUM_THREADS=4 ctest_phase mpi-tests -R "^mpi\." --output-on-failure --timeout 600 -V
       grep -E "measure" "$OUT/mpi-tests.log" | head -30 | tee -a "$OUT/summary.log" ;;
     scaling)
@@ -90,6 +90,23 @@ for phase in "$@"; do
         done
       done
       mpiexec.openmpi -np 2 $CLI bench-scaling --method tcovfem --steps 2000 --halo host --out $M --label "strong host" 2>&1 | grep -E "^\| 20|error|phases" | tee -a "$OUT/summary.log" ;;
+    scaling-overlap)
+      log "overlap A/B: bench-scaling strong with the exchange overlapped (default) and --no-overlap, same machine"
+      M=$OUT/scaling.md
+      G=$(nvidia-smi -L | wc -l)
+      for ds in 0.002 0.001 0.0005; do
+        steps=2000; [ $ds = 0.001 ] && steps=500; [ $ds = 0.0005 ] && steps=200
+        for m in ovfem tcovfem; do
+          for np in 2 4; do
+            [ "$np" -le "$G" ] || continue
+            for ov in "" --no-overlap; do
+              mpiexec.openmpi -np $np $CLI bench-scaling --spacing $ds --method $m --scaling strong --steps $steps \
+                --phase-steps 50 $ov --label "strong${ov:+ no overlap}" --out $M 2>&1 \
+                | grep -E "^\| 20|error|phases" | tee -a "$OUT/summary.log"
+            done
+          done
+        done
+      done ;;
     scaling-large)
       log "the largest model: the paper model at 0.25 mm (1.0e9 elements) on every GPU, no single-GPU baseline"
       G=$(nvidia-smi -L | wc -l)

@@ -15,17 +15,21 @@
 namespace voxwave::cli {
 namespace {
 struct ClusterJobOptions {
-    std::string scene, dir;
+    std::string scene, dir, process_grid = "auto";
     ClusterJobSpec spec;
 };
 
 // The engine names the spec's members; the user typed options.
 InputError as_option_error(const InputError& e) {
-    static const std::map<std::string, std::string> option = {
-        {"gpus", "--gpus"},           {"gpus_per_node", "--gpus-per-node"},
-        {"partition", "--partition"}, {"account", "--account"},
-        {"time_limit", "--time"},     {"job_name", "--name"},
-        {"folder", "--dir"},          {"extra_modules", "--modules"}};
+    static const std::map<std::string, std::string> option = {{"gpus", "--gpus"},
+                                                              {"gpus_per_node", "--gpus-per-node"},
+                                                              {"partition", "--partition"},
+                                                              {"account", "--account"},
+                                                              {"time_limit", "--time"},
+                                                              {"job_name", "--name"},
+                                                              {"folder", "--dir"},
+                                                              {"extra_modules", "--modules"},
+                                                              {"process_grid", "--process-grid"}};
     const auto it = option.find(e.field());
     if (!e.file().empty() || it == option.end()) return e;
     return InputError("", it->second, e.reason());
@@ -34,6 +38,7 @@ InputError as_option_error(const InputError& e) {
 int run(ClusterJobOptions o) {
     if (o.spec.job_name.empty()) o.spec.job_name = cluster_job_name_for(o.scene);
     try {
+        o.spec.process_grid = parse_process_grid(o.process_grid, "--process-grid");
         validate_cluster_job(o.spec);  // a bad option is reported before the scene is read
         const Scene scene = read_scene_json(o.scene);
         write_cluster_job(o.dir, scene, o.spec);
@@ -60,6 +65,9 @@ std::function<int()> add_cluster_job_command(CLI::App& app) {
     c->add_option("--time", o->spec.time_limit, "Time limit, [D-]HH:MM:SS or MM:SS (default 01:00:00)");
     c->add_option("--name", o->spec.job_name, "Job name (default: the scene file's name)");
     c->add_option("--modules", o->spec.extra_modules, "Environment modules to load, e.g. \"cuda openmpi\"");
+    c->add_option("--process-grid", o->process_grid,
+                  "MPI ranks along x, y and z as PXxPYxPZ (their product: --gpus), or auto (default): passed to "
+                  "the job's run");
     c->add_option("--dir", o->dir, "Folder to write (created if missing): the scene and job.slurm")->required();
     return [o] { return run(*o); };
 }

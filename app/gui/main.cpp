@@ -240,8 +240,9 @@ int main(int argc, char** argv) {
         d->accountEdit()->setText("proj-ndt");
         d->timeEdit()->setText("02:00:00");
         d->modulesEdit()->setText("cuda openmpi");
+        d->processGridEdit()->setText("1x2x4");
         d->folderEdit()->setText("/home/me/voxwave-jobs/" + d->nameEdit()->text());
-        d->resize(1180, 560);
+        d->resize(1290, 560);  // the whole mpirun line, process grid included
         shot_target = d;
         if (picture) take_shot(0);
         return app.exec();

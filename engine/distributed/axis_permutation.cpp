@@ -71,19 +71,27 @@ WaveProblem turn_axes(const WaveProblem& p, const AxisTurn& t) {
         r.node = nodes(r.node);
         r.snapped = turn_vec(r.snapped, t.from);
     }
+    // The same points in the same order (the series' grid stays the problem's): their values come
+    // out in turned components, which turn_components_back turns back.
+    for (std::size_t& n : q.snapshot_nodes) n = nodes(n);
     return q;
+}
+
+void turn_components_back(std::vector<double>& v, const AxisTurn& t) {
+    if (t.identity()) return;
+    // Turned component d is original component from[d].
+    for (std::size_t i = 0; i + 2 < v.size(); i += 3) {
+        const std::array<double, 3> turned{v[i], v[i + 1], v[i + 2]};
+        for (int d = 0; d < 3; ++d) v[i + std::size_t(t.from[std::size_t(d)])] = turned[std::size_t(d)];
+    }
 }
 
 void turn_result_back(Result& r, const AxisTurn& t, const WaveProblem& original) {
     r.receiver_positions.clear();
     for (const auto& rec : original.receivers) r.receiver_positions.push_back(rec.snapped);
-    if (t.identity()) return;
-    // Turned component d is original component from[d].
-    for (std::vector<double>* v : {&r.displacement, &r.velocity})
-        for (std::size_t i = 0; i + 2 < v->size(); i += 3) {
-            const std::array<double, 3> turned{(*v)[i], (*v)[i + 1], (*v)[i + 2]};
-            for (int d = 0; d < 3; ++d) (*v)[i + std::size_t(t.from[std::size_t(d)])] = turned[std::size_t(d)];
-        }
+    for (std::vector<double>* v : {&r.displacement, &r.velocity}) turn_components_back(*v, t);
+    for (std::vector<double>& v : r.snapshots.u) turn_components_back(v, t);
+    for (std::vector<double>& v : r.snapshots.v) turn_components_back(v, t);
 }
 
 }  // namespace voxwave

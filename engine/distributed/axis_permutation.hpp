@@ -27,11 +27,13 @@ AxisTurn longest_axis_last(const VoxelGrid& grid);
 inline int slab_axis_planes(const VoxelGrid& grid) { return grid.n[std::size_t(longest_axis_last(grid).from[2])]; }
 
 // The same problem in turned axes: grid, node arrays, constraints, sources (node, position,
-// force direction) and receivers.
+// force direction), receivers and snapshot nodes.
 WaveProblem turn_axes(const WaveProblem& problem, const AxisTurn& turn);
 
-// A result computed in turned axes back in the problem's axes (displacement and velocity
-// components; receiver positions are taken from `original`).
+// A result computed in turned axes back in the problem's axes (displacement, velocity and
+// snapshot components; receiver positions are taken from `original`).
 void turn_result_back(Result& result, const AxisTurn& turn, const WaveProblem& original);
+// Vectors of [point * 3 + c] in turned components back to the problem's components.
+void turn_components_back(std::vector<double>& values, const AxisTurn& turn);
 
 }  // namespace voxwave

@@ -74,11 +74,6 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
     // Too many ranks or a process grid that does not fit: an InputError on every rank, before
     // anything collective can hang.
     check_slab_count(slab_axis_planes(whole.grid), world.size());
-    // Each rank holds one box of the field; snapshots would need the boxes gathered to rank 0.
-    if (!whole.snapshots.empty())
-        throw InputError("", "run.snapshots",
-                         "a distributed run does not write wavefield snapshots; run on one process (without mpirun) "
-                         "or remove run.snapshots");
     out.grid = options.grid;
     if (out.grid.automatic()) {
         // Back in the problem's axes for the note and the caller.
@@ -104,6 +99,7 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
     SlabHooks hooks;
     hooks.cuda_device = setup.device;
     hooks.exchange = setup.exchange.get();
+    hooks.overlap_exchange = options.overlap;
 
     Result local;
     const auto t0 = std::chrono::steady_clock::now();
@@ -134,7 +130,28 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
     const std::vector<double> all_blocks = world.gather(block);
     const std::vector<long long> all_which = world.gather(which);
 
+    // Snapshots: each rank's owned points of each snapshot, put in the whole grid's order on rank 0.
+    const std::vector<long long> all_points =
+        world.gather(std::vector<long long>(slab.snapshot_point_of.begin(), slab.snapshot_point_of.end()));
+    auto gather_snapshots = [&](const std::vector<std::vector<double>>& mine, std::vector<std::vector<double>>& all) {
+        for (const std::vector<double>& values : mine) {
+            const std::vector<double> gathered = world.gather(values);
+            if (world.rank() != 0) continue;
+            if (gathered.size() != 3 * whole.snapshot_nodes.size() || all_points.size() != whole.snapshot_nodes.size())
+                throw RuntimeError("distributed run: " + std::to_string(all_points.size()) +
+                                   " snapshot points gathered, " + std::to_string(whole.snapshot_nodes.size()) +
+                                   " expected");
+            std::vector<double>& v = all.emplace_back(gathered.size());
+            for (std::size_t i = 0; i < all_points.size(); ++i)
+                std::copy_n(gathered.begin() + std::ptrdiff_t(3 * i), 3,
+                            v.begin() + std::ptrdiff_t(3 * std::size_t(all_points[i])));
+        }
+    };
+
     Result& r = out.result;
+    r.snapshots = whole.snapshots;
+    gather_snapshots(local.snapshots.u, r.snapshots.u);
+    gather_snapshots(local.snapshots.v, r.snapshots.v);
     r.method = to_string(whole.method);
     r.precision = to_string(whole.precision);
     r.backend = to_string(setup.backend);

@@ -23,6 +23,7 @@ struct DistributedOptions {
     HaloTransport halo = HaloTransport::Auto;   // CUDA only: NCCL when built, else host staging
     ProcessGrid grid;                           // ranks along x, y, z of the model; automatic by default
     std::string grid_field = "--process-grid";  // what an error about `grid` names
+    bool overlap = true;  // CUDA: the exchange's z phase beside the interior (CudaEngineOptions::overlap_exchange)
 };
 
 struct DistributedRun {

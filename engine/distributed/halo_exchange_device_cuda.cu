@@ -106,7 +106,8 @@ struct DeviceStaging {
 
 void DeviceStagingRelease::operator()(DeviceStaging* staging) const { delete staging; }
 
-void MpiHaloExchange::exchange_device(void* u, bool fp64, void* stream_handle) {
+void MpiHaloExchange::exchange_device_phases(void* u, bool fp64, void* stream_handle, std::size_t first,
+                                             std::size_t end) {
     auto stream = static_cast<cudaStream_t>(stream_handle);
     const std::size_t real = fp64 ? 8 : 4;
     if (!staging_) staging_.reset(new DeviceStaging);
@@ -124,7 +125,8 @@ void MpiHaloExchange::exchange_device(void* u, bool fp64, void* stream_handle) {
             VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(staging_->device.recv[t].get(), staging_->recv[t].get(), bytes,
                                                cudaMemcpyHostToDevice, stream));
             box_copy<false>(u, fp64, plan_, tr.recv, staging_->device.recv[t].get(), stream);
-        });
+        },
+        first, end);
 }
 
 double measure_device_exchange_seconds(HaloExchange& exchange, bool fp64, int reps) {
@@ -192,14 +194,15 @@ public:
     void exchange_host(const std::array<double*, 3>&) override { host_refused(); }
     void exchange_host(const std::array<float*, 3>&) override { host_refused(); }
 
-    void exchange_device(void* u, bool fp64, void* stream_handle) override {
+    void exchange_device_phases(void* u, bool fp64, void* stream_handle, std::size_t first, std::size_t end) override {
         auto stream = static_cast<cudaStream_t>(stream_handle);
         const std::size_t real = fp64 ? 8 : 4;
         boxes_.ensure(3 * plan_.largest_box() * real);
         const ncclDataType_t type = fp64 ? ncclFloat64 : ncclFloat32;
         const std::size_t nn = plan_.node_count(), plane = std::size_t(plan_.nodes[0]) * std::size_t(plan_.nodes[1]);
         char* const base = static_cast<char*>(u);
-        for (const HaloPhase& ph : plan_.phases) {
+        for (std::size_t p = first; p < std::min(end, plan_.phases.size()); ++p) {
+            const HaloPhase& ph = plan_.phases[p];
             // Across z the boxes are whole node planes (a phase's boxes span the other axes), so
             // each component is contiguous in u: sent from and received into u itself, without
             // the pack and unpack kernels (two launches less a step, what counts at small planes).

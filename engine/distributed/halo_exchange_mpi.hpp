@@ -7,6 +7,7 @@
 //    unpack kernels on the engine's stream, no host involvement.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,7 +30,8 @@ public:
     const HaloPlan& plan() const override { return plan_; }
     void exchange_host(const std::array<double*, 3>& u) override;
     void exchange_host(const std::array<float*, 3>& u) override;
-    void exchange_device(void* u, bool fp64, void* stream) override;
+    void exchange_device_phases(void* u, bool fp64, void* stream, std::size_t first, std::size_t end) override;
+    bool device_exchange_blocks_host() const override { return true; }
 
     // Phase `phase`: sends send[t] to transfer t's neighbour and receives recv[t] from it, `bytes[t]`
     // each (blocking).
@@ -40,7 +42,7 @@ private:
     template <class Real>
     void exchange_host_impl(const std::array<Real*, 3>& u);
 
-    // The phases in order, host or device: pack(transfer, t) fills transfer t's send buffer and
+    // Phases [first, end) in order, host or device: pack(transfer, t) fills transfer t's send buffer and
     // returns its {send, recv} host buffers, ready() waits until they hold the data, then the
     // MPI swap, then unpack(transfer, t, bytes) takes the received box.
     struct HostBoxes {
@@ -48,8 +50,9 @@ private:
         void* recv;
     };
     template <class Pack, class Ready, class Unpack>
-    void run_phases(std::size_t bytes_per_node, Pack&& pack, Ready&& ready, Unpack&& unpack) {
-        for (std::size_t p = 0; p < plan_.phases.size(); ++p) {
+    void run_phases(std::size_t bytes_per_node, Pack&& pack, Ready&& ready, Unpack&& unpack, std::size_t first = 0,
+                    std::size_t end = std::size_t(-1)) {
+        for (std::size_t p = first; p < std::min(end, plan_.phases.size()); ++p) {
             const HaloPhase& ph = plan_.phases[p];
             std::vector<const void*> send;
             std::vector<void*> recv;

@@ -54,23 +54,6 @@ std::vector<Slab> partition_axis(const VoxelGrid& grid, int axis, int count) {
     return slabs;
 }
 
-ProcessGrid parse_process_grid(const std::string& s, const std::string& field) {
-    if (s.empty() || s == "auto") return {};
-    ProcessGrid g;
-    char x1 = 0, x2 = 0;
-    int used = 0;
-    if (std::sscanf(s.c_str(), "%d%c%d%c%d%n", &g.ranks[0], &x1, &g.ranks[1], &x2, &g.ranks[2], &used) != 5 ||
-        x1 != 'x' || x2 != 'x' || used != int(s.size()) || g.ranks[0] < 1 || g.ranks[1] < 1 || g.ranks[2] < 1)
-        throw InputError("", field,
-                         "'" + s + "' is not auto or ranks along x, y and z as PXxPYxPZ (e.g. 1x2x2), each 1 or more");
-    return g;
-}
-
-std::string to_string(const ProcessGrid& g) {
-    if (g.automatic()) return "auto";
-    return std::to_string(g.ranks[0]) + "x" + std::to_string(g.ranks[1]) + "x" + std::to_string(g.ranks[2]);
-}
-
 void check_process_grid(const VoxelGrid& grid, const ProcessGrid& g, int ranks, const std::string& field) {
     if (g.count() != ranks)
         throw InputError("", field,
@@ -227,17 +210,29 @@ SubdomainProblem make_subdomain_problem(const WaveProblem& whole, const Subdomai
             c.node = l;
             p.sources.push_back(std::move(c));
         }
-    for (std::size_t r = 0; r < whole.receivers.size(); ++r) {
+    // Whether global node n is this box's (then l is its local index).
+    auto owned = [&](std::size_t n, std::size_t& l) {
         std::array<int, 3> c{};
-        if (!local(whole.receivers[r].node, l, &c)) continue;
-        bool owned = true;
+        if (!local(n, l, &c)) return false;
         for (std::size_t a = 0; a < 3; ++a)
-            owned = owned && ((c[a] >= sub.e0[a] && c[a] < sub.e1[a]) || (c[a] == g.n[a] && sub.e1[a] == g.n[a]));
-        if (!owned) continue;
+            if (!((c[a] >= sub.e0[a] && c[a] < sub.e1[a]) || (c[a] == g.n[a] && sub.e1[a] == g.n[a]))) return false;
+        return true;
+    };
+    for (std::size_t r = 0; r < whole.receivers.size(); ++r) {
+        if (!owned(whole.receivers[r].node, l)) continue;
         ReceiverPoint rp = whole.receivers[r];
         rp.node = l;
         p.receivers.push_back(std::move(rp));
         out.receiver_of.push_back(r);
+    }
+    if (!whole.snapshots.empty()) {
+        p.snapshots = whole.snapshots;
+        for (std::size_t i = 0; i < whole.snapshot_nodes.size(); ++i)
+            if (owned(whole.snapshot_nodes[i], l)) {
+                p.snapshot_nodes.push_back(l);
+                out.snapshot_point_of.push_back(i);
+            }
+        p.snapshots.grid.count = {int(p.snapshot_nodes.size()), 1, 1};
     }
     // Every receiver of a slab is a plain one: the whole problem's probes are recorded after the gather.
     p.scene_receiver_count = p.receivers.size();

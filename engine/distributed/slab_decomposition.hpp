@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "scene/process_grid.hpp"
 #include "wave/halo_exchange.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -42,17 +43,7 @@ inline std::vector<Slab> partition_slabs(const VoxelGrid& grid, int count) { ret
 // The same check alone: throws InputError("", "ranks", ...) unless 1 <= count <= planes.
 void check_slab_count(int planes, int count);
 
-// Ranks along x, y and z. {0, 0, 0}: choose automatically.
-struct ProcessGrid {
-    std::array<int, 3> ranks{0, 0, 0};
-    bool automatic() const { return ranks[0] == 0; }
-    int count() const { return ranks[0] * ranks[1] * ranks[2]; }
-    bool operator==(const ProcessGrid&) const = default;
-};
-// "auto", or "PXxPYxPZ" (ranks along x, y and z of the model, e.g. 1x2x2); InputError naming
-// `field` otherwise.
-ProcessGrid parse_process_grid(const std::string& s, const std::string& field);
-std::string to_string(const ProcessGrid& g);
+// ProcessGrid, parse_process_grid: scene/process_grid.hpp.
 
 // The process grid for `ranks` ranks on a model turned longest along z: x is never cut (the
 // fused step's warps run along x rows); among the grids py x pz with py * pz = ranks whose boxes
@@ -87,12 +78,17 @@ struct SubdomainProblem {
     WaveProblem problem;                   // the extended box as a model of its own (local node numbers)
     std::array<int, 3> node_origin{};      // global node coordinates of local node (0, 0, 0): sub.g0()
     std::vector<std::size_t> receiver_of;  // global receiver index of each local receiver
+    // run.snapshots: the whole series' point of each local snapshot node. The subdomain's series
+    // samples the points it owns (the receivers' rule), listed as a grid of {points, 1, 1}; the
+    // distributed run gathers them into the whole grid's order.
+    std::vector<std::size_t> snapshot_point_of;
 };
 
 // The subdomain's part of `whole`: its extended box's elements, the whole model's masses and
 // boundary data on its nodes (BoundaryNodes::node_box) with the ghost nodes held, every source
-// on its nodes (every copy of a node takes the same force), and the receivers it owns (a node on
-// a seam belongs to the box above along that axis; the last node plane to the last box).
+// on its nodes (every copy of a node takes the same force), and the receivers and snapshot points
+// it owns (a node on a seam belongs to the box above along that axis; the last node plane to the
+// last box).
 SubdomainProblem make_subdomain_problem(const WaveProblem& whole, const Subdomain& sub);
 
 }  // namespace voxwave

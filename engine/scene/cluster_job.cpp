@@ -149,6 +149,11 @@ void validate_cluster_job(const ClusterJobSpec& spec) {
     for (char c : spec.extra_modules)
         if (!is_shell_safe_char(c) && c != ' ')
             throw InputError("", "extra_modules", quoted_char(c) + " is not allowed in module names");
+    // The run checks the grid against the model; the rank count is known here already.
+    if (!spec.process_grid.automatic() && spec.process_grid.count() != spec.gpus)
+        throw InputError("", "process_grid",
+                         to_string(spec.process_grid) + " has " + std::to_string(spec.process_grid.count()) +
+                             " ranks, the job has " + std::to_string(spec.gpus) + " GPUs (one rank each)");
 }
 
 std::string slurm_batch_script(const ClusterJobSpec& spec) {
@@ -184,7 +189,9 @@ std::string slurm_batch_script(const ClusterJobSpec& spec) {
           << "set -u\n";
     s << "cd \"$SLURM_SUBMIT_DIR\"\n"
       << "mpirun -np \"$SLURM_NTASKS\" " << shell_quote(spec.cli) << " run " << shell_quote(spec.scene_file) << " -o "
-      << shell_quote(spec.result_file) << " --backend " << spec.backend << "\n";
+      << shell_quote(spec.result_file) << " --backend " << spec.backend;
+    if (!spec.process_grid.automatic()) s << " --process-grid " << to_string(spec.process_grid);
+    s << "\n";
     return s.str();
 }
 

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "scene/process_grid.hpp"
 #include "scene/scene.hpp"
 
 namespace voxwave {
@@ -22,6 +23,7 @@ struct ClusterJobSpec {
     std::string result_file = "result.h5";
     std::string backend = "cuda";
     std::string extra_modules;  // e.g. "cuda openmpi", emitted as `module load ...` when not empty
+    ProcessGrid process_grid;   // ranks along x, y, z: passed as --process-grid unless automatic
 };
 
 // The name of the batch script inside a job folder.
@@ -32,13 +34,14 @@ inline constexpr const char* kClusterJobScript = "job.slurm";
 // (or is zero), a job name that is empty or has characters outside [A-Za-z0-9._-], a partition
 // or account with white space, an empty cli, scene or result file name, a scene file name that
 // is a path or the script's own name, an unknown backend, module names with characters a shell
-// would interpret.
+// would interpret, a process grid whose rank count is not `gpus`.
 void validate_cluster_job(const ClusterJobSpec& spec);
 
 // The bash batch script (validated first, so it throws what validate_cluster_job throws):
 // #SBATCH lines (nodes = ceil(gpus / gpus_per_node), ntasks = gpus, ntasks-per-node and
 // gpus-per-node = min(gpus, gpus_per_node)), NCCL_NVLS_ENABLE=0, the optional `module load`,
-// and the mpirun line; file names are quoted for bash where needed.
+// and the mpirun line (with --process-grid when the grid is not automatic); file names are quoted
+// for bash where needed.
 std::string slurm_batch_script(const ClusterJobSpec& spec);
 
 // `text` as one bash word: unchanged when it only has characters bash never interprets, else

@@ -24,6 +24,10 @@
 // next tile) and the element plane below a range is recomputed for the carry: 32 x TileY
 // threads own 30 x (TileY - 2) nodes (30 x (TileY - 1) with kEveryWarpComputes, 30 x TileY with
 // kHandoffRows). u^{n+1} goes to a third buffer because neighbouring tiles still read u^{n-1}.
+// A launch may be a window of a distributed run's overlapped step (time_stepper_cuda.cu): the
+// arrays are then a view of a run of element planes, and the node planes at the view's ends whose
+// elements lie partly outside it are not written (FusedStepArgs::skip_lo, skip_hi); every node
+// that is written gets the whole-model kernel's arithmetic.
 //
 // A Plane<Real, TileY> provides
 //   struct Shared;                    its part of the block's shared memory
@@ -215,8 +219,12 @@ template <class Real>
 __device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, FusedWork work, int owned_rows, int first,
                                              int end, int lane) {
     const unsigned nx1 = unsigned(a.nx + 1), plane = nx1 * unsigned(a.ny + 1);
+    // A window's view (FusedStepArgs::skip_lo): only the nodes of the node planes it writes.
     auto updated_here = [&](long long node) {
-        const unsigned n = unsigned(node), kk = n / plane, ij = n - kk * plane, j = ij / nx1, i = ij - j * nx1;
+        const long long local = node - a.node_offset;
+        if (local < 0 || local >= static_cast<long long>(plane) * (a.nz + 1)) return false;
+        const unsigned n = unsigned(local), kk = n / plane, ij = n - kk * plane, j = ij / nx1, i = ij - j * nx1;
+        if (int(kk) < a.skip_lo || int(kk) > a.nz - a.skip_hi) return false;
         const int cx = int(i) / (kFusedTileX - 2), cy = min(int(j) / owned_rows, work.tiles_y - 1);
         const int column = cx < work.tiles_x ? cx + work.tiles_x * cy : work.tiles_x * work.tiles_y + cy / 2;
         const int at = column * a.nz + min(int(kk), a.nz - 1);
@@ -226,10 +234,11 @@ __device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, Fused
     if (lane == 0)
         for (int q = 0; q < a.nsrc; ++q)
             if (updated_here(a.src_node[q]))
-                for (int c = 0; c < 3; ++c) a.up[c][a.src_node[q]] += a.src_scale[q] * a.src_force[3 * q + c];
+                for (int c = 0; c < 3; ++c)
+                    a.up[c][a.src_node[q] - a.node_offset] += a.src_scale[q] * a.src_force[3 * q + c];
     for (int r = lane; r < a.nrec; r += kFusedTileX)
         if (updated_here(a.rec_node[r]))
-            for (int c = 0; c < 3; ++c) a.rec_out[3 * r + c] = double(a.u[c][a.rec_node[r]]);
+            for (int c = 0; c < 3; ++c) a.rec_out[3 * r + c] = double(a.u[c][a.rec_node[r] - a.node_offset]);
 }
 
 // One barrier per plane: iteration k makes element plane k from w planes k and k + 1, then
@@ -425,6 +434,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         // u^{n+1} of this thread's node at plane kk from its total force f (+ the Plane's diagonal
         // term dg w, which needs w of the node: still in slot kk % 3).
         auto update = [&](int kk, Real ai, Real ih, Real mh, Real dg, const Real(&f)[3]) {
+            if (kk < a.skip_lo || kk > a.nz - a.skip_hi) return;  // a window's view: not its plane
             const unsigned n = node_at(kk);
             const int buf = own_slot(kk);
 #pragma unroll
@@ -590,6 +600,7 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
                 // a step; by the last warp alone, the last tile's blocks finished about
                 // a plane's load latency a plane after the others (213 against 203).
                 for (int kk = k0 + ty; kk <= k_last; kk += TileY) {
+                    if (kk < a.skip_lo || kk > a.nz - a.skip_hi) continue;  // as update()
                     const unsigned n = unsigned(ei) + unsigned(a.nx + 1) * unsigned(a.ny) + unsigned(kk) * node_plane;
                     const Real ai = __ldg(a.a + n);
                     const Real ih = UniformH ? a.ih0 : __ldg(a.ih + n);

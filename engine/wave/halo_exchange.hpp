@@ -89,6 +89,32 @@ void unpack_box(const Real* in, const std::array<int, 3>& nodes, const NodeBox& 
                 in[std::size_t(c) * n + i];
 }
 
+// A window of an overlapped step (the CUDA engine's, time_stepper_cuda.cu): node planes [lo, hi]
+// along z, made from the element planes [e_lo, e_hi) (a node plane needs the element planes on
+// both sides: one more each way, except at the subdomain's own faces).
+struct OverlapWindow {
+    int e_lo = 0, e_hi = 0, lo = 0, hi = 0;
+};
+// The windows of an overlapped step on a subdomain of nz element planes along z whose plan begins
+// with a z phase: the edges the neighbours need first (node planes 0..2 next to a lower seam and
+// nz - 2..nz next to an upper one: the ghost, the seam both sides compute and the plane the
+// neighbour takes), then the interior between them, last. Together they cover 0..nz once. Empty
+// when the plan has no z phase first or the interior would be empty (fewer than 6 node planes
+// between two seams, 3 beside one): such a step keeps the plain order.
+inline std::vector<OverlapWindow> overlap_windows(const HaloPlan& plan, int nz) {
+    if (plan.phases.empty() || plan.phases[0].axis != 2) return {};
+    bool lower = false, upper = false;
+    for (const HaloTransfer& t : plan.phases[0].transfers) (t.side == 0 ? lower : upper) = true;
+    const int a = lower ? 3 : 0, b = upper ? nz - 3 : nz;
+    if (a > b) return {};
+    auto window = [nz](int lo, int hi) { return OverlapWindow{lo > 0 ? lo - 1 : 0, hi < nz ? hi + 1 : nz, lo, hi}; };
+    std::vector<OverlapWindow> w;
+    if (lower) w.push_back(window(0, 2));
+    if (upper) w.push_back(window(nz - 2, nz));
+    w.push_back(window(a, b));
+    return w;
+}
+
 class HaloExchange {
 public:
     virtual ~HaloExchange() = default;
@@ -103,7 +129,16 @@ public:
     // CUDA engine, device memory: `u` is the device SoA displacement (double when fp64, else
     // float), complete on `stream`; the ghost nodes are filled in stream order on the same
     // stream (kernels pack and unpack; NCCL or host-staged MPI carries the boxes).
-    virtual void exchange_device(void* u, bool fp64, void* stream) = 0;
+    void exchange_device(void* u, bool fp64, void* stream) {
+        exchange_device_phases(u, fp64, stream, 0, plan().phases.size());
+    }
+    // The same for phases [first, end) of the plan only: an overlapped step (time_stepper_cuda.cu)
+    // sends the z phase on a stream of its own while the interior is computed, and the later
+    // phases after it. Every rank must run the same phases in the same order.
+    virtual void exchange_device_phases(void* u, bool fp64, void* stream, std::size_t first, std::size_t end) = 0;
+    // True when the device exchange waits on the host until its boxes have moved (host-staged MPI):
+    // an overlapped step then queues the interior's kernels before it calls the exchange.
+    virtual bool device_exchange_blocks_host() const { return false; }
 
     // What one step moves out of this rank (all phases, all neighbours), bytes; as much comes in.
     std::size_t bytes_per_step(bool fp64) const { return 3 * plan().sent_nodes() * (fp64 ? 8 : 4); }

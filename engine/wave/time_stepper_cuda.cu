@@ -159,6 +159,13 @@ public:
     virtual CudaTimeStepper::HaloPhaseSeconds halo_phase_seconds(std::int64_t n0, int reps) = 0;
     virtual void set_exchange_enabled(bool enabled) = 0;
     virtual bool fused_step() const = 0;
+    virtual bool overlapped_exchange() const = 0;
+};
+
+// A window of an overlapped step (overlap_windows, halo_exchange.hpp) with its own part of
+// TCOVFEM's row handoff and its own ticket counter, since windows may run side by side.
+struct StepWindow : OverlapWindow {
+    std::size_t handoff_offset = 0, handoff_words = 0;
 };
 
 // The step design an engine uses (MomentStepDesign::Auto resolved).
@@ -207,6 +214,18 @@ public:
         exchange_ = options.exchange;
         pml_bytes_ = cuda::PmlCorrection<Real>::bytes_of(tables.pml, damped_);
         fused_ = use_fused_step(options.moment_step);
+        // The PML's passes run over the whole layer after the kernel (pml_fused), so a step with
+        // a PML keeps the plain order: kernel, passes, sources, exchange.
+        if (options.overlap_exchange && exchange_ && fused_ && tables.pml.empty())
+            for (const OverlapWindow& w : overlap_windows(exchange_->plan(), p.grid.n[2])) windows_.push_back({w});
+        if (tc_ && fused_) {
+            std::size_t offset = cuda::fused_handoff_words(p.grid.n[0], p.grid.n[1], p.grid.n[2]);
+            for (StepWindow& w : windows_) {
+                w.handoff_offset = offset;
+                w.handoff_words = cuda::fused_handoff_words(p.grid.n[0], p.grid.n[1], w.e_hi - w.e_lo);
+                offset += w.handoff_words;
+            }
+        }
         check_fits();  // after fused_: the row handoff counts only where the fused step uses it
         if (exchange_ && exchange_->plan().node_count() != nn_)
             throw RuntimeError("halo exchange: its plan is for another subdomain");
@@ -252,9 +271,9 @@ public:
             host_diag_ = std::move(tables.diag);
             diag_.resize(nn_);
             diag_.upload(host_diag_);
-            if (fused_) {  // the fused step's row handoff between y tiles
+            if (fused_) {  // the fused step's row handoff between y tiles (and a counter per window)
                 handoff_.resize(handoff_words());
-                tickets_.resize(1);
+                tickets_.resize(1 + windows_.size());
             }
         } else {
             const ModeScales sc = mode_scales(p.element_method(), ds);
@@ -288,7 +307,20 @@ public:
         rec_node_.upload(rn);
         rec_buf_.resize(std::max<std::size_t>(1, kBatch * 3 * rn.size()));
         if (!tables.pml.empty()) pml_ = std::make_unique<cuda::PmlCorrection<Real>>(p, tables.pml);
+        if (!windows_.empty()) {
+            // The exchange's stream at the highest priority: its NCCL kernels take SMs as soon as
+            // the interior's blocks free any.
+            int least = 0, greatest = 0;
+            VOXWAVE_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+            VOXWAVE_CUDA_CHECK(cudaStreamCreateWithPriority(&comm_, cudaStreamNonBlocking, greatest));
+        }
         VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    ~Engine() override {
+        if (comm_) {
+            cudaStreamSynchronize(comm_);
+            cudaStreamDestroy(comm_);
+        }
     }
 
     std::size_t node_count() const override { return nn_; }
@@ -385,8 +417,9 @@ public:
 
     // Fused design: the whole step in one kernel, u^{n+1} into f_ (a third state buffer here;
     // the fused engine never adds forces into it). The kernel also does the point kernel's work
-    // for batch slot `slot`: the sources, and the receivers when `receivers`.
-    void fused_step_kernel(int slot, bool receivers) {
+    // for batch slot `slot`: the sources, and the receivers when `receivers`. With a window (an
+    // overlapped step) the same kernel on its view, writing the window's node planes only.
+    void fused_step_kernel(int slot, bool receivers, const StepWindow* window = nullptr) {
         cuda::FusedStepArgs<Real> a{};
         a.nx = p_.grid.n[0];
         a.ny = p_.grid.n[1];
@@ -427,18 +460,74 @@ public:
                 a.handoff = handoff_.get();
                 a.handoff_words = handoff_.size();
                 a.tickets = tickets_.get();
+                if (window) {
+                    a.handoff += window->handoff_offset;
+                    a.handoff_words = window->handoff_words;
+                    a.tickets += 1 + (window - windows_.data());
+                }
                 if (++handoff_tag_ == 0) ++handoff_tag_;  // 0 is the buffer's initial content
                 a.tag = handoff_tag_;
+                if (window) view(a, *window);
                 cuda::launch_tcovfem_fused_step(a, damped_, nullptr);
                 return;
             }
         }
+        if (window) view(a, *window);
         cuda::launch_fused_step<Real>(a, damped_, nullptr);
+    }
+
+    // The arguments of the whole model turned into a window's view: element planes [e_lo, e_hi)
+    // (every array is z-slowest, so a view is an offset), node planes lo..hi written.
+    void view(cuda::FusedStepArgs<Real>& a, const StepWindow& w) const {
+        const std::size_t plane = std::size_t(p_.grid.n[0] + 1) * std::size_t(p_.grid.n[1] + 1);
+        const std::size_t node0 = std::size_t(w.e_lo) * plane;
+        a.nz = w.e_hi - w.e_lo;
+        a.ids += std::size_t(w.e_lo) * std::size_t(p_.grid.n[0]) * std::size_t(p_.grid.n[1]);
+        for (int c = 0; c < 3; ++c) {
+            a.u[c] += node0;
+            a.um[c] += node0;
+            a.up[c] += node0;
+        }
+        a.a += node0;
+        if (a.ih) a.ih += node0;
+        if (a.mh) a.mh += node0;
+        if (a.diag) a.diag += node0;
+        a.skip_lo = w.lo - w.e_lo;
+        a.skip_hi = w.e_hi - w.hi;
+        a.node_offset = static_cast<long long>(node0);
+    }
+
+    // An overlapped step (windows_): the edges' windows, then their z phase on comm_ while the
+    // interior's window runs, the later phases (y, x) after it. Each node's arithmetic is the
+    // whole-model kernel's, so u+ is the same bit for bit; the exchange writes only ghost planes,
+    // which no window writes after the edges. Host-staged MPI blocks the host until its boxes
+    // have moved, so the interior is queued before it; NCCL is queued first so that its kernels
+    // are ahead of the interior's blocks.
+    void overlapped_step(int slot, bool receivers) {
+        const std::size_t interior = windows_.size() - 1;
+        for (std::size_t i = 0; i < interior; ++i) fused_step_kernel(slot, receivers, &windows_[i]);
+        const bool exchange = exchange_enabled_;
+        const bool fp64 = sizeof(Real) == 8, blocks_host = exchange && exchange_->device_exchange_blocks_host();
+        if (exchange) {
+            edges_done_.record(nullptr);
+            VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(comm_, edges_done_.get(), 0));
+            if (!blocks_host) exchange_->exchange_device_phases(next_state(), fp64, comm_, 0, 1);
+        }
+        fused_step_kernel(slot, receivers, &windows_[interior]);
+        if (!exchange) return;
+        if (blocks_host) exchange_->exchange_device_phases(next_state(), fp64, comm_, 0, 1);
+        exchanged_.record(comm_);
+        VOXWAVE_CUDA_CHECK(cudaStreamWaitEvent(nullptr, exchanged_.get(), 0));
+        exchange_->exchange_device_phases(next_state(), fp64, nullptr, 1, exchange_->plan().phases.size());
     }
 
     // One step for batch slot `slot`: u^{n+1} ends in next_state(), with the sources added and
     // (when `receivers`) u^n at the receivers in the slot.
     void step_kernels(int slot, bool receivers) {
+        if (!windows_.empty()) {
+            overlapped_step(slot, receivers);
+            return;
+        }
         if (fused_) {
             fused_step_kernel(slot, receivers);
             if (pml_) {
@@ -699,6 +788,7 @@ public:
 
     void set_exchange_enabled(bool enabled) override { exchange_enabled_ = enabled; }
     bool fused_step() const override { return fused_; }
+    bool overlapped_exchange() const override { return !windows_.empty(); }
 
 private:
     std::size_t bytes_needed() const {
@@ -710,15 +800,22 @@ private:
                               handoff_words() * sizeof(unsigned long long) + pml_bytes_);
     }
     // The row handoff's words: TCOVFEM's fused step only (the split designs and the moment step
-    // have none), so that the memory check and device_bytes count what is allocated.
+    // have none), so that the memory check and device_bytes count what is allocated. The whole
+    // model's launch uses the first ones, each window of an overlapped step its own after them.
     std::size_t handoff_words() const {
-        return tc_ && fused_ ? cuda::fused_handoff_words(p_.grid.n[0], p_.grid.n[1], p_.grid.n[2]) : 0;
+        if (!tc_ || !fused_) return 0;
+        std::size_t words = cuda::fused_handoff_words(p_.grid.n[0], p_.grid.n[1], p_.grid.n[2]);
+        for (const StepWindow& w : windows_) words += w.handoff_words;
+        return words;
     }
 
     const WaveProblem& p_;
     std::size_t nn_, ne_;
     HaloExchange* exchange_ = nullptr;
     bool exchange_enabled_ = true;
+    std::vector<StepWindow> windows_;  // an overlapped step's windows, the interior last; empty: not overlapped
+    cudaStream_t comm_ = nullptr;      // the overlapped exchange's stream
+    Event edges_done_{cudaEventDisableTiming}, exchanged_{cudaEventDisableTiming};
 
     bool tc_ = false, damped_ = false, uniform_h_ = true, staged_ = true, fused_ = false;
     int update_blocks_ = 0;
@@ -829,6 +926,7 @@ CudaTimeStepper::HaloPhaseSeconds CudaTimeStepper::median_halo_phase_seconds(std
 }
 void CudaTimeStepper::set_exchange_enabled(bool enabled) { impl_->engine->set_exchange_enabled(enabled); }
 bool CudaTimeStepper::fused_step() const { return impl_->engine->fused_step(); }
+bool CudaTimeStepper::overlapped_exchange() const { return impl_->engine->overlapped_exchange(); }
 CudaStepTiming CudaTimeStepper::time_steps(std::int64_t n0, std::int64_t steps) {
     Event a, b;
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());

@@ -56,6 +56,11 @@ struct CudaEngineOptions {
     // A subdomain of a distributed run (halo_exchange.hpp): after each step (the fused kernel or
     // the split pair, the PML's passes, the sources) its ghost nodes take the neighbours' u+.
     HaloExchange* exchange = nullptr;
+    // With an exchange whose first phase is along z, the fused step without a PML overlaps that
+    // phase with the interior (docs/architecture.md, "Distributed runs"): the node planes the
+    // neighbours need first, their exchange on a stream of its own, the interior meanwhile. The
+    // same values as without it, bit for bit; false: the whole step, then the exchange.
+    bool overlap_exchange = true;
 };
 
 class CudaTimeStepper {
@@ -115,6 +120,9 @@ public:
     void set_exchange_enabled(bool enabled);
     // True when the steps run as one fused node-centred kernel (MomentStepDesign::Fused).
     bool fused_step() const;
+    // True when the steps overlap the exchange's z phase with the interior (overlap_exchange, and
+    // a fused step without a PML on a subdomain with enough node planes along z).
+    bool overlapped_exchange() const;
     // Device memory this model holds, bytes.
     std::size_t device_bytes() const;
     std::string device_name() const;

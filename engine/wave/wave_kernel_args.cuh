@@ -67,6 +67,12 @@ struct FusedStepArgs {
     std::size_t handoff_words;
     unsigned* tickets;
     unsigned tag;
+    // A window of an overlapped step (time_stepper_cuda.cu): the arrays above are a view of a run
+    // of element planes of the model (nz of them), of whose node planes this launch does not write
+    // the first skip_lo and the last skip_hi (their elements are not all in the view); node_offset
+    // is the view's first node in the numbering of src_node and rec_node. All 0: the whole model.
+    int skip_lo, skip_hi;
+    long long node_offset;
 };
 
 struct TcovfemStiffnessArgs {

@@ -92,6 +92,7 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
         CudaEngineOptions options;
         options.device = slab.cuda_device;
         options.exchange = slab.exchange;
+        options.overlap_exchange = slab.overlap_exchange;
         run_wave_cuda(p, progress, r, options);
     } else if (p.dimensions == 2) {
         if (slab.exchange) throw InputError("", "grid.size", "a plane-strain (2D) scene runs in one process");

@@ -17,6 +17,7 @@ namespace voxwave {
 struct SlabHooks {
     HaloExchange* exchange = nullptr;  // fills the ghost nodes after every step
     int cuda_device = -1;              // -1: the first device
+    bool overlap_exchange = true;      // CUDA: CudaEngineOptions::overlap_exchange
 };
 Result run_wave(const WaveProblem& problem, const ProgressFn& progress, std::string* backend_note = nullptr,
                 const SlabHooks& slab = {});

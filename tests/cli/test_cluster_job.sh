@@ -35,6 +35,13 @@ assert [m["name"] for m in b["materials"]] == [m["name"] for m in a["materials"]
 PYEOF
 "$CLI" run "$job/scene.json" --steps 2 --backend cpu --out "$WORK/r.h5" -q || fail "the job's scene does not run"
 
+# --process-grid goes onto the run's line; a grid without one rank per GPU is refused.
+grid_job="$WORK/grid-job"
+"$CLI" cluster-job "$block" --gpus 4 --process-grid 1x2x2 --dir "$grid_job" >/dev/null 2>"$WORK/stderr" ||
+  fail "cluster-job --process-grid exited $?: $(cat "$WORK/stderr")"
+grep -qxF 'mpirun -np "$SLURM_NTASKS" voxwave-cli run scene.json -o result.h5 --backend cuda --process-grid 1x2x2' \
+  "$grid_job/job.slurm" || fail "job.slurm does not pass the process grid: $(grep mpirun "$grid_job/job.slurm")"
+
 # Bad options: one line, exit 1, nothing written.
 bad="$WORK/bad"
 expect_error gpus-zero 1 "^voxwave-cli: error: --gpus: must be at least 1 \(got 0\)$" "$bad/job.slurm" -- \
@@ -50,6 +57,10 @@ expect_error bad-partition 1 "--partition: must not contain white space" "$bad/j
   cluster-job "$block" --gpus 2 --partition "a b" --dir "$bad"
 expect_error bad-modules 1 "--modules: ';' is not allowed" "$bad/job.slurm" -- \
   cluster-job "$block" --gpus 2 --modules "cuda; reboot" --dir "$bad"
+expect_error grid-ranks 1 "^voxwave-cli: error: --process-grid: 1x2x2 has 4 ranks, the job has 2 GPUs \(one rank each\)$" \
+  "$bad/job.slurm" -- cluster-job "$block" --gpus 2 --process-grid 1x2x2 --dir "$bad"
+expect_error grid-form 1 "--process-grid: '2x2' is not auto or ranks along x, y and z" "$bad/job.slurm" -- \
+  cluster-job "$block" --gpus 4 --process-grid 2x2 --dir "$bad"
 expect_error missing-scene 1 "$WORK/none.json" "$bad/job.slurm" -- \
   cluster-job "$WORK/none.json" --gpus 2 --dir "$bad"
 expect_error no-gpus-option 2 "gpus" "$bad/job.slurm" -- cluster-job "$block" --dir "$bad"

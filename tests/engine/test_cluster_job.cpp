@@ -131,6 +131,20 @@ TEST(ClusterJob, EightGpusFillTwoNodesExactly) {
     EXPECT_TRUE(has_line(t, "#SBATCH --ntasks-per-node=8")) << t;
 }
 
+TEST(ClusterJob, ProcessGridGoesToTheRunOnlyWhenGiven) {
+    ClusterJobSpec spec = six_gpu_job();
+    const std::string run = "mpirun -np \"$SLURM_NTASKS\" voxwave-cli run scene.json -o result.h5 --backend cuda";
+    EXPECT_TRUE(has_line(slurm_batch_script(spec), run)) << slurm_batch_script(spec);
+    spec.process_grid = parse_process_grid("1x2x3", "process_grid");
+    EXPECT_TRUE(has_line(slurm_batch_script(spec), run + " --process-grid 1x2x3")) << slurm_batch_script(spec);
+    spec.process_grid = parse_process_grid("auto", "process_grid");
+    EXPECT_TRUE(has_line(slurm_batch_script(spec), run)) << slurm_batch_script(spec);
+    // Not PXxPYxPZ: refused by the parser, naming the field it was given.
+    for (const char* bad : {"2x3", "1x2x3x1", "0x2x3", "1x-2x3", "a", "1x2x3 "})
+        expect_error(catch_input_error([&] { parse_process_grid(bad, "process_grid"); }), "", "process_grid",
+                     "is not auto or ranks along x, y and z as PXxPYxPZ");
+}
+
 TEST(ClusterJob, PartitionAccountAndModulesOnlyWhenGiven) {
     ClusterJobSpec spec;
     spec.job_name = "plain";
@@ -212,6 +226,10 @@ TEST(ClusterJob, EveryBadFieldIsNamed) {
         {[](auto& s) { s.result_file = "r\n.h5"; }, "result_file", "control characters"},
         {[](auto& s) { s.backend = "gpu"; }, "backend", "unknown backend 'gpu'"},
         {[](auto& s) { s.extra_modules = "cuda; rm -rf ~"; }, "extra_modules", "';' is not allowed"},
+        {[](auto& s) {
+             s.process_grid.ranks = {1, 2, 2};
+         },
+         "process_grid", "1x2x2 has 4 ranks, the job has 6 GPUs (one rank each)"},
     };
     for (const Case& c : cases) {
         ClusterJobSpec bad = good;

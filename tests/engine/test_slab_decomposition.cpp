@@ -191,6 +191,53 @@ TEST(HaloPlan, EveryGhostBoxIsTheNeighboursSendBoxOfOwnedNodes) {
     }
 }
 
+// The overlapped step's windows (overlap_windows): they cover every node plane once, the edges
+// come first and hold every plane the z phase sends or receives, the interior none of them, and
+// each window's element planes are exactly those its node planes touch (clipped to the box).
+TEST(OverlapWindows, EdgesFirstHoldTheZPhasesPlanesAndAllCoverEveryPlaneOnce) {
+    const WaveProblem whole = build_wave_problem(paper_scene(0.016, 1), "test");
+    int overlapped = 0, plain = 0;
+    for (const ProcessGrid pg : {ProcessGrid{{1, 1, 2}}, ProcessGrid{{1, 1, 3}}, ProcessGrid{{1, 2, 2}},
+                                 ProcessGrid{{1, 2, 1}}, ProcessGrid{{1, 1, 8}}}) {
+        SCOPED_TRACE(to_string(pg));
+        for (const Subdomain& d : partition_boxes(whole.grid, pg)) {
+            const HaloPlan plan = halo_plan(d);
+            const int nz = plan.nodes[2] - 1;
+            const std::vector<OverlapWindow> w = overlap_windows(plan, nz);
+            if (pg.ranks[2] == 1) {
+                EXPECT_TRUE(w.empty());  // no z phase first: the plain order
+                ++plain;
+                continue;
+            }
+            const int seams = int(d.has_neighbour(2, 0)) + int(d.has_neighbour(2, 1));
+            if (nz + 1 < 3 * seams + 1) {  // no interior plane: the plain order
+                EXPECT_TRUE(w.empty()) << nz;
+                ++plain;
+                continue;
+            }
+            ++overlapped;
+            ASSERT_EQ(int(w.size()), seams + 1);
+            std::vector<int> writes(std::size_t(nz) + 1, 0);
+            for (const OverlapWindow& x : w) {
+                ASSERT_LE(x.lo, x.hi);
+                EXPECT_EQ(x.e_lo, std::max(0, x.lo - 1));
+                EXPECT_EQ(x.e_hi, std::min(nz, x.hi + 1));
+                for (int k = x.lo; k <= x.hi; ++k) ++writes[std::size_t(k)];
+            }
+            EXPECT_EQ(writes, std::vector<int>(std::size_t(nz) + 1, 1));
+            for (const HaloTransfer& t : plan.phases[0].transfers)
+                for (int k : {t.send.lo[2], t.recv.lo[2]}) {
+                    bool in_edge = false;
+                    for (std::size_t i = 0; i + 1 < w.size(); ++i) in_edge |= w[i].lo <= k && k <= w[i].hi;
+                    EXPECT_TRUE(in_edge) << "plane " << k;
+                    EXPECT_FALSE(w.back().lo <= k && k <= w.back().hi) << "plane " << k;
+                }
+        }
+    }
+    EXPECT_GT(overlapped, 0);
+    EXPECT_GT(plain, 0);
+}
+
 TEST(ProcessGrid, SlabsUntilTheyGetThinThenTwoAxes) {
     VoxelGrid g;
     g.n = {162, 64, 250};  // the paper model at 2 mm

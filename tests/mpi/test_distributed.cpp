@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
@@ -234,6 +235,46 @@ TEST(DistributedCpu, SlicesOfTheWholeFieldEqualTheOneProcessRun) {
         }
 }
 
+// run.snapshots under mpirun: each rank samples the points it owns and rank 0 puts them in the
+// whole grid's order, so the series equals the one-process run's (plan and values), on a model
+// that is turned (longest along x) and cut along y and z with 4 ranks.
+TEST(DistributedCpu, SnapshotsEqualTheOneProcessRun) {
+    Scene s = seam_scene(1, 60);
+    s.grid.size[0] = 0.6;
+    s.sources.front().direction = {1, 2, 3};
+    SnapshotSpec spec;
+    spec.every = 20;
+    spec.fields = {"u", "v"};
+    spec.stride = 3;
+    s.snapshots = spec;
+    const WaveProblem whole = build_wave_problem(s, "test");
+    ASSERT_EQ(whole.snapshots.steps.size(), 2u);  // 20, 40 (60 is past the last step)
+    Result reference;
+    if (g_world->rank() == 0) reference = run_wave(whole, nullptr);
+    g_world->barrier();
+    DistributedOptions o;
+    o.grid = cross_grid(g_world->size());
+    const DistributedRun run = run_wave_distributed(whole, *g_world, nullptr, o);
+    if (g_world->rank() != 0) return;
+    const SnapshotSeries& got = run.result.snapshots;
+    const SnapshotSeries& want = reference.snapshots;
+    EXPECT_EQ(got.grid, want.grid);
+    EXPECT_EQ(got.steps, want.steps);
+    EXPECT_EQ(got.time, want.time);
+    EXPECT_EQ(got.fields, want.fields);
+    ASSERT_EQ(got.u.size(), 2u);
+    ASSERT_EQ(got.v.size(), 2u);
+    ASSERT_EQ(want.u.size(), 2u);
+    ASSERT_EQ(want.v.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i)
+        for (const auto& [a, b] : {std::pair{&got.u[i], &want.u[i]}, std::pair{&got.v[i], &want.v[i]}}) {
+            ASSERT_EQ(a->size(), 3 * whole.snapshot_nodes.size());
+            ASSERT_EQ(a->size(), b->size());
+            ASSERT_GT(max_abs(*b), 0.0);
+            EXPECT_LT(relative_difference(*a, *b), 1e-13) << "snapshot " << i;
+        }
+}
+
 // A process grid that does not fit the job or the model: an InputError naming the option, on
 // every rank, before anything collective.
 TEST(DistributedCpu, AProcessGridThatDoesNotFitIsAnInputError) {
@@ -330,21 +371,66 @@ TEST_P(DistributedCuda, WithAPmlTracesEqualTheSingleGpuRun) {
     expect_same_traces(s, GetParam(), with_transport(HaloTransport::HostStaged));
 }
 
-// The distributed engine takes the fused step (the point of the ghost layers), like one GPU.
+// The overlapped step (the exchange's z phase on its own stream beside the interior's window)
+// against the plain order (the whole step, then the exchange): the same traces bit for bit, with
+// each transport, on slabs (overlapped) and on boxes cut along y (the plain order either way).
+TEST_P(DistributedCuda, OverlappedExchangeGivesTheSameTracesBitForBit) {
+    std::string why;
+    if (!g_world->all(have_cuda(why))) GTEST_SKIP() << "no CUDA device: " << why;
+    const int devices = int(cuda_devices().size());
+    for (HaloTransport t : {HaloTransport::HostStaged, HaloTransport::Nccl}) {
+        if (t == HaloTransport::Nccl && (!nccl_built() || !g_world->all(devices >= g_world->size()))) continue;
+        for (const ProcessGrid& grid : {ProcessGrid{{1, 1, g_world->size()}}, cross_grid(g_world->size())}) {
+            SCOPED_TRACE(std::string(to_string(t)) + " " + to_string(grid));
+            Scene s = seam_scene(g_world->size(), 300);
+            s.run.backend = Backend::Cuda;
+            s.run.method = GetParam().method;
+            s.run.precision = GetParam().precision;
+            const WaveProblem whole = build_wave_problem(s, "test");
+            DistributedOptions o = with_transport(t);
+            o.grid = grid;
+            const DistributedRun overlapped = run_wave_distributed(whole, *g_world, nullptr, o);
+            o.overlap = false;
+            const DistributedRun plain = run_wave_distributed(whole, *g_world, nullptr, o);
+            if (g_world->rank() != 0) continue;
+            ASSERT_GT(max_abs(plain.result.displacement), 0.0);
+            EXPECT_EQ(overlapped.result.displacement, plain.result.displacement);
+            EXPECT_EQ(overlapped.result.velocity, plain.result.velocity);
+        }
+    }
+}
+
+// The distributed engine takes the fused step (the point of the ghost layers), like one GPU, and
+// on slabs overlaps the exchange with the interior: unless asked not to, or with a PML (whose
+// passes run over the whole layer after the kernel).
 TEST(DistributedCudaEngine, EachRankRunsTheFusedStep) {
     std::string why;
     if (!g_world->all(have_cuda(why))) GTEST_SKIP() << "no CUDA device: " << why;
     Scene s = seam_scene(g_world->size(), 10);
     s.run.backend = Backend::Cuda;
     const WaveProblem whole = build_wave_problem(s, "test");
-    const SubdomainSetup setup = prepare_subdomain(whole, *g_world, with_transport(HaloTransport::HostStaged));
+    DistributedOptions o = with_transport(HaloTransport::HostStaged);
+    o.grid = ProcessGrid{{1, 1, g_world->size()}};
+    const SubdomainSetup setup = prepare_subdomain(whole, *g_world, o);
     CudaEngineOptions eo;
     eo.device = setup.device;
     eo.exchange = setup.exchange.get();
-    CudaTimeStepper stepper(setup.mine.problem, eo);
-    EXPECT_TRUE(stepper.fused_step());
-    stepper.advance(0, 10, nullptr);
-    EXPECT_GT(g_world->max(max_abs(stepper.displacement())), 0.0);  // the source's rank moved
+    {
+        CudaTimeStepper stepper(setup.mine.problem, eo);
+        EXPECT_TRUE(stepper.fused_step());
+        EXPECT_EQ(stepper.overlapped_exchange(), g_world->size() > 1);
+        stepper.advance(0, 10, nullptr);
+        EXPECT_GT(g_world->max(max_abs(stepper.displacement())), 0.0);  // the source's rank moved
+    }
+    eo.overlap_exchange = false;
+    EXPECT_FALSE(CudaTimeStepper(setup.mine.problem, eo).overlapped_exchange());
+    Scene ps = pml_scene(g_world->size(), {Method::Ovfem, Precision::Fp64, 0});
+    ps.run.backend = Backend::Cuda;
+    const WaveProblem with_pml = build_wave_problem(ps, "test");
+    const SubdomainSetup pml_setup = prepare_subdomain(with_pml, *g_world, o);
+    eo.exchange = pml_setup.exchange.get();
+    eo.overlap_exchange = true;
+    EXPECT_FALSE(CudaTimeStepper(pml_setup.mine.problem, eo).overlapped_exchange());
 }
 
 // The CUDA issue's tolerances: 1e-12 in FP64 (TCOVFEM M = 8 included), 1e-5 in FP32.

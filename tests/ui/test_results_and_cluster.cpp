@@ -244,6 +244,19 @@ private slots:
         QVERIFY(!d.okButton()->isEnabled());
         QVERIFY2(d.errorText().contains("Partition: must not contain white space"), qPrintable(d.errorText()));
         d.partitionEdit()->setText("gpu");
+        // The process grid: refused unless auto or PXxPYxPZ with one rank per GPU; passed to the run.
+        d.processGridEdit()->setText("1x2");
+        QVERIFY(!d.okButton()->isEnabled());
+        QVERIFY2(d.errorText().contains("Process grid: '1x2' is not auto or ranks along x, y and z"),
+                 qPrintable(d.errorText()));
+        d.processGridEdit()->setText("1x2x2");
+        QVERIFY(!d.okButton()->isEnabled());
+        QVERIFY2(d.errorText().contains("Process grid: 1x2x2 has 4 ranks, the job has 6 GPUs"),
+                 qPrintable(d.errorText()));
+        d.processGridEdit()->setText("1x2x3");
+        QVERIFY(d.okButton()->isEnabled());
+        QVERIFY2(d.preview()->toPlainText().contains("--backend cuda --process-grid 1x2x3\n"),
+                 qPrintable(d.preview()->toPlainText()));
         d.folderEdit()->setText("");
         QVERIFY(!d.okButton()->isEnabled());
         d.folderEdit()->setText(job);
@@ -269,6 +282,7 @@ private slots:
         QCOMPARE(next.gpusPerNodeBox()->value(), 4);
         QCOMPARE(next.partitionEdit()->text(), QString("gpu"));
         QCOMPARE(next.accountEdit()->text(), QString("acct"));
+        QCOMPARE(next.processGridEdit()->text(), QString("1x2x3"));
         QCOMPARE(next.folderEdit()->text(), QDir(dir_.filePath("jobs")).filePath("small"));
 
         // A folder that cannot be made: the message, and the dialog stays open.

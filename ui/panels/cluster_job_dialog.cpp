@@ -45,6 +45,11 @@ ClusterJobDialog::ClusterJobDialog(const SceneDocument* doc, QWidget* parent) : 
     name_ = new QLineEdit(name);
     modules_ = new QLineEdit(settings.value("cluster/modules").toString());
     modules_->setPlaceholderText(tr("e.g. cuda openmpi (module load)"));
+    process_grid_ = new QLineEdit(settings.value("cluster/process_grid", QStringLiteral("auto")).toString());
+    process_grid_->setPlaceholderText(tr("auto, or PXxPYxPZ"));
+    process_grid_->setToolTip(
+        tr("MPI ranks along x, y and z of the model, e.g. 1x2x2 (their product is the GPU count); auto lets the "
+           "run choose slabs along the longest axis, or boxes when slabs get thin"));
     // Each job gets its own folder inside the last job's parent folder.
     const QString parent_dir =
         settings.value("cluster/parent", QDir::home().filePath(QStringLiteral("voxwave-jobs"))).toString();
@@ -62,6 +67,7 @@ ClusterJobDialog::ClusterJobDialog(const SceneDocument* doc, QWidget* parent) : 
     form->addRow(tr("Time limit"), time_);
     form->addRow(tr("Job name"), name_);
     form->addRow(tr("Modules"), modules_);
+    form->addRow(tr("Process grid"), process_grid_);
     form->addRow(tr("Folder"), folder_row);
     auto* note =
         new QLabel(tr("OK writes the scene and job.slurm into the folder. Copy the folder to the cluster "
@@ -95,7 +101,7 @@ ClusterJobDialog::ClusterJobDialog(const SceneDocument* doc, QWidget* parent) : 
     lay->addWidget(buttons);
 
     for (QSpinBox* s : {gpus_, per_node_}) connect(s, &QSpinBox::valueChanged, this, &ClusterJobDialog::refresh);
-    for (QLineEdit* e : {partition_, account_, time_, name_, modules_, folder_})
+    for (QLineEdit* e : {partition_, account_, time_, name_, modules_, process_grid_, folder_})
         connect(e, &QLineEdit::textChanged, this, &ClusterJobDialog::refresh);
     connect(browse, &QPushButton::clicked, this, &ClusterJobDialog::browse);
     connect(buttons, &QDialogButtonBox::accepted, this, &ClusterJobDialog::accept);
@@ -112,6 +118,7 @@ ClusterJobSpec ClusterJobDialog::spec() const {
     s.account = account_->text().toStdString();
     s.time_limit = time_->text().toStdString();
     s.extra_modules = modules_->text().toStdString();
+    s.process_grid = parse_process_grid(process_grid_->text().trimmed().toStdString(), "process_grid");
     return s;
 }
 
@@ -126,9 +133,15 @@ QString ClusterJobDialog::scriptPath() const { return QDir(folder()).filePath(kC
 QString ClusterJobDialog::errorText() const { return error_->text(); }
 
 void ClusterJobDialog::showError(const QString& field, const QString& message) {
-    const std::map<QString, QWidget*> widgets = {
-        {"gpus", gpus_},       {"gpus_per_node", per_node_}, {"partition", partition_},   {"account", account_},
-        {"time_limit", time_}, {"job_name", name_},          {"extra_modules", modules_}, {"folder", folder_}};
+    const std::map<QString, QWidget*> widgets = {{"gpus", gpus_},
+                                                 {"gpus_per_node", per_node_},
+                                                 {"partition", partition_},
+                                                 {"account", account_},
+                                                 {"time_limit", time_},
+                                                 {"job_name", name_},
+                                                 {"extra_modules", modules_},
+                                                 {"folder", folder_},
+                                                 {"process_grid", process_grid_}};
     for (const auto& [name, w] : widgets) w->setStyleSheet(name == field ? kInvalidStyle : "");
     error_->setText(message);
 }
@@ -141,7 +154,8 @@ void ClusterJobDialog::refresh() {
                                                    {"account", tr("Account")},
                                                    {"time_limit", tr("Time limit")},
                                                    {"job_name", tr("Job name")},
-                                                   {"extra_modules", tr("Modules")}};
+                                                   {"extra_modules", tr("Modules")},
+                                                   {"process_grid", tr("Process grid")}};
     QString field, message;
     try {
         preview_->setPlainText(QString::fromStdString(slurm_batch_script(spec())));
@@ -187,6 +201,7 @@ void ClusterJobDialog::accept() {
     settings.setValue("cluster/account", account_->text());
     settings.setValue("cluster/time", time_->text());
     settings.setValue("cluster/modules", modules_->text());
+    settings.setValue("cluster/process_grid", process_grid_->text().trimmed());
     settings.setValue("cluster/parent", QFileInfo(QDir::cleanPath(QDir(dir).absolutePath())).absolutePath());
     QDialog::accept();
 }
