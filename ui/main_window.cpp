@@ -219,6 +219,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                     names.push_back(r.name);
                     positions.push_back(r.position);
                 }
+                // Then one trace per receiving piston or array element, not its face nodes.
+                const ProbeTraceRows& probes = controller_.probeTraceRows();
+                names.insert(names.end(), probes.names.begin(), probes.names.end());
+                positions.insert(positions.end(), probes.positions.begin(), probes.positions.end());
                 traces_->reset(names, dt, positions);
             });
     connect(&controller_, &SimulationController::frameReady, this, &MainWindow::onFrame);
@@ -538,6 +542,7 @@ void MainWindow::buildActions() {
     quantity_box_->setCurrentIndex(2);
     field->addWidget(quantity_box_);
     auto* autogain = field->addAction(tr("Auto gain"));
+    autogain->setObjectName("autogain-action");
     autogain->setToolTip(tr("Scale the colours to each frame's strongest values"));
     autogain->setCheckable(true);
     autogain->setChecked(true);
@@ -1067,6 +1072,8 @@ bool MainWindow::openExample(const ExampleEntry& e, bool quiet) {
     slice_slider_->setValue(int(std::lround((e.position - g.origin[std::size_t(normal)]) / g.spacing)));
     quantity_box_->setCurrentIndex(std::max(0, example_quantity_index(e.quantity)));
     if (e.wavefronts) wavefronts_act_->setChecked(true);
+    if (auto* autogain = findChild<QAction*>("autogain-action")) autogain->setChecked(!(e.gain > 0));
+    if (e.gain > 0) wavefield_->setManualGain(e.gain);
     if (e.page == "compare") {
         // VFEM (A) against OVFEM (B) on the example's own grid, OVFEM the reference.
         compare_->configure(0, 0, 0, g.spacing);
@@ -1259,6 +1266,7 @@ void MainWindow::resetRun() {
     wavefield_->setFixedGain(0);
     wavefield_->clearSlice();
     wavefield_->setWavefronts({}, {});
+    wavefield_->setProbes({});
     wavefield_->setHint(tr("Press %1 (Start / resume) to run the simulation").arg(runKey()));
     traces_->reset({}, 0);
     leaveResult();
@@ -1344,6 +1352,15 @@ void MainWindow::updateWavefronts(SlicePlane plane, int node_plane, double time)
     const VoxelGrid& g = doc_.model();
     wavefield_->setWavefronts(slice_wavefronts(s, g, plane, node_plane, time),
                               s.sources.empty() ? SourceWaveSpeeds{} : source_wave_speeds(s, g, s.sources.front()));
+    // The probes' faces and beams: their footprints are made again only when the probes or the
+    // model change, not every frame.
+    if (s.probes != beams_of_probes_ || g.n != beams_of_grid_.n || g.spacing != beams_of_grid_.spacing ||
+        g.origin != beams_of_grid_.origin || g.ids != beams_of_grid_.ids) {
+        probe_beams_ = probe_beams(s, g);
+        beams_of_probes_ = s.probes;
+        beams_of_grid_ = g;
+    }
+    wavefield_->setProbes(slice_probes(probe_beams_, g, plane, node_plane));
 }
 
 void MainWindow::onFrame(const SimulationFrame& f) {

@@ -12,6 +12,7 @@
 
 #include "document/scene_document.hpp"
 #include "sim/simulation_controller.hpp"
+#include "wave/probe_overlay.hpp"
 
 class QAction;
 class QComboBox;
@@ -299,6 +300,10 @@ private:
     std::vector<QDockWidget*> docks_;  // every dock, in View-menu order
     std::vector<QToolBar*> toolbars_;  // every toolbar, in default order
     int recorded_frames_ = 0;
+    // The probes drawn over the wavefield (wave/probe_overlay.hpp), for these probes on this grid.
+    std::vector<ProbeBeam> probe_beams_;
+    std::vector<ProbeSpec> beams_of_probes_;
+    VoxelGrid beams_of_grid_;
 };
 
 }  // namespace voxwave::ui

@@ -1,5 +1,7 @@
 #include "wave/probe_recording.hpp"
 
+#include <algorithm>
+
 #include "core/errors.hpp"
 
 namespace voxwave {
@@ -21,12 +23,11 @@ void record_probes(const WaveProblem& p, Result& r) {
         rec.active_count = ch.active_count;
         rec.element_signals.assign(ch.elements.size() * nt, 0.0);
         for (std::size_t e = 0; e < ch.elements.size(); ++e)
-            for (const auto& [receiver, weight] : ch.elements[e]) {
-                const double* v = r.velocity.data() + receiver * nt * 3;
-                double* out = rec.element_signals.data() + e * nt;
-                for (std::size_t t = 0; t < nt; ++t)
-                    out[t] += weight * (v[3 * t] * ch.direction[0] + v[3 * t + 1] * ch.direction[1] +
-                                        v[3 * t + 2] * ch.direction[2]);
+            for (std::size_t t = 0; t < nt; ++t) {
+                const Vec3 v = probe_element_mean(
+                    ch.elements[e], [&](std::size_t receiver) { return r.velocity.data() + (receiver * nt + t) * 3; });
+                rec.element_signals[e * nt + t] =
+                    v[0] * ch.direction[0] + v[1] * ch.direction[1] + v[2] * ch.direction[2];
             }
         r.probes.push_back(std::move(rec));
     }
@@ -35,6 +36,41 @@ void record_probes(const WaveProblem& p, Result& r) {
     r.receiver_positions.resize(keep);
     r.displacement.resize(keep * nt * 3);
     r.velocity.resize(keep * nt * 3);
+}
+
+ProbeTraceRows probe_trace_rows(const WaveProblem& p) {
+    ProbeTraceRows rows;
+    for (const ProbeChannels& ch : p.probes)
+        for (std::size_t e = 0; e < ch.elements.size(); ++e) {
+            if (ch.elements[e].empty()) continue;  // outside the active aperture: no receivers
+            rows.names.push_back(ch.array ? ch.name + " / element " + std::to_string(e + 1) : ch.name);
+            rows.positions.push_back(
+                probe_element_mean(ch.elements[e], [&](std::size_t i) { return p.receivers[i].snapped.data(); }));
+        }
+    return rows;
+}
+
+std::vector<double> probe_trace_samples(const WaveProblem& p, const std::vector<double>& samples) {
+    const std::size_t nr = p.receivers.size();
+    if (p.probes.empty() || nr == 0) return samples;
+    const std::size_t keep = p.scene_receiver_count, nt = samples.size() / (3 * nr);
+    std::size_t rows = keep;
+    for (const ProbeChannels& ch : p.probes)
+        for (const auto& element : ch.elements) rows += element.empty() ? 0 : 1;
+    std::vector<double> out(nt * rows * 3);
+    for (std::size_t t = 0; t < nt; ++t) {
+        const double* in = samples.data() + t * nr * 3;
+        double* row = out.data() + t * rows * 3;
+        std::copy(in, in + keep * 3, row);
+        row += keep * 3;
+        for (const ProbeChannels& ch : p.probes)
+            for (const auto& element : ch.elements) {
+                if (element.empty()) continue;
+                const Vec3 u = probe_element_mean(element, [&](std::size_t i) { return in + i * 3; });
+                row = std::copy(u.begin(), u.end(), row);
+            }
+    }
+    return out;
 }
 
 }  // namespace voxwave

@@ -124,6 +124,17 @@ private slots:
         } catch (const InputError& e) {
             QCOMPARE(QString::fromStdString(e.field()), QString("examples[0].view.quantity"));
         }
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(R"({"format": "voxwave-examples", "version": 1, "examples": [
+                   {"scene": "examples.json", "title": "t", "watch": "w", "physics": "p", "question": "q",
+                    "view": {"gain": -1e-9}}]})");
+        f.close();
+        try {
+            load_examples(path);
+            QFAIL("a negative gain was accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.field()), QString("examples[0].view.gain"));
+        }
         // The window says so and keeps its document.
         const QString before = w_->document()->displayName();
         QVERIFY(!w_->openExample("no_such_example", true));
@@ -171,6 +182,9 @@ private slots:
             const double at = g.origin[std::size_t(normal)] + w_->painter()->nodePlane() * g.spacing;
             QVERIFY2(std::abs(at - e.position) <= 0.5 * g.spacing + 1e-12, qPrintable(e.id));
             QCOMPARE(int(w_->wavefield()->quantity()), example_quantity_index(e.quantity));
+            // Its gain: manual at the entry's value, else the auto gain.
+            QCOMPARE(w_->wavefield()->autoGain(), !(e.gain > 0));
+            if (e.gain > 0) QCOMPARE(w_->wavefield()->gain(), e.gain);
             const bool compare = e.page == "compare";
             QCOMPARE(w_->comparePageShown(), compare);
             const Seen seen = runFiftySteps(compare);

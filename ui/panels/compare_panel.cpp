@@ -213,15 +213,17 @@ void ComparePanel::onFrame(const SimulationFrame& f) {
     // Traces.
     const std::size_t nr = names_.size();
     if (nr) {
-        const std::size_t count = f.runs[0].samples.size() / (3 * nr);
+        // A frame's rows: the scene's receivers, then the probes' traces (not compared).
+        const std::size_t rows = nr + controller_.probeTraceRows().names.size();
+        const std::size_t count = f.runs[0].samples.size() / (3 * rows);
         for (std::size_t n = 0; n < count; ++n) {
             t_.push_back(double(f.first_sample + std::int64_t(n)) * dt_);
             for (int run = 0; run < 2; ++run)
                 for (std::size_t r = 0; r < nr; ++r)
                     for (int c = 0; c < 3; ++c)
                         u_[std::size_t(run)][r].push_back(
-                            n * nr * 3 + r * 3 + std::size_t(c) < f.runs[std::size_t(run)].samples.size()
-                                ? f.runs[std::size_t(run)].samples[(n * nr + r) * 3 + std::size_t(c)]
+                            n * rows * 3 + r * 3 + std::size_t(c) < f.runs[std::size_t(run)].samples.size()
+                                ? f.runs[std::size_t(run)].samples[(n * rows + r) * 3 + std::size_t(c)]
                                 : 0.0);
         }
     }

@@ -60,7 +60,7 @@ std::vector<ExampleEntry> load_examples(const QString& index_path) {
     const QDir dir = QFileInfo(index_path).absoluteDir();
     std::vector<ExampleEntry> out;
     const QStringList keys = {"scene", "title", "watch", "physics", "question", "view", "picture_steps", "thumbnail"};
-    const QStringList view_keys = {"page", "plane", "position", "quantity", "wavefronts"};
+    const QStringList view_keys = {"page", "plane", "position", "quantity", "wavefronts", "gain"};
     for (int i = 0; i < list.toArray().size(); ++i) {
         const QString where = QStringLiteral("examples[%1]").arg(i);
         const QJsonValue item = list.toArray().at(i);
@@ -111,6 +111,11 @@ std::vector<ExampleEntry> load_examples(const QString& index_path) {
             if (!v.value("wavefronts").isBool())
                 refuse(index_path, where + ".view.wavefronts", "must be true or false");
             e.wavefronts = v.value("wavefronts").toBool();
+        }
+        if (v.contains("gain")) {
+            if (!v.value("gain").isDouble() || !(v.value("gain").toDouble() > 0))
+                refuse(index_path, where + ".view.gain", "must be a number above 0 (the quantity's SI unit)");
+            e.gain = v.value("gain").toDouble();
         }
         out.push_back(std::move(e));
     }

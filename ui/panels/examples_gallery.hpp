@@ -24,6 +24,10 @@ struct ExampleEntry {
     QString page = "explore", plane = "XZ", quantity = "u_z";
     double position = 0;
     bool wavefronts = true;  // the analytic wavefront overlay on
+    // > 0: the wavefield's manual gain (full colour, in the quantity's SI unit) the example opens
+    // with, where a strong field elsewhere (a wedge's) would make the auto gain hide the wave to
+    // watch; 0: the auto gain.
+    double gain = 0;
     int picture_steps = 0;   // steps after which its thumbnail and screenshot are taken
     QString thumbnail_path;  // absolute; the file may be missing (the list then shows the title only)
 };

@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "scene/scene_io.hpp"
 #include "wave/frame_pacer.hpp"
+#include "wave/probe_recording.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave::ui {
@@ -202,7 +203,9 @@ void SimulationController::publish(const std::vector<std::unique_ptr<WaveSession
         const auto& all = sessions[i]->receiver_samples();
         const std::size_t per_sample = 3 * std::max<std::size_t>(1, sessions[i]->problem().receivers.size());
         if (i == 0) f.first_sample = std::int64_t(samples_sent_[0] / per_sample);
-        f.runs[i].samples.assign(all.begin() + std::ptrdiff_t(samples_sent_[i]), all.end());
+        // A probe's face nodes reach the view as its traces (one per element), as in its result.
+        f.runs[i].samples = probe_trace_samples(
+            sessions[i]->problem(), std::vector<double>(all.begin() + std::ptrdiff_t(samples_sent_[i]), all.end()));
         samples_sent_[i] = all.size();
     }
     f.step = sessions.front()->step();
@@ -278,7 +281,12 @@ void SimulationController::run(std::vector<std::pair<Scene, VoxelGrid>> runs, bo
         const QString note = QString::fromStdString(first->backend_note());
         const double dt = p.dt, dts = p.dt_stable;
         QMetaObject::invokeMethod(
-            this, [this, note, total, dt, dts] { emit started(note, total, dt, dts); }, Qt::QueuedConnection);
+            this,
+            [this, note, total, dt, dts, rows = probe_trace_rows(p), serial] {
+                if (serial == run_serial_) probe_rows_ = rows;
+                emit started(note, total, dt, dts);
+            },
+            Qt::QueuedConnection);
     }
     setState(start_paused ? State::Paused : State::Running);
     publish(sessions, total, 0);

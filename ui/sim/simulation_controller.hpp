@@ -25,6 +25,7 @@
 
 #include "scene/result.hpp"
 #include "scene/scene.hpp"
+#include "wave/probe_recording.hpp"
 #include "wave/slice_staging.hpp"
 #include "wave/wave_session.hpp"
 
@@ -35,8 +36,10 @@ struct RunFrame {
     // The slice's values, or only its width and height when `staged` holds it on the GPU.
     SliceImage slice;
     std::shared_ptr<DeviceSliceStaging> staged;
-    int node_plane = 0;           // on this run's grid
-    std::vector<double> samples;  // new receiver samples: [(n * receivers + r) * 3 + c]
+    int node_plane = 0;  // on this run's grid
+    // New samples of the scene's receivers and the probes' traces (probeTraceRows):
+    // [(n * rows + r) * 3 + c].
+    std::vector<double> samples;
 };
 
 struct SimulationFrame {
@@ -65,6 +68,9 @@ public:
     // session of a comparison.
     const Result& lastResult() const { return last_results_.empty() ? empty_ : last_results_.front(); }
     const std::vector<Result>& lastResults() const { return last_results_; }
+    // The receiving probes' traces of the run last started (set just before started()): a frame's
+    // samples hold the scene's receivers, then these rows (wave/probe_recording.hpp).
+    const ProbeTraceRows& probeTraceRows() const { return probe_rows_; }
 
 public slots:
     // Starts a run of `scene` on `model` (the document's voxel grid): the problem is built on
@@ -142,6 +148,7 @@ private:
     // queued when the next run starts, and must not pass for the new run's (finished, lastResult).
     std::uint64_t run_serial_ = 0;
     Result empty_;
+    ProbeTraceRows probe_rows_;
 };
 
 }  // namespace voxwave::ui

@@ -36,6 +36,7 @@ WavefieldView::~WavefieldView() {
     glDeleteTextures(1, &overlay_tex_);
     glDeleteTextures(1, &bar_tex_);
     glDeleteTextures(1, &fronts_tex_);
+    glDeleteTextures(1, &probes_tex_);
     blitter_.destroy();
     quad_.destroy();
     vao_.destroy();
@@ -71,7 +72,8 @@ void WavefieldView::initializeGL() {
     glGenTextures(1, &overlay_tex_);
     glGenTextures(1, &bar_tex_);
     glGenTextures(1, &fronts_tex_);
-    for (GLuint t : {field_tex_, material_tex_, overlay_tex_, bar_tex_, fronts_tex_}) {
+    glGenTextures(1, &probes_tex_);
+    for (GLuint t : {field_tex_, material_tex_, overlay_tex_, bar_tex_, fronts_tex_, probes_tex_}) {
         glBindTexture(GL_TEXTURE_2D, t);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
@@ -81,7 +83,7 @@ void WavefieldView::initializeGL() {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     // Material ids must not blend; the overlay's text is drawn 1:1.
-    for (GLuint t : {material_tex_, overlay_tex_, bar_tex_, fronts_tex_}) {
+    for (GLuint t : {material_tex_, overlay_tex_, bar_tex_, fronts_tex_, probes_tex_}) {
         glBindTexture(GL_TEXTURE_2D, t);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -340,6 +342,7 @@ void WavefieldView::paintGL() {
     program_.release();
     checkGl("draw slice");
     drawWavefronts();
+    drawProbes();
     drawOverlay();
     drawColorBar();
 }
@@ -462,6 +465,96 @@ void WavefieldView::drawWavefronts() {
     }
     blitImage(img, fronts_tex_, QPoint(0, 0));
     checkGl("draw wavefronts");
+}
+
+void WavefieldView::setProbes(std::vector<SliceProbe> probes) {
+    probes_ = std::move(probes);
+    update();
+}
+
+// The probes, painted like the wavefronts: into an image of the view, blitted as a texture. The
+// faces in yellow and the beams in white, each over a dark, wider copy of itself.
+void WavefieldView::drawProbes() {
+    drawn_beams_.clear();
+    drawn_probe_faces_ = 0;
+    if (probes_.empty() || !blitter_.isCreated() || tex_w_ < 2 || tex_h_ < 2) return;
+    const double sx = slice_rectf_.width() / (tex_w_ - 1), sy = slice_rectf_.height() / (tex_h_ - 1);
+    auto at = [&](const std::array<double, 2>& q) {
+        return QPointF(slice_rectf_.left() + q[0] * sx, slice_rectf_.bottom() - q[1] * sy);
+    };
+    const qreal dpr = devicePixelRatioF();
+    QImage img(size() * dpr, QImage::Format_RGBA8888_Premultiplied);
+    img.setDevicePixelRatio(dpr);
+    img.fill(Qt::transparent);
+    {
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setFont(font());
+        const QColor face_colour(255, 205, 40), beam_colour(255, 255, 255);
+        auto stroke = [&](const QColor& colour, double width, bool dashed, const std::function<void()>& draw) {
+            QPen under(QColor(0, 0, 0, 160), width + 2.5), over(colour, width);
+            if (dashed) {  // the patterns are in pen widths: the same lengths on screen
+                over.setDashPattern({6, 3});
+                under.setDashPattern({6 * width / under.widthF(), 3 * width / under.widthF()});
+            }
+            for (const QPen& pen : {under, over}) {
+                p.setPen(pen);
+                p.setBrush(Qt::NoBrush);
+                draw();
+            }
+        };
+        for (const SliceProbe& probe : probes_) {
+            for (const auto& face : probe.faces) {
+                QPolygonF poly;
+                for (const auto& q : face) poly << at(q);
+                stroke(face_colour, probe.cut ? 2.5 : 1.5, !probe.cut, [&] { p.drawPolygon(poly); });
+                ++drawn_probe_faces_;
+            }
+            QPolygonF beam;
+            for (const auto& q : probe.beam) beam << at(q);
+            drawn_beams_.push_back(beam);
+            if (beam.size() < 2) continue;
+            const QPointF end = beam.back(), from = beam[beam.size() - 2];
+            const QPointF d = end - from;
+            const double len = std::hypot(d.x(), d.y());
+            // A beam across the slice projects to (almost) a point: only the faces show.
+            if (len > 4) {
+                stroke(beam_colour, 2, false, [&] { p.drawPolyline(beam); });
+                const QPointF u = d / len, n(-u.y(), u.x());
+                const double head = std::min(14.0, 0.4 * len);
+                if (probe.focused) {
+                    const double r = 0.5 * head;
+                    stroke(beam_colour, 2, false, [&] {
+                        p.drawLine(end - QPointF(r, r), end + QPointF(r, r));
+                        p.drawLine(end - QPointF(r, -r), end + QPointF(r, -r));
+                    });
+                } else {
+                    const QPolygonF arrow{end, end - head * u + 0.45 * head * n, end - head * u - 0.45 * head * n};
+                    stroke(beam_colour, 2, false, [&] { p.drawPolyline(QPolygonF(arrow) << end); });
+                }
+            }
+            // The name beside the face, on the side away from the beam.
+            if (!probe.faces.empty()) {
+                QRectF box;
+                for (const auto& face : probe.faces)
+                    for (const auto& q : face) box |= QRectF(at(q), QSizeF(0.01, 0.01));
+                const QString name = QString::fromStdString(probe.name);
+                const QFontMetrics fm(font());
+                const QPointF away = len > 4 ? -(d / len) : QPointF(0, -1);
+                QPointF c = box.center() +
+                            away * (0.5 * std::max(box.width(), box.height()) * std::abs(away.x()) + fm.height() + 2);
+                const QRectF text(c.x() - fm.horizontalAdvance(name) / 2.0 - 3, c.y() - fm.height() / 2.0,
+                                  fm.horizontalAdvance(name) + 6, fm.height());
+                p.setPen(Qt::NoPen);
+                p.setBrush(QColor(0, 0, 0, 150));
+                p.drawRoundedRect(text, 3, 3);
+                p.setPen(face_colour);
+                p.drawText(text, Qt::AlignCenter, name);
+            }
+        }
+    }
+    blitImage(img, probes_tex_, QPoint(0, 0));
+    checkGl("draw probes");
 }
 
 // The colour bar, painted like the overlay's text: into an image, blitted as a texture.

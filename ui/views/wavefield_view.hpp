@@ -21,6 +21,7 @@
 #include "views/color_bar.hpp"
 #include "views/gl_view.hpp"
 #include "wave/analytic_wavefronts.hpp"
+#include "wave/probe_overlay.hpp"
 #include "wave/slice_staging.hpp"
 #include "wave/wave_session.hpp"
 
@@ -79,6 +80,13 @@ public:
     const std::vector<DrawnCircle>& drawnCircles() const { return drawn_circles_; }
     const std::vector<QPointF>& drawnMarks() const { return drawn_marks_; }
     static QColor wavefrontColor(WavefrontKind kind);
+    // The scene's probes over the slice (wave/probe_overlay.hpp): each face outline (solid where
+    // the slice cuts it, dashed where it is a projection), the beam as an arrow (to a cross at a
+    // focus) and the name; always drawn.
+    void setProbes(std::vector<SliceProbe> probes);
+    // The beams as last drawn, in the view's logical pixels (tests): one polyline per probe.
+    const std::vector<QPolygonF>& drawnProbeBeams() const { return drawn_beams_; }
+    int drawnProbeFaces() const { return drawn_probe_faces_; }
     // GL errors seen so far (each checked call adds its name when it failed); empty is healthy.
     const QStringList& glErrors() const { return gl_errors_; }
     // Whether this view's GL context renders on a CUDA device that can fill its PBO (known once
@@ -121,6 +129,7 @@ private:
     void blitImage(const QImage& image, GLuint texture, QPoint top_left);
     void drawColorBar();
     void drawWavefronts();
+    void drawProbes();
 
     QOpenGLShaderProgram program_;
     QOpenGLVertexArrayObject vao_;
@@ -160,6 +169,10 @@ private:
     bool show_wavefronts_ = false;
     std::vector<DrawnCircle> drawn_circles_;
     std::vector<QPointF> drawn_marks_;
+    GLuint probes_tex_ = 0;
+    std::vector<SliceProbe> probes_;
+    std::vector<QPolygonF> drawn_beams_;
+    int drawn_probe_faces_ = 0;
     QStringList gl_errors_;
 };
 
