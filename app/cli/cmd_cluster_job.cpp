@@ -9,7 +9,9 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "core/errors.hpp"
+#include "distributed/slab_decomposition.hpp"
 #include "scene/cluster_job.hpp"
+#include "scene/rasterise.hpp"
 #include "scene/scene_io.hpp"
 
 namespace voxwave::cli {
@@ -25,7 +27,8 @@ InputError as_option_error(const InputError& e) {
         {"gpus", "--gpus"},           {"gpus_per_node", "--gpus-per-node"},
         {"partition", "--partition"}, {"account", "--account"},
         {"time_limit", "--time"},     {"job_name", "--name"},
-        {"folder", "--dir"},          {"extra_modules", "--modules"}};
+        {"folder", "--dir"},          {"extra_modules", "--modules"},
+        {"command", "--command"},     {"process_grid", "--process-grid"}};
     const auto it = option.find(e.field());
     if (!e.file().empty() || it == option.end()) return e;
     return InputError("", it->second, e.reason());
@@ -36,6 +39,13 @@ int run(ClusterJobOptions o) {
     try {
         validate_cluster_job(o.spec);  // a bad option is reported before the scene is read
         const Scene scene = read_scene_json(o.scene);
+        if (!o.spec.process_grid.empty() && o.spec.process_grid != "auto") {
+            // The grid against the job's ranks and the scene's element planes, as mpirun will check it.
+            VoxelGrid shape;
+            shape.n = element_counts(scene.grid, scene.grid.spacing);
+            check_process_grid(shape, parse_process_grid(o.spec.process_grid, "process_grid"), o.spec.gpus,
+                               "process_grid");
+        }
         write_cluster_job(o.dir, scene, o.spec);
     } catch (const InputError& e) {
         throw as_option_error(e);
@@ -60,6 +70,12 @@ std::function<int()> add_cluster_job_command(CLI::App& app) {
     c->add_option("--time", o->spec.time_limit, "Time limit, [D-]HH:MM:SS or MM:SS (default 01:00:00)");
     c->add_option("--name", o->spec.job_name, "Job name (default: the scene file's name)");
     c->add_option("--modules", o->spec.extra_modules, "Environment modules to load, e.g. \"cuda openmpi\"");
+    c->add_option("--command", o->spec.command,
+                  "What the job runs: run (one simulation over the GPUs) or scan (the scene's probe scan, the shots "
+                  "shared over the GPUs); default: scan when the scene has a scan block, else run");
+    c->add_option("--process-grid", o->spec.process_grid,
+                  "For run: ranks along x, y and z as PXxPYxPZ (e.g. 1x2x2) passed to the job's run; default: chosen "
+                  "by the run");
     c->add_option("--dir", o->dir, "Folder to write (created if missing): the scene and job.slurm")->required();
     return [o] { return run(*o); };
 }

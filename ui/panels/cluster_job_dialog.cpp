@@ -45,6 +45,15 @@ ClusterJobDialog::ClusterJobDialog(const SceneDocument* doc, QWidget* parent) : 
     name_ = new QLineEdit(name);
     modules_ = new QLineEdit(settings.value("cluster/modules").toString());
     modules_->setPlaceholderText(tr("e.g. cuda openmpi (module load)"));
+    // A scan shares its shots over the ranks, each with the whole model: no process grid then.
+    const bool scan = doc_->scene().scan.has_value();
+    process_grid_ = new QLineEdit(scan ? QString() : settings.value("cluster/process_grid").toString());
+    process_grid_->setPlaceholderText(scan ? tr("none: the ranks share the scan's shots")
+                                           : tr("auto (the run chooses), or PXxPYxPZ such as 1x2x2"));
+    process_grid_->setToolTip(
+        tr("Ranks along x, y and z of the model (run --process-grid); their product is the "
+           "GPU count. A scan job shares its shots over the GPUs instead."));
+    process_grid_->setEnabled(!scan);
     // Each job gets its own folder inside the last job's parent folder.
     const QString parent_dir =
         settings.value("cluster/parent", QDir::home().filePath(QStringLiteral("voxwave-jobs"))).toString();
@@ -62,6 +71,7 @@ ClusterJobDialog::ClusterJobDialog(const SceneDocument* doc, QWidget* parent) : 
     form->addRow(tr("Time limit"), time_);
     form->addRow(tr("Job name"), name_);
     form->addRow(tr("Modules"), modules_);
+    form->addRow(tr("Process grid"), process_grid_);
     form->addRow(tr("Folder"), folder_row);
     auto* note =
         new QLabel(tr("OK writes the scene and job.slurm into the folder. Copy the folder to the cluster "
@@ -95,7 +105,7 @@ ClusterJobDialog::ClusterJobDialog(const SceneDocument* doc, QWidget* parent) : 
     lay->addWidget(buttons);
 
     for (QSpinBox* s : {gpus_, per_node_}) connect(s, &QSpinBox::valueChanged, this, &ClusterJobDialog::refresh);
-    for (QLineEdit* e : {partition_, account_, time_, name_, modules_, folder_})
+    for (QLineEdit* e : {partition_, account_, time_, name_, modules_, process_grid_, folder_})
         connect(e, &QLineEdit::textChanged, this, &ClusterJobDialog::refresh);
     connect(browse, &QPushButton::clicked, this, &ClusterJobDialog::browse);
     connect(buttons, &QDialogButtonBox::accepted, this, &ClusterJobDialog::accept);
@@ -112,6 +122,10 @@ ClusterJobSpec ClusterJobDialog::spec() const {
     s.account = account_->text().toStdString();
     s.time_limit = time_->text().toStdString();
     s.extra_modules = modules_->text().toStdString();
+    // What write_cluster_job will run: the scan when the scene has one.
+    s.command = doc_->scene().scan ? "scan" : "run";
+    const QString grid = process_grid_->text().trimmed();
+    if (grid != QStringLiteral("auto")) s.process_grid = grid.toStdString();
     return s;
 }
 
@@ -126,9 +140,15 @@ QString ClusterJobDialog::scriptPath() const { return QDir(folder()).filePath(kC
 QString ClusterJobDialog::errorText() const { return error_->text(); }
 
 void ClusterJobDialog::showError(const QString& field, const QString& message) {
-    const std::map<QString, QWidget*> widgets = {
-        {"gpus", gpus_},       {"gpus_per_node", per_node_}, {"partition", partition_},   {"account", account_},
-        {"time_limit", time_}, {"job_name", name_},          {"extra_modules", modules_}, {"folder", folder_}};
+    const std::map<QString, QWidget*> widgets = {{"gpus", gpus_},
+                                                 {"gpus_per_node", per_node_},
+                                                 {"partition", partition_},
+                                                 {"account", account_},
+                                                 {"time_limit", time_},
+                                                 {"job_name", name_},
+                                                 {"extra_modules", modules_},
+                                                 {"folder", folder_},
+                                                 {"process_grid", process_grid_}};
     for (const auto& [name, w] : widgets) w->setStyleSheet(name == field ? kInvalidStyle : "");
     error_->setText(message);
 }
@@ -141,7 +161,8 @@ void ClusterJobDialog::refresh() {
                                                    {"account", tr("Account")},
                                                    {"time_limit", tr("Time limit")},
                                                    {"job_name", tr("Job name")},
-                                                   {"extra_modules", tr("Modules")}};
+                                                   {"extra_modules", tr("Modules")},
+                                                   {"process_grid", tr("Process grid")}};
     QString field, message;
     try {
         preview_->setPlainText(QString::fromStdString(slurm_batch_script(spec())));
@@ -187,6 +208,7 @@ void ClusterJobDialog::accept() {
     settings.setValue("cluster/account", account_->text());
     settings.setValue("cluster/time", time_->text());
     settings.setValue("cluster/modules", modules_->text());
+    if (process_grid_->isEnabled()) settings.setValue("cluster/process_grid", process_grid_->text());
     settings.setValue("cluster/parent", QFileInfo(QDir::cleanPath(QDir(dir).absolutePath())).absolutePath());
     QDialog::accept();
 }
