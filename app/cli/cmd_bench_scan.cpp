@@ -103,6 +103,7 @@ int run(const BenchScanOptions& o) {
     std::string why;
     const auto devices = cuda_devices(&why);
     std::ostringstream md;
+    md.precision(4);
     md << "## Scan per-shot overhead, " << utc_timestamp() << "\n\n";
     md << "- machine: " << cpu_model() << ", " << omp_get_max_threads() << " OpenMP threads (host " << host_name()
        << ")";
