@@ -157,7 +157,11 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
                 throw shot_error(shot, e);
             }
         } else {
-            place_probes(base, shot);
+            try {
+                place_probes(base, shot);  // e.g. a law the material under this shot cannot steer
+            } catch (const InputError& e) {
+                throw shot_error(shot, e);
+            }
             r = runner.run(inner, note);
         }
         const auto it = std::find_if(r.probes.begin(), r.probes.end(),
