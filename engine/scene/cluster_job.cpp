@@ -151,7 +151,8 @@ void validate_cluster_job(const ClusterJobSpec& spec) {
         if (!(c >= '0' && c <= '9') && c != 'x' && spec.process_grid != "auto")
             throw InputError("", "process_grid",
                              "'" + printable(spec.process_grid) + "' is not PXxPYxPZ (e.g. 1x2x2) or auto");
-    if (spec.command == "scan" && !spec.process_grid.empty())
+    const bool grid_given = !spec.process_grid.empty() && spec.process_grid != "auto";
+    if (spec.command == "scan" && grid_given)
         throw InputError("", "process_grid",
                          "a scan shares its shots over the ranks, each with the whole model: it takes no process grid");
     // Module names go unquoted into `module load` (several words): nothing a shell would expand.
@@ -196,7 +197,7 @@ std::string slurm_batch_script(const ClusterJobSpec& spec) {
       << "mpirun -np \"$SLURM_NTASKS\" " << shell_quote(spec.cli) << " "
       << (spec.command.empty() ? "run" : spec.command) << " " << shell_quote(spec.scene_file) << " -o "
       << shell_quote(spec.result_file) << " --backend " << spec.backend;
-    if (!spec.process_grid.empty()) s << " --process-grid " << spec.process_grid;
+    if (!spec.process_grid.empty() && spec.process_grid != "auto") s << " --process-grid " << spec.process_grid;
     s << "\n";
     return s.str();
 }

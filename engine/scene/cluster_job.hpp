@@ -26,8 +26,8 @@ struct ClusterJobSpec {
     // scene's probe scan, the shots shared over the ranks) or "" (write_cluster_job picks: scan
     // when the scene has a scan block, else run).
     std::string command;
-    // `run --process-grid` (e.g. "1x2x2"); empty: not passed (the run chooses). A scan, whose
-    // ranks each hold the whole model, takes none.
+    // `run --process-grid` (e.g. "1x2x2"); empty or "auto": not passed (the run chooses). A scan,
+    // whose ranks each hold the whole model, takes none.
     std::string process_grid;
 };
 
