@@ -49,6 +49,7 @@ struct CudaTimeStepper::Impl {};
 CudaTimeStepper::CudaTimeStepper(const WaveProblem&, CudaEngineOptions) { no_cuda(); }
 CudaTimeStepper::~CudaTimeStepper() = default;
 std::size_t CudaTimeStepper::node_count() const { no_cuda(); }
+void CudaTimeStepper::restart_shot() { no_cuda(); }
 void CudaTimeStepper::set_state(const std::vector<double>&, const std::vector<double>&) { no_cuda(); }
 std::vector<double> CudaTimeStepper::displacement() const { no_cuda(); }
 std::vector<double> CudaTimeStepper::previous_displacement() const { no_cuda(); }
@@ -84,6 +85,7 @@ std::vector<float> CudaFloatArray::download() const { no_cuda(); }
 std::size_t cuda_model_bytes(std::size_t, std::size_t, Precision, bool, bool) { no_cuda(); }
 void check_cuda_model_fits(std::size_t, std::size_t, Precision, bool, bool, std::size_t) { no_cuda(); }
 void run_wave_cuda(const WaveProblem&, const ProgressFn&, Result&, CudaEngineOptions) { no_cuda(); }
+void record_wave_cuda(CudaTimeStepper&, const WaveProblem&, const ProgressFn&, Result&) { no_cuda(); }
 struct SemCudaTimeStepper::Impl {};
 SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem&, int) { no_cuda(); }
 SemCudaTimeStepper::~SemCudaTimeStepper() = default;

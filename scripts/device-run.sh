@@ -3,7 +3,7 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -248,6 +248,36 @@ for phase in "$@"; do
       log "bench quick"
       $CLI bench --backend cuda --spacing 0.002 --methods ovfem tcovfem vfem --precisions fp64 fp32 --steps 1000 \
         --out "$OUT/bench-quick.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log" ;;
+    bench-scan)
+      # Issue 32's target: a 20-shot linear array scan of a 5 M-element model, per-shot overhead (all but
+      # the time loop) at most 5 % of one shot's loop (bench/results/probes.md); FP64 and FP32, then TCOVFEM.
+      log "bench scan (20 shots, 5 M elements)"
+      for args in "--precision fp64" "--precision fp32" "--method tcovfem"; do
+        $CLI bench-scan --backend cuda --elements 5e6 --shots 20 $args --out "$OUT/bench-scan.md" 2>&1 \
+          | grep -E "^\| cuda|error" | tee -a "$OUT/summary.log"
+      done
+      # Shots over GPUs: the same scan under mpirun, one GPU a rank (wall time only).
+      G=$(nvidia-smi -L | wc -l)
+      if [ "$G" -gt 1 ] && command -v mpiexec.openmpi >/dev/null; then
+        python3 - "$OUT/scan.json" <<'PYEOF'
+import json, sys
+s = {"format": "voxwave-scene", "version": 1, "grid": {"size": [0.064, 0.032, 0.04], "spacing": 0.000233},
+     "materials": [{"name": "steel", "density": 7850, "vp": 5900, "vs": 3200}], "background": "steel",
+     "probes": [{"name": "PA", "type": "array", "center": [0.016, 0.016, 0.04], "normal": [0, 0, -1],
+                 "array_axis": [1, 0, 0], "elements": 16, "pitch": 0.0006, "element_width": 0.0005,
+                 "elevation": 0.006, "amplitude": 1e6,
+                 "wavelet": {"type": "tone_burst", "frequency": 2.25e6, "cycles": 3}}],
+     "scan": {"probe": "PA", "type": "linear", "step": [0.001, 0, 0], "positions": 20},
+     "run": {"duration": 1.5e-5, "backend": "cuda"}}
+json.dump(s, open(sys.argv[1], "w"))
+PYEOF
+        for k in 1 $G; do
+          t0=$(date +%s.%N)
+          mpiexec.openmpi -np $k $CLI scan "$OUT/scan.json" -q --out "$OUT/scan-$k.h5" 2>&1 | tail -3
+          echo "scan of 20 shots under mpirun -np $k: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s" | tee -a "$OUT/summary.log"
+        done
+        $CLI compare "$OUT/scan-$G.h5" "$OUT/scan-1.h5" --tolerance 0 2>&1 | tail -1 | tee -a "$OUT/summary.log"
+      fi ;;
     bench-plane-strain)
       # The classroom's live target: 1024 x 1024 plane-strain squares at >= 300 steps/s (bench/results/plane-strain.md).
       log "bench plane strain (2D, 300 x 300 and 1024 x 1024)"

@@ -1,5 +1,6 @@
 // `voxwave-cli run SCENE --out RESULT.h5 [overrides]`: one simulation, traces to HDF5.
-// `voxwave-cli scan SCENE --out RESULT.h5 [overrides]`: the scene's probe scan, one run a shot.
+// `voxwave-cli scan SCENE --out RESULT.h5 [overrides]`: the scene's probe scan, one run a shot
+// (under mpirun the ranks share the shots).
 // Under an MPI launcher (`mpirun -np K voxwave-cli run ...`) the same command runs one
 // simulation over K ranks (engine/distributed): same scene, same result file, written by rank 0.
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
 #include "distributed/distributed_run.hpp"
+#include "distributed/distributed_scan.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/result.hpp"
 #include "scene/run_rules.hpp"
@@ -144,22 +146,39 @@ int run_one_process(const RunOptions& o) {
     return kOk;
 }
 
+// Starts MPI under a launcher into `holder`: kOk, or the exit code when it cannot (printed by
+// rank 0 alone, which the launcher's environment names before MPI is up).
+int start_world(std::optional<MpiWorld>& holder) {
+    const char* env_rank =
+        std::getenv("OMPI_COMM_WORLD_RANK") ? std::getenv("OMPI_COMM_WORLD_RANK") : std::getenv("PMI_RANK");
+    const bool env_root = !env_rank || std::atoi(env_rank) == 0;
+    return guarded(
+        [&] {
+            holder.emplace();
+            return int(kOk);
+        },
+        env_root);
+}
+
+// After every rank ran its input step (exit `code`, its error line in `message`): kOk when all
+// succeeded, else the exit code, the error printed once (rank 0's, or a failing rank's own).
+int agree_on_input(const MpiWorld& world, int code, const std::string& message) {
+    const bool root = world.rank() == 0;
+    const bool root_ok = world.broadcast(code == kOk ? "1" : "0") == "1";
+    if (world.all(code == kOk)) return kOk;
+    if (root && root_ok)
+        std::fprintf(stderr, "voxwave-cli: error: the input failed on another rank (see its message)\n");
+    if (!root && root_ok && code != kOk)
+        std::fprintf(stderr, "%s (rank %d of %d)\n", message.c_str(), world.rank(), world.size());
+    return code != kOk ? code : int(kBadInput);
+}
+
 // Every rank reads the scene and builds the same problem; rank 0 prints, shows the progress and
 // writes the result. An input error is the same on every rank and is printed once, by rank 0
 // (a rank that fails alone, e.g. a file missing on its machine, prints its own line).
 int run_distributed(const RunOptions& o) {
     std::optional<MpiWorld> world_holder;
-    const char* env_rank =
-        std::getenv("OMPI_COMM_WORLD_RANK") ? std::getenv("OMPI_COMM_WORLD_RANK") : std::getenv("PMI_RANK");
-    const bool env_root = !env_rank || std::atoi(env_rank) == 0;
-    if (const int c = guarded(
-            [&] {
-                world_holder.emplace();
-                return int(kOk);
-            },
-            env_root);
-        c != kOk)
-        return c;
+    if (const int c = start_world(world_holder); c != kOk) return c;
     const MpiWorld& world = *world_holder;
     const bool root = world.rank() == 0;
 
@@ -180,14 +199,7 @@ int run_distributed(const RunOptions& o) {
             return int(kOk);
         },
         root, &message);
-    const bool root_ok = world.broadcast(code == kOk ? "1" : "0") == "1";
-    if (!world.all(code == kOk)) {
-        if (root && root_ok)
-            std::fprintf(stderr, "voxwave-cli: error: the input failed on another rank (see its message)\n");
-        if (!root && root_ok && code != kOk)
-            std::fprintf(stderr, "%s (rank %d of %d)\n", message.c_str(), world.rank(), world.size());
-        return code != kOk ? code : int(kBadInput);
-    }
+    if (const int c = agree_on_input(world, code, message); c != kOk) return c;
     if (root && !o.quiet) {
         print_header(o, *problem);
         std::printf("ranks     %d (mpi)\n", world.size());
@@ -234,47 +246,105 @@ void add_scene_options(CLI::App* c, RunOptions& o) {
     c->add_flag("--quiet,-q", o.quiet, "Print nothing but errors");
 }
 
-// One shot after another in this process, each a full run of the scene with the scan probe moved.
-int scan(const RunOptions& o) {
-    if (launched_by_mpi_launcher())
-        throw InputError("", "scan", "a scan runs its shots in one process: start it without mpirun");
+// The scene with the command line's overrides, for a scan: an error in an overridden value
+// names its option.
+Scene load_scan_scene(const RunOptions& o) {
     const OptionFields fields = overridden_fields(o);
-    Scene scene;
     try {
-        scene = read_scene_json(o.scene, [&o](Scene& s) { apply_overrides(o, s); });
+        Scene scene = read_scene_json(o.scene, [&o](Scene& s) { apply_overrides(o, s); });
         if (!scene.scan)
             throw InputError(o.scene, "scan", "the scene has no scan (add a \"scan\" block naming a probe)");
+        return scene;
     } catch (const InputError& e) {
         throw blame_option(e, fields);
     }
-    check_output_path(o.out);
+}
+
+void print_scan_header(const RunOptions& o, const Scene& scene) {
     const std::size_t shots = std::size_t(scene.scan->positions) * std::size_t(scene.scan->positions2);
-    if (!o.quiet) {
-        std::printf("scene     %s\n", o.scene.c_str());
-        std::printf("scan      %s of probe %s: %zu shots\n", scene.scan->type.c_str(), scene.scan->probe.c_str(),
-                    shots);
-        std::fflush(stdout);
-    }
+    std::printf("scene     %s\n", o.scene.c_str());
+    std::printf("scan      %s of probe %s: %zu shots\n", scene.scan->type.c_str(), scene.scan->probe.c_str(), shots);
+    std::fflush(stdout);
+}
+
+void print_scan_footer(const RunOptions& o, const Scene& scene, const Result& result, const std::string& note) {
+    const std::size_t shots = std::size_t(scene.scan->positions) * std::size_t(scene.scan->positions2);
+    std::printf("%s\n", note.c_str());
+    std::printf("done in %.2f s: %zu shots of %lld steps\n", result.wall_seconds, shots,
+                static_cast<long long>(result.steps));
+    std::printf("result    %s\n", o.out.c_str());
+}
+
+// One shot after another in this process, back to back on one stepper, the scan probe moved.
+int scan_one_process(const RunOptions& o) {
+    const Scene scene = load_scan_scene(o);
+    check_output_path(o.out);
+    if (!o.quiet) print_scan_header(o, scene);
     std::string note;
     Result result;
     try {
         result =
-            run_probe_scan(scene, rasterise(scene), o.scene, terminal_progress("scanning", o.quiet), &note, o.batch);
+            run_probe_scan(scene, rasterise(scene), o.scene, terminal_progress("scanning", o.quiet), &note, {}, nullptr,
+                           o.batch);
     } catch (const InputError& e) {
         finish_progress();
-        throw blame_option(e, fields);
+        throw blame_option(e, overridden_fields(o));
     }
     finish_progress();
     result.scene = scene_file_name(o.scene);
     write_result_h5(o.out, result);
-    if (!o.quiet) {
-        std::printf("%s\n", note.c_str());
-        std::printf("done in %.2f s: %zu shots of %lld steps\n", result.wall_seconds, shots,
-                    static_cast<long long>(result.steps));
-        std::printf("result    %s\n", o.out.c_str());
-    }
+    if (!o.quiet) print_scan_footer(o, scene, result, note);
     return kOk;
 }
+
+// Under mpirun: every rank reads the scene and runs its share of the shots on the whole model
+// (one GPU a rank); rank 0 gathers the rows and writes the one file, the same as one process's.
+// Errors are reported as run_distributed reports them.
+int scan_distributed(const RunOptions& o) {
+    std::optional<MpiWorld> world_holder;
+    if (const int c = start_world(world_holder); c != kOk) return c;
+    const MpiWorld& world = *world_holder;
+    const bool root = world.rank() == 0;
+
+    Scene scene;
+    std::string message;
+    const int code = guarded(
+        [&] {
+            scene = load_scan_scene(o);
+            if (root) check_output_path(o.out);
+            return int(kOk);
+        },
+        root, &message);
+    if (const int c = agree_on_input(world, code, message); c != kOk) return c;
+    if (root && !o.quiet) {
+        print_scan_header(o, scene);
+        std::printf("ranks     %d (mpi), the shots shared round-robin\n", world.size());
+        std::fflush(stdout);
+    }
+    const int run_code = guarded(
+        [&] {
+            std::string note;
+            Result result;
+            try {
+                result = run_probe_scan_distributed(scene, rasterise(scene), o.scene, world,
+                                                    terminal_progress("scanning", o.quiet || !root), &note, o.batch);
+            } catch (const InputError& e) {
+                finish_progress();
+                throw blame_option(e, overridden_fields(o));
+            }
+            finish_progress();
+            if (root) {
+                result.scene = scene_file_name(o.scene);
+                write_result_h5(o.out, result);
+                if (!o.quiet) print_scan_footer(o, scene, result, note);
+            }
+            return int(kOk);
+        },
+        root);
+    return world.all(run_code == kOk) ? int(kOk) : (run_code != kOk ? run_code : int(kFailure));
+}
+
+int scan(const RunOptions& o) { return launched_by_mpi_launcher() ? scan_distributed(o) : scan_one_process(o); }
 }  // namespace
 
 std::function<int()> add_run_command(CLI::App& app) {
@@ -293,7 +363,9 @@ std::function<int()> add_run_command(CLI::App& app) {
 std::function<int()> add_scan_command(CLI::App& app) {
     auto o = std::make_shared<RunOptions>();
     CLI::App* c = app.add_subcommand(
-        "scan", "Run the scene's probe scan (single, linear or raster shots) and write one HDF5 result file");
+        "scan",
+        "Run the scene's probe scan (single, linear or raster shots) and write one HDF5 result file; "
+        "under mpirun each rank runs its share of the shots");
     add_scene_options(c, *o);
     c->add_option("--batch", o->batch,
                   "Shots stepped together on one model (a batch dimension in the step: the element factors are "

@@ -28,6 +28,7 @@ std::function<int()> add_snapshot_vtkhdf_command(CLI::App& app);
 std::function<int()> add_image_command(CLI::App& app);
 std::function<int()> add_bench_imaging_command(CLI::App& app);
 std::function<int()> add_bench_batched_command(CLI::App& app);
+std::function<int()> add_bench_scan_command(CLI::App& app);
 std::function<int()> add_bench_boundary_command(CLI::App& app);
 
 // `voxwave-cli bench` on the paper's model at one spacing, with a PML `pml_cells` thick on every

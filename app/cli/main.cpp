@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
     add(add_image_command);
     add(add_bench_imaging_command);
     add(add_bench_batched_command);
+    add(add_bench_scan_command);
     add(add_bench_boundary_command);
     try {
         app.parse(argc, argv);

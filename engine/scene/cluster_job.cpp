@@ -145,6 +145,12 @@ void validate_cluster_job(const ClusterJobSpec& spec) {
     require_not_empty(spec.result_file, "result_file");
     if (has_control(spec.result_file)) throw InputError("", "result_file", "must not contain control characters");
     parse_backend(spec.backend, "backend");
+    if (!spec.command.empty() && spec.command != "run" && spec.command != "scan")
+        throw InputError("", "command", "unknown command '" + printable(spec.command) + "' (expected run or scan)");
+    const bool grid_given = !spec.process_grid.automatic();
+    if (spec.command == "scan" && grid_given)
+        throw InputError("", "process_grid",
+                         "a scan shares its shots over the ranks, each with the whole model: it takes no process grid");
     // Module names go unquoted into `module load` (several words): nothing a shell would expand.
     for (char c : spec.extra_modules)
         if (!is_shell_safe_char(c) && c != ' ')
@@ -167,6 +173,7 @@ std::string slurm_batch_script(const ClusterJobSpec& spec) {
       << "# Written by voxwave: cluster job '" << spec.job_name << "', " << spec.gpus
       << (spec.gpus == 1 ? " GPU" : " GPUs") << ", one MPI rank per GPU.\n"
       << "# Rank 0 writes " << spec.result_file << " (voxwave's File > Open result... shows it).\n"
+      << (spec.command == "scan" ? "# Each rank runs its share of the scan's shots on the whole model.\n" : "")
       << "# Submit from this folder with:  sbatch " << kClusterJobScript << "\n"
       << "# (Where Slurm starts MPI ranks through PMIx, `srun` can replace `mpirun`.)\n"
       << "#SBATCH --job-name=" << spec.job_name << "\n"
@@ -188,7 +195,8 @@ std::string slurm_batch_script(const ClusterJobSpec& spec) {
           << "module load " << spec.extra_modules << "\n"
           << "set -u\n";
     s << "cd \"$SLURM_SUBMIT_DIR\"\n"
-      << "mpirun -np \"$SLURM_NTASKS\" " << shell_quote(spec.cli) << " run " << shell_quote(spec.scene_file) << " -o "
+      << "mpirun -np \"$SLURM_NTASKS\" " << shell_quote(spec.cli) << " "
+      << (spec.command.empty() ? "run" : spec.command) << " " << shell_quote(spec.scene_file) << " -o "
       << shell_quote(spec.result_file) << " --backend " << spec.backend;
     if (!spec.process_grid.automatic()) s << " --process-grid " << to_string(spec.process_grid);
     s << "\n";
@@ -212,9 +220,13 @@ void create_job_folder(const std::string& folder) {
         throw InputError(folder, "", std::string("cannot write in this folder: ") + std::strerror(errno));
 }
 
-void write_cluster_job(const std::string& folder, const Scene& scene, const ClusterJobSpec& spec) {
-    if (scene.grid.plane_strain() && spec.gpus > 1)
+void write_cluster_job(const std::string& folder, const Scene& scene, const ClusterJobSpec& asked) {
+    if (scene.grid.plane_strain() && asked.gpus > 1)
         throw InputError("", "gpus", "a plane-strain (2D) scene runs in one process: ask for 1 GPU");
+    ClusterJobSpec spec = asked;
+    if (spec.command.empty()) spec.command = scene.scan ? "scan" : "run";
+    if (spec.command == "scan" && !scene.scan)
+        throw InputError("", "command", "the scene has no scan (add a \"scan\" block naming a probe)");
     const std::string script = slurm_batch_script(spec);
     create_job_folder(folder);
     const fs::path dir(folder);

@@ -24,6 +24,11 @@ struct ClusterJobSpec {
     std::string backend = "cuda";
     std::string extra_modules;  // e.g. "cuda openmpi", emitted as `module load ...` when not empty
     ProcessGrid process_grid;   // ranks along x, y, z: passed as --process-grid unless automatic
+    // The voxwave-cli command the job runs: "run" (one simulation over the ranks), "scan" (the
+    // scene's probe scan, the shots shared over the ranks) or "" (write_cluster_job picks: scan
+    // when the scene has a scan block, else run). A scan, whose ranks each hold the whole model,
+    // takes no process grid.
+    std::string command;
 };
 
 // The name of the batch script inside a job folder.
@@ -34,14 +39,15 @@ inline constexpr const char* kClusterJobScript = "job.slurm";
 // (or is zero), a job name that is empty or has characters outside [A-Za-z0-9._-], a partition
 // or account with white space, an empty cli, scene or result file name, a scene file name that
 // is a path or the script's own name, an unknown backend, module names with characters a shell
-// would interpret, a process grid whose rank count is not `gpus`.
+// would interpret, a command other than "", run or scan, a process grid whose rank count is not
+// `gpus`, or one given to a scan.
 void validate_cluster_job(const ClusterJobSpec& spec);
 
 // The bash batch script (validated first, so it throws what validate_cluster_job throws):
 // #SBATCH lines (nodes = ceil(gpus / gpus_per_node), ntasks = gpus, ntasks-per-node and
 // gpus-per-node = min(gpus, gpus_per_node)), NCCL_NVLS_ENABLE=0, the optional `module load`,
-// and the mpirun line (with --process-grid when the grid is not automatic); file names are quoted
-// for bash where needed.
+// and the mpirun line (`run`, or `scan` when spec.command says so; --process-grid when the grid
+// is not automatic); file names are quoted for bash where needed.
 std::string slurm_batch_script(const ClusterJobSpec& spec);
 
 // `text` as one bash word: unchanged when it only has characters bash never interprets, else
@@ -61,7 +67,9 @@ void create_job_folder(const std::string& folder);
 // or sample-wavelet file the scene refers to (resolved from scene.base_dir) is copied into it
 // and referred to by its file name, since the folder is what gets copied to the cluster. Throws
 // InputError: the spec's (as validate_cluster_job, before anything is written), the folder's or
-// a file's (naming its path), two referenced files with the same name, the scene's.
+// a file's (naming its path), two referenced files with the same name, the scene's, a command
+// "scan" for a scene without a scan ("command"). An empty spec.command becomes scan when the
+// scene has a scan block, else run.
 void write_cluster_job(const std::string& folder, const Scene& scene, const ClusterJobSpec& spec);
 
 }  // namespace voxwave

@@ -309,11 +309,6 @@ public:
         const bool known = std::any_of(scene_.probes.begin(), scene_.probes.end(),
                                        [&](const ProbeSpec& p) { return p.name == s.probe; });
         if (!known) throw error("scan.probe", "no probe named '" + s.probe + "' in probes");
-        for (const ProbeSpec& p : scene_.probes)
-            if (p.name == s.probe && p.wedge && s.type != "single")
-                throw error("scan.type", "probe '" + p.name +
-                                             "': a probe on a wedge is not scanned yet (its block is painted once, "
-                                             "where the scene puts it); use type single");
         if (s.type != "single" && s.type != "linear" && s.type != "raster")
             throw error("scan.type", "unknown scan type '" + s.type + "' (expected single, linear or raster)");
         finite("scan.step", s.step);

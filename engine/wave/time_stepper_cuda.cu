@@ -146,6 +146,7 @@ public:
     virtual ~EngineBase() = default;
     virtual std::size_t node_count() const = 0;
     virtual void set_state(const std::vector<double>& up, const std::vector<double>& u) = 0;
+    virtual void restart_shot() = 0;
     virtual std::vector<double> download(bool previous) const = 0;
     // u (or u^{n-1}) at `nodes`, [i * 3 + c]; the node list is uploaded once and kept.
     virtual std::vector<double> gather(const std::vector<std::size_t>& nodes, bool previous) = 0;
@@ -290,22 +291,8 @@ public:
             mu_.resize(256);
             mu_.upload(mu);
         }
-        // Sources and receivers.
-        std::vector<long long> sn, rn;
-        std::vector<Real> sscale;
-        for (const auto& s : p.sources) {
-            sn.push_back(static_cast<long long>(s.node));
-            sscale.push_back(a[s.node] * ih[uniform_h_ ? 0 : s.node]);
-        }
-        for (const auto& r : p.receivers) rn.push_back(static_cast<long long>(r.node));
-        src_node_.resize(sn.size());
-        src_node_.upload(sn);
-        src_scale_.resize(sscale.size());
-        src_scale_.upload(sscale);
-        src_force_.resize(std::max<std::size_t>(1, kBatch * 3 * sn.size()));
-        rec_node_.resize(rn.size());
-        rec_node_.upload(rn);
-        rec_buf_.resize(std::max<std::size_t>(1, kBatch * 3 * rn.size()));
+        if (!uniform_h_) host_ih_ = ih;
+        upload_points();
         if (!tables.pml.empty()) pml_ = std::make_unique<cuda::PmlCorrection<Real>>(p, tables.pml);
         if (!windows_.empty()) {
             // The exchange's stream at the highest priority: its NCCL kernels take SMs as soon as
@@ -324,6 +311,39 @@ public:
     }
 
     std::size_t node_count() const override { return nn_; }
+
+    // The problem's sources and receivers (node lists, source scales, batch buffers).
+    void upload_points() {
+        std::vector<long long> sn, rn;
+        std::vector<Real> sscale;
+        for (const auto& s : p_.sources) {
+            sn.push_back(static_cast<long long>(s.node));
+            sscale.push_back(host_a_[s.node] * (uniform_h_ ? ih0_ : host_ih_[s.node]));
+        }
+        for (const auto& r : p_.receivers) rn.push_back(static_cast<long long>(r.node));
+        // A scan's next shot usually has as many points: keep the allocations then (every
+        // buffer here is written before it is read).
+        auto fit = [](auto& buffer, std::size_t n) {
+            if (buffer.size() != n) buffer.resize(n);
+        };
+        fit(src_node_, sn.size());
+        src_node_.upload(sn);
+        fit(src_scale_, sscale.size());
+        src_scale_.upload(sscale);
+        fit(src_force_, std::max<std::size_t>(1, kBatch * 3 * sn.size()));
+        fit(rec_node_, rn.size());
+        rec_node_.upload(rn);
+        fit(rec_buf_, std::max<std::size_t>(1, kBatch * 3 * rn.size()));
+    }
+
+    // The next shot of a scan: the same model, the problem's (changed) sources and receivers,
+    // every field at rest. Zeroed on the device, so nothing of the model travels again.
+    void restart_shot() override {
+        upload_points();
+        for (auto* b : {&u_, &um_, &f_}) VOXWAVE_CUDA_CHECK(cudaMemset(b->get(), 0, b->size() * sizeof(Real)));
+        if (pml_) pml_->reset(state(um_), state(u_));
+        VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
 
     void set_state(const std::vector<double>& up, const std::vector<double>& u) override {
         if (up.size() != 3 * nn_ || u.size() != 3 * nn_) throw RuntimeError("set_state: wrong vector size");
@@ -821,6 +841,7 @@ private:
     int update_blocks_ = 0;
     Real s0_{}, s1_{}, s2_{}, b_{}, keep_{1}, ih0_{1}, mh0_{1};
     std::vector<Real> host_a_;
+    std::vector<Real> host_ih_;  // 1 / (1 + h) per node with a sponge (the sources' scales); empty otherwise
     std::vector<double> host_diag_;
     DeviceBuffer<std::uint8_t> ids_;
     DeviceBuffer<Real> lambda_, mu_, u_, um_, f_, a_, ih_, mh_, src_scale_, src_force_;
@@ -904,6 +925,7 @@ std::size_t CudaTimeStepper::node_count() const { return impl_->engine->node_cou
 void CudaTimeStepper::set_state(const std::vector<double>& up, const std::vector<double>& u) {
     impl_->engine->set_state(up, u);
 }
+void CudaTimeStepper::restart_shot() { impl_->engine->restart_shot(); }
 std::vector<double> CudaTimeStepper::displacement() const { return impl_->engine->download(false); }
 std::vector<double> CudaTimeStepper::previous_displacement() const { return impl_->engine->download(true); }
 std::vector<double> CudaTimeStepper::gather(const std::vector<std::size_t>& nodes, bool previous) const {
@@ -966,6 +988,10 @@ void run_wave_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, 
     const auto t0 = std::chrono::steady_clock::now();
     CudaTimeStepper stepper(p, options);
     r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    record_wave_cuda(stepper, p, progress, r);
+}
+
+void record_wave_cuda(CudaTimeStepper& stepper, const WaveProblem& p, const ProgressFn& progress, Result& r) {
     const std::size_t nr = p.receivers.size(), nt = std::size_t(p.steps);
     r.time.resize(nt);
     r.displacement.assign(nr * nt * 3, 0.0);

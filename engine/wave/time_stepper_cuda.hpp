@@ -76,6 +76,10 @@ public:
     CudaTimeStepper& operator=(const CudaTimeStepper&) = delete;
 
     std::size_t node_count() const;
+    // The next shot of a scan on this model (wave_run.hpp's ShotRunner): re-reads the sources and
+    // receivers of the WaveProblem the stepper was built on (the caller changed only those) and
+    // puts every field at rest; the model's buffers stay on the device.
+    void restart_shot();
     // SoA vectors [component * node_count + node], in double whatever the precision.
     void set_state(const std::vector<double>& u_prev, const std::vector<double>& u);
     std::vector<double> displacement() const;
@@ -162,6 +166,8 @@ void check_cuda_model_fits(std::size_t elements, std::size_t nodes, Precision pr
 
 // Runs the whole time loop on the GPU into `r` (time, displacement, velocity as run_wave documents).
 void run_wave_cuda(const WaveProblem& problem, const ProgressFn& progress, Result& r, CudaEngineOptions options = {});
+// The time loop of run_wave_cuda on a stepper built (or restarted) for `problem`.
+void record_wave_cuda(CudaTimeStepper& stepper, const WaveProblem& problem, const ProgressFn& progress, Result& r);
 
 // Device-to-device copy bandwidth (bytes read + written per second / 1e9), median of several
 // cudaMemcpy of `bytes`; throws InputError("", "backend", ...) without a device.

@@ -1,6 +1,7 @@
 #include "wave/wave_run.hpp"
 
 #include <chrono>
+#include <variant>
 
 #include "core/backend.hpp"
 #include "core/errors.hpp"
@@ -61,14 +62,8 @@ void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, HaloEx
     record_cpu(stepper, p, progress, r);
 }
 
-}  // namespace
-
-Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* backend_note, const SlabHooks& slab) {
-    assert_run_rules(p);
-    std::string note;
-    const Backend b = resolve_backend(p.backend, note);
-    if (backend_note) *backend_note = note;
-
+// What a result says about its run before the time loop fills it.
+Result result_header(const WaveProblem& p, Backend b) {
     Result r;
     r.method = to_string(p.method);
     r.precision = to_string(p.precision);
@@ -81,6 +76,18 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
         r.receiver_names.push_back(rec.name);
         r.receiver_positions.push_back(rec.snapped);
     }
+    return r;
+}
+
+}  // namespace
+
+Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* backend_note, const SlabHooks& slab) {
+    assert_run_rules(p);
+    std::string note;
+    const Backend b = resolve_backend(p.backend, note);
+    if (backend_note) *backend_note = note;
+
+    Result r = result_header(p, b);
     const auto t0 = std::chrono::steady_clock::now();
     if (b == Backend::Cuda && p.dimensions == 2) {
         if (slab.exchange) throw InputError("", "grid.size", "a plane-strain (2D) scene runs in one process");
@@ -114,6 +121,79 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
     // A slab's receivers are its share of the whole problem's: the distributed run records the
     // probes after gathering them.
     if (!slab.exchange) record_probes(p, r);
+    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+struct ShotRunner::Impl {
+    Impl(const WaveProblem& p, int device) : problem(p), cuda_device(device) {}
+    const WaveProblem& problem;
+    int cuda_device = -1;
+    bool resolved = false;
+    Backend backend = Backend::Cpu;
+    std::string note;
+    double loop_seconds = 0;
+    std::variant<std::monostate, std::unique_ptr<CpuTimeStepper<double>>, std::unique_ptr<CpuTimeStepper<float>>,
+                 std::unique_ptr<CudaTimeStepper>>
+        stepper;
+};
+
+ShotRunner::ShotRunner(const WaveProblem& problem, int cuda_device)
+    : impl_(std::make_unique<Impl>(problem, cuda_device)) {}
+ShotRunner::~ShotRunner() = default;
+double ShotRunner::last_loop_seconds() const { return impl_->loop_seconds; }
+
+Result ShotRunner::run(const ProgressFn& progress, std::string* backend_note) {
+    Impl& m = *impl_;
+    const WaveProblem& p = m.problem;
+    if (p.dimensions == 2 || p.method == Method::Sem) {
+        SlabHooks hooks;
+        hooks.cuda_device = m.cuda_device;
+        Result r = run_wave(p, progress, backend_note, hooks);
+        m.loop_seconds = r.wall_seconds - r.setup_seconds;
+        return r;
+    }
+    assert_run_rules(p);
+    if (!m.resolved) {
+        m.backend = resolve_backend(p.backend, m.note);
+        m.resolved = true;
+    }
+    if (backend_note) *backend_note = m.note;
+    Result r = result_header(p, m.backend);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto zeros = [&] { return std::vector<double>(3 * p.grid.node_count(), 0.0); };
+    const bool fresh = std::holds_alternative<std::monostate>(m.stepper);
+    if (m.backend == Backend::Cuda) {
+        if (fresh) {
+            CudaEngineOptions options;
+            options.device = m.cuda_device;
+            m.stepper = std::make_unique<CudaTimeStepper>(p, options);
+        } else {
+            std::get<std::unique_ptr<CudaTimeStepper>>(m.stepper)->restart_shot();
+        }
+        r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        record_wave_cuda(*std::get<std::unique_ptr<CudaTimeStepper>>(m.stepper), p, progress, r);
+        m.loop_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - r.setup_seconds;
+    } else {
+        auto cpu = [&](auto& stepper) {
+            using Stepper = typename std::decay_t<decltype(stepper)>::element_type;
+            if (!stepper)
+                stepper = std::make_unique<Stepper>(p);
+            else
+                stepper->set_state(zeros(), zeros());
+            r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            record_cpu(*stepper, p, progress, r);
+            m.loop_seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - r.setup_seconds;
+        };
+        if (fresh && p.precision == Precision::Fp64) m.stepper = std::unique_ptr<CpuTimeStepper<double>>();
+        if (fresh && p.precision != Precision::Fp64) m.stepper = std::unique_ptr<CpuTimeStepper<float>>();
+        if (auto* s64 = std::get_if<std::unique_ptr<CpuTimeStepper<double>>>(&m.stepper))
+            cpu(*s64);
+        else
+            cpu(std::get<std::unique_ptr<CpuTimeStepper<float>>>(m.stepper));
+    }
+    record_probes(p, r);
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
 }

@@ -1,6 +1,7 @@
 // Running a wave problem to a result, on the backend the problem asks for.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "core/progress.hpp"
@@ -21,5 +22,28 @@ struct SlabHooks {
 };
 Result run_wave(const WaveProblem& problem, const ProgressFn& progress, std::string* backend_note = nullptr,
                 const SlabHooks& slab = {});
+
+// Shots of one model back to back (scans, docs/architecture.md#probes-and-scans): the stepper
+// (on CUDA, with its device buffers) is built on the first shot and kept; each later shot
+// re-reads the problem's sources and receivers and starts from rest. Between shots the caller
+// may change `problem`'s sources, receivers and probes only (add_probe on the scan's base
+// problem); the model, masses, boundary, dt and steps stay. The runner keeps a reference to
+// `problem`. Each shot's result equals run_wave's for the same problem bit for bit (its
+// setup_seconds: the first shot's stepper construction, a later shot's restart). sem and plane
+// strain, which take no probes, run a fresh run_wave a shot.
+class ShotRunner {
+public:
+    explicit ShotRunner(const WaveProblem& problem, int cuda_device = -1);
+    ~ShotRunner();
+    ShotRunner(const ShotRunner&) = delete;
+    ShotRunner& operator=(const ShotRunner&) = delete;
+    Result run(const ProgressFn& progress, std::string* backend_note = nullptr);
+    // Seconds of the last shot's time loop alone (the steps and the receivers' samples).
+    double last_loop_seconds() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace voxwave

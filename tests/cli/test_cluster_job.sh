@@ -69,4 +69,33 @@ expect_error no-gpus-option 2 "gpus" "$bad/job.slurm" -- cluster-job "$block" --
 echo x >"$WORK/plain-file"
 expect_error unwritable-dir 1 "$WORK/plain-file/job: cannot create the folder" "" -- \
   cluster-job "$block" --gpus 2 --dir "$WORK/plain-file/job"
+# A scene with a scan: the job runs `scan` (the ranks share the shots); --command and
+# --process-grid reach the mpirun line; what cannot work is refused naming the option.
+bscan="$SRC/assets/scenes/probe_bscan_sdh.json"
+"$CLI" cluster-job "$bscan" --gpus 4 --dir "$WORK/scanjob" >/dev/null 2>"$WORK/stderr" ||
+  fail "cluster-job of a scan exited $?: $(cat "$WORK/stderr")"
+grep -qxF 'mpirun -np "$SLURM_NTASKS" voxwave-cli scan scene.json -o result.h5 --backend cuda' "$WORK/scanjob/job.slurm" ||
+  fail "the scan job does not run scan: $(grep mpirun "$WORK/scanjob/job.slurm")"
+grep -q "share of the scan's shots" "$WORK/scanjob/job.slurm" || fail "the scan job's header does not say how it runs"
+bash -n "$WORK/scanjob/job.slurm" || fail "the scan job is not valid bash"
+"$CLI" cluster-job "$bscan" --gpus 4 --command run --dir "$WORK/scanrun" >/dev/null 2>&1 || fail "--command run"
+grep -qxF 'mpirun -np "$SLURM_NTASKS" voxwave-cli run scene.json -o result.h5 --backend cuda' "$WORK/scanrun/job.slurm" ||
+  fail "--command run does not run run: $(grep mpirun "$WORK/scanrun/job.slurm")"
+"$CLI" cluster-job "$block" --gpus 4 --process-grid 1x2x2 --dir "$WORK/gridjob" >/dev/null 2>&1 || fail "--process-grid"
+grep -qxF 'mpirun -np "$SLURM_NTASKS" voxwave-cli run scene.json -o result.h5 --backend cuda --process-grid 1x2x2' \
+  "$WORK/gridjob/job.slurm" || fail "the process grid is not passed: $(grep mpirun "$WORK/gridjob/job.slurm")"
+# "auto" is the run's own choice: nothing to pass, and a scan job takes it.
+"$CLI" cluster-job "$bscan" --gpus 4 --process-grid auto --dir "$WORK/autojob" >/dev/null 2>&1 || fail "--process-grid auto"
+grep -q -- "--process-grid" "$WORK/autojob/job.slurm" && fail "--process-grid auto reached the script"
+expect_error grid-ranks 1 "^voxwave-cli: error: --process-grid: process grid 1x2x2 has 4 ranks, the job has 6$" \
+  "$bad/job.slurm" -- cluster-job "$block" --gpus 6 --process-grid 1x2x2 --dir "$bad"
+expect_error grid-form 1 "^voxwave-cli: error: --process-grid: '2x;2' is not PXxPYxPZ" "$bad/job.slurm" -- \
+  cluster-job "$block" --gpus 4 --process-grid "2x;2" --dir "$bad"
+expect_error scan-grid 1 "^voxwave-cli: error: --process-grid: a scan shares its shots over the ranks" "$bad/job.slurm" -- \
+  cluster-job "$bscan" --gpus 4 --process-grid 1x2x2 --dir "$bad"
+expect_error scan-without-scan 1 "^voxwave-cli: error: --command: the scene has no scan" "$bad/job.slurm" -- \
+  cluster-job "$block" --gpus 2 --command scan --dir "$bad"
+expect_error bad-command 1 "^voxwave-cli: error: --command: unknown command 'image' \(expected run or scan\)$" \
+  "$bad/job.slurm" -- cluster-job "$block" --gpus 2 --command image --dir "$bad"
+[ -e "$bad" ] && fail "a refused scan job created the folder"
 finish

@@ -29,4 +29,20 @@ inline Scene block_scene(int nx, int ny, int nz, double ds, const Material& m = 
     return s;
 }
 
+// An array of `elements` elements on a top face (normal -z) centred at `center`, firing `w`.
+inline ProbeSpec top_array_probe(const std::string& name, int elements, double pitch, double element_width,
+                                 double elevation, const Vec3& center, const Wavelet& w) {
+    ProbeSpec p;
+    p.name = name;
+    p.type = "array";
+    p.center = center;
+    p.normal = {0, 0, -1};
+    p.elements = elements;
+    p.pitch = pitch;
+    p.element_width = element_width;
+    p.elevation = elevation;
+    p.wavelet = w;
+    return p;
+}
+
 }  // namespace voxwave::testing

@@ -172,7 +172,7 @@ TEST(BatchedShots, ScanInGroupsEqualsScanShotByShot) {
     s.scan = ScanSpec{"PA", "linear", {2e-3, 0, 0}, 3, {0, 0, 0}, 1, true, 1e-6, 5e-6};
     s.run.steps = 50;
     validate_scene(s, "scan");
-    const Result one = run_probe_scan(s, rasterise(s), "scan", {}, nullptr, 1);
+    const Result one = run_probe_scan(s, rasterise(s), "scan", {}, nullptr, {}, nullptr, 1);
     for (std::size_t batch : {std::size_t(2), std::size_t(0)}) {
         std::string note;
         std::int64_t last = 0, total = 0;

@@ -7,9 +7,11 @@
 #include <cmath>
 
 #include "core/device.hpp"
+#include "scene/rasterise.hpp"
 #include "scene/result.hpp"
 #include "test_util.hpp"
 #include "wave/probe_recording.hpp"
+#include "wave/probe_scan.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_problem.hpp"
 #include "wave/wave_run.hpp"
@@ -91,5 +93,38 @@ TEST(CudaProbes, SignalsEqualTheCpuEngine) {
                 EXPECT_LT(test::max_abs_difference(c, g) / peak, 1e-12) << cpu.probes[i].name;
             }
         }
+    }
+}
+
+// A scan on CUDA runs its shots back to back on one engine (ShotRunner: the device buffers kept,
+// the sources and receivers re-uploaded, the fields zeroed): every row, the C-scan and shot 0's
+// probes equal the CPU scan's (whose rows equal independent single runs bit for bit,
+// tests/engine/test_scan_execution.cpp) to 1e-12, with and without a PML.
+TEST(CudaProbes, ScanShotsBackToBackEqualTheCpuScan) {
+    std::string why;
+    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device: " << why;
+    for (bool pml : {false, true}) {
+        SCOPED_TRACE(pml ? "pml" : "free");
+        Scene s = probe_scene(pml);
+        s.run.steps = 200;
+        s.scan = ScanSpec{"PA", "linear", {1e-3, 0, 0}, 4, {0, 0, 0}, 1, true, 1e-6, 4e-6};
+        const Result cpu = run_probe_scan(s, rasterise(s), "scan", {});
+        s.run.backend = Backend::Cuda;
+        const Result gpu = run_probe_scan(s, rasterise(s), "scan", {});
+        ASSERT_TRUE(cpu.scan && gpu.scan);
+        EXPECT_EQ(gpu.backend, "cuda");
+        const std::vector<double>& c = cpu.scan->shot_signals;
+        const std::vector<double>& g = gpu.scan->shot_signals;
+        ASSERT_EQ(c.size(), g.size());
+        const double peak = test::max_abs(c);
+        ASSERT_GT(peak, 0.0);
+        EXPECT_LT(test::max_abs_difference(c, g) / peak, 1e-12);
+        EXPECT_LT(test::max_abs_difference(cpu.scan->cscan, gpu.scan->cscan) / test::max_abs(cpu.scan->cscan), 1e-12);
+        ASSERT_EQ(gpu.probes.size(), cpu.probes.size());
+        for (std::size_t i = 0; i < cpu.probes.size(); ++i)
+            EXPECT_LT(test::max_abs_difference(cpu.probes[i].element_signals, gpu.probes[i].element_signals) /
+                          test::max_abs(cpu.probes[i].element_signals),
+                      1e-12)
+                << cpu.probes[i].name;
     }
 }

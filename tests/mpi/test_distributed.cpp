@@ -13,9 +13,13 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "distributed/distributed_run.hpp"
+#include "distributed/distributed_scan.hpp"
 #include "gtest_exit_code.hpp"
+#include "scene/rasterise.hpp"
 #include "scene/scene_io.hpp"
+#include "scene_builders.hpp"
 #include "test_util.hpp"
+#include "wave/probe_scan.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_run.hpp"
@@ -326,6 +330,41 @@ TEST(DistributedCpu, TooManyRanksForTheModelIsAnInputError) {
         } catch (const InputError& e) {
             EXPECT_NE(std::string(e.what()).find("ranks"), std::string::npos) << e.what();
         }
+    }
+}
+
+// A scan shares its shots over the ranks (round-robin), each rank with the whole model: rank 0's
+// gathered scan equals the one-process scan exactly (rows, C-scan, shot 0's traces and probes),
+// with more shots than ranks, and with a rank left idle when there are fewer.
+TEST(DistributedCpuScan, RowsEqualTheOneProcessScan) {
+    const double ds = 1e-3, f = 5900.0 / 8e-3;
+    Scene s = testing::block_scene(16, 6, 8, ds, testing::steel());
+    s.shapes.push_back({"void", SphereShape{{9e-3, 3e-3, 5e-3}, 1.5e-3}});
+    s.boundary.absorbing = {{"x-", "z-"}, 3 * ds, "pml"};
+    s.run.steps = 60;
+    ProbeSpec p =
+        testing::top_array_probe("PA", 4, 1e-3, 0.8e-3, 4e-3, {5e-3, 3e-3, 8e-3}, testing::ricker(f, 1.2 / f));
+    p.delay_law = {"steer", 20, 0, {}, {}};
+    s.probes = {p};
+    s.receivers = {{"R", {12e-3, 3e-3, 8e-3}}};
+    for (int shots : {5, 2}) {
+        SCOPED_TRACE(std::to_string(shots) + " shots");
+        s.scan = ScanSpec{"PA", "linear", {1e-3, 0, 0}, shots, {0, 0, 0}, 1, true, 1e-6, 3e-6};
+        validate_scene(s, "scan");
+        const Result mine = run_probe_scan_distributed(s, rasterise(s), "scan", *g_world, nullptr);
+        if (g_world->rank() != 0) {
+            EXPECT_FALSE(mine.scan.has_value());
+            continue;
+        }
+        const Result one = run_probe_scan(s, rasterise(s), "scan", {});
+        ASSERT_TRUE(mine.scan.has_value());
+        EXPECT_EQ(mine.scan->shot_positions.size(), std::size_t(shots));
+        EXPECT_TRUE(mine.scan->shot_signals == one.scan->shot_signals);
+        EXPECT_TRUE(mine.scan->cscan == one.scan->cscan);
+        EXPECT_TRUE(mine.scan->shot_positions == one.scan->shot_positions);
+        EXPECT_TRUE(mine.displacement == one.displacement);
+        EXPECT_TRUE(mine.probes == one.probes);
+        EXPECT_GT(max_abs(one.scan->shot_signals), 0.0);
     }
 }
 

@@ -20,6 +20,7 @@
 #include "views/gl_format.hpp"
 
 #include "document/edit_commands.hpp"
+#include "document/scene_document.hpp"
 #include "editing/slice_painter.hpp"
 #include "main_window.hpp"
 #include "panels/cluster_job_dialog.hpp"
@@ -316,6 +317,42 @@ private slots:
         QVERIFY(doc->isModified());
         QVERIFY(doc->path().endsWith("small.json"));
         doc->undoStack()->undo();
+    }
+
+    // A scene with a scan: the job runs `scan` (its shots shared over the GPUs) and the process grid
+    // field is off; a run job passes the process grid typed, and a malformed one is refused.
+    void clusterDialogRunsAScanAndPassesAProcessGrid() {
+        Scene scan = read_scene_json(std::string(VOXWAVE_ASSETS_DIR) + "/scenes/probe_bscan_sdh.json");
+        scan.grid.spacing = 0.002;  // a light model: the dialog never runs it
+        SceneDocument scan_doc;
+        scan_doc.reset(scan, dir_.filePath("bscan.json"));
+        ClusterJobDialog d(&scan_doc);
+        QVERIFY(!d.processGridEdit()->isEnabled());
+        QVERIFY2(d.preview()->toPlainText().contains(" scan scene.json -o result.h5 --backend cuda\n"),
+                 qPrintable(d.preview()->toPlainText()));
+        QVERIFY(d.preview()->toPlainText().contains("share of the scan's shots"));
+        d.folderEdit()->setText(dir_.filePath("jobs/bscan"));
+        d.accept();
+        QCOMPARE(d.result(), int(QDialog::Accepted));
+        QFile sf(d.scriptPath());
+        QVERIFY(sf.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(sf.readAll()).contains(" scan scene.json -o result.h5"));
+        QVERIFY(read_scene_json(d.scenePath().toStdString()).scan.has_value());
+
+        ClusterJobDialog r(w_->document());
+        QVERIFY(r.processGridEdit()->isEnabled());
+        r.gpusBox()->setValue(4);
+        r.processGridEdit()->setText("1x2x2");
+        QVERIFY2(
+            r.preview()->toPlainText().contains(" run scene.json -o result.h5 --backend cuda --process-grid 1x2x2\n"),
+            qPrintable(r.preview()->toPlainText()));
+        QVERIFY(r.okButton()->isEnabled());
+        r.processGridEdit()->setText("2x;2");
+        QVERIFY(!r.okButton()->isEnabled());
+        QVERIFY2(r.errorText().contains("Process grid: '2x;2' is not PXxPYxPZ"), qPrintable(r.errorText()));
+        r.processGridEdit()->setText("");
+        QVERIFY(r.okButton()->isEnabled());
+        QVERIFY(!r.preview()->toPlainText().contains("--process-grid"));
     }
 
     void clusterJobThroughTheWindow() {

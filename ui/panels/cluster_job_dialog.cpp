@@ -45,11 +45,15 @@ ClusterJobDialog::ClusterJobDialog(const SceneDocument* doc, QWidget* parent) : 
     name_ = new QLineEdit(name);
     modules_ = new QLineEdit(settings.value("cluster/modules").toString());
     modules_->setPlaceholderText(tr("e.g. cuda openmpi (module load)"));
-    process_grid_ = new QLineEdit(settings.value("cluster/process_grid", QStringLiteral("auto")).toString());
-    process_grid_->setPlaceholderText(tr("auto, or PXxPYxPZ"));
+    // A scan shares its shots over the ranks, each with the whole model: no process grid then.
+    const bool scan = doc_->scene().scan.has_value();
+    process_grid_ = new QLineEdit(scan ? QString() : settings.value("cluster/process_grid", QStringLiteral("auto")).toString());
+    process_grid_->setPlaceholderText(scan ? tr("none: the ranks share the scan's shots")
+                                           : tr("auto (the run chooses), or PXxPYxPZ such as 1x2x2"));
     process_grid_->setToolTip(
-        tr("MPI ranks along x, y and z of the model, e.g. 1x2x2 (their product is the GPU count); auto lets the "
-           "run choose slabs along the longest axis, or boxes when slabs get thin"));
+        tr("Ranks along x, y and z of the model (run --process-grid); their product is the "
+           "GPU count. A scan job shares its shots over the GPUs instead."));
+    process_grid_->setEnabled(!scan);
     // Each job gets its own folder inside the last job's parent folder.
     const QString parent_dir =
         settings.value("cluster/parent", QDir::home().filePath(QStringLiteral("voxwave-jobs"))).toString();
@@ -118,7 +122,10 @@ ClusterJobSpec ClusterJobDialog::spec() const {
     s.account = account_->text().toStdString();
     s.time_limit = time_->text().toStdString();
     s.extra_modules = modules_->text().toStdString();
-    s.process_grid = parse_process_grid(process_grid_->text().trimmed().toStdString(), "process_grid");
+    // What write_cluster_job will run: the scan when the scene has one.
+    s.command = doc_->scene().scan ? "scan" : "run";
+    const std::string grid = process_grid_->text().trimmed().toStdString();
+    s.process_grid = parse_process_grid(grid.empty() ? "auto" : grid, "process_grid");
     return s;
 }
 
@@ -201,7 +208,7 @@ void ClusterJobDialog::accept() {
     settings.setValue("cluster/account", account_->text());
     settings.setValue("cluster/time", time_->text());
     settings.setValue("cluster/modules", modules_->text());
-    settings.setValue("cluster/process_grid", process_grid_->text().trimmed());
+    if (process_grid_->isEnabled()) settings.setValue("cluster/process_grid", process_grid_->text().trimmed());
     settings.setValue("cluster/parent", QFileInfo(QDir::cleanPath(QDir(dir).absolutePath())).absolutePath());
     QDialog::accept();
 }

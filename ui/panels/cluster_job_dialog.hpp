@@ -1,5 +1,6 @@
 // "Run on a cluster...": a form for a Slurm job (GPUs, GPUs per node, partition, account, time
-// limit, job name, modules, process grid, folder) beside a live preview of the batch script. OK writes the
+// limit, job name, modules, process grid, folder) beside a live preview of the batch script. A
+// scene with a scan gets a job that runs the scan (its shots shared over the GPUs). OK writes the
 // document's scene and the script into the folder (engine write_cluster_job); the engine's
 // checks run on every edit, and while one fails its message is shown and OK is disabled.
 #pragma once
