@@ -41,6 +41,16 @@ struct GridShape {
     unsigned long long nn;  // nodes
 };
 
+// The central-difference factors of sem_update's nodes (update_coefficients). Without a sponge
+// h is one number, so the per-node factors stay unread (16 of the step's bytes a node in FP64).
+template <class Real>
+struct UpdateFactors {
+    const Real* dt2_inv_mass;
+    const Real* inv_one_plus_h;  // null: uniform_ih and uniform_mh at every node
+    const Real* one_minus_h;
+    Real uniform_ih, uniform_mh;
+};
+
 // One block an element of one colour (sem_colour_schedule.hpp), one thread a GLL point: w into
 // shared memory, the point's weighted stress into shared memory, then the node's force. The
 // element of the node's first colour writes the partial force into f, later ones add to it, and
@@ -53,8 +63,7 @@ __global__ void __launch_bounds__((P + 1) * (P + 1) * (P + 1))
     sem_colour_step(const unsigned* __restrict elements, const unsigned char* __restrict ids,
                     const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
                     Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, bool damped, Real keep,
-                    Real b, Real* __restrict f, Real* __restrict u_next, const Real* __restrict dt2_inv_mass,
-                    const Real* __restrict inv_one_plus_h, const Real* __restrict one_minus_h) {
+                    Real b, Real* __restrict f, Real* __restrict u_next, UpdateFactors<Real> upd) {
     constexpr int N = P + 1, N3 = N * N * N;
     __shared__ Real su[3 * N3];
     __shared__ Real st[9 * N3];
@@ -92,7 +101,9 @@ __global__ void __launch_bounds__((P + 1) * (P + 1) * (P + 1))
         for (int i = 0; i < 3; ++i) f[i * g.nn + node] = force[i];
         return;
     }
-    const Real am = dt2_inv_mass[node], ih = inv_one_plus_h[node], mh = one_minus_h[node];
+    const Real am = upd.dt2_inv_mass[node];
+    const Real ih = upd.inv_one_plus_h ? upd.inv_one_plus_h[node] : upd.uniform_ih;
+    const Real mh = upd.inv_one_plus_h ? upd.one_minus_h[node] : upd.uniform_mh;
     for (int i = 0; i < 3; ++i) {
         const unsigned long long k = i * g.nn + node;
         u_next[k] = central_difference_node(un[i], u_prev[k], am * force[i], mh, ih);
@@ -168,6 +179,13 @@ struct Engine final : EngineBase {
         ih_ = DeviceBuffer<Real>(c.inv_one_plus_h);
         mh_ = DeviceBuffer<Real>(c.one_minus_h);
         host_a_ = std::move(c.dt2_inv_mass);
+        const bool uniform_h =
+            std::all_of(c.inv_one_plus_h.begin(), c.inv_one_plus_h.end(),
+                        [&](Real x) { return x == c.inv_one_plus_h.front(); }) &&
+            std::all_of(c.one_minus_h.begin(), c.one_minus_h.end(), [&](Real x) { return x == c.one_minus_h.front(); });
+        factors_ = {a_.get(), uniform_h ? nullptr : ih_.get(), mh_.get(),
+                    c.inv_one_plus_h.empty() ? Real(1) : c.inv_one_plus_h.front(),
+                    c.one_minus_h.empty() ? Real(1) : c.one_minus_h.front()};
         host_ih_ = std::move(c.inv_one_plus_h);
         u_ = DeviceBuffer<Real>::zeros(3 * nn_);
         up_ = DeviceBuffer<Real>::zeros(3 * nn_);
@@ -207,19 +225,19 @@ struct Engine final : EngineBase {
             const unsigned* list = elements_.get() + begin;
             switch (p_.order) {
                 case 2:
-                    sem_colour_step<2, Real, Update>
-                        <<<unsigned(count), 27>>>(list, ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, half_ds, u,
-                                                  up, damped, keep, b, f, u_next, a_.get(), ih_.get(), mh_.get());
+                    sem_colour_step<2, Real, Update><<<unsigned(count), 27>>>(list, ids_.get(), lambda_.get(),
+                                                                              mu_.get(), tab_, shape_, half_ds, u, up,
+                                                                              damped, keep, b, f, u_next, factors_);
                     break;
                 case 3:
-                    sem_colour_step<3, Real, Update>
-                        <<<unsigned(count), 64>>>(list, ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, half_ds, u,
-                                                  up, damped, keep, b, f, u_next, a_.get(), ih_.get(), mh_.get());
+                    sem_colour_step<3, Real, Update><<<unsigned(count), 64>>>(list, ids_.get(), lambda_.get(),
+                                                                              mu_.get(), tab_, shape_, half_ds, u, up,
+                                                                              damped, keep, b, f, u_next, factors_);
                     break;
                 default:
-                    sem_colour_step<4, Real, Update>
-                        <<<unsigned(count), 125>>>(list, ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, half_ds, u,
-                                                   up, damped, keep, b, f, u_next, a_.get(), ih_.get(), mh_.get());
+                    sem_colour_step<4, Real, Update><<<unsigned(count), 125>>>(list, ids_.get(), lambda_.get(),
+                                                                               mu_.get(), tab_, shape_, half_ds, u, up,
+                                                                               damped, keep, b, f, u_next, factors_);
             }
             VOXWAVE_CUDA_CHECK_LAUNCH("sem_colour_step");
         }
@@ -289,6 +307,7 @@ struct Engine final : EngineBase {
     DeviceBuffer<Real> lambda_, mu_, a_, ih_, mh_, u_, up_, un_, f_;
     DeviceBuffer<unsigned long long> receivers_;
     std::vector<Real> host_a_, host_ih_;
+    UpdateFactors<Real> factors_{};
     Real beta_over_dt_ = 0;
 };
 
