@@ -3,8 +3,10 @@
 // exactly one first and one last writer, and they are the lowest and highest colours among its
 // solid elements (found here by walking every element's nodes, not by the schedule's neighbour
 // walk); and the schedule run colour by colour with the shared element kernel (write / add /
-// complete and update) gives the CPU stepper's product K u and its damped, sponged step.
+// complete and update) gives the CPU stepper's product K u and its damped, sponged step. Also: the
+// CPU sweep's results do not depend on the thread count.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -200,6 +202,38 @@ TEST_P(SemColourSchedule, ColouredProductAndFusedStepEqualTheCpuStepper) {
     for (double x : want) us = std::max(us, std::abs(x));
     ASSERT_GT(us, 0);
     for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(u_next[i], want[i], 1e-12 * us) << i;
+}
+
+TEST_P(SemColourSchedule, CpuSweepDoesNotDependOnTheThreadCount) {
+    // The CPU sweep's chunks of element planes sum the node plane between two chunks in the
+    // one-thread order: 1, 2 and 3 threads (chunk boundaries at every other plane of the five)
+    // give the same bits, damped and sponged.
+    const WaveProblem prob = schedule_problem(GetParam());
+    const std::size_t nn = sem_mesh(prob.grid, prob.order).node_count();
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> U(-1e-6, 1e-6);
+    std::vector<double> u(3 * nn), up(3 * nn);
+    for (std::size_t i = 0; i < u.size(); ++i) {
+        u[i] = U(rng);
+        up[i] = u[i] + 1e-2 * U(rng);
+    }
+    const int saved = omp_get_max_threads();
+    std::vector<std::vector<double>> states;
+    for (int threads : {1, 2, 3}) {
+        omp_set_num_threads(threads);
+        SemTimeStepperCpu<double> st(prob);
+        st.set_state(up, u);
+        for (int n = 0; n < 4; ++n) st.step(n);
+        states.push_back(st.displacement());
+    }
+    omp_set_num_threads(saved);
+    double moved = 0;
+    for (std::size_t i = 0; i < states[0].size(); ++i) {
+        ASSERT_EQ(states[1][i], states[0][i]) << i;
+        ASSERT_EQ(states[2][i], states[0][i]) << i;
+        moved = std::max(moved, std::abs(states[0][i] - u[i]));
+    }
+    EXPECT_GT(moved, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Orders, SemColourSchedule, ::testing::Values(2, 3, 4),
