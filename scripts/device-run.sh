@@ -3,7 +3,7 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan sem-bench table2
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -383,6 +383,52 @@ PYEOF
         /usr/bin/time -f "%e s wall" $CLI run assets/scenes/paper_rebar.json --backend cuda --method $m \
           -o "$OUT/paper_$m.h5" 2>&1 | tail -4 | tee -a "$OUT/summary.log"
       done ;;
+    sem-bench)
+      # Issue 36: the fused SEM step (>= 5 G node-steps/s at p = 4 FP64, within 2.5x of the floor),
+      # the Stokes table on the GPU at 0.9 of the stable dt, and SEM p = 3, 4 at one fixed dt (the
+      # spatial order without the central-difference time error). About 3 minutes on an H100.
+      log "SEM step against the memory floor"
+      $CLI bench-sem --backend cuda --elements 60 --steps 200 --out "$OUT/sem-bench.md" 2>&1 \
+        | grep -E "^\||error" | tee -a "$OUT/summary.log"
+      log "Stokes accuracy, every method, 0.9 of the stable dt"
+      $CLI bench-accuracy --backend cuda --budget 5 --quiet --out "$OUT/accuracy.md" 2>&1 \
+        | grep -E "^\||^- |error" | tee -a "$OUT/summary.log"
+      log "Stokes accuracy, SEM p = 3 and 4 at one dt of 20 ns (spatial convergence)"
+      $CLI bench-accuracy --backend cuda --methods sem3 sem4 --divisions 1 2 3 --dt 20 --quiet \
+        --out "$OUT/accuracy.md" 2>&1 | grep -E "^\||error" | tee -a "$OUT/summary.log" ;;
+    table2)
+      # Seed 000 Table 2 in voxel form on the paper model (issue 36). The paper's window (a
+      # band-pass impulse centred at 409.6 us, 819.2 us recorded) costs about 25 minutes of an H100
+      # with the reference below, so the impulse is centred at 76.8 us and 153.6 us are recorded
+      # (the same band-pass shape, 5.33 times shorter). Reference: SEM p = 4 at 2 mm, cross-checked
+      # against OVFEM at 0.5 mm; the rows at the paper's dt where it gives one. About 6 minutes.
+      S=$OUT/paper_rebar_short.json
+      sed 's/"delay": 4.096e-4/"delay": 7.68e-5/; s/"duration": 8.192e-4/"duration": 1.536e-4/' \
+        assets/scenes/paper_rebar.json > "$S"
+      t2run() {  # NAME then run options
+        local name=$1
+        shift
+        /usr/bin/time -f "$name: %e s wall" $CLI run "$S" --backend cuda --quiet -o "$OUT/t2_$name.h5" "$@" 2>&1 \
+          | tail -2 | tee -a "$OUT/summary.log"
+      }
+      log "table2: reference SEM p = 4 at 2 mm, cross-check OVFEM at 0.5 mm"
+      t2run sem4_2mm --method sem --order 4 --spacing 0.002 --dt 0
+      t2run ovfem_0.5mm --method ovfem --spacing 0.0005 --dt 0
+      log "table2: the rows"
+      t2run tcovfem_2mm --method tcovfem --spacing 0.002 --dt 5e-8
+      t2run ovfem_2mm --method ovfem --spacing 0.002 --dt 5e-8
+      t2run vfem_2mm --method vfem --spacing 0.002 --dt 5e-8
+      t2run vfem_1.5mm --method vfem --spacing 0.0015 --dt 2.5e-8
+      t2run vfem_1.2mm --method vfem --spacing 0.0012 --dt 2.5e-8
+      t2run vfem_1.0mm --method vfem --spacing 0.001 --dt 2.5e-8
+      t2run sem4_4mm --method sem --order 4 --spacing 0.004 --dt 0
+      t2run sem2_2mm --method sem --order 2 --spacing 0.002 --dt 0
+      log "table2: eq. 18 error of each row against the SEM p = 4, 2 mm reference"
+      for f in "$OUT"/t2_*.h5; do
+        echo "$(basename "$f" .h5): $($CLI compare "$f" "$OUT/t2_sem4_2mm.h5" 2>&1 | grep -oE "eq. 18 error [0-9.e+-]+")" \
+          | tee -a "$OUT/summary.log"
+      done
+      rm -f "$OUT"/t2_*.h5 ;;
     *) echo "unknown phase $phase"; exit 2 ;;
   esac
 done

@@ -25,7 +25,9 @@ namespace voxwave::cli {
 namespace {
 struct AccuracyOptions {
     std::vector<std::string> methods{"vfem", "ovfem", "sem2", "sem3", "sem4"};
-    std::vector<int> divisions;  // spacings 8 mm / k; empty: per method until --budget
+    std::vector<int> divisions;       // spacings 8 mm / k; empty: per method until --budget
+    std::vector<double> spacings_mm;  // explicit spacings (mm at scale 1), instead of divisions
+    double dt_ns = 0;                 // one fixed time step for every run; 0: 0.9 of each run's limit
     std::string backend = "cpu", precision = "fp64", out;
     double budget = 60;    // seconds: stop refining a method after a run longer than this
     double target = 1e-4;  // the error whose time to reach is reported
@@ -69,6 +71,11 @@ int run(const AccuracyOptions& o) {
     if (!(o.scale > 0) || o.scale > 1) throw InputError("", "--scale", "must be in (0, 1]");
     for (int k : o.divisions)
         if (k < 1 || k > 64) throw InputError("", "--divisions", "each k must be in 1..64 (spacing 8 mm / k)");
+    for (double mm : o.spacings_mm)
+        if (!(mm >= 0.25 && mm <= 40)) throw InputError("", "--spacings", "each spacing must be in 0.25..40 mm");
+    if (!o.spacings_mm.empty() && !o.divisions.empty())
+        throw InputError("", "--spacings", "give either --spacings or --divisions, not both");
+    if (!(o.dt_ns >= 0)) throw InputError("", "--dt", "must be positive (ns), or 0 for 0.9 of the stable limit");
     std::vector<Case> cases;
     for (const auto& m : o.methods) cases.push_back(parse_case(m));
     if (!o.out.empty()) check_output_path(o.out);
@@ -78,13 +85,16 @@ int run(const AccuracyOptions& o) {
     std::vector<Row> rows;
     std::string backend_used;
     for (const Case& c : cases) {
-        std::vector<int> ks = o.divisions;
-        if (ks.empty())
-            for (int k = c.method == Method::Sem ? 1 : 2; k <= 64; ++k) ks.push_back(k);
-        for (int k : ks) {
-            const double ds = base_ds / k;
+        std::vector<double> spacings;
+        for (double mm : o.spacings_mm) spacings.push_back(1e-3 * mm * o.scale);
+        for (int k : o.divisions) spacings.push_back(base_ds / k);
+        if (spacings.empty())
+            for (int k = c.method == Method::Sem ? 1 : 2; k <= 64; ++k) spacings.push_back(base_ds / k);
+        const bool refine_until_budget = o.divisions.empty() && o.spacings_mm.empty();
+        for (double ds : spacings) {
             Scene s = point_force_scene(prob, c.method, ds, c.order == 0 ? kSemMaxOrder : c.order, precision);
             s.run.backend = backend;
+            s.run.dt = 1e-9 * o.dt_ns * o.scale;
             validate_scene(s, "bench-accuracy");
             const WaveProblem p = build_wave_problem(s, "bench-accuracy");
             if (!o.quiet)
@@ -99,7 +109,7 @@ int run(const AccuracyOptions& o) {
             Row row{c.label, ds, point_force_error(prob, r), r.wall_seconds, cpu, p.dt, p.node_count(), p.steps};
             if (!o.quiet) std::fprintf(stderr, "  Err %.3e in %.2f s\n", row.err, row.seconds);
             rows.push_back(row);
-            if (o.divisions.empty() && (row.seconds > o.budget || row.err < 0.1 * o.target)) break;
+            if (refine_until_budget && (row.seconds > o.budget || row.err < 0.1 * o.target)) break;
         }
     }
 
@@ -157,6 +167,12 @@ std::function<int()> add_bench_accuracy_command(CLI::App& app) {
     c->add_option("--methods", o->methods, "vfem ovfem tcovfem sem2 sem3 sem4 (default all but tcovfem)");
     c->add_option("--divisions", o->divisions,
                   "Spacings 8 mm / k for these k (default: k = 2, 3, ... (1, 2, ... for sem) until --budget)");
+    c->add_option("--spacings", o->spacings_mm,
+                  "Explicit spacings in mm instead of --divisions (the receivers must be nodes: 16 mm / k for even "
+                  "sem orders, whose element midpoints are GLL nodes)");
+    c->add_option("--dt", o->dt_ns,
+                  "One time step (ns) for every run, so that refining shows the spatial error alone (default 0: 0.9 "
+                  "of each run's stable limit)");
     c->add_option("--budget", o->budget, "Stop refining a method after a run longer than this (s, default 60)");
     c->add_option("--target", o->target, "The error whose time to reach is reported (default 1e-4)");
     c->add_option("--backend", o->backend, "cpu | cuda | auto (default cpu)");

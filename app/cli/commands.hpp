@@ -19,6 +19,7 @@ std::function<int()> add_table3_command(CLI::App& app);
 std::function<int()> add_bench_live_command(CLI::App& app);
 std::function<int()> add_bench_scaling_command(CLI::App& app);
 std::function<int()> add_bench_accuracy_command(CLI::App& app);
+std::function<int()> add_bench_sem_command(CLI::App& app);
 std::function<int()> add_compare_command(CLI::App& app);
 std::function<int()> add_integrate_command(CLI::App& app);
 std::function<int()> add_iga_command(CLI::App& app);

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     add(add_bench_live_command);
     add(add_bench_scaling_command);
     add(add_bench_accuracy_command);
+    add(add_bench_sem_command);
     add(add_compare_command);
     add(add_integrate_command);
     add(add_iga_command);

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 
 #include "core/host_device.hpp"
+#include "wave/wavelet.hpp"
 
 namespace voxwave {
 
@@ -21,6 +23,21 @@ VOXWAVE_HD_INLINE Real central_difference_node(Real u, Real u_prev, Real a_f, Re
 template <class Real>
 VOXWAVE_HD_INLINE Real damped_operand(Real u, Real u_prev, Real keep, Real b) {
     return fma(keep, u, -(b * u_prev));
+}
+
+// The point-source loop of every CPU stepper, after its update: u+ += dt^2/m F(t_n) / (1 + h) at
+// the source nodes. sources: WaveProblem::sources (node, force, wavelet, time_shift);
+// components: 3, or 2 for plane strain; uniform_h: inv_one_plus_h holds one value for all nodes.
+template <class Real, class Sources>
+void add_point_sources(const Sources& sources, double t, int components, std::size_t nn, const Real* dt2_inv_mass,
+                       const Real* inv_one_plus_h, bool uniform_h, Real* u_next) {
+    for (const auto& s : sources) {
+        const double w = evaluate_wavelet(s.wavelet, t - s.time_shift);
+        if (w == 0.0) continue;
+        const Real scale = dt2_inv_mass[s.node] * inv_one_plus_h[uniform_h ? 0 : s.node];
+        for (int c = 0; c < components; ++c)
+            u_next[std::size_t(c) * nn + s.node] += scale * static_cast<Real>(s.force[c] * w);
+    }
 }
 
 }  // namespace voxwave

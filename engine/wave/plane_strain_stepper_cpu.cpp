@@ -9,7 +9,6 @@
 #include "wave/central_difference.hpp"
 #include "wave/plane_strain_element_kernel.hpp"
 #include "wave/update_coefficients.hpp"
-#include "wave/wavelet.hpp"
 
 namespace voxwave {
 
@@ -138,14 +137,8 @@ void PlaneStrainStepperCpu<Real>::step(std::int64_t n) {
                 up[i] = central_difference_node(u[i], up[i], a[i] * f[i], mhv[i], ihv[i]);
         }
     }
-    // u+ += dt^2/m F(t_n) / (1 + h) at the source nodes.
-    const double t = double(n) * problem_.dt;
-    for (const auto& s : problem_.sources) {
-        const double w = evaluate_wavelet(s.wavelet, t);
-        if (w == 0.0) continue;
-        const Real scale = dt2_inv_mass_[s.node] * inv_one_plus_h_[s.node];
-        for (int c = 0; c < 2; ++c) up_[c * nn_ + s.node] += scale * static_cast<Real>(s.force[c] * w);
-    }
+    add_point_sources(problem_.sources, double(n) * problem_.dt, 2, nn_, dt2_inv_mass_.data(), inv_one_plus_h_.data(),
+                      false, up_.data());
     u_.swap(up_);
 }
 

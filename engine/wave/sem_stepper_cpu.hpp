@@ -3,10 +3,12 @@
 // product K w a step, the sponge's per-node h, fixed and massless nodes at rest) on the GLL node
 // grid of sem_mesh.hpp, with the GLL-lumped mass.
 //
-// The product runs element by element through the sum-factorised kernel (sem_element_kernel.hpp)
-// and adds each element's force into f. Threads take whole element planes along z; planes of
-// one parity share no node, so the even planes run in parallel, then the odd ones, and every
-// node's force is summed in the same order whatever the thread count.
+// The step is one sweep over the element planes (sem_plane_sweep_cpu.hpp): elements of an x row
+// in SIMD lanes through the sum-factorised kernel (sem_element_kernel.hpp), each element plane's
+// forces summed into a buffer of its node planes, and each node plane updated by central
+// differences as soon as its force is complete. Threads take contiguous chunks of element
+// planes; the force at a node plane between two chunks is summed in the one-thread order, so
+// the results do not depend on the thread count.
 #pragma once
 
 #include <array>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "wave/sem_mesh.hpp"
+#include "wave/sem_plane_sweep_cpu.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave {
@@ -37,7 +40,8 @@ public:
     const std::vector<double>& node_mass() const { return problem_.node_mass; }
     double displacement_at(std::size_t node, int comp) const { return double(u_[comp * nn_ + node]); }
     double previous_at(std::size_t node, int comp) const { return double(up_[comp * nn_ + node]); }
-    // Bytes the stepper holds: state, force, update factors.
+    // Bytes the stepper holds: state and update factors (the sweep's plane buffers are
+    // per thread and transient).
     std::size_t memory_bytes() const;
 
 private:
@@ -45,13 +49,17 @@ private:
     void apply(const Real* u, const Real* u_prev, Real b, Real* f) const;
     template <int P>
     void apply_order(const Real* u, const Real* u_prev, Real b, Real* f) const;
+    // The fused step of order P: the sweep hands each completed node plane to the update.
+    template <int P>
+    void step_order();
+    SemSweepInput<Real> sweep_input() const;
 
     const WaveProblem& problem_;
     SemMesh mesh_;
     std::size_t nn_;
     std::vector<Real> lambda_, mu_;  // per material id (entry 0: void)
     Real d_[(kSemMaxOrder + 1) * (kSemMaxOrder + 1)]{}, w_[kSemMaxOrder + 1]{};
-    std::vector<Real> u_, up_, f_;
+    std::vector<Real> u_, up_;
     std::vector<Real> dt2_inv_mass_, inv_one_plus_h_, one_minus_h_;
     Real beta_over_dt_;
 };

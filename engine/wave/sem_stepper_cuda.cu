@@ -1,6 +1,7 @@
 // The spectral voxel elements on the GPU (sem_stepper_cuda.hpp states the design). The element
 // arithmetic is sem_element_kernel.hpp's, one thread a GLL point: the element's damped operand w
-// and then its weighted stresses go through shared memory between the two sum-factorised halves.
+// and then its weighted stresses go through shared memory between the two sum-factorised halves;
+// the order of the sums at shared nodes is sem_colour_schedule.hpp's.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "core/errors.hpp"
 #include "core/event_timer.cuh"
 #include "wave/central_difference.hpp"
+#include "wave/sem_colour_schedule.hpp"
 #include "wave/sem_mesh.hpp"
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/update_coefficients.hpp"
@@ -34,19 +36,34 @@ struct SemTables {
 };
 
 struct GridShape {
-    int ex, ey;             // elements along x, y
+    int ex, ey, ez;         // elements along x, y, z
     long long nx, ny;       // GLL nodes along x, y
     unsigned long long nn;  // nodes
 };
 
-// One block an element, one thread a GLL point (a, b, c): w into shared memory, the point's
-// weighted stress into shared memory, then the node's force added into f.
-template <int P, class Real>
+// The central-difference factors of sem_update's nodes (update_coefficients). Without a sponge
+// h is one number, so the per-node factors stay unread (16 of the step's bytes a node in FP64).
+template <class Real>
+struct UpdateFactors {
+    const Real* dt2_inv_mass;
+    const Real* inv_one_plus_h;  // null: uniform_ih and uniform_mh at every node
+    const Real* one_minus_h;
+    Real uniform_ih, uniform_mh;
+};
+
+// One block an element of one colour (sem_colour_schedule.hpp), one thread a GLL point: w into
+// shared memory, the point's weighted stress into shared memory, then the node's force. The
+// element of the node's first colour writes the partial force into f, later ones add to it, and
+// the element of its last colour completes it and (Update) writes u+ by central differences
+// into u_next, or (!Update: the bare product K u) stores the complete force in f. u_prev is read
+// for the update and, when damped, for the operand w = (1 + b) u - b u_prev; u_prev may be null
+// for the bare product without damping.
+template <int P, class Real, bool Update>
 __global__ void __launch_bounds__((P + 1) * (P + 1) * (P + 1))
-    sem_element_forces(const unsigned* __restrict elements, const unsigned char* __restrict ids,
-                       const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
-                       Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, Real keep, Real b,
-                       Real* __restrict f) {
+    sem_colour_step(const unsigned* __restrict elements, const unsigned char* __restrict ids,
+                    const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
+                    Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, bool damped, Real keep,
+                    Real b, Real* __restrict f, Real* __restrict u_next, UpdateFactors<Real> upd) {
     constexpr int N = P + 1, N3 = N * N * N;
     __shared__ Real su[3 * N3];
     __shared__ Real st[9 * N3];
@@ -61,28 +78,35 @@ __global__ void __launch_bounds__((P + 1) * (P + 1) * (P + 1))
     const unsigned long long node =
         (unsigned long long)(P * ei + a) +
         (unsigned long long)g.nx * ((unsigned long long)(P * ej + bb) + (unsigned long long)g.ny * (P * ek + c));
-    for (int i = 0; i < 3; ++i)
-        su[i * N3 + q] =
-            u_prev ? damped_operand(u[i * g.nn + node], u_prev[i * g.nn + node], keep, b) : u[i * g.nn + node];
+    Real un[3];
+    for (int i = 0; i < 3; ++i) {
+        un[i] = u[i * g.nn + node];
+        su[i * N3 + q] = damped ? damped_operand(un[i], u_prev[i * g.nn + node], keep, b) : un[i];
+    }
     __syncthreads();
     const unsigned char id = ids[e];
     sem_point_stress<P, Real>(sd, sw, lambda[id], mu[id], half_ds, su, a, bb, c, st);
     __syncthreads();
-    for (int i = 0; i < 3; ++i) atomicAdd(f + i * g.nn + node, sem_node_force<P, Real>(sd, st, i, a, bb, c));
-}
-
-// u_prev <- u+ (central differences), f <- 0 for the next product.
-template <class Real>
-__global__ void sem_update(unsigned long long nn, const Real* __restrict u, Real* __restrict u_prev, Real* __restrict f,
-                           const Real* __restrict dt2_inv_mass, const Real* __restrict inv_one_plus_h,
-                           const Real* __restrict one_minus_h) {
-    const unsigned long long n = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-    if (n >= nn) return;
-    const Real a = dt2_inv_mass[n], ih = inv_one_plus_h[n], mh = one_minus_h[n];
-    for (int c = 0; c < 3; ++c) {
-        const unsigned long long k = c * nn + n;
-        u_prev[k] = central_difference_node(u[k], u_prev[k], a * f[k], mh, ih);
-        f[k] = Real(0);
+    const int n[3] = {g.ex, g.ey, g.ez};
+    const SemNodeRole role = sem_node_role(P, n, ei, ej, ek, a, bb, c, [&](int i, int j, int k) {
+        return ids[std::size_t(i) + std::size_t(g.ex) * (std::size_t(j) + std::size_t(g.ey) * std::size_t(k))] !=
+               kVoidId;
+    });
+    Real force[3];
+    for (int i = 0; i < 3; ++i) {
+        const Real own = sem_node_force<P, Real>(sd, st, i, a, bb, c);
+        force[i] = role.first ? own : f[i * g.nn + node] + own;
+    }
+    if (!role.last || !Update) {
+        for (int i = 0; i < 3; ++i) f[i * g.nn + node] = force[i];
+        return;
+    }
+    const Real am = upd.dt2_inv_mass[node];
+    const Real ih = upd.inv_one_plus_h ? upd.inv_one_plus_h[node] : upd.uniform_ih;
+    const Real mh = upd.inv_one_plus_h ? upd.one_minus_h[node] : upd.uniform_mh;
+    for (int i = 0; i < 3; ++i) {
+        const unsigned long long k = i * g.nn + node;
+        u_next[k] = central_difference_node(un[i], u_prev[k], am * force[i], mh, ih);
     }
 }
 
@@ -125,15 +149,22 @@ struct Engine final : EngineBase {
     explicit Engine(const WaveProblem& p) : p_(p) {
         const SemMesh mesh = sem_mesh(p.grid, p.order);
         nn_ = mesh.node_count();
-        shape_ = {p.grid.n[0], p.grid.n[1], mesh.n[0], mesh.n[1], (unsigned long long)nn_};
+        shape_ = {p.grid.n[0], p.grid.n[1], p.grid.n[2], mesh.n[0], mesh.n[1], (unsigned long long)nn_};
         const int n1 = p.order + 1;
         for (int i = 0; i < n1 * n1; ++i) tab_.d[i] = static_cast<Real>(mesh.gll.d[i]);
         for (int i = 0; i < n1; ++i) tab_.w[i] = static_cast<Real>(mesh.gll.w[i]);
-        std::vector<unsigned> elements;
-        for (std::size_t e = 0; e < p.grid.ids.size(); ++e)
-            if (p.grid.ids[e] != kVoidId) elements.push_back(unsigned(e));
         if (p.grid.element_count() > 0xffffffffull)
             throw InputError("", "grid", "sem on CUDA takes at most 2^32 elements");
+        // The solid elements sorted by colour, each colour's run in element order.
+        std::vector<unsigned> elements;
+        for (int colour = 0; colour < 8; ++colour) {
+            colour_begin_[colour] = elements.size();
+            for (int k = colour >> 2; k < p.grid.n[2]; k += 2)
+                for (int j = (colour >> 1) & 1; j < p.grid.n[1]; j += 2)
+                    for (int i = colour & 1; i < p.grid.n[0]; i += 2)
+                        if (p.grid.at(i, j, k) != kVoidId) elements.push_back(unsigned(p.grid.element_index(i, j, k)));
+        }
+        colour_begin_[8] = elements.size();
         elements_ = DeviceBuffer<unsigned>(elements);
         ids_ = DeviceBuffer<unsigned char>(p.grid.ids);
         std::vector<Real> lam(256, Real(0)), mu(256, Real(0));
@@ -148,15 +179,22 @@ struct Engine final : EngineBase {
         ih_ = DeviceBuffer<Real>(c.inv_one_plus_h);
         mh_ = DeviceBuffer<Real>(c.one_minus_h);
         host_a_ = std::move(c.dt2_inv_mass);
+        const bool uniform_h =
+            std::all_of(c.inv_one_plus_h.begin(), c.inv_one_plus_h.end(),
+                        [&](Real x) { return x == c.inv_one_plus_h.front(); }) &&
+            std::all_of(c.one_minus_h.begin(), c.one_minus_h.end(), [&](Real x) { return x == c.one_minus_h.front(); });
+        factors_ = {a_.get(), uniform_h ? nullptr : ih_.get(), mh_.get(),
+                    c.inv_one_plus_h.empty() ? Real(1) : c.inv_one_plus_h.front(),
+                    c.one_minus_h.empty() ? Real(1) : c.one_minus_h.front()};
         host_ih_ = std::move(c.inv_one_plus_h);
         u_ = DeviceBuffer<Real>::zeros(3 * nn_);
         up_ = DeviceBuffer<Real>::zeros(3 * nn_);
+        un_ = DeviceBuffer<Real>::zeros(3 * nn_);
         f_ = DeviceBuffer<Real>::zeros(3 * nn_);
         std::vector<unsigned long long> rec;
         for (const auto& r : p.receivers) rec.push_back(r.node);
         receivers_ = DeviceBuffer<unsigned long long>(rec);
         beta_over_dt_ = static_cast<Real>(p.rayleigh.beta / p.dt);
-        element_count_ = elements.size();
     }
 
     std::size_t node_count() const override { return nn_; }
@@ -176,37 +214,42 @@ struct Engine final : EngineBase {
         return std::vector<double>(h.begin(), h.end());
     }
 
-    // f += K w (f must hold zeros, or what is to be added to).
-    void product(const Real* u, const Real* up, Real b, Real* f) const {
-        if (element_count_ == 0) return;
+    // The eight colour launches of one step. Update: u_next = u+ (central differences on
+    // K w, w = (1 + b) u - b u_prev when damped); otherwise f = K u (u_prev unused).
+    template <bool Update>
+    void colour_launches(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next) const {
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
-        const unsigned blocks = unsigned(element_count_);
-        switch (p_.order) {
-            case 2:
-                sem_element_forces<2, Real><<<blocks, 27>>>(elements_.get(), ids_.get(), lambda_.get(), mu_.get(), tab_,
-                                                            shape_, half_ds, u, up, keep, b, f);
-                break;
-            case 3:
-                sem_element_forces<3, Real><<<blocks, 64>>>(elements_.get(), ids_.get(), lambda_.get(), mu_.get(), tab_,
-                                                            shape_, half_ds, u, up, keep, b, f);
-                break;
-            default:
-                sem_element_forces<4, Real><<<blocks, 125>>>(elements_.get(), ids_.get(), lambda_.get(), mu_.get(),
-                                                             tab_, shape_, half_ds, u, up, keep, b, f);
+        for (int colour = 0; colour < 8; ++colour) {
+            const std::size_t begin = colour_begin_[colour], count = colour_begin_[colour + 1] - begin;
+            if (count == 0) continue;
+            const unsigned* list = elements_.get() + begin;
+            switch (p_.order) {
+                case 2:
+                    sem_colour_step<2, Real, Update><<<unsigned(count), 27>>>(list, ids_.get(), lambda_.get(),
+                                                                              mu_.get(), tab_, shape_, half_ds, u, up,
+                                                                              damped, keep, b, f, u_next, factors_);
+                    break;
+                case 3:
+                    sem_colour_step<3, Real, Update><<<unsigned(count), 64>>>(list, ids_.get(), lambda_.get(),
+                                                                              mu_.get(), tab_, shape_, half_ds, u, up,
+                                                                              damped, keep, b, f, u_next, factors_);
+                    break;
+                default:
+                    sem_colour_step<4, Real, Update><<<unsigned(count), 125>>>(list, ids_.get(), lambda_.get(),
+                                                                               mu_.get(), tab_, shape_, half_ds, u, up,
+                                                                               damped, keep, b, f, u_next, factors_);
+            }
+            VOXWAVE_CUDA_CHECK_LAUNCH("sem_colour_step");
         }
-        VOXWAVE_CUDA_CHECK_LAUNCH("sem_element_forces");
     }
 
     void step(std::int64_t n) {
-        product(u_.get(), beta_over_dt_ != Real(0) ? up_.get() : nullptr, beta_over_dt_, f_.get());
-        const unsigned threads = 256, blocks = unsigned((nn_ + threads - 1) / threads);
-        sem_update<Real><<<blocks, threads>>>(nn_, u_.get(), up_.get(), f_.get(), a_.get(), ih_.get(), mh_.get());
-        VOXWAVE_CUDA_CHECK_LAUNCH("sem_update");
+        colour_launches<true>(u_.get(), up_.get(), beta_over_dt_ != Real(0), beta_over_dt_, f_.get(), un_.get());
         const double t = double(n) * p_.dt;
         SourceBatch batch{};
         auto flush = [&] {
             if (batch.count == 0) return;
-            sem_add_sources<Real><<<1, kMaxSources>>>(batch, nn_, up_.get(), a_.get(), ih_.get());
+            sem_add_sources<Real><<<1, kMaxSources>>>(batch, nn_, un_.get(), a_.get(), ih_.get());
             VOXWAVE_CUDA_CHECK_LAUNCH("sem_add_sources");
             batch.count = 0;
         };
@@ -218,6 +261,9 @@ struct Engine final : EngineBase {
             if (++batch.count == kMaxSources) flush();
         }
         flush();
+        // u- <- u, u <- u+, and the old u- is the next step's output (every node with mass is
+        // written; massless nodes stay zero in all three buffers).
+        up_.swap(un_);
         u_.swap(up_);
     }
 
@@ -242,25 +288,26 @@ struct Engine final : EngineBase {
         if (v.size() != 3 * nn_) throw RuntimeError("stiffness_times: wrong vector size");
         DeviceBuffer<Real> in(std::vector<Real>(v.begin(), v.end()));
         auto out = DeviceBuffer<Real>::zeros(3 * nn_);
-        product(in.get(), nullptr, Real(0), out.get());
+        colour_launches<false>(in.get(), nullptr, false, Real(0), out.get(), nullptr);
         const std::vector<Real> h = out.download();
         return std::vector<double>(h.begin(), h.end());
     }
 
     std::size_t device_bytes() const override {
-        return u_.bytes() + up_.bytes() + f_.bytes() + a_.bytes() + ih_.bytes() + mh_.bytes() + elements_.bytes() +
-               ids_.bytes() + receivers_.bytes();
+        return u_.bytes() + up_.bytes() + un_.bytes() + f_.bytes() + a_.bytes() + ih_.bytes() + mh_.bytes() +
+               elements_.bytes() + ids_.bytes() + receivers_.bytes();
     }
 
     const WaveProblem& p_;
-    std::size_t nn_ = 0, element_count_ = 0;
+    std::size_t nn_ = 0, colour_begin_[9]{};
     GridShape shape_{};
     SemTables<Real> tab_{};
     DeviceBuffer<unsigned> elements_;
     DeviceBuffer<unsigned char> ids_;
-    DeviceBuffer<Real> lambda_, mu_, a_, ih_, mh_, u_, up_, f_;
+    DeviceBuffer<Real> lambda_, mu_, a_, ih_, mh_, u_, up_, un_, f_;
     DeviceBuffer<unsigned long long> receivers_;
     std::vector<Real> host_a_, host_ih_;
+    UpdateFactors<Real> factors_{};
     Real beta_over_dt_ = 0;
 };
 
@@ -284,9 +331,9 @@ SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device) :
     const CudaDeviceInfo& dev = devices[std::size_t(std::max(0, device))];
     VOXWAVE_CUDA_CHECK(cudaSetDevice(dev.index));
     impl_->device = dev.name;
-    // u, u-, f (3 components each), three update factors, ids and the element list.
+    // u, u-, u+, f (3 components each), three update factors, ids and the element list.
     const std::size_t real = problem.precision == Precision::Fp64 ? 8 : 4;
-    const std::size_t need = problem.node_count() * real * 12 + problem.grid.element_count() * 5;
+    const std::size_t need = problem.node_count() * real * 15 + problem.grid.element_count() * 5;
     std::size_t free_bytes = 0, total = 0;
     VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     if (need > free_bytes)

@@ -1,9 +1,15 @@
 // The spectral voxel elements (run.method "sem") on the GPU: the scheme and the node grid of
-// sem_stepper_cpu.hpp, one kernel a step. A block computes one element: its (p + 1)^3 threads
-// (one per GLL node) gather w, run the sum-factorised gradient and the transposed product
-// through shared memory (sem_element_kernel.hpp's arithmetic, split per node), and add the
-// element force into f with atomics; a second kernel applies the central-difference update and
-// the sources and records the receivers. FP64 and FP32; the CPU stepper is the oracle.
+// sem_stepper_cpu.hpp, the element kernel fused with the central-difference update and no
+// atomics. The elements run in eight colours (sem_colour_schedule.hpp: elements of one colour
+// share no node), one launch a colour and a step; a block computes one element: its (p + 1)^3
+// threads (one per GLL node) gather w, run the sum-factorised gradient and the transposed product
+// through shared memory (sem_element_kernel.hpp's arithmetic, split per node). At each node the
+// element of the first colour writes the partial force, later ones add to it (one writer a
+// colour), and the element of the last colour applies the update with the complete force and
+// writes u+ into a third state buffer (u and u- stay intact for the later colours). The nodes
+// inside an element (27 of 125 at p = 4) never touch the force buffer. A small kernel adds the
+// sources, another records the receivers. FP64 and FP32; the CPU stepper is the oracle (the sums
+// at shared nodes run in colour order, not the CPU's element order: equal to rounding).
 //
 // No CUDA types here (a build without CUDA refuses every entry point from without_cuda.cpp).
 #pragma once

@@ -8,7 +8,6 @@
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
 #include "wave/update_coefficients.hpp"
-#include "wave/wavelet.hpp"
 
 namespace voxwave {
 
@@ -166,13 +165,8 @@ void CpuTimeStepper<Real>::step(std::int64_t n) {
 // u+ += dt^2/m F(t_n) / (1 + h) at the source nodes.
 template <class Real>
 void CpuTimeStepper<Real>::add_sources(std::int64_t n) {
-    const double t = double(n) * problem_.dt;
-    for (const auto& s : problem_.sources) {
-        const double w = evaluate_wavelet(s.wavelet, t - s.time_shift);
-        if (w == 0.0) continue;
-        const Real scale = dt2_inv_mass_[s.node] * inv_one_plus_h_[uniform_h_ ? 0 : s.node];
-        for (int c = 0; c < 3; ++c) up_[c * nn_ + s.node] += scale * static_cast<Real>(s.force[c] * w);
-    }
+    add_point_sources(problem_.sources, double(n) * problem_.dt, 3, nn_, dt2_inv_mass_.data(), inv_one_plus_h_.data(),
+                      uniform_h_, up_.data());
 }
 
 template class CpuTimeStepper<double>;
