@@ -1,5 +1,6 @@
 // `voxwave-cli run SCENE --out RESULT.h5 [overrides]`: one simulation, traces to HDF5.
-// `voxwave-cli scan SCENE --out RESULT.h5 [overrides]`: the scene's probe scan, one run a shot.
+// `voxwave-cli scan SCENE --out RESULT.h5 [overrides]`: the scene's probe scan, one run a shot
+// (an FMC or PWI adds its acquisition group, which `voxwave-cli image` reads).
 // Under an MPI launcher (`mpirun -np K voxwave-cli run ...`) the same command runs one
 // simulation over K ranks (engine/distributed): same scene, same result file, written by rank 0.
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "commands.hpp"
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
+#include "core/hdf5_util.hpp"
 #include "distributed/distributed_run.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/result.hpp"
@@ -246,7 +248,11 @@ int scan(const RunOptions& o) {
         throw blame_option(e, fields);
     }
     check_output_path(o.out);
-    const std::size_t shots = std::size_t(scene.scan->positions) * std::size_t(scene.scan->positions2);
+    const ScanSpec& spec = *scene.scan;
+    std::size_t shots = std::size_t(spec.positions) * std::size_t(spec.positions2);
+    if (spec.type == "pwi") shots = spec.angles.size();
+    for (const ProbeSpec& p : scene.probes)
+        if (spec.type == "fmc" && p.name == spec.probe) shots = std::size_t(p.element_count());
     if (!o.quiet) {
         std::printf("scene     %s\n", o.scene.c_str());
         std::printf("scan      %s of probe %s: %zu shots\n", scene.scan->type.c_str(), scene.scan->probe.c_str(),
@@ -255,15 +261,22 @@ int scan(const RunOptions& o) {
     }
     std::string note;
     Result result;
+    // An FMC or PWI also writes its acquisition (/fmc or /pwi), which voxwave-cli image reads.
+    std::optional<ArrayAcquisition> acquisition;
     try {
-        result = run_probe_scan(scene, rasterise(scene), o.scene, terminal_progress("scanning", o.quiet), &note);
+        const VoxelGrid model = rasterise(scene);
+        result = run_probe_scan(scene, model, o.scene, terminal_progress("scanning", o.quiet), &note);
+        if (spec.array_acquisition()) acquisition = scan_array_acquisition(scene, model, result, o.scene);
     } catch (const InputError& e) {
         finish_progress();
         throw blame_option(e, fields);
     }
     finish_progress();
     result.scene = scene_file_name(o.scene);
-    write_result_h5(o.out, result);
+    if (acquisition)
+        write_result_h5(o.out, result, [&](h5::File& f) { write_array_acquisition_group(f, *acquisition); });
+    else
+        write_result_h5(o.out, result);
     if (!o.quiet) {
         std::printf("%s\n", note.c_str());
         std::printf("done in %.2f s: %zu shots of %lld steps\n", result.wall_seconds, shots,
@@ -290,7 +303,9 @@ std::function<int()> add_run_command(CLI::App& app) {
 std::function<int()> add_scan_command(CLI::App& app) {
     auto o = std::make_shared<RunOptions>();
     CLI::App* c = app.add_subcommand(
-        "scan", "Run the scene's probe scan (single, linear or raster shots) and write one HDF5 result file");
+        "scan",
+        "Run the scene's probe scan (single, linear or raster shots; fmc: each element fires alone; pwi: one plane "
+        "wave per angle) and write one HDF5 result file (fmc and pwi add /fmc or /pwi for voxwave-cli image)");
     add_scene_options(c, *o);
     return [o] { return scan(*o); };
 }
