@@ -8,9 +8,9 @@
 #include "core/format_number.hpp"
 #include "probe/delay_law.hpp"
 #include "probe/probe_footprint.hpp"
+#include "wave/analytic_wavefronts.hpp"
 #include "wave/receiver_scans.hpp"
 #include "wave/wave_run.hpp"
-#include "wave/wavelet.hpp"
 
 namespace voxwave {
 
@@ -74,7 +74,7 @@ ScanPlan plan_scan_shots(const Scene& scene, const VoxelGrid& model, const std::
     plan.probe = scan_probe_index(scene, label);
     const ScanSpec& scan = *scene.scan;
     const ProbeSpec& probe = scene.probes[plan.probe];
-    plan.reference_time = wavelet_reference_time(probe.wavelet);
+    plan.reference_time = wavelet_peak_time(probe.wavelet);
     if (scan.type == "fmc") {
         for (int e = 0; e < probe.element_count(); ++e) plan.shots.push_back({probe.center, e, std::nullopt});
         return plan;

@@ -59,34 +59,4 @@ double evaluate_wavelet(const Wavelet& w, double t) {
     return 0.0;
 }
 
-double wavelet_reference_time(const Wavelet& w) {
-    switch (w.type) {
-        case WaveletType::Ricker:
-        case WaveletType::Bandpass:
-            return w.delay;
-        case WaveletType::ToneBurst:
-            return w.delay + 0.5 * w.cycles / w.frequency;
-        case WaveletType::Samples: {
-            std::size_t peak = 0;
-            for (std::size_t i = 1; i < w.samples.size(); ++i)
-                if (std::abs(w.samples[i]) > std::abs(w.samples[peak])) peak = i;
-            return double(peak) * w.sample_dt;
-        }
-    }
-    return 0.0;
-}
-
-double wavelet_centre_frequency(const Wavelet& w) {
-    switch (w.type) {
-        case WaveletType::Ricker:
-        case WaveletType::ToneBurst:
-            return w.frequency;
-        case WaveletType::Bandpass:
-            return 0.5 * (w.f_low + w.f_high);
-        case WaveletType::Samples:
-            return 0.0;
-    }
-    return 0.0;
-}
-
 }  // namespace voxwave

@@ -21,12 +21,4 @@ double sampled(double t, const std::vector<double>& samples, double dt);
 
 double evaluate_wavelet(const Wavelet& w, double t);
 
-// The wavelet's reference point, s: a Ricker's or the band-pass impulse's peak (its delay), a tone
-// burst's centre (delay + cycles / 2f), user samples' largest |value|. An array acquisition's
-// time zero (docs/architecture.md#imaging): an echo from depth d arrives at it plus 2 d / c.
-double wavelet_reference_time(const Wavelet& w);
-// The wavelet's centre frequency, Hz: a Ricker's or tone burst's frequency, the middle of the
-// band-pass; 0 for user samples (imaging then takes the signals' spectral peak).
-double wavelet_centre_frequency(const Wavelet& w);
-
 }  // namespace voxwave

@@ -10,20 +10,20 @@ out="$WORK/out.h5"
 cat >"$WORK/base.json" <<'JSON'
 {
   "format": "voxwave-scene", "version": 1,
-  "grid": {"size": [0.016, 0.004, 0.012], "spacing": 0.001},
+  "grid": {"size": [0.016, 0.002, 0.012], "spacing": 0.0005},
   "materials": [{"name": "steel", "density": 7850, "vp": 5900, "vs": 3200}],
   "background": "steel",
-  "probes": [{"name": "PA", "type": "array", "center": [0.008, 0.002, 0.012], "normal": [0, 0, -1],
+  "probes": [{"name": "PA", "type": "array", "center": [0.008, 0.001, 0.012], "normal": [0, 0, -1],
               "array_axis": [1, 0, 0], "elements": 4, "pitch": 0.001, "element_width": 0.0008,
-              "elevation": 0.004, "wavelet": {"type": "tone_burst", "frequency": 500000, "cycles": 2}}],
+              "elevation": 0.002, "wavelet": {"type": "tone_burst", "frequency": 2000000, "cycles": 2}}],
   "scan": {"probe": "PA", "type": "fmc"},
-  "run": {"steps": 60, "backend": "cpu"}
+  "run": {"duration": 7e-6, "backend": "cpu"}
 }
 JSON
 
 derive() { derive_scene "$WORK/base.json" "$@"; }
 
-derive piston 's["probes"][0] = {"name": "PA", "type": "piston", "center": [0.008, 0.002, 0.012], "normal": [0, 0, -1], "diameter": 0.003}'
+derive piston 's["probes"][0] = {"name": "PA", "type": "piston", "center": [0.008, 0.001, 0.012], "normal": [0, 0, -1], "diameter": 0.002, "wavelet": {"type": "ricker", "frequency": 2e6}}'
 expect_error fmc-piston 1 "piston.json: scan\.probe: an fmc scan needs an array probe; 'PA' is a piston" "$out" -- scan "$WORK/piston.json" --out "$out" -q
 
 derive pwi_no_angles 's["scan"]["type"] = "pwi"'
@@ -60,8 +60,8 @@ with h5py.File(sys.argv[1], "r") as f:
     assert f["/fmc/element_positions"].shape == (4, 3)
     g = f["/fmc"].attrs
     assert abs(g["pitch"] - 1e-3) < 1e-15 and list(g["normal"]) == [0, 0, -1] and list(g["array_axis"]) == [1, 0, 0]
-    # The tone burst's centre: 2 cycles at 500 kHz, no delay.
-    assert abs(g["reference_time"] - 2e-6) < 1e-18, g["reference_time"]
+    # The tone burst's centre: 2 cycles at 2 MHz, no delay.
+    assert abs(g["reference_time"] - 0.5e-6) < 1e-18, g["reference_time"]
     assert (f["/scan/elements"][:] == f["/fmc/data"][:]).all()
     assert f["/scan/positions"].attrs["type"] == "fmc"
 with h5py.File(sys.argv[2], "r") as f:

@@ -6,6 +6,7 @@
 #include "core/device.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/scene_io.hpp"
+#include "scene_builders.hpp"
 #include "test_util.hpp"
 #include "wave/probe_scan.hpp"
 
@@ -14,26 +15,10 @@ using namespace voxwave;
 namespace {
 
 Scene fmc_scene(const std::string& type, Backend backend) {
-    const double ds = 0.37e-3;
-    Scene s;
-    s.grid.size = {40 * ds, 4 * ds, 24 * ds};
-    s.grid.spacing = ds;
-    s.materials = {{"steel", 7850, 5900, 3200, "#4a6fa5", ""}};
-    s.background = "steel";
+    // Elements below a voxel apart: neighbours share face nodes.
+    Scene s = voxwave::testing::array_on_steel_block(6, 0.3e-3, 0.25e-3);
+    const double ds = s.grid.spacing;
     s.shapes.push_back({"void", CylinderShape{{20 * ds, 2 * ds, 10 * ds}, {0, 1, 0}, 3 * ds, 1}});
-    ProbeSpec p;
-    p.name = "PA";
-    p.type = "array";
-    p.center = {20 * ds, 2 * ds, 24 * ds};
-    p.normal = {0, 0, -1};
-    p.elements = 6;
-    p.pitch = 0.3e-3;  // below a voxel: neighbouring elements share face nodes
-    p.element_width = 0.25e-3;
-    p.elevation = 4 * ds;
-    p.wavelet.type = WaveletType::ToneBurst;
-    p.wavelet.frequency = 2e6;
-    p.wavelet.cycles = 2;
-    s.probes = {p};
     s.scan = ScanSpec{};
     s.scan->probe = "PA";
     s.scan->type = type;
