@@ -871,6 +871,7 @@ QWidget* MainWindow::openImage(const QString& path, bool quiet) {
 
 QDialog* MainWindow::openMakeImageDialog(const QString& path) {
     auto* d = new MakeImageDialog(path, this);
+    d->setScene(doc_.scene(), doc_.displayName());
     d->setAttribute(Qt::WA_DeleteOnClose);
     d->show();
     return d;

@@ -1,6 +1,7 @@
 // `voxwave-cli run SCENE --out RESULT.h5 [overrides]`: one simulation, traces to HDF5.
 // `voxwave-cli scan SCENE --out RESULT.h5 [overrides]`: the scene's probe scan, one run a shot
-// (under mpirun the ranks share the shots).
+// (under mpirun the ranks share the shots; an FMC or PWI adds its acquisition group, which
+// `voxwave-cli image` reads).
 // Under an MPI launcher (`mpirun -np K voxwave-cli run ...`) the same command runs one
 // simulation over K ranks (engine/distributed): same scene, same result file, written by rank 0.
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "commands.hpp"
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
+#include "core/hdf5_util.hpp"
 #include "distributed/distributed_run.hpp"
 #include "distributed/distributed_scan.hpp"
 #include "scene/rasterise.hpp"
@@ -260,19 +262,38 @@ Scene load_scan_scene(const RunOptions& o) {
     }
 }
 
+// The scan's shot count: positions x positions2, a PWI's angles, an FMC's elements.
+std::size_t scan_shot_count(const Scene& scene) {
+    const ScanSpec& spec = *scene.scan;
+    std::size_t shots = std::size_t(spec.positions) * std::size_t(spec.positions2);
+    if (spec.type == "pwi") shots = spec.angles.size();
+    for (const ProbeSpec& p : scene.probes)
+        if (spec.type == "fmc" && p.name == spec.probe) shots = std::size_t(p.element_count());
+    return shots;
+}
+
 void print_scan_header(const RunOptions& o, const Scene& scene) {
-    const std::size_t shots = std::size_t(scene.scan->positions) * std::size_t(scene.scan->positions2);
+    const std::size_t shots = scan_shot_count(scene);
     std::printf("scene     %s\n", o.scene.c_str());
     std::printf("scan      %s of probe %s: %zu shots\n", scene.scan->type.c_str(), scene.scan->probe.c_str(), shots);
     std::fflush(stdout);
 }
 
 void print_scan_footer(const RunOptions& o, const Scene& scene, const Result& result, const std::string& note) {
-    const std::size_t shots = std::size_t(scene.scan->positions) * std::size_t(scene.scan->positions2);
+    const std::size_t shots = scan_shot_count(scene);
     std::printf("%s\n", note.c_str());
     std::printf("done in %.2f s: %zu shots of %lld steps\n", result.wall_seconds, shots,
                 static_cast<long long>(result.steps));
     std::printf("result    %s\n", o.out.c_str());
+}
+
+// The scan's result file, with an FMC's or PWI's acquisition group (/fmc or /pwi) when given.
+void write_scan_result(const std::string& path, const Result& result,
+                       const std::optional<ArrayAcquisition>& acquisition) {
+    if (acquisition)
+        write_result_h5(path, result, [&](h5::File& f) { write_array_acquisition_group(f, *acquisition); });
+    else
+        write_result_h5(path, result);
 }
 
 // One shot after another in this process, back to back on one stepper, the scan probe moved.
@@ -282,17 +303,20 @@ int scan_one_process(const RunOptions& o) {
     if (!o.quiet) print_scan_header(o, scene);
     std::string note;
     Result result;
+    // An FMC or PWI also writes its acquisition (/fmc or /pwi), which voxwave-cli image reads.
+    std::optional<ArrayAcquisition> acquisition;
     try {
-        result =
-            run_probe_scan(scene, rasterise(scene), o.scene, terminal_progress("scanning", o.quiet), &note, {}, nullptr,
-                           o.batch);
+        const VoxelGrid model = rasterise(scene);
+        result = run_probe_scan(scene, model, o.scene, terminal_progress("scanning", o.quiet), &note, {}, nullptr,
+                                o.batch);
+        if (scene.scan->array_acquisition()) acquisition = scan_array_acquisition(scene, model, result, o.scene);
     } catch (const InputError& e) {
         finish_progress();
         throw blame_option(e, overridden_fields(o));
     }
     finish_progress();
     result.scene = scene_file_name(o.scene);
-    write_result_h5(o.out, result);
+    write_scan_result(o.out, result, acquisition);
     if (!o.quiet) print_scan_footer(o, scene, result, note);
     return kOk;
 }
@@ -325,9 +349,13 @@ int scan_distributed(const RunOptions& o) {
         [&] {
             std::string note;
             Result result;
+            std::optional<ArrayAcquisition> acquisition;
             try {
-                result = run_probe_scan_distributed(scene, rasterise(scene), o.scene, world,
+                const VoxelGrid model = rasterise(scene);
+                result = run_probe_scan_distributed(scene, model, o.scene, world,
                                                     terminal_progress("scanning", o.quiet || !root), &note, o.batch);
+                if (root && scene.scan->array_acquisition())
+                    acquisition = scan_array_acquisition(scene, model, result, o.scene);
             } catch (const InputError& e) {
                 finish_progress();
                 throw blame_option(e, overridden_fields(o));
@@ -335,7 +363,7 @@ int scan_distributed(const RunOptions& o) {
             finish_progress();
             if (root) {
                 result.scene = scene_file_name(o.scene);
-                write_result_h5(o.out, result);
+                write_scan_result(o.out, result, acquisition);
                 if (!o.quiet) print_scan_footer(o, scene, result, note);
             }
             return int(kOk);
@@ -364,7 +392,8 @@ std::function<int()> add_scan_command(CLI::App& app) {
     auto o = std::make_shared<RunOptions>();
     CLI::App* c = app.add_subcommand(
         "scan",
-        "Run the scene's probe scan (single, linear or raster shots) and write one HDF5 result file; "
+        "Run the scene's probe scan (single, linear or raster shots; fmc: each element fires alone; pwi: one plane "
+        "wave per angle) and write one HDF5 result file (fmc and pwi add /fmc or /pwi for voxwave-cli image); "
         "under mpirun each rank runs its share of the shots");
     add_scene_options(c, *o);
     c->add_option("--batch", o->batch,

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,10 @@
 #include "scene/snapshots.hpp"
 
 namespace voxwave {
+
+namespace h5 {
+class File;
+}
 
 // What a receiving probe recorded (engine/probe): per element the mean particle velocity along
 // the probe's normal (or polarization) over the element's face, m/s, sampled at Result::time.
@@ -74,7 +79,9 @@ struct Result {
 // Atomic: writes PATH.tmp-XXXX beside PATH then renames. Unwritable location -> InputError(path, "", reason),
 // and no file is left behind. With snapshots it also writes /snapshots and, atomically after the
 // HDF5 file, the XDMF file snapshots_xdmf_path(PATH) that reads them.
-void write_result_h5(const std::string& path, const Result& r);
+// `more` writes further groups into the same file inside the atomic write (an FMC or PWI scan's
+// /fmc or /pwi group: wave/array_acquisition.hpp, write_array_acquisition_group).
+void write_result_h5(const std::string& path, const Result& r, const std::function<void(h5::File&)>& more = {});
 // Throws InputError(path, field, reason) for missing/truncated/foreign files or datasets. Leaves
 // `snapshots` empty: read_snapshot (scene/snapshots.hpp) reads one at a time.
 Result read_result_h5(const std::string& path);

@@ -167,7 +167,7 @@ void read_probes(const h5::File& f, const std::string& path, Result& r) {
 
 }  // namespace
 
-void write_result_h5(const std::string& path, const Result& r) {
+void write_result_h5(const std::string& path, const Result& r, const std::function<void(h5::File&)>& more) {
     const std::size_t n = r.receiver_count(), nt = r.sample_count();
     const hsize_t nc = hsize_t(r.components);
     // A malformed Result is a bug in the caller, not bad input: refuse before touching the disk.
@@ -209,6 +209,7 @@ void write_result_h5(const std::string& path, const Result& r) {
         if (r.velocity.size() == n * nt * nc) f.write_doubles("/traces/velocity", {n, nt, nc}, r.velocity.data());
         if (!r.snapshots.empty()) write_snapshots(f, r.snapshots);
         write_probes(f, r);
+        if (more) more(f);
         f.close();
     });
     if (!r.snapshots.empty())

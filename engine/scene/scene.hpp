@@ -130,6 +130,10 @@ BoxShape probe_wedge_block(const ProbeSpec& probe);
 // Shots of one probe moved over the model: "single" (one shot), "linear" (`positions` shots
 // `step` apart: a B-scan) or "raster" (`positions2` lines `step2` apart of `positions` shots
 // each: a C-scan). A gate [start, end] (s) makes each shot's gated peak amplitude the C-scan.
+// Array acquisitions of an array probe where it stands (docs/architecture.md#imaging): "fmc"
+// (full matrix capture: one shot per element, that element firing alone, every element
+// receiving) and "pwi" (one plane-wave shot per entry of `angles`, degrees from the normal
+// towards +array_axis).
 struct ScanSpec {
     std::string probe;
     std::string type = "single";
@@ -139,7 +143,9 @@ struct ScanSpec {
     int positions2 = 1;
     bool gated = false;
     double gate_start = 0, gate_end = 0;
+    std::vector<double> angles;  // pwi: degrees
     bool operator==(const ScanSpec&) const = default;
+    bool array_acquisition() const { return type == "fmc" || type == "pwi"; }
 };
 
 // The six faces of the box as scenes name them. A face's index is 2 axis + (1 on the upper side):

@@ -330,7 +330,7 @@ private:
     }
 
     ScanSpec scan(const ObjectReader& r) const {
-        r.allow({"probe", "type", "step", "positions", "step2", "positions2", "gate"});
+        r.allow({"probe", "type", "step", "positions", "step2", "positions2", "gate", "angles"});
         ScanSpec s;
         s.probe = r.string("probe");
         s.type = r.string_or("type", s.type);
@@ -351,6 +351,9 @@ private:
             s.gate_start = g.number("start");
             s.gate_end = g.number("end");
         }
+        const Json& angles = r.array_or_empty("angles");
+        for (std::size_t i = 0; i < angles.size(); ++i)
+            s.angles.push_back(json::to_number(angles[i], file_, json::item(r.field("angles"), i)));
         return s;
     }
 

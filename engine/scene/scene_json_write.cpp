@@ -166,6 +166,7 @@ std::string scene_to_json_text(const Scene& s) {
         OJson scan = {{"probe", sc.probe},         {"type", sc.type},           {"step", vec(sc.step, 3)},
                       {"positions", sc.positions}, {"step2", vec(sc.step2, 3)}, {"positions2", sc.positions2}};
         if (sc.gated) scan["gate"] = {{"start", sc.gate_start}, {"end", sc.gate_end}};
+        if (!sc.angles.empty()) scan["angles"] = sc.angles;
         j["scan"] = scan;
     }
 

@@ -309,8 +309,12 @@ public:
         const bool known = std::any_of(scene_.probes.begin(), scene_.probes.end(),
                                        [&](const ProbeSpec& p) { return p.name == s.probe; });
         if (!known) throw error("scan.probe", "no probe named '" + s.probe + "' in probes");
+        for (const ProbeSpec& p : scene_.probes)
+            if (p.name == s.probe && s.array_acquisition()) return array_acquisition_scan(s, p);
+        if (!s.angles.empty()) throw error("scan.angles", "only a pwi scan has angles");
         if (s.type != "single" && s.type != "linear" && s.type != "raster")
-            throw error("scan.type", "unknown scan type '" + s.type + "' (expected single, linear or raster)");
+            throw error("scan.type",
+                        "unknown scan type '" + s.type + "' (expected single, linear, raster, fmc or pwi)");
         finite("scan.step", s.step);
         finite("scan.step2", s.step2);
         if (s.type == "single" && (s.positions != 1 || s.positions2 != 1))
@@ -326,6 +330,47 @@ public:
             finite("scan.gate.end", s.gate_end);
             if (s.gate_end <= s.gate_start)
                 throw error("scan.gate.end", "must be after the start (" + format_number(s.gate_start) + " s)");
+        }
+    }
+
+    // An FMC or PWI of an array probe where it stands (docs/architecture.md#imaging): the shots are
+    // its elements or the angles, so nothing moves, nothing is gated, and the acquisition's frame
+    // is the probe's face on the specimen.
+    void array_acquisition_scan(const ScanSpec& s, const ProbeSpec& p) const {
+        const std::string what = "an " + s.type + " scan";
+        if (!p.is_array()) throw error("scan.probe", what + " needs an array probe; '" + p.name + "' is a " + p.type);
+        if (!p.transmit || !p.receive)
+            throw error("scan.probe", "probe '" + p.name + "' must transmit and receive for " + what);
+        if (p.active_count > 0)
+            throw error("scan.probe", "probe '" + p.name + "': " + what +
+                                          " uses every element; remove the probe's active sub-aperture");
+        if (p.wedge)
+            throw error("scan.type", "probe '" + p.name + "': " + what +
+                                         " images from the specimen's surface; imaging through a wedge is not "
+                                         "supported (remove the wedge)");
+        if (s.positions != 1 || s.step != Vec3{0, 0, 0})
+            throw error(s.positions != 1 ? "scan.positions" : "scan.step",
+                        what + " is taken where the probe stands, one shot per " +
+                            (s.type == "fmc" ? "element" : "angle") + ": leave positions and step out");
+        if (s.positions2 != 1 || s.step2 != Vec3{0, 0, 0})
+            throw error(s.positions2 != 1 ? "scan.positions2" : "scan.step2",
+                        what + " is taken where the probe stands: leave positions2 and step2 out");
+        if (s.gated) throw error("scan.gate", what + " is imaged (voxwave-cli image), not gated: leave the gate out");
+        if (s.type == "fmc") {
+            if (!s.angles.empty()) throw error("scan.angles", "only a pwi scan has angles");
+            return;
+        }
+        if (s.angles.empty())
+            throw error("scan.angles", "a pwi scan needs at least one angle (degrees from the normal)");
+        if (s.angles.size() > std::size_t(kMaxScanPositions))
+            throw error("scan.angles", "at most " + std::to_string(kMaxScanPositions) + " angles (got " +
+                                           std::to_string(s.angles.size()) + ")");
+        for (std::size_t i = 0; i < s.angles.size(); ++i) {
+            const std::string field = "scan.angles[" + std::to_string(i) + "]";
+            finite(field, s.angles[i]);
+            if (!probe_law_angle_allowed(s.angles[i]))
+                throw error(field, "must lie strictly between -90 and 90 degrees from the normal (got " +
+                                       format_number(s.angles[i]) + ")");
         }
     }
 

@@ -142,34 +142,51 @@ ArrayAcquisition read_array_acquisition_h5(const std::string& path) {
     return a;
 }
 
-void write_array_acquisition_h5(const std::string& path, const ArrayAcquisition& acquisition) {
+namespace {
+
+ArrayAcquisition checked_for_writing(const ArrayAcquisition& acquisition, const std::string& label) {
     ArrayAcquisition a = acquisition;
     try {
-        check_array_acquisition(a, path);
+        check_array_acquisition(a, label);
     } catch (const InputError& e) {
         throw RuntimeError(std::string("write_array_acquisition_h5: inconsistent acquisition: ") + e.what());
     }
+    return a;
+}
+
+void write_group(h5::File& f, const ArrayAcquisition& a) {
     const std::string group = std::string("/") + to_string(a.type);
+    const std::size_t nt = a.sample_count();
+    f.write_doubles(group + "/data", {a.n_tx, a.n_rx, nt}, a.data.data());
+    f.write_doubles(group + "/time", {nt}, a.time.data());
+    std::vector<double> positions;
+    for (const auto& p : a.element_positions) positions.insert(positions.end(), p.begin(), p.end());
+    f.write_doubles(group + "/element_positions", {a.n_rx, 3}, positions.data());
+    if (a.type == AcquisitionType::Pwi) f.write_doubles(group + "/angles", {a.n_tx}, a.angles.data());
+    f.write_attribute(group, "pitch", a.pitch);
+    f.write_attribute(group, "normal", std::vector<double>(a.normal.begin(), a.normal.end()));
+    f.write_attribute(group, "array_axis", std::vector<double>(a.array_axis.begin(), a.array_axis.end()));
+    f.write_attribute(group, "reference_time", a.reference_time);
+    if (a.vp > 0) f.write_attribute(group, "vp", a.vp);
+    if (a.vs > 0) f.write_attribute(group, "vs", a.vs);
+    if (a.frequency > 0) f.write_attribute(group, "frequency", a.frequency);
+}
+
+}  // namespace
+
+void write_array_acquisition_h5(const std::string& path, const ArrayAcquisition& acquisition) {
+    const ArrayAcquisition a = checked_for_writing(acquisition, path);
     write_file_atomically(path, [&](const std::string& temp) {
         h5::File f = h5::File::create(temp, path);
         f.write_attribute("/", "format", std::string(kFormat));
         f.write_attribute("/", "version", kVersion);
-        const std::size_t nt = a.sample_count();
-        f.write_doubles(group + "/data", {a.n_tx, a.n_rx, nt}, a.data.data());
-        f.write_doubles(group + "/time", {nt}, a.time.data());
-        std::vector<double> positions;
-        for (const auto& p : a.element_positions) positions.insert(positions.end(), p.begin(), p.end());
-        f.write_doubles(group + "/element_positions", {a.n_rx, 3}, positions.data());
-        if (a.type == AcquisitionType::Pwi) f.write_doubles(group + "/angles", {a.n_tx}, a.angles.data());
-        f.write_attribute(group, "pitch", a.pitch);
-        f.write_attribute(group, "normal", std::vector<double>(a.normal.begin(), a.normal.end()));
-        f.write_attribute(group, "array_axis", std::vector<double>(a.array_axis.begin(), a.array_axis.end()));
-        f.write_attribute(group, "reference_time", a.reference_time);
-        if (a.vp > 0) f.write_attribute(group, "vp", a.vp);
-        if (a.vs > 0) f.write_attribute(group, "vs", a.vs);
-        if (a.frequency > 0) f.write_attribute(group, "frequency", a.frequency);
+        write_group(f, a);
         f.close();
     });
+}
+
+void write_array_acquisition_group(h5::File& f, const ArrayAcquisition& acquisition) {
+    write_group(f, checked_for_writing(acquisition, f.label()));
 }
 
 }  // namespace voxwave

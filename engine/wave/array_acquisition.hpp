@@ -12,6 +12,10 @@
 
 namespace voxwave {
 
+namespace h5 {
+class File;
+}
+
 enum class AcquisitionType { Fmc, Pwi };
 
 // "fmc" or "pwi": also the HDF5 group's name.
@@ -59,5 +63,10 @@ ArrayAcquisition read_array_acquisition_h5(const std::string& path);
 // Writes a standalone acquisition file (root attributes format "voxwave-acquisition", version 1,
 // and the group), atomically. Checks it first (a bad one is the caller's bug: RuntimeError).
 void write_array_acquisition_h5(const std::string& path, const ArrayAcquisition& a);
+
+// Writes the acquisition's group (/fmc or /pwi: data, time, element_positions, angles and the
+// attributes) into an open file: what write_array_acquisition_h5 writes under its root, and what
+// a scan's result file carries (write_result_h5's `more`). Checks it first, as above.
+void write_array_acquisition_group(h5::File& f, const ArrayAcquisition& a);
 
 }  // namespace voxwave

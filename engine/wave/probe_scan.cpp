@@ -6,10 +6,12 @@
 
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
+#include "probe/delay_law.hpp"
 #include "probe/probe_footprint.hpp"
-#include "wave/batched_shots.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/scene_io.hpp"
+#include "wave/analytic_wavefronts.hpp"
+#include "wave/batched_shots.hpp"
 #include "wave/receiver_scans.hpp"
 #include "wave/wave_run.hpp"
 
@@ -54,29 +56,164 @@ std::size_t scan_probe_index(const Scene& scene, const std::string& label) {
     return which;
 }
 
-std::vector<ScanShot> scan_shots(const Scene& scene, const std::string& label) {
-    const ProbeSpec& probe = scene.probes[scan_probe_index(scene, label)];
-    const std::vector<Vec3> centers = scan_shot_centers(*scene.scan, probe.center);
-    std::vector<ScanShot> shots;
-    for (std::size_t k = 0; k < centers.size(); ++k) {
-        ScanShot shot;
-        shot.index = k;
-        shot.position = centers[k];
-        shot.probe = probe;
-        shot.probe.center = centers[k];
-        const Vec3& c = centers[k];
-        shot.label = "shot " + std::to_string(k + 1) + " of " + std::to_string(centers.size()) + " at (" +
-                     format_number(c[0]) + ", " + format_number(c[1]) + ", " + format_number(c[2]) + ") m";
-        shots.push_back(std::move(shot));
+namespace {
+
+std::string probe_field(std::size_t index) { return "probes[" + std::to_string(index) + "]"; }
+
+// The speed of a PWI's steering law: the probe law's own velocity, else the material's under it.
+double plane_wave_velocity(const ProbeSpec& probe, const ProbeFootprint& face, const std::vector<Material>& materials,
+                           const std::string& label, std::size_t index) {
+    const double c = probe.delay_law.velocity ? *probe.delay_law.velocity : probe_law_velocity(probe, face, materials);
+    if (!(c > 0))
+        throw InputError(label, probe_field(index) + ".delay_law.velocity",
+                         "probe '" + probe.name + "': the material under it has no wave speed for a pwi scan");
+    return c;
+}
+
+// Shot k of n: the probe at `center`, fired as `probe` says.
+ScanShot make_shot(std::size_t k, std::size_t n, const ProbeSpec& probe, const Vec3& center, int transmit_element) {
+    ScanShot shot;
+    shot.index = k;
+    shot.position = center;
+    shot.probe = probe;
+    shot.probe.center = center;
+    shot.transmit_element = transmit_element;
+    shot.label = "shot " + std::to_string(k + 1) + " of " + std::to_string(n) + " at (" + format_number(center[0]) +
+                 ", " + format_number(center[1]) + ", " + format_number(center[2]) + ") m";
+    return shot;
+}
+
+// The scan probe as an FMC shot fires it: a one-element transmitting aperture and a receive-only
+// copy of the array on the one face (sender first, listener second).
+std::pair<ProbeSpec, ProbeSpec> fmc_sender_and_listener(const ScanShot& shot) {
+    ProbeSpec fired = shot.probe;
+    fired.delay_law = DelayLawSpec{};
+    ProbeSpec listener = fired, sender = fired;
+    listener.transmit = false;
+    sender.receive = false;
+    sender.active_first = shot.transmit_element;
+    sender.active_count = 1;
+    return {sender, listener};
+}
+
+}  // namespace
+
+ScanPlan plan_scan_shots(const Scene& scene, const VoxelGrid& model, const std::string& label) {
+    ScanPlan plan;
+    plan.probe = scan_probe_index(scene, label);
+    const ScanSpec& scan = *scene.scan;
+    const ProbeSpec& probe = scene.probes[plan.probe];
+    plan.reference_time = wavelet_peak_time(probe.wavelet);
+    if (scan.type == "fmc") {
+        const auto n = std::size_t(probe.element_count());
+        for (std::size_t e = 0; e < n; ++e) plan.shots.push_back(make_shot(e, n, probe, probe.center, int(e)));
+        return plan;
     }
-    return shots;
+    if (scan.type == "pwi") {
+        const ProbeFootprint face = probe_footprint(probe, model, label, probe_field(plan.probe));
+        const double c = plane_wave_velocity(probe, face, scene.materials, label, plan.probe);
+        // Every angle's front crosses the centre pwi_centre_delay after the earliest element
+        // could fire, so one time axis and one reference time serve all shots and the steered
+        // law keeps every delay >= 0.
+        std::vector<std::vector<double>> laws;
+        std::vector<double> centre;
+        for (double angle : scan.angles) {
+            DelayLawSpec steer;
+            steer.type = "steer";
+            steer.angle = angle;
+            laws.push_back(delay_law_delays(steer, face.offsets, c));
+            // The elements' offsets are symmetric about the centre and the steered law is linear
+            // in them, so its mean is its time at the centre.
+            double mean = 0;
+            for (double d : laws.back()) mean += d;
+            centre.push_back(mean / double(laws.back().size()));
+        }
+        plan.pwi_centre_delay = *std::max_element(centre.begin(), centre.end());
+        plan.reference_time += plan.pwi_centre_delay;
+        for (std::size_t k = 0; k < laws.size(); ++k) {
+            ProbeSpec fired = probe;
+            fired.delay_law = DelayLawSpec{};
+            fired.delay_law.type = "custom";
+            for (double d : laws[k]) fired.delay_law.delays.push_back(d + plan.pwi_centre_delay - centre[k]);
+            plan.shots.push_back(make_shot(k, laws.size(), fired, probe.center, -1));
+        }
+        return plan;
+    }
+    const std::vector<Vec3> centers = scan_shot_centers(scan, probe.center);
+    for (std::size_t k = 0; k < centers.size(); ++k) plan.shots.push_back(make_shot(k, centers.size(), probe, centers[k], -1));
+    return plan;
+}
+
+std::vector<ScanShot> scan_shots(const Scene& scene, const std::string& label) {
+    // Only a PWI's laws read the model (the footprint's offsets, the material under the probe).
+    const bool needs_model = scene.scan && scene.scan->type == "pwi";
+    return plan_scan_shots(scene, needs_model ? rasterise(scene) : VoxelGrid{}, label).shots;
+}
+
+void add_scan_shot_probes(WaveProblem& p, const Scene& scene, std::size_t scan_probe, const ScanShot& shot,
+                          const std::string& label) {
+    for (std::size_t i = 0; i < scene.probes.size(); ++i) {
+        if (i != scan_probe) {
+            add_probe(p, scene.probes[i], scene.probes[i].center, i, label);
+        } else if (shot.transmit_element < 0) {
+            add_probe(p, shot.probe, shot.position, i, label);
+        } else {
+            const auto [sender, listener] = fmc_sender_and_listener(shot);
+            add_probe(p, sender, shot.position, i, label);
+            add_probe(p, listener, shot.position, i, label);
+        }
+    }
 }
 
 Scene shot_scene(const Scene& scene, const ScanShot& shot) {
     Scene s = scene;
-    for (ProbeSpec& p : s.probes)
-        if (p.name == shot.probe.name) p = shot.probe;
+    for (std::size_t i = 0; i < s.probes.size(); ++i) {
+        if (s.probes[i].name != shot.probe.name) continue;
+        if (shot.transmit_element < 0) {
+            s.probes[i] = shot.probe;
+        } else {
+            const auto [sender, listener] = fmc_sender_and_listener(shot);
+            s.probes[i] = sender;
+            s.probes.insert(s.probes.begin() + std::ptrdiff_t(i) + 1, listener);
+        }
+        break;
+    }
     return s;
+}
+
+ArrayAcquisition scan_array_acquisition(const Scene& scene, const VoxelGrid& model, const Result& result,
+                                        const std::string& label) {
+    if (!scene.scan || !scene.scan->array_acquisition() || !result.scan)
+        throw RuntimeError("scan_array_acquisition: not the result of an fmc or pwi scan");
+    const ScanPlan plan = plan_scan_shots(scene, model, label);
+    const ProbeSpec& probe = scene.probes[plan.probe];
+    const ProbeFootprint face = probe_footprint(probe, model, label, probe_field(plan.probe));
+    const ScanRecord& rec = *result.scan;
+    ArrayAcquisition a;
+    a.type = scene.scan->type == "pwi" ? AcquisitionType::Pwi : AcquisitionType::Fmc;
+    a.n_tx = plan.shots.size();
+    a.n_rx = std::size_t(probe.element_count());
+    a.data = rec.shot_signals;
+    a.time = result.time;
+    for (double x : face.offsets)
+        a.element_positions.push_back(
+            {face.center[0] + x * face.axis[0], face.center[1] + x * face.axis[1], face.center[2] + x * face.axis[2]});
+    a.angles = scene.scan->angles;
+    a.pitch = probe.pitch;
+    a.normal = {face.normal[0], face.normal[1], face.normal[2]};
+    a.array_axis = {face.axis[0], face.axis[1], face.axis[2]};
+    a.reference_time = plan.reference_time;
+    if (face.specimen != kVoidId) {
+        const Material& m = scene.materials[std::size_t(face.specimen) - 1];
+        a.vp = m.vp;
+        a.vs = m.vs;
+    }
+    a.frequency = wavelet_centre_frequency(probe.wavelet);
+    if (rec.shot_signals.size() != a.n_tx * a.n_rx * a.time.size())
+        throw RuntimeError("scan_array_acquisition: the result holds " + std::to_string(rec.shot_signals.size()) +
+                           " values, not " + std::to_string(a.n_tx) + " shots x " + std::to_string(a.n_rx) +
+                           " elements x " + std::to_string(a.time.size()) + " samples");
+    return a;
 }
 
 std::vector<std::size_t> shared_shots(std::size_t shots, const ScanShare& share) {
@@ -89,11 +226,11 @@ std::vector<std::size_t> shared_shots(std::size_t shots, const ScanShare& share)
 Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& label, const ProgressFn& progress,
                       std::string* backend_note, const ScanShare& share, std::vector<ScanShotTiming>* timing,
                       std::size_t batch) {
-    const std::size_t which = scan_probe_index(scene, label);
+    const ScanPlan plan = plan_scan_shots(scene, model, label);
+    const std::size_t which = plan.probe;
     const ScanSpec& scan = *scene.scan;
     const ProbeSpec& probe = scene.probes[which];
-    const std::vector<ScanShot> shots = scan_shots(scene, label);
-    const std::string probe_field = "probes[" + std::to_string(which) + "]";
+    const std::vector<ScanShot>& shots = plan.shots;
     auto shot_error = [&](const ScanShot& shot, const InputError& e) {
         return InputError(label, "scan", shot.label + ": " + e.field() + ": " + e.reason());
     };
@@ -111,7 +248,7 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
             if (moving_model)
                 validate_scene(shot_scene(scene, shot), label);  // the block inside the grid
             else
-                (void)probe_footprint(shot.probe, base.grid, label, probe_field);
+                (void)probe_footprint(shot.probe, base.grid, label, probe_field(which));
         } catch (const InputError& e) {
             throw shot_error(shot, e);
         }
@@ -120,9 +257,7 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
         p.sources.resize(p.scene_source_count);
         p.receivers.resize(p.scene_receiver_count);
         p.probes.clear();
-        for (std::size_t i = 0; i < scene.probes.size(); ++i)
-            add_probe(p, i == which ? shot.probe : scene.probes[i], i == which ? shot.position : scene.probes[i].center,
-                      i, label);
+        add_scan_shot_probes(p, scene, which, shot, label);
     };
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -130,7 +265,8 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
     ScanRecord rec;
     rec.probe = probe.name;
     rec.type = scan.type;
-    rec.positions = scan.positions;
+    // An FMC's or PWI's shots stand in one place: one line of shots.
+    rec.positions = scan.array_acquisition() ? int(plan.shots.size()) : scan.positions;
     rec.positions2 = scan.positions2;
     rec.array = probe.is_array();
     rec.elements = std::size_t(probe.element_count());

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "wave/array_acquisition.hpp"
+#include "wave/tfm_imaging.hpp"
 
 namespace voxwave::test {
 
@@ -65,6 +66,19 @@ inline ArrayAcquisition point_scatterer_acquisition(const PointScatterer& s, Acq
                     spread * gaussian_pulse(a.time[k] - arrival, s.frequency);
         }
     return a;
+}
+
+// The image's largest pixel: where and how large.
+struct Peak {
+    double lateral = 0, depth = 0, value = 0;
+};
+
+inline Peak image_peak(const Image& im) {
+    Peak p;
+    for (std::size_t d = 0; d < im.n_depth(); ++d)
+        for (std::size_t l = 0; l < im.n_lateral(); ++l)
+            if (im.at(d, l) > p.value) p = {im.lateral[l], im.depth[d], im.at(d, l)};
+    return p;
 }
 
 }  // namespace voxwave::test

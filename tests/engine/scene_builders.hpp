@@ -45,4 +45,28 @@ inline ProbeSpec top_array_probe(const std::string& name, int elements, double p
     return p;
 }
 
+// A steel block of 40 x 4 x 24 voxels of 0.37 mm with a linear array "PA" on its top face
+// (z = top, firing down), elements along x at the top's centre, `width` wide and as long as the
+// slab is thick, a 2 MHz 2-cycle tone burst; 40 steps on the CPU.
+inline Scene array_on_steel_block(int elements, double pitch, double width) {
+    const double ds = 0.37e-3;
+    Scene s = block_scene(40, 4, 24, ds, steel());
+    s.run.steps = 40;
+    ProbeSpec p;
+    p.name = "PA";
+    p.type = "array";
+    p.center = {20 * ds, 2 * ds, 24 * ds};
+    p.normal = {0, 0, -1};
+    p.array_axis = {1, 0, 0};
+    p.elements = elements;
+    p.pitch = pitch;
+    p.element_width = width;
+    p.elevation = 4 * ds;
+    p.wavelet.type = WaveletType::ToneBurst;
+    p.wavelet.frequency = 2e6;
+    p.wavelet.cycles = 2;
+    s.probes = {p};
+    return s;
+}
+
 }  // namespace voxwave::testing

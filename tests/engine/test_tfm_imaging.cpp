@@ -18,17 +18,8 @@ namespace {
 using test::point_scatterer_acquisition;
 using test::PointScatterer;
 
-struct Peak {
-    double lateral = 0, depth = 0, value = 0;
-};
-
-Peak image_peak(const Image& im) {
-    Peak p;
-    for (std::size_t d = 0; d < im.n_depth(); ++d)
-        for (std::size_t l = 0; l < im.n_lateral(); ++l)
-            if (im.at(d, l) > p.value) p = {im.lateral[l], im.depth[d], im.at(d, l)};
-    return p;
-}
+using test::image_peak;
+using test::Peak;
 
 ImagingRequest cpu_request(ImagingMethod method, ImagingMode mode = ImagingMode::LL) {
     ImagingRequest r;

@@ -1,11 +1,13 @@
-// Make image...: a TFM or plane-wave image of an FMC / PWI acquisition file, computed on a worker
-// thread with progress and Cancel; the result opens in an ImageWindow (docs/architecture.md#imaging).
+// Make image...: a TFM or plane-wave image of an FMC / PWI acquisition file, or of one simulated
+// first from the open scene's array probe (scan.type fmc or pwi), computed on a worker thread with
+// progress and Cancel; the result opens in an ImageWindow (docs/architecture.md#imaging).
 // Empty fields take the engine's defaults (the file's speeds, a quarter-wavelength pixel, the
 // aperture and the record's depth), shown as the fields' placeholders.
 #pragma once
 
 #include <QDialog>
 
+#include "scene/scene.hpp"
 #include "sim/background_job.hpp"
 #include "wave/tfm_imaging.hpp"
 
@@ -26,6 +28,13 @@ public:
     ImagingRequest request() const;
     QString acquisitionPath() const;
     void setAcquisitionPath(const QString& path);
+    // The scene whose array probes "Simulate" fires (FMC: each element alone; PWI: one plane wave
+    // per angle); `name` titles the image. Without an array probe only files can be imaged.
+    void setScene(const Scene& scene, const QString& name);
+    // Whether the next start() simulates from the scene (else it reads the file).
+    bool simulating() const;
+    // The scan the simulation fields describe (InputError naming the field for a bad one).
+    ScanSpec simulatedScan() const;
     // Starts the computation (as the Make image button does).
     void start();
     BackgroundJob& job() { return job_; }
@@ -39,9 +48,16 @@ signals:
 
 private:
     void describeFile();
+    void updateSource();
 
+    QComboBox* source_;
     QLineEdit* path_;
     QLabel* file_info_;
+    QWidget *file_fields_, *sim_fields_;
+    QComboBox *sim_probe_, *sim_type_;
+    QLineEdit* sim_angles_;
+    Scene scene_;
+    QString scene_name_;
     QComboBox *method_, *mode_, *backend_;
     QDoubleSpinBox *pixel_, *vp_, *vs_;
     QPushButton *make_, *cancel_;
