@@ -41,7 +41,7 @@ std::vector<double> delay_and_sum(const std::vector<double>& element_signals, st
 }
 
 Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& label, const ProgressFn& progress,
-                      std::string* backend_note) {
+                      std::string* backend_note, const ScanShotFn& on_shot) {
     if (!scene.scan) throw InputError(label, "scan", "the scene has no scan");
     const ScanSpec& scan = *scene.scan;
     std::size_t which = 0;
@@ -107,6 +107,7 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
                                               : it->element_signals;
             rec.cscan.push_back(gated_peak(s, r.dt, scan.gate_start, scan.gate_end).amplitude);
         }
+        if (on_shot) on_shot(shot, rec, r);
         if (shot == 0) first = std::move(r);
     }
     first.scan = std::move(rec);

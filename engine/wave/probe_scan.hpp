@@ -2,6 +2,7 @@
 // one full run a shot, back to back on the one voxelised model.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,12 @@ std::vector<double> delay_and_sum(const std::vector<double>& element_signals, st
 // (InputError(label, "scan", "shot K at (x, y, z) m: reason")). The result is the first shot's
 // (its traces and /probes) with the whole scan in Result::scan; with a gate, the C-scan holds
 // each shot's peak |S(t)| in the gate (S the delay-and-sum, a piston's signal itself).
-// `progress` counts steps over all shots; `backend_note` gets the first shot's note.
+// `progress` counts steps over all shots; `backend_note` gets the first shot's note; `on_shot`,
+// when given, is called after each shot with its index (0-based), the scan so far (shots 0..shot
+// in its arrays) and that shot's result, on the caller's thread (a view that fills as shots
+// complete copies what it needs).
+using ScanShotFn = std::function<void(std::size_t shot, const ScanRecord& so_far, const Result& shot_result)>;
 Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& label, const ProgressFn& progress,
-                      std::string* backend_note = nullptr);
+                      std::string* backend_note = nullptr, const ScanShotFn& on_shot = {});
 
 }  // namespace voxwave

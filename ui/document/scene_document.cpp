@@ -102,6 +102,37 @@ void SceneDocument::setBoundary(const BoundarySpec& boundary) {
     emit sceneChanged();
 }
 
+void SceneDocument::setProbes(const std::vector<ProbeSpec>& probes, const std::optional<ScanSpec>& scan,
+                              const VoxelGrid* model) {
+    scene_.probes = probes;
+    scene_.scan = scan;
+    if (model) {
+        model_ = *model;
+        emit modelChanged();
+    }
+    emit sceneChanged();
+}
+
+VoxelGrid SceneDocument::modelWithProbes(const std::vector<ProbeSpec>& probes) const {
+    if (!painted_) {
+        Scene s = scene_;
+        s.probes = probes;
+        return rasterise(s);
+    }
+    VoxelGrid g = model_;
+    for (const ProbeSpec& p : scene_.probes)
+        if (p.wedge)
+            for (std::size_t e : shape_elements(g, Shape{p.wedge->material, probe_wedge_block(p)})) g.ids[e] = kVoidId;
+    for (const ProbeSpec& p : probes)
+        if (p.wedge) {
+            const int id = scene_.material_id(p.wedge->material);
+            if (id <= 0) continue;  // validate_scene names the unknown material
+            for (std::size_t e : shape_elements(g, Shape{p.wedge->material, probe_wedge_block(p)}))
+                g.ids[e] = MaterialId(id);
+        }
+    return g;
+}
+
 VoxelGrid SceneDocument::modelAtSpacing(double spacing) const {
     if (spacing == scene_.grid.spacing) return model_;
     Scene s = scene_;

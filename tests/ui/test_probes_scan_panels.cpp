@@ -1,0 +1,362 @@
+// The Probes and Scan panels (issue 32): edits of a probe and of the scan change the scene
+// document and undo restores it; a bad probe shows the engine's own line and keeps the document;
+// the delay-law preview equals the steering law worked out here; a probe dragged in the slice
+// editor slides along the surface (one undo step); a three-shot linear scan run from the Scan panel
+// fills the B-scan one row a shot and its data equal the engine's scan function's, in memory and
+// in the saved file.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+#include <cmath>
+#include <numbers>
+
+#include "core/errors.hpp"
+#include "document/edit_commands.hpp"
+#include "document/scene_document.hpp"
+#include "editing/slice_painter.hpp"
+#include "main_window.hpp"
+#include "panels/probes_panel.hpp"
+#include "panels/scan_panel.hpp"
+#include "scene/rasterise.hpp"
+#include "scene/result.hpp"
+#include "scene/scene_io.hpp"
+#include "views/gl_format.hpp"
+#include "views/view_theme.hpp"
+#include "wave/probe_scan.hpp"
+#include "wave/wave_problem.hpp"
+
+using namespace voxwave;
+using namespace voxwave::ui;
+
+namespace {
+
+// tests/cli/test_probes.sh's scene: a 16 x 6 x 8 mm steel block at 1 mm, a 4-element array on
+// its top face (normal -z) and a linear scan of 3 shots 2 mm apart with a gate; 40 steps.
+Scene probe_scene() {
+    Scene s;
+    s.grid.size = {0.016, 0.006, 0.008};
+    s.grid.spacing = 0.001;
+    s.materials = {{"steel", 7850, 5900, 3200, "#4a6fa5", ""}};
+    s.background = "steel";
+    ProbeSpec p;
+    p.name = "PA";
+    p.type = "array";
+    p.center = {0.005, 0.003, 0.008};
+    p.normal = {0, 0, -1};
+    p.array_axis = {1, 0, 0};
+    p.elements = 4;
+    p.pitch = 0.001;
+    p.element_width = 0.0008;
+    p.elevation = 0.004;
+    p.wavelet.type = WaveletType::Ricker;
+    p.wavelet.frequency = 700e3;
+    p.delay_law.type = "steer";
+    p.delay_law.angle = 20;
+    s.probes = {p};
+    ScanSpec scan;
+    scan.probe = "PA";
+    scan.type = "linear";
+    scan.step = {0.002, 0, 0};
+    scan.positions = 3;
+    scan.gated = true;
+    scan.gate_start = 1e-6;
+    scan.gate_end = 3e-6;
+    s.scan = scan;
+    s.run.steps = 40;
+    s.run.backend = Backend::Cpu;
+    return s;
+}
+
+template <class Box, class V>
+void type_into(ProbesPanel& panel, const char* name, V v) {
+    auto* box = panel.findChild<Box*>(name);
+    QVERIFY2(box, name);
+    box->setValue(v);
+}
+
+// The steering law worked out here: element e at x_e = (e - (N - 1) / 2) pitch fires at
+// x_e sin(angle) / c, shifted so that the earliest is 0.
+std::vector<double> steer_law(int n, double pitch, double angle_deg, double c) {
+    std::vector<double> d(std::size_t(n), 0.0);
+    for (int e = 0; e < n; ++e)
+        d[std::size_t(e)] = (e - 0.5 * (n - 1)) * pitch * std::sin(angle_deg * std::numbers::pi / 180) / c;
+    const double lo = *std::min_element(d.begin(), d.end());
+    for (double& x : d) x -= lo;
+    return d;
+}
+
+// Rows of the B-scan image that hold a shot's samples (not the empty plot colour all along).
+int filled_image_rows(const QImage& img) {
+    int rows = 0;
+    const QRgb empty = view_colors().plot.rgb();
+    for (int y = 0; y < img.height(); ++y) {
+        bool any = false;
+        for (int x = 0; x < img.width() && !any; ++x) any = img.pixel(x, y) != empty;
+        rows += any;
+    }
+    return rows;
+}
+
+}  // namespace
+
+class TestProbesScanPanels : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // QSettings apart from a user's
+
+    void probeEditsGoThroughUndo() {
+        SceneDocument doc;
+        doc.reset(probe_scene());
+        const Scene before = doc.scene();
+        ProbesPanel panel(&doc);
+        QCOMPARE(panel.probeList()->count(), 1);
+        QCOMPARE(panel.currentProbe(), 0);
+        type_into<QDoubleSpinBox>(panel, "probe-pitch", 0.9);
+        QCOMPARE(doc.scene().probes[0].pitch, 0.0009);
+        QVERIFY(panel.lastError().isEmpty());
+        type_into<QDoubleSpinBox>(panel, "probe-law-angle", 30.0);
+        QCOMPARE(doc.scene().probes[0].delay_law.angle, 30.0);
+        // The preview shows the run's law: here a steer at 30 degrees in steel (vp 5900).
+        const auto want = steer_law(4, 0.0009, 30, 5900);
+        const auto& got = panel.preview()->delays();
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t e = 0; e < want.size(); ++e) QVERIFY(std::abs(got[e] - want[e]) < 1e-15);
+        QCOMPARE(panel.preview()->beamAngle(), 30.0);
+        QCOMPARE(doc.undoStack()->count(), 2);
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QVERIFY(doc.scene().probes == before.probes);
+        // The form follows the document.
+        QCOMPARE(panel.findChild<QDoubleSpinBox*>("probe-pitch")->value(), 1.0);
+        // Add a piston, rename the array (the scan follows it), remove it (the scan goes), undo all.
+        panel.addPiston();
+        QCOMPARE(doc.scene().probes.size(), std::size_t(2));
+        QCOMPARE(doc.scene().probes[1].shape, std::string("disk"));
+        panel.setCurrentProbe(0);
+        auto* name = panel.findChild<QLineEdit*>("probe-name");
+        name->setText("B1");
+        emit name->editingFinished();
+        QCOMPARE(doc.scene().probes[0].name, std::string("B1"));
+        QCOMPARE(doc.scene().scan->probe, std::string("B1"));
+        panel.removeCurrent();
+        QCOMPARE(doc.scene().probes.size(), std::size_t(1));
+        QVERIFY(!doc.scene().scan.has_value());
+        while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
+        QVERIFY(doc.scene().probes == before.probes);
+        QVERIFY(doc.scene().scan == before.scan);
+    }
+
+    void badProbeShowsTheEngineLine() {
+        SceneDocument doc;
+        doc.reset(probe_scene());
+        const Scene before = doc.scene();
+        ProbesPanel panel(&doc);
+        QSignalSpy failed(&panel, &ProbesPanel::failed);
+        // Off the surface: the run's own check (build_wave_problem, as `voxwave-cli run` says it).
+        Scene bad = before;
+        bad.probes[0].center[2] = 0.004;
+        QString want;
+        try {
+            (void)build_wave_problem(bad, document_label(doc));
+        } catch (const InputError& e) {
+            want = QString::fromStdString(e.what());
+        }
+        QVERIFY(want.contains("probes[0].center") && want.contains("probe 'PA'"));
+        type_into<QDoubleSpinBox>(panel, "probe-center-z", 4.0);
+        QCOMPARE(panel.lastError(), want);
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(doc.scene().probes == before.probes);
+        QCOMPARE(doc.undoStack()->count(), 0);
+        QCOMPARE(panel.findChild<QDoubleSpinBox*>("probe-center-z")->value(), 8.0);  // back to the document
+        QVERIFY(panel.findChild<QLabel*>("probe-error")->text() == want);
+        // A law angle beyond 90 degrees: validate_scene's line.
+        bad = before;
+        bad.probes[0].delay_law.angle = 95;
+        want.clear();
+        try {
+            validate_scene(bad, document_label(doc));
+        } catch (const InputError& e) {
+            want = QString::fromStdString(e.what());
+        }
+        QVERIFY(want.contains("probes[0].delay_law.angle"));
+        type_into<QDoubleSpinBox>(panel, "probe-law-angle", 95.0);
+        QCOMPARE(panel.lastError(), want);
+        QVERIFY(doc.scene().probes == before.probes);
+        // Elements that do not fit the grid.
+        type_into<QSpinBox>(panel, "probe-elements", 20);
+        QVERIFY(panel.lastError().contains("probes[0].elements"));
+        QVERIFY(doc.scene().probes == before.probes);
+        // A good edit clears the message.
+        type_into<QSpinBox>(panel, "probe-elements", 3);
+        QVERIFY(panel.lastError().isEmpty());
+        QCOMPARE(doc.scene().probes[0].elements, 3);
+    }
+
+    void scanEditsGoThroughUndo() {
+        SceneDocument doc;
+        doc.reset(probe_scene());
+        const Scene before = doc.scene();
+        ScanPanel panel(&doc);
+        auto* positions = panel.findChild<QSpinBox*>("scan-positions");
+        positions->setValue(5);
+        QCOMPARE(doc.scene().scan->positions, 5);
+        auto* step = panel.findChild<QDoubleSpinBox*>("scan-step-x");
+        step->setValue(1.5);
+        QCOMPARE(doc.scene().scan->step[0], 0.0015);
+        // Shots that leave the grid are refused when the scan runs (the engine checks every
+        // shot's footprint first), with the engine's line.
+        positions->setValue(9);
+        QCOMPARE(doc.scene().scan->positions, 9);
+        panel.runScan();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.job().busy(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.lastError().contains("scan: shot"), 5000);
+        QVERIFY(panel.lastError().contains("probes[0].elements: probe 'PA'"));
+        while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
+        QVERIFY(doc.scene().scan == before.scan);
+        QCOMPARE(positions->value(), 3);
+        // No scan: the probe box's first item.
+        auto* probe = panel.findChild<QComboBox*>("scan-probe");
+        probe->setCurrentIndex(0);
+        emit probe->activated(0);
+        QVERIFY(!doc.scene().scan.has_value());
+        doc.undoStack()->undo();
+        QVERIFY(doc.scene().scan == before.scan);
+    }
+
+    void linearScanFillsTheBScanRowByRow() {
+        SceneDocument doc;
+        const Scene scene = probe_scene();
+        doc.reset(scene);
+        ScanPanel panel(&doc);
+        panel.resultsView()->resize(900, 300);
+        panel.resultsView()->show();
+        std::vector<int> filled, image_rows, traces;
+        connect(&panel, &ScanPanel::shotCompleted, &panel, [&](int n) {
+            filled.push_back(n);
+            image_rows.push_back(filled_image_rows(panel.bscan()->image()));
+            traces.push_back(int(std::count_if(panel.state().traces.begin(), panel.state().traces.end(),
+                                               [](const QPolygonF& t) { return !t.isEmpty(); })));
+        });
+        QSignalSpy finished(&panel, &ScanPanel::scanFinished);
+        panel.runScan();
+        QCOMPARE(panel.shotCount(), 3);
+        QCOMPARE(panel.filledRows(), 0);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(filled, (std::vector<int>{1, 2, 3}));
+        QCOMPARE(image_rows, (std::vector<int>{1, 2, 3}));
+        QCOMPARE(traces, (std::vector<int>{1, 2, 3}));
+        QCOMPARE(panel.cscan()->filledCells(), 3);
+        // The same scan by the engine's function (voxwave-cli scan's path), called here.
+        const Result direct = run_probe_scan(scene, rasterise(scene), "direct", {});
+        QVERIFY(panel.result() != nullptr);
+        QVERIFY(panel.result()->scan.has_value());
+        const ScanRecord& got = *panel.result()->scan;
+        const ScanRecord& want = *direct.scan;
+        QVERIFY(got.shot_signals == want.shot_signals);
+        QVERIFY(got.cscan == want.cscan);
+        QVERIFY(got.shot_positions == want.shot_positions);
+        QVERIFY(!want.shot_signals.empty());
+        // What the B-scan shows of shot k: the delay-and-sum of its elements with the probe's law.
+        const std::size_t nt = direct.sample_count();
+        for (int k = 0; k < 3; ++k) {
+            const std::vector<double> elements(want.shot_signals.begin() + std::ptrdiff_t(k * 4 * nt),
+                                               want.shot_signals.begin() + std::ptrdiff_t((k + 1) * 4 * nt));
+            QVERIFY(panel.shotChannel(k) == delay_and_sum(elements, nt, direct.probes[0].delays, direct.dt));
+        }
+        panel.setChannel(2);
+        QVERIFY(panel.shotChannel(1) == std::vector<double>(want.shot_signals.begin() + std::ptrdiff_t((4 + 2) * nt),
+                                                            want.shot_signals.begin() + std::ptrdiff_t((4 + 3) * nt)));
+        // A click on a row shows that shot's A-scan alone.
+        const QRect row = panel.bscan()->rowRect(1);
+        QTest::mouseClick(panel.bscan(), Qt::LeftButton, {}, row.center());
+        QCOMPARE(panel.state().selected, 1);
+        QCOMPARE(panel.ascan()->visibleReceivers(), (std::vector<std::size_t>{1}));
+        // Saved in the CLI's layout, and read back the same.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("scan.h5");
+        QVERIFY(panel.saveResult(path));
+        const Result back = read_result_h5(path.toStdString());
+        QVERIFY(back.scan.has_value());
+        QVERIFY(back.scan->shot_signals == want.shot_signals);
+        QVERIFY(back.scan->cscan == want.cscan);
+        QVERIFY(back.probes == direct.probes);
+        if (qEnvironmentVariableIsSet("VOXWAVE_SCREENSHOT_DIR")) {
+            panel.setChannel(-1);
+            panel.resultsView()->grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probe-scan-views.png");
+        }
+    }
+
+    void probeDraggedAlongTheSurface() {
+        SceneDocument doc;
+        doc.reset(probe_scene());
+        SlicePainter painter(&doc);
+        painter.resize(640, 400);
+        painter.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&painter));
+        painter.setPlane(SlicePlane::XZ);
+        painter.setNodePlane(3);
+        painter.fitToWindow();
+        painter.setTool(SliceTool::Move);
+        const QPointF from = painter.pixelOf({0.005, 0.003, 0.008});
+        const QPointF to = painter.pixelOf({0.009, 0.003, 0.0065});  // off the surface in z: it stays on it
+        QTest::mousePress(&painter, Qt::LeftButton, {}, from.toPoint());
+        QTest::mouseMove(&painter, to.toPoint());
+        QTest::mouseRelease(&painter, Qt::LeftButton, {}, to.toPoint());
+        const Vec3 c = doc.scene().probes[0].center;
+        QVERIFY(std::abs(c[0] - 0.009) < 1e-12);
+        QCOMPARE(c[1], 0.003);
+        QCOMPARE(c[2], 0.008);
+        QCOMPARE(doc.undoStack()->count(), 1);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.scene().probes[0].center[0], 0.005);
+        // Dragged so far that its elements leave the grid: refused with the engine's line.
+        QSignalSpy refused(&painter, &SlicePainter::probeMoveRefused);
+        const QPointF edge = painter.pixelOf({0.015, 0.003, 0.008});
+        QTest::mousePress(&painter, Qt::LeftButton, {}, from.toPoint());
+        QTest::mouseMove(&painter, edge.toPoint());
+        QTest::mouseRelease(&painter, Qt::LeftButton, {}, edge.toPoint());
+        QCOMPARE(refused.count(), 1);
+        QVERIFY(refused.at(0).at(0).toString().contains("probes[0].elements: probe 'PA'"));
+        QCOMPARE(doc.scene().probes[0].center[0], 0.005);
+        if (qEnvironmentVariableIsSet("VOXWAVE_SCREENSHOT_DIR"))
+            painter.grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probe-slice-editor.png");
+    }
+
+    void panelsInTheWindow() {
+        MainWindow w;
+        w.document()->reset(probe_scene());
+        QVERIFY(w.probes() != nullptr);
+        QVERIFY(w.scan() != nullptr);
+        QCOMPARE(w.probes()->probeList()->count(), 1);
+        if (qEnvironmentVariableIsSet("VOXWAVE_SCREENSHOT_DIR")) {
+            w.resize(1500, 950);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QSignalSpy finished(w.scan(), &ScanPanel::scanFinished);
+            w.scan()->runScan();
+            QVERIFY(finished.wait(60000));
+            QTest::qWait(300);
+            w.grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probe-window.png");
+            w.probes()->grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probes-panel.png");
+        }
+    }
+};
+
+int main(int argc, char** argv) {
+    voxwave::ui::set_default_gl_format();
+    QApplication app(argc, argv);
+    TestProbesScanPanels t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "test_probes_scan_panels.moc"
