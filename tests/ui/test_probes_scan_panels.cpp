@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -202,6 +203,101 @@ private slots:
         QCOMPARE(doc.scene().probes[0].elements, 3);
     }
 
+    // A wedge switched on in the panel paints its block (as rasterise paints it) on a painted
+    // model too, and undo gives the exact grid back.
+    void wedgePaintsItsBlock() {
+        const double ds = 0.5e-3;
+        Scene s;
+        s.grid.size = {40 * ds, 16 * ds, 30 * ds};
+        s.grid.spacing = ds;
+        s.materials = {{"steel", 7850, 5900, 3200, "#4a6fa5", ""}, {"rexolite", 1180, 2330, 1160, "#e8d9a8", ""}};
+        s.background = "void";
+        s.shapes.push_back({"steel", BoxShape{{0, 0, 0}, {40 * ds, 16 * ds, 20 * ds}}});
+        ProbeSpec p = probe_scene().probes[0];
+        p.center = {20 * ds, 8 * ds, 20 * ds};
+        p.delay_law.angle = 55;
+        s.probes = {p};
+        s.run.steps = 40;
+        SceneDocument doc;
+        doc.reset(s);
+        // Painted: one voxel of the specimen made void, far from the probe.
+        doc.undoStack()->push(new PaintVoxelsCommand(&doc, {doc.model().element_index(1, 1, 1)}, kVoidId, "paint"));
+        const VoxelGrid before = doc.model();
+        ProbesPanel panel(&doc);
+        auto* wedge = panel.findChild<QGroupBox*>("probe-wedge");
+        wedge->setChecked(true);
+        QVERIFY2(panel.lastError().isEmpty(), qPrintable(panel.lastError()));
+        QVERIFY(doc.scene().probes[0].wedge.has_value());
+        QCOMPARE(doc.scene().probes[0].wedge->material, std::string("rexolite"));
+        // The block the usual wedge would have: 36.6 degrees, 3 mm high.
+        type_into<QDoubleSpinBox>(panel, "probe-wedge-angle", 36.6);
+        type_into<QDoubleSpinBox>(panel, "probe-wedge-height", 3.0);
+        QVERIFY2(panel.lastError().isEmpty(), qPrintable(panel.lastError()));
+        QCOMPARE(doc.scene().probes[0].wedge->height, 3e-3);
+        // The grid is the engine's rasterisation of the edited scene but for the painted voxel.
+        VoxelGrid want = rasterise(doc.scene());
+        want.ids[doc.model().element_index(1, 1, 1)] = kVoidId;
+        QVERIFY(doc.model().ids == want.ids);
+        QVERIFY(doc.model().ids != before.ids);
+        // The preview is the run's law on the wedge (build_wave_problem on the model), the beam 55 degrees.
+        const WaveProblem run = build_wave_problem(doc.scene(), doc.model(), "w");
+        QVERIFY(panel.preview()->delays() == run.probes[0].delays);
+        QCOMPARE(panel.preview()->beamAngle(), 55.0);
+        while (doc.undoStack()->index() > 1) doc.undoStack()->undo();
+        QVERIFY(doc.model().ids == before.ids);
+        QVERIFY(!doc.scene().probes[0].wedge.has_value());
+    }
+
+    // The library's probes, centred on the top face; the wedge's material comes from the
+    // material library in the same undo step.
+    void libraryProbesAreAdded() {
+        const auto library = ProbesPanel::libraryProbes();
+        const auto named = [&](const std::string& n) {
+            const auto it =
+                std::find_if(library.begin(), library.end(), [&](const ProbeSpec& p) { return p.name == n; });
+            return it == library.end() ? ProbeSpec{} : *it;
+        };
+        const ProbeSpec disk = named("disk-10mm-2.25MHz"), wedge = named("wedge-55S-2.25MHz");
+        QVERIFY(disk.diameter == 0.010 && wedge.wedge.has_value());
+        Scene s;
+        s.grid.size = {0.06, 0.03, 0.04};
+        s.grid.spacing = 0.001;
+        s.materials = {{"steel", 7850, 5900, 3200, "#4a6fa5", ""}};
+        s.background = "void";
+        s.shapes.push_back({"steel", BoxShape{{0, 0, 0}, {0.06, 0.03, 0.025}}});
+        s.run.steps = 10;
+        SceneDocument doc;
+        doc.reset(s);
+        ProbesPanel panel(&doc);
+        // The disk: on the steel's top face (the first material down the box's middle).
+        panel.addFromLibrary(disk);
+        QVERIFY2(panel.lastError().isEmpty(), qPrintable(panel.lastError()));
+        QCOMPARE(doc.scene().probes.size(), std::size_t(1));
+        QCOMPARE(doc.scene().probes[0].name, disk.name);
+        QVERIFY(doc.scene().probes[0].center == (Vec3{0.03, 0.015, 0.025}));
+        doc.undoStack()->undo();
+        // The wedge needs rexolite, which the scene lacks: the material and the probe come
+        // together, and one undo takes both out.
+        panel.addFromLibrary(wedge);
+        QVERIFY2(panel.lastError().isEmpty(), qPrintable(panel.lastError()));
+        QCOMPARE(doc.scene().materials.size(), std::size_t(2));
+        QCOMPARE(doc.scene().materials[1].name, std::string("rexolite"));
+        QCOMPARE(doc.scene().probes.size(), std::size_t(1));
+        QVERIFY(doc.scene().probes[0].center == (Vec3{0.03, 0.015, 0.025}));
+        doc.undoStack()->undo();
+        QCOMPARE(doc.scene().materials.size(), std::size_t(1));
+        QVERIFY(doc.scene().probes.empty());
+        // Steel up to the grid's top: the block has no room above it; refused with the engine's
+        // line, the material not added.
+        s.shapes.clear();
+        s.background = "steel";
+        doc.reset(s);
+        panel.addFromLibrary(wedge);
+        QVERIFY(panel.lastError().contains("probes[0].wedge"));
+        QCOMPARE(doc.scene().materials.size(), std::size_t(1));
+        QVERIFY(doc.scene().probes.empty());
+    }
+
     void scanEditsGoThroughUndo() {
         SceneDocument doc;
         doc.reset(probe_scene());
@@ -347,6 +443,9 @@ private slots:
             QVERIFY(finished.wait(60000));
             QTest::qWait(300);
             w.grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probe-window.png");
+            w.showPage("3d");
+            QTest::qWait(500);
+            w.grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probe-window-3d.png");
             w.probes()->grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probes-panel.png");
         }
     }

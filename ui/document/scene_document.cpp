@@ -125,8 +125,11 @@ VoxelGrid SceneDocument::modelWithProbes(const std::vector<ProbeSpec>& probes) c
             for (std::size_t e : shape_elements(g, Shape{p.wedge->material, probe_wedge_block(p)})) g.ids[e] = kVoidId;
     for (const ProbeSpec& p : probes)
         if (p.wedge) {
-            const int id = scene_.material_id(p.wedge->material);
-            if (id <= 0) continue;  // validate_scene names the unknown material
+            const auto& m = scene_.materials;
+            const auto it =
+                std::find_if(m.begin(), m.end(), [&](const Material& x) { return x.name == p.wedge->material; });
+            if (it == m.end()) continue;  // validate_scene names the unknown material
+            const int id = int(it - m.begin()) + 1;
             for (std::size_t e : shape_elements(g, Shape{p.wedge->material, probe_wedge_block(p)}))
                 g.ids[e] = MaterialId(id);
         }

@@ -88,14 +88,28 @@ QString unique_name(const std::vector<ProbeSpec>& probes, const QString& base) {
     }
 }
 
-// Where a new probe sits: the middle of the face of the model's box it looks into from, its
-// normal into the model.
-Vec3 face_centre(const Scene& s, const Vec3& normal) {
+// Where a new probe sits: the middle of the face of the model's box it looks into from, moved
+// along its normal onto the first material the middle column meets (the specimen's surface),
+// its normal into the model.
+Vec3 face_centre(const Scene& s, const VoxelGrid& g, const Vec3& normal) {
     Vec3 c{};
+    int axis = -1;
     for (int a = 0; a < 3; ++a) {
         c[a] = s.grid.origin[a] + 0.5 * s.grid.size[a];
         if (normal[a] < 0) c[a] = s.grid.origin[a] + s.grid.size[a];
         if (normal[a] > 0) c[a] = s.grid.origin[a];
+        if (normal[a] != 0) axis = a;
+    }
+    if (axis < 0 || g.ids.empty()) return c;
+    std::array<int, 3> ijk{};
+    for (int a = 0; a < 3; ++a) ijk[a] = std::clamp(int((c[a] - g.origin[a]) / g.spacing), 0, g.n[a] - 1);
+    const int n = g.n[axis];
+    for (int k = 0; k < n; ++k) {
+        ijk[axis] = normal[axis] > 0 ? k : n - 1 - k;
+        if (g.at(ijk[0], ijk[1], ijk[2]) != kVoidId) {
+            c[axis] = g.origin[axis] + (normal[axis] > 0 ? ijk[axis] : ijk[axis] + 1) * g.spacing;
+            break;
+        }
     }
     return c;
 }
@@ -620,6 +634,10 @@ void ProbesPanel::edited() {
     // A new wedge starts from a usable block: the first material and a shallow slope.
     if (after.wedge && !before.wedge && after.wedge->height <= 0) {
         const auto& m = doc_->scene().materials;
+        // The library's wedge plastic when the scene has it, else the first material.
+        const bool has_rexolite =
+            std::any_of(m.begin(), m.end(), [](const Material& x) { return x.name == "rexolite"; });
+        if (has_rexolite) after.wedge->material = "rexolite";
         if (after.wedge->material.empty() && !m.empty()) after.wedge->material = m.front().name;
         after.wedge->angle = after.wedge->angle > 0 ? after.wedge->angle : 30;
         after.wedge->height = 5 * doc_->scene().grid.spacing;
@@ -672,7 +690,7 @@ void ProbesPanel::addPiston() {
     ProbeSpec p;
     p.name = unique_name(doc_->scene().probes, QStringLiteral("P")).toStdString();
     p.normal = {0, 0, -1};
-    p.center = face_centre(doc_->scene(), p.normal);
+    p.center = face_centre(doc_->scene(), doc_->model(), p.normal);
     p.shape = "disk";
     // The library's 10 mm disk, or half the face where that is smaller.
     p.diameter = std::min(0.010, 0.5 * face_width(doc_->scene(), p.normal));
@@ -688,7 +706,7 @@ void ProbesPanel::addArray() {
     p.name = unique_name(doc_->scene().probes, QStringLiteral("PA")).toStdString();
     p.type = "array";
     p.normal = {0, 0, -1};
-    p.center = face_centre(doc_->scene(), p.normal);
+    p.center = face_centre(doc_->scene(), doc_->model(), p.normal);
     // The library's 16-element 0.6 mm array, fewer elements and a shorter elevation where the
     // face is smaller (the aperture at most half the box along the axis).
     p.pitch = 0.0006;
@@ -708,9 +726,11 @@ void ProbesPanel::addFromLibrary(const ProbeSpec& probe) {
     if (std::any_of(doc_->scene().probes.begin(), doc_->scene().probes.end(),
                     [&](const ProbeSpec& q) { return q.name == p.name; }))
         p.name = unique_name(doc_->scene().probes, base + "-").toStdString();
-    p.center = face_centre(doc_->scene(), p.normal);
+    p.center = face_centre(doc_->scene(), doc_->model(), p.normal);
     std::vector<Material> extra;
-    if (p.wedge && doc_->materialId(p.wedge->material) <= 0) {
+    const auto& known = doc_->scene().materials;
+    if (p.wedge &&
+        std::none_of(known.begin(), known.end(), [&](const Material& m) { return m.name == p.wedge->material; })) {
         try {
             for (const Material& m : load_material_library(VOXWAVE_ASSETS_DIR "/materials/library.json"))
                 if (m.name == p.wedge->material) extra.push_back(m);

@@ -148,6 +148,7 @@ ScanPanel::ScanPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc
     auto* bar = new QHBoxLayout;
     channel_ = new QComboBox;
     channel_->setObjectName("scan-channel");
+    channel_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     channel_->setToolTip(tr("What the views show of each shot: an array's delay-and-sum (its beam), or one element"));
     scale_ = new QComboBox;
     scale_->setObjectName("scan-scale");

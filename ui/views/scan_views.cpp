@@ -543,9 +543,10 @@ ColorBar CScanView::colourBar() const {
     double peak = 0;
     for (double v : values_)
         if (!std::isnan(v)) peak = std::max(peak, std::abs(v));
+    // A short title: the bar sits beside a narrow plot; the reference is in the plot's title.
     ColorBar bar;
     if (log_scale_)
-        bar.set(&sequential_color_map(), -range_db_, 0, tr("peak (dB re %1)").arg(format_si(peak, unit_)), QString());
+        bar.set(&sequential_color_map(), -range_db_, 0, tr("dB"), QString());
     else
         bar.set(&sequential_color_map(), 0, peak > 0 ? peak : 1, tr("peak"), unit_);
     return bar;
@@ -555,9 +556,16 @@ QRect CScanView::plotRect() const {
     const QFontMetrics fm = fontMetrics();
     const int left = fm.height() + 4 + label_room(fm) + 8;
     const int right = 8 + colourBar().widthNeeded(fm);
-    const int top = fm.height() / 2 + 4;
+    const int top = fm.height() + 8;  // the title
     const int bottom = 2 * fm.height() + 10;
     return QRect(left, top, std::max(10, width() - left - right), std::max(10, height() - top - bottom));
+}
+
+QString CScanView::title() const {
+    double peak = 0;
+    for (double v : values_)
+        if (!std::isnan(v)) peak = std::max(peak, std::abs(v));
+    return log_scale_ ? tr("C-scan: gated peak, 0 dB = %1").arg(format_si(peak, unit_)) : tr("C-scan: gated peak");
 }
 
 int CScanView::shotAt(const QPoint& pixel) const {
@@ -576,7 +584,8 @@ void CScanView::paintEvent(QPaintEvent*) {
     p.fillRect(plot, view_colors().plot);
     p.setPen(view_colors().text);
     if (nx_ <= 0 || ny_ <= 0 || values_.size() != std::size_t(nx_) * std::size_t(ny_)) {
-        p.drawText(plot, Qt::AlignCenter, tr("C-scan: gated peak over the scan (run a scan with a gate)"));
+        p.drawText(plot, Qt::AlignCenter | Qt::TextWordWrap,
+                   tr("C-scan: gated peak over the scan (run a scan with a gate)"));
         return;
     }
     double peak = 0;
@@ -601,6 +610,8 @@ void CScanView::paintEvent(QPaintEvent*) {
     const QFontMetrics fm = fontMetrics();
     std::vector<QRect> labels;
     p.setPen(view_colors().text);
+    p.drawText(QRect(plot.left(), 2, width() - plot.left(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(title(), Qt::ElideRight, width() - plot.left()));
     // Cell centres sit at 0, step, ...: the axes run half a step beyond them.
     const double x0 = -0.5 * step_, x1 = (nx_ - 0.5) * step_;
     const double y0 = -0.5 * step2_, y1 = (ny_ - 0.5) * step2_;

@@ -197,6 +197,7 @@ public:
     QRect plotRect() const;
     int shotAt(const QPoint& pixel) const;  // -1 outside the plot
     ColorBar colourBar() const;
+    QString title() const;  // above the plot: what it shows and the dB scale's reference
     QSize sizeHint() const override { return {360, 220}; }
     QSize minimumSizeHint() const override { return {200, 120}; }
 
