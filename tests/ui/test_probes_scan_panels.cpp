@@ -6,6 +6,7 @@
 // in the saved file.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QGroupBox>
 #include <QLabel>
@@ -32,6 +33,7 @@
 #include "scene/result.hpp"
 #include "scene/scene_io.hpp"
 #include "views/gl_format.hpp"
+#include "views/model_view_3d.hpp"
 #include "views/view_theme.hpp"
 #include "wave/probe_scan.hpp"
 #include "wave/wave_problem.hpp"
@@ -390,6 +392,46 @@ private slots:
             panel.setChannel(-1);
             panel.resultsView()->grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probe-scan-views.png");
         }
+    }
+
+    // Cancel stops the scan between steps: fewer rows than shots, no result to save.
+    void cancelStopsTheScan() {
+        Scene scene = probe_scene();
+        scene.run.steps = 3000;
+        SceneDocument doc;
+        doc.reset(scene);
+        ScanPanel panel(&doc);
+        connect(&panel, &ScanPanel::shotCompleted, &panel, [&panel](int n) {
+            if (n == 1) panel.cancelScan();
+        });
+        panel.runScan();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.filledRows() >= 1, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.job().busy(), 120000);
+        QVERIFY2(panel.filledRows() < 3, qPrintable(QString::number(panel.filledRows())));
+        QVERIFY(panel.result() == nullptr);
+        QVERIFY(!panel.findChild<QPushButton*>("scan-save")->isEnabled());
+        QVERIFY(panel.findChild<QPushButton*>("scan-run")->isEnabled());
+        QVERIFY(panel.lastError().isEmpty());  // a cancel is no error
+        QVERIFY(!panel.saveResult(QDir::temp().filePath("never.h5")));
+    }
+
+    // The 3D view draws one outline a probe and follows the document.
+    void probesIn3D() {
+        SceneDocument doc;
+        doc.reset(probe_scene());
+        ModelView3D view(&doc);
+        view.resize(400, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCOMPARE(view.probeActorCount(), 1);
+        auto probes = doc.scene().probes;
+        probes.push_back(probes[0]);
+        probes[1].name = "PB";
+        probes[1].center[0] = 0.011;
+        QVERIFY(push_probes_edit(&doc, probes, doc.scene().scan, "add").isEmpty());
+        QCOMPARE(view.probeActorCount(), 2);
+        doc.undoStack()->undo();
+        QCOMPARE(view.probeActorCount(), 1);
     }
 
     void probeDraggedAlongTheSurface() {

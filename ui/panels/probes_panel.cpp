@@ -129,6 +129,21 @@ double spin_box_si_value(const QDoubleSpinBox* box, double original, double scal
     return box->value() == shown ? original : box->value() / scale;
 }
 
+QLabel* panel_error_label(const QString& object_name) {
+    auto* label = new QLabel;
+    label->setObjectName(object_name);
+    label->setWordWrap(true);
+    label->setStyleSheet(QStringLiteral("color: #e04040;"));
+    label->hide();
+    return label;
+}
+
+void show_panel_error(QLabel* label, QString& last, const QString& message) {
+    last = message;
+    label->setText(message);
+    label->setVisible(!message.isEmpty());
+}
+
 ProbeLaw probe_law(const Scene& scene, const VoxelGrid& model, std::size_t index) {
     ProbeSpec spec = scene.probes.at(index);
     spec.receive = true;  // the channels carry the law
@@ -398,11 +413,7 @@ ProbesPanel::ProbesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     form_->addRow(tr("Active (first, count)"), active_row_);
     form_->addRow(tr("Role"), roles);
     lay->addWidget(editor_);
-    error_ = new QLabel;
-    error_->setObjectName("probe-error");
-    error_->setWordWrap(true);
-    error_->setStyleSheet(QStringLiteral("color: #e04040;"));
-    error_->hide();
+    error_ = panel_error_label("probe-error");
     lay->addWidget(error_);
     preview_ = new DelayLawPreview;
     lay->addWidget(preview_);
@@ -457,9 +468,7 @@ int ProbesPanel::currentProbe() const {
 void ProbesPanel::setCurrentProbe(int index) { list_->setCurrentRow(index); }
 
 void ProbesPanel::showError(const QString& message) {
-    last_error_ = message;
-    error_->setText(message);
-    error_->setVisible(!message.isEmpty());
+    show_panel_error(error_, last_error_, message);
     if (!message.isEmpty()) emit failed(message);
 }
 

@@ -29,6 +29,11 @@ namespace voxwave::ui {
 // shows it (a box rounds to its decimals, and an edit of another field must not move this one).
 double spin_box_si_value(const QDoubleSpinBox* box, double original, double scale);
 
+// The line under a panel's form where a refusal is shown (red, wrapped, hidden while empty).
+QLabel* panel_error_label(const QString& object_name);
+// Shows `message` there (empty: hides it) and keeps it in `last`.
+void show_panel_error(QLabel* label, QString& last, const QString& message);
+
 // The transmit law of the scene's probe `index` on `model` as a run computes it (element delays,
 // s), and the speeds it used (the wedge's vp, 0 without a wedge; the specimen's). Throws InputError
 // like add_probe where the probe does not fit.

@@ -132,11 +132,7 @@ ScanPanel::ScanPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc
     status_->setObjectName("scan-status");
     status_->setWordWrap(true);
     lay->addWidget(status_);
-    error_ = new QLabel;
-    error_->setObjectName("scan-error");
-    error_->setWordWrap(true);
-    error_->setStyleSheet(QStringLiteral("color: #e04040;"));
-    error_->hide();
+    error_ = panel_error_label("scan-error");
     lay->addWidget(error_);
     lay->addStretch(1);
 
@@ -187,9 +183,7 @@ ScanPanel::ScanPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc
                              ? tr("Cancelled after %1 of %2 shots").arg(filled_).arg(shotCount())
                              : tr("Failed"));
         if (m != BackgroundJob::tr("cancelled")) {
-            last_error_ = m;
-            error_->setText(m);
-            error_->show();
+            show_panel_error(error_, last_error_, m);
         }
     });
     connect(&job_, &BackgroundJob::finished, this, [this] {
@@ -227,9 +221,7 @@ ScanPanel::~ScanPanel() {
 }
 
 void ScanPanel::showError(const QString& message) {
-    last_error_ = message;
-    error_->setText(message);
-    error_->setVisible(!message.isEmpty());
+    show_panel_error(error_, last_error_, message);
     if (!message.isEmpty()) emit failed(message);
 }
 

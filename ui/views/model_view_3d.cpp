@@ -44,6 +44,7 @@ struct ModelView3D::Pipeline {
     std::vector<vtkSmartPointer<vtkActor>> surfaces;
     std::vector<bool> is_background;
     std::vector<vtkSmartPointer<vtkActor>> glyphs;
+    int probe_actors = 0;  // of the glyphs, the probes' outlines
     std::vector<vtkSmartPointer<vtkActor>> layers;
     vtkSmartPointer<vtkPlane> clip = vtkSmartPointer<vtkPlane>::New();
     bool clipping = false;
@@ -182,6 +183,8 @@ bool ModelView3D::pickModelPoint(QPointF px, Vec3& node_position) const {
 int ModelView3D::surfaceCount() const { return int(p_->surfaces.size()); }
 int ModelView3D::glyphCount() const { return int(p_->glyphs.size()); }
 int ModelView3D::layerActorCount() const { return int(p_->layers.size()); }
+
+int ModelView3D::probeActorCount() const { return p_->probe_actors; }
 
 std::vector<std::array<double, 6>> ModelView3D::layerActorBounds() const {
     std::vector<std::array<double, 6>> out;
@@ -384,6 +387,7 @@ void ModelView3D::rebuildGlyphs() {
     for (const auto& rc : doc_->scene().receivers) add(rc.position, 0.27, 0.82, 0.43);
     // Probes: the face's outline and elements as lines, the beam as a line from the face's centre.
     const double arrow = 0.15 * std::max({g.extent()[0], g.extent()[1], g.extent()[2]});
+    p_->probe_actors = 0;
     for (const ProbeSpec& probe : doc_->scene().probes) {
         const ProbeDrawing d = probe_drawing(probe);
         auto points = vtkSmartPointer<vtkPoints>::New();
@@ -416,6 +420,7 @@ void ModelView3D::rebuildGlyphs() {
         actor->PickableOff();
         ren->AddActor(actor);
         p_->glyphs.push_back(actor);
+        ++p_->probe_actors;
     }
     view_->update();
 }

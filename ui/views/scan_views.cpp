@@ -610,8 +610,9 @@ void CScanView::paintEvent(QPaintEvent*) {
     const QFontMetrics fm = fontMetrics();
     std::vector<QRect> labels;
     p.setPen(view_colors().text);
-    p.drawText(QRect(plot.left(), 2, width() - plot.left(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(title(), Qt::ElideRight, width() - plot.left()));
+    // Left of the colour bar's own title.
+    p.drawText(QRect(4, 2, plot.right() - 4, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(title(), Qt::ElideRight, plot.right() - 4));
     // Cell centres sit at 0, step, ...: the axes run half a step beyond them.
     const double x0 = -0.5 * step_, x1 = (nx_ - 0.5) * step_;
     const double y0 = -0.5 * step2_, y1 = (ny_ - 0.5) * step2_;
