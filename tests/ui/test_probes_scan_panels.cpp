@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QGroupBox>
 #include <QLabel>
@@ -481,8 +482,10 @@ private slots:
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             QSignalSpy finished(w.scan(), &ScanPanel::scanFinished);
+            for (const char* name : {"probes-dock", "scan-dock"}) w.findChild<QDockWidget*>(name)->raise();
             w.scan()->runScan();
             QVERIFY(finished.wait(60000));
+            w.scan()->selectShot(1);
             QTest::qWait(300);
             w.grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probe-window.png");
             w.showPage("3d");

@@ -6,6 +6,7 @@
 #include <QDoubleSpinBox>
 #include <QDoubleValidator>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -124,6 +125,11 @@ double face_width(const Scene& s, const Vec3& normal) {
 
 }  // namespace
 
+void shrinkable(QWidget* w) {
+    w->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    w->setMinimumWidth(w->fontMetrics().horizontalAdvance(QStringLiteral("-888.8 mm")));
+}
+
 double spin_box_si_value(const QDoubleSpinBox* box, double original, double scale) {
     const double shown = QString::number(original * scale, 'f', box->decimals()).toDouble();
     return box->value() == shown ? original : box->value() / scale;
@@ -235,7 +241,7 @@ ProbesPanel::ProbesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     list_->setMaximumHeight(90);
     list_->setToolTip(tr("The scene's probes: contact transducers on a surface of the model. Pick one to edit it."));
     lay->addWidget(list_);
-    auto* buttons = new QHBoxLayout;
+    auto* buttons = new QGridLayout;  // two rows: the left docks are narrow
     auto* add_piston = new QPushButton(tr("Add piston"));
     add_piston->setObjectName("probe-add-piston");
     add_piston->setToolTip(tr("A 10 mm 2.25 MHz disk transducer on the middle of the model's top face"));
@@ -253,7 +259,10 @@ ProbesPanel::ProbesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     auto* remove = new QPushButton(tr("Remove"));
     remove->setObjectName("probe-remove");
     remove->setToolTip(tr("Remove the selected probe (a scan of it goes too)"));
-    for (auto* b : {add_piston, add_array, library, remove}) buttons->addWidget(b);
+    buttons->addWidget(add_piston, 0, 0);
+    buttons->addWidget(add_array, 0, 1);
+    buttons->addWidget(library, 1, 0);
+    buttons->addWidget(remove, 1, 1);
     lay->addLayout(buttons);
     connect(add_piston, &QPushButton::clicked, this, &ProbesPanel::addPiston);
     connect(add_array, &QPushButton::clicked, this, &ProbesPanel::addArray);
@@ -274,7 +283,10 @@ ProbesPanel::ProbesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     cy_ = number("probe-center-y", " mm", -1e5, 1e5, 3, mm_tip);
     cz_ = number("probe-center-z", " mm", -1e5, 1e5, 3, mm_tip);
     auto* centre = new QHBoxLayout;
-    for (auto* s : {cx_, cy_, cz_}) centre->addWidget(s);
+    for (auto* s : {cx_, cy_, cz_}) {
+        shrinkable(s);
+        centre->addWidget(s);
+    }
     cx_->setToolTip(
         tr("Centre of the active face on a surface of the model (x, y, z, mm); on a wedge, the point of "
            "the specimen's surface under the face. Drag the probe in the slice editor (Move) to move it."));

@@ -29,6 +29,10 @@ namespace voxwave::ui {
 // shows it (a box rounds to its decimals, and an edit of another field must not move this one).
 double spin_box_si_value(const QDoubleSpinBox* box, double original, double scale);
 
+// A box of a row of three (x, y, z) that may shrink to a short number, so that the row fits a
+// narrow dock.
+void shrinkable(QWidget* w);
+
 // The line under a panel's form where a refusal is shown (red, wrapped, hidden while empty).
 QLabel* panel_error_label(const QString& object_name);
 // Shows `message` there (empty: hides it) and keeps it in `last`.

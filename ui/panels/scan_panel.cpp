@@ -46,6 +46,7 @@ std::array<QDoubleSpinBox*, 3> step_boxes(const QString& name, const QString& ti
         s->setSuffix(" mm");
         s->setKeyboardTracking(false);
         s->setToolTip(tip);
+        shrinkable(s);
         out[std::size_t(a)] = s;
     }
     return out;
@@ -96,6 +97,7 @@ ScanPanel::ScanPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc
         g->setSuffix(" us");
         g->setKeyboardTracking(false);
         g->setToolTip(tr("The gate, microseconds from the start of the run"));
+        shrinkable(g);
     }
     auto* gate_row = new QHBoxLayout;
     gate_row->addWidget(gate_);
