@@ -125,6 +125,23 @@ double face_width(const Scene& s, const Vec3& normal) {
 
 }  // namespace
 
+QComboBox* choice_box(const QString& object_name, const QStringList& items, const QString& tip) {
+    auto* b = new QComboBox;
+    b->setObjectName(object_name);
+    b->addItems(items);
+    b->setToolTip(tip);
+    return b;
+}
+
+QSpinBox* count_box(const QString& object_name, int lo, int hi, const QString& tip) {
+    auto* b = new QSpinBox;
+    b->setObjectName(object_name);
+    b->setRange(lo, hi);
+    b->setKeyboardTracking(false);
+    b->setToolTip(tip);
+    return b;
+}
+
 void shrinkable(QWidget* w) {
     w->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     w->setMinimumWidth(w->fontMetrics().horizontalAdvance(QStringLiteral("-888.8 mm")));
@@ -291,30 +308,21 @@ ProbesPanel::ProbesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
         tr("Centre of the active face on a surface of the model (x, y, z, mm); on a wedge, the point of "
            "the specimen's surface under the face. Drag the probe in the slice editor (Move) to move it."));
     normal_ = axis_box("probe-normal", tr("Into the specimen: the 0-degree beam direction, along a grid axis"));
-    shape_ = new QComboBox;
-    shape_->setObjectName("probe-shape");
-    shape_->addItems({QStringLiteral("disk"), QStringLiteral("rect")});
-    shape_->setToolTip(
-        tr("A piston's face: a disk (diameter) or a rectangle (width along the array axis, length across)"));
+    shape_ =
+        choice_box("probe-shape", {QStringLiteral("disk"), QStringLiteral("rect")},
+                   tr("A piston's face: a disk (diameter) or a rectangle (width along the array axis, length across)"));
     diameter_ = number("probe-diameter", " mm", 0, 1e4, 3, tr("The disk's diameter"));
     width_ = number("probe-width", " mm", 0, 1e4, 3, tr("The rectangle's width along the array axis"));
     length_ = number("probe-length", " mm", 0, 1e4, 3, tr("The rectangle's length across the array axis"));
     axis_ = axis_box("probe-axis", tr("Along which the elements are laid out (a rectangle's width): in the face"));
-    elements_ = new QSpinBox;
-    elements_->setObjectName("probe-elements");
-    elements_->setRange(1, 1024);
-    elements_->setKeyboardTracking(false);
-    elements_->setToolTip(tr("Number of elements of the array"));
+    elements_ = count_box("probe-elements", 1, 1024, tr("Number of elements of the array"));
     pitch_ = number("probe-pitch", " mm", 0, 1e3, 3, tr("Centre-to-centre distance of neighbouring elements"));
     element_width_ = number("probe-element-width", " mm", 0, 1e3, 3,
                             tr("Each element's width along the array axis (at most the pitch)"));
     elevation_ = number("probe-elevation", " mm", 0, 1e4, 3, tr("Each element's length across the array axis"));
-    mode_ = new QComboBox;
-    mode_->setObjectName("probe-mode");
-    mode_->addItems({QStringLiteral("normal"), QStringLiteral("shear")});
-    mode_->setToolTip(
-        tr("normal: the face pushes along the normal (a P-wave probe); shear: it pulls along the "
-           "polarization in the face (a shear-wave contact probe)"));
+    mode_ = choice_box("probe-mode", {QStringLiteral("normal"), QStringLiteral("shear")},
+                       tr("normal: the face pushes along the normal (a P-wave probe); shear: it pulls along the "
+                          "polarization in the face (a shear-wave contact probe)"));
     polarization_ = axis_box("probe-polarization", tr("Shear mode: the traction's direction, in the face"));
     amplitude_ = new QLineEdit;
     amplitude_->setObjectName("probe-amplitude");

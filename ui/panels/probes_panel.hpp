@@ -33,6 +33,10 @@ double spin_box_si_value(const QDoubleSpinBox* box, double original, double scal
 // narrow dock.
 void shrinkable(QWidget* w);
 
+// A form's combo box of `items` and a count box, named for tests and explained by `tip`.
+QComboBox* choice_box(const QString& object_name, const QStringList& items, const QString& tip);
+QSpinBox* count_box(const QString& object_name, int lo, int hi, const QString& tip);
+
 // The line under a panel's form where a refusal is shown (red, wrapped, hidden while empty).
 QLabel* panel_error_label(const QString& object_name);
 // Shows `message` there (empty: hides it) and keeps it in `last`.

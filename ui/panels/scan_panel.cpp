@@ -63,27 +63,17 @@ QHBoxLayout* row_of(const std::array<QDoubleSpinBox*, 3>& boxes) {
 ScanPanel::ScanPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
     auto* lay = new QVBoxLayout(this);
     auto* form = new QFormLayout;
-    probe_ = new QComboBox;
-    probe_->setObjectName("scan-probe");
-    probe_->setToolTip(tr("The probe moved over the model, one full run a shot (it must receive); none: no scan"));
-    type_ = new QComboBox;
-    type_->setObjectName("scan-type");
-    for (const char* t : kScanTypes) type_->addItem(QString::fromLatin1(t));
-    type_->setToolTip(
-        tr("single: one shot where the probe is; linear: a line of shots (a B-scan); raster: lines of "
-           "shots (a C-scan)"));
+    probe_ = choice_box("scan-probe", {},
+                        tr("The probe moved over the model, one full run a shot (it must receive); none: no scan"));
+    QStringList types;
+    for (const char* t : kScanTypes) types << QString::fromLatin1(t);
+    type_ = choice_box("scan-type", types,
+                       tr("single: one shot where the probe is; linear: a line of shots (a B-scan); raster: lines of "
+                          "shots (a C-scan)"));
     step_ = step_boxes("scan-step", tr("How far the probe moves between shots (x, y, z), along the surface"));
-    positions_box_ = new QSpinBox;
-    positions_box_->setObjectName("scan-positions");
-    positions_box_->setRange(1, 100000);
-    positions_box_->setKeyboardTracking(false);
-    positions_box_->setToolTip(tr("Shots along the step (the first where the probe is)"));
+    positions_box_ = count_box("scan-positions", 1, 100000, tr("Shots along the step (the first where the probe is)"));
     step2_ = step_boxes("scan-step2", tr("Raster: how far one line of shots is from the next (x, y, z)"));
-    positions2_box_ = new QSpinBox;
-    positions2_box_->setObjectName("scan-positions2");
-    positions2_box_->setRange(1, 100000);
-    positions2_box_->setKeyboardTracking(false);
-    positions2_box_->setToolTip(tr("Raster: lines of shots"));
+    positions2_box_ = count_box("scan-positions2", 1, 100000, tr("Raster: lines of shots"));
     gate_ = new QCheckBox(tr("gate"));
     gate_->setObjectName("scan-gate");
     gate_->setToolTip(tr("The C-scan: each shot's peak amplitude between the gate's start and end"));
