@@ -715,37 +715,37 @@ void ProbesPanel::add(ProbeSpec probe, const QString& what, std::vector<Material
     showError(err);
 }
 
-void ProbesPanel::addPiston() {
+// A new probe named base + a number, on the middle of the model's top face, sending the
+// library's 2.25 MHz three-cycle tone burst at 1 MPa.
+ProbeSpec ProbesPanel::newProbe(const QString& base, const std::string& type) const {
     ProbeSpec p;
-    p.name = unique_name(doc_->scene().probes, QStringLiteral("P")).toStdString();
+    p.name = unique_name(doc_->scene().probes, base).toStdString();
+    p.type = type;
     p.normal = {0, 0, -1};
     p.center = face_centre(doc_->scene(), doc_->model(), p.normal);
-    p.shape = "disk";
-    // The library's 10 mm disk, or half the face where that is smaller.
-    p.diameter = std::min(0.010, 0.5 * face_width(doc_->scene(), p.normal));
     p.amplitude = 1e6;
     p.wavelet.type = WaveletType::ToneBurst;
     p.wavelet.frequency = 2.25e6;
     p.wavelet.cycles = 3;
+    return p;
+}
+
+void ProbesPanel::addPiston() {
+    ProbeSpec p = newProbe(QStringLiteral("P"), "piston");
+    p.shape = "disk";
+    // The library's 10 mm disk, or half the face where that is smaller.
+    p.diameter = std::min(0.010, 0.5 * face_width(doc_->scene(), p.normal));
     add(p, tr("Add piston %1").arg(QString::fromStdString(p.name)));
 }
 
 void ProbesPanel::addArray() {
-    ProbeSpec p;
-    p.name = unique_name(doc_->scene().probes, QStringLiteral("PA")).toStdString();
-    p.type = "array";
-    p.normal = {0, 0, -1};
-    p.center = face_centre(doc_->scene(), doc_->model(), p.normal);
+    ProbeSpec p = newProbe(QStringLiteral("PA"), "array");
     // The library's 16-element 0.6 mm array, fewer elements and a shorter elevation where the
     // face is smaller (the aperture at most half the box along the axis).
     p.pitch = 0.0006;
     p.element_width = 0.0005;
     p.elements = std::clamp(int(0.5 * doc_->scene().grid.size[0] / p.pitch), 1, 16);
     p.elevation = std::min(0.006, 0.5 * face_width(doc_->scene(), p.normal));
-    p.amplitude = 1e6;
-    p.wavelet.type = WaveletType::ToneBurst;
-    p.wavelet.frequency = 2.25e6;
-    p.wavelet.cycles = 3;
     add(p, tr("Add array %1").arg(QString::fromStdString(p.name)));
 }
 

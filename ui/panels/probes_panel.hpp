@@ -99,6 +99,7 @@ signals:
     void failed(const QString& message);
 
 private:
+    ProbeSpec newProbe(const QString& base, const std::string& type) const;
     void add(ProbeSpec probe, const QString& what, std::vector<Material> extra_materials = {});
     void edited();
     // The selected probe with the form's values.
