@@ -52,7 +52,9 @@
 #include "panels/help_pages.hpp"
 #include "panels/material_library_dialog.hpp"
 #include "panels/plain_words.hpp"
+#include "panels/probes_panel.hpp"
 #include "panels/run_panel.hpp"
+#include "panels/scan_panel.hpp"
 #include "panels/shapes_panel.hpp"
 #include "panels/sources_panel.hpp"
 #include "scene/result.hpp"
@@ -73,7 +75,7 @@ const char* kStallTimerMs = "10";
 
 // Saved layouts of another version are ignored: bump when docks or toolbars change place or
 // name, so an old arrangement never comes back in a newer window.
-constexpr int kLayoutVersion = 2;  // 2: the Boundary dock
+constexpr int kLayoutVersion = 3;  // 2: the Boundary dock; 3: the Probes, Scan and probe-scan docks
 
 // Form panels and pages with many controls sit in a scroll area: their controls' minimum sizes
 // would otherwise add up to the window's minimum (1535 x 1215 px before), past a laptop screen.
@@ -165,6 +167,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(model3d_, &ModelView3D::wavefieldToggled, &controller_, &SimulationController::setVolumeView);
     connect(painter_, &SlicePainter::hoverInfo, this, [this](const QString& t) { statusBar()->showMessage(t, 3000); });
     connect(painter_, &SlicePainter::placeSourceRequested, sources_, &SourcesPanel::addSourceAt);
+    connect(painter_, &SlicePainter::probeMoveRefused, this,
+            [this](const QString& m) { showError(tr("Cannot move the probe there"), m, false); });
     connect(painter_, &SlicePainter::placeReceiverRequested, sources_, &SourcesPanel::addReceiverAt);
     connect(model3d_, &ModelView3D::placeSourceRequested, sources_, &SourcesPanel::addSourceAt);
     connect(model3d_, &ModelView3D::placeReceiverRequested, sources_, &SourcesPanel::addReceiverAt);
@@ -598,6 +602,11 @@ void MainWindow::buildDocks() {
             [this](const QString& m) { showError(tr("Invalid value"), m, false); });
     connect(shapes_, &ShapesPanel::failed, this,
             [this](const QString& m) { showError(tr("Cannot add to the model"), m, false); });
+    probes_ = new ProbesPanel(&doc_);
+    scan_ = new ScanPanel(&doc_);
+    connect(probes_, &ProbesPanel::failed, this,
+            [this](const QString& m) { showError(tr("Invalid probe"), m, false); });
+    connect(scan_, &ScanPanel::failed, this, [this](const QString& m) { showError(tr("Scan"), m, false); });
     // The receivers' plots shrink by themselves; the form panels scroll (see scrollable()).
     auto* d1 = dock(tr("Sources and receivers"), "sources-dock", scrollable(sources_), Qt::LeftDockWidgetArea);
     auto* d2 = dock(tr("Run"), "run-dock", scrollable(run_panel_), Qt::LeftDockWidgetArea);
@@ -607,7 +616,13 @@ void MainWindow::buildDocks() {
     auto* d4 = dock(tr("Dispersion"), "dispersion-dock", scrollable(dispersion_), Qt::BottomDockWidgetArea);
     auto* d5 = dock(tr("Shapes and import"), "shapes-dock", scrollable(shapes_), Qt::LeftDockWidgetArea);
     auto* d6 = dock(tr("Boundary"), "boundary-dock", scrollable(boundary_), Qt::LeftDockWidgetArea);
-    docks_ = {d1, d2, d5, d3, d4, d6};
+    auto* d7 = dock(tr("Probes"), "probes-dock", scrollable(probes_), Qt::LeftDockWidgetArea);
+    auto* d8 = dock(tr("Scan"), "scan-dock", scrollable(scan_), Qt::LeftDockWidgetArea);
+    auto* d9 = dock(tr("Probe scan"), "probe-scan-dock", scan_->resultsView(), Qt::BottomDockWidgetArea);
+    connect(scan_, &ScanPanel::shotCompleted, d9, [d9](int filled) {
+        if (filled == 1) d9->raise();  // the first shot's row: show where the scan fills in
+    });
+    docks_ = {d1, d2, d5, d3, d4, d6, d7, d8, d9};
     resetLayout();
     auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* d : docks_) view->addAction(d->toggleViewAction());
@@ -787,6 +802,9 @@ void MainWindow::resetLayout() {
     QDockWidget* traces = docks_[3];
     QDockWidget* dispersion = docks_[4];
     QDockWidget* boundary = docks_[5];
+    QDockWidget* probes = docks_[6];
+    QDockWidget* scan = docks_[7];
+    QDockWidget* probe_scan = docks_[8];
     hidden_docks_.clear();
     for (auto* d : docks_) {
         d->setFloating(false);
@@ -796,14 +814,18 @@ void MainWindow::resetLayout() {
     addDockWidget(Qt::LeftDockWidgetArea, run);
     tabifyDockWidget(run, shapes);
     tabifyDockWidget(run, boundary);
+    tabifyDockWidget(sources, probes);
+    tabifyDockWidget(run, scan);
     addDockWidget(Qt::BottomDockWidgetArea, traces);
     tabifyDockWidget(traces, dispersion);
+    tabifyDockWidget(traces, probe_scan);
     for (auto* d : docks_) d->show();
     if (main_tabs_->currentWidget() == solvers_) {  // shown again when the Explore tab is
         for (auto* d : docks_) d->hide();
         hidden_docks_ = docks_;
     }
     run->raise();
+    sources->raise();
     traces->raise();
     // Toolbars in two rows: in one (about 1500 px) the model tools would fold away below 1600 px.
     for (auto* t : toolbars_) removeToolBar(t);

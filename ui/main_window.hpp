@@ -40,6 +40,8 @@ class DispersionPanel;
 class ComparePanel;
 class ShapesPanel;
 class BoundaryPanel;
+class ProbesPanel;
+class ScanPanel;
 class IntegrationPanel;
 class IgaPanel;
 class PoissonPanel;
@@ -69,6 +71,8 @@ public:
     ComparePanel* compare() { return compare_; }
     ShapesPanel* shapes() { return shapes_; }
     BoundaryPanel* boundary() { return boundary_; }
+    ProbesPanel* probes() { return probes_; }
+    ScanPanel* scan() { return scan_; }
     IntegrationPanel* integration() { return integration_; }
     IgaPanel* iga() { return iga_; }
     PoissonPanel* poisson() { return poisson_; }
@@ -246,6 +250,8 @@ private:
     QTabWidget* main_tabs_ = nullptr;
     ComparePanel* compare_ = nullptr;
     BoundaryPanel* boundary_ = nullptr;
+    ProbesPanel* probes_ = nullptr;
+    ScanPanel* scan_ = nullptr;
     ShapesPanel* shapes_ = nullptr;
     QTabWidget* solvers_ = nullptr;
     IntegrationPanel* integration_ = nullptr;

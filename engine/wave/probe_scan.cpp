@@ -225,7 +225,7 @@ std::vector<std::size_t> shared_shots(std::size_t shots, const ScanShare& share)
 
 Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& label, const ProgressFn& progress,
                       std::string* backend_note, const ScanShare& share, std::vector<ScanShotTiming>* timing,
-                      std::size_t batch) {
+                      std::size_t batch, const ScanShotFn& on_shot) {
     const ScanPlan plan = plan_scan_shots(scene, model, label);
     const std::size_t which = plan.probe;
     const ScanSpec& scan = *scene.scan;
@@ -285,6 +285,7 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
             rec.cscan.push_back(gated_peak(sig, r.dt, scan.gate_start, scan.gate_end).amplitude);
         }
         if (timing) timing->push_back({shot.index, shot_seconds, loop_seconds});
+        if (on_shot) on_shot(shot.index, rec, r);
         if (shot.index == 0) first = std::move(r);
     };
     for (const ScanShot& shot : shots) rec.shot_positions.push_back(shot.position);

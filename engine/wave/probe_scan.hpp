@@ -2,6 +2,7 @@
 // one full run a shot, back to back on the one voxelised model.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -105,9 +106,14 @@ std::vector<double> delay_and_sum(const std::vector<double>& element_signals, st
 // 1 runs the shots one after another; N > 1 steps them in groups of N and 0 chooses
 // (default_shot_batch: from the GPU's memory, one at a time on the CPU). run_batched_shots gives
 // the same signals to rounding; what it does not batch runs one at a time and the note says so
-// (wedge scans, whose model moves, always run one at a time).
+// (wedge scans, whose model moves, always run one at a time). `on_shot`, when given, is called
+// after each shot with its index (0-based), the scan so far (the shots done so far in
+// shot_signals and cscan; shot_positions holds every shot) and that shot's result, on the
+// caller's thread (a view that fills as shots complete copies what it needs).
+using ScanShotFn = std::function<void(std::size_t shot, const ScanRecord& so_far, const Result& shot_result)>;
 Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& label, const ProgressFn& progress,
                       std::string* backend_note = nullptr, const ScanShare& share = {},
-                      std::vector<ScanShotTiming>* timing = nullptr, std::size_t batch = 1);
+                      std::vector<ScanShotTiming>* timing = nullptr, std::size_t batch = 1,
+                      const ScanShotFn& on_shot = {});
 
 }  // namespace voxwave

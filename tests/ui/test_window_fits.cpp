@@ -136,9 +136,9 @@ private slots:
         QApplication::processEvents();
         for (QDockWidget* d : w_->docks()) {
             QVERIFY2(!d->isHidden() && !d->isFloating(), qPrintable(d->objectName()));
-            QCOMPARE(w_->dockWidgetArea(d), d->objectName() == "traces-dock" || d->objectName() == "dispersion-dock"
-                                                ? Qt::BottomDockWidgetArea
-                                                : Qt::LeftDockWidgetArea);
+            const bool bottom = d->objectName() == "traces-dock" || d->objectName() == "dispersion-dock" ||
+                                d->objectName() == "probe-scan-dock";
+            QCOMPARE(w_->dockWidgetArea(d), bottom ? Qt::BottomDockWidgetArea : Qt::LeftDockWidgetArea);
         }
         for (QToolBar* t : w_->findChildren<QToolBar*>()) QVERIFY(!t->isHidden());
         QCOMPARE(checkDocksFit(), 3);

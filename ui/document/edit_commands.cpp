@@ -1,5 +1,11 @@
 #include "document/edit_commands.hpp"
 
+#include <utility>
+
+#include "core/errors.hpp"
+#include "scene/scene_io.hpp"
+#include "wave/wave_problem.hpp"
+
 namespace voxwave::ui {
 
 PaintVoxelsCommand::PaintVoxelsCommand(SceneDocument* doc, const std::vector<std::size_t>& indices, MaterialId value,
@@ -37,5 +43,56 @@ SetRunCommand::SetRunCommand(SceneDocument* doc, const RunSpec& run, double spac
       after_(run),
       spacing_after_(spacing),
       model_before_(doc->model()) {}
+
+SetProbesCommand::SetProbesCommand(SceneDocument* doc, std::vector<ProbeSpec> probes, std::optional<ScanSpec> scan,
+                                   const QString& text)
+    : QUndoCommand(text),
+      doc_(doc),
+      probes_before_(doc->scene().probes),
+      probes_after_(std::move(probes)),
+      scan_before_(doc->scene().scan),
+      scan_after_(std::move(scan)) {
+    const auto wedges = [](const std::vector<ProbeSpec>& list) {
+        std::vector<std::pair<WedgeSpec, BoxShape>> out;
+        for (const ProbeSpec& p : list)
+            if (p.wedge) out.emplace_back(*p.wedge, probe_wedge_block(p));
+        return out;
+    };
+    const auto before = wedges(probes_before_), after = wedges(probes_after_);
+    wedges_changed_ = before != after;
+    if (wedges_changed_) {
+        model_before_ = doc->model();
+        model_after_ = doc->modelWithProbes(probes_after_);
+    }
+}
+
+void SetProbesCommand::undo() {
+    doc_->setProbes(probes_before_, scan_before_, wedges_changed_ ? &model_before_ : nullptr);
+}
+
+void SetProbesCommand::redo() {
+    doc_->setProbes(probes_after_, scan_after_, wedges_changed_ ? &model_after_ : nullptr);
+}
+
+std::string document_label(const SceneDocument& doc) { return doc.displayName().toStdString(); }
+
+QString push_probes_edit(SceneDocument* doc, const std::vector<ProbeSpec>& probes, const std::optional<ScanSpec>& scan,
+                         const QString& what) {
+    const std::string label = document_label(*doc);
+    Scene after = doc->scene();
+    after.probes = probes;
+    after.scan = scan;
+    try {
+        validate_scene(after, label);
+        WaveProblem p;
+        p.grid = doc->modelWithProbes(probes);
+        p.materials = after.materials;
+        for (std::size_t i = 0; i < probes.size(); ++i) add_probe(p, probes[i], probes[i].center, i, label);
+    } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+    }
+    doc->undoStack()->push(new SetProbesCommand(doc, probes, scan, what));
+    return {};
+}
 
 }  // namespace voxwave::ui

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <QUndoCommand>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "document/scene_document.hpp"
@@ -81,6 +83,34 @@ private:
     double spacing_after_;
     VoxelGrid model_before_;
 };
+
+// The probes and the scan (the Probes and Scan panels). A change of the probes' wedges changes
+// the painted model too (SceneDocument::modelWithProbes); undo puts the exact old grid back.
+class SetProbesCommand : public QUndoCommand {
+public:
+    SetProbesCommand(SceneDocument* doc, std::vector<ProbeSpec> probes, std::optional<ScanSpec> scan,
+                     const QString& text);
+    void undo() override;
+    void redo() override;
+
+private:
+    SceneDocument* doc_;
+    std::vector<ProbeSpec> probes_before_, probes_after_;
+    std::optional<ScanSpec> scan_before_, scan_after_;
+    bool wedges_changed_ = false;
+    VoxelGrid model_before_, model_after_;
+};
+
+// The document's probes and scan replaced by `probes` and `scan` as one undo step, after the
+// checks a run makes: validate_scene (the one home of the keys' rules), then every probe placed
+// on the model with the new wedges (add_probe: the face on a surface, the footprint in the grid,
+// the law's speed). Returns the refusal's one line (InputError::what(), as `voxwave-cli run`
+// prints it for a file named like the document), empty when the edit went in.
+QString push_probes_edit(SceneDocument* doc, const std::vector<ProbeSpec>& probes, const std::optional<ScanSpec>& scan,
+                         const QString& what);
+
+// The name the engine's messages give the document's file (its file name, or "untitled").
+std::string document_label(const SceneDocument& doc);
 
 // The boundary block (face conditions, the absorbing layer's type, thickness and PML keys).
 class SetBoundaryCommand : public QUndoCommand {

@@ -102,6 +102,40 @@ void SceneDocument::setBoundary(const BoundarySpec& boundary) {
     emit sceneChanged();
 }
 
+void SceneDocument::setProbes(const std::vector<ProbeSpec>& probes, const std::optional<ScanSpec>& scan,
+                              const VoxelGrid* model) {
+    scene_.probes = probes;
+    scene_.scan = scan;
+    if (model) {
+        model_ = *model;
+        emit modelChanged();
+    }
+    emit sceneChanged();
+}
+
+VoxelGrid SceneDocument::modelWithProbes(const std::vector<ProbeSpec>& probes) const {
+    if (!painted_) {
+        Scene s = scene_;
+        s.probes = probes;
+        return rasterise(s);
+    }
+    VoxelGrid g = model_;
+    for (const ProbeSpec& p : scene_.probes)
+        if (p.wedge)
+            for (std::size_t e : shape_elements(g, Shape{p.wedge->material, probe_wedge_block(p)})) g.ids[e] = kVoidId;
+    for (const ProbeSpec& p : probes)
+        if (p.wedge) {
+            const auto& m = scene_.materials;
+            const auto it =
+                std::find_if(m.begin(), m.end(), [&](const Material& x) { return x.name == p.wedge->material; });
+            if (it == m.end()) continue;  // validate_scene names the unknown material
+            const int id = int(it - m.begin()) + 1;
+            for (std::size_t e : shape_elements(g, Shape{p.wedge->material, probe_wedge_block(p)}))
+                g.ids[e] = MaterialId(id);
+        }
+    return g;
+}
+
 VoxelGrid SceneDocument::modelAtSpacing(double spacing) const {
     if (spacing == scene_.grid.spacing) return model_;
     Scene s = scene_;

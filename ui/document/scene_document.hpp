@@ -11,6 +11,7 @@
 #include <QString>
 #include <QUndoStack>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "model/voxel_grid.hpp"
@@ -60,6 +61,15 @@ public:
     void setRun(const RunSpec& run, double spacing);
     // The faces' conditions and absorbing layer (the voxel model is unchanged).
     void setBoundary(const BoundarySpec& boundary);
+    // The probes and the scan. The probes' wedges are painted blocks (rasterise): `model`, when
+    // given, replaces the voxel model (modelWithProbes of these probes, or the one an undo keeps).
+    void setProbes(const std::vector<ProbeSpec>& probes, const std::optional<ScanSpec>& scan,
+                   const VoxelGrid* model = nullptr);
+    // The model with `probes`' wedges in place of the scene's: re-rasterised when never painted;
+    // painted, the old blocks' voxels go back to void (a wedge sits on the specimen's surface,
+    // where the model is void) and the new blocks are painted. Throws InputError (an unknown
+    // wedge material: validate_scene says so first).
+    VoxelGrid modelWithProbes(const std::vector<ProbeSpec>& probes) const;
     // Puts back a model saved before a change of spacing (undo of setRun).
     void restoreRun(const RunSpec& run, const VoxelGrid& model);
     void setPainted(bool painted) { painted_ = painted; }

@@ -12,6 +12,7 @@
 #include "boundary/absorbing_layer_boxes.hpp"
 #include "core/errors.hpp"
 #include "document/edit_commands.hpp"
+#include "views/probe_drawing.hpp"
 #include "views/view_theme.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -224,12 +225,23 @@ std::optional<std::pair<int, int>> SlicePainter::pickPoint(QPointF px) const {
     const auto& s = doc_->scene();
     for (std::size_t i = 0; i < s.sources.size(); ++i) consider(s.sources[i].position, 0, int(i));
     for (std::size_t i = 0; i < s.receivers.size(); ++i) consider(s.receivers[i].position, 1, int(i));
+    for (std::size_t i = 0; i < s.probes.size(); ++i) consider(probe_drawing(s.probes[i]).face_center, 2, int(i));
     return best;
 }
 
 Vec3 SlicePainter::dragTarget(QPointF px) const {
     const auto& s = doc_->scene();
     const auto [kind, i] = *moving_;
+    if (kind == 2) {
+        const ProbeSpec& probe = s.probes[std::size_t(i)];
+        const Vec3 face = probe_drawing(probe).face_center;
+        Vec3 to = physicalAt(px);
+        const int normal = plane_axes(plane_)[2];
+        to[std::size_t(normal)] = face[std::size_t(normal)];
+        for (int a = 0; a < 3; ++a)
+            if (probe.normal[std::size_t(a)] != 0) to[std::size_t(a)] = probe.center[std::size_t(a)];
+        return to;
+    }
     const Vec3 from = kind == 0 ? s.sources[std::size_t(i)].position : s.receivers[std::size_t(i)].position;
     Vec3 to = physicalAt(px);
     const int normal = plane_axes(plane_)[2];
@@ -323,6 +335,16 @@ void SlicePainter::mouseReleaseEvent(QMouseEvent* ev) {
         moving_.reset();
         update();
         const auto& scene = doc_->scene();
+        if (kind == 2) {
+            auto probes = scene.probes;
+            ProbeSpec& moved = probes[std::size_t(i)];
+            if (p == moved.center) return;
+            moved.center = p;
+            const QString err =
+                push_probes_edit(doc_, probes, scene.scan, tr("Move probe %1").arg(QString::fromStdString(moved.name)));
+            if (!err.isEmpty()) emit probeMoveRefused(err);
+            return;
+        }
         if (p == (kind == 0 ? scene.sources[std::size_t(i)].position : scene.receivers[std::size_t(i)].position))
             return;  // a click, or a drag back to where it was: nothing to undo
         if (kind == 0) {
@@ -527,6 +549,7 @@ void SlicePainter::paintEvent(QPaintEvent*) {
         draw_marker(shown(sources[i].position, 0, i), true, sources[i].name);
     for (std::size_t i = 0; i < receivers.size(); ++i)
         draw_marker(shown(receivers[i].position, 1, i), false, receivers[i].name);
+    drawProbes(p);
     // A result file's receivers: cyan rings (its model may differ from the one shown).
     for (const auto& [name, pos] : result_receivers_) {
         if (!inside_model_box(g, pos)) continue;
@@ -551,6 +574,48 @@ void SlicePainter::paintEvent(QPaintEvent*) {
         p.drawRect(r.adjusted(-2, -1, 2, 1));
         p.setPen(gold);
         p.drawText(highlight->label, highlighted_);
+    }
+}
+
+void SlicePainter::drawProbes(QPainter& p) {
+    // Each probe's face (projected onto the slice: edge-on it is a line), its elements and the
+    // beam's direction; the one being dragged where it would land.
+    const auto& probes = doc_->scene().probes;
+    const VoxelGrid& g = doc_->model();
+    const double arrow = 0.15 * std::max({g.extent()[0], g.extent()[1], g.extent()[2]});
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+        ProbeSpec probe = probes[i];
+        if (moving_ && moving_->first == 2 && std::size_t(moving_->second) == i) probe.center = dragTarget(moving_to_);
+        const ProbeDrawing d = probe_drawing(probe);
+        const QColor col(255, 150, 40);
+        p.setBrush(QColor(255, 150, 40, 90));
+        p.setPen(QPen(col.darker(130), 1));
+        for (const auto& e : d.elements) {
+            if (!probe.is_array() && probe.shape != "rect") break;  // a disk: its outline below
+            QPolygonF poly;
+            for (const Vec3& c : e) poly << pixelOf(c);
+            p.drawPolygon(poly);
+        }
+        QPolygonF outline;
+        for (const Vec3& c : d.outline) outline << pixelOf(c);
+        p.setBrush(probe.is_array() || probe.shape == "rect" ? QBrush(Qt::NoBrush) : QBrush(QColor(255, 150, 40, 90)));
+        p.setPen(QPen(col, 2));
+        p.drawPolygon(outline);
+        const QPointF c = pixelOf(d.face_center);
+        Vec3 tip = d.face_center;
+        for (int a = 0; a < 3; ++a) tip[std::size_t(a)] += arrow * d.beam[std::size_t(a)];
+        const QPointF t = pixelOf(tip);
+        const QPointF v = t - c;
+        const double len = std::hypot(v.x(), v.y());
+        if (len > 4) {
+            p.setPen(QPen(col, 2));
+            p.drawLine(c, t);
+            const QPointF back = -v / len * 9, side(-back.y() * 0.5, back.x() * 0.5);
+            p.setBrush(col);
+            p.drawPolygon(QPolygonF({t, t + back + side, t + back - side}));
+        }
+        p.setPen(col);
+        p.drawText(c + QPointF(8, -8), QString::fromStdString(probe.name));
     }
 }
 

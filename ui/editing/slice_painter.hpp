@@ -71,6 +71,8 @@ signals:
     void placeReceiverRequested(const voxwave::Vec3& position);
     void sliceChanged();
     void hoverInfo(const QString& text);
+    // A probe dragged where the engine refuses it (off the surface, out of the grid): its line.
+    void probeMoveRefused(const QString& message);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -85,14 +87,16 @@ private:
     void rebuildImage();
     void applyStroke(const std::vector<std::size_t>& cells, const QString& what);
     MaterialId paintValue() const;
-    // Nearest source (kind 0) or receiver (kind 1) within a few pixels of `pixel`.
+    // Nearest source (kind 0), receiver (kind 1) or probe face centre (kind 2) within a few pixels of `pixel`.
     std::optional<std::pair<int, int>> pickPoint(QPointF pixel) const;
     // Where the point being dragged would go for the cursor at `pixel`: the nearest node in the
-    // plane, keeping its own coordinate along the normal (a marker of another plane stays there).
+    // plane, keeping its own coordinate along the normal (a marker of another plane stays there);
+    // a probe's centre also keeps its coordinate along the probe's normal (it slides along the surface).
     Vec3 dragTarget(QPointF pixel) const;
     // Shows the slice on the node plane nearest focus_, fitted to the widget (a new document,
     // grid or orientation).
     void showSliceAtFocus();
+    void drawProbes(QPainter& p);
 
     SceneDocument* doc_;
     SlicePlane plane_ = SlicePlane::XZ;

@@ -34,6 +34,7 @@
 #include "boundary/absorbing_layer_boxes.hpp"
 #include "core/errors.hpp"
 #include "views/color_bar.hpp"
+#include "views/probe_drawing.hpp"
 #include "views/vtk_widget.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -43,6 +44,7 @@ struct ModelView3D::Pipeline {
     std::vector<vtkSmartPointer<vtkActor>> surfaces;
     std::vector<bool> is_background;
     std::vector<vtkSmartPointer<vtkActor>> glyphs;
+    int probe_actors = 0;  // of the glyphs, the probes' outlines
     std::vector<vtkSmartPointer<vtkActor>> layers;
     vtkSmartPointer<vtkPlane> clip = vtkSmartPointer<vtkPlane>::New();
     bool clipping = false;
@@ -181,6 +183,8 @@ bool ModelView3D::pickModelPoint(QPointF px, Vec3& node_position) const {
 int ModelView3D::surfaceCount() const { return int(p_->surfaces.size()); }
 int ModelView3D::glyphCount() const { return int(p_->glyphs.size()); }
 int ModelView3D::layerActorCount() const { return int(p_->layers.size()); }
+
+int ModelView3D::probeActorCount() const { return p_->probe_actors; }
 
 std::vector<std::array<double, 6>> ModelView3D::layerActorBounds() const {
     std::vector<std::array<double, 6>> out;
@@ -381,6 +385,43 @@ void ModelView3D::rebuildGlyphs() {
     };
     for (const auto& s : doc_->scene().sources) add(s.position, 0.92, 0.27, 0.23);
     for (const auto& rc : doc_->scene().receivers) add(rc.position, 0.27, 0.82, 0.43);
+    // Probes: the face's outline and elements as lines, the beam as a line from the face's centre.
+    const double arrow = 0.15 * std::max({g.extent()[0], g.extent()[1], g.extent()[2]});
+    p_->probe_actors = 0;
+    for (const ProbeSpec& probe : doc_->scene().probes) {
+        const ProbeDrawing d = probe_drawing(probe);
+        auto points = vtkSmartPointer<vtkPoints>::New();
+        auto lines = vtkSmartPointer<vtkCellArray>::New();
+        const auto loop = [&](const Vec3* c, std::size_t n) {
+            const vtkIdType first = points->GetNumberOfPoints();
+            for (std::size_t k = 0; k < n; ++k) points->InsertNextPoint(c[k][0], c[k][1], c[k][2]);
+            lines->InsertNextCell(vtkIdType(n + 1));
+            for (std::size_t k = 0; k <= n; ++k) lines->InsertCellPoint(first + vtkIdType(k % n));
+        };
+        loop(d.outline.data(), d.outline.size());
+        if (probe.is_array())
+            for (const auto& e : d.elements) loop(e.data(), e.size());
+        const vtkIdType c0 = points->InsertNextPoint(d.face_center[0], d.face_center[1], d.face_center[2]);
+        const vtkIdType c1 =
+            points->InsertNextPoint(d.face_center[0] + arrow * d.beam[0], d.face_center[1] + arrow * d.beam[1],
+                                    d.face_center[2] + arrow * d.beam[2]);
+        lines->InsertNextCell(2);
+        lines->InsertCellPoint(c0);
+        lines->InsertCellPoint(c1);
+        auto poly = vtkSmartPointer<vtkPolyData>::New();
+        poly->SetPoints(points);
+        poly->SetLines(lines);
+        auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+        mapper->SetInputData(poly);
+        auto actor = vtkSmartPointer<vtkActor>::New();
+        actor->SetMapper(mapper);
+        actor->GetProperty()->SetColor(1.0, 0.59, 0.16);
+        actor->GetProperty()->SetLineWidth(3);
+        actor->PickableOff();
+        ren->AddActor(actor);
+        p_->glyphs.push_back(actor);
+        ++p_->probe_actors;
+    }
     view_->update();
 }
 

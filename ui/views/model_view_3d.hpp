@@ -30,6 +30,8 @@ public:
     // orange, edges outlined), and each box's bounds (xmin, xmax, ymin, ymax, zmin, zmax) as the
     // renderer has it (tests).
     int layerActorCount() const;
+    // The probes' outlines drawn (one actor a probe: face, elements and beam as lines).
+    int probeActorCount() const;
     std::vector<std::array<double, 6>> layerActorBounds() const;
     // Wavefield planes shown now (0 or 3) and the largest |value| on them (tests).
     int wavefieldPlaneCount() const;

@@ -49,6 +49,21 @@ QRgb scan_colour(double level, bool log_scale) {
                      : qcolor_at(diverging_color_map(), 0.5 + 0.5 * level).rgb();
 }
 
+void fill_bscan_row(QImage& image, int row, const std::vector<double>& x, const ScanState& state) {
+    const std::size_t nt = x.size(), cols = std::size_t(image.width());
+    if (nt == 0) return;
+    for (std::size_t c = 0; c < cols; ++c) {
+        const std::size_t n0 = c * nt / cols;
+        const std::size_t n1 = std::max(n0 + 1, (c + 1) * nt / cols);
+        std::size_t at = n0;
+        for (std::size_t n = n0; n < n1 && n < nt; ++n)
+            if (std::abs(x[n]) > std::abs(x[at])) at = n;
+        image.setPixel(
+            int(c), row,
+            scan_colour(scan_level(x[at], state.full_scale, state.log_scale, state.range_db), state.log_scale));
+    }
+}
+
 // ---------------------------------------------------------------- B-scan
 
 BScanView::BScanView(const ScanState* state, QWidget* parent) : QWidget(parent), state_(state) {
@@ -140,9 +155,9 @@ ColorBar BScanView::colourBar() const {
     ColorBar bar;
     if (state_->log_scale)
         bar.set(&sequential_color_map(), -state_->range_db, 0,
-                tr("|%1| (dB re %2)").arg(state_->quantity, format_si(state_->full_scale, "m")), QString());
+                tr("|%1| (dB re %2)").arg(state_->quantity, format_si(state_->full_scale, state_->unit)), QString());
     else
-        bar.set(&diverging_color_map(), -state_->full_scale, state_->full_scale, state_->quantity, "m");
+        bar.set(&diverging_color_map(), -state_->full_scale, state_->full_scale, state_->quantity, state_->unit);
     return bar;
 }
 
@@ -311,7 +326,7 @@ double AScanView::xToTime(int x) const {
 
 QString AScanView::amplitudeTitle() const {
     const double range = state_->full_scale / 0.9;
-    return fit_ticks(-range, range, state_->quantity, "m", plotRect().height(), false, fontMetrics()).title;
+    return fit_ticks(-range, range, state_->quantity, state_->unit, plotRect().height(), false, fontMetrics()).title;
 }
 
 QString AScanView::timeTitle() const { return time_ticks(state_->t_end, plotRect(), fontMetrics()).title; }
@@ -397,12 +412,13 @@ void AScanView::paintEvent(QPaintEvent*) {
         p.drawText(name_rect, Qt::AlignCenter, name);
         labels_.push_back(name_rect);
         p.setPen(view_colors().text);
-        const AxisTicks amp = row_ticks(range, state_->quantity, "m", row.height(), fm);
+        const AxisTicks amp = row_ticks(range, state_->quantity, state_->unit, row.height(), fm);
         draw_axis(p, amp, row, -range, range, Qt::LeftEdge, false, QRect(0, row.top(), width(), row.height()), labels_);
         if (state_->gate && r < state_->peaks.size()) {
             const GatedPeak& g = state_->peaks[r];
-            const QString text =
-                g.found ? tr("%1 @ %2").arg(format_si(g.amplitude, "m"), format_si(g.time, "s")) : tr("no samples");
+            const QString text = g.found
+                                     ? tr("%1 @ %2").arg(format_si(g.amplitude, state_->unit), format_si(g.time, "s"))
+                                     : tr("no samples");
             const QRect t(plot.right() + 6, int(cy) - fm.height() / 2, fm.horizontalAdvance(text), fm.height());
             p.setPen(kGate);
             p.drawText(t, Qt::AlignCenter, text);
@@ -486,6 +502,138 @@ void AScanView::wheelEvent(QWheelEvent* e) {
 
 void AScanView::leaveEvent(QEvent*) {
     if (state_->hovered >= 0) emit hovered(-1);
+}
+
+}  // namespace voxwave::ui
+
+// ---------------------------------------------------------------- C-scan
+
+namespace voxwave::ui {
+
+CScanView::CScanView(QWidget* parent) : QWidget(parent) {
+    setObjectName("cscan-view");
+    setToolTip(
+        tr("C-scan: each shot's peak amplitude in the gate (an array's delay-and-sum), at the probe's place; "
+           "click a cell to see that shot's A-scan"));
+}
+
+void CScanView::set(int positions, int positions2, double step, double step2, const std::vector<double>& values,
+                    bool log_scale, double range_db, const QString& unit) {
+    nx_ = positions;
+    ny_ = positions2;
+    step_ = step;
+    step2_ = step2;
+    values_ = values;
+    log_scale_ = log_scale;
+    range_db_ = range_db;
+    unit_ = unit;
+    update();
+}
+
+int CScanView::filledCells() const {
+    return int(std::count_if(values_.begin(), values_.end(), [](double v) { return !std::isnan(v); }));
+}
+
+void CScanView::setSelected(int shot) {
+    selected_ = shot;
+    update();
+}
+
+ColorBar CScanView::colourBar() const {
+    double peak = 0;
+    for (double v : values_)
+        if (!std::isnan(v)) peak = std::max(peak, std::abs(v));
+    // A short title: the bar sits beside a narrow plot; the reference is in the plot's title.
+    ColorBar bar;
+    if (log_scale_)
+        bar.set(&sequential_color_map(), -range_db_, 0, tr("dB"), QString());
+    else
+        bar.set(&sequential_color_map(), 0, peak > 0 ? peak : 1, tr("peak"), unit_);
+    return bar;
+}
+
+QRect CScanView::plotRect() const {
+    const QFontMetrics fm = fontMetrics();
+    const int left = fm.height() + 4 + label_room(fm) + 8;
+    const int right = 8 + colourBar().widthNeeded(fm);
+    const int top = fm.height() + 8;  // the title
+    const int bottom = 2 * fm.height() + 10;
+    return QRect(left, top, std::max(10, width() - left - right), std::max(10, height() - top - bottom));
+}
+
+QString CScanView::title() const {
+    double peak = 0;
+    for (double v : values_)
+        if (!std::isnan(v)) peak = std::max(peak, std::abs(v));
+    return log_scale_ ? tr("C-scan: gated peak, 0 dB = %1").arg(format_si(peak, unit_)) : tr("C-scan: gated peak");
+}
+
+int CScanView::shotAt(const QPoint& pixel) const {
+    const QRect plot = plotRect();
+    if (nx_ <= 0 || ny_ <= 0 || !plot.contains(pixel)) return -1;
+    const int i = std::clamp(int(double(pixel.x() - plot.left()) / plot.width() * nx_), 0, nx_ - 1);
+    // Row 0 (the first line) at the bottom: step2 grows upwards.
+    const int j = std::clamp(int(double(plot.bottom() - pixel.y()) / plot.height() * ny_), 0, ny_ - 1);
+    return j * nx_ + i;
+}
+
+void CScanView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), view_colors().background);
+    const QRect plot = plotRect();
+    p.fillRect(plot, view_colors().plot);
+    p.setPen(view_colors().text);
+    if (nx_ <= 0 || ny_ <= 0 || values_.size() != std::size_t(nx_) * std::size_t(ny_)) {
+        p.drawText(plot, Qt::AlignCenter | Qt::TextWordWrap,
+                   tr("C-scan: gated peak over the scan (run a scan with a gate)"));
+        return;
+    }
+    double peak = 0;
+    for (double v : values_)
+        if (!std::isnan(v)) peak = std::max(peak, std::abs(v));
+    const double w = double(plot.width()) / nx_, h = double(plot.height()) / ny_;
+    for (int j = 0; j < ny_; ++j)
+        for (int i = 0; i < nx_; ++i) {
+            const double v = values_[std::size_t(j * nx_ + i)];
+            if (std::isnan(v)) continue;
+            const double level =
+                log_scale_ ? scan_level(v, peak, true, range_db_) : (peak > 0 ? std::abs(v) / peak : 0);
+            const QRectF cell(plot.left() + i * w, plot.bottom() + 1 - (j + 1) * h, w, h);
+            p.fillRect(cell, QColor::fromRgb(scan_colour(level, true)));
+        }
+    if (selected_ >= 0 && selected_ < nx_ * ny_) {
+        const int i = selected_ % nx_, j = selected_ / nx_;
+        p.setPen(QPen(kSelected, 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRectF(plot.left() + i * w, plot.bottom() + 1 - (j + 1) * h, w, h).adjusted(1, 1, -1, -1));
+    }
+    const QFontMetrics fm = fontMetrics();
+    std::vector<QRect> labels;
+    p.setPen(view_colors().text);
+    // Left of the colour bar's own title.
+    p.drawText(QRect(4, 2, plot.right() - 4, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(title(), Qt::ElideRight, plot.right() - 4));
+    // Cell centres sit at 0, step, ...: the axes run half a step beyond them.
+    const double x0 = -0.5 * step_, x1 = (nx_ - 0.5) * step_;
+    const double y0 = -0.5 * step2_, y1 = (ny_ - 0.5) * step2_;
+    const AxisTicks xt = fit_ticks(std::min(x0, x1), std::max(x0, x1), tr("along step"), "m", plot.width(), true, fm);
+    draw_axis(p, xt, plot, x0, x1, Qt::BottomEdge, false, rect(), labels);
+    draw_axis_title(p, xt.title, QRect(plot.left(), plot.bottom() + fm.height() + 8, plot.width(), fm.height()), false);
+    if (ny_ > 1 && step2_ != 0) {
+        const AxisTicks yt =
+            fit_ticks(std::min(y0, y1), std::max(y0, y1), tr("along step 2"), "m", plot.height(), false, fm);
+        draw_axis(p, yt, plot, y0, y1, Qt::LeftEdge, false, rect(), labels);
+        draw_axis_title(p, yt.title, QRect(0, plot.top(), fm.height() + 4, plot.height()), true);
+    }
+    ColorBar bar = colourBar();
+    bar.layout(QRect(plot.right() + 8, 0, bar.widthNeeded(fm), plot.bottom() + fm.height() / 2 + 2), fm);
+    bar.paint(p);
+}
+
+void CScanView::mousePressEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return;
+    const int s = shotAt(e->position().toPoint());
+    if (s >= 0) emit clicked(s);
 }
 
 }  // namespace voxwave::ui

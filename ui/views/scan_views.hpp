@@ -8,6 +8,7 @@
 #include <QImage>
 #include <QPolygonF>
 #include <QWidget>
+#include <algorithm>
 #include <vector>
 
 #include "views/color_bar.hpp"
@@ -18,15 +19,16 @@ class QScrollBar;
 namespace voxwave::ui {
 
 struct ScanState {
-    std::vector<QString> names;     // table order
-    ReceiverLine line;              // order and coordinates along the receivers' line
-    std::vector<std::size_t> rank;  // table index -> row (spatial order)
-    QString position_quantity;      // "x", "position along (0.71, 0.71, 0.00)", or "receiver" (no line)
-    double t_end = 0;               // time of the last sample, s
-    QString quantity;               // "u_z", "|u|"
-    double full_scale = 1;          // value drawn at full swing and full colour, m (peak / gain)
-    bool log_scale = false;         // B-scan: |value| in dB below full scale
-    double range_db = 40;           // the dB scale's dynamic range
+    std::vector<QString> names;          // table order
+    ReceiverLine line;                   // order and coordinates along the receivers' line
+    std::vector<std::size_t> rank;       // table index -> row (spatial order)
+    QString position_quantity;           // "x", "position along (0.71, 0.71, 0.00)", or "receiver" (no line)
+    double t_end = 0;                    // time of the last sample, s
+    QString quantity;                    // "u_z", "|u|"
+    QString unit = QStringLiteral("m");  // of the values: "m", or "m/s" for a probe's velocity signals
+    double full_scale = 1;               // value drawn at full swing and full colour, m (peak / gain)
+    bool log_scale = false;              // B-scan: |value| in dB below full scale
+    double range_db = 40;                // the dB scale's dynamic range
     bool envelope = false;
     bool gate = false;
     double gate_t0 = 0, gate_t1 = 0;   // s
@@ -44,6 +46,38 @@ double scan_level(double value, double full_scale, bool log_scale, double range_
 // The colour of a level: linear, the diverging map of the field views (-1 blue, 0 white, +1
 // red); dB, their sequential map (0 black through red and yellow to 1 white).
 QRgb scan_colour(double level, bool log_scale);
+
+inline constexpr std::size_t kAScanBuckets = 600;  // A-scan points per trace beyond 2 x this many samples
+inline constexpr std::size_t kBScanColumns = 1200;
+
+// A trace decimated for drawing: every sample (t[n], at(n)) up to 2 x kAScanBuckets, else each of
+// kAScanBuckets gives its minimum and maximum in time order (no peak lost).
+template <class At>
+QPolygonF decimated_trace(std::size_t nt, const std::vector<double>& t, At at) {
+    QPolygonF pts;
+    if (nt <= 2 * kAScanBuckets) {
+        pts.reserve(qsizetype(nt));
+        for (std::size_t n = 0; n < nt; ++n) pts << QPointF(t[n], at(n));
+        return pts;
+    }
+    pts.reserve(qsizetype(2 * kAScanBuckets));
+    for (std::size_t b = 0; b < kAScanBuckets; ++b) {
+        const std::size_t n0 = b * nt / kAScanBuckets, n1 = (b + 1) * nt / kAScanBuckets;
+        std::size_t lo = n0, hi = n0;
+        for (std::size_t n = n0; n < n1; ++n) {
+            if (at(n) < at(lo)) lo = n;
+            if (at(n) > at(hi)) hi = n;
+        }
+        pts << QPointF(t[std::min(lo, hi)], at(std::min(lo, hi))) << QPointF(t[std::max(lo, hi)], at(std::max(lo, hi)));
+    }
+    return pts;
+}
+
+// Columns of a B-scan image of nt samples: one a sample, at most kBScanColumns.
+inline int bscan_columns(std::size_t nt) { return int(std::min(nt, kBScanColumns)); }
+// Row `row` of a B-scan image from the samples x: each column the sample of largest |value| in its
+// bucket, coloured by scan_level and scan_colour at the state's full scale and scale.
+void fill_bscan_row(QImage& image, int row, const std::vector<double>& x, const ScanState& state);
 
 class BScanView : public QWidget {
     Q_OBJECT
@@ -144,6 +178,44 @@ private:
     QPoint press_;
     bool moved_ = false;
     double press_t0_ = 0, press_t1_ = 0;
+};
+
+// The C-scan of a raster (or linear) probe scan: each shot's gated peak amplitude at its place,
+// `positions` columns along the scan's step by `positions2` rows along step2, in dB below the
+// largest or linear; shots not yet run stay empty (the view fills as shots complete). Axes in
+// millimetres along each step's direction from the first shot, a colour bar beside it.
+class CScanView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CScanView(QWidget* parent = nullptr);
+    // `values`: positions2 x positions, NaN where the shot has not run; steps in metres.
+    void set(int positions, int positions2, double step, double step2, const std::vector<double>& values,
+             bool log_scale, double range_db, const QString& unit);
+    int filledCells() const;
+    int selected() const { return selected_; }
+    void setSelected(int shot);
+    QRect plotRect() const;
+    int shotAt(const QPoint& pixel) const;  // -1 outside the plot
+    ColorBar colourBar() const;
+    QString title() const;  // above the plot: what it shows and the dB scale's reference
+    QSize sizeHint() const override { return {360, 220}; }
+    QSize minimumSizeHint() const override { return {200, 120}; }
+
+signals:
+    void clicked(int shot);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+
+private:
+    int nx_ = 0, ny_ = 0;
+    double step_ = 0, step2_ = 0;
+    std::vector<double> values_;
+    bool log_scale_ = true;
+    double range_db_ = 40;
+    QString unit_;
+    int selected_ = -1;
 };
 
 }  // namespace voxwave::ui

@@ -18,36 +18,6 @@
 
 namespace voxwave::ui {
 
-namespace {
-
-constexpr std::size_t kBuckets = 600;  // A-scan points per receiver beyond 2 x this many samples
-constexpr std::size_t kBScanColumns = 1200;
-
-// The buckets of a trace decimated for drawing: every sample up to 2 x kBuckets, else each of
-// kBuckets gives its minimum and maximum in time order (no peak lost).
-template <class At>
-QPolygonF decimated(std::size_t nt, const std::vector<double>& t, At at) {
-    QPolygonF pts;
-    if (nt <= 2 * kBuckets) {
-        pts.reserve(qsizetype(nt));
-        for (std::size_t n = 0; n < nt; ++n) pts << QPointF(t[n], at(n));
-        return pts;
-    }
-    pts.reserve(qsizetype(2 * kBuckets));
-    for (std::size_t b = 0; b < kBuckets; ++b) {
-        const std::size_t n0 = b * nt / kBuckets, n1 = (b + 1) * nt / kBuckets;
-        std::size_t lo = n0, hi = n0;
-        for (std::size_t n = n0; n < n1; ++n) {
-            if (at(n) < at(lo)) lo = n;
-            if (at(n) > at(hi)) hi = n;
-        }
-        pts << QPointF(t[std::min(lo, hi)], at(std::min(lo, hi))) << QPointF(t[std::max(lo, hi)], at(std::max(lo, hi)));
-    }
-    return pts;
-}
-
-}  // namespace
-
 TracePanel::TracePanel(QWidget* parent) : QWidget(parent) {
     pending_redraw_.setSingleShot(true);
     connect(&pending_redraw_, &QTimer::timeout, this, &TracePanel::redraw);
@@ -392,8 +362,9 @@ void TracePanel::redraw() {
     state_.traces.resize(nr);
     state_.envelopes.resize(state_.envelope ? nr : 0);
     for (std::size_t r = 0; r < nr; ++r) {
-        state_.traces[r] = decimated(nt, t_, [&](std::size_t n) { return values[r][n]; });
-        if (state_.envelope) state_.envelopes[r] = decimated(nt, t_, [&](std::size_t n) { return envelope_[r][n]; });
+        state_.traces[r] = decimated_trace(nt, t_, [&](std::size_t n) { return values[r][n]; });
+        if (state_.envelope)
+            state_.envelopes[r] = decimated_trace(nt, t_, [&](std::size_t n) { return envelope_[r][n]; });
     }
     // Gate: the peak of the envelope when it is shown, else of |value|.
     state_.peaks.assign(nr, {});
@@ -408,22 +379,11 @@ void TracePanel::redraw() {
             }
         }
     // B-scan: a row per receiver in spatial order; a column per sample, or per bucket of
-    // samples (its largest |value|) beyond kBScanColumns.
-    const int cols = int(std::min(nt, kBScanColumns));
-    QImage img(cols, int(nr), QImage::Format_RGB32);
+    // samples (its largest |value|) beyond kBScanColumns (bscan_columns).
+    QImage img(bscan_columns(nt), int(nr), QImage::Format_RGB32);
     for (std::size_t k = 0; k < nr; ++k) {
         const std::size_t r = state_.line.order[k];
-        const auto& x = state_.log_scale && state_.envelope ? envelope_[r] : values[r];
-        for (int c = 0; c < cols; ++c) {
-            const std::size_t n0 = std::size_t(c) * nt / std::size_t(cols);
-            const std::size_t n1 = std::max(n0 + 1, std::size_t(c + 1) * nt / std::size_t(cols));
-            std::size_t at = n0;
-            for (std::size_t n = n0; n < n1; ++n)
-                if (std::abs(x[n]) > std::abs(x[at])) at = n;
-            img.setPixel(
-                c, int(k),
-                scan_colour(scan_level(x[at], state_.full_scale, state_.log_scale, state_.range_db), state_.log_scale));
-        }
+        fill_bscan_row(img, int(k), state_.log_scale && state_.envelope ? envelope_[r] : values[r], state_);
     }
     bscan_->setImage(img);
     refreshViews();
