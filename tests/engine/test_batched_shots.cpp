@@ -184,7 +184,7 @@ TEST(BatchedShots, ScanInGroupsEqualsScanShotByShot) {
                 total = t;
                 return true;
             },
-            &note, batch);
+            &note, {}, nullptr, batch);
         // From memory on the CPU: one at a time (the single engine's sweep is faster there).
         EXPECT_NE(note.find(batch ? "3 shots stepped in groups of 2" : "one at a time: the CPU engine"),
                   std::string::npos)
