@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "cli_common.hpp"
@@ -29,6 +30,8 @@ struct Options {
     std::string backend = "cpu", precision = "fp64", out;
     std::vector<std::string> methods{"ovfem"}, types{"pml", "sponge"};
     std::vector<int> cells{5, 10, 20};
+    // PML keys to compare (each list empty: the scene's default); the PML rows run every combination.
+    std::vector<double> reflection, kappa_max, alpha_max;
     int inner = 30;       // elements from the source to the layer's inner edge
     int reference = 160;  // elements along each edge of the reference box
     double spacing = 0.002, dt = 0.25e-6, window = 70e-6;
@@ -78,15 +81,60 @@ Scene centred_box(const Options& o, Method method, Precision precision, Backend 
     return s;
 }
 
+// One combination of the PML keys given (absent: the default).
+struct PmlKeys {
+    std::optional<double> reflection, kappa_max, alpha_max;
+    std::string label() const {
+        std::string l;
+        char v[64];
+        for (const auto& [name, value] :
+             {std::pair{"R", reflection}, {"kappa_max", kappa_max}, {"alpha_max", alpha_max}})
+            if (value) {
+                std::snprintf(v, sizeof v, "%s%s %g", l.empty() ? "" : ", ", name, *value);
+                l += v;
+            }
+        return l.empty() ? l : " (" + l + ")";
+    }
+};
+
+std::vector<PmlKeys> pml_keys(const Options& o) {
+    auto or_default = [](const std::vector<double>& v) {
+        std::vector<std::optional<double>> out(v.begin(), v.end());
+        if (out.empty()) out.push_back(std::nullopt);
+        return out;
+    };
+    std::vector<PmlKeys> keys;
+    for (const auto& r : or_default(o.reflection))
+        for (const auto& k : or_default(o.kappa_max))
+            for (const auto& a : or_default(o.alpha_max)) keys.push_back({r, k, a});
+    return keys;
+}
+
 // The box with a layer of `cells` elements of `type` on all six faces, its inner edge o.inner
-// elements from the source.
+// elements from the source (a PML with the keys `keys`).
 Scene layer_box(const Options& o, Method method, Precision precision, Backend backend, int cells,
-                const std::string& type) {
+                const std::string& type, const PmlKeys& keys = {}) {
     Scene s = centred_box(o, method, precision, backend, o.inner + cells);
     s.boundary.absorbing.faces = {"x-", "x+", "y-", "y+", "z-", "z+"};
     s.boundary.absorbing.thickness = cells * o.spacing;
     s.boundary.absorbing.type = type;
+    if (type == "pml") {
+        s.boundary.absorbing.reflection = keys.reflection;
+        s.boundary.absorbing.kappa_max = keys.kappa_max;
+        s.boundary.absorbing.alpha_max = keys.alpha_max;
+    }
     return s;
+}
+
+// The layers of one method's rows: (type, keys) per thickness.
+std::vector<std::pair<std::string, PmlKeys>> layer_kinds(const Options& o) {
+    std::vector<std::pair<std::string, PmlKeys>> kinds;
+    for (const std::string& t : o.types)
+        if (t == "pml")
+            for (const PmlKeys& k : pml_keys(o)) kinds.push_back({t, k});
+        else
+            kinds.push_back({t, PmlKeys{}});
+    return kinds;
 }
 
 // 20 log10(||u_box - u_ref|| / ||u_ref||) per receiver over the window, all components.
@@ -141,13 +189,14 @@ int run_reflection(const Options& o, Backend backend, const std::string& note) {
             throw InputError("", "--types", "unknown type '" + t + "' (expected pml or sponge)");
     // Every scene validated before the first run: a layer or receiver that does not fit is bad
     // input, not a failure an hour in.
+    const std::vector<std::pair<std::string, PmlKeys>> kinds = layer_kinds(o);
     for (Method m : methods) {
         validate_scene(centred_box(o, m, precision, backend, o.reference / 2), "--reference");
         for (int c : o.cells)
-            for (const std::string& t : o.types) validate_scene(layer_box(o, m, precision, backend, c, t), "--cells");
+            for (const auto& [t, k] : kinds) validate_scene(layer_box(o, m, precision, backend, c, t, k), "--cells");
     }
     std::fprintf(stderr, "%s\n", note.c_str());
-    const int total = int(methods.size() * (1 + o.cells.size() * o.types.size()));
+    const int total = int(methods.size() * (1 + o.cells.size() * kinds.size()));
     int index = 0;
     std::ostringstream md;
     md << "## Reflection of absorbing layers, " << utc_timestamp() << "\n\n";
@@ -175,10 +224,10 @@ int run_reflection(const Options& o, Backend backend, const std::string& note) {
             timed_run(centred_box(o, m, precision, backend, o.reference / 2),
                       method + " reference " + std::to_string(o.reference) + "^3", ++index, total, o.quiet);
         for (int c : o.cells)
-            for (const std::string& t : o.types) {
-                const std::string layer = t + " " + std::to_string(c) + " cells";
-                const Result box =
-                    timed_run(layer_box(o, m, precision, backend, c, t), method + " " + layer, ++index, total, o.quiet);
+            for (const auto& [t, k] : kinds) {
+                const std::string layer = t + " " + std::to_string(c) + " cells" + k.label();
+                const Result box = timed_run(layer_box(o, m, precision, backend, c, t, k), method + " " + layer,
+                                             ++index, total, o.quiet);
                 const std::vector<double> db = reflection_db(box, ref);
                 const std::size_t worst = std::size_t(std::max_element(db.begin(), db.end()) - db.begin());
                 char cell[64];
@@ -255,6 +304,9 @@ std::function<int()> add_bench_boundary_command(CLI::App& app) {
     c->add_option("--precision", o->precision, "fp64 | fp32 (default fp64)");
     c->add_option("--cells", o->cells, "Layer thicknesses in elements (default 5 10 20)");
     c->add_option("--types", o->types, "Layer types (default pml sponge)");
+    c->add_option("--reflection", o->reflection, "PML target reflections R to compare (default: the scene's, 1e-3)");
+    c->add_option("--kappa-max", o->kappa_max, "PML kappa_max values to compare (default: the scene's)");
+    c->add_option("--alpha-max", o->alpha_max, "PML alpha_max values (1/s) to compare (default: the scene's, pi f)");
     c->add_option("--inner", o->inner,
                   "Elements from the source to the layer's inner edge (default 30; receivers scale with it)");
     c->add_option("--reference", o->reference, "Elements along each edge of the reference box (default 160)");

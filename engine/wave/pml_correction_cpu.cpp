@@ -180,10 +180,11 @@ void PmlCorrectionCpu<Real>::update_nodes(const std::array<const Real*, 3>& u, c
             for (int c = 0; c < 3; ++c) {
                 const std::size_t v = 3 * q + std::size_t(c);
                 const double y_next = (2.0 * y_[v] - one_minus_h * y_prev_[v] - a * double(f[c][n])) * inv_one_plus_h;
-                const double u_plus = pml_node_update(y_next, double(u[c][n]), t.node_scale[q],
-                                                      t.node_newton.data() + p0, t.node_poles.decay.data() + p0,
-                                                      t.node_poles.w_old.data() + p0, t.node_poles.w_new.data() + p0,
-                                                      poles, node_psi_.data() + 3 * p0 + std::size_t(c), 3);
+                const double u_plus = pml_node_update(y_next, double(u[c][n]), t.node_scale[q], poles, [&](int k) {
+                    const std::size_t p = p0 + std::size_t(k);
+                    return PmlNodePole{t.node_newton[p], t.node_poles.decay[p], t.node_poles.w_old[p],
+                                       t.node_poles.w_new[p], node_psi_.data() + 3 * p + std::size_t(c)};
+                });
                 y_prev_[v] = y_[v];
                 y_[v] = y_next;
                 u_next[c][n] = static_cast<Real>(u_plus);

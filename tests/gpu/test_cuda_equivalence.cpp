@@ -468,26 +468,30 @@ TEST_P(CudaTraces, WithAPmlEqualTheCpuEngine) {
 // The whole state after 40 steps from a random state (every layer element and node carries a
 // wave from the first step, the memory variables start at 0 on both sides): the fused step
 // (layer passes into u+ after the kernel) and the split design (into f around the product)
-// against the CPU stepper, and against each other; TCOVFEM against the CPU emulation.
+// against the CPU stepper, and against each other; TCOVFEM against the CPU emulation. With
+// Rayleigh damping (the previous moments kept per element) and without (recomputed from u-).
 TEST(CudaPml, WholeStateEqualsTheSplitDesignAndTheCpuEngine) {
     REQUIRE_CUDA();
     struct Variant {
         Method method;
         Precision precision;
     };
-    for (const bool six : {false, true})
-        for (const Variant v : {Variant{Method::Vfem, Precision::Fp64}, Variant{Method::Ovfem, Precision::Fp64},
-                                Variant{Method::Vfem, Precision::Fp32}, Variant{Method::Ovfem, Precision::Fp32},
-                                Variant{Method::Tcovfem, Precision::Fp64}}) {
-            SCOPED_TRACE(std::string(six ? "six" : "five") + " faces " + to_string(v.method) + " " +
-                         to_string(v.precision));
-            Scene s = pml_scene(1, six);
-            s.run.method = v.method;
-            s.run.precision = v.precision;
-            const WaveProblem p = build_wave_problem(s, "test");
-            ASSERT_TRUE(p.boundary.has_pml());
-            FusedAndSplit(p, 41).expect_equal_after(p, 40);
-        }
+    for (const bool damped : {true, false})
+        for (const bool six : {false, true})
+            for (const Variant v : {Variant{Method::Vfem, Precision::Fp64}, Variant{Method::Ovfem, Precision::Fp64},
+                                    Variant{Method::Vfem, Precision::Fp32}, Variant{Method::Ovfem, Precision::Fp32},
+                                    Variant{Method::Tcovfem, Precision::Fp64}}) {
+                SCOPED_TRACE(std::string(six ? "six" : "five") + " faces " + to_string(v.method) + " " +
+                             to_string(v.precision) + (damped ? " damped" : " undamped"));
+                Scene s = pml_scene(1, six);
+                s.run.method = v.method;
+                s.run.precision = v.precision;
+                if (!damped) s.damping = DampingSpec{};
+                const WaveProblem p = build_wave_problem(s, "test");
+                ASSERT_TRUE(p.boundary.has_pml());
+                ASSERT_EQ(p.rayleigh.beta != 0, damped);
+                FusedAndSplit(p, 41).expect_equal_after(p, 40);
+            }
 }
 
 // The layer changes the result (so the equalities above test the layer passes, not only the
