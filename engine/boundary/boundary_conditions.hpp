@@ -57,7 +57,7 @@ struct FaceCondition {
     AbsorbingType absorbing = AbsorbingType::None;
     double thickness = 0;  // metres, of the absorbing layer (0 without one)
     // PML only (pml_layer.hpp): the target reflection R, the real stretch on the face, the
-    // frequency shift at the inner edge (absent: pi frequency) and the frequency it is tuned to
+    // frequency shift at the inner edge (absent: 2 pi frequency) and the frequency it is tuned to
     // (0: none known, the layer takes vp / (4 thickness)).
     double reflection = 0;
     double kappa_max = 1;

@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "core/errors.hpp"
+#include "scene/run_rules.hpp"
 
 namespace voxwave {
 
@@ -40,7 +41,7 @@ PmlLayer pml_layer(const BoundaryConditions& bc, const VoxelGrid& g, double vp_m
         const double L = fc.thickness;
         const double d0 = pml_peak_damping(vp_max, L, fc.reflection);
         const double frequency = fc.frequency > 0 ? fc.frequency : vp_max / (4.0 * L);
-        const double alpha_max = fc.alpha_max.value_or(std::numbers::pi * frequency);
+        const double alpha_max = fc.alpha_max.value_or(kPmlDefaultAlphaPerHz * frequency);
         PmlProfile& pe = out.element[std::size_t(a)];
         PmlProfile& pn = out.node[std::size_t(a)];
         set_profile(pe, std::size_t(n));

@@ -172,10 +172,10 @@ BoundaryPanel::BoundaryPanel(SceneDocument* doc, QWidget* parent) : QWidget(pare
     alpha_max_ = line(tr("alpha max (1/s)"), "boundary-pml-alpha",
                       tr("The frequency shift at the layer's inner edge, in 1/s: it keeps the layer from "
                          "soaking up (and growing) very low frequencies and slow waves. 0 or more; empty: "
-                         "pi times the PML frequency."));
+                         "2 pi times the PML frequency."));
     frequency_ = line(
         tr("Frequency (kHz)"), "boundary-pml-frequency",
-        tr("The frequency the layer is tuned to (alpha max = pi x frequency). Empty: auto, from "
+        tr("The frequency the layer is tuned to (alpha max = 2 pi x frequency). Empty: auto, from "
            "the sources' wavelets (the highest centre frequency); where none has one (sampled wavelets), the layer "
            "takes vp / (4 x thickness)."));
     lay->addWidget(pml_box_);
@@ -240,8 +240,8 @@ void BoundaryPanel::refresh() {
     const double f = a.frequency.value_or(f_auto);
     reflection_->setPlaceholderText(tr("%1 (default)").arg(kPmlDefaultReflection));
     kappa_max_->setPlaceholderText(tr("%1 (default)").arg(kPmlDefaultKappaMax));
-    alpha_max_->setPlaceholderText(f > 0 ? tr("pi x f = %1").arg(std::numbers::pi * f, 0, 'g', 4)
-                                         : tr("pi x vp / (4 x thickness)"));
+    alpha_max_->setPlaceholderText(f > 0 ? tr("2 pi x f = %1").arg(kPmlDefaultAlphaPerHz * f, 0, 'g', 4)
+                                         : tr("2 pi x vp / (4 x thickness)"));
     frequency_->setPlaceholderText(f_auto > 0 ? tr("auto: %1 kHz (sources)").arg(f_auto / 1e3, 0, 'g', 6)
                                               : tr("auto: vp / (4 x thickness)"));
     const int absorbing = int(a.faces.size());
