@@ -3,7 +3,7 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu pml bench-full run-paper scaling
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -309,6 +309,17 @@ for phase in "$@"; do
             --steps 2000 2>&1 | grep -E "^\| $m \(fused" | cut -d'|' -f2-9 | tee -a "$OUT/summary.log"
         done
       done ;;
+    pml)
+      # The PML layer pass (issue 31): the gpu tests of the layer, the step-time overhead of a 10-cell
+      # layer on five faces of the paper model, and a profile of its passes (bench/results/boundary.md).
+      log "pml: gpu tests, overhead, profile"
+      ctest_phase pml-tests -L gpu -R "Pml|WithAPml" --output-on-failure --timeout 300
+      $CLI bench-boundary --backend cuda --overhead --out "$OUT/pml-overhead.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log"
+      timeout 300 /usr/local/cuda/bin/ncu --section SpeedOfLight --section LaunchStats --section Occupancy \
+        --section MemoryWorkloadAnalysis -k regex:"pml_|fused" -s 20 -c 6 \
+        $CLI bench --backend cuda --spacing 0.002 --methods ovfem --precisions fp64 --steps 30 --pml-cells 10 \
+        >"$OUT/ncu-pml.txt" 2>&1
+      grep -E "pml_|fused|Duration|DRAM Throughput|Registers Per|Achieved Occupancy" "$OUT/ncu-pml.txt" | tee -a "$OUT/summary.log" ;;
     bench-full)
       log "bench full (paper configurations)"
       $CLI bench --backend cuda --spacing 0.002 --methods ovfem tcovfem --precisions fp64 fp32 --steps 16384 \
