@@ -306,7 +306,7 @@ std::function<int()> add_bench_boundary_command(CLI::App& app) {
     c->add_option("--types", o->types, "Layer types (default pml sponge)");
     c->add_option("--reflection", o->reflection, "PML target reflections R to compare (default: the scene's, 1e-3)");
     c->add_option("--kappa-max", o->kappa_max, "PML kappa_max values to compare (default: the scene's)");
-    c->add_option("--alpha-max", o->alpha_max, "PML alpha_max values (1/s) to compare (default: the scene's, pi f)");
+    c->add_option("--alpha-max", o->alpha_max, "PML alpha_max values (1/s) to compare (default: the scene's, 2 pi f)");
     c->add_option("--inner", o->inner,
                   "Elements from the source to the layer's inner edge (default 30; receivers scale with it)");
     c->add_option("--reference", o->reference, "Elements along each edge of the reference box (default 160)");

@@ -9,6 +9,8 @@ expect_error cells-zero 1 "^voxwave-cli: error: --cells: must be positive$" "$ou
 expect_error unknown-type 1 "--types: unknown type 'perfect' \(expected pml or sponge\)$" "$out" -- bench-boundary --types perfect --inner 2 --reference 8 --out "$out" -q
 expect_error small-reference 1 "--reference: must be larger than the boxes' interior" "$out" -- bench-boundary --inner 30 --reference 40 --out "$out"
 expect_error bad-method 1 "--methods: unknown method 'fem'" "$out" -- bench-boundary --methods fem --inner 2 --reference 8 --out "$out" -q
+expect_error bad-reflection 1 "--cells: boundary.absorbing.reflection: must be between 0 and 1, exclusive \(got 2\)$" "$out" -- bench-boundary --reflection 2 --inner 2 --reference 8 --out "$out" -q
+expect_error bad-kappa 1 "--cells: boundary.absorbing.kappa_max: " "$out" -- bench-boundary --kappa-max 0.5 --inner 2 --reference 8 --out "$out" -q
 
 # 4 mm elements, the layer's inner edge 4 elements from the source, a 30 us window: the reference
 # box of 32^3 elements returns nothing inside it (its faces' echo needs 2 x 16 - 3 elements at one
@@ -30,4 +32,8 @@ for r in rows:
 print("worst: PML %.1f dB, sponge %.1f dB" % (worst["pml"], worst["sponge"]))
 assert worst["pml"] < worst["sponge"] - 10, worst
 PYEOF
+# The PML keys compared: one PML row per value, labelled with it.
+"$CLI" bench-boundary --spacing 0.004 --inner 4 --reference 32 --window 30e-6 --cells 3 --types pml \
+  --alpha-max 1e5 4e5 --out "$WORK/keys.md" -q >"$WORK/stdout" 2>"$WORK/stderr" || fail "keys run failed: $(cat "$WORK/stderr")"
+[ "$(grep -c '^| ovfem fp64 | pml 3 cells (alpha_max ' "$WORK/keys.md")" = 2 ] || fail "expected two alpha_max rows: $(cat "$WORK/keys.md")"
 finish
