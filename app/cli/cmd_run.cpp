@@ -307,8 +307,8 @@ int scan_one_process(const RunOptions& o) {
     std::optional<ArrayAcquisition> acquisition;
     try {
         const VoxelGrid model = rasterise(scene);
-        result = run_probe_scan(scene, model, o.scene, terminal_progress("scanning", o.quiet), &note, {}, nullptr,
-                                o.batch);
+        result =
+            run_probe_scan(scene, model, o.scene, terminal_progress("scanning", o.quiet), &note, {}, nullptr, o.batch);
         if (scene.scan->array_acquisition()) acquisition = scan_array_acquisition(scene, model, result, o.scene);
     } catch (const InputError& e) {
         finish_progress();

@@ -140,7 +140,8 @@ ScanPlan plan_scan_shots(const Scene& scene, const VoxelGrid& model, const std::
         return plan;
     }
     const std::vector<Vec3> centers = scan_shot_centers(scan, probe.center);
-    for (std::size_t k = 0; k < centers.size(); ++k) plan.shots.push_back(make_shot(k, centers.size(), probe, centers[k], -1));
+    for (std::size_t k = 0; k < centers.size(); ++k)
+        plan.shots.push_back(make_shot(k, centers.size(), probe, centers[k], -1));
     return plan;
 }
 
@@ -342,8 +343,8 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
             r = runner.run(inner, note);
         }
         const double loop = moving_model ? r.wall_seconds - r.setup_seconds : runner.last_loop_seconds();
-        record_shot(shot, std::move(r), std::chrono::duration<double>(std::chrono::steady_clock::now() - shot_t0).count(),
-                    loop);
+        record_shot(shot, std::move(r),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - shot_t0).count(), loop);
     }
     first.scan = std::move(rec);
     first.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -47,7 +47,8 @@ ClusterJobDialog::ClusterJobDialog(const SceneDocument* doc, QWidget* parent) : 
     modules_->setPlaceholderText(tr("e.g. cuda openmpi (module load)"));
     // A scan shares its shots over the ranks, each with the whole model: no process grid then.
     const bool scan = doc_->scene().scan.has_value();
-    process_grid_ = new QLineEdit(scan ? QString() : settings.value("cluster/process_grid", QStringLiteral("auto")).toString());
+    process_grid_ =
+        new QLineEdit(scan ? QString() : settings.value("cluster/process_grid", QStringLiteral("auto")).toString());
     process_grid_->setPlaceholderText(scan ? tr("none: the ranks share the scan's shots")
                                            : tr("auto (the run chooses), or PXxPYxPZ such as 1x2x2"));
     process_grid_->setToolTip(
