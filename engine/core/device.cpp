@@ -1,5 +1,9 @@
 #include "core/device.hpp"
 
+#include <algorithm>
+
+#include "core/errors.hpp"
+
 namespace voxwave {
 
 #if VOXWAVE_CUDA_COMPILED
@@ -14,5 +18,16 @@ std::vector<CudaDeviceInfo> cuda_devices(std::string* why) {
     return {};
 }
 #endif
+
+CudaDeviceInfo cuda_device_for_run(int device) {
+    std::string why;
+    const auto devices = cuda_devices(&why);
+    if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);
+    if (device >= int(devices.size()))
+        throw InputError(
+            "", "backend",
+            "CUDA device " + std::to_string(device) + " requested, " + std::to_string(devices.size()) + " present");
+    return devices[std::size_t(std::max(0, device))];
+}
 
 }  // namespace voxwave

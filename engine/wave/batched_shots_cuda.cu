@@ -368,14 +368,7 @@ std::vector<ShotTraces> run_shot_group_cuda(const WaveProblem& model, const std:
     if (group.empty()) return {};
     if (group.size() > std::size_t(kBlockThreads / 2))
         throw InputError("", "batch", "at most " + std::to_string(kBlockThreads / 2) + " shots a group on the GPU");
-    std::string reason;
-    const auto devices = cuda_devices(&reason);
-    if (devices.empty()) throw InputError("", "backend", "cuda requested but " + reason);
-    if (device >= int(devices.size()))
-        throw InputError(
-            "", "backend",
-            "CUDA device " + std::to_string(device) + " requested, " + std::to_string(devices.size()) + " present");
-    const CudaDeviceInfo& dev = devices[std::size_t(std::max(0, device))];
+    const CudaDeviceInfo dev = cuda_device_for_run(device);
     VOXWAVE_CUDA_CHECK(cudaSetDevice(dev.index));
     if (device_name) *device_name = dev.name;
     return model.precision == Precision::Fp64 ? run_group<double>(model, group, progress)

@@ -231,14 +231,7 @@ PlaneStrainStepperCuda::PlaneStrainStepperCuda(const WaveProblem& problem, int d
         throw std::logic_error("PlaneStrainStepperCuda: the problem is not a plane-strain (2D) one");
     if (problem.method == Method::Tcovfem)
         throw std::logic_error("PlaneStrainStepperCuda: tcovfem has no 2D engine (the scene skipped validate_scene)");
-    std::string why;
-    const auto devices = cuda_devices(&why);
-    if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);
-    if (device >= int(devices.size()))
-        throw InputError(
-            "", "backend",
-            "CUDA device " + std::to_string(device) + " requested, " + std::to_string(devices.size()) + " present");
-    const CudaDeviceInfo& dev = devices[std::size_t(std::max(0, device))];
+    const CudaDeviceInfo dev = cuda_device_for_run(device);
     VOXWAVE_CUDA_CHECK(cudaSetDevice(dev.index));
     impl_->device = dev.name;
     impl_->nn = problem.node_count();

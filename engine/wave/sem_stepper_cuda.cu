@@ -321,14 +321,7 @@ struct SemCudaTimeStepper::Impl {
 SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device) : impl_(std::make_unique<Impl>()) {
     assert_run_rules(problem);
     if (problem.method != Method::Sem) throw std::logic_error("SemCudaTimeStepper: the problem is not a sem problem");
-    std::string why;
-    const auto devices = cuda_devices(&why);
-    if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);
-    if (device >= int(devices.size()))
-        throw InputError(
-            "", "backend",
-            "CUDA device " + std::to_string(device) + " requested, " + std::to_string(devices.size()) + " present");
-    const CudaDeviceInfo& dev = devices[std::size_t(std::max(0, device))];
+    const CudaDeviceInfo dev = cuda_device_for_run(device);
     VOXWAVE_CUDA_CHECK(cudaSetDevice(dev.index));
     impl_->device = dev.name;
     // u, u-, u+, f (3 components each), three update factors, ids and the element list.

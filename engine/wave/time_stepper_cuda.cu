@@ -890,14 +890,7 @@ struct CudaTimeStepper::Impl {
 
 CudaTimeStepper::CudaTimeStepper(const WaveProblem& problem, CudaEngineOptions options)
     : impl_(std::make_unique<Impl>()) {
-    std::string why;
-    const auto devices = cuda_devices(&why);
-    if (devices.empty()) throw InputError("", "backend", "cuda requested but " + why);
-    if (options.device >= int(devices.size()))
-        throw InputError("", "backend",
-                         "CUDA device " + std::to_string(options.device) + " requested, " +
-                             std::to_string(devices.size()) + " present");
-    const CudaDeviceInfo& dev = devices[std::size_t(std::max(0, options.device))];
+    const CudaDeviceInfo dev = cuda_device_for_run(options.device);
     // The host tables on a second thread while cudaSetDevice creates the context; both took
     // about 0.1 s on the paper model at 2 mm, where the whole setup took 0.24 s.
     std::future<HostTables<double>> tables64;
