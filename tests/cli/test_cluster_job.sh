@@ -87,9 +87,9 @@ grep -qxF 'mpirun -np "$SLURM_NTASKS" voxwave-cli run scene.json -o result.h5 --
 # "auto" is the run's own choice: nothing to pass, and a scan job takes it.
 "$CLI" cluster-job "$bscan" --gpus 4 --process-grid auto --dir "$WORK/autojob" >/dev/null 2>&1 || fail "--process-grid auto"
 grep -q -- "--process-grid" "$WORK/autojob/job.slurm" && fail "--process-grid auto reached the script"
-expect_error grid-ranks 1 "^voxwave-cli: error: --process-grid: process grid 1x2x2 has 4 ranks, the job has 6$" \
+expect_error grid-ranks6 1 "^voxwave-cli: error: --process-grid: 1x2x2 has 4 ranks, the job has 6 GPUs \(one rank each\)$" \
   "$bad/job.slurm" -- cluster-job "$block" --gpus 6 --process-grid 1x2x2 --dir "$bad"
-expect_error grid-form 1 "^voxwave-cli: error: --process-grid: '2x;2' is not PXxPYxPZ" "$bad/job.slurm" -- \
+expect_error grid-form-char 1 "^voxwave-cli: error: --process-grid: '2x;2' is not auto or ranks along x, y and z" "$bad/job.slurm" -- \
   cluster-job "$block" --gpus 4 --process-grid "2x;2" --dir "$bad"
 expect_error scan-grid 1 "^voxwave-cli: error: --process-grid: a scan shares its shots over the ranks" "$bad/job.slurm" -- \
   cluster-job "$bscan" --gpus 4 --process-grid 1x2x2 --dir "$bad"
