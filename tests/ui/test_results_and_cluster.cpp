@@ -349,7 +349,8 @@ private slots:
         QVERIFY(r.okButton()->isEnabled());
         r.processGridEdit()->setText("2x;2");
         QVERIFY(!r.okButton()->isEnabled());
-        QVERIFY2(r.errorText().contains("Process grid: '2x;2' is not auto or ranks along x, y and z"), qPrintable(r.errorText()));
+        QVERIFY2(r.errorText().contains("Process grid: '2x;2' is not auto or ranks along x, y and z"),
+                 qPrintable(r.errorText()));
         r.processGridEdit()->setText("");
         QVERIFY(r.okButton()->isEnabled());
         QVERIFY(!r.preview()->toPlainText().contains("--process-grid"));
