@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
+#include "core/errors.hpp"
 #include "core/host_device.hpp"
 #include "wave/wavelet.hpp"
 
@@ -38,6 +40,20 @@ void add_point_sources(const Sources& sources, double t, int components, std::si
         for (int c = 0; c < components; ++c)
             u_next[std::size_t(c) * nn + s.node] += scale * static_cast<Real>(s.force[c] * w);
     }
+}
+
+// A state vector (u or u-, given in double) as every stepper holds it: `components` x nn, component
+// major, in Real, held at 0 at the nodes where held(n) (fixed or massless: the update never moves
+// them, so a state that moved them would not be one the scheme can reach). The one home of
+// set_state's rule; throws RuntimeError("set_state: wrong vector size").
+template <class Real, class Held>
+std::vector<Real> stepper_state(const std::vector<double>& v, int components, std::size_t nn, Held held) {
+    if (v.size() != std::size_t(components) * nn) throw RuntimeError("set_state: wrong vector size");
+    std::vector<Real> out(v.begin(), v.end());
+    for (std::size_t n = 0; n < nn; ++n)
+        if (held(n))
+            for (int c = 0; c < components; ++c) out[std::size_t(c) * nn + n] = Real(0);
+    return out;
 }
 
 }  // namespace voxwave

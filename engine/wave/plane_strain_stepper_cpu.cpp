@@ -44,13 +44,10 @@ PlaneStrainStepperCpu<Real>::PlaneStrainStepperCpu(const WaveProblem& problem)
 
 template <class Real>
 void PlaneStrainStepperCpu<Real>::set_state(const std::vector<double>& u_prev, const std::vector<double>& u) {
-    if (u_prev.size() != 2 * nn_ || u.size() != 2 * nn_) throw RuntimeError("set_state: wrong vector size");
-    for (std::size_t i = 0; i < 2 * nn_; ++i) {
-        u_[i] = static_cast<Real>(u[i]);
-        up_[i] = static_cast<Real>(u_prev[i]);
-    }
-    for (std::size_t n = 0; n < nn_; ++n)
-        if (dt2_inv_mass_[n] == Real(0)) u_[n] = u_[nn_ + n] = up_[n] = up_[nn_ + n] = Real(0);
+    const auto held = [this](std::size_t n) { return dt2_inv_mass_[n] == Real(0); };
+    std::vector<Real> next = stepper_state<Real>(u, 2, nn_, held), prev = stepper_state<Real>(u_prev, 2, nn_, held);
+    u_ = std::move(next);
+    up_ = std::move(prev);
 }
 
 template <class Real>

@@ -148,10 +148,8 @@ public:
     }
 
     void set_state(const std::vector<double>& up, const std::vector<double>& u) override {
-        if (up.size() != 2 * nn_ || u.size() != 2 * nn_) throw RuntimeError("set_state: wrong vector size");
-        std::vector<Real> a(u.begin(), u.end()), b(up.begin(), up.end());
-        for (std::size_t n = 0; n < nn_; ++n)
-            if (host_mass_zero_[n]) a[n] = a[nn_ + n] = b[n] = b[nn_ + n] = Real(0);
+        const auto held = [this](std::size_t n) { return bool(host_mass_zero_[n]); };
+        const std::vector<Real> a = stepper_state<Real>(u, 2, nn_, held), b = stepper_state<Real>(up, 2, nn_, held);
         u_.upload(a);
         up_.upload(b);
     }

@@ -200,11 +200,8 @@ struct Engine final : EngineBase {
     std::size_t node_count() const override { return nn_; }
 
     void set_state(const std::vector<double>& up, const std::vector<double>& u) override {
-        if (up.size() != 3 * nn_ || u.size() != 3 * nn_) throw RuntimeError("set_state: wrong vector size");
-        std::vector<Real> hu(u.begin(), u.end()), hp(up.begin(), up.end());
-        for (std::size_t n = 0; n < nn_; ++n)
-            if (host_a_[n] == Real(0))
-                for (int c = 0; c < 3; ++c) hu[c * nn_ + n] = hp[c * nn_ + n] = Real(0);
+        const auto held = [this](std::size_t n) { return host_a_[n] == Real(0); };
+        const std::vector<Real> hu = stepper_state<Real>(u, 3, nn_, held), hp = stepper_state<Real>(up, 3, nn_, held);
         u_.upload(hu);
         up_.upload(hp);
     }

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
+#include "wave/central_difference.hpp"
 #include "wave/update_coefficients.hpp"
 
 namespace voxwave {
@@ -65,15 +66,10 @@ std::array<Real*, 3> CpuTimeStepper<Real>::ptrs(std::vector<Real>& v) const {
 
 template <class Real>
 void CpuTimeStepper<Real>::set_state(const std::vector<double>& u_prev, const std::vector<double>& u) {
-    if (u_prev.size() != 3 * nn_ || u.size() != 3 * nn_) throw RuntimeError("set_state: wrong vector size");
-    for (std::size_t i = 0; i < 3 * nn_; ++i) {
-        u_[i] = static_cast<Real>(u[i]);
-        up_[i] = static_cast<Real>(u_prev[i]);
-    }
-    // Constrained and massless nodes never move: make the state consistent with that.
-    for (std::size_t n = 0; n < nn_; ++n)
-        if (dt2_inv_mass_[n] == Real(0))
-            for (int c = 0; c < 3; ++c) u_[c * nn_ + n] = up_[c * nn_ + n] = Real(0);
+    const auto held = [this](std::size_t n) { return dt2_inv_mass_[n] == Real(0); };
+    std::vector<Real> next = stepper_state<Real>(u, 3, nn_, held), prev = stepper_state<Real>(u_prev, 3, nn_, held);
+    u_ = std::move(next);
+    up_ = std::move(prev);
     if (pml_) pml_->reset(cptrs(up_), cptrs(u_));
 }
 

@@ -346,11 +346,8 @@ public:
     }
 
     void set_state(const std::vector<double>& up, const std::vector<double>& u) override {
-        if (up.size() != 3 * nn_ || u.size() != 3 * nn_) throw RuntimeError("set_state: wrong vector size");
-        std::vector<Real> a(u.begin(), u.end()), b(up.begin(), up.end());
-        for (std::size_t n = 0; n < nn_; ++n)
-            if (host_a_[n] == Real(0))
-                for (int c = 0; c < 3; ++c) a[c * nn_ + n] = b[c * nn_ + n] = Real(0);
+        const auto held = [this](std::size_t n) { return host_a_[n] == Real(0); };
+        const std::vector<Real> a = stepper_state<Real>(u, 3, nn_, held), b = stepper_state<Real>(up, 3, nn_, held);
         u_.upload(a);
         um_.upload(b);
         if (pml_) pml_->reset(state(um_), state(u_));
