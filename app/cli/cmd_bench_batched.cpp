@@ -51,8 +51,11 @@ Scene bench_scene(const BenchBatchedOptions& o, double ds) {
 }
 
 int run(const BenchBatchedOptions& o) {
-    if (o.nx < 2 || o.ny < 2 || o.nz < 2 || o.shots < 1 || o.steps < 1 || o.singles < 0)
-        throw InputError("", "--size", "at least 2 elements per axis, 1 shot and 1 step are needed");
+    if (o.nx < 2 || o.ny < 2 || o.nz < 2)
+        throw InputError("", o.nx < 2 ? "--size" : o.ny < 2 ? "--ny" : "--nz", "at least 2 elements per axis");
+    if (o.shots < 1) throw InputError("", "--shots", "at least 1 shot");
+    if (o.steps < 1) throw InputError("", "--steps", "at least 1 step");
+    if (o.singles < 0) throw InputError("", "--single-runs", "must not be negative");
     const double ds = 0.1e-3;
     Scene scene = bench_scene(o, ds);
     validate_scene(scene, "bench-batched");

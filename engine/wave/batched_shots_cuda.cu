@@ -4,16 +4,11 @@
 // and a step runs the fused single-shot kernel (fused_step.cuh: one sweep, forces kept on chip,
 // sources added and receivers sampled in the same kernel) once per member, back to back on one
 // stream, with the model's tables (material ids, Lame constants, dt^2/m, the sponge's factors)
-// uploaded once and read by every member. Why not a kernel with the batch inside it
-// (docs/architecture.md#batched-shots has the bytes and the resources): a member moves the same
-// 72 bytes of state a node (u, u-, u+ in FP64) and needs the same element work (about 190 FP64
-// operations an element) as a single run, and the only data the batch shares, ids and dt^2/m,
-// is 9 bytes a node. A kernel that holds the batch innermost (a warp = the members of one node)
-// gets no more coalescing than the fused kernel's x rows already have, and it needs G members'
-// partial forces and operands on chip per node instead of one: in FP64 one member a thread
-// already takes 118 registers and 70 KB of shared memory per 256-node tile, so G members a
-// tile leave either 1 block per SM or a tile too small for its halo (the node-centred batched
-// kernel this replaces computed each element 2.3 times and ran at 0.92x of the single runs).
+// uploaded once and read by every member. Not the batch inside one kernel: per member it would
+// move the same state (72 B a node in FP64) and do the same element work, and G members a tile
+// need G times the fused kernel's on-chip room or a tile G times smaller (the bytes and the
+// resources: docs/architecture.md#batched-shots; the member-lane kernel this replaces computed
+// each element 2.3 times and ran at 0.92x of the single runs).
 //
 // The receivers' u^n come back from the kernel's samples, u^N from a gather after the last step,
 // and the velocity is (u^{n+1} - u^{n-1}) / 2 dt as the single CUDA run makes it.
