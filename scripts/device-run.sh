@@ -381,13 +381,13 @@ PYEOF
       log "batched shots (32 shots, 4 M elements, 2000 steps)"
       ctest_phase gpu-tests-batched -R "^BatchedShots" --output-on-failure --timeout 300
       $CLI bench-batched --backend cuda --shots 32 --steps 2000 --batch 32 --out "$OUT/imaging.md" 2>&1 \
-        | grep -E "^\||error" | tee -a "$OUT/summary.log"
+        | grep -E "^\||per shot-step|error" | tee -a "$OUT/summary.log"
       for b in ${BATCHES:-8 16}; do
         $CLI bench-batched --backend cuda --shots 32 --steps 2000 --batch $b --single-runs 4 --out "$OUT/imaging.md" 2>&1 \
-          | grep -E "^\| cuda|error" | tee -a "$OUT/summary.log"
+          | grep -E "^\| cuda|per shot-step|error" | tee -a "$OUT/summary.log"
       done
       $CLI bench-batched --backend cuda --shots 32 --steps 2000 --batch 32 --precision fp32 --single-runs 4 \
-        --out "$OUT/imaging.md" 2>&1 | grep -E "^\| cuda|error" | tee -a "$OUT/summary.log" ;;
+        --out "$OUT/imaging.md" 2>&1 | grep -E "^\| cuda|per shot-step|error" | tee -a "$OUT/summary.log" ;;
     run-paper)
       log "full paper run, tcovfem M=8 with receivers"
       for m in tcovfem ovfem; do

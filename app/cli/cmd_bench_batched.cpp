@@ -51,8 +51,11 @@ Scene bench_scene(const BenchBatchedOptions& o, double ds) {
 }
 
 int run(const BenchBatchedOptions& o) {
-    if (o.nx < 2 || o.ny < 2 || o.nz < 2 || o.shots < 1 || o.steps < 1 || o.singles < 0)
-        throw InputError("", "--size", "at least 2 elements per axis, 1 shot and 1 step are needed");
+    if (o.nx < 2 || o.ny < 2 || o.nz < 2)
+        throw InputError("", o.nx < 2 ? "--size" : o.ny < 2 ? "--ny" : "--nz", "at least 2 elements per axis");
+    if (o.shots < 1) throw InputError("", "--shots", "at least 1 shot");
+    if (o.steps < 1) throw InputError("", "--steps", "at least 1 step");
+    if (o.singles < 0) throw InputError("", "--single-runs", "must not be negative");
     const double ds = 0.1e-3;
     Scene scene = bench_scene(o, ds);
     validate_scene(scene, "bench-batched");
@@ -132,6 +135,16 @@ int run(const BenchBatchedOptions& o) {
                   model.grid.element_count(), o.shots, std::min<std::size_t>(group, shots.size()), o.steps, single_s,
                   batched_s, single_s / batched_s, worst);
     md << row;
+    // Per shot-step, against the state a member-step must move (u, u-, u+: 9 values a node).
+    const double member_steps = double(o.shots) * double(o.steps);
+    const double state_bytes = 9.0 * double(model.node_count()) * (model.precision == Precision::Fp64 ? 8.0 : 4.0);
+    char per[320];
+    std::snprintf(per, sizeof per,
+                  "\n- per shot-step: batched %.1f us, single runs %.1f us; state traffic (u, u-, u+: %.0f B a "
+                  "node) %.3g GB/s batched\n",
+                  1e6 * batched_s / member_steps, 1e6 * single_s / member_steps,
+                  state_bytes / double(model.node_count()), 1e-9 * state_bytes * member_steps / batched_s);
+    md << per;
     print_and_append(md.str(), o.out);
     return kOk;
 }

@@ -1,10 +1,11 @@
 // Many shots of one model stepped together (docs/architecture.md#batched-shots): an FMC with N
-// elements, or a scan, is N runs that differ only in their sources and receivers. The batched
-// steppers hold B displacement fields with the batch innermost ([node][component][member]), so
-// each element's material, the node's update factors and all index arithmetic are loaded once
-// and applied to B right-hand sides: on the CPU the B members are the SIMD lanes of the element
-// kernel, on the GPU the consecutive threads of a warp (one coalesced load per node and
-// component for the whole batch).
+// elements, or a scan, is N runs that differ only in their sources and receivers. The model's
+// tables are built and uploaded once for the group. On the CPU the B displacement fields are
+// held with the batch innermost ([node][component][member]), so each element's material, the
+// node's update factors and all index arithmetic are loaded once and applied to B right-hand
+// sides, the members being the SIMD lanes of the element kernel. On the GPU each member is a
+// single run's state and a step is the fused single-shot kernel once per member, all of them
+// reading the shared tables (batched_shots_cuda.cu says why the batch is not inside the kernel).
 //
 // Supported: VFEM and OVFEM in FP64 and FP32 on the CPU and CUDA, TCOVFEM on the CPU (each
 // member's element product through the INT8 digits, the element's matrix and factors shared), with
