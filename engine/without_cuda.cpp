@@ -18,6 +18,7 @@
 #include "poisson/direct_solver_cuda.hpp"
 #include "wave/batched_shots.hpp"
 #include "wave/plane_strain_stepper_cuda.hpp"
+#include "wave/sector_imaging.hpp"
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/slice_staging.hpp"
 #include "wave/tfm_imaging.hpp"
@@ -115,6 +116,7 @@ bool DeviceSliceStaging::copy_latest(float*, std::size_t, void*, StagedSliceInfo
 }
 
 std::vector<double> delay_and_sum_cuda(const DelayAndSumProblem&) { no_cuda(); }
+std::vector<double> sector_lines_cuda(const DelayAndSumProblem&) { no_cuda(); }
 
 // poisson
 namespace poisson {

@@ -1,7 +1,9 @@
 // `voxwave-cli compare A.h5 B.h5 [--tolerance T]`: how far two result files' traces are apart.
 // Per receiver (matched by name) the largest |a - b| over time and components relative to the
 // largest |b| of that receiver, for displacement and velocity, and the paper's eq. 18 error; per
-// probe (matched by name) the same for its received velocity signals.
+// probe (matched by name) the same for its received velocity signals; for two scans of one probe
+// with the same shots (voxwave-cli scan's files, an FMC's or PWI's included: their /fmc or /pwi
+// data are the scan's rows) the same over every shot's signals.
 // Exit code 0 when every receiver is within the tolerance (when one is given), 4 when not.
 #include <algorithm>
 #include <cmath>
@@ -85,9 +87,26 @@ int compare(const Options& o) {
         ++matched;
         std::printf("| probe %s | | %.3g |\n", pa.name.c_str(), d);
     }
+    std::size_t scans = 0;
+    // A scan's every shot (matched when both files scan the same probe with as many values), relative
+    // to the largest |b| over all shots.
+    if (a.scan && b.scan && a.scan->probe == b.scan->probe &&
+        a.scan->shot_signals.size() == b.scan->shot_signals.size()) {
+        double diff = 0, peak = 0;
+        for (std::size_t k = 0; k < a.scan->shot_signals.size(); ++k) {
+            diff = std::max(diff, std::fabs(a.scan->shot_signals[k] - b.scan->shot_signals[k]));
+            peak = std::max(peak, std::fabs(b.scan->shot_signals[k]));
+        }
+        const double d = peak > 0 ? diff / peak : diff;
+        worst = std::max(worst, d);
+        ++matched;
+        ++scans;
+        std::printf("| scan %s (%zu shots) | | %.3g |\n", a.scan->probe.c_str(), a.scan->shot_positions.size(), d);
+    }
     if (matched == 0) throw InputError(o.a, "receivers", "no receiver or probe name is in both files");
     std::printf("largest relative difference %.3g over %zu receivers and %zu probes", worst, receivers,
-                matched - receivers);
+                matched - receivers - scans);
+    if (scans > 0) std::printf(" and the scan's %zu shots", a.scan->shot_positions.size());
     if (receivers > 0) std::printf("; eq. 18 error %.3g", paper_trace_error(a, b));
     std::printf("\n");
     if (o.tolerance >= 0 && !(worst <= o.tolerance)) {

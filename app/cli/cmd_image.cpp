@@ -1,13 +1,13 @@
-// `voxwave-cli image F.h5 [--method tfm|pwi] [--mode LL|TT|LT] [--region LAT0 LAT1 DEPTH0 DEPTH1]
-// [--pixel M] [--velocity V] [--shear-velocity V] --out I.h5`: a TFM or plane-wave compounded
-// image of an FMC or PWI acquisition (docs/architecture.md#imaging).
+// `voxwave-cli image F.h5 [--method tfm|pwi|sector] [--mode LL|TT|LT] [--region LAT0 LAT1 DEPTH0 DEPTH1]
+// [--pixel M] [--velocity V] [--shear-velocity V] --out I.h5`: a TFM, plane-wave compounded or
+// sector image of an FMC or PWI acquisition (docs/architecture.md#imaging).
 #include <cstdio>
 #include <memory>
 
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "core/errors.hpp"
-#include "wave/tfm_imaging.hpp"
+#include "wave/sector_imaging.hpp"
 
 namespace voxwave::cli {
 namespace {
@@ -32,14 +32,11 @@ int make(const ImageOptions& o) {
     r.vs = o.shear_velocity;
     check_output_path(o.out);
     const ArrayAcquisition a = read_array_acquisition_h5(o.input);
-    // The method follows the file unless given: an FMC gives TFM, a PWI plane-wave compounding.
-    r.method = !o.method.empty()                ? parse_imaging_method(o.method, "--method")
-               : a.type == AcquisitionType::Pwi ? ImagingMethod::Pwi
-                                                : ImagingMethod::Tfm;
     Image image;
     std::string note;
     try {
-        image = make_image(a, r, o.input, terminal_progress("image", o.quiet), &note);
+        // The method follows the file unless given: an FMC gives TFM, a PWI plane-wave compounding.
+        image = make_image_by_method(a, o.method, r, o.input, terminal_progress("image", o.quiet), &note, "--method");
     } catch (const InputError& e) {
         // The request's fields are the options that set them.
         if (e.file().empty() && e.field().find('-') != 0) throw InputError("", "--" + e.field(), e.reason());
@@ -64,9 +61,12 @@ int make(const ImageOptions& o) {
 
 std::function<int()> add_image_command(CLI::App& app) {
     auto o = std::make_shared<ImageOptions>();
-    CLI::App* c = app.add_subcommand("image", "TFM or plane-wave compounded image of an FMC or PWI acquisition");
+    CLI::App* c =
+        app.add_subcommand("image", "TFM, plane-wave compounded or sector image of an FMC or PWI acquisition");
     c->add_option("acquisition", o->input, "HDF5 file with /fmc or /pwi (data, time, element_positions)")->required();
-    c->add_option("--method", o->method, "tfm (FMC) | pwi (plane waves); default: what the file holds");
+    c->add_option("--method", o->method,
+                  "tfm (FMC) | pwi (plane waves) | sector (PWI: each steered plane wave's own line, drawn as a fan); "
+                  "default: what the file holds");
     c->add_option("--mode", o->mode, "Wave types of the transmit and receive legs: LL | TT | LT (default LL)");
     c->add_option("--region", o->region,
                   "LAT0 LAT1 DEPTH0 DEPTH1 in m, from the array centre (default: the aperture, from two "

@@ -19,7 +19,8 @@ namespace voxwave {
 // rank's own steps. Each rank takes CUDA device local_rank % devices when the backend is CUDA.
 // An error on any rank makes every rank throw (the failing rank its own error, the others
 // RuntimeError "the scan failed on another rank"), so no rank waits for a gather that never comes.
-// `batch`: run_probe_scan's, for each rank's share of the shots.
+// `batch`: run_probe_scan's, for each rank's share of the shots. wall_seconds is the slowest
+// rank's scan, wall_seconds - setup_seconds the slowest rank's shot loops (probe_scan.hpp).
 Result run_probe_scan_distributed(const Scene& scene, VoxelGrid model, const std::string& label, const MpiWorld& world,
                                   const ProgressFn& progress, std::string* backend_note = nullptr,
                                   std::size_t batch = 1);

@@ -63,4 +63,21 @@ VOXWAVE_HD void add_interpolated_sample(const DelayAndSumProblem& p, long long s
     im += (1 - w) * p.signal_im[i] + w * p.signal_im[i + 1];
 }
 
+// Sector scans (sector_imaging.hpp): range i of plane wave tx's own line from the array centre.
+// The ranges are the problem's depth axis (depth0, pixel, n_depth), so the CPU and CUDA sectors
+// sample the same points.
+VOXWAVE_HD double sector_range(const DelayAndSumProblem& p, int i) { return p.depth0 + double(i) * p.pixel; }
+
+// The sector image's envelope at `range` on plane wave tx's line, at (range sin theta, range cos
+// theta): the plane wave's time there plus each receiver's leg (dynamic receive focusing).
+VOXWAVE_HD double sector_line_value(const DelayAndSumProblem& p, int tx, double range) {
+    const double lateral = range * p.plane_sin[tx], depth = range * p.plane_cos[tx];
+    const double t_tx = transmit_time(p, tx, lateral, depth);
+    double re = 0, im = 0;
+    for (int rx = 0; rx < p.n_rx; ++rx)
+        add_interpolated_sample(p, (long long)tx * p.n_rx + rx,
+                                t_tx + element_leg_time(p, rx, lateral, depth, p.speed_rx), re, im);
+    return sqrt(re * re + im * im);
+}
+
 }  // namespace voxwave

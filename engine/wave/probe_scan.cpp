@@ -274,7 +274,9 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
     rec.gated = scan.gated;
     rec.gate_start = scan.gate_start;
     rec.gate_end = scan.gate_end;
+    double loops = 0;  // this process's shots' time loops, s
     auto record_shot = [&](const ScanShot& shot, Result r, double shot_seconds, double loop_seconds) {
+        loops += loop_seconds;
         const auto it = std::find_if(r.probes.begin(), r.probes.end(),
                                      [&](const ProbeRecord& pr) { return pr.name == probe.name; });
         if (it == r.probes.end()) throw RuntimeError("run_probe_scan: the shot recorded no probe '" + probe.name + "'");
@@ -293,16 +295,20 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
     const std::vector<std::size_t> mine = shared_shots(shots.size(), share);
     if (batch != 1 && !moving_model) {
         // The shots differ only in their sources and receivers: stepped together (batched_shots.hpp).
+        // Each shot's probes are placed on the base problem itself and taken out of it (a copy of
+        // the whole model a shot would cost more than the placing).
         std::vector<ShotSources> sources;
         for (std::size_t k : mine) {
-            WaveProblem p = base;
             try {
-                place_probes(p, shots[k]);
+                place_probes(base, shots[k]);
             } catch (const InputError& e) {
                 throw shot_error(shots[k], e);
             }
-            sources.push_back(shot_sources(p));
+            sources.push_back(shot_sources(base));
         }
+        base.sources.resize(base.scene_source_count);
+        base.receivers.resize(base.scene_receiver_count);
+        base.probes.clear();
         BatchedShotOptions options;
         options.batch = batch;
         options.cuda_device = share.cuda_device;
@@ -348,6 +354,9 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
     }
     first.scan = std::move(rec);
     first.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // A scan's set-up is all but its shots' time loops (building and restarting the steppers,
+    // uploads, placing the probes), so that wall_seconds - setup_seconds is the loops alone.
+    first.setup_seconds = std::max(0.0, first.wall_seconds - loops);
     return first;
 }
 

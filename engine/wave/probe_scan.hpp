@@ -95,7 +95,8 @@ std::vector<double> delay_and_sum(const std::vector<double>& element_signals, st
 // rasterised at its spacing): each shot places the other probes where the scene has them and
 // the scan probe as plan_scan_shots says (its shot centre; an FMC's or PWI's firing). Every shot's position is checked
 // before the first runs (InputError(label, "scan", "shot K at (x, y, z) m: reason")). The result is the first shot's
-// (its traces and /probes) with the whole scan in Result::scan; with a gate, the C-scan holds
+// (its traces and /probes) with the whole scan in Result::scan (wall_seconds: the scan after the
+// model was built; setup_seconds: all of it but the shots' time loops); with a gate, the C-scan holds
 // each shot's peak |S(t)| in the gate (S the delay-and-sum, a piston's signal itself).
 // `progress` counts steps over all shots; `backend_note` gets the first shot's note.
 // The shots run back to back on one stepper (ShotRunner: the model and, on CUDA, its device

@@ -10,13 +10,29 @@
 
 namespace voxwave {
 
+std::vector<double> sector_lines_cpu(const DelayAndSumProblem& p, const ProgressFn& progress) {
+    const int na = p.n_tx, nr = p.n_depth;
+    std::vector<double> values(std::size_t(na) * std::size_t(nr), 0.0);
+    for (int k = 0; k < na; ++k) {
+        if (progress && !progress(k, na)) throw Cancelled();
+#pragma omp parallel for schedule(static)
+        for (int i = 0; i < nr; ++i)
+            values[std::size_t(i) * std::size_t(na) + std::size_t(k)] = sector_line_value(p, k, sector_range(p, i));
+    }
+    if (progress) progress(na, na);
+    return values;
+}
+
 SectorImage make_sector_image(const ArrayAcquisition& a, const ImagingRequest& request, const std::string& source,
-                              const ProgressFn& progress) {
+                              const ProgressFn& progress, std::string* note) {
     if (a.type != AcquisitionType::Pwi)
         throw InputError("", "method", "a sector image needs steered plane-wave shots (a PWI acquisition)");
     ImagingRequest r = request;
     r.method = ImagingMethod::Pwi;
     const ImagingSetup s = resolve_imaging(a, r);
+    std::string why;
+    const Backend backend = resolve_backend(r.backend, why);
+    if (note) *note = why;
     std::vector<double> re, im, plane;
     acquisition_analytic_signals(a, re, im);
     const DelayAndSumProblem p = delay_and_sum_problem(a, s, re, im, plane);
@@ -26,29 +42,31 @@ SectorImage make_sector_image(const ArrayAcquisition& a, const ImagingRequest& r
     out.element_lateral = s.element_lateral;
     out.mode = to_string(r.mode);
     out.source = source;
+    out.backend = to_string(backend);
     out.vp = s.vp;
     out.vs = s.vs;
     out.pixel = s.pixel;
     out.frequency = s.frequency;
-    const std::size_t na = out.n_angle(), nr = out.n_range();
-    out.values.assign(na * nr, 0.0);
-    for (std::size_t k = 0; k < na; ++k) {
-        if (progress && !progress(std::int64_t(k), std::int64_t(na))) throw Cancelled();
-        const int tx = int(k);
-#pragma omp parallel for schedule(static)
-        for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(nr); ++i) {
-            const double range = out.ranges[std::size_t(i)];
-            const double lateral = range * p.plane_sin[tx], depth = range * p.plane_cos[tx];
-            const double t_tx = transmit_time(p, tx, lateral, depth);
-            double sum_re = 0, sum_im = 0;
-            for (int rx = 0; rx < p.n_rx; ++rx)
-                add_interpolated_sample(p, (long long)tx * p.n_rx + rx,
-                                        t_tx + element_leg_time(p, rx, lateral, depth, p.speed_rx), sum_re, sum_im);
-            out.values[std::size_t(i) * na + k] = std::hypot(sum_re, sum_im);
-        }
+    if (backend == Backend::Cuda) {
+        out.values = sector_lines_cuda(p);
+        if (progress) progress(p.n_tx, p.n_tx);
+    } else {
+        out.values = sector_lines_cpu(p, progress);
     }
-    if (progress) progress(std::int64_t(na), std::int64_t(na));
     return out;
+}
+
+Image make_image_by_method(const ArrayAcquisition& a, const std::string& method, ImagingRequest r,
+                           const std::string& source, const ProgressFn& progress, std::string* note,
+                           const std::string& field) {
+    if (method == "sector") return sector_scan_conversion(make_sector_image(a, r, source, progress, note));
+    if (method.empty())
+        r.method = a.type == AcquisitionType::Pwi ? ImagingMethod::Pwi : ImagingMethod::Tfm;
+    else if (method == "tfm" || method == "pwi")
+        r.method = parse_imaging_method(method, field);
+    else
+        throw InputError("", field, "'" + method + "' is not an imaging method (tfm, pwi or sector)");
+    return make_image(a, r, source, progress, note);
 }
 
 Image sector_scan_conversion(const SectorImage& sector, double pixel) {
@@ -94,7 +112,7 @@ Image sector_scan_conversion(const SectorImage& sector, double pixel) {
     im.element_depth.assign(sector.element_lateral.size(), 0.0);
     im.method = "sector";
     im.mode = sector.mode;
-    im.backend = "cpu";
+    im.backend = sector.backend.empty() ? "cpu" : sector.backend;
     im.source = sector.source;
     im.vp = sector.vp;
     im.vs = sector.vs;

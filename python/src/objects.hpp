@@ -7,6 +7,7 @@
 #include "model/voxel_grid.hpp"
 #include "scene/result.hpp"
 #include "scene/scene.hpp"
+#include "wave/array_acquisition.hpp"
 #include "wave/dispersion.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -30,10 +31,17 @@ struct ProblemObject {
     std::string label;
 };
 
+// voxwave.Acquisition: an FMC's or PWI's element signals and the array's frame (/fmc or /pwi).
+struct AcquisitionObject {
+    std::shared_ptr<const ArrayAcquisition> acquisition;
+};
+
 // voxwave.Result: a run's or a result file's traces; `note` says which backend ran and why.
+// `acquisition`: an fmc or pwi scan's /fmc or /pwi (null for other results).
 struct ResultObject {
     std::shared_ptr<const Result> result;
     std::string note;
+    std::shared_ptr<const ArrayAcquisition> acquisition;
 };
 
 // voxwave.Dispersion: a dispersion table and what it was computed for.

@@ -9,7 +9,9 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "core/hdf5_util.hpp"
 #include "objects.hpp"
+#include "wave/tfm_imaging.hpp"
 
 namespace voxwave::python {
 namespace {
@@ -163,6 +165,12 @@ void bind_probe_and_scan(py::module_& m) {
         });
 }
 
+// The result's /fmc or /pwi as voxwave.Acquisition; None when it has none or another kind.
+std::optional<AcquisitionObject> acquisition_of(const ResultObject& o, std::optional<AcquisitionType> kind) {
+    if (!o.acquisition || (kind && o.acquisition->type != *kind)) return std::nullopt;
+    return AcquisitionObject{o.acquisition};
+}
+
 std::size_t receiver_index(const ResultObject& o, const std::string& name) {
     const auto& names = o.result->receiver_names;
     for (std::size_t i = 0; i < names.size(); ++i)
@@ -197,6 +205,17 @@ void bind_results(py::module_& m) {
         .def_property_readonly("scan", &scan_of,
                                "The scan's shots (voxwave.Scan) of voxwave.scan or voxwave-cli scan; None "
                                "for a plain run.")
+        .def_property_readonly(
+            "acquisition", [](const ResultObject& o) { return acquisition_of(o, std::nullopt); },
+            "An fmc or pwi scan's acquisition (voxwave.Acquisition: the result file's /fmc or /pwi), which "
+            "voxwave.image images; None for other results.")
+        .def_property_readonly(
+            "fmc", [](const ResultObject& o) { return acquisition_of(o, AcquisitionType::Fmc); },
+            "An fmc scan's full matrix capture (/fmc: data (n_tx, n_rx, nt), time, element_positions and the "
+            "attributes); None otherwise.")
+        .def_property_readonly(
+            "pwi", [](const ResultObject& o) { return acquisition_of(o, AcquisitionType::Pwi); },
+            "A pwi scan's plane-wave acquisition (/pwi: data (n_angles, n_rx, nt), angles, ...); None otherwise.")
         .def_property_readonly("method", [](const ResultObject& o) { return o.result->method; })
         .def_property_readonly("precision", [](const ResultObject& o) { return o.result->precision; })
         .def_property_readonly("stages", [](const ResultObject& o) { return o.result->stages; })
@@ -214,8 +233,14 @@ void bind_results(py::module_& m) {
             "Which backend ran and why (empty for a result read from a file).")
         .def(
             "save",
-            [](const ResultObject& o, const std::filesystem::path& path) { write_result_h5(path.string(), *o.result); },
-            py::arg("path"), "Writes a voxwave-result HDF5 file (atomic), as voxwave-cli run does.")
+            [](const ResultObject& o, const std::filesystem::path& path) {
+                if (!o.acquisition) return write_result_h5(path.string(), *o.result);
+                write_result_h5(path.string(), *o.result,
+                                [&](h5::File& f) { write_array_acquisition_group(f, *o.acquisition); });
+            },
+            py::arg("path"),
+            "Writes a voxwave-result HDF5 file (atomic), as voxwave-cli run (or scan, with its /fmc or /pwi) "
+            "does.")
         .def("__repr__", [](const ResultObject& o) {
             const auto& r = *o.result;
             return "<voxwave.Result " + r.method + " " + r.precision + " on " + r.backend + ": " +
@@ -226,9 +251,14 @@ void bind_results(py::module_& m) {
     m.def(
         "read_result",
         [](const std::filesystem::path& path) {
-            return ResultObject{std::make_shared<const Result>(read_result_h5(path.string())), ""};
+            ResultObject o{std::make_shared<const Result>(read_result_h5(path.string())), "", nullptr};
+            if (has_array_acquisition_h5(path.string()))
+                o.acquisition = std::make_shared<const ArrayAcquisition>(read_array_acquisition_h5(path.string()));
+            return o;
         },
-        py::arg("path"), "Reads a voxwave-result HDF5 file (voxwave-cli run's, the explorer's or Result.save's).");
+        py::arg("path"),
+        "Reads a voxwave-result HDF5 file (voxwave-cli run's or scan's, the explorer's or Result.save's), with "
+        "an fmc or pwi scan's /fmc or /pwi in Result.acquisition.");
 }
 
 }  // namespace voxwave::python

@@ -115,14 +115,24 @@ ResultObject run(const std::variant<ProblemObject, SceneObject>& what, const py:
 }
 
 // voxwave.scan: the scene's scan, as voxwave-cli scan runs it (the scene rasterised once, then
-// run_probe_scan), with the same refusal of a scene without one.
-ResultObject scan(const SceneObject& what, const py::object& progress, const std::optional<std::string>& backend) {
+// run_probe_scan in groups of `batch`, and an fmc's or pwi's acquisition), with the same refusal
+// of a scene without one.
+ResultObject scan(const SceneObject& what, const py::object& progress, const std::optional<std::string>& backend,
+                  long long batch) {
     const SceneObject s = with_backend(what, backend);
     if (!s.scene.scan) throw InputError(s.label, "scan", "the scene has no scan (add a \"scan\" block naming a probe)");
+    if (batch < 0) throw InputError("", "batch", "must be 0 (from memory) or a positive number of shots");
     check_progress(progress);
-    return run_released(progress, s.label, [&](const ProgressFn& report, std::string* note) {
-        return run_probe_scan(s.scene, rasterise(s.scene), s.label, report, note);
+    std::shared_ptr<const ArrayAcquisition> acquisition;
+    ResultObject out = run_released(progress, s.label, [&](const ProgressFn& report, std::string* note) {
+        const VoxelGrid model = rasterise(s.scene);
+        Result r = run_probe_scan(s.scene, model, s.label, report, note, {}, nullptr, std::size_t(batch));
+        if (s.scene.scan->array_acquisition())
+            acquisition = std::make_shared<const ArrayAcquisition>(scan_array_acquisition(s.scene, model, r, s.label));
+        return r;
     });
+    out.acquisition = std::move(acquisition);
+    return out;
 }
 
 py::tuple cuda_available() {
@@ -144,11 +154,15 @@ void bind_run(py::module_& m) {
           "The GIL is released while the engine runs; errors raise voxwave.InputError with "
           "voxwave-cli's message.");
     m.def("scan", &scan, py::arg("scene"), py::arg("progress") = py::none(), py::arg("backend") = py::none(),
-          "Runs the scene's probe scan (its \"scan\" block: single, linear or raster shots), as "
-          "voxwave-cli scan does, and returns a voxwave.Result: the first shot's traces and probes, and "
-          "the whole scan in Result.scan.\n\n"
+          py::arg("batch") = 0,
+          "Runs the scene's probe scan (its \"scan\" block: single, linear or raster shots; fmc: each element "
+          "fires alone; pwi: one plane wave per angle), as voxwave-cli scan does, and returns a voxwave.Result: "
+          "the first shot's traces and probes, the whole scan in Result.scan and an fmc's or pwi's "
+          "acquisition in Result.acquisition (also Result.fmc or Result.pwi), which voxwave.image images.\n\n"
           "progress: as voxwave.run's, counting time steps over all shots; returning False cancels.\n"
           "backend: 'auto', 'cpu' or 'cuda' instead of the scene's run.backend.\n"
+          "batch: shots stepped together, as voxwave-cli scan --batch (0: from the GPU's memory, one at a "
+          "time on the CPU; 1: one after another).\n"
           "A scene without a scan, or a shot whose footprint leaves the model, raises voxwave.InputError "
           "with voxwave-cli's message.");
     m.def("cuda_available", &cuda_available,

@@ -14,12 +14,17 @@ API (docs/architecture.md#python-module):
   Scene.to_dict(), .to_json(), .save(path), .voxelise(spacing=None) -> VoxelModel
   Problem(scene): dt, dt_stable, steps, model, sources, receivers
   run(scene_or_problem, progress=None, backend=None) -> Result
-  scan(scene, progress=None, backend=None) -> Result with .scan (positions, signals or elements, cscan)
+  scan(scene, progress=None, backend=None, batch=0) -> Result with .scan (positions, signals or elements,
+        cscan) and, for an fmc or pwi scan, .acquisition (also .fmc or .pwi)
+  Acquisition(data, time, element_positions, pitch, ...), read_acquisition(path) -> Acquisition
+        (type, data (n_tx, n_rx, nt), time, element_positions, angles, pitch, normal, array_axis,
+        reference_time, vp, vs, frequency; .save(path))
   Result.probes, Result.probe(name) -> Probe (time, signal or elements, delays)
   read_result(path) -> Result; read_voxels(path, dataset) -> VoxelModel
   dispersion(method, spacing, density, vp, vs, dt=0, ppw=None, directions=None) -> Dispersion
-  image(path, method=None, mode="LL", region=None, pixel=None, velocity=None, shear_velocity=None,
-        backend=None) -> Image; read_image(path) -> Image
+  image(source, method=None, mode="LL", region=None, pixel=None, velocity=None, shear_velocity=None,
+        backend=None) -> Image (source: a file path, an Acquisition or a scan's Result; method tfm, pwi
+        or sector); read_image(path) -> Image
   cuda_available() -> (bool, device name or why not)
   Error > InputError (also ValueError), RunError (also RuntimeError), Cancelled
 """
@@ -27,6 +32,7 @@ API (docs/architecture.md#python-module):
 import json as _json
 
 from ._voxwave import (  # noqa: F401  (the public API)
+    Acquisition,
     Cancelled,
     Dispersion,
     Error,
@@ -44,6 +50,7 @@ from ._voxwave import (  # noqa: F401  (the public API)
     cuda_compiled,
     dispersion,
     image,
+    read_acquisition,
     read_image,
     read_result,
     read_voxels,

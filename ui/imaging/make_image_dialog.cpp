@@ -40,13 +40,9 @@ QDoubleSpinBox* optional_box(QWidget* parent, const QString& name, double max, i
 }
 
 // The image of `a` by the dialog's method ("" picks TFM for an FMC, compounding for a PWI).
-Image image_of(const ArrayAcquisition& a, const std::string& method, ImagingRequest r, const std::string& source,
+Image image_of(const ArrayAcquisition& a, const std::string& method, const ImagingRequest& r, const std::string& source,
                const ProgressFn& progress) {
-    if (method == "sector") return sector_scan_conversion(make_sector_image(a, r, source, progress));
-    r.method = !method.empty()                  ? parse_imaging_method(method, "Method")
-               : a.type == AcquisitionType::Pwi ? ImagingMethod::Pwi
-                                                : ImagingMethod::Tfm;
-    return make_image(a, r, source, progress);
+    return make_image_by_method(a, method, r, source, progress, nullptr, "Method");
 }
 
 }  // namespace
