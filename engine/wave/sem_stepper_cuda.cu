@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "core/errors.hpp"
 #include "core/event_timer.cuh"
 #include "wave/central_difference.hpp"
+#include "wave/sem_cell_schedule.hpp"
 #include "wave/sem_colour_schedule.hpp"
 #include "wave/sem_mesh.hpp"
 #include "wave/sem_stepper_cuda.hpp"
@@ -51,62 +53,199 @@ struct UpdateFactors {
     Real uniform_ih, uniform_mh;
 };
 
-// One block an element of one colour (sem_colour_schedule.hpp), one thread a GLL point: w into
-// shared memory, the point's weighted stress into shared memory, then the node's force. The
-// element of the node's first colour writes the partial force into f, later ones add to it, and
-// the element of its last colour completes it and (Update) writes u+ by central differences
-// into u_next, or (!Update: the bare product K u) stores the complete force in f. u_prev is read
-// for the update and, when damped, for the operand w = (1 + b) u - b u_prev; u_prev may be null
-// for the bare product without damping.
-template <int P, class Real, bool Update>
-__global__ void __launch_bounds__((P + 1) * (P + 1) * (P + 1))
-    sem_colour_step(const unsigned* __restrict elements, const unsigned char* __restrict ids,
-                    const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
-                    Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, bool damped, Real keep,
-                    Real b, Real* __restrict f, Real* __restrict u_next, UpdateFactors<Real> upd) {
-    constexpr int N = P + 1, N3 = N * N * N;
-    __shared__ Real su[3 * N3];
-    __shared__ Real st[9 * N3];
-    __shared__ Real sd[N * N], sw[N];
-    const int q = threadIdx.x;
-    const int a = q % N, bb = (q / N) % N, c = q / (N * N);
-    if (q < N * N) sd[q] = tab.d[q];
-    if (q < N) sw[q] = tab.w[q];
-    const unsigned e = elements[blockIdx.x];
-    const int ei = int(e % unsigned(g.ex)), ej = int((e / unsigned(g.ex)) % unsigned(g.ey)),
-              ek = int(e / (unsigned(g.ex) * unsigned(g.ey)));
-    const unsigned long long node =
-        (unsigned long long)(P * ei + a) +
-        (unsigned long long)g.nx * ((unsigned long long)(P * ej + bb) + (unsigned long long)g.ny * (P * ek + c));
-    Real un[3];
-    for (int i = 0; i < 3; ++i) {
-        un[i] = u[i * g.nn + node];
-        su[i * N3 + q] = damped ? damped_operand(un[i], u_prev[i * g.nn + node], keep, b) : un[i];
+// Cells a block (sem_cell_schedule.hpp): about 128 threads, (P + 1)^2 a cell.
+template <int P>
+constexpr int kCellsPerBlock = P == 2 ? 14 : (P == 3 ? 8 : 5);
+
+// One block sweeps kCellsPerBlock cells of one colour and one cell plane (sem_cell_schedule.hpp)
+// along z, element plane by element plane; thread (a, b) of a cell owns the GLL column (a, b) of
+// each of its elements and keeps the column's values in registers:
+//   - u of the element's P + 1 node planes (the top one is the next element's bottom one, so u is
+//     read once a node plane; the next element's planes are loaded while this one computes), the
+//     damped operand w = (1 + b) u - b u_prev (Damped) or u;
+//   - the gradient along z is a product with the column (registers), those along x and y read the
+//     other columns' w from shared memory (su);
+//   - of the weighted stresses, t_i2 (the z direction) stays in registers, the five distinct values
+//     of t_i0 and t_i1 go through shared memory (st) for the transposed product along x and y;
+//   - the force of the element's top node plane is carried in registers into the next element's
+//     bottom plane; the cell's nodes are then complete but for the neighbouring cells' parts, which
+//     the colour roles sum through f (write / add / complete and update u+ into u_next), as
+//     sem_colour_step did for single elements.
+// The per-thread rows of D (D[a][m], D[b][m] and the transposed D[m][a], D[m][b]) are registers;
+// D[c][m] and the weights of the z loop are compile-time indices into the kernel's parameter
+// (constant) bank. A void element inside a cell computes nothing and adds zero to its nodes.
+// The arithmetic and its order of summation are sem_point_stress's and sem_node_force's.
+template <int P, class Real, bool Update, bool Damped>
+__global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
+    sem_cell_sweep(const unsigned* __restrict cells, const unsigned char* __restrict cell_solid,
+                   const unsigned char* __restrict ids, const Real* __restrict lambda, const Real* __restrict mu,
+                   SemTables<Real> tab, GridShape g, SemCellGrid cg, Real half_ds, const Real* __restrict u,
+                   const Real* __restrict u_prev, Real keep, Real b, Real* __restrict f, Real* __restrict u_next,
+                   UpdateFactors<Real> upd) {
+    constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kCellsPerBlock<P>;
+    __shared__ Real su[E][3][N3];
+    __shared__ Real st[E][5][N3];  // t_00, t_01, t_02, t_11, t_12 (t is symmetric)
+    const int e = int(threadIdx.x) / NN, r = int(threadIdx.x) - e * NN, a = r % N, bb = r / N;
+    const unsigned ncxy = unsigned(cg.n[0]) * unsigned(cg.n[1]);
+    const unsigned cell = cells[blockIdx.x * E + e];
+    const bool live = cell != kSemNoCell;
+    // Every cell of the block lies on the cell plane of its first slot, which is never padding.
+    const int kc = int(cells[blockIdx.x * E] / ncxy);
+    const int ci = live ? int(cell % unsigned(cg.n[0])) : 0, cj = live ? int((cell % ncxy) / unsigned(cg.n[0])) : 0;
+    const int k0 = kc * cg.planes, k1 = min(k0 + cg.planes, g.ez), count = P * (k1 - k0);
+
+    // D in shared memory, read into registers at the start of each half of the element's work:
+    // held across the sweep, the four rows would take 4 (P + 1) registers more for the whole loop.
+    __shared__ Real sd[NN];
+    if (threadIdx.x < NN) sd[threadIdx.x] = tab.d[threadIdx.x];
+    const Real hab = half_ds * tab.w[a] * tab.w[bb];
+    const std::size_t plane = std::size_t(g.nx) * std::size_t(g.ny);
+    const std::size_t column = std::size_t(P * ci + a) + std::size_t(g.nx) * std::size_t(P * cj + bb);
+    const std::size_t nn = g.nn;
+
+    auto solid = [&](int i, int j, int k) {
+        return cell_solid[std::size_t(i) + std::size_t(cg.n[0]) * (std::size_t(j) + std::size_t(cg.n[1]) * k)] != 0;
+    };
+    SemNodeRole role_low{}, role_mid{}, role_top{};
+    if (live) {
+        role_low = sem_cell_node_role(P, cg, ci, cj, kc, a, bb, 0, count, solid);
+        role_mid = sem_cell_node_role(P, cg, ci, cj, kc, a, bb, 1, count, solid);
+        role_top = sem_cell_node_role(P, cg, ci, cj, kc, a, bb, count, count, solid);
     }
-    __syncthreads();
-    const unsigned char id = ids[e];
-    sem_point_stress<P, Real>(sd, sw, lambda[id], mu[id], half_ds, su, a, bb, c, st);
-    __syncthreads();
-    const int n[3] = {g.ex, g.ey, g.ez};
-    const SemNodeRole role = sem_node_role(P, n, ei, ej, ek, a, bb, c, [&](int i, int j, int k) {
-        return ids[std::size_t(i) + std::size_t(g.ex) * (std::size_t(j) + std::size_t(g.ey) * std::size_t(k))] !=
-               kVoidId;
-    });
-    Real force[3];
-    for (int i = 0; i < 3; ++i) {
-        const Real own = sem_node_force<P, Real>(sd, st, i, a, bb, c);
-        force[i] = role.first ? own : f[i * g.nn + node] + own;
-    }
-    if (!role.last || !Update) {
-        for (int i = 0; i < 3; ++i) f[i * g.nn + node] = force[i];
-        return;
-    }
-    const Real am = upd.dt2_inv_mass[node];
-    const Real ih = upd.inv_one_plus_h ? upd.inv_one_plus_h[node] : upd.uniform_ih;
-    const Real mh = upd.inv_one_plus_h ? upd.one_minus_h[node] : upd.uniform_mh;
-    for (int i = 0; i < 3; ++i) {
-        const unsigned long long k = i * g.nn + node;
-        u_next[k] = central_difference_node(un[i], u_prev[k], am * force[i], mh, ih);
+
+    Real col[3][N], nxt[3][P]{}, carry[3] = {Real(0), Real(0), Real(0)};
+#pragma unroll
+    for (int i = 0; i < 3; ++i)
+#pragma unroll
+        for (int c = 0; c < N; ++c) col[i][c] = live ? __ldg(u + i * nn + column + plane * (P * k0 + c)) : Real(0);
+
+    for (int k = k0; k < k1; ++k) {
+        const bool more = k + 1 < k1;
+        if (live && more) {
+#pragma unroll
+            for (int i = 0; i < 3; ++i)
+#pragma unroll
+                for (int c = 1; c < N; ++c) nxt[i][c - 1] = __ldg(u + i * nn + column + plane * (P * (k + 1) + c));
+        }
+        const unsigned char id =
+            live ? ids[std::size_t(ci) + std::size_t(g.ex) * (std::size_t(cj) + std::size_t(g.ey) * k)] : kVoidId;
+        const bool solid_e = id != kVoidId;
+        Real w[3][N];
+#pragma unroll
+        for (int i = 0; i < 3; ++i)
+#pragma unroll
+            for (int c = 0; c < N; ++c) {
+                w[i][c] = col[i][c];
+                if (Damped && solid_e)
+                    w[i][c] = damped_operand(col[i][c], __ldg(u_prev + i * nn + column + plane * (P * k + c)), keep, b);
+                if (solid_e) su[e][i][a + N * (bb + N * c)] = w[i][c];
+            }
+        __syncthreads();
+        Real sz[3][N];
+        if (solid_e) {
+            Real da[N], db[N];
+#pragma unroll
+            for (int m = 0; m < N; ++m) {
+                da[m] = sd[a * N + m];
+                db[m] = sd[bb * N + m];
+            }
+            const Real lam = lambda[id], mu_e = mu[id], two_mu = mu_e + mu_e;
+#pragma unroll
+            for (int c = 0; c < N; ++c) {
+                Real gr[3][3];
+#pragma unroll
+                for (int i = 0; i < 3; ++i) {
+                    Real gx{}, gy{}, gz{};
+#pragma unroll
+                    for (int m = 0; m < N; ++m) {
+                        gx += da[m] * su[e][i][m + N * (bb + N * c)];
+                        gy += db[m] * su[e][i][a + N * (m + N * c)];
+                        gz += tab.d[c * N + m] * w[i][m];
+                    }
+                    gr[i][0] = gx;
+                    gr[i][1] = gy;
+                    gr[i][2] = gz;
+                }
+                const Real s = hab * tab.w[c];
+                const Real tr = lam * (gr[0][0] + gr[1][1] + gr[2][2]);
+                const int q = a + N * (bb + N * c);
+                st[e][0][q] = s * (tr + two_mu * gr[0][0]);
+                st[e][1][q] = s * (mu_e * (gr[0][1] + gr[1][0]));
+                st[e][2][q] = sz[0][c] = s * (mu_e * (gr[0][2] + gr[2][0]));
+                st[e][3][q] = s * (tr + two_mu * gr[1][1]);
+                st[e][4][q] = sz[1][c] = s * (mu_e * (gr[1][2] + gr[2][1]));
+                sz[2][c] = s * (tr + two_mu * gr[2][2]);
+            }
+        }
+        __syncthreads();
+        // The element's forces at its column's nodes; the top one is carried into the next element.
+        Real own[3][N], dta[N], dtb[N];
+#pragma unroll
+        for (int m = 0; m < N; ++m) {
+            dta[m] = sd[m * N + a];
+            dtb[m] = sd[m * N + bb];
+        }
+#pragma unroll
+        for (int c = 0; c < N; ++c)
+#pragma unroll
+            for (int i = 0; i < 3; ++i) {
+                Real s{};
+                if (solid_e) {
+#pragma unroll
+                    for (int m = 0; m < N; ++m) {
+                        // t_i0 of component i is st[i]; t_i1 is st[1], st[3], st[4]; t_i2 is sz[i].
+                        s += dta[m] * st[e][i][m + N * (bb + N * c)];
+                        s += dtb[m] * st[e][i == 0 ? 1 : i + 2][a + N * (m + N * c)];
+                        s += tab.d[m * N + c] * sz[i][m];
+                    }
+                }
+                own[i][c] = c == 0 && k > k0 ? carry[i] + s : s;
+            }
+#pragma unroll
+        for (int i = 0; i < 3; ++i) carry[i] = own[i][P];
+        if (!live) continue;
+        // The nodes the element completes (its top plane only on the cell's last element): the
+        // partial forces of all of them are loaded first, so that their latencies overlap.
+        constexpr int kNone = -1;
+        int zc[N];
+        Real prior[3][N];
+#pragma unroll
+        for (int c = 0; c < N; ++c) {
+            zc[c] = c == P && more ? kNone : P * (k - k0) + c;
+            if (zc[c] == kNone) continue;
+            const SemNodeRole role = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
+            const std::size_t node = column + plane * std::size_t(P * k + c);
+#pragma unroll
+            for (int i = 0; i < 3; ++i) prior[i][c] = role.first ? Real(0) : f[i * nn + node];
+        }
+#pragma unroll
+        for (int c = 0; c < N; ++c) {
+            if (zc[c] == kNone) continue;
+            const SemNodeRole role = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
+            const std::size_t node = column + plane * std::size_t(P * k + c);
+            Real force[3];
+#pragma unroll
+            for (int i = 0; i < 3; ++i) force[i] = role.first ? own[i][c] : prior[i][c] + own[i][c];
+            if (!Update || !role.last) {
+#pragma unroll
+                for (int i = 0; i < 3; ++i) f[i * nn + node] = force[i];
+                continue;
+            }
+            const Real am = upd.dt2_inv_mass[node];
+            const Real ih = upd.inv_one_plus_h ? upd.inv_one_plus_h[node] : upd.uniform_ih;
+            const Real mh = upd.inv_one_plus_h ? upd.one_minus_h[node] : upd.uniform_mh;
+#pragma unroll
+            for (int i = 0; i < 3; ++i) {
+                const std::size_t x = i * nn + node;
+                u_next[x] = central_difference_node(col[i][c], u_prev[x], am * force[i], mh, ih);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < 3; ++i) {
+            col[i][0] = col[i][P];
+#pragma unroll
+            for (int c = 1; c < N; ++c) col[i][c] = nxt[i][c - 1];
+        }
     }
 }
 
@@ -142,11 +281,12 @@ struct EngineBase {
     virtual void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) = 0;
     virtual std::vector<double> stiffness_times(const std::vector<double>& v) = 0;
     virtual std::size_t device_bytes() const = 0;
+    virtual int cell_planes() const = 0;
 };
 
 template <class Real>
 struct Engine final : EngineBase {
-    explicit Engine(const WaveProblem& p) : p_(p) {
+    Engine(const WaveProblem& p, int cell_planes) : p_(p) {
         const SemMesh mesh = sem_mesh(p.grid, p.order);
         nn_ = mesh.node_count();
         shape_ = {p.grid.n[0], p.grid.n[1], p.grid.n[2], mesh.n[0], mesh.n[1], (unsigned long long)nn_};
@@ -155,17 +295,14 @@ struct Engine final : EngineBase {
         for (int i = 0; i < n1; ++i) tab_.w[i] = static_cast<Real>(mesh.gll.w[i]);
         if (p.grid.element_count() > 0xffffffffull)
             throw InputError("", "grid", "sem on CUDA takes at most 2^32 elements");
-        // The solid elements sorted by colour, each colour's run in element order.
-        std::vector<unsigned> elements;
-        for (int colour = 0; colour < 8; ++colour) {
-            colour_begin_[colour] = elements.size();
-            for (int k = colour >> 2; k < p.grid.n[2]; k += 2)
-                for (int j = (colour >> 1) & 1; j < p.grid.n[1]; j += 2)
-                    for (int i = colour & 1; i < p.grid.n[0]; i += 2)
-                        if (p.grid.at(i, j, k) != kVoidId) elements.push_back(unsigned(p.grid.element_index(i, j, k)));
-        }
-        colour_begin_[8] = elements.size();
-        elements_ = DeviceBuffer<unsigned>(elements);
+        const int per_block = cells_per_block(p.order);
+        if (cell_planes <= 0) cell_planes = automatic_cell_planes(p.grid, per_block);
+        cells_grid_ = sem_cell_grid(p.grid, cell_planes);
+        const std::vector<unsigned char> solid = sem_cell_solid(p.grid, cells_grid_);
+        const SemCellLaunches launches = sem_cell_launches(cells_grid_, solid, per_block);
+        cell_begin_ = launches.begin;
+        cells_ = DeviceBuffer<unsigned>(launches.cells);
+        cell_solid_ = DeviceBuffer<unsigned char>(solid);
         ids_ = DeviceBuffer<unsigned char>(p.grid.ids);
         std::vector<Real> lam(256, Real(0)), mu(256, Real(0));
         for (std::size_t m = 0; m < p.materials.size(); ++m) {
@@ -211,32 +348,60 @@ struct Engine final : EngineBase {
         return std::vector<double>(h.begin(), h.end());
     }
 
-    // The eight colour launches of one step. Update: u_next = u+ (central differences on
-    // K w, w = (1 + b) u - b u_prev when damped); otherwise f = K u (u_prev unused).
+    static int cells_per_block(int order) {
+        return order == 2 ? kCellsPerBlock<2> : (order == 3 ? kCellsPerBlock<3> : kCellsPerBlock<4>);
+    }
+
+    // Element planes a cell: as many as leave each colour's launch about eight blocks an SM (two
+    // to three waves at the kernel's occupancy, so the last wave's tail stays small), at least two
+    // (the carry along z is what saves the traffic) and at most sixteen.
+    static int automatic_cell_planes(const VoxelGrid& g, int per_block) {
+        int device = 0, sms = 0;
+        VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
+        VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        const double per_colour = double(g.element_count()) / 8.0;
+        const double planes = per_colour / (double(per_block) * 8.0 * double(std::max(sms, 1)));
+        return int(std::clamp(planes, 2.0, 16.0));
+    }
+
+    template <int P, bool Update, bool Damped>
+    void sweep(const unsigned* list, std::size_t slots, Real half_ds, const Real* u, const Real* up, Real keep, Real b,
+               Real* f, Real* u_next) const {
+        constexpr int E = kCellsPerBlock<P>;
+        sem_cell_sweep<P, Real, Update, Damped><<<unsigned(slots / E), E*(P + 1) * (P + 1)>>>(
+            list, cell_solid_.get(), ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, cells_grid_, half_ds, u, up,
+            keep, b, f, u_next, factors_);
+    }
+
+    template <int P, bool Update>
+    void sweep(const unsigned* list, std::size_t slots, bool damped, Real half_ds, const Real* u, const Real* up,
+               Real keep, Real b, Real* f, Real* u_next) const {
+        if constexpr (Update) {
+            if (damped) return sweep<P, true, true>(list, slots, half_ds, u, up, keep, b, f, u_next);
+        }
+        sweep<P, Update, false>(list, slots, half_ds, u, up, keep, b, f, u_next);
+    }
+
+    // The eight colour launches of one step (sem_cell_schedule.hpp). Update: u_next = u+ (central
+    // differences on K w, w = (1 + b) u - b u_prev when damped); otherwise f = K u (u_prev unused).
     template <bool Update>
     void colour_launches(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next) const {
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
         for (int colour = 0; colour < 8; ++colour) {
-            const std::size_t begin = colour_begin_[colour], count = colour_begin_[colour + 1] - begin;
-            if (count == 0) continue;
-            const unsigned* list = elements_.get() + begin;
+            const std::size_t begin = cell_begin_[colour], slots = cell_begin_[colour + 1] - begin;
+            if (slots == 0) continue;
+            const unsigned* list = cells_.get() + begin;
             switch (p_.order) {
                 case 2:
-                    sem_colour_step<2, Real, Update><<<unsigned(count), 27>>>(list, ids_.get(), lambda_.get(),
-                                                                              mu_.get(), tab_, shape_, half_ds, u, up,
-                                                                              damped, keep, b, f, u_next, factors_);
+                    sweep<2, Update>(list, slots, damped, half_ds, u, up, keep, b, f, u_next);
                     break;
                 case 3:
-                    sem_colour_step<3, Real, Update><<<unsigned(count), 64>>>(list, ids_.get(), lambda_.get(),
-                                                                              mu_.get(), tab_, shape_, half_ds, u, up,
-                                                                              damped, keep, b, f, u_next, factors_);
+                    sweep<3, Update>(list, slots, damped, half_ds, u, up, keep, b, f, u_next);
                     break;
                 default:
-                    sem_colour_step<4, Real, Update><<<unsigned(count), 125>>>(list, ids_.get(), lambda_.get(),
-                                                                               mu_.get(), tab_, shape_, half_ds, u, up,
-                                                                               damped, keep, b, f, u_next, factors_);
+                    sweep<4, Update>(list, slots, damped, half_ds, u, up, keep, b, f, u_next);
             }
-            VOXWAVE_CUDA_CHECK_LAUNCH("sem_colour_step");
+            VOXWAVE_CUDA_CHECK_LAUNCH("sem_cell_sweep");
         }
     }
 
@@ -292,15 +457,19 @@ struct Engine final : EngineBase {
 
     std::size_t device_bytes() const override {
         return u_.bytes() + up_.bytes() + un_.bytes() + f_.bytes() + a_.bytes() + ih_.bytes() + mh_.bytes() +
-               elements_.bytes() + ids_.bytes() + receivers_.bytes();
+               cells_.bytes() + cell_solid_.bytes() + ids_.bytes() + receivers_.bytes();
     }
 
+    int cell_planes() const override { return cells_grid_.planes; }
+
     const WaveProblem& p_;
-    std::size_t nn_ = 0, colour_begin_[9]{};
+    std::size_t nn_ = 0;
+    std::array<std::size_t, 9> cell_begin_{};
     GridShape shape_{};
+    SemCellGrid cells_grid_{};
     SemTables<Real> tab_{};
-    DeviceBuffer<unsigned> elements_;
-    DeviceBuffer<unsigned char> ids_;
+    DeviceBuffer<unsigned> cells_;
+    DeviceBuffer<unsigned char> ids_, cell_solid_;
     DeviceBuffer<Real> lambda_, mu_, a_, ih_, mh_, u_, up_, un_, f_;
     DeviceBuffer<unsigned long long> receivers_;
     std::vector<Real> host_a_, host_ih_;
@@ -315,15 +484,16 @@ struct SemCudaTimeStepper::Impl {
     std::string device;
 };
 
-SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device) : impl_(std::make_unique<Impl>()) {
+SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device, int cell_planes)
+    : impl_(std::make_unique<Impl>()) {
     assert_run_rules(problem);
     if (problem.method != Method::Sem) throw std::logic_error("SemCudaTimeStepper: the problem is not a sem problem");
     const CudaDeviceInfo dev = cuda_device_for_run(device);
     VOXWAVE_CUDA_CHECK(cudaSetDevice(dev.index));
     impl_->device = dev.name;
-    // u, u-, u+, f (3 components each), three update factors, ids and the element list.
+    // u, u-, u+, f (3 components each), three update factors, ids, the cell list and flags.
     const std::size_t real = problem.precision == Precision::Fp64 ? 8 : 4;
-    const std::size_t need = problem.node_count() * real * 15 + problem.grid.element_count() * 5;
+    const std::size_t need = problem.node_count() * real * 15 + problem.grid.element_count() * 6;
     std::size_t free_bytes = 0, total = 0;
     VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     if (need > free_bytes)
@@ -331,9 +501,9 @@ SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device) :
                          "the sem model needs " + std::to_string(need >> 20) + " MiB of GPU memory, the device has " +
                              std::to_string(free_bytes >> 20) + " MiB free");
     if (problem.precision == Precision::Fp64)
-        impl_->engine = std::make_unique<Engine<double>>(problem);
+        impl_->engine = std::make_unique<Engine<double>>(problem, cell_planes);
     else
-        impl_->engine = std::make_unique<Engine<float>>(problem);
+        impl_->engine = std::make_unique<Engine<float>>(problem, cell_planes);
 }
 
 SemCudaTimeStepper::~SemCudaTimeStepper() = default;
@@ -359,6 +529,7 @@ CudaStepTiming SemCudaTimeStepper::time_steps(std::int64_t n0, std::int64_t step
 }
 std::size_t SemCudaTimeStepper::device_bytes() const { return impl_->engine->device_bytes(); }
 std::string SemCudaTimeStepper::device_name() const { return impl_->device; }
+int SemCudaTimeStepper::cell_planes() const { return impl_->engine->cell_planes(); }
 
 void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, int device) {
     const auto t0 = std::chrono::steady_clock::now();

@@ -1,0 +1,269 @@
+// The cell schedule of the column-sweep CUDA SEM step (sem_cell_schedule.hpp), checked on the CPU
+// so that a build without a GPU still proves it: cells of 1, 2, 3 and all element planes (the last
+// cell of a column shorter when the planes do not divide n_z); every solid element lies in exactly
+// one listed cell and a block's slots never mix cell planes; every node with a solid element gets
+// exactly one first and one last writer among the cells that visit it, at the lowest and highest
+// colour of those cells (found here by walking every cell's nodes); and the sweep run as the kernel
+// runs it (cells colour by colour, each swept along z with the force of the plane between two
+// elements carried to the upper one, void elements adding zero) with the shared element kernel
+// gives the CPU stepper's product K u and its damped, sponged step.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "scene/scene_io.hpp"
+#include "scene_builders.hpp"
+#include "wave/central_difference.hpp"
+#include "wave/sem_cell_schedule.hpp"
+#include "wave/sem_element_kernel.hpp"
+#include "wave/sem_mesh.hpp"
+#include "wave/sem_stepper_cpu.hpp"
+#include "wave/update_coefficients.hpp"
+#include "wave/wave_problem.hpp"
+
+using namespace voxwave;
+using namespace voxwave::testing;
+
+namespace {
+
+constexpr double kDs = 0.004;
+
+// Seven element planes (3 does not divide them), a void that empties a whole cell of two planes
+// at one (i, j), voids inside cells, two materials, a fixed face, a sponge, Rayleigh damping.
+WaveProblem cell_problem(int order) {
+    Scene s = block_scene(4, 3, 7, kDs);
+    s.materials.push_back(steel());
+    s.shapes.push_back({"steel", BoxShape{{0.0, kDs, 2 * kDs}, {3 * kDs, 3 * kDs, 5 * kDs}}});
+    s.shapes.push_back({"void", BoxShape{{kDs, kDs, 2 * kDs}, {2 * kDs, 2 * kDs, 4 * kDs}}});
+    s.shapes.push_back({"void", BoxShape{{3 * kDs, 0.0, 5 * kDs}, {4 * kDs, kDs, 6 * kDs}}});
+    s.shapes.push_back({"void", BoxShape{{0.0, 2 * kDs, 0.0}, {kDs, 3 * kDs, kDs}}});
+    s.boundary.fixed_faces = {"y-"};
+    s.boundary.absorbing.faces = {"z+"};
+    s.boundary.absorbing.thickness = 2 * kDs;
+    s.boundary.absorbing.type = "sponge";
+    s.damping = {"rayleigh", 0.01, 100e3, 200e3};
+    s.run.method = Method::Sem;
+    s.run.order = order;
+    validate_scene(s, "cells");
+    return build_wave_problem(s, "cells");
+}
+
+struct Cell {
+    int i, j, kc, k0, k1;
+};
+
+Cell decode(const SemCellGrid& cg, const VoxelGrid& g, unsigned c) {
+    const int i = int(c % unsigned(cg.n[0])), j = int((c / unsigned(cg.n[0])) % unsigned(cg.n[1])),
+              kc = int(c / (unsigned(cg.n[0]) * unsigned(cg.n[1])));
+    return {i, j, kc, kc * cg.planes, std::min((kc + 1) * cg.planes, g.n[2])};
+}
+
+constexpr int kPerBlock = 3;
+
+class SemCellSchedule : public ::testing::TestWithParam<int> {};
+
+TEST_P(SemCellSchedule, CellsCoverTheSolidElementsAndOneFirstAndLastWriterAtTheLowestAndHighestColour) {
+    const int p = GetParam();
+    const WaveProblem prob = cell_problem(p);
+    const VoxelGrid& g = prob.grid;
+    const SemMesh mesh = sem_mesh(g, p);
+    const std::size_t nn = mesh.node_count();
+    for (int planes : {1, 2, 3, 7}) {
+        SCOPED_TRACE(planes);
+        const SemCellGrid cg = sem_cell_grid(g, planes);
+        ASSERT_EQ(cg.n[2], (7 + planes - 1) / planes);
+        const std::vector<unsigned char> solid = sem_cell_solid(g, cg);
+        const SemCellLaunches l = sem_cell_launches(cg, solid, kPerBlock);
+        std::vector<int> covered(g.element_count(), 0);
+        std::vector<int> lowest(nn, 99), highest(nn, -1), firsts(nn, 0), lasts(nn, 0);
+        int empty_cells = 0;
+        for (int colour = 0; colour < 8; ++colour) {
+            ASSERT_EQ((l.begin[colour + 1] - l.begin[colour]) % kPerBlock, 0u);
+            for (std::size_t s = l.begin[colour]; s < l.begin[colour + 1]; ++s) {
+                const std::size_t block0 = l.begin[colour] + (s - l.begin[colour]) / kPerBlock * kPerBlock;
+                ASSERT_NE(l.cells[block0], kSemNoCell);  // a block's first slot is a cell
+                if (l.cells[s] == kSemNoCell) continue;
+                const Cell c = decode(cg, g, l.cells[s]);
+                EXPECT_EQ(c.kc, decode(cg, g, l.cells[block0]).kc);  // one cell plane a block
+                EXPECT_EQ((c.i & 1) + 2 * (c.j & 1) + 4 * (c.kc & 1), colour);
+                bool any = false;
+                for (int k = c.k0; k < c.k1; ++k) {
+                    ++covered[g.element_index(c.i, c.j, k)];
+                    any = any || g.at(c.i, c.j, k) != kVoidId;
+                }
+                EXPECT_TRUE(any);
+                for (int z = p * c.k0; z <= p * c.k1; ++z)
+                    for (int b = 0; b <= p; ++b)
+                        for (int a = 0; a <= p; ++a) {
+                            const std::size_t n = mesh.node_index(p * c.i + a, p * c.j + b, z);
+                            lowest[n] = std::min(lowest[n], colour);
+                            highest[n] = std::max(highest[n], colour);
+                        }
+            }
+        }
+        for (int k = 0; k < g.n[2]; ++k)
+            for (int j = 0; j < g.n[1]; ++j)
+                for (int i = 0; i < g.n[0]; ++i) {
+                    const bool solid_e = g.at(i, j, k) != kVoidId;
+                    if (!solid[std::size_t(i) + std::size_t(cg.n[0]) * (j + std::size_t(cg.n[1]) * (k / planes))])
+                        ++empty_cells;
+                    EXPECT_EQ(covered[g.element_index(i, j, k)],
+                              solid[std::size_t(i) + std::size_t(cg.n[0]) * (j + std::size_t(cg.n[1]) * (k / planes))]
+                                  ? 1
+                                  : 0);
+                    if (solid_e) EXPECT_EQ(covered[g.element_index(i, j, k)], 1);
+                }
+        if (planes <= 2) EXPECT_GT(empty_cells, 0);  // a cell with only void elements is left out
+        auto cell_solid = [&](int i, int j, int kc) {
+            return solid[std::size_t(i) + std::size_t(cg.n[0]) * (std::size_t(j) + std::size_t(cg.n[1]) * kc)] != 0;
+        };
+        for (unsigned cell : l.cells) {
+            if (cell == kSemNoCell) continue;
+            const Cell c = decode(cg, g, cell);
+            const int count = p * (c.k1 - c.k0), colour = (c.i & 1) + 2 * (c.j & 1) + 4 * (c.kc & 1);
+            for (int z = 0; z <= count; ++z)
+                for (int b = 0; b <= p; ++b)
+                    for (int a = 0; a <= p; ++a) {
+                        const std::size_t n = mesh.node_index(p * c.i + a, p * c.j + b, p * c.k0 + z);
+                        const SemNodeRole r = sem_cell_node_role(p, cg, c.i, c.j, c.kc, a, b, z, count, cell_solid);
+                        if (r.first) {
+                            ++firsts[n];
+                            EXPECT_EQ(colour, lowest[n]) << n;
+                        }
+                        if (r.last) {
+                            ++lasts[n];
+                            EXPECT_EQ(colour, highest[n]) << n;
+                        }
+                    }
+        }
+        for (std::size_t n = 0; n < nn; ++n) {
+            EXPECT_EQ(firsts[n], highest[n] < 0 ? 0 : 1) << n;
+            EXPECT_EQ(lasts[n], highest[n] < 0 ? 0 : 1) << n;
+        }
+    }
+}
+
+// The sweep as the CUDA kernel runs it, on the CPU. Update: the last writer of a node writes u+
+// into u_next; else f ends as K w.
+template <int P>
+void cell_sweep_pass(const WaveProblem& prob, const SemMesh& mesh, int planes, const std::vector<double>& u,
+                     const std::vector<double>& up, double b, bool update, const UpdateCoefficients<double>& uc,
+                     std::vector<double>& f, std::vector<double>& u_next) {
+    constexpr int N = P + 1, N3 = N * N * N;
+    const VoxelGrid& g = prob.grid;
+    const std::size_t nn = mesh.node_count();
+    const SemCellGrid cg = sem_cell_grid(g, planes);
+    const std::vector<unsigned char> solid = sem_cell_solid(g, cg);
+    auto cell_solid = [&](int i, int j, int kc) {
+        return solid[std::size_t(i) + std::size_t(cg.n[0]) * (std::size_t(j) + std::size_t(cg.n[1]) * kc)] != 0;
+    };
+    const SemCellLaunches l = sem_cell_launches(cg, solid, kPerBlock);
+    std::vector<double> ue(3 * N3), te(9 * N3), fe(3 * N3), carry(3 * N * N);
+    for (unsigned cell : l.cells) {
+        if (cell == kSemNoCell) continue;
+        const Cell c = decode(cg, g, cell);
+        const int count = P * (c.k1 - c.k0);
+        for (int k = c.k0; k < c.k1; ++k) {
+            std::fill(fe.begin(), fe.end(), 0.0);
+            if (g.at(c.i, c.j, k) != kVoidId) {
+                const Material& m = prob.materials[g.at(c.i, c.j, k) - 1];
+                for (int comp = 0; comp < 3; ++comp)
+                    for (int q = 0; q < N3; ++q) {
+                        const std::size_t n =
+                            mesh.node_index(P * c.i + q % N, P * c.j + (q / N) % N, P * k + q / (N * N));
+                        ue[comp * N3 + q] = damped_operand(u[comp * nn + n], up[comp * nn + n], 1 + b, b);
+                    }
+                sem_element_force<P, double>(mesh.gll.d, mesh.gll.w, m.lame_lambda(), m.shear_modulus(),
+                                             0.5 * g.spacing, ue.data(), te.data(), fe.data());
+            }
+            for (int q = 0; q < N3; ++q) {
+                const int a = q % N, bb = (q / N) % N, cz = q / (N * N);
+                const bool more = k + 1 < c.k1;
+                double own[3];
+                for (int comp = 0; comp < 3; ++comp) {
+                    own[comp] = fe[comp * N3 + q];
+                    if (cz == 0 && k > c.k0) own[comp] += carry[comp * N * N + a + N * bb];
+                }
+                if (cz == P && more) {
+                    for (int comp = 0; comp < 3; ++comp) carry[comp * N * N + a + N * bb] = own[comp];
+                    continue;
+                }
+                const int z = P * (k - c.k0) + cz;
+                const SemNodeRole r = sem_cell_node_role(P, cg, c.i, c.j, c.kc, a, bb, z, count, cell_solid);
+                const std::size_t n = mesh.node_index(P * c.i + a, P * c.j + bb, P * k + cz);
+                for (int comp = 0; comp < 3; ++comp) {
+                    const std::size_t x = comp * nn + n;
+                    const double force = r.first ? own[comp] : f[x] + own[comp];
+                    if (r.last && update)
+                        u_next[x] = central_difference_node(u[x], up[x], uc.dt2_inv_mass[n] * force, uc.one_minus_h[n],
+                                                            uc.inv_one_plus_h[n]);
+                    else
+                        f[x] = force;
+                }
+            }
+        }
+    }
+}
+
+void cell_sweep_pass(const WaveProblem& prob, const SemMesh& mesh, int planes, const std::vector<double>& u,
+                     const std::vector<double>& up, double b, bool update, const UpdateCoefficients<double>& uc,
+                     std::vector<double>& f, std::vector<double>& u_next) {
+    switch (prob.order) {
+        case 2:
+            return cell_sweep_pass<2>(prob, mesh, planes, u, up, b, update, uc, f, u_next);
+        case 3:
+            return cell_sweep_pass<3>(prob, mesh, planes, u, up, b, update, uc, f, u_next);
+        default:
+            return cell_sweep_pass<4>(prob, mesh, planes, u, up, b, update, uc, f, u_next);
+    }
+}
+
+double max_abs(const std::vector<double>& v) {
+    double m = 0;
+    for (double x : v) m = std::max(m, std::abs(x));
+    return m;
+}
+
+TEST_P(SemCellSchedule, SweptProductAndFusedStepEqualTheCpuStepper) {
+    const WaveProblem prob = cell_problem(GetParam());
+    const SemMesh mesh = sem_mesh(prob.grid, prob.order);
+    const std::size_t nn = mesh.node_count();
+    std::mt19937_64 rng(8);
+    std::uniform_real_distribution<double> U(-1e-6, 1e-6);
+    std::vector<double> u0(3 * nn), up0(3 * nn);
+    for (std::size_t i = 0; i < u0.size(); ++i) {
+        u0[i] = U(rng);
+        up0[i] = u0[i] + 1e-2 * U(rng);
+    }
+    const UpdateCoefficients<double> uc = update_coefficients<double>(prob);
+    ASSERT_GT(prob.rayleigh.beta, 0);
+    const std::int64_t late = std::int64_t(1.0 / prob.dt);  // the sources add nothing at t = 1 s
+    for (int planes : {1, 2, 3, 7}) {
+        SCOPED_TRACE(planes);
+        SemTimeStepperCpu<double> cpu(prob);
+        cpu.set_state(up0, u0);
+        // set_state zeroed the void-only nodes: start the emulation from the same state.
+        const std::vector<double> u = cpu.displacement(), up = cpu.previous_displacement();
+        std::vector<double> f(3 * nn, 0.0), u_next(3 * nn, 0.0);
+        cell_sweep_pass(prob, mesh, planes, u, up, 0.0, false, uc, f, u_next);
+        const std::vector<double> ku = cpu.stiffness_times(u);
+        const double scale = max_abs(ku);
+        ASSERT_GT(scale, 0);
+        for (std::size_t i = 0; i < ku.size(); ++i) ASSERT_NEAR(f[i], ku[i], 1e-12 * scale) << i;
+
+        cpu.step(late);
+        std::fill(f.begin(), f.end(), 7.0);  // the first writer never reads what f held
+        cell_sweep_pass(prob, mesh, planes, u, up, prob.rayleigh.beta / prob.dt, true, uc, f, u_next);
+        const std::vector<double> want = cpu.displacement();
+        const double us = max_abs(want);
+        ASSERT_GT(us, 0);
+        for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(u_next[i], want[i], 1e-12 * us) << i;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Orders, SemCellSchedule, ::testing::Values(2, 3, 4),
+                         [](const auto& info) { return "p" + std::to_string(info.param); });
+
+}  // namespace
