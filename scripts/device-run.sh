@@ -401,6 +401,11 @@ PYEOF
       log "SEM step against the memory floor"
       $CLI bench-sem --backend cuda --elements 60 --steps 200 --out "$OUT/sem-bench.md" 2>&1 \
         | grep -E "^\||error" | tee -a "$OUT/summary.log"
+      log "SEM step, p = 4 FP64, cells of 2, 4, 8 and 15 element planes (the column sweep's L)"
+      for L in 2 4 8 15; do
+        $CLI bench-sem --backend cuda --elements 60 --steps 100 --orders 4 --precisions fp64 --cell-planes $L \
+          --out "$OUT/sem-bench.md" 2>&1 | grep -E "^\| 4|error" | tee -a "$OUT/summary.log"
+      done
       log "Stokes accuracy, every method, 0.9 of the stable dt"
       $CLI bench-accuracy --backend cuda --budget 5 --quiet --out "$OUT/accuracy.md" 2>&1 \
         | grep -E "^\||^- |error" | tee -a "$OUT/summary.log"

@@ -71,9 +71,11 @@ constexpr int kCellsPerBlock = P == 2 ? 14 : (P == 3 ? 8 : 5);
 //     bottom plane; the cell's nodes are then complete but for the neighbouring cells' parts, which
 //     the colour roles sum through f (write / add / complete and update u+ into u_next), as
 //     sem_colour_step did for single elements.
-// The per-thread rows of D (D[a][m], D[b][m] and the transposed D[m][a], D[m][b]) are registers;
 // D[c][m] and the weights of the z loop are compile-time indices into the kernel's parameter
-// (constant) bank. A void element inside a cell computes nothing and adds zero to its nodes.
+// (constant) bank; the thread's rows of D for x and y (D[a][m], D[b][m] and the transposed
+// D[m][a], D[m][b]) come from shared memory at the start of each half. All loads of the partial
+// forces an element's nodes need are issued before its first store, so their latencies overlap.
+// A void element inside a cell computes nothing and adds zero to its nodes.
 // The arithmetic and its order of summation are sem_point_stress's and sem_node_force's.
 template <int P, class Real, bool Update, bool Damped>
 __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
