@@ -6,12 +6,18 @@
 // colour of those cells (found here by walking every cell's nodes); and the sweep run as the kernel
 // runs it (cells colour by colour, each swept along z with the force of the plane between two
 // elements carried to the upper one, void elements adding zero) with the shared element kernel
-// gives the CPU stepper's product K u and its damped, sponged step.
+// gives the CPU stepper's product K u and its damped, sponged step. Last, the CUDA kernel's own
+// body (sem_cell_sweep_kernel.cuh) run on the CPU, a std::thread a CUDA thread and a barrier for
+// __syncthreads, against the CPU stepper: its index arithmetic, registers carried along z,
+// shared-memory exchanges and roles, in FP64 and FP32, damped and sponged or not.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <barrier>
 #include <cmath>
 #include <random>
+#include <thread>
+#include <type_traits>
 
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
@@ -23,6 +29,26 @@
 #include "wave/update_coefficients.hpp"
 #include "wave/wave_problem.hpp"
 
+// What the kernel reads of CUDA, for a host compiler: blocks run one after the other, so a
+// __shared__ array is a static that all the emulated threads of the running block see.
+struct EmulatedIndex {
+    unsigned x = 0;
+};
+thread_local EmulatedIndex threadIdx, blockIdx;
+std::barrier<>* emulated_block_barrier = nullptr;
+void __syncthreads() { emulated_block_barrier->arrive_and_wait(); }
+template <class T>
+T __ldg(const T* p) {
+    return *p;
+}
+#define __global__
+#define __launch_bounds__(...)
+#define __shared__ static
+#include "wave/sem_cell_sweep_kernel.cuh"  // its #pragma unroll: -Wno-unknown-pragmas (tests/CMakeLists.txt)
+#undef __shared__
+#undef __launch_bounds__
+#undef __global__
+
 using namespace voxwave;
 using namespace voxwave::testing;
 
@@ -32,7 +58,7 @@ constexpr double kDs = 0.004;
 
 // Seven element planes (3 does not divide them), a void that empties a whole cell of two planes
 // at one (i, j), voids inside cells, two materials, a fixed face, a sponge, Rayleigh damping.
-WaveProblem cell_problem(int order) {
+WaveProblem cell_problem(int order, bool damped_and_sponged = true) {
     Scene s = block_scene(4, 3, 7, kDs);
     s.materials.push_back(steel());
     s.shapes.push_back({"steel", BoxShape{{0.0, kDs, 2 * kDs}, {3 * kDs, 3 * kDs, 5 * kDs}}});
@@ -40,10 +66,12 @@ WaveProblem cell_problem(int order) {
     s.shapes.push_back({"void", BoxShape{{3 * kDs, 0.0, 5 * kDs}, {4 * kDs, kDs, 6 * kDs}}});
     s.shapes.push_back({"void", BoxShape{{0.0, 2 * kDs, 0.0}, {kDs, 3 * kDs, kDs}}});
     s.boundary.fixed_faces = {"y-"};
-    s.boundary.absorbing.faces = {"z+"};
-    s.boundary.absorbing.thickness = 2 * kDs;
-    s.boundary.absorbing.type = "sponge";
-    s.damping = {"rayleigh", 0.01, 100e3, 200e3};
+    if (damped_and_sponged) {
+        s.boundary.absorbing.faces = {"z+"};
+        s.boundary.absorbing.thickness = 2 * kDs;
+        s.boundary.absorbing.type = "sponge";
+        s.damping = {"rayleigh", 0.01, 100e3, 200e3};
+    }
     s.run.method = Method::Sem;
     s.run.order = order;
     validate_scene(s, "cells");
@@ -262,6 +290,107 @@ TEST_P(SemCellSchedule, SweptProductAndFusedStepEqualTheCpuStepper) {
         const double us = max_abs(want);
         ASSERT_GT(us, 0);
         for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(u_next[i], want[i], 1e-12 * us) << i;
+    }
+}
+
+// The eight colour launches of sem_cell_sweep, emulated. Update: u_next = u+; else f = K u.
+template <int P, class Real, bool Update, bool Damped>
+void emulated_launches(const WaveProblem& prob, int planes, const std::vector<Real>& u, const std::vector<Real>& up,
+                       std::vector<Real>& f, std::vector<Real>& u_next) {
+    using namespace sem_cuda;
+    constexpr int E = kCellsPerBlock<P>, threads = E * (P + 1) * (P + 1);
+    const SemMesh mesh = sem_mesh(prob.grid, P);
+    SemTables<Real> tab{};
+    for (int i = 0; i < (P + 1) * (P + 1); ++i) tab.d[i] = Real(mesh.gll.d[i]);
+    for (int i = 0; i <= P; ++i) tab.w[i] = Real(mesh.gll.w[i]);
+    const GridShape g{prob.grid.n[0], prob.grid.n[1], prob.grid.n[2], mesh.n[0], mesh.n[1], mesh.node_count()};
+    const SemCellGrid cg = sem_cell_grid(prob.grid, planes);
+    const std::vector<unsigned char> solid = sem_cell_solid(prob.grid, cg);
+    const SemCellLaunches l = sem_cell_launches(cg, solid, E);
+    std::vector<Real> lambda(256, Real(0)), mu(256, Real(0));
+    for (std::size_t m = 0; m < prob.materials.size(); ++m) {
+        lambda[m + 1] = Real(prob.materials[m].lame_lambda());
+        mu[m + 1] = Real(prob.materials[m].shear_modulus());
+    }
+    const UpdateCoefficients<Real> c = update_coefficients<Real>(prob);
+    // The sponge's per-node factors, or (no sponge) one h for every node as the engine passes it.
+    const bool sponge = !prob.boundary.node_damping.empty();
+    const UpdateFactors<Real> upd{c.dt2_inv_mass.data(), sponge ? c.inv_one_plus_h.data() : nullptr,
+                                  c.one_minus_h.data(), c.inv_one_plus_h.front(), c.one_minus_h.front()};
+    const Real b = Real(prob.rayleigh.beta / prob.dt), half_ds = Real(0.5 * prob.grid.spacing);
+    // One std::thread a CUDA thread runs every block of every launch in order; a barrier after
+    // each block keeps the block's shared arrays until all its threads are done.
+    std::barrier<> block_barrier(threads);
+    emulated_block_barrier = &block_barrier;
+    std::vector<std::thread> block;
+    for (int t = 0; t < threads; ++t)
+        block.emplace_back([&, t] {
+            threadIdx.x = unsigned(t);
+            for (int colour = 0; colour < 8; ++colour)
+                for (std::size_t slot = l.begin[colour]; slot < l.begin[colour + 1]; slot += E) {
+                    blockIdx.x = unsigned((slot - l.begin[colour]) / E);
+                    sem_cell_sweep<P, Real, Update, Damped>(
+                        l.cells.data() + l.begin[colour], solid.data(), prob.grid.ids.data(), lambda.data(), mu.data(),
+                        tab, g, cg, half_ds, u.data(), up.data(), Real(1) + b, b, f.data(), u_next.data(), upd);
+                    block_barrier.arrive_and_wait();
+                }
+        });
+    for (std::thread& x : block) x.join();
+}
+
+template <int P, class Real>
+void kernel_body_equals_cpu_stepper(bool damped_and_sponged, int planes, double tol) {
+    SCOPED_TRACE(::testing::Message() << "planes " << planes << (damped_and_sponged ? ", damped, sponge" : "")
+                                      << (sizeof(Real) == 8 ? ", fp64" : ", fp32"));
+    const WaveProblem prob = cell_problem(P, damped_and_sponged);
+    ASSERT_EQ(prob.rayleigh.beta > 0, damped_and_sponged);
+    const std::size_t nn = sem_mesh(prob.grid, P).node_count();
+    std::mt19937_64 rng(13);
+    std::uniform_real_distribution<double> U(-1e-6, 1e-6);
+    std::vector<double> u0(3 * nn), up0(3 * nn);
+    for (std::size_t i = 0; i < u0.size(); ++i) {
+        u0[i] = U(rng);
+        up0[i] = u0[i] + 1e-2 * U(rng);
+    }
+    SemTimeStepperCpu<Real> cpu(prob);
+    cpu.set_state(up0, u0);
+    const std::vector<double> ud = cpu.displacement(), upd = cpu.previous_displacement();
+    const std::vector<Real> u(ud.begin(), ud.end()), up(upd.begin(), upd.end());
+    std::vector<Real> f(3 * nn, Real(0)), u_next(3 * nn, Real(0));
+    emulated_launches<P, Real, false, false>(prob, planes, u, up, f, u_next);
+    const std::vector<double> ku = cpu.stiffness_times(ud);
+    const double ks = max_abs(ku);
+    ASSERT_GT(ks, 0);
+    for (std::size_t i = 0; i < ku.size(); ++i) ASSERT_NEAR(double(f[i]), ku[i], tol * ks) << i;
+
+    cpu.step(std::int64_t(1.0 / prob.dt));   // the sources add nothing at t = 1 s
+    std::fill(f.begin(), f.end(), Real(7));  // the first writer never reads what f held
+    if (damped_and_sponged)
+        emulated_launches<P, Real, true, true>(prob, planes, u, up, f, u_next);
+    else
+        emulated_launches<P, Real, true, false>(prob, planes, u, up, f, u_next);
+    const std::vector<double> want = cpu.displacement();
+    const double us = max_abs(want);
+    ASSERT_GT(us, 0);
+    for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(double(u_next[i]), want[i], tol * us) << i;
+}
+
+template <int P>
+void kernel_body_cases() {
+    kernel_body_equals_cpu_stepper<P, double>(true, 1, 1e-12);   // a void cell, all faces through f
+    kernel_body_equals_cpu_stepper<P, double>(true, 3, 1e-12);   // 3 + 3 + 1 planes
+    kernel_body_equals_cpu_stepper<P, double>(false, 7, 1e-12);  // one cell a column, uniform h
+    kernel_body_equals_cpu_stepper<P, float>(true, 3, 1e-5);
+}
+
+TEST_P(SemCellSchedule, CudaKernelBodyOnTheCpuEqualsTheCpuStepper) {
+    switch (GetParam()) {
+        case 2:
+            return kernel_body_cases<2>();
+        case 3:
+            return kernel_body_cases<3>();
+        default:
+            return kernel_body_cases<4>();
     }
 }
 
