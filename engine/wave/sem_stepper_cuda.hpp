@@ -2,7 +2,8 @@
 // sem_stepper_cpu.hpp, the element kernel fused with the central-difference update and no
 // atomics. The elements are grouped into cells, columns of a few elements along z
 // (sem_cell_schedule.hpp), and the cells run in eight colours (cells of one colour share no node),
-// one launch a colour and a step. A block sweeps a few cells of one colour along z, element plane
+// one launch a colour and a step (sem_cell_sweep_kernel.cuh). A block sweeps a few cells of one
+// colour along z, element plane
 // by element plane; a thread owns one GLL column of an element ((p + 1)^2 threads a cell), keeps
 // the column's u and its z-direction stresses in registers, and exchanges the x and y neighbours'
 // w and weighted stresses through shared memory (sem_element_kernel.hpp's sum-factorised

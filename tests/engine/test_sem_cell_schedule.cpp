@@ -15,12 +15,12 @@
 #include <algorithm>
 #include <barrier>
 #include <cmath>
-#include <random>
 #include <thread>
 #include <type_traits>
 
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
+#include "test_util.hpp"
 #include "wave/central_difference.hpp"
 #include "wave/sem_cell_schedule.hpp"
 #include "wave/sem_element_kernel.hpp"
@@ -250,6 +250,16 @@ void cell_sweep_pass(const WaveProblem& prob, const SemMesh& mesh, int planes, c
     }
 }
 
+// A random state of a wave's size: u within 1e-6, u- within 1e-8 of it.
+void random_state(std::size_t values, unsigned seed, std::vector<double>& u, std::vector<double>& up) {
+    u = voxwave::test::random_vector(values, seed);
+    up = voxwave::test::random_vector(values, seed + 1);
+    for (std::size_t i = 0; i < values; ++i) {
+        u[i] *= 1e-6;
+        up[i] = u[i] + 1e-8 * up[i];
+    }
+}
+
 double max_abs(const std::vector<double>& v) {
     double m = 0;
     for (double x : v) m = std::max(m, std::abs(x));
@@ -260,13 +270,8 @@ TEST_P(SemCellSchedule, SweptProductAndFusedStepEqualTheCpuStepper) {
     const WaveProblem prob = cell_problem(GetParam());
     const SemMesh mesh = sem_mesh(prob.grid, prob.order);
     const std::size_t nn = mesh.node_count();
-    std::mt19937_64 rng(8);
-    std::uniform_real_distribution<double> U(-1e-6, 1e-6);
-    std::vector<double> u0(3 * nn), up0(3 * nn);
-    for (std::size_t i = 0; i < u0.size(); ++i) {
-        u0[i] = U(rng);
-        up0[i] = u0[i] + 1e-2 * U(rng);
-    }
+    std::vector<double> u0, up0;
+    random_state(3 * nn, 8, u0, up0);
     const UpdateCoefficients<double> uc = update_coefficients<double>(prob);
     ASSERT_GT(prob.rayleigh.beta, 0);
     const std::int64_t late = std::int64_t(1.0 / prob.dt);  // the sources add nothing at t = 1 s
@@ -345,13 +350,8 @@ void kernel_body_equals_cpu_stepper(bool damped_and_sponged, int planes, double 
     const WaveProblem prob = cell_problem(P, damped_and_sponged);
     ASSERT_EQ(prob.rayleigh.beta > 0, damped_and_sponged);
     const std::size_t nn = sem_mesh(prob.grid, P).node_count();
-    std::mt19937_64 rng(13);
-    std::uniform_real_distribution<double> U(-1e-6, 1e-6);
-    std::vector<double> u0(3 * nn), up0(3 * nn);
-    for (std::size_t i = 0; i < u0.size(); ++i) {
-        u0[i] = U(rng);
-        up0[i] = u0[i] + 1e-2 * U(rng);
-    }
+    std::vector<double> u0, up0;
+    random_state(3 * nn, 13, u0, up0);
     SemTimeStepperCpu<Real> cpu(prob);
     cpu.set_state(up0, u0);
     const std::vector<double> ud = cpu.displacement(), upd = cpu.previous_displacement();
