@@ -3,17 +3,17 @@
 // atomics. The elements are grouped into cells, columns of a few elements along z
 // (sem_cell_schedule.hpp), and the cells run in eight colours (cells of one colour share no node),
 // one launch a colour and a step (sem_cell_sweep_kernel.cuh). A block sweeps a few cells of one
-// colour along z, element plane
-// by element plane; a thread owns one GLL column of an element ((p + 1)^2 threads a cell), keeps
-// the column's u and its z-direction stresses in registers, and exchanges the x and y neighbours'
-// w and weighted stresses through shared memory (sem_element_kernel.hpp's sum-factorised
-// arithmetic). The force of the node plane between two elements of a cell passes to the upper
-// element in registers; at the cell's faces the cell of the node's first colour writes the partial
-// force, later ones add to it (one writer a colour), and the cell of the last colour applies the
-// update with the complete force and writes u+ into a third state buffer (u and u- stay intact
-// for the later colours). Nodes inside a cell never touch the force buffer. A small kernel adds the
-// sources, another records the receivers. FP64 and FP32; the CPU stepper is the oracle (the sums
-// at shared nodes run in colour order, not the CPU's element order: equal to rounding).
+// colour along z, element plane by element plane; a thread owns one GLL column of an element
+// ((p + 1)^2 threads a cell), keeps the column's u and its z-direction stresses in registers, and
+// exchanges the x and y neighbours' w and weighted stresses through shared memory
+// (sem_element_kernel.hpp's sum-factorised arithmetic). The force of the node plane between two
+// elements of a cell passes to the upper element in registers; at the cell's faces the cell of the
+// node's first colour writes the partial force, later ones add to it (one writer a colour), and
+// the cell of the last colour applies the update with the complete force and writes u+ into a
+// third state buffer (u and u- stay intact for the later colours). Nodes inside a cell never touch
+// the force buffer. A small kernel adds the sources, another records the receivers. FP64 and FP32;
+// the CPU stepper is the oracle (the sums at shared nodes run in colour order, not the CPU's
+// element order: equal to rounding).
 //
 // No CUDA types here (a build without CUDA refuses every entry point from without_cuda.cpp).
 #pragma once
