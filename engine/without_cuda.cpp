@@ -88,7 +88,7 @@ void check_cuda_model_fits(std::size_t, std::size_t, Precision, bool, bool, std:
 void run_wave_cuda(const WaveProblem&, const ProgressFn&, Result&, CudaEngineOptions) { no_cuda(); }
 void record_wave_cuda(CudaTimeStepper&, const WaveProblem&, const ProgressFn&, Result&) { no_cuda(); }
 struct SemCudaTimeStepper::Impl {};
-SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem&, int) { no_cuda(); }
+SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem&, int, int) { no_cuda(); }
 SemCudaTimeStepper::~SemCudaTimeStepper() = default;
 std::size_t SemCudaTimeStepper::node_count() const { no_cuda(); }
 void SemCudaTimeStepper::set_state(const std::vector<double>&, const std::vector<double>&) { no_cuda(); }
@@ -99,6 +99,7 @@ std::vector<double> SemCudaTimeStepper::stiffness_times(const std::vector<double
 CudaStepTiming SemCudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_cuda(); }
 std::size_t SemCudaTimeStepper::device_bytes() const { no_cuda(); }
 std::string SemCudaTimeStepper::device_name() const { no_cuda(); }
+int SemCudaTimeStepper::cell_planes() const { no_cuda(); }
 void run_sem_cuda(const WaveProblem&, const ProgressFn&, Result&, int) { no_cuda(); }
 double measure_device_copy_bandwidth_gbs(std::size_t) { no_cuda(); }
 

@@ -3,7 +3,7 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus sem-bench table2 pml
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus sem-bench sem-ncu table2 pml
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 set -uo pipefail
@@ -434,12 +434,30 @@ PYEOF
       log "SEM step against the memory floor"
       $CLI bench-sem --backend cuda --elements 60 --steps 200 --out "$OUT/sem-bench.md" 2>&1 \
         | grep -E "^\||error" | tee -a "$OUT/summary.log"
+      log "SEM step, p = 4 FP64, cells of 2, 4, 8 and 15 element planes (the column sweep's L)"
+      for L in 2 4 8 15; do
+        $CLI bench-sem --backend cuda --elements 60 --steps 100 --orders 4 --precisions fp64 --cell-planes $L \
+          --out "$OUT/sem-bench.md" 2>&1 | grep -E "^\| 4|error" | tee -a "$OUT/summary.log"
+      done
       log "Stokes accuracy, every method, 0.9 of the stable dt"
       $CLI bench-accuracy --backend cuda --budget 5 --quiet --out "$OUT/accuracy.md" 2>&1 \
         | grep -E "^\||^- |error" | tee -a "$OUT/summary.log"
       log "Stokes accuracy, SEM p = 3 and 4 at one dt of 20 ns (spatial convergence)"
       $CLI bench-accuracy --backend cuda --methods sem3 sem4 --divisions 1 2 3 --dt 20 --quiet \
         --out "$OUT/accuracy.md" 2>&1 | grep -E "^\||error" | tee -a "$OUT/summary.log" ;;
+    sem-ncu)
+      # Issue 36: where the column-sweep SEM kernel spends its time (p = 4 FP64 and FP32, 40^3
+      # elements): bandwidth, occupancy (registers), shared-memory wavefronts and stall reasons of
+      # one colour launch after warm-up.
+      log "SEM column sweep ncu (p = 4, 40^3 elements)"
+      for pr in fp64 fp32; do
+        timeout 200 /usr/local/cuda/bin/ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
+          --section WarpStateStats --section LaunchStats --section Occupancy --section SchedulerStats \
+          -k regex:sem_cell_sweep -s 200 -c 1 \
+          $CLI bench-sem --backend cuda --elements 40 --steps 10 --orders 4 --precisions $pr >"$OUT/ncu-sem-$pr.txt" 2>&1
+      done
+      grep -E "Duration|Memory Throughput|DRAM Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Warp Cycles Per Issued|Issue Slots Busy|Shared Memory" \
+        "$OUT"/ncu-sem-*.txt | tee -a "$OUT/summary.log" ;;
     table2)
       # Seed 000 Table 2 in voxel form on the paper model (issue 36). The paper's window (a
       # band-pass impulse centred at 409.6 us, 819.2 us recorded) costs about 25 minutes of an H100

@@ -6,9 +6,10 @@
 // The floor: a step must at least read u and u- (3 components each), read dt^2/m and write u+
 // (3 components): 10 values a node, plus one material byte an element; its time is those bytes
 // over the measured copy bandwidth. The CUDA step moves more (bench/results/accuracy.md derives
-// it): each element reads its (p + 1)^3 nodes' u ((p + 1)^3 / p^3 reads a node), the shared nodes'
-// partial forces go through f (2 ((p + 1)^3 / p^3 - 1) accesses a node). Benchmarks are never tests: nothing here
-// asserts a number.
+// it): each cell (a column of elements, sem_cell_schedule.hpp) reads u at its (p + 1)^2 GLL
+// columns over its node planes, and the nodes on cells' faces pass their partial forces through f
+// (2 (visits - 1) accesses a node visited by several cells). Benchmarks are never tests: nothing
+// here asserts a number.
 #include <omp.h>
 
 #include <chrono>
@@ -41,6 +42,7 @@ struct Options {
     std::vector<std::string> precisions{"fp64", "fp32"};
     int elements = 60;  // along each edge
     long long steps = 200;
+    int cell_planes = 0;  // CUDA: element planes a cell, 0 automatic
     std::string command_line;
 };
 
@@ -82,6 +84,7 @@ int run(const Options& o) {
     if (backend == Backend::Auto) throw InputError("", "--backend", "name cpu or cuda");
     if (o.elements < 2 || o.elements > 400) throw InputError("", "--elements", "must be in 2..400");
     if (o.steps < 1) throw InputError("", "--steps", "must be positive");
+    if (o.cell_planes < 0 || o.cell_planes > 400) throw InputError("", "--cell-planes", "must be in 0..400");
     for (int p : o.orders)
         if (!sem_order_allowed(p)) throw InputError("", "--orders", "each order must be 2, 3 or 4");
     if (!o.out.empty()) check_output_path(o.out);
@@ -103,9 +106,9 @@ int run(const Options& o) {
     md << "- model: a free cube of " << o.elements << "^3 elements, one material, random state; " << o.steps
        << " timed steps after 20 warm-up steps (" << (cuda ? "device events" : "wall and process CPU time") << ")\n";
     md << "- measured copy bandwidth (read + write): " << copy_gbs << " GB/s\n\n";
-    md << "| p | precision | nodes | step (us) | node-steps/s | CPU s a step | bytes/step (model) | floor bytes/step | "
-          "achieved GB/s | floor (us) | step / floor |\n";
-    md << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    md << "| p | precision | cell planes | nodes | step (us) | node-steps/s | CPU s a step | bytes/step (model) | "
+          "floor bytes/step | achieved GB/s | floor (us) | step / floor |\n";
+    md << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (int p : o.orders)
         for (const std::string& pr : o.precisions) {
             const Precision precision = parse_precision(pr, "--precisions");
@@ -115,8 +118,10 @@ int run(const Options& o) {
             std::vector<double> u, up;
             random_state(3 * prob.node_count(), up, u);
             double step_s = 0, cpu_step_s = 0;
+            int planes = 0;
             if (cuda) {
-                SemCudaTimeStepper st(prob);
+                SemCudaTimeStepper st(prob, -1, o.cell_planes);
+                planes = st.cell_planes();
                 st.set_state(up, u);
                 st.advance(0, 20);
                 step_s = st.time_steps(20, o.steps).seconds / double(o.steps);
@@ -140,20 +145,24 @@ int run(const Options& o) {
                 }
             }
             const double s = precision == Precision::Fp64 ? 8 : 4;
-            const double slots = std::pow(double(p + 1) / double(p), 3);  // element-node reads a node
             const double floor_bytes = 10 * s * nn + ne;
-            // CUDA: u by every element of the node, u- once, u+ once, dt^2/m (no sponge: the
-            // uniform h is a kernel argument), the shared nodes' partial forces. CPU (the fused
-            // sweep): u once (an element plane's nodes stay in cache for its neighbours), u-
-            // read and overwritten by u+, the three update factors.
-            const double moved = cuda ? (3 * s * slots + 3 * s + 3 * s + s + 2 * 3 * s * (slots - 1)) * nn + ne
+            // CUDA: u at every node visit of a cell ((p + 1)^2 columns over p n_z + cell planes
+            // node planes a column of cells), u- once, u+ once, dt^2/m (no sponge: the uniform h
+            // is a kernel argument), the partial forces of nodes visited by several cells. CPU
+            // (the fused sweep): u once (an element plane's nodes stay in cache for its
+            // neighbours), u- read and overwritten by u+, the three update factors.
+            const double n1 = double(p + 1), ex = o.elements;
+            const double cells_z = planes > 0 ? std::ceil(ex / planes) : 0;
+            const double visits = ex * ex * n1 * n1 * (p * ex + cells_z);
+            const double moved = cuda ? 3 * s * visits + (3 * s + 3 * s + s) * nn + 2 * 3 * s * (visits - nn) + ne
                                       : (3 * s + 2 * 3 * s + 3 * s) * nn + ne;
             const double floor_s = floor_bytes / (copy_gbs * 1e9);
             char line[512];
             std::snprintf(line, sizeof line,
-                          "| %d | %s | %.0f | %.1f | %.3g | %s | %.3g | %.3g | %.0f | %.1f | %.2f |\n", p, pr.c_str(),
-                          nn, step_s * 1e6, nn / step_s, cuda ? "-" : (std::to_string(cpu_step_s).substr(0, 8)).c_str(),
-                          moved, floor_bytes, moved / step_s / 1e9, floor_s * 1e6, step_s / floor_s);
+                          "| %d | %s | %s | %.0f | %.1f | %.3g | %s | %.3g | %.3g | %.0f | %.1f | %.2f |\n", p,
+                          pr.c_str(), cuda ? std::to_string(planes).c_str() : "-", nn, step_s * 1e6, nn / step_s,
+                          cuda ? "-" : (std::to_string(cpu_step_s).substr(0, 8)).c_str(), moved, floor_bytes,
+                          moved / step_s / 1e9, floor_s * 1e6, step_s / floor_s);
             md << line;
         }
     print_and_append(md.str(), o.out);
@@ -170,6 +179,8 @@ std::function<int()> add_bench_sem_command(CLI::App& app) {
     c->add_option("--precisions", o->precisions, "fp64 fp32 (default both)");
     c->add_option("--elements", o->elements, "Elements along each edge of the cube (default 60)");
     c->add_option("--steps", o->steps, "Timed steps (default 200)");
+    c->add_option("--cell-planes", o->cell_planes,
+                  "CUDA: element planes a cell of the column sweep (default 0: chosen from the model and the device)");
     c->add_option("--out,-o", o->out, "Append the markdown table to this file");
     return [o, c] {
         o->command_line = echo_command_line("voxwave-cli bench-sem", *c);

@@ -1,10 +1,10 @@
-// The spectral voxel elements on the GPU (sem_stepper_cuda.hpp states the design). The element
-// arithmetic is sem_element_kernel.hpp's, one thread a GLL point: the element's damped operand w
-// and then its weighted stresses go through shared memory between the two sum-factorised halves;
-// the order of the sums at shared nodes is sem_colour_schedule.hpp's.
+// The spectral voxel elements on the GPU (sem_stepper_cuda.hpp states the design): the host side
+// of the column sweep, whose kernel is sem_cell_sweep_kernel.cuh's; the order of the sums at the
+// cells' shared nodes is sem_cell_schedule.hpp's.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <string>
 
@@ -14,7 +14,8 @@
 #include "core/errors.hpp"
 #include "core/event_timer.cuh"
 #include "wave/central_difference.hpp"
-#include "wave/sem_colour_schedule.hpp"
+#include "wave/sem_cell_schedule.hpp"
+#include "wave/sem_cell_sweep_kernel.cuh"
 #include "wave/sem_mesh.hpp"
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/update_coefficients.hpp"
@@ -25,90 +26,9 @@ namespace {
 
 using cuda::DeviceBuffer;
 using cuda::Event;
+using namespace sem_cuda;
 
-constexpr int kMaxN = kSemMaxOrder + 1;
 constexpr int kMaxSources = 16;  // sources per launch of the point kernel (more: several launches)
-
-template <class Real>
-struct SemTables {
-    Real d[kMaxN * kMaxN];
-    Real w[kMaxN];
-};
-
-struct GridShape {
-    int ex, ey, ez;         // elements along x, y, z
-    long long nx, ny;       // GLL nodes along x, y
-    unsigned long long nn;  // nodes
-};
-
-// The central-difference factors of sem_update's nodes (update_coefficients). Without a sponge
-// h is one number, so the per-node factors stay unread (16 of the step's bytes a node in FP64).
-template <class Real>
-struct UpdateFactors {
-    const Real* dt2_inv_mass;
-    const Real* inv_one_plus_h;  // null: uniform_ih and uniform_mh at every node
-    const Real* one_minus_h;
-    Real uniform_ih, uniform_mh;
-};
-
-// One block an element of one colour (sem_colour_schedule.hpp), one thread a GLL point: w into
-// shared memory, the point's weighted stress into shared memory, then the node's force. The
-// element of the node's first colour writes the partial force into f, later ones add to it, and
-// the element of its last colour completes it and (Update) writes u+ by central differences
-// into u_next, or (!Update: the bare product K u) stores the complete force in f. u_prev is read
-// for the update and, when damped, for the operand w = (1 + b) u - b u_prev; u_prev may be null
-// for the bare product without damping.
-template <int P, class Real, bool Update>
-__global__ void __launch_bounds__((P + 1) * (P + 1) * (P + 1))
-    sem_colour_step(const unsigned* __restrict elements, const unsigned char* __restrict ids,
-                    const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
-                    Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, bool damped, Real keep,
-                    Real b, Real* __restrict f, Real* __restrict u_next, UpdateFactors<Real> upd) {
-    constexpr int N = P + 1, N3 = N * N * N;
-    __shared__ Real su[3 * N3];
-    __shared__ Real st[9 * N3];
-    __shared__ Real sd[N * N], sw[N];
-    const int q = threadIdx.x;
-    const int a = q % N, bb = (q / N) % N, c = q / (N * N);
-    if (q < N * N) sd[q] = tab.d[q];
-    if (q < N) sw[q] = tab.w[q];
-    const unsigned e = elements[blockIdx.x];
-    const int ei = int(e % unsigned(g.ex)), ej = int((e / unsigned(g.ex)) % unsigned(g.ey)),
-              ek = int(e / (unsigned(g.ex) * unsigned(g.ey)));
-    const unsigned long long node =
-        (unsigned long long)(P * ei + a) +
-        (unsigned long long)g.nx * ((unsigned long long)(P * ej + bb) + (unsigned long long)g.ny * (P * ek + c));
-    Real un[3];
-    for (int i = 0; i < 3; ++i) {
-        un[i] = u[i * g.nn + node];
-        su[i * N3 + q] = damped ? damped_operand(un[i], u_prev[i * g.nn + node], keep, b) : un[i];
-    }
-    __syncthreads();
-    const unsigned char id = ids[e];
-    sem_point_stress<P, Real>(sd, sw, lambda[id], mu[id], half_ds, su, a, bb, c, st);
-    __syncthreads();
-    const int n[3] = {g.ex, g.ey, g.ez};
-    const SemNodeRole role = sem_node_role(P, n, ei, ej, ek, a, bb, c, [&](int i, int j, int k) {
-        return ids[std::size_t(i) + std::size_t(g.ex) * (std::size_t(j) + std::size_t(g.ey) * std::size_t(k))] !=
-               kVoidId;
-    });
-    Real force[3];
-    for (int i = 0; i < 3; ++i) {
-        const Real own = sem_node_force<P, Real>(sd, st, i, a, bb, c);
-        force[i] = role.first ? own : f[i * g.nn + node] + own;
-    }
-    if (!role.last || !Update) {
-        for (int i = 0; i < 3; ++i) f[i * g.nn + node] = force[i];
-        return;
-    }
-    const Real am = upd.dt2_inv_mass[node];
-    const Real ih = upd.inv_one_plus_h ? upd.inv_one_plus_h[node] : upd.uniform_ih;
-    const Real mh = upd.inv_one_plus_h ? upd.one_minus_h[node] : upd.uniform_mh;
-    for (int i = 0; i < 3; ++i) {
-        const unsigned long long k = i * g.nn + node;
-        u_next[k] = central_difference_node(un[i], u_prev[k], am * force[i], mh, ih);
-    }
-}
 
 struct SourceBatch {
     int count;
@@ -142,11 +62,12 @@ struct EngineBase {
     virtual void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) = 0;
     virtual std::vector<double> stiffness_times(const std::vector<double>& v) = 0;
     virtual std::size_t device_bytes() const = 0;
+    virtual int cell_planes() const = 0;
 };
 
 template <class Real>
 struct Engine final : EngineBase {
-    explicit Engine(const WaveProblem& p) : p_(p) {
+    Engine(const WaveProblem& p, int cell_planes) : p_(p) {
         const SemMesh mesh = sem_mesh(p.grid, p.order);
         nn_ = mesh.node_count();
         shape_ = {p.grid.n[0], p.grid.n[1], p.grid.n[2], mesh.n[0], mesh.n[1], (unsigned long long)nn_};
@@ -155,17 +76,14 @@ struct Engine final : EngineBase {
         for (int i = 0; i < n1; ++i) tab_.w[i] = static_cast<Real>(mesh.gll.w[i]);
         if (p.grid.element_count() > 0xffffffffull)
             throw InputError("", "grid", "sem on CUDA takes at most 2^32 elements");
-        // The solid elements sorted by colour, each colour's run in element order.
-        std::vector<unsigned> elements;
-        for (int colour = 0; colour < 8; ++colour) {
-            colour_begin_[colour] = elements.size();
-            for (int k = colour >> 2; k < p.grid.n[2]; k += 2)
-                for (int j = (colour >> 1) & 1; j < p.grid.n[1]; j += 2)
-                    for (int i = colour & 1; i < p.grid.n[0]; i += 2)
-                        if (p.grid.at(i, j, k) != kVoidId) elements.push_back(unsigned(p.grid.element_index(i, j, k)));
-        }
-        colour_begin_[8] = elements.size();
-        elements_ = DeviceBuffer<unsigned>(elements);
+        const int per_block = cells_per_block(p.order);
+        if (cell_planes <= 0) cell_planes = automatic_cell_planes(p.grid, per_block);
+        cells_grid_ = sem_cell_grid(p.grid, cell_planes);
+        const std::vector<unsigned char> solid = sem_cell_solid(p.grid, cells_grid_);
+        const SemCellLaunches launches = sem_cell_launches(cells_grid_, solid, per_block);
+        cell_begin_ = launches.begin;
+        cells_ = DeviceBuffer<unsigned>(launches.cells);
+        cell_solid_ = DeviceBuffer<unsigned char>(solid);
         ids_ = DeviceBuffer<unsigned char>(p.grid.ids);
         std::vector<Real> lam(256, Real(0)), mu(256, Real(0));
         for (std::size_t m = 0; m < p.materials.size(); ++m) {
@@ -211,32 +129,60 @@ struct Engine final : EngineBase {
         return std::vector<double>(h.begin(), h.end());
     }
 
-    // The eight colour launches of one step. Update: u_next = u+ (central differences on
-    // K w, w = (1 + b) u - b u_prev when damped); otherwise f = K u (u_prev unused).
+    static int cells_per_block(int order) {
+        return order == 2 ? kCellsPerBlock<2> : (order == 3 ? kCellsPerBlock<3> : kCellsPerBlock<4>);
+    }
+
+    // Element planes a cell: as many as leave each colour's launch about eight blocks an SM (two
+    // to three waves at the kernel's occupancy, so the last wave's tail stays small), at least two
+    // (the carry along z is what saves the traffic) and at most sixteen.
+    static int automatic_cell_planes(const VoxelGrid& g, int per_block) {
+        int device = 0, sms = 0;
+        VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
+        VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        const double per_colour = double(g.element_count()) / 8.0;
+        const double planes = per_colour / (double(per_block) * 8.0 * double(std::max(sms, 1)));
+        return int(std::clamp(planes, 2.0, 16.0));
+    }
+
+    template <int P, bool Update, bool Damped>
+    void sweep(const unsigned* list, std::size_t slots, Real half_ds, const Real* u, const Real* up, Real keep, Real b,
+               Real* f, Real* u_next) const {
+        constexpr int E = kCellsPerBlock<P>;
+        sem_cell_sweep<P, Real, Update, Damped><<<unsigned(slots / E), E*(P + 1) * (P + 1)>>>(
+            list, cell_solid_.get(), ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, cells_grid_, half_ds, u, up,
+            keep, b, f, u_next, factors_);
+    }
+
+    template <int P, bool Update>
+    void sweep(const unsigned* list, std::size_t slots, bool damped, Real half_ds, const Real* u, const Real* up,
+               Real keep, Real b, Real* f, Real* u_next) const {
+        if constexpr (Update) {
+            if (damped) return sweep<P, true, true>(list, slots, half_ds, u, up, keep, b, f, u_next);
+        }
+        sweep<P, Update, false>(list, slots, half_ds, u, up, keep, b, f, u_next);
+    }
+
+    // The eight colour launches of one step (sem_cell_schedule.hpp). Update: u_next = u+ (central
+    // differences on K w, w = (1 + b) u - b u_prev when damped); otherwise f = K u (u_prev unused).
     template <bool Update>
     void colour_launches(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next) const {
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
         for (int colour = 0; colour < 8; ++colour) {
-            const std::size_t begin = colour_begin_[colour], count = colour_begin_[colour + 1] - begin;
-            if (count == 0) continue;
-            const unsigned* list = elements_.get() + begin;
+            const std::size_t begin = cell_begin_[colour], slots = cell_begin_[colour + 1] - begin;
+            if (slots == 0) continue;
+            const unsigned* list = cells_.get() + begin;
             switch (p_.order) {
                 case 2:
-                    sem_colour_step<2, Real, Update><<<unsigned(count), 27>>>(list, ids_.get(), lambda_.get(),
-                                                                              mu_.get(), tab_, shape_, half_ds, u, up,
-                                                                              damped, keep, b, f, u_next, factors_);
+                    sweep<2, Update>(list, slots, damped, half_ds, u, up, keep, b, f, u_next);
                     break;
                 case 3:
-                    sem_colour_step<3, Real, Update><<<unsigned(count), 64>>>(list, ids_.get(), lambda_.get(),
-                                                                              mu_.get(), tab_, shape_, half_ds, u, up,
-                                                                              damped, keep, b, f, u_next, factors_);
+                    sweep<3, Update>(list, slots, damped, half_ds, u, up, keep, b, f, u_next);
                     break;
                 default:
-                    sem_colour_step<4, Real, Update><<<unsigned(count), 125>>>(list, ids_.get(), lambda_.get(),
-                                                                               mu_.get(), tab_, shape_, half_ds, u, up,
-                                                                               damped, keep, b, f, u_next, factors_);
+                    sweep<4, Update>(list, slots, damped, half_ds, u, up, keep, b, f, u_next);
             }
-            VOXWAVE_CUDA_CHECK_LAUNCH("sem_colour_step");
+            VOXWAVE_CUDA_CHECK_LAUNCH("sem_cell_sweep");
         }
     }
 
@@ -292,15 +238,19 @@ struct Engine final : EngineBase {
 
     std::size_t device_bytes() const override {
         return u_.bytes() + up_.bytes() + un_.bytes() + f_.bytes() + a_.bytes() + ih_.bytes() + mh_.bytes() +
-               elements_.bytes() + ids_.bytes() + receivers_.bytes();
+               cells_.bytes() + cell_solid_.bytes() + ids_.bytes() + receivers_.bytes();
     }
 
+    int cell_planes() const override { return cells_grid_.planes; }
+
     const WaveProblem& p_;
-    std::size_t nn_ = 0, colour_begin_[9]{};
+    std::size_t nn_ = 0;
+    std::array<std::size_t, 9> cell_begin_{};
     GridShape shape_{};
+    SemCellGrid cells_grid_{};
     SemTables<Real> tab_{};
-    DeviceBuffer<unsigned> elements_;
-    DeviceBuffer<unsigned char> ids_;
+    DeviceBuffer<unsigned> cells_;
+    DeviceBuffer<unsigned char> ids_, cell_solid_;
     DeviceBuffer<Real> lambda_, mu_, a_, ih_, mh_, u_, up_, un_, f_;
     DeviceBuffer<unsigned long long> receivers_;
     std::vector<Real> host_a_, host_ih_;
@@ -315,15 +265,16 @@ struct SemCudaTimeStepper::Impl {
     std::string device;
 };
 
-SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device) : impl_(std::make_unique<Impl>()) {
+SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device, int cell_planes)
+    : impl_(std::make_unique<Impl>()) {
     assert_run_rules(problem);
     if (problem.method != Method::Sem) throw std::logic_error("SemCudaTimeStepper: the problem is not a sem problem");
     const CudaDeviceInfo dev = cuda_device_for_run(device);
     VOXWAVE_CUDA_CHECK(cudaSetDevice(dev.index));
     impl_->device = dev.name;
-    // u, u-, u+, f (3 components each), three update factors, ids and the element list.
+    // u, u-, u+, f (3 components each), three update factors, ids, the cell list and flags.
     const std::size_t real = problem.precision == Precision::Fp64 ? 8 : 4;
-    const std::size_t need = problem.node_count() * real * 15 + problem.grid.element_count() * 5;
+    const std::size_t need = problem.node_count() * real * 15 + problem.grid.element_count() * 6;
     std::size_t free_bytes = 0, total = 0;
     VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     if (need > free_bytes)
@@ -331,9 +282,9 @@ SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device) :
                          "the sem model needs " + std::to_string(need >> 20) + " MiB of GPU memory, the device has " +
                              std::to_string(free_bytes >> 20) + " MiB free");
     if (problem.precision == Precision::Fp64)
-        impl_->engine = std::make_unique<Engine<double>>(problem);
+        impl_->engine = std::make_unique<Engine<double>>(problem, cell_planes);
     else
-        impl_->engine = std::make_unique<Engine<float>>(problem);
+        impl_->engine = std::make_unique<Engine<float>>(problem, cell_planes);
 }
 
 SemCudaTimeStepper::~SemCudaTimeStepper() = default;
@@ -359,6 +310,7 @@ CudaStepTiming SemCudaTimeStepper::time_steps(std::int64_t n0, std::int64_t step
 }
 std::size_t SemCudaTimeStepper::device_bytes() const { return impl_->engine->device_bytes(); }
 std::string SemCudaTimeStepper::device_name() const { return impl_->device; }
+int SemCudaTimeStepper::cell_planes() const { return impl_->engine->cell_planes(); }
 
 void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, int device) {
     const auto t0 = std::chrono::steady_clock::now();

@@ -1,15 +1,19 @@
 // The spectral voxel elements (run.method "sem") on the GPU: the scheme and the node grid of
 // sem_stepper_cpu.hpp, the element kernel fused with the central-difference update and no
-// atomics. The elements run in eight colours (sem_colour_schedule.hpp: elements of one colour
-// share no node), one launch a colour and a step; a block computes one element: its (p + 1)^3
-// threads (one per GLL node) gather w, run the sum-factorised gradient and the transposed product
-// through shared memory (sem_element_kernel.hpp's arithmetic, split per node). At each node the
-// element of the first colour writes the partial force, later ones add to it (one writer a
-// colour), and the element of the last colour applies the update with the complete force and
-// writes u+ into a third state buffer (u and u- stay intact for the later colours). The nodes
-// inside an element (27 of 125 at p = 4) never touch the force buffer. A small kernel adds the
-// sources, another records the receivers. FP64 and FP32; the CPU stepper is the oracle (the sums
-// at shared nodes run in colour order, not the CPU's element order: equal to rounding).
+// atomics. The elements are grouped into cells, columns of a few elements along z
+// (sem_cell_schedule.hpp), and the cells run in eight colours (cells of one colour share no node),
+// one launch a colour and a step (sem_cell_sweep_kernel.cuh). A block sweeps a few cells of one
+// colour along z, element plane by element plane; a thread owns one GLL column of an element
+// ((p + 1)^2 threads a cell), keeps the column's u and its z-direction stresses in registers, and
+// exchanges the x and y neighbours' w and weighted stresses through shared memory
+// (sem_element_kernel.hpp's sum-factorised arithmetic). The force of the node plane between two
+// elements of a cell passes to the upper element in registers; at the cell's faces the cell of the
+// node's first colour writes the partial force, later ones add to it (one writer a colour), and
+// the cell of the last colour applies the update with the complete force and writes u+ into a
+// third state buffer (u and u- stay intact for the later colours). Nodes inside a cell never touch
+// the force buffer. A small kernel adds the sources, another records the receivers. FP64 and FP32;
+// the CPU stepper is the oracle (the sums at shared nodes run in colour order, not the CPU's
+// element order: equal to rounding).
 //
 // No CUDA types here (a build without CUDA refuses every entry point from without_cuda.cpp).
 #pragma once
@@ -28,10 +32,12 @@ namespace voxwave {
 
 class SemCudaTimeStepper {
 public:
-    // problem.method must be sem. device: index into cuda_devices(), -1 the first. Throws
+    // problem.method must be sem. device: index into cuda_devices(), -1 the first. cell_planes:
+    // element planes a cell (sem_cell_schedule.hpp), 0 to choose them from the model and the
+    // device; the results agree to rounding whatever the choice. Throws
     // InputError("", "backend", ...) without a device, InputError("", "grid", ...) when the
     // model does not fit in the device's free memory.
-    explicit SemCudaTimeStepper(const WaveProblem& problem, int device = -1);
+    explicit SemCudaTimeStepper(const WaveProblem& problem, int device = -1, int cell_planes = 0);
     ~SemCudaTimeStepper();
     SemCudaTimeStepper(const SemCudaTimeStepper&) = delete;
     SemCudaTimeStepper& operator=(const SemCudaTimeStepper&) = delete;
@@ -50,6 +56,7 @@ public:
     CudaStepTiming time_steps(std::int64_t n0, std::int64_t steps);
     std::size_t device_bytes() const;
     std::string device_name() const;
+    int cell_planes() const;  // element planes a cell, as chosen
 
 private:
     struct Impl;

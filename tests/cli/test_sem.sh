@@ -22,6 +22,7 @@ PYEOF
 expect_error order-7 1 "^voxwave-cli: error: --order: must be between 2 and 4 \(got 7\)$" "$out" -- run "$WORK/sem_sponge.json" --order 7 --out "$out" "${fast[@]}"
 expect_error sem-pml 1 "sem_pml\.json: boundary\.absorbing\.type: sem has no PML; use type sponge or another method$" "$out" -- run "$WORK/sem_pml.json" --out "$out" "${fast[@]}"
 expect_error bench-sem5 1 "^voxwave-cli: error: --methods: unknown method 'sem5'" "" -- bench-accuracy --methods sem5 --divisions 1 -q
+expect_error bench-sem-cells 1 "^voxwave-cli: error: --cell-planes: must be in 0\.\.400$" "" -- bench-sem --backend cpu --cell-planes -1
 "$CLI" run "$WORK/sem_sponge.json" --out "$out" "${fast[@]}" 2>"$WORK/err" || fail "sem run failed: $(cat "$WORK/err")"
 $PY - "$out" <<'PYEOF' || fail "sem result"
 import h5py, sys

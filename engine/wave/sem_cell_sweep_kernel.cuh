@@ -1,0 +1,239 @@
+// The kernel of the column-sweep CUDA SEM step (sem_stepper_cuda.hpp states the design,
+// sem_cell_schedule.hpp the schedule) and its argument structs, in a header of its own so that
+// test_sem_cell_sweep_emulated.cpp can run this very kernel body on the CPU (a thread a CUDA
+// thread, a barrier for __syncthreads) against the CPU stepper; sem_stepper_cuda.cu launches it.
+#pragma once
+
+#include <cstddef>
+
+#include "core/host_device.hpp"
+#include "model/voxel_grid.hpp"
+#include "scene/run_rules.hpp"
+#include "wave/central_difference.hpp"
+#include "wave/sem_cell_schedule.hpp"
+
+namespace voxwave::sem_cuda {
+
+constexpr int kMaxN = kSemMaxOrder + 1;
+
+template <class Real>
+struct SemTables {
+    Real d[kMaxN * kMaxN];
+    Real w[kMaxN];
+};
+
+struct GridShape {
+    int ex, ey, ez;         // elements along x, y, z
+    long long nx, ny;       // GLL nodes along x, y
+    unsigned long long nn;  // nodes
+};
+
+// The central-difference factors of sem_update's nodes (update_coefficients). Without a sponge
+// h is one number, so the per-node factors stay unread (16 of the step's bytes a node in FP64).
+template <class Real>
+struct UpdateFactors {
+    const Real* dt2_inv_mass;
+    const Real* inv_one_plus_h;  // null: uniform_ih and uniform_mh at every node
+    const Real* one_minus_h;
+    Real uniform_ih, uniform_mh;
+};
+
+// Cells a block (sem_cell_schedule.hpp): about 128 threads, (P + 1)^2 a cell.
+template <int P>
+constexpr int kCellsPerBlock = P == 2 ? 14 : (P == 3 ? 8 : 5);
+
+// One block sweeps kCellsPerBlock cells of one colour and one cell plane (sem_cell_schedule.hpp)
+// along z, element plane by element plane; thread (a, b) of a cell owns the GLL column (a, b) of
+// each of its elements and keeps the column's values in registers:
+//   - u of the element's P + 1 node planes (the top one is the next element's bottom one, so u is
+//     read once a node plane; the next element's planes are loaded while this one computes), the
+//     damped operand w = (1 + b) u - b u_prev (Damped) or u;
+//   - the gradient along z is a product with the column (registers), those along x and y read the
+//     other columns' w from shared memory (su);
+//   - of the weighted stresses, t_i2 (the z direction) stays in registers, the five distinct values
+//     of t_i0 and t_i1 go through shared memory (st) for the transposed product along x and y;
+//   - the force of the element's top node plane is carried in registers into the next element's
+//     bottom plane; the cell's nodes are then complete but for the neighbouring cells' parts, which
+//     the colour roles sum through f (write / add / complete and update u+ into u_next), as
+//     sem_colour_step did for single elements.
+// D[c][m] and the weights of the z loop are compile-time indices into the kernel's parameter
+// (constant) bank; the thread's rows of D for x and y (D[a][m], D[b][m] and the transposed
+// D[m][a], D[m][b]) come from shared memory at the start of each half. All loads of the partial
+// forces an element's nodes need are issued before its first store, so their latencies overlap.
+// A void element inside a cell computes nothing and adds zero to its nodes.
+// The arithmetic and its order of summation are sem_point_stress's and sem_node_force's.
+template <int P, class Real, bool Update, bool Damped>
+__global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
+    sem_cell_sweep(const unsigned* __restrict cells, const unsigned char* __restrict cell_solid,
+                   const unsigned char* __restrict ids, const Real* __restrict lambda, const Real* __restrict mu,
+                   SemTables<Real> tab, GridShape g, SemCellGrid cg, Real half_ds, const Real* __restrict u,
+                   const Real* __restrict u_prev, Real keep, Real b, Real* __restrict f, Real* __restrict u_next,
+                   UpdateFactors<Real> upd) {
+    constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kCellsPerBlock<P>;
+    __shared__ Real su[E][3][N3];
+    __shared__ Real st[E][5][N3];  // t_00, t_01, t_02, t_11, t_12 (t is symmetric)
+    const int e = int(threadIdx.x) / NN, r = int(threadIdx.x) - e * NN, a = r % N, bb = r / N;
+    const unsigned ncxy = unsigned(cg.n[0]) * unsigned(cg.n[1]);
+    const unsigned cell = cells[blockIdx.x * E + e];
+    const bool live = cell != kSemNoCell;
+    // Every cell of the block lies on the cell plane of its first slot, which is never padding.
+    const int kc = int(cells[blockIdx.x * E] / ncxy);
+    const int ci = live ? int(cell % unsigned(cg.n[0])) : 0, cj = live ? int((cell % ncxy) / unsigned(cg.n[0])) : 0;
+    const int k0 = kc * cg.planes, k1 = k0 + cg.planes < g.ez ? k0 + cg.planes : g.ez, count = P * (k1 - k0);
+
+    // D in shared memory, read into registers at the start of each half of the element's work:
+    // held across the sweep, the four rows would take 4 (P + 1) registers more for the whole loop.
+    __shared__ Real sd[NN];
+    if (threadIdx.x < NN) sd[threadIdx.x] = tab.d[threadIdx.x];
+    const Real hab = half_ds * tab.w[a] * tab.w[bb];
+    const std::size_t plane = std::size_t(g.nx) * std::size_t(g.ny);
+    const std::size_t column = std::size_t(P * ci + a) + std::size_t(g.nx) * std::size_t(P * cj + bb);
+    const std::size_t nn = g.nn;
+
+    auto solid = [&](int i, int j, int k) {
+        return cell_solid[std::size_t(i) + std::size_t(cg.n[0]) * (std::size_t(j) + std::size_t(cg.n[1]) * k)] != 0;
+    };
+    SemNodeRole role_low{}, role_mid{}, role_top{};
+    if (live) {
+        role_low = sem_cell_node_role(P, cg, ci, cj, kc, a, bb, 0, count, solid);
+        role_mid = sem_cell_node_role(P, cg, ci, cj, kc, a, bb, 1, count, solid);
+        role_top = sem_cell_node_role(P, cg, ci, cj, kc, a, bb, count, count, solid);
+    }
+
+    Real col[3][N], nxt[3][P]{}, carry[3] = {Real(0), Real(0), Real(0)};
+#pragma unroll
+    for (int i = 0; i < 3; ++i)
+#pragma unroll
+        for (int c = 0; c < N; ++c) col[i][c] = live ? __ldg(u + i * nn + column + plane * (P * k0 + c)) : Real(0);
+
+    for (int k = k0; k < k1; ++k) {
+        const bool more = k + 1 < k1;
+        if (live && more) {
+#pragma unroll
+            for (int i = 0; i < 3; ++i)
+#pragma unroll
+                for (int c = 1; c < N; ++c) nxt[i][c - 1] = __ldg(u + i * nn + column + plane * (P * (k + 1) + c));
+        }
+        const unsigned char id =
+            live ? ids[std::size_t(ci) + std::size_t(g.ex) * (std::size_t(cj) + std::size_t(g.ey) * k)] : kVoidId;
+        const bool solid_e = id != kVoidId;
+        Real w[3][N];
+#pragma unroll
+        for (int i = 0; i < 3; ++i)
+#pragma unroll
+            for (int c = 0; c < N; ++c) {
+                w[i][c] = col[i][c];
+                if (Damped && solid_e)
+                    w[i][c] = damped_operand(col[i][c], __ldg(u_prev + i * nn + column + plane * (P * k + c)), keep, b);
+                if (solid_e) su[e][i][a + N * (bb + N * c)] = w[i][c];
+            }
+        __syncthreads();
+        Real sz[3][N];
+        if (solid_e) {
+            Real da[N], db[N];
+#pragma unroll
+            for (int m = 0; m < N; ++m) {
+                da[m] = sd[a * N + m];
+                db[m] = sd[bb * N + m];
+            }
+            const Real lam = lambda[id], mu_e = mu[id], two_mu = mu_e + mu_e;
+#pragma unroll
+            for (int c = 0; c < N; ++c) {
+                Real gr[3][3];
+#pragma unroll
+                for (int i = 0; i < 3; ++i) {
+                    Real gx{}, gy{}, gz{};
+#pragma unroll
+                    for (int m = 0; m < N; ++m) {
+                        gx += da[m] * su[e][i][m + N * (bb + N * c)];
+                        gy += db[m] * su[e][i][a + N * (m + N * c)];
+                        gz += tab.d[c * N + m] * w[i][m];
+                    }
+                    gr[i][0] = gx;
+                    gr[i][1] = gy;
+                    gr[i][2] = gz;
+                }
+                const Real s = hab * tab.w[c];
+                const Real tr = lam * (gr[0][0] + gr[1][1] + gr[2][2]);
+                const int q = a + N * (bb + N * c);
+                st[e][0][q] = s * (tr + two_mu * gr[0][0]);
+                st[e][1][q] = s * (mu_e * (gr[0][1] + gr[1][0]));
+                st[e][2][q] = sz[0][c] = s * (mu_e * (gr[0][2] + gr[2][0]));
+                st[e][3][q] = s * (tr + two_mu * gr[1][1]);
+                st[e][4][q] = sz[1][c] = s * (mu_e * (gr[1][2] + gr[2][1]));
+                sz[2][c] = s * (tr + two_mu * gr[2][2]);
+            }
+        }
+        __syncthreads();
+        // The element's forces at its column's nodes; the top one is carried into the next element.
+        Real own[3][N], dta[N], dtb[N];
+#pragma unroll
+        for (int m = 0; m < N; ++m) {
+            dta[m] = sd[m * N + a];
+            dtb[m] = sd[m * N + bb];
+        }
+#pragma unroll
+        for (int c = 0; c < N; ++c)
+#pragma unroll
+            for (int i = 0; i < 3; ++i) {
+                Real s{};
+                if (solid_e) {
+#pragma unroll
+                    for (int m = 0; m < N; ++m) {
+                        // t_i0 of component i is st[i]; t_i1 is st[1], st[3], st[4]; t_i2 is sz[i].
+                        s += dta[m] * st[e][i][m + N * (bb + N * c)];
+                        s += dtb[m] * st[e][i == 0 ? 1 : i + 2][a + N * (m + N * c)];
+                        s += tab.d[m * N + c] * sz[i][m];
+                    }
+                }
+                own[i][c] = c == 0 && k > k0 ? carry[i] + s : s;
+            }
+#pragma unroll
+        for (int i = 0; i < 3; ++i) carry[i] = own[i][P];
+        if (!live) continue;
+        // The nodes the element completes (its top plane only on the cell's last element): the
+        // partial forces of all of them are loaded first, so that their latencies overlap.
+        constexpr int kNone = -1;
+        int zc[N];
+        Real prior[3][N];
+#pragma unroll
+        for (int c = 0; c < N; ++c) {
+            zc[c] = c == P && more ? kNone : P * (k - k0) + c;
+            if (zc[c] == kNone) continue;
+            const SemNodeRole role = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
+            const std::size_t node = column + plane * std::size_t(P * k + c);
+#pragma unroll
+            for (int i = 0; i < 3; ++i) prior[i][c] = role.first ? Real(0) : f[i * nn + node];
+        }
+#pragma unroll
+        for (int c = 0; c < N; ++c) {
+            if (zc[c] == kNone) continue;
+            const SemNodeRole role = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
+            const std::size_t node = column + plane * std::size_t(P * k + c);
+            Real force[3];
+#pragma unroll
+            for (int i = 0; i < 3; ++i) force[i] = role.first ? own[i][c] : prior[i][c] + own[i][c];
+            if (!Update || !role.last) {
+#pragma unroll
+                for (int i = 0; i < 3; ++i) f[i * nn + node] = force[i];
+                continue;
+            }
+            const Real am = upd.dt2_inv_mass[node];
+            const Real ih = upd.inv_one_plus_h ? upd.inv_one_plus_h[node] : upd.uniform_ih;
+            const Real mh = upd.inv_one_plus_h ? upd.one_minus_h[node] : upd.uniform_mh;
+#pragma unroll
+            for (int i = 0; i < 3; ++i) {
+                const std::size_t x = i * nn + node;
+                u_next[x] = central_difference_node(col[i][c], u_prev[x], am * force[i], mh, ih);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < 3; ++i) {
+            col[i][0] = col[i][P];
+#pragma unroll
+            for (int c = 1; c < N; ++c) col[i][c] = nxt[i][c - 1];
+        }
+    }
+}
+
+}  // namespace voxwave::sem_cuda

@@ -1,0 +1,400 @@
+// The cell schedule of the column-sweep CUDA SEM step (sem_cell_schedule.hpp), checked on the CPU
+// so that a build without a GPU still proves it: cells of 1, 2, 3 and all element planes (the last
+// cell of a column shorter when the planes do not divide n_z); every solid element lies in exactly
+// one listed cell and a block's slots never mix cell planes; every node with a solid element gets
+// exactly one first and one last writer among the cells that visit it, at the lowest and highest
+// colour of those cells (found here by walking every cell's nodes); and the sweep run as the kernel
+// runs it (cells colour by colour, each swept along z with the force of the plane between two
+// elements carried to the upper one, void elements adding zero) with the shared element kernel
+// gives the CPU stepper's product K u and its damped, sponged step. Last, the CUDA kernel's own
+// body (sem_cell_sweep_kernel.cuh) run on the CPU, a std::thread a CUDA thread and a barrier for
+// __syncthreads, against the CPU stepper: its index arithmetic, registers carried along z,
+// shared-memory exchanges and roles, in FP64 and FP32, damped and sponged or not.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <barrier>
+#include <cmath>
+#include <thread>
+#include <type_traits>
+
+#include "scene/scene_io.hpp"
+#include "scene_builders.hpp"
+#include "test_util.hpp"
+#include "wave/central_difference.hpp"
+#include "wave/sem_cell_schedule.hpp"
+#include "wave/sem_element_kernel.hpp"
+#include "wave/sem_mesh.hpp"
+#include "wave/sem_stepper_cpu.hpp"
+#include "wave/update_coefficients.hpp"
+#include "wave/wave_problem.hpp"
+
+// What the kernel reads of CUDA, for a host compiler: blocks run one after the other, so a
+// __shared__ array is a static that all the emulated threads of the running block see.
+struct EmulatedIndex {
+    unsigned x = 0;
+};
+thread_local EmulatedIndex threadIdx, blockIdx;
+std::barrier<>* emulated_block_barrier = nullptr;
+void __syncthreads() { emulated_block_barrier->arrive_and_wait(); }
+template <class T>
+T __ldg(const T* p) {
+    return *p;
+}
+#define __global__
+#define __launch_bounds__(...)
+#define __shared__ static
+#include "wave/sem_cell_sweep_kernel.cuh"  // its #pragma unroll: -Wno-unknown-pragmas (tests/CMakeLists.txt)
+#undef __shared__
+#undef __launch_bounds__
+#undef __global__
+
+using namespace voxwave;
+using namespace voxwave::testing;
+
+namespace {
+
+constexpr double kDs = 0.004;
+
+// Seven element planes (3 does not divide them), a void that empties a whole cell of two planes
+// at one (i, j), voids inside cells, two materials, a fixed face, a sponge, Rayleigh damping.
+WaveProblem cell_problem(int order, bool damped_and_sponged = true) {
+    Scene s = block_scene(4, 3, 7, kDs);
+    s.materials.push_back(steel());
+    s.shapes.push_back({"steel", BoxShape{{0.0, kDs, 2 * kDs}, {3 * kDs, 3 * kDs, 5 * kDs}}});
+    s.shapes.push_back({"void", BoxShape{{kDs, kDs, 2 * kDs}, {2 * kDs, 2 * kDs, 4 * kDs}}});
+    s.shapes.push_back({"void", BoxShape{{3 * kDs, 0.0, 5 * kDs}, {4 * kDs, kDs, 6 * kDs}}});
+    s.shapes.push_back({"void", BoxShape{{0.0, 2 * kDs, 0.0}, {kDs, 3 * kDs, kDs}}});
+    s.boundary.fixed_faces = {"y-"};
+    if (damped_and_sponged) {
+        s.boundary.absorbing.faces = {"z+"};
+        s.boundary.absorbing.thickness = 2 * kDs;
+        s.boundary.absorbing.type = "sponge";
+        s.damping = {"rayleigh", 0.01, 100e3, 200e3};
+    }
+    s.run.method = Method::Sem;
+    s.run.order = order;
+    validate_scene(s, "cells");
+    return build_wave_problem(s, "cells");
+}
+
+struct Cell {
+    int i, j, kc, k0, k1;
+};
+
+Cell decode(const SemCellGrid& cg, const VoxelGrid& g, unsigned c) {
+    const int i = int(c % unsigned(cg.n[0])), j = int((c / unsigned(cg.n[0])) % unsigned(cg.n[1])),
+              kc = int(c / (unsigned(cg.n[0]) * unsigned(cg.n[1])));
+    return {i, j, kc, kc * cg.planes, std::min((kc + 1) * cg.planes, g.n[2])};
+}
+
+constexpr int kPerBlock = 3;
+
+class SemCellSchedule : public ::testing::TestWithParam<int> {};
+
+TEST_P(SemCellSchedule, CellsCoverTheSolidElementsAndOneFirstAndLastWriterAtTheLowestAndHighestColour) {
+    const int p = GetParam();
+    const WaveProblem prob = cell_problem(p);
+    const VoxelGrid& g = prob.grid;
+    const SemMesh mesh = sem_mesh(g, p);
+    const std::size_t nn = mesh.node_count();
+    for (int planes : {1, 2, 3, 7}) {
+        SCOPED_TRACE(planes);
+        const SemCellGrid cg = sem_cell_grid(g, planes);
+        ASSERT_EQ(cg.n[2], (7 + planes - 1) / planes);
+        const std::vector<unsigned char> solid = sem_cell_solid(g, cg);
+        const SemCellLaunches l = sem_cell_launches(cg, solid, kPerBlock);
+        std::vector<int> covered(g.element_count(), 0);
+        std::vector<int> lowest(nn, 99), highest(nn, -1), firsts(nn, 0), lasts(nn, 0);
+        for (int colour = 0; colour < 8; ++colour) {
+            ASSERT_EQ((l.begin[colour + 1] - l.begin[colour]) % kPerBlock, 0u);
+            for (std::size_t s = l.begin[colour]; s < l.begin[colour + 1]; ++s) {
+                const std::size_t block0 = l.begin[colour] + (s - l.begin[colour]) / kPerBlock * kPerBlock;
+                ASSERT_NE(l.cells[block0], kSemNoCell);  // a block's first slot is a cell
+                if (l.cells[s] == kSemNoCell) continue;
+                const Cell c = decode(cg, g, l.cells[s]);
+                EXPECT_EQ(c.kc, decode(cg, g, l.cells[block0]).kc);  // one cell plane a block
+                EXPECT_EQ((c.i & 1) + 2 * (c.j & 1) + 4 * (c.kc & 1), colour);
+                bool any = false;
+                for (int k = c.k0; k < c.k1; ++k) {
+                    ++covered[g.element_index(c.i, c.j, k)];
+                    any = any || g.at(c.i, c.j, k) != kVoidId;
+                }
+                EXPECT_TRUE(any);
+                for (int z = p * c.k0; z <= p * c.k1; ++z)
+                    for (int b = 0; b <= p; ++b)
+                        for (int a = 0; a <= p; ++a) {
+                            const std::size_t n = mesh.node_index(p * c.i + a, p * c.j + b, z);
+                            lowest[n] = std::min(lowest[n], colour);
+                            highest[n] = std::max(highest[n], colour);
+                        }
+            }
+        }
+        // Each element of a cell with a solid element lies in one listed cell, the others in none.
+        int in_void_cells = 0;
+        for (int k = 0; k < g.n[2]; ++k)
+            for (int j = 0; j < g.n[1]; ++j)
+                for (int i = 0; i < g.n[0]; ++i) {
+                    const bool listed =
+                        solid[std::size_t(i) + std::size_t(cg.n[0]) * (j + std::size_t(cg.n[1]) * (k / planes))] != 0;
+                    EXPECT_EQ(covered[g.element_index(i, j, k)], listed ? 1 : 0);
+                    if (g.at(i, j, k) != kVoidId) {
+                        EXPECT_TRUE(listed);
+                    }
+                    in_void_cells += listed ? 0 : 1;
+                }
+        if (planes <= 2) {
+            EXPECT_GT(in_void_cells, 0);  // a cell with only void elements is left out
+        }
+        auto cell_solid = [&](int i, int j, int kc) {
+            return solid[std::size_t(i) + std::size_t(cg.n[0]) * (std::size_t(j) + std::size_t(cg.n[1]) * kc)] != 0;
+        };
+        for (unsigned cell : l.cells) {
+            if (cell == kSemNoCell) continue;
+            const Cell c = decode(cg, g, cell);
+            const int count = p * (c.k1 - c.k0), colour = (c.i & 1) + 2 * (c.j & 1) + 4 * (c.kc & 1);
+            for (int z = 0; z <= count; ++z)
+                for (int b = 0; b <= p; ++b)
+                    for (int a = 0; a <= p; ++a) {
+                        const std::size_t n = mesh.node_index(p * c.i + a, p * c.j + b, p * c.k0 + z);
+                        const SemNodeRole r = sem_cell_node_role(p, cg, c.i, c.j, c.kc, a, b, z, count, cell_solid);
+                        if (r.first) {
+                            ++firsts[n];
+                            EXPECT_EQ(colour, lowest[n]) << n;
+                        }
+                        if (r.last) {
+                            ++lasts[n];
+                            EXPECT_EQ(colour, highest[n]) << n;
+                        }
+                    }
+        }
+        for (std::size_t n = 0; n < nn; ++n) {
+            EXPECT_EQ(firsts[n], highest[n] < 0 ? 0 : 1) << n;
+            EXPECT_EQ(lasts[n], highest[n] < 0 ? 0 : 1) << n;
+        }
+    }
+}
+
+// The sweep as the CUDA kernel runs it, on the CPU. Update: the last writer of a node writes u+
+// into u_next; else f ends as K w.
+template <int P>
+void cell_sweep_pass(const WaveProblem& prob, const SemMesh& mesh, int planes, const std::vector<double>& u,
+                     const std::vector<double>& up, double b, bool update, const UpdateCoefficients<double>& uc,
+                     std::vector<double>& f, std::vector<double>& u_next) {
+    constexpr int N = P + 1, N3 = N * N * N;
+    const VoxelGrid& g = prob.grid;
+    const std::size_t nn = mesh.node_count();
+    const SemCellGrid cg = sem_cell_grid(g, planes);
+    const std::vector<unsigned char> solid = sem_cell_solid(g, cg);
+    auto cell_solid = [&](int i, int j, int kc) {
+        return solid[std::size_t(i) + std::size_t(cg.n[0]) * (std::size_t(j) + std::size_t(cg.n[1]) * kc)] != 0;
+    };
+    const SemCellLaunches l = sem_cell_launches(cg, solid, kPerBlock);
+    std::vector<double> ue(3 * N3), te(9 * N3), fe(3 * N3), carry(3 * N * N);
+    for (unsigned cell : l.cells) {
+        if (cell == kSemNoCell) continue;
+        const Cell c = decode(cg, g, cell);
+        const int count = P * (c.k1 - c.k0);
+        for (int k = c.k0; k < c.k1; ++k) {
+            std::fill(fe.begin(), fe.end(), 0.0);
+            if (g.at(c.i, c.j, k) != kVoidId) {
+                const Material& m = prob.materials[g.at(c.i, c.j, k) - 1];
+                for (int comp = 0; comp < 3; ++comp)
+                    for (int q = 0; q < N3; ++q) {
+                        const std::size_t n =
+                            mesh.node_index(P * c.i + q % N, P * c.j + (q / N) % N, P * k + q / (N * N));
+                        ue[comp * N3 + q] = damped_operand(u[comp * nn + n], up[comp * nn + n], 1 + b, b);
+                    }
+                sem_element_force<P, double>(mesh.gll.d, mesh.gll.w, m.lame_lambda(), m.shear_modulus(),
+                                             0.5 * g.spacing, ue.data(), te.data(), fe.data());
+            }
+            for (int q = 0; q < N3; ++q) {
+                const int a = q % N, bb = (q / N) % N, cz = q / (N * N);
+                const bool more = k + 1 < c.k1;
+                double own[3];
+                for (int comp = 0; comp < 3; ++comp) {
+                    own[comp] = fe[comp * N3 + q];
+                    if (cz == 0 && k > c.k0) own[comp] += carry[comp * N * N + a + N * bb];
+                }
+                if (cz == P && more) {
+                    for (int comp = 0; comp < 3; ++comp) carry[comp * N * N + a + N * bb] = own[comp];
+                    continue;
+                }
+                const int z = P * (k - c.k0) + cz;
+                const SemNodeRole r = sem_cell_node_role(P, cg, c.i, c.j, c.kc, a, bb, z, count, cell_solid);
+                const std::size_t n = mesh.node_index(P * c.i + a, P * c.j + bb, P * k + cz);
+                for (int comp = 0; comp < 3; ++comp) {
+                    const std::size_t x = comp * nn + n;
+                    const double force = r.first ? own[comp] : f[x] + own[comp];
+                    if (r.last && update)
+                        u_next[x] = central_difference_node(u[x], up[x], uc.dt2_inv_mass[n] * force, uc.one_minus_h[n],
+                                                            uc.inv_one_plus_h[n]);
+                    else
+                        f[x] = force;
+                }
+            }
+        }
+    }
+}
+
+void cell_sweep_pass(const WaveProblem& prob, const SemMesh& mesh, int planes, const std::vector<double>& u,
+                     const std::vector<double>& up, double b, bool update, const UpdateCoefficients<double>& uc,
+                     std::vector<double>& f, std::vector<double>& u_next) {
+    switch (prob.order) {
+        case 2:
+            return cell_sweep_pass<2>(prob, mesh, planes, u, up, b, update, uc, f, u_next);
+        case 3:
+            return cell_sweep_pass<3>(prob, mesh, planes, u, up, b, update, uc, f, u_next);
+        default:
+            return cell_sweep_pass<4>(prob, mesh, planes, u, up, b, update, uc, f, u_next);
+    }
+}
+
+// A random state of a wave's size: u within 1e-6, u- within 1e-8 of it.
+void random_state(std::size_t values, unsigned seed, std::vector<double>& u, std::vector<double>& up) {
+    u = voxwave::test::random_vector(values, seed);
+    up = voxwave::test::random_vector(values, seed + 1);
+    for (std::size_t i = 0; i < values; ++i) {
+        u[i] *= 1e-6;
+        up[i] = u[i] + 1e-8 * up[i];
+    }
+}
+
+double max_abs(const std::vector<double>& v) {
+    double m = 0;
+    for (double x : v) m = std::max(m, std::abs(x));
+    return m;
+}
+
+TEST_P(SemCellSchedule, SweptProductAndFusedStepEqualTheCpuStepper) {
+    const WaveProblem prob = cell_problem(GetParam());
+    const SemMesh mesh = sem_mesh(prob.grid, prob.order);
+    const std::size_t nn = mesh.node_count();
+    std::vector<double> u0, up0;
+    random_state(3 * nn, 8, u0, up0);
+    const UpdateCoefficients<double> uc = update_coefficients<double>(prob);
+    ASSERT_GT(prob.rayleigh.beta, 0);
+    const std::int64_t late = std::int64_t(1.0 / prob.dt);  // the sources add nothing at t = 1 s
+    for (int planes : {1, 2, 3, 7}) {
+        SCOPED_TRACE(planes);
+        SemTimeStepperCpu<double> cpu(prob);
+        cpu.set_state(up0, u0);
+        // set_state zeroed the void-only nodes: start the emulation from the same state.
+        const std::vector<double> u = cpu.displacement(), up = cpu.previous_displacement();
+        std::vector<double> f(3 * nn, 0.0), u_next(3 * nn, 0.0);
+        cell_sweep_pass(prob, mesh, planes, u, up, 0.0, false, uc, f, u_next);
+        const std::vector<double> ku = cpu.stiffness_times(u);
+        const double scale = max_abs(ku);
+        ASSERT_GT(scale, 0);
+        for (std::size_t i = 0; i < ku.size(); ++i) ASSERT_NEAR(f[i], ku[i], 1e-12 * scale) << i;
+
+        cpu.step(late);
+        std::fill(f.begin(), f.end(), 7.0);  // the first writer never reads what f held
+        cell_sweep_pass(prob, mesh, planes, u, up, prob.rayleigh.beta / prob.dt, true, uc, f, u_next);
+        const std::vector<double> want = cpu.displacement();
+        const double us = max_abs(want);
+        ASSERT_GT(us, 0);
+        for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(u_next[i], want[i], 1e-12 * us) << i;
+    }
+}
+
+// The eight colour launches of sem_cell_sweep, emulated. Update: u_next = u+; else f = K u.
+template <int P, class Real, bool Update, bool Damped>
+void emulated_launches(const WaveProblem& prob, int planes, const std::vector<Real>& u, const std::vector<Real>& up,
+                       std::vector<Real>& f, std::vector<Real>& u_next) {
+    using namespace sem_cuda;
+    constexpr int E = kCellsPerBlock<P>, threads = E * (P + 1) * (P + 1);
+    const SemMesh mesh = sem_mesh(prob.grid, P);
+    SemTables<Real> tab{};
+    for (int i = 0; i < (P + 1) * (P + 1); ++i) tab.d[i] = Real(mesh.gll.d[i]);
+    for (int i = 0; i <= P; ++i) tab.w[i] = Real(mesh.gll.w[i]);
+    const GridShape g{prob.grid.n[0], prob.grid.n[1], prob.grid.n[2], mesh.n[0], mesh.n[1], mesh.node_count()};
+    const SemCellGrid cg = sem_cell_grid(prob.grid, planes);
+    const std::vector<unsigned char> solid = sem_cell_solid(prob.grid, cg);
+    const SemCellLaunches l = sem_cell_launches(cg, solid, E);
+    std::vector<Real> lambda(256, Real(0)), mu(256, Real(0));
+    for (std::size_t m = 0; m < prob.materials.size(); ++m) {
+        lambda[m + 1] = Real(prob.materials[m].lame_lambda());
+        mu[m + 1] = Real(prob.materials[m].shear_modulus());
+    }
+    const UpdateCoefficients<Real> c = update_coefficients<Real>(prob);
+    // The sponge's per-node factors, or (no sponge) one h for every node as the engine passes it.
+    const bool sponge = !prob.boundary.node_damping.empty();
+    const UpdateFactors<Real> upd{c.dt2_inv_mass.data(), sponge ? c.inv_one_plus_h.data() : nullptr,
+                                  c.one_minus_h.data(), c.inv_one_plus_h.front(), c.one_minus_h.front()};
+    const Real b = Real(prob.rayleigh.beta / prob.dt), half_ds = Real(0.5 * prob.grid.spacing);
+    // One std::thread a CUDA thread runs every block of every launch in order; a barrier after
+    // each block keeps the block's shared arrays until all its threads are done.
+    std::barrier<> block_barrier(threads);
+    emulated_block_barrier = &block_barrier;
+    std::vector<std::thread> block;
+    for (int t = 0; t < threads; ++t)
+        block.emplace_back([&, t] {
+            threadIdx.x = unsigned(t);
+            for (int colour = 0; colour < 8; ++colour)
+                for (std::size_t slot = l.begin[colour]; slot < l.begin[colour + 1]; slot += E) {
+                    blockIdx.x = unsigned((slot - l.begin[colour]) / E);
+                    sem_cell_sweep<P, Real, Update, Damped>(
+                        l.cells.data() + l.begin[colour], solid.data(), prob.grid.ids.data(), lambda.data(), mu.data(),
+                        tab, g, cg, half_ds, u.data(), up.data(), Real(1) + b, b, f.data(), u_next.data(), upd);
+                    block_barrier.arrive_and_wait();
+                }
+        });
+    for (std::thread& x : block) x.join();
+}
+
+template <int P, class Real>
+void kernel_body_equals_cpu_stepper(bool damped_and_sponged, int planes, double tol) {
+    SCOPED_TRACE(::testing::Message() << "planes " << planes << (damped_and_sponged ? ", damped, sponge" : "")
+                                      << (sizeof(Real) == 8 ? ", fp64" : ", fp32"));
+    const WaveProblem prob = cell_problem(P, damped_and_sponged);
+    ASSERT_EQ(prob.rayleigh.beta > 0, damped_and_sponged);
+    const std::size_t nn = sem_mesh(prob.grid, P).node_count();
+    std::vector<double> u0, up0;
+    random_state(3 * nn, 13, u0, up0);
+    SemTimeStepperCpu<Real> cpu(prob);
+    cpu.set_state(up0, u0);
+    const std::vector<double> ud = cpu.displacement(), upd = cpu.previous_displacement();
+    const std::vector<Real> u(ud.begin(), ud.end()), up(upd.begin(), upd.end());
+    std::vector<Real> f(3 * nn, Real(0)), u_next(3 * nn, Real(0));
+    emulated_launches<P, Real, false, false>(prob, planes, u, up, f, u_next);
+    const std::vector<double> ku = cpu.stiffness_times(ud);
+    const double ks = max_abs(ku);
+    ASSERT_GT(ks, 0);
+    for (std::size_t i = 0; i < ku.size(); ++i) ASSERT_NEAR(double(f[i]), ku[i], tol * ks) << i;
+
+    cpu.step(std::int64_t(1.0 / prob.dt));   // the sources add nothing at t = 1 s
+    std::fill(f.begin(), f.end(), Real(7));  // the first writer never reads what f held
+    if (damped_and_sponged)
+        emulated_launches<P, Real, true, true>(prob, planes, u, up, f, u_next);
+    else
+        emulated_launches<P, Real, true, false>(prob, planes, u, up, f, u_next);
+    const std::vector<double> want = cpu.displacement();
+    const double us = max_abs(want);
+    ASSERT_GT(us, 0);
+    for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(double(u_next[i]), want[i], tol * us) << i;
+}
+
+template <int P>
+void kernel_body_cases() {
+    kernel_body_equals_cpu_stepper<P, double>(true, 1, 1e-12);   // a void cell, all faces through f
+    kernel_body_equals_cpu_stepper<P, double>(true, 3, 1e-12);   // 3 + 3 + 1 planes
+    kernel_body_equals_cpu_stepper<P, double>(false, 7, 1e-12);  // one cell a column, uniform h
+    kernel_body_equals_cpu_stepper<P, float>(true, 3, 1e-5);
+}
+
+TEST_P(SemCellSchedule, CudaKernelBodyOnTheCpuEqualsTheCpuStepper) {
+    switch (GetParam()) {
+        case 2:
+            return kernel_body_cases<2>();
+        case 3:
+            return kernel_body_cases<3>();
+        default:
+            return kernel_body_cases<4>();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Orders, SemCellSchedule, ::testing::Values(2, 3, 4),
+                         [](const auto& info) { return "p" + std::to_string(info.param); });
+
+}  // namespace
