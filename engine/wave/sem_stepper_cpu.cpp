@@ -16,7 +16,7 @@ SemTimeStepperCpu<Real>::SemTimeStepperCpu(const WaveProblem& problem)
     : problem_(problem),
       mesh_(sem_mesh(problem.grid, problem.order)),
       nn_(mesh_.node_count()),
-      order_(problem.order, mesh_.n),
+      order_(problem.order, mesh_.n, SemLanes<Real>::kLanes),
       ns_(order_.size),
       beta_over_dt_(static_cast<Real>(problem.rayleigh.beta / problem.dt)) {
     assert_run_rules(problem);
@@ -62,41 +62,55 @@ SemSweepInput<Real> SemTimeStepperCpu<Real>::sweep_input() const {
 template <class Real>
 template <int P>
 void SemTimeStepperCpu<Real>::apply_order(const Real* u, const Real* u_prev, Real b, Real* f) const {
-    const std::size_t plane = order_.plane, ns = ns_;
-    sem_plane_sweep<P, Real>(sweep_input(), u, u_prev, b, [&](std::size_t z, const Real* fz) {
-        for (int c = 0; c < 3; ++c) std::copy(fz + c * plane, fz + (c + 1) * plane, f + c * ns + z * plane);
-    });
+    const std::size_t plane = order_.plane, row = order_.row, ns = ns_;
+    SemSweepWorkspace<Real> ws;  // not the step's: a const method may run beside another
+    sem_plane_sweep<P, Real>(
+        sweep_input(), u, u_prev, b, ws,
+        [&](std::size_t z, std::size_t r0, std::size_t r1, const Real* fz) {
+            for (int c = 0; c < 3; ++c)
+                std::copy(fz + c * plane + r0 * row, fz + c * plane + r1 * row, f + c * ns + z * plane + r0 * row);
+        },
+        [](std::size_t, std::size_t, std::size_t) {});
 }
 
 template <class Real>
 template <int P>
 void SemTimeStepperCpu<Real>::step_order() {
-    const std::size_t plane = order_.plane, ns = ns_;
+    const std::size_t plane = order_.plane, row = order_.row, ns = ns_;
     const Real* a = dt2_inv_mass_.data();
     const Real* u = u_.data();
-    Real* up = up_.data();  // becomes u+ in place, each node plane once its force is complete
+    Real* up = up_.data();  // becomes u+ in place, row by row once its force is complete
     const Real* ih = inv_one_plus_h_.data();
     const Real* mh = one_minus_h_.data();
     const Real ih0 = ih[0], mh0 = mh[0];
     const bool uniform = uniform_h_;
     sem_plane_sweep<P, Real>(
-        sweep_input(), u, beta_over_dt_ != Real(0) ? up : nullptr, beta_over_dt_, [&](std::size_t z, const Real* fz) {
-            const std::size_t o = z * plane;
+        sweep_input(), u, beta_over_dt_ != Real(0) ? up : nullptr, beta_over_dt_, workspace_,
+        [&](std::size_t z, std::size_t r0, std::size_t r1, const Real* fz) {
+            const std::size_t o = z * plane + r0 * row, n = (r1 - r0) * row;
             for (int c = 0; c < 3; ++c) {
                 const Real* __restrict uc = u + c * ns + o;
                 Real* __restrict pc = up + c * ns + o;
-                const Real* __restrict fc = fz + c * plane;
+                const Real* __restrict fc = fz + c * plane + r0 * row;
                 const Real* __restrict ac = a + o;
                 if (uniform) {
 #pragma omp simd
-                    for (std::size_t i = 0; i < plane; ++i)
+                    for (std::size_t i = 0; i < n; ++i)
                         pc[i] = central_difference_node(uc[i], pc[i], ac[i] * fc[i], mh0, ih0);
                     continue;
                 }
+                const Real* __restrict mc = mh + o;
+                const Real* __restrict hc = ih + o;
 #pragma omp simd
-                for (std::size_t i = 0; i < plane; ++i)
-                    pc[i] = central_difference_node(uc[i], pc[i], ac[i] * fc[i], mh[o + i], ih[o + i]);
+                for (std::size_t i = 0; i < n; ++i)
+                    pc[i] = central_difference_node(uc[i], pc[i], ac[i] * fc[i], mc[i], hc[i]);
             }
+        },
+        [&](std::size_t z, std::size_t r0, std::size_t r1) {
+            // What the update reads besides u (which the sweep has just read) and the forces.
+            const std::size_t o = z * plane + r0 * row, n = (std::min(r1, std::size_t(mesh_.n[1])) - r0) * row;
+            for (int c = 0; c < 3; ++c) sem_detail::prefetch_row(up + c * ns + o, n);
+            sem_detail::prefetch_row(a + o, n);
         });
 }
 

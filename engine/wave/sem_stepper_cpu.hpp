@@ -68,7 +68,8 @@ private:
     // (inv_one_plus_h_ and one_minus_h_ then hold that one value).
     bool uniform_h_ = false;
     Real beta_over_dt_;
-    std::vector<SourceTerm> sources_;  // the problem's, their nodes in order_
+    std::vector<SourceTerm> sources_;    // the problem's, their nodes in order_
+    SemSweepWorkspace<Real> workspace_;  // the step's sweep buffers, kept between steps
 };
 
 extern template class SemTimeStepperCpu<double>;
