@@ -50,12 +50,13 @@ struct SemEvenOddOperator {
             xo[k] = lo - hi;
         }
         for (int a = 0; a < H; ++a) {
-            Vec e = kMid ? even_mid[a] * x[(P / 2) * sx] : Vec{};
-            Vec o{};
-            for (int k = 0; k < H; ++k) {
+            // Started from the first product, not from zero: x + 0 is not free in IEEE arithmetic.
+            Vec e = even[a][0] * xe[0], o = odd[a][0] * xo[0];
+            for (int k = 1; k < H; ++k) {
                 e += even[a][k] * xe[k];
                 o += odd[a][k] * xo[k];
             }
+            if (kMid) e += even_mid[a] * x[(P / 2) * sx];
             if (Add) {
                 y[a * sy] += o + e;
                 y[(P - a) * sy] += o - e;
@@ -65,12 +66,12 @@ struct SemEvenOddOperator {
             }
         }
         if (kMid) {
-            Vec s{};
-            for (int k = 0; k < H; ++k) s += mid_odd[k] * xo[k];
+            Vec m = mid_odd[0] * xo[0];
+            for (int k = 1; k < H; ++k) m += mid_odd[k] * xo[k];
             if (Add)
-                y[(P / 2) * sy] += s;
+                y[(P / 2) * sy] += m;
             else
-                y[(P / 2) * sy] = s;
+                y[(P / 2) * sy] = m;
         }
     }
 };
@@ -98,48 +99,58 @@ struct SemKernelTablesCpu {
 };
 
 // f = K_e u of L elements (Vec: one lane each; u, f: 3 (P + 1)^3 vectors, component-major, f
-// overwritten), lambda and mu per lane; g is scratch of 9 (P + 1)^3 vectors.
+// overwritten), lambda and mu per lane; g is scratch of 3 (P + 1)^3 + 6 (P + 1)^2 vectors.
+//
+// Slice by slice along z: the z derivatives of the whole element first, then for each z slice its
+// x and y derivatives, the stress and the slice's x and y transposed products, and the z products
+// of the stress last. Why: a point-major pass needs the nine gradients of all points at once
+// (72 KB in FP32 lanes, beyond the L1 cache); this way only the z parts of the gradient and stress
+// span the element, and the rest of the work stays in one slice.
 template <int P, class Vec, class Coef>
 inline void sem_element_force_cpu(const SemKernelTablesCpu<P, Coef>& tab, Vec lambda, Vec mu, const Vec* __restrict u,
                                   Vec* __restrict g, Vec* __restrict f) {
     constexpr int N = P + 1, NN = N * N, N3 = NN * N;
-    // The reference gradient: g[(3 i + d) N3 + q] = d u_i / d r_d at point q.
-    for (int i = 0; i < 3; ++i) {
-        const Vec* ui = u + i * N3;
-        Vec* gx = g + (3 * i + 0) * N3;
-        Vec* gy = g + (3 * i + 1) * N3;
-        Vec* gz = g + (3 * i + 2) * N3;
-        for (int l = 0; l < NN; ++l) tab.grad.template apply<false>(ui + l * N, 1, gx + l * N, 1);
-        for (int c = 0; c < N; ++c)
-            for (int a = 0; a < N; ++a) tab.grad.template apply<false>(ui + a + c * NN, N, gy + a + c * NN, N);
-        for (int l = 0; l < NN; ++l) tab.grad.template apply<false>(ui + l, NN, gz + l, NN);
+    // gz[i N3 + q]: d u_i / d r_z at point q, then the stress t_iz there.
+    Vec* gz = g;
+    // One slice's d u_i / d r_x and d u_i / d r_y (i NN + point), then t_ix and t_iy.
+    Vec* sx = g + 3 * N3;
+    Vec* sy = sx + 3 * NN;
+    for (int i = 0; i < 3; ++i)
+        for (int l = 0; l < NN; ++l) tab.grad.template apply<false>(u + i * N3 + l, NN, gz + i * N3 + l, NN);
+    for (int c = 0; c < N; ++c) {
+        for (int i = 0; i < 3; ++i) {
+            const Vec* ui = u + i * N3 + c * NN;
+            for (int b = 0; b < N; ++b) tab.grad.template apply<false>(ui + b * N, 1, sx + i * NN + b * N, 1);
+            for (int a = 0; a < N; ++a) tab.grad.template apply<false>(ui + a, N, sy + i * NN + a, N);
+        }
+        for (int p = 0; p < NN; ++p) {
+            const int q = c * NN + p;
+            const Vec g00 = sx[p], g01 = sy[p], g02 = gz[q];
+            const Vec g10 = sx[NN + p], g11 = sy[NN + p], g12 = gz[N3 + q];
+            const Vec g20 = sx[2 * NN + p], g21 = sy[2 * NN + p], g22 = gz[2 * N3 + q];
+            const Coef s = tab.weight[q];
+            const Vec sm = s * mu, sm2 = sm + sm, tr = (s * lambda) * (g00 + g11 + g22);
+            const Vec xx = tr + sm2 * g00, yy = tr + sm2 * g11, zz = tr + sm2 * g22;
+            const Vec yz = sm * (g12 + g21), xz = sm * (g02 + g20), xy = sm * (g01 + g10);
+            sx[p] = xx;
+            sx[NN + p] = xy;
+            sx[2 * NN + p] = xz;
+            sy[p] = xy;
+            sy[NN + p] = yy;
+            sy[2 * NN + p] = yz;
+            gz[q] = xz;
+            gz[N3 + q] = yz;
+            gz[2 * N3 + q] = zz;
+        }
+        // f_i = D^T along x of t_ix + along y of t_iy (+ along z of t_iz below).
+        for (int i = 0; i < 3; ++i) {
+            Vec* fi = f + i * N3 + c * NN;
+            for (int b = 0; b < N; ++b) tab.force.template apply<false>(sx + i * NN + b * N, 1, fi + b * N, 1);
+            for (int a = 0; a < N; ++a) tab.force.template apply<true>(sy + i * NN + a, N, fi + a, N);
+        }
     }
-    // The weighted stress, in place: slots 0..5 of point q take xx, yy, zz, yz, xz, xy.
-    const Vec two_mu = mu + mu;
-    for (int q = 0; q < N3; ++q) {
-        Vec gr[9];
-        for (int k = 0; k < 9; ++k) gr[k] = g[k * N3 + q];
-        const Coef s = tab.weight[q];
-        const Vec tr = lambda * (gr[0] + gr[4] + gr[8]);
-        g[0 * N3 + q] = s * (tr + two_mu * gr[0]);
-        g[1 * N3 + q] = s * (tr + two_mu * gr[4]);
-        g[2 * N3 + q] = s * (tr + two_mu * gr[8]);
-        g[3 * N3 + q] = s * (mu * (gr[5] + gr[7]));
-        g[4 * N3 + q] = s * (mu * (gr[2] + gr[6]));
-        g[5 * N3 + q] = s * (mu * (gr[1] + gr[3]));
-    }
-    // f_i = D^T along x of t_i0 + along y of t_i1 + along z of t_i2.
-    constexpr int kSlot[3][3] = {{0, 5, 4}, {5, 1, 3}, {4, 3, 2}};
-    for (int i = 0; i < 3; ++i) {
-        const Vec* tx = g + kSlot[i][0] * N3;
-        const Vec* ty = g + kSlot[i][1] * N3;
-        const Vec* tz = g + kSlot[i][2] * N3;
-        Vec* fi = f + i * N3;
-        for (int l = 0; l < NN; ++l) tab.force.template apply<false>(tx + l * N, 1, fi + l * N, 1);
-        for (int c = 0; c < N; ++c)
-            for (int a = 0; a < N; ++a) tab.force.template apply<true>(ty + a + c * NN, N, fi + a + c * NN, N);
-        for (int l = 0; l < NN; ++l) tab.force.template apply<true>(tz + l, NN, fi + l, NN);
-    }
+    for (int i = 0; i < 3; ++i)
+        for (int l = 0; l < NN; ++l) tab.force.template apply<true>(gz + i * N3 + l, NN, f + i * N3 + l, NN);
 }
 
 }  // namespace voxwave
