@@ -16,6 +16,8 @@ SemTimeStepperCpu<Real>::SemTimeStepperCpu(const WaveProblem& problem)
     : problem_(problem),
       mesh_(sem_mesh(problem.grid, problem.order)),
       nn_(mesh_.node_count()),
+      order_(problem.order, mesh_.n, SemLanes<Real>::kLanes),
+      ns_(order_.size),
       beta_over_dt_(static_cast<Real>(problem.rayleigh.beta / problem.dt)) {
     assert_run_rules(problem);
     if (problem.method != Method::Sem || problem.node_count() != nn_)
@@ -26,58 +28,89 @@ SemTimeStepperCpu<Real>::SemTimeStepperCpu(const WaveProblem& problem)
         lambda_[m + 1] = static_cast<Real>(problem.materials[m].lame_lambda());
         mu_[m + 1] = static_cast<Real>(problem.materials[m].shear_modulus());
     }
-    const int n1 = problem.order + 1;
-    for (int i = 0; i < n1 * n1; ++i) d_[i] = static_cast<Real>(mesh_.gll.d[i]);
-    for (int i = 0; i < n1; ++i) w_[i] = static_cast<Real>(mesh_.gll.w[i]);
-    u_.assign(3 * nn_, Real(0));
-    up_.assign(3 * nn_, Real(0));
-    UpdateCoefficients<Real> c = update_coefficients<Real>(problem);
-    dt2_inv_mass_ = std::move(c.dt2_inv_mass);
-    inv_one_plus_h_ = std::move(c.inv_one_plus_h);
-    one_minus_h_ = std::move(c.one_minus_h);
+    u_.assign(3 * ns_, Real(0));
+    up_.assign(3 * ns_, Real(0));
+    // The entries that hold no node: no mass, so the update keeps them at zero.
+    const UpdateCoefficients<Real> c = update_coefficients<Real>(problem);
+    dt2_inv_mass_ = order_.from_natural<Real>(c.dt2_inv_mass.data(), 1, Real(0));
+    const auto same = [](const std::vector<Real>& v) {
+        return std::all_of(v.begin(), v.end(), [&](Real x) { return x == v.front(); });
+    };
+    uniform_h_ = same(c.inv_one_plus_h) && same(c.one_minus_h);
+    if (uniform_h_) {
+        inv_one_plus_h_.assign(1, c.inv_one_plus_h.front());
+        one_minus_h_.assign(1, c.one_minus_h.front());
+    } else {
+        inv_one_plus_h_ = order_.from_natural<Real>(c.inv_one_plus_h.data(), 1, Real(1));
+        one_minus_h_ = order_.from_natural<Real>(c.one_minus_h.data(), 1, Real(1));
+    }
+    sources_ = problem.sources;
+    for (auto& s : sources_) s.node = order_.index(s.node);
 }
 
 template <class Real>
 SemSweepInput<Real> SemTimeStepperCpu<Real>::sweep_input() const {
     SemSweepInput<Real> in;
     in.grid = &problem_.grid;
-    in.nodes = mesh_.n;
+    in.order = order_;
     in.lambda = lambda_.data();
     in.mu = mu_.data();
-    in.d = d_;
-    in.w = w_;
+    in.gll = &mesh_.gll;
     return in;
 }
 
 template <class Real>
 template <int P>
 void SemTimeStepperCpu<Real>::apply_order(const Real* u, const Real* u_prev, Real b, Real* f) const {
-    const std::size_t plane = std::size_t(mesh_.n[0]) * std::size_t(mesh_.n[1]), nn = nn_;
-    sem_plane_sweep<P, Real>(sweep_input(), u, u_prev, b, [&](std::size_t z, const Real* fz) {
-        for (int c = 0; c < 3; ++c) std::copy(fz + c * plane, fz + (c + 1) * plane, f + c * nn + z * plane);
-    });
+    const std::size_t plane = order_.plane, row = order_.row, ns = ns_;
+    SemSweepWorkspace<Real> ws;  // not the step's: a const method may run beside another
+    sem_plane_sweep<P, Real>(
+        sweep_input(), u, u_prev, b, ws,
+        [&](std::size_t z, std::size_t r0, std::size_t r1, const Real* fz) {
+            for (int c = 0; c < 3; ++c)
+                std::copy(fz + c * plane + r0 * row, fz + c * plane + r1 * row, f + c * ns + z * plane + r0 * row);
+        },
+        [](std::size_t, std::size_t, std::size_t) {});
 }
 
 template <class Real>
 template <int P>
 void SemTimeStepperCpu<Real>::step_order() {
-    const std::size_t plane = std::size_t(mesh_.n[0]) * std::size_t(mesh_.n[1]), nn = nn_;
+    const std::size_t plane = order_.plane, row = order_.row, ns = ns_;
     const Real* a = dt2_inv_mass_.data();
+    const Real* u = u_.data();
+    Real* up = up_.data();  // becomes u+ in place, row by row once its force is complete
     const Real* ih = inv_one_plus_h_.data();
     const Real* mh = one_minus_h_.data();
-    const Real* u = u_.data();
-    Real* up = up_.data();  // becomes u+ in place, each node plane once its force is complete
+    const Real ih0 = ih[0], mh0 = mh[0];
+    const bool uniform = uniform_h_;
     sem_plane_sweep<P, Real>(
-        sweep_input(), u, beta_over_dt_ != Real(0) ? up : nullptr, beta_over_dt_, [&](std::size_t z, const Real* fz) {
-            const std::size_t o = z * plane;
+        sweep_input(), u, beta_over_dt_ != Real(0) ? up : nullptr, beta_over_dt_, workspace_,
+        [&](std::size_t z, std::size_t r0, std::size_t r1, const Real* fz) {
+            const std::size_t o = z * plane + r0 * row, n = (r1 - r0) * row;
             for (int c = 0; c < 3; ++c) {
-                const Real* __restrict uc = u + c * nn + o;
-                Real* __restrict pc = up + c * nn + o;
-                const Real* __restrict fc = fz + c * plane;
+                const Real* __restrict uc = u + c * ns + o;
+                Real* __restrict pc = up + c * ns + o;
+                const Real* __restrict fc = fz + c * plane + r0 * row;
+                const Real* __restrict ac = a + o;
+                if (uniform) {
 #pragma omp simd
-                for (std::size_t i = 0; i < plane; ++i)
-                    pc[i] = central_difference_node(uc[i], pc[i], a[o + i] * fc[i], mh[o + i], ih[o + i]);
+                    for (std::size_t i = 0; i < n; ++i)
+                        pc[i] = central_difference_node(uc[i], pc[i], ac[i] * fc[i], mh0, ih0);
+                    continue;
+                }
+                const Real* __restrict mc = mh + o;
+                const Real* __restrict hc = ih + o;
+#pragma omp simd
+                for (std::size_t i = 0; i < n; ++i)
+                    pc[i] = central_difference_node(uc[i], pc[i], ac[i] * fc[i], mc[i], hc[i]);
             }
+        },
+        [&](std::size_t z, std::size_t r0, std::size_t r1) {
+            // What the update reads besides u (which the sweep has just read) and the forces.
+            const std::size_t o = z * plane + r0 * row, n = (std::min(r1, std::size_t(mesh_.n[1])) - r0) * row;
+            for (int c = 0; c < 3; ++c) sem_detail::prefetch_row(up + c * ns + o, n);
+            sem_detail::prefetch_row(a + o, n);
         });
 }
 
@@ -97,27 +130,29 @@ void SemTimeStepperCpu<Real>::apply(const Real* u, const Real* u_prev, Real b, R
 
 template <class Real>
 void SemTimeStepperCpu<Real>::set_state(const std::vector<double>& u_prev, const std::vector<double>& u) {
-    const auto held = [this](std::size_t n) { return dt2_inv_mass_[n] == Real(0); };
-    std::vector<Real> next = stepper_state<Real>(u, 3, nn_, held), prev = stepper_state<Real>(u_prev, 3, nn_, held);
-    u_ = std::move(next);
-    up_ = std::move(prev);
+    const auto held = [this](std::size_t n) { return dt2_inv_mass_[order_.index(n)] == Real(0); };
+    const std::vector<Real> next = stepper_state<Real>(u, 3, nn_, held),
+                            prev = stepper_state<Real>(u_prev, 3, nn_, held);
+    u_ = order_.from_natural<Real>(next.data(), 3, Real(0));
+    up_ = order_.from_natural<Real>(prev.data(), 3, Real(0));
 }
 
 template <class Real>
 std::vector<double> SemTimeStepperCpu<Real>::displacement() const {
-    return std::vector<double>(u_.begin(), u_.end());
+    return order_.to_natural<double>(u_.data(), 3);
 }
 template <class Real>
 std::vector<double> SemTimeStepperCpu<Real>::previous_displacement() const {
-    return std::vector<double>(up_.begin(), up_.end());
+    return order_.to_natural<double>(up_.data(), 3);
 }
 
 template <class Real>
 std::vector<double> SemTimeStepperCpu<Real>::stiffness_times(const std::vector<double>& v) const {
     if (v.size() != 3 * nn_) throw RuntimeError("stiffness_times: wrong vector size");
-    std::vector<Real> in(v.begin(), v.end()), out(3 * nn_);
+    const std::vector<Real> in = order_.from_natural<Real>(v.data(), 3, Real(0));
+    std::vector<Real> out(3 * ns_);
     apply(in.data(), nullptr, Real(0), out.data());
-    return std::vector<double>(out.begin(), out.end());
+    return order_.to_natural<double>(out.data(), 3);
 }
 
 template <class Real>
@@ -141,8 +176,8 @@ void SemTimeStepperCpu<Real>::step(std::int64_t n) {
         default:
             throw std::logic_error("SemTimeStepperCpu: order outside the run rules");
     }
-    add_point_sources(problem_.sources, double(n) * problem_.dt, 3, nn_, dt2_inv_mass_.data(), inv_one_plus_h_.data(),
-                      false, up_.data());
+    add_point_sources(sources_, double(n) * problem_.dt, 3, ns_, dt2_inv_mass_.data(), inv_one_plus_h_.data(),
+                      uniform_h_, up_.data());
     u_.swap(up_);
 }
 

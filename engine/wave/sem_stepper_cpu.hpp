@@ -4,7 +4,9 @@
 // grid of sem_mesh.hpp, with the GLL-lumped mass.
 //
 // The step is one sweep over the element planes (sem_plane_sweep_cpu.hpp): elements of an x row
-// in SIMD lanes through the sum-factorised kernel (sem_element_kernel.hpp), each element plane's
+// in SIMD lanes through the sum-factorised kernel (sem_element_kernel.hpp), the state stored in
+// the sweep's node order (SemNodeOrderCpu: the interface speaks the x-fastest node numbering of
+// sem_mesh and converts), each element plane's
 // forces summed into a buffer of its node planes, and each node plane updated by central
 // differences as soon as its force is complete. Threads take contiguous chunks of element
 // planes; the force at a node plane between two chunks is summed in the one-thread order, so
@@ -38,8 +40,8 @@ public:
     // K v for any v (SoA), without damping: energy checks and tests.
     std::vector<double> stiffness_times(const std::vector<double>& v) const;
     const std::vector<double>& node_mass() const { return problem_.node_mass; }
-    double displacement_at(std::size_t node, int comp) const { return double(u_[comp * nn_ + node]); }
-    double previous_at(std::size_t node, int comp) const { return double(up_[comp * nn_ + node]); }
+    double displacement_at(std::size_t node, int comp) const { return double(u_[comp * ns_ + order_.index(node)]); }
+    double previous_at(std::size_t node, int comp) const { return double(up_[comp * ns_ + order_.index(node)]); }
     // Bytes the stepper holds: state and update factors (the sweep's plane buffers are
     // per thread and transient).
     std::size_t memory_bytes() const;
@@ -57,11 +59,17 @@ private:
     const WaveProblem& problem_;
     SemMesh mesh_;
     std::size_t nn_;
+    SemNodeOrderCpu order_;          // the order of the state and the per-node factors below
+    std::size_t ns_;                 // entries a component (order_.size)
     std::vector<Real> lambda_, mu_;  // per material id (entry 0: void)
-    Real d_[(kSemMaxOrder + 1) * (kSemMaxOrder + 1)]{}, w_[kSemMaxOrder + 1]{};
     std::vector<Real> u_, up_;
     std::vector<Real> dt2_inv_mass_, inv_one_plus_h_, one_minus_h_;
+    // No sponge and one alpha: every node has the same h, and the update reads two arrays less
+    // (inv_one_plus_h_ and one_minus_h_ then hold that one value).
+    bool uniform_h_ = false;
     Real beta_over_dt_;
+    std::vector<SourceTerm> sources_;    // the problem's, their nodes in order_
+    SemSweepWorkspace<Real> workspace_;  // the step's sweep buffers, kept between steps
 };
 
 extern template class SemTimeStepperCpu<double>;
