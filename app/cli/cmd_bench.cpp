@@ -2,13 +2,11 @@
 // engine on a scene (default: the paper's rebar model), beside the machine's measured copy
 // bandwidth and the bytes per step we count. Benchmarks are never tests (no timing asserts).
 #include <omp.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -159,9 +157,7 @@ int run_cuda(const BenchOptions& o, const Scene& base, const std::string& note) 
     std::fprintf(stderr, "%s\nmeasuring device copy bandwidth...\n", note.c_str());
     const double copy_gbs = measure_device_copy_bandwidth_gbs();
     std::ostringstream md;
-    char date[64];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+    const std::string date = utc_timestamp();
     std::string gpu = "unknown GPU";
     {
         std::string why;
@@ -309,11 +305,7 @@ int run(const BenchOptions& o) {
     const double copy_gbs = measure_copy_bandwidth_gbs();
 
     std::ostringstream md;
-    char date[64];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-    char host[256] = "unknown";
-    gethostname(host, sizeof host - 1);
+    const std::string date = utc_timestamp(), host = host_name();
     md << "## CPU wave engine benchmark, " << date << "\n\n";
     md << "- machine: " << cpu_model() << ", " << omp_get_max_threads() << " OpenMP threads (host " << host << ")\n";
     md << "- command: `" << o.command_line << "`\n";

@@ -2,12 +2,10 @@
 // N x N square of concrete (1 mm squares, a source in the middle, no receivers), CPU or CUDA, for
 // the classroom's live targets (docs/architecture.md#plane-strain-2d). Never a test.
 #include <omp.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <sstream>
 
 #include "cli_common.hpp"
@@ -66,11 +64,7 @@ int run_plane_strain_bench(const std::vector<int>& sizes, bool cuda, const std::
     for (int n : sizes)
         if (n < 2 || n > 16384) throw InputError("", "--plane-strain", "sizes must be 2 to 16384 squares a side");
     std::ostringstream md;
-    char date[64];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-    char host[256] = "unknown";
-    gethostname(host, sizeof host - 1);
+    const std::string date = utc_timestamp(), host = host_name();
     md << "## Plane-strain (2D) engine benchmark, " << date << "\n\n";
     std::string device;
     md << "- command: `" << command_line << "`\n";

@@ -47,6 +47,15 @@ json.dump(s, open(sys.argv[2], "w"))
 PYEOF
 }
 
+# expect_refused_scene BASE NAME COMMAND EDIT PATTERN: the scene BASE with one edit (derive_scene),
+# written as $WORK/NAME.json, is refused by `COMMAND $WORK/NAME.json --out FILE -q` (expect_error):
+# exit 1, one line "NAME.json: PATTERN" on stderr, FILE not written.
+expect_refused_scene() {
+  local name="$2" command="$3" refused_out="$WORK/refused.h5"
+  derive_scene "$1" "$name" "$4"
+  expect_error "$name" 1 "$name.json: $5" "$refused_out" -- "$command" "$WORK/$name.json" --out "$refused_out" -q
+}
+
 finish() {
   if [ "$FAILS" = 0 ]; then echo "all checks passed"; exit 0; fi
   echo "$FAILS check(s) failed"

@@ -3,32 +3,23 @@
 # file; with 1, 2 and 3 ranks every dataset equals the one-process scan's exactly. A bad scan is
 # refused once, naming the file and field, with no file written.
 source "$(dirname "$0")/lib.sh" "$1" "$2"
+source "$(dirname "$0")/lib_probe_scene.sh"
 MPIEXEC=$(command -v mpiexec || true)
 [ -n "$MPIEXEC" ] || skip "no mpiexec"
 $PY -c "import h5py, numpy" 2>/dev/null || skip "no h5py"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
 
-# A steel block with a hole, a 4-element array scanned over it in 5 shots (more shots than ranks,
-# not a multiple of 2 or 3), a PML on two faces, a scene receiver that rides along.
-cat >"$WORK/scan.json" <<'JSON'
-{
-  "format": "voxwave-scene", "version": 1,
-  "grid": {"size": [0.016, 0.006, 0.008], "spacing": 0.001},
-  "materials": [{"name": "steel", "density": 7850, "vp": 5900, "vs": 3200}],
-  "background": "steel",
-  "shapes": [{"material": "void", "type": "cylinder", "center": [0.009, 0.003, 0.004], "axis": [0, 1, 0],
-              "radius": 0.0015, "length": 0.006}],
-  "receivers": [{"name": "R", "position": [0.012, 0.003, 0.008]}],
-  "probes": [{"name": "PA", "type": "array", "center": [0.005, 0.003, 0.008], "normal": [0, 0, -1],
-              "array_axis": [1, 0, 0], "elements": 4, "pitch": 0.001, "element_width": 0.0008,
-              "elevation": 0.004, "wavelet": {"type": "ricker", "frequency": 700000},
-              "delay_law": {"type": "steer", "angle": 20}}],
-  "scan": {"probe": "PA", "type": "linear", "step": [0.001, 0, 0], "positions": 5,
-           "gate": {"start": 1e-6, "end": 3e-6}},
-  "boundary": {"absorbing": {"type": "pml", "faces": ["x+", "z-"], "thickness": 0.003}},
-  "run": {"steps": 60, "backend": "cpu"}
-}
-JSON
+# The probe scene's steel block with a hole, its 4-element array scanned over it in 5 shots 1 mm
+# apart (more shots than ranks, not a multiple of 2 or 3), a PML on two faces, a scene receiver
+# that rides along, 60 steps.
+write_array_scan_scene "$WORK/base.json"
+derive_scene "$WORK/base.json" scan '
+s["shapes"] = [{"material": "void", "type": "cylinder", "center": [0.009, 0.003, 0.004], "axis": [0, 1, 0],
+                "radius": 0.0015, "length": 0.006}]
+s["receivers"] = [{"name": "R", "position": [0.012, 0.003, 0.008]}]
+s["scan"].update({"step": [0.001, 0, 0], "positions": 5})
+s["boundary"] = {"absorbing": {"type": "pml", "faces": ["x+", "z-"], "thickness": 0.003}}
+s["run"]["steps"] = 60'
 
 "$CLI" scan "$WORK/scan.json" --out "$WORK/one.h5" -q 2>"$WORK/one.err" || fail "one-process scan: exit $?: $(cat "$WORK/one.err")"
 for k in 1 2 3; do

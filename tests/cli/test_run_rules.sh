@@ -9,14 +9,8 @@ out="$WORK/out.h5"
 fast=(--spacing 0.01 --steps 3 --backend cpu -q)
 
 # Two scenes derived from the block: TCOVFEM in FP32, and that with M = 9 too.
-$PY - "$block" "$WORK" <<'PYEOF'
-import json, sys
-s = json.load(open(sys.argv[1]))
-s["run"].update(method="tcovfem", precision="fp32")
-json.dump(s, open(sys.argv[2] + "/tcovfem_fp32.json", "w"))
-s["run"]["stages"] = 9
-json.dump(s, open(sys.argv[2] + "/stages_9.json", "w"))
-PYEOF
+derive_scene "$block" tcovfem_fp32 's["run"].update(method="tcovfem", precision="fp32")'
+derive_scene "$block" stages_9 's["run"].update(method="tcovfem", precision="fp32", stages=9)'
 
 expect_error stages-9 1 "^voxwave-cli: error: --stages: must be between 1 and 8 \(got 9\)$" "$out" -- run "$block" --stages 9 --out "$out" "${fast[@]}"
 expect_error stages-0 1 "^voxwave-cli: error: --stages: must be between 1 and 8 \(got 0\)$" "$out" -- run "$block" --stages 0 --out "$out" "${fast[@]}"

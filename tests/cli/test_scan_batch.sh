@@ -4,25 +4,12 @@
 # were grouped, a bad --batch is a command-line error, and a PML scene falls back to one shot at a
 # time and says so.
 source "$(dirname "$0")/lib.sh" "$1" "$2"
+source "$(dirname "$0")/lib_probe_scene.sh"
 
 out="$WORK/out.h5"
 
 # A small steel block with a 4-element array on its top face and a linear scan of 3 shots.
-cat >"$WORK/base.json" <<'JSON'
-{
-  "format": "voxwave-scene", "version": 1,
-  "grid": {"size": [0.016, 0.006, 0.008], "spacing": 0.001},
-  "materials": [{"name": "steel", "density": 7850, "vp": 5900, "vs": 3200}],
-  "background": "steel",
-  "probes": [{"name": "PA", "type": "array", "center": [0.005, 0.003, 0.008], "normal": [0, 0, -1],
-              "array_axis": [1, 0, 0], "elements": 4, "pitch": 0.001, "element_width": 0.0008,
-              "elevation": 0.004, "wavelet": {"type": "ricker", "frequency": 700000},
-              "delay_law": {"type": "steer", "angle": 20}}],
-  "scan": {"probe": "PA", "type": "linear", "step": [0.002, 0, 0], "positions": 3,
-           "gate": {"start": 1e-6, "end": 3e-6}},
-  "run": {"steps": 40, "backend": "cpu"}
-}
-JSON
+write_array_scan_scene "$WORK/base.json"
 
 expect_error negative-batch 2 "batch" "$out" -- scan "$WORK/base.json" --out "$out" --batch -1 -q
 

@@ -7,6 +7,9 @@ namespace voxwave::testing {
 
 inline Material concrete() { return {"concrete", 2400, 4000, 2450, "#9a9a9a", ""}; }
 inline Material steel() { return {"steel", 7850, 5900, 3200, "#4a6fa5", ""}; }
+// The usual angle-beam wedge material (vp 2330 m/s, slower than steel's vs: past the first critical
+// angle only S refracts into steel).
+inline Material rexolite() { return {"rexolite", 1180, 2330, 1160, "#e8d9a8", ""}; }
 
 // A Ricker wavelet of peak frequency f (Hz) centred at `delay` (s).
 inline Wavelet ricker(double f, double delay) {
@@ -14,6 +17,15 @@ inline Wavelet ricker(double f, double delay) {
     w.type = WaveletType::Ricker;
     w.frequency = f;
     w.delay = delay;
+    return w;
+}
+
+// A tone burst of `cycles` cycles at frequency f (Hz).
+inline Wavelet tone_burst(double f, double cycles) {
+    Wavelet w;
+    w.type = WaveletType::ToneBurst;
+    w.frequency = f;
+    w.cycles = cycles;
     return w;
 }
 
@@ -26,6 +38,26 @@ inline Scene block_scene(int nx, int ny, int nz, double ds, const Material& m = 
     s.background = m.name;
     s.run.steps = 10;
     s.run.backend = Backend::Cpu;
+    return s;
+}
+
+// block_scene of concrete with steel beside it in the material table (id 2), for painting and
+// placing shapes.
+inline Scene concrete_block_with_steel(int nx, int ny, int nz, double ds) {
+    Scene s = block_scene(nx, ny, nz, ds);
+    s.materials.push_back(steel());
+    return s;
+}
+
+// An nx x ny x nz grid at spacing ds with a void background and a slab of steel across it from
+// z = 0 up to z = slab_top (metres): room above the slab for a wedge; 10 steps on the CPU.
+inline Scene steel_slab_in_void(int nx, int ny, int nz, double ds, double slab_top) {
+    Scene s = block_scene(nx, ny, nz, ds, steel());
+    s.background = "void";
+    BoxShape slab;
+    slab.min = {0, 0, 0};
+    slab.max = {nx * ds, ny * ds, slab_top};
+    s.shapes.push_back({"steel", slab});
     return s;
 }
 
@@ -52,20 +84,7 @@ inline Scene array_on_steel_block(int elements, double pitch, double width) {
     const double ds = 0.37e-3;
     Scene s = block_scene(40, 4, 24, ds, steel());
     s.run.steps = 40;
-    ProbeSpec p;
-    p.name = "PA";
-    p.type = "array";
-    p.center = {20 * ds, 2 * ds, 24 * ds};
-    p.normal = {0, 0, -1};
-    p.array_axis = {1, 0, 0};
-    p.elements = elements;
-    p.pitch = pitch;
-    p.element_width = width;
-    p.elevation = 4 * ds;
-    p.wavelet.type = WaveletType::ToneBurst;
-    p.wavelet.frequency = 2e6;
-    p.wavelet.cycles = 2;
-    s.probes = {p};
+    s.probes = {top_array_probe("PA", elements, pitch, width, 4 * ds, {20 * ds, 2 * ds, 24 * ds}, tone_burst(2e6, 2))};
     return s;
 }
 

@@ -25,8 +25,6 @@ namespace {
 constexpr double kPi = std::numbers::pi;
 constexpr double kWedgeVp = 2330, kSteelVs = 3200;
 
-Material rexolite() { return {"rexolite", 1180, 2330, 1160, "#e8d9a8", ""}; }
-
 double deg(double radians) { return radians * 180 / kPi; }
 double rad(double degrees) { return degrees * kPi / 180; }
 
@@ -47,36 +45,13 @@ double snell_crossing(double x, double h, double fx, double fz, double c1, doubl
     return 0.5 * (lo + hi);
 }
 
+// An 8-element 1 mm array at (x, y, z) on a 3 mm wedge of `material` at 36.6 degrees, steering
+// to 55 degrees, a 1 MHz 3-cycle tone burst.
 ProbeSpec wedge_array(double x, double y, double z, const std::string& material) {
-    ProbeSpec p;
-    p.name = "W";
-    p.type = "array";
-    p.center = {x, y, z};
-    p.normal = {0, 0, -1};
-    p.elements = 8;
-    p.pitch = 1e-3;
-    p.element_width = 0.8e-3;
-    p.elevation = 4e-3;
+    ProbeSpec p = top_array_probe("W", 8, 1e-3, 0.8e-3, 4e-3, {x, y, z}, tone_burst(1e6, 3));
     p.wedge = WedgeSpec{material, 36.6, 3e-3, 0, 0};
     p.delay_law = {"steer", 55, 0, {}, {}};
-    Wavelet w;
-    w.type = WaveletType::ToneBurst;
-    w.frequency = 1e6;
-    w.cycles = 3;
-    p.wavelet = w;
     return p;
-}
-
-template <class F>
-std::string error_of(F&& f, const std::string& field) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        EXPECT_EQ(e.field(), field) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no InputError for " << field;
-    return "";
 }
 
 }  // namespace
@@ -134,13 +109,8 @@ TEST(WedgeLaw, TheSlopeAloneRefractsLikeASteerLaw) {
 // delays are those of the law at the wedge's height.
 TEST(WedgeProbe, TheBlockIsPaintedAndTheFaceSitsOnTop) {
     const double ds = 0.5e-3;
-    Scene s = block_scene(40, 16, 30, ds, steel());
+    Scene s = steel_slab_in_void(40, 16, 30, ds, 20 * ds);
     s.materials.push_back(rexolite());
-    s.background = "void";
-    BoxShape slab;
-    slab.min = {0, 0, 0};
-    slab.max = {40 * ds, 16 * ds, 20 * ds};
-    s.shapes.push_back({"steel", slab});
     s.probes = {wedge_array(20 * ds, 8 * ds, 20 * ds, "rexolite")};
     validate_scene(s, "w");
     const VoxelGrid g = rasterise(s);
@@ -166,15 +136,10 @@ TEST(WedgeProbe, TheBlockIsPaintedAndTheFaceSitsOnTop) {
 
 // Bad wedges: one line naming the probe and the field.
 TEST(WedgeProbe, BadWedgesAreNamed) {
-    Scene s = block_scene(40, 16, 30, 0.5e-3, steel());
-    s.background = "void";
-    BoxShape slab;
-    slab.min = {0, 0, 0};
-    slab.max = {20e-3, 8e-3, 10e-3};
-    s.shapes.push_back({"steel", slab});
+    Scene s = steel_slab_in_void(40, 16, 30, 0.5e-3, 10e-3);
     s.probes = {wedge_array(10e-3, 4e-3, 10e-3, "perspex")};
     auto message = [&](const Scene& t, const std::string& field) {
-        return error_of([&] { validate_scene(t, "w.json"); }, field);
+        return test::input_error_message([&] { validate_scene(t, "w.json"); }, field);
     };
     EXPECT_NE(message(s, "probes[0].wedge.material").find("probe 'W': unknown material 'perspex'"), std::string::npos);
     s.materials.push_back(rexolite());
@@ -209,13 +174,8 @@ TEST(WedgeProbe, BadWedgesAreNamed) {
             read_probe_library(std::string(VOXWAVE_ASSETS_DIR) + "/probes/wedge_55s_2.25mhz.json");
         ASSERT_EQ(lib.size(), 1u);
         ASSERT_TRUE(lib[0].wedge.has_value());
-        Scene t = block_scene(120, 40, 84, 0.25e-3, steel());
+        Scene t = steel_slab_in_void(120, 40, 84, 0.25e-3, 12e-3);
         t.materials.push_back(rexolite());
-        t.background = "void";
-        BoxShape block;
-        block.min = {0, 0, 0};
-        block.max = {30e-3, 10e-3, 12e-3};
-        t.shapes.push_back({"steel", block});
         t.probes = lib;
         t.probes[0].center = {14e-3, 5e-3, 12e-3};
         validate_scene(t, "lib");
@@ -231,9 +191,9 @@ TEST(WedgeProbe, BadWedgesAreNamed) {
     EXPECT_TRUE(read_scene_json(dir.file("w.json")).probes == s.probes);
     std::string text = scene_to_json_text(s);
     text.replace(text.find("\"height\""), 8, "\"heigth\"");
-    EXPECT_NE(
-        error_of([&] { parse_scene_json(text, "w.json", dir.str()); }, "probes[0].wedge.heigth").find("unknown key"),
-        std::string::npos);
+    EXPECT_NE(test::input_error_message([&] { parse_scene_json(text, "w.json", dir.str()); }, "probes[0].wedge.heigth")
+                  .find("unknown key"),
+              std::string::npos);
 }
 
 // The wedge: "55 degree shear in steel". A 32-element 1.2 mm array at 1 MHz on a 10 mm
@@ -250,13 +210,8 @@ TEST(WedgeProbe, BadWedgesAreNamed) {
 TEST(WedgeBeam, FiftyFiveDegreeShearWedgeRefractsToFiftyFive) {
     const double ds = 0.4e-3, f = 1e6, h = 25 * ds, cycles = 3;
     const int nx = 246, ny = 4, nz = 163, n_steel = 138;
-    Scene s = block_scene(nx, ny, nz, ds, steel());
+    Scene s = steel_slab_in_void(nx, ny, nz, ds, n_steel * ds);
     s.materials.push_back(rexolite());
-    s.background = "void";
-    BoxShape slab;
-    slab.min = {0, 0, 0};
-    slab.max = {nx * ds, ny * ds, n_steel * ds};
-    s.shapes.push_back({"steel", slab});
     s.run.steps = 0;
     s.boundary.absorbing.type = "pml";
     s.boundary.absorbing.faces = {"x-", "x+", "z-"};

@@ -39,28 +39,10 @@ ProbeSpec top_piston(const std::string& name, double x, double y, double z) {
     return p;
 }
 
+// An array on the same top face, firing the same wavelet as top_piston.
 ProbeSpec top_array(const std::string& name, int elements, double pitch, double width, double elevation, double x,
                     double y, double z) {
-    ProbeSpec p = top_piston(name, x, y, z);
-    p.type = "array";
-    p.elements = elements;
-    p.pitch = pitch;
-    p.element_width = width;
-    p.elevation = elevation;
-    return p;
-}
-
-// The message of the InputError `f` throws, with its field checked.
-template <class F>
-std::string error_of(F&& f, const std::string& field) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        EXPECT_EQ(e.field(), field) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no InputError for " << field;
-    return "";
+    return top_array_probe(name, elements, pitch, width, elevation, {x, y, z}, ricker(1e5, 1.2e-5));
 }
 
 double sum_weights(const std::vector<NodalWeight>& w) {
@@ -127,13 +109,15 @@ TEST(ProbeFootprint, AFaceInsideTheMaterialIsRefused) {
     const VoxelGrid g = rasterise(block_scene(10, 10, 10, ds));
     ProbeSpec p = top_piston("A", 5e-3, 5e-3, 5e-3);
     p.diameter = 4e-3;
-    const std::string msg = error_of([&] { probe_footprint(p, g, "s.json", "probes[0]"); }, "probes[0].center");
+    const std::string msg =
+        test::input_error_message([&] { probe_footprint(p, g, "s.json", "probes[0]"); }, "probes[0].center");
     EXPECT_NE(msg.find("probe 'A'"), std::string::npos) << msg;
     EXPECT_NE(msg.find("not on a surface"), std::string::npos) << msg;
     // Facing out of the specimen (the normal must point into it): void under the face.
     p.center = {5e-3, 5e-3, 10e-3};
     p.normal = {0, 0, 1};
-    const std::string out = error_of([&] { probe_footprint(p, g, "s.json", "probes[0]"); }, "probes[0].center");
+    const std::string out =
+        test::input_error_message([&] { probe_footprint(p, g, "s.json", "probes[0]"); }, "probes[0].center");
     EXPECT_NE(out.find("no material under it"), std::string::npos) << out;
 }
 
@@ -141,7 +125,8 @@ TEST(ProbeFootprint, ElementsOutsideTheGridAreRefused) {
     const double ds = 1e-3;
     const VoxelGrid g = rasterise(block_scene(10, 10, 4, ds));
     const ProbeSpec p = top_array("A", 16, 0.75e-3, 0.6e-3, 5e-3, 5e-3, 5e-3, 4e-3);  // 12 mm on a 10 mm face
-    const std::string msg = error_of([&] { probe_footprint(p, g, "s.json", "probes[0]"); }, "probes[0].elements");
+    const std::string msg =
+        test::input_error_message([&] { probe_footprint(p, g, "s.json", "probes[0]"); }, "probes[0].elements");
     EXPECT_NE(msg.find("probe 'A': element 0 reaches outside the grid along x"), std::string::npos) << msg;
 }
 
@@ -228,11 +213,12 @@ TEST(ProbeScene, ProbesAndScanRoundTripAndBadKeysAreNamed) {
         return t.replace(at, from.size(), to);
     };
     auto message = [&](const std::string& t, const std::string& field) {
-        return error_of([&] { parse_scene_json(t, "p.json", dir.str()); }, field);
+        return test::input_error_message([&] { parse_scene_json(t, "p.json", dir.str()); }, field);
     };
     Scene steep = s;
     steep.probes[0].delay_law.angle = 95;
-    EXPECT_NE(error_of([&] { validate_scene(steep, "p.json"); }, "probes[0].delay_law.angle").find("probe 'PA'"),
+    EXPECT_NE(test::input_error_message([&] { validate_scene(steep, "p.json"); }, "probes[0].delay_law.angle")
+                  .find("probe 'PA'"),
               std::string::npos);
     EXPECT_NE(message(edited("\"elements\": 8", "\"elements\": 8, \"lens\": 1"), "probes[0].lens").find("unknown key"),
               std::string::npos);
@@ -391,14 +377,6 @@ namespace {
 
 constexpr double kVp = 5900, kVs = 3200, kF = 2e6, kLambda = kVp / kF, kDs = kLambda / 8;
 
-Wavelet tone_burst(double cycles) {
-    Wavelet w;
-    w.type = WaveletType::ToneBurst;
-    w.frequency = kF;
-    w.cycles = cycles;
-    return w;
-}
-
 struct Probe2d {
     std::vector<double> x;       // element centres along x, metres (from the probe's centre)
     std::vector<double> delays;  // s
@@ -478,7 +456,7 @@ BeamSetup array_setup(const DelayLawSpec& law) {
     b.walls_echo = false;
     b.center = {49 * kDs, 10 * kDs, nz * kDs};
     ProbeSpec p = top_array("PA", 16, 0.75e-3, 0.65e-3, 10 * kDs, b.center[0], b.center[1], b.center[2]);
-    p.wavelet = tone_burst(3);
+    p.wavelet = tone_burst(kF, 3);
     p.delay_law = law;
     p.receive = false;
     b.scene.probes = {p};
@@ -534,7 +512,7 @@ TEST(ProbeBeam, ArrayUnsteeredPeaksOnTheNormal) {
 // short enough that every element's P arrival ends before the first S wave on the axis.
 TEST(ProbeBeam, ArrayFocusedAtFifteenMillimetresPeaksThere) {
     BeamSetup b = array_setup({"focus", 0, 15e-3, {}, {}});
-    b.scene.probes[0].wavelet = tone_burst(2);
+    b.scene.probes[0].wavelet = tone_burst(kF, 2);
     std::vector<double> depth;
     for (int k = 8; k <= 48; ++k) {
         b.receivers.push_back({b.center[0], b.center[1], b.center[2] - k * kDs});
@@ -592,7 +570,7 @@ TEST(ProbeBeam, DiskNearFieldEndsWhereMillerPurseyPutsIt) {
     b.center = {28 * kDs, 28 * kDs, nz * kDs};
     ProbeSpec p = top_piston("UT", b.center[0], b.center[1], b.center[2]);
     p.diameter = D;
-    p.wavelet = tone_burst(2);
+    p.wavelet = tone_burst(kF, 2);
     p.receive = false;
     b.scene.probes = {p};
     // The disk's rim in the x-z plane is its earliest S source on the axis.
@@ -644,7 +622,7 @@ TEST(ProbeBeam, DiskFarFieldHalfAngleFollowsMillerPursey) {
     b.center = {25 * ds, 17 * ds, nz * ds};
     ProbeSpec p = top_piston("UT", b.center[0], b.center[1], b.center[2]);
     p.diameter = D;
-    p.wavelet = tone_burst(2);
+    p.wavelet = tone_burst(kF, 2);
     p.receive = false;
     b.scene.probes = {p};
     b.face_x = {-a, a};

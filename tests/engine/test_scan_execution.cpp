@@ -152,13 +152,8 @@ TEST(ScanShare, RoundRobinCoversEveryShotOnce) {
 // alone), the same size every shot, and the face sits on the block's top.
 TEST(ScanWedge, TheBlockMovesWithTheProbe) {
     const double ds = 0.5e-3;
-    Scene s = block_scene(40, 16, 30, ds, steel());
-    s.materials.push_back({"rexolite", 1180, 2330, 1160, "#e8d9a8", ""});
-    s.background = "void";
-    BoxShape slab;
-    slab.min = {0, 0, 0};
-    slab.max = {40 * ds, 16 * ds, 20 * ds};
-    s.shapes.push_back({"steel", slab});
+    Scene s = steel_slab_in_void(40, 16, 30, ds, 20 * ds);
+    s.materials.push_back(rexolite());
     ProbeSpec p = top_array_probe("W", 4, 1e-3, 0.8e-3, 4e-3, {20 * ds, 8 * ds, 20 * ds}, ricker(1e6, 1.2e-6));
     p.wedge = WedgeSpec{"rexolite", 36.6, 3e-3, 0, 0};
     p.delay_law = {"steer", 55, 0, {}, {}};

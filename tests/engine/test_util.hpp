@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -101,6 +102,15 @@ InputError catch_input_error(F&& f) {
     }
     ADD_FAILURE() << "expected InputError, nothing was thrown";
     return InputError("", "", "");
+}
+
+// The message of the InputError `f` must throw, with its field checked against `field`: for tests
+// that look for words in the one line.
+template <class F>
+std::string input_error_message(F&& f, const std::string& field) {
+    const InputError e = catch_input_error(std::forward<F>(f));
+    EXPECT_EQ(e.field(), field) << e.what();
+    return e.what();
 }
 
 // The error must name `file` and `field` (exactly) and its reason must contain `reason_part`;
