@@ -100,6 +100,7 @@ CudaStepTiming SemCudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_c
 std::size_t SemCudaTimeStepper::device_bytes() const { no_cuda(); }
 std::string SemCudaTimeStepper::device_name() const { no_cuda(); }
 int SemCudaTimeStepper::cell_planes() const { no_cuda(); }
+int SemCudaTimeStepper::cell_width() const { no_cuda(); }
 void run_sem_cuda(const WaveProblem&, const ProgressFn&, Result&, int) { no_cuda(); }
 double measure_device_copy_bandwidth_gbs(std::size_t) { no_cuda(); }
 

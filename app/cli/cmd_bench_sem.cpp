@@ -6,9 +6,9 @@
 // The floor: a step must at least read u and u- (3 components each), read dt^2/m and write u+
 // (3 components): 10 values a node, plus one material byte an element; its time is those bytes
 // over the measured copy bandwidth. The CUDA step moves more (bench/results/accuracy.md derives
-// it): each cell (a column of elements, sem_cell_schedule.hpp) reads u at its (p + 1)^2 GLL
-// columns over its node planes, and the nodes on cells' faces pass their partial forces through f
-// (2 (visits - 1) accesses a node visited by several cells). Benchmarks are never tests: nothing
+// it): each cell (a block of elements, sem_cell_schedule.hpp) reads u at each of its nodes, and
+// the nodes on cells' faces pass their partial forces through f (2 (visits - 1) accesses a node
+// visited by several cells). Benchmarks are never tests: nothing
 // here asserts a number.
 #include <omp.h>
 
@@ -106,7 +106,8 @@ int run(const Options& o) {
     md << "- model: a free cube of " << o.elements << "^3 elements, one material, random state; " << o.steps
        << " timed steps after 20 warm-up steps (" << (cuda ? "device events" : "wall and process CPU time") << ")\n";
     md << "- measured copy bandwidth (read + write): " << copy_gbs << " GB/s\n\n";
-    md << "| p | precision | cell planes | nodes | step (us) | node-steps/s | CPU s a step | bytes/step (model) | "
+    md << "| p | precision | cell (x by z elements) | nodes | step (us) | node-steps/s | CPU s a step | bytes/step "
+          "(model) | "
           "floor bytes/step | achieved GB/s | floor (us) | step / floor |\n";
     md << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (int p : o.orders)
@@ -118,10 +119,11 @@ int run(const Options& o) {
             std::vector<double> u, up;
             random_state(3 * prob.node_count(), up, u);
             double step_s = 0, cpu_step_s = 0;
-            int planes = 0;
+            int planes = 0, width = 0;
             if (cuda) {
                 SemCudaTimeStepper st(prob, -1, o.cell_planes);
                 planes = st.cell_planes();
+                width = st.cell_width();
                 st.set_state(up, u);
                 st.advance(0, 20);
                 step_s = st.time_steps(20, o.steps).seconds / double(o.steps);
@@ -146,23 +148,24 @@ int run(const Options& o) {
             }
             const double s = precision == Precision::Fp64 ? 8 : 4;
             const double floor_bytes = 10 * s * nn + ne;
-            // CUDA: u at every node visit of a cell ((p + 1)^2 columns over p n_z + cell planes
-            // node planes a column of cells), u- once, u+ once, dt^2/m (no sponge: the uniform h
-            // is a kernel argument), the partial forces of nodes visited by several cells. CPU
-            // (the fused sweep): u once (an element plane's nodes stay in cache for its
+            // CUDA: u at every node visit of a cell (p w + 1 nodes along x, p + 1 along y and p h + 1
+            // along z for a cell of w x 1 x h elements), u- once, u+ once, dt^2/m (no sponge: the
+            // uniform h is a kernel argument), the partial forces of nodes visited by several
+            // cells. CPU (the fused sweep): u once (an element plane's nodes stay in cache for its
             // neighbours), u- read and overwritten by u+, the three update factors.
             const double n1 = double(p + 1), ex = o.elements;
-            const double cells_z = planes > 0 ? std::ceil(ex / planes) : 0;
-            const double visits = ex * ex * n1 * n1 * (p * ex + cells_z);
+            const double cells_x = width > 0 ? std::ceil(ex / width) : 0,
+                         cells_z = planes > 0 ? std::ceil(ex / planes) : 0;
+            const double visits = (p * ex + cells_x) * ex * n1 * (p * ex + cells_z);
             const double moved = cuda ? 3 * s * visits + (3 * s + 3 * s + s) * nn + 2 * 3 * s * (visits - nn) + ne
                                       : (3 * s + 2 * 3 * s + 3 * s) * nn + ne;
             const double floor_s = floor_bytes / (copy_gbs * 1e9);
             char line[512];
             std::snprintf(line, sizeof line,
                           "| %d | %s | %s | %.0f | %.1f | %.3g | %s | %.3g | %.3g | %.0f | %.1f | %.2f |\n", p,
-                          pr.c_str(), cuda ? std::to_string(planes).c_str() : "-", nn, step_s * 1e6, nn / step_s,
-                          cuda ? "-" : (std::to_string(cpu_step_s).substr(0, 8)).c_str(), moved, floor_bytes,
-                          moved / step_s / 1e9, floor_s * 1e6, step_s / floor_s);
+                          pr.c_str(), cuda ? (std::to_string(width) + " x " + std::to_string(planes)).c_str() : "-", nn,
+                          step_s * 1e6, nn / step_s, cuda ? "-" : (std::to_string(cpu_step_s).substr(0, 8)).c_str(),
+                          moved, floor_bytes, moved / step_s / 1e9, floor_s * 1e6, step_s / floor_s);
             md << line;
         }
     print_and_append(md.str(), o.out);

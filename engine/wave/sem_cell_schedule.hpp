@@ -1,18 +1,18 @@
 // The schedule of the column-sweep CUDA SEM step (sem_stepper_cuda.hpp): the spectral voxel
-// elements are grouped into cells, each cell a column of `planes` elements along z at one (i, j)
-// (the last cell of a column may be shorter), and sem_colour_schedule.hpp's eight colours are
-// given to the cells instead of the elements: cell (i, j, kc) has colour
-// (i & 1) + 2 (j & 1) + 4 (kc & 1), so two cells of one colour share no node.
+// elements are grouped into cells, each cell `width` elements along x by one along y by `planes`
+// element planes along z (the last cell of a row or a column may be shorter), and
+// sem_colour_schedule.hpp's eight colours are given to the cells instead of the elements: cell
+// (i, j, kc) has colour (i & 1) + 2 (j & 1) + 4 (kc & 1), so two cells of one colour share no node.
 //
-// Why cells: a block sweeps each of its cells along z, one element plane after the other, and the
-// force of the node plane between two elements of one cell passes from the lower element to the
-// upper one in registers (the thread that owns a GLL column of the lower element owns it in the
-// upper one too), as do the u values of that plane. Only the nodes on a cell's faces go through
-// the partial-force buffer, and u is read once a node plane along z instead of once an element.
-// The colour roles (first writer, last completes) apply unchanged on the coarser cell grid: a
-// cell "touches" a node when any of its elements is solid (sem_cell_solid), and a void element
-// inside a cell contributes zero force to its nodes, so every cell that the role counts does visit
-// the node.
+// Why cells: a block sweeps one cell along z, one element plane after the other, a row of
+// elements along x at a time. The force of the node plane between two elements of the cell passes
+// from the lower element to the upper one in registers (the thread that owns a GLL column of the
+// lower element owns it in the upper one too), as do the u values of that plane; the force of a
+// node shared by two neighbours along x passes through shared memory. Only the nodes on a cell's
+// faces go through the partial-force buffer, and u is read about once a node. The colour roles
+// (first writer, last completes) apply unchanged on the coarser cell grid: a cell "touches" a node
+// when any of its elements is solid (sem_cell_solid), and a void element inside a cell contributes
+// zero force to its nodes, so every cell that the role counts does visit the node.
 #pragma once
 
 #include <algorithm>
@@ -26,26 +26,28 @@
 
 namespace voxwave {
 
-// The cells of an element grid: n cells along each axis (one element along x and y), `planes`
-// element planes a cell along z.
+// The cells of an element grid: n cells along each axis, `width` elements a cell along x (one
+// along y) and `planes` element planes along z.
 struct SemCellGrid {
     int n[3];
+    int width;
     int planes;
 };
 
-inline SemCellGrid sem_cell_grid(const VoxelGrid& g, int planes) {
+inline SemCellGrid sem_cell_grid(const VoxelGrid& g, int width, int planes) {
+    width = std::clamp(width, 1, std::max(1, g.n[0]));
     planes = std::clamp(planes, 1, std::max(1, g.n[2]));
-    return {{g.n[0], g.n[1], (g.n[2] + planes - 1) / planes}, planes};
+    return {{(g.n[0] + width - 1) / width, g.n[1], (g.n[2] + planes - 1) / planes}, width, planes};
 }
 
-// The role of cell (i, j, kc) at the node of its GLL column (a, b) on the cell's local node plane
-// z (0 .. count, count = p times the cell's element planes): the node lies on the cell's lower
-// face (z = 0), its upper face (z = count) or inside it along z, which sem_node_role reads as the
-// local index 0, p or any index in between.
+// The role of cell (i, j, kc) at its node x, b, z: x in 0 .. x_count along x (x_count = p times
+// the cell's elements along x), b in 0 .. p along y, z in 0 .. z_count along z (p times its
+// element planes). The node lies on the cell's lower or upper face or inside it along each axis,
+// which sem_node_role reads as the local index 0, p or any index in between.
 template <class Solid>
-VOXWAVE_HD_INLINE SemNodeRole sem_cell_node_role(int p, const SemCellGrid& cg, int i, int j, int kc, int a, int b,
-                                                 int z, int count, const Solid& solid) {
-    const int c = z == 0 ? 0 : (z == count ? p : 1);
+VOXWAVE_HD_INLINE SemNodeRole sem_cell_node_role(int p, const SemCellGrid& cg, int i, int j, int kc, int x, int x_count,
+                                                 int b, int z, int z_count, const Solid& solid) {
+    const int a = x == 0 ? 0 : (x == x_count ? p : 1), c = z == 0 ? 0 : (z == z_count ? p : 1);
     return sem_node_role(p, cg.n, i, j, kc, a, b, c, solid);
 }
 
@@ -56,36 +58,29 @@ inline std::vector<unsigned char> sem_cell_solid(const VoxelGrid& g, const SemCe
         for (int j = 0; j < g.n[1]; ++j)
             for (int i = 0; i < g.n[0]; ++i)
                 if (g.at(i, j, k) != kVoidId)
-                    s[std::size_t(i) +
+                    s[std::size_t(i / cg.width) +
                       std::size_t(cg.n[0]) * (std::size_t(j) + std::size_t(cg.n[1]) * (k / cg.planes))] = 1;
     return s;
 }
 
-constexpr unsigned kSemNoCell = 0xffffffffu;
-
-// The cells with a solid element, sorted by colour, each colour's run padded with kSemNoCell so
-// that every group of `per_block` slots holds cells of one cell plane kc only (a block's cells
-// then sweep the same number of element planes). Colour c's slots are
-// cells[begin[c] .. begin[c + 1]); a cell is i + n_x (j + n_y kc).
+// The cells with a solid element, sorted by colour (one block a cell, one launch a colour):
+// colour c's cells are cells[begin[c] .. begin[c + 1]); a cell is i + n_x (j + n_y kc).
 struct SemCellLaunches {
     std::vector<unsigned> cells;
     std::array<std::size_t, 9> begin{};
 };
 
-inline SemCellLaunches sem_cell_launches(const SemCellGrid& cg, const std::vector<unsigned char>& solid,
-                                         int per_block) {
+inline SemCellLaunches sem_cell_launches(const SemCellGrid& cg, const std::vector<unsigned char>& solid) {
     SemCellLaunches l;
     for (int colour = 0; colour < 8; ++colour) {
         l.begin[colour] = l.cells.size();
-        for (int kc = colour >> 2; kc < cg.n[2]; kc += 2) {
+        for (int kc = colour >> 2; kc < cg.n[2]; kc += 2)
             for (int j = (colour >> 1) & 1; j < cg.n[1]; j += 2)
                 for (int i = colour & 1; i < cg.n[0]; i += 2) {
                     const std::size_t c =
                         std::size_t(i) + std::size_t(cg.n[0]) * (std::size_t(j) + std::size_t(cg.n[1]) * kc);
                     if (solid[c]) l.cells.push_back(unsigned(c));
                 }
-            while ((l.cells.size() - l.begin[colour]) % std::size_t(per_block) != 0) l.cells.push_back(kSemNoCell);
-        }
     }
     l.begin[8] = l.cells.size();
     return l;

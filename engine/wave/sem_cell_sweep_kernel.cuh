@@ -38,13 +38,14 @@ struct UpdateFactors {
     Real uniform_ih, uniform_mh;
 };
 
-// Cells a block (sem_cell_schedule.hpp): about 128 threads, (P + 1)^2 a cell.
+// Elements a cell along x (sem_cell_schedule.hpp's width), one block a cell: about 128 threads,
+// (P + 1)^2 an element.
 template <int P>
 constexpr int kCellsPerBlock = P == 2 ? 14 : (P == 3 ? 8 : 5);
 
-// One block sweeps kCellsPerBlock cells of one colour and one cell plane (sem_cell_schedule.hpp)
-// along z, element plane by element plane; thread (a, b) of a cell owns the GLL column (a, b) of
-// each of its elements and keeps the column's values in registers:
+// One block sweeps one cell (a row of kCellsPerBlock elements along x, `planes` element planes
+// along z) of one colour along z, element plane by element plane; thread (a, b) of element e of
+// the row owns the GLL column (a, b) of the element and keeps the column's values in registers:
 //   - u of the element's P + 1 node planes (the top one is the next element's bottom one, so u is
 //     read once a node plane; the next element's planes are loaded while this one computes), the
 //     damped operand w = (1 + b) u - b u_prev (Damped) or u;
@@ -53,9 +54,10 @@ constexpr int kCellsPerBlock = P == 2 ? 14 : (P == 3 ? 8 : 5);
 //   - of the weighted stresses, t_i2 (the z direction) stays in registers, the five distinct values
 //     of t_i0 and t_i1 go through shared memory (st) for the transposed product along x and y;
 //   - the force of the element's top node plane is carried in registers into the next element's
-//     bottom plane; the cell's nodes are then complete but for the neighbouring cells' parts, which
-//     the colour roles sum through f (write / add / complete and update u+ into u_next), as
-//     sem_colour_step did for single elements.
+//     bottom plane, and the force of its a = P face is handed through shared memory (sx) to the
+//     a = 0 thread of the next element of the row; the cell's nodes are then complete but for the
+//     neighbouring cells' parts, which the colour roles sum through f (write / add / complete and
+//     update u+ into u_next).
 // D[c][m] and the weights of the z loop are compile-time indices into the kernel's parameter
 // (constant) bank; the thread's rows of D for x and y (D[a][m], D[b][m] and the transposed
 // D[m][a], D[m][b]) come from shared memory at the start of each half. All loads of the partial
@@ -71,14 +73,17 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
                    UpdateFactors<Real> upd) {
     constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kCellsPerBlock<P>;
     __shared__ Real su[E][3][N3];
-    __shared__ Real st[E][5][N3];  // t_00, t_01, t_02, t_11, t_12 (t is symmetric)
+    __shared__ Real st[E][5][N3];    // t_00, t_01, t_02, t_11, t_12 (t is symmetric)
+    __shared__ Real sx[E][3][N][N];  // forces of the x faces handed to the next element of the row
+    // Thread (a, b) of element e of the block's cell (cg.width == E elements along x).
     const int e = int(threadIdx.x) / NN, r = int(threadIdx.x) - e * NN, a = r % N, bb = r / N;
-    const unsigned ncxy = unsigned(cg.n[0]) * unsigned(cg.n[1]);
-    const unsigned cell = cells[blockIdx.x * E + e];
-    const bool live = cell != kSemNoCell;
-    // Every cell of the block lies on the cell plane of its first slot, which is never padding.
-    const int kc = int(cells[blockIdx.x * E] / ncxy);
-    const int ci = live ? int(cell % unsigned(cg.n[0])) : 0, cj = live ? int((cell % ncxy) / unsigned(cg.n[0])) : 0;
+    const unsigned ncxy = unsigned(cg.n[0]) * unsigned(cg.n[1]), cell = cells[blockIdx.x];
+    const int ic = int(cell % unsigned(cg.n[0])), cj = int((cell % ncxy) / unsigned(cg.n[0])), kc = int(cell / ncxy);
+    const int ci = ic * E + e, row = g.ex - ic * E < E ? g.ex - ic * E : E;  // elements of the cell along x
+    const bool live = e < row;
+    // The node at a = P of all but the row's last element is the next element's a = 0: its force
+    // goes to that thread through sx, which handles the node.
+    const bool hands_on = a == P && e + 1 < row, takes = a == 0 && e > 0 && live;
     const int k0 = kc * cg.planes, k1 = k0 + cg.planes < g.ez ? k0 + cg.planes : g.ez, count = P * (k1 - k0);
 
     // D in shared memory, read into registers at the start of each half of the element's work:
@@ -87,7 +92,8 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
     if (threadIdx.x < NN) sd[threadIdx.x] = tab.d[threadIdx.x];
     const Real hab = half_ds * tab.w[a] * tab.w[bb];
     const std::size_t plane = std::size_t(g.nx) * std::size_t(g.ny);
-    const std::size_t column = std::size_t(P * ci + a) + std::size_t(g.nx) * std::size_t(P * cj + bb);
+    const std::size_t column =
+        live ? std::size_t(P * ci + a) + std::size_t(g.nx) * std::size_t(P * cj + bb) : std::size_t(0);
     const std::size_t nn = g.nn;
 
     auto solid = [&](int i, int j, int k) {
@@ -95,9 +101,10 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
     };
     SemNodeRole role_low{}, role_mid{}, role_top{};
     if (live) {
-        role_low = sem_cell_node_role(P, cg, ci, cj, kc, a, bb, 0, count, solid);
-        role_mid = sem_cell_node_role(P, cg, ci, cj, kc, a, bb, 1, count, solid);
-        role_top = sem_cell_node_role(P, cg, ci, cj, kc, a, bb, count, count, solid);
+        const int x = P * e + a, x_count = P * row;
+        role_low = sem_cell_node_role(P, cg, ic, cj, kc, x, x_count, bb, 0, count, solid);
+        role_mid = sem_cell_node_role(P, cg, ic, cj, kc, x, x_count, bb, 1, count, solid);
+        role_top = sem_cell_node_role(P, cg, ic, cj, kc, x, x_count, bb, count, count, solid);
     }
 
     Real col[3][N], nxt[3][P]{}, carry[3] = {Real(0), Real(0), Real(0)};
@@ -190,41 +197,56 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
             }
 #pragma unroll
         for (int i = 0; i < 3; ++i) carry[i] = own[i][P];
-        if (!live) continue;
-        // The nodes the element completes (its top plane only on the cell's last element): the
-        // partial forces of all of them are loaded first, so that their latencies overlap.
-        constexpr int kNone = -1;
-        int zc[N];
-        Real prior[3][N];
+        if (hands_on) {
 #pragma unroll
-        for (int c = 0; c < N; ++c) {
-            zc[c] = c == P && more ? kNone : P * (k - k0) + c;
-            if (zc[c] == kNone) continue;
-            const SemNodeRole role = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
-            const std::size_t node = column + plane * std::size_t(P * k + c);
+            for (int i = 0; i < 3; ++i)
 #pragma unroll
-            for (int i = 0; i < 3; ++i) prior[i][c] = role.first ? Real(0) : f[i * nn + node];
+                for (int c = 0; c < N; ++c) sx[e][i][c][bb] = own[i][c];
         }
+        __syncthreads();
+        if (takes) {
 #pragma unroll
-        for (int c = 0; c < N; ++c) {
-            if (zc[c] == kNone) continue;
-            const SemNodeRole role = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
-            const std::size_t node = column + plane * std::size_t(P * k + c);
-            Real force[3];
+            for (int i = 0; i < 3; ++i)
 #pragma unroll
-            for (int i = 0; i < 3; ++i) force[i] = role.first ? own[i][c] : prior[i][c] + own[i][c];
-            if (!Update || !role.last) {
+                for (int c = 0; c < N; ++c) own[i][c] += sx[e - 1][i][c][bb];
+        }
+        // The nodes the element completes (its top plane only on the cell's last element), but
+        // those it handed on: the partial forces of all of them are loaded first, so that their
+        // latencies overlap.
+        if (live && !hands_on) {
+            constexpr int kNone = -1;
+            int zc[N];
+            Real prior[3][N];
 #pragma unroll
-                for (int i = 0; i < 3; ++i) f[i * nn + node] = force[i];
-                continue;
+            for (int c = 0; c < N; ++c) {
+                zc[c] = c == P && more ? kNone : P * (k - k0) + c;
+                if (zc[c] == kNone) continue;
+                const SemNodeRole role = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
+                const std::size_t node = column + plane * std::size_t(P * k + c);
+#pragma unroll
+                for (int i = 0; i < 3; ++i) prior[i][c] = role.first ? Real(0) : f[i * nn + node];
             }
-            const Real am = upd.dt2_inv_mass[node];
-            const Real ih = upd.inv_one_plus_h ? upd.inv_one_plus_h[node] : upd.uniform_ih;
-            const Real mh = upd.inv_one_plus_h ? upd.one_minus_h[node] : upd.uniform_mh;
 #pragma unroll
-            for (int i = 0; i < 3; ++i) {
-                const std::size_t x = i * nn + node;
-                u_next[x] = central_difference_node(col[i][c], u_prev[x], am * force[i], mh, ih);
+            for (int c = 0; c < N; ++c) {
+                if (zc[c] == kNone) continue;
+                const SemNodeRole role = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
+                const std::size_t node = column + plane * std::size_t(P * k + c);
+                Real force[3];
+#pragma unroll
+                for (int i = 0; i < 3; ++i) force[i] = role.first ? own[i][c] : prior[i][c] + own[i][c];
+                if (!Update || !role.last) {
+#pragma unroll
+                    for (int i = 0; i < 3; ++i) f[i * nn + node] = force[i];
+                    continue;
+                }
+                const Real am = upd.dt2_inv_mass[node];
+                const Real ih = upd.inv_one_plus_h ? upd.inv_one_plus_h[node] : upd.uniform_ih;
+                const Real mh = upd.inv_one_plus_h ? upd.one_minus_h[node] : upd.uniform_mh;
+#pragma unroll
+                for (int i = 0; i < 3; ++i) {
+                    const std::size_t x = i * nn + node;
+                    u_next[x] = central_difference_node(col[i][c], u_prev[x], am * force[i], mh, ih);
+                }
             }
         }
 #pragma unroll

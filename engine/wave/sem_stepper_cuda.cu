@@ -63,6 +63,7 @@ struct EngineBase {
     virtual std::vector<double> stiffness_times(const std::vector<double>& v) = 0;
     virtual std::size_t device_bytes() const = 0;
     virtual int cell_planes() const = 0;
+    virtual int cell_width() const = 0;
 };
 
 template <class Real>
@@ -76,11 +77,11 @@ struct Engine final : EngineBase {
         for (int i = 0; i < n1; ++i) tab_.w[i] = static_cast<Real>(mesh.gll.w[i]);
         if (p.grid.element_count() > 0xffffffffull)
             throw InputError("", "grid", "sem on CUDA takes at most 2^32 elements");
-        const int per_block = cells_per_block(p.order);
-        if (cell_planes <= 0) cell_planes = automatic_cell_planes(p.grid, per_block);
-        cells_grid_ = sem_cell_grid(p.grid, cell_planes);
+        const int width = cells_per_block(p.order);
+        if (cell_planes <= 0) cell_planes = automatic_cell_planes(p.grid, width);
+        cells_grid_ = sem_cell_grid(p.grid, width, cell_planes);
         const std::vector<unsigned char> solid = sem_cell_solid(p.grid, cells_grid_);
-        const SemCellLaunches launches = sem_cell_launches(cells_grid_, solid, per_block);
+        const SemCellLaunches launches = sem_cell_launches(cells_grid_, solid);
         cell_begin_ = launches.begin;
         cells_ = DeviceBuffer<unsigned>(launches.cells);
         cell_solid_ = DeviceBuffer<unsigned char>(solid);
@@ -133,34 +134,34 @@ struct Engine final : EngineBase {
         return order == 2 ? kCellsPerBlock<2> : (order == 3 ? kCellsPerBlock<3> : kCellsPerBlock<4>);
     }
 
-    // Element planes a cell: as many as leave each colour's launch about eight blocks an SM (two
-    // to three waves at the kernel's occupancy, so the last wave's tail stays small), at least two
-    // (the carry along z is what saves the traffic) and at most sixteen.
-    static int automatic_cell_planes(const VoxelGrid& g, int per_block) {
+    // Element planes a cell of `width` elements along x: as many as leave each colour's launch
+    // about eight blocks an SM (two to three waves at the kernel's occupancy, so the last wave's
+    // tail stays small), at least two (the carry along z is what saves the traffic), at most 16.
+    static int automatic_cell_planes(const VoxelGrid& g, int width) {
         int device = 0, sms = 0;
         VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
         VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         const double per_colour = double(g.element_count()) / 8.0;
-        const double planes = per_colour / (double(per_block) * 8.0 * double(std::max(sms, 1)));
+        const double planes = per_colour / (double(width) * 8.0 * double(std::max(sms, 1)));
         return int(std::clamp(planes, 2.0, 16.0));
     }
 
     template <int P, bool Update, bool Damped>
-    void sweep(const unsigned* list, std::size_t slots, Real half_ds, const Real* u, const Real* up, Real keep, Real b,
+    void sweep(const unsigned* list, std::size_t cells, Real half_ds, const Real* u, const Real* up, Real keep, Real b,
                Real* f, Real* u_next) const {
         constexpr int E = kCellsPerBlock<P>;
-        sem_cell_sweep<P, Real, Update, Damped><<<unsigned(slots / E), E*(P + 1) * (P + 1)>>>(
+        sem_cell_sweep<P, Real, Update, Damped><<<unsigned(cells), E*(P + 1) * (P + 1)>>>(
             list, cell_solid_.get(), ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, cells_grid_, half_ds, u, up,
             keep, b, f, u_next, factors_);
     }
 
     template <int P, bool Update>
-    void sweep(const unsigned* list, std::size_t slots, bool damped, Real half_ds, const Real* u, const Real* up,
+    void sweep(const unsigned* list, std::size_t cells, bool damped, Real half_ds, const Real* u, const Real* up,
                Real keep, Real b, Real* f, Real* u_next) const {
         if constexpr (Update) {
-            if (damped) return sweep<P, true, true>(list, slots, half_ds, u, up, keep, b, f, u_next);
+            if (damped) return sweep<P, true, true>(list, cells, half_ds, u, up, keep, b, f, u_next);
         }
-        sweep<P, Update, false>(list, slots, half_ds, u, up, keep, b, f, u_next);
+        sweep<P, Update, false>(list, cells, half_ds, u, up, keep, b, f, u_next);
     }
 
     // The eight colour launches of one step (sem_cell_schedule.hpp). Update: u_next = u+ (central
@@ -169,18 +170,18 @@ struct Engine final : EngineBase {
     void colour_launches(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next) const {
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
         for (int colour = 0; colour < 8; ++colour) {
-            const std::size_t begin = cell_begin_[colour], slots = cell_begin_[colour + 1] - begin;
-            if (slots == 0) continue;
+            const std::size_t begin = cell_begin_[colour], cells = cell_begin_[colour + 1] - begin;
+            if (cells == 0) continue;
             const unsigned* list = cells_.get() + begin;
             switch (p_.order) {
                 case 2:
-                    sweep<2, Update>(list, slots, damped, half_ds, u, up, keep, b, f, u_next);
+                    sweep<2, Update>(list, cells, damped, half_ds, u, up, keep, b, f, u_next);
                     break;
                 case 3:
-                    sweep<3, Update>(list, slots, damped, half_ds, u, up, keep, b, f, u_next);
+                    sweep<3, Update>(list, cells, damped, half_ds, u, up, keep, b, f, u_next);
                     break;
                 default:
-                    sweep<4, Update>(list, slots, damped, half_ds, u, up, keep, b, f, u_next);
+                    sweep<4, Update>(list, cells, damped, half_ds, u, up, keep, b, f, u_next);
             }
             VOXWAVE_CUDA_CHECK_LAUNCH("sem_cell_sweep");
         }
@@ -242,6 +243,7 @@ struct Engine final : EngineBase {
     }
 
     int cell_planes() const override { return cells_grid_.planes; }
+    int cell_width() const override { return cells_grid_.width; }
 
     const WaveProblem& p_;
     std::size_t nn_ = 0;
@@ -311,6 +313,7 @@ CudaStepTiming SemCudaTimeStepper::time_steps(std::int64_t n0, std::int64_t step
 std::size_t SemCudaTimeStepper::device_bytes() const { return impl_->engine->device_bytes(); }
 std::string SemCudaTimeStepper::device_name() const { return impl_->device; }
 int SemCudaTimeStepper::cell_planes() const { return impl_->engine->cell_planes(); }
+int SemCudaTimeStepper::cell_width() const { return impl_->engine->cell_width(); }
 
 void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, int device) {
     const auto t0 = std::chrono::steady_clock::now();

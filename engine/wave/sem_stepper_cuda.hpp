@@ -1,15 +1,16 @@
 // The spectral voxel elements (run.method "sem") on the GPU: the scheme and the node grid of
 // sem_stepper_cpu.hpp, the element kernel fused with the central-difference update and no
-// atomics. The elements are grouped into cells, columns of a few elements along z
-// (sem_cell_schedule.hpp), and the cells run in eight colours (cells of one colour share no node),
-// one launch a colour and a step (sem_cell_sweep_kernel.cuh). A block sweeps a few cells of one
-// colour along z, element plane by element plane; a thread owns one GLL column of an element
-// ((p + 1)^2 threads a cell), keeps the column's u and its z-direction stresses in registers, and
-// exchanges the x and y neighbours' w and weighted stresses through shared memory
+// atomics. The elements are grouped into cells, a row of a few elements along x by a few element
+// planes along z (sem_cell_schedule.hpp), and the cells run in eight colours (cells of one colour
+// share no node), one launch a colour and a step (sem_cell_sweep_kernel.cuh). A block sweeps one
+// cell along z, element plane by element plane; a thread owns one GLL column of an element
+// ((p + 1)^2 threads an element), keeps the column's u and its z-direction stresses in registers,
+// and exchanges the x and y neighbours' w and weighted stresses through shared memory
 // (sem_element_kernel.hpp's sum-factorised arithmetic). The force of the node plane between two
-// elements of a cell passes to the upper element in registers; at the cell's faces the cell of the
-// node's first colour writes the partial force, later ones add to it (one writer a colour), and
-// the cell of the last colour applies the update with the complete force and writes u+ into a
+// elements of a cell passes to the upper element in registers, that of the face between two
+// elements of the row to the next element through shared memory; at the cell's faces the cell of
+// the node's first colour writes the partial force, later ones add to it (one writer a colour),
+// and the cell of the last colour applies the update with the complete force and writes u+ into a
 // third state buffer (u and u- stay intact for the later colours). Nodes inside a cell never touch
 // the force buffer. A small kernel adds the sources, another records the receivers. FP64 and FP32;
 // the CPU stepper is the oracle (the sums at shared nodes run in colour order, not the CPU's
@@ -57,6 +58,7 @@ public:
     std::size_t device_bytes() const;
     std::string device_name() const;
     int cell_planes() const;  // element planes a cell, as chosen
+    int cell_width() const;   // elements a cell along x
 
 private:
     struct Impl;
