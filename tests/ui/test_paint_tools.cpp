@@ -3,6 +3,7 @@
 #include <QtTest>
 #include <set>
 
+#include "../engine/scene_builders.hpp"
 #include "document/edit_commands.hpp"
 #include "document/scene_document.hpp"
 #include "editing/paint_tools.hpp"
@@ -31,15 +32,8 @@ std::set<std::pair<int, int>> cells_xz(const VoxelGrid& g, const std::vector<std
     return out;
 }
 
-Scene two_material_scene() {
-    Scene s;
-    s.grid.size = {0.010, 0.004, 0.006};
-    s.grid.spacing = 0.001;
-    s.materials = {{"concrete", 2400, 4000, 2450, "#9a9a9a", ""}, {"steel", 7850, 5900, 3200, "#4a6fa5", ""}};
-    s.background = "concrete";
-    s.run.steps = 10;
-    return s;
-}
+// 10 x 4 x 6 mm of concrete at 1 mm, steel in the table.
+Scene two_material_scene() { return testing::concrete_block_with_steel(10, 4, 6, 1e-3); }
 
 }  // namespace
 

@@ -53,8 +53,7 @@ private slots:
     void twoDimensionalSceneOpensRunsAndShowsItsPlane() {
         DialogCloser closer;
         auto w = shown_window();
-        w->setNonInteractive(true);
-        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(expose_non_interactive(*w));
         const QString path = dir_.filePath("plane.json");
         {
             QFile f(path);

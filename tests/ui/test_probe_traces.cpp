@@ -60,8 +60,7 @@ class TestProbeTraces : public QObject {
 private slots:
     void initTestCase() {
         w_ = shown_window();
-        w_->setNonInteractive(true);
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        QVERIFY(expose_non_interactive(*w_));
     }
 
     void tracesArePistonsAndElementsAsWeightedMeans() {

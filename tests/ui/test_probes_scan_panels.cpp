@@ -23,6 +23,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "../engine/scene_builders.hpp"
 #include "core/errors.hpp"
 #include "document/edit_commands.hpp"
 #include "document/scene_document.hpp"
@@ -44,26 +45,12 @@ using namespace voxwave::ui;
 
 namespace {
 
-// tests/cli/test_probes.sh's scene: a 16 x 6 x 8 mm steel block at 1 mm, a 4-element array on
+// tests/cli/lib_probe_scene.sh's scene: a 16 x 6 x 8 mm steel block at 1 mm, a 4-element array on
 // its top face (normal -z) and a linear scan of 3 shots 2 mm apart with a gate; 40 steps.
 Scene probe_scene() {
-    Scene s;
-    s.grid.size = {0.016, 0.006, 0.008};
-    s.grid.spacing = 0.001;
-    s.materials = {{"steel", 7850, 5900, 3200, "#4a6fa5", ""}};
-    s.background = "steel";
-    ProbeSpec p;
-    p.name = "PA";
-    p.type = "array";
-    p.center = {0.005, 0.003, 0.008};
-    p.normal = {0, 0, -1};
-    p.array_axis = {1, 0, 0};
-    p.elements = 4;
-    p.pitch = 0.001;
-    p.element_width = 0.0008;
-    p.elevation = 0.004;
-    p.wavelet.type = WaveletType::Ricker;
-    p.wavelet.frequency = 700e3;
+    Scene s = testing::block_scene(16, 6, 8, 0.001, testing::steel());
+    ProbeSpec p =
+        testing::top_array_probe("PA", 4, 0.001, 0.0008, 0.004, {0.005, 0.003, 0.008}, testing::ricker(700e3, 0));
     p.delay_law.type = "steer";
     p.delay_law.angle = 20;
     s.probes = {p};
@@ -77,7 +64,6 @@ Scene probe_scene() {
     scan.gate_end = 3e-6;
     s.scan = scan;
     s.run.steps = 40;
-    s.run.backend = Backend::Cpu;
     return s;
 }
 

@@ -90,11 +90,7 @@ class TestRunReplay : public QObject {
 private slots:
     void initTestCase() {
         w_ = shown_window();
-        w_->setNonInteractive(true);
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
-        const QString path = dir_.filePath("replay.json");
-        write_scene_json(path.toStdString(), replay_scene());
-        QVERIFY(w_->openScene(path, true));
+        QVERIFY(open_in_window(*w_, dir_.filePath("replay.json"), replay_scene()));
         // The slice through the source (y = 50 mm): the wave is in every frame after the first.
         w_->painter()->setPlane(SlicePlane::XZ);
         w_->painter()->setNodePlane(kSourcePlane);

@@ -4,6 +4,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../engine/scene_builders.hpp"
 #include "core/errors.hpp"
 #include "document/scene_document.hpp"
 #include "panels/shapes_panel.hpp"
@@ -15,15 +16,8 @@ using namespace voxwave::ui;
 
 namespace {
 
-Scene base_scene() {
-    Scene s;
-    s.grid.size = {0.03, 0.02, 0.01};
-    s.grid.spacing = 0.001;
-    s.materials = {{"concrete", 2400, 4000, 2450, "#9a9a9a", ""}, {"steel", 7850, 5900, 3200, "#4a6fa5", ""}};
-    s.background = "concrete";
-    s.run.steps = 10;
-    return s;
-}
+// 30 x 20 x 10 mm of concrete at 1 mm, steel in the table.
+Scene base_scene() { return testing::concrete_block_with_steel(30, 20, 10, 1e-3); }
 
 }  // namespace
 

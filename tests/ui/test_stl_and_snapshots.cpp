@@ -50,11 +50,7 @@ class TestStlAndSnapshots : public QObject {
 private slots:
     void initTestCase() {
         w_ = shown_window();
-        w_->setNonInteractive(true);
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
-        const QString path = dir_.filePath("small.json");
-        write_scene_json(path.toStdString(), small_scene());
-        QVERIFY(w_->openScene(path, true));
+        QVERIFY(open_in_window(*w_, dir_.filePath("small.json"), small_scene()));
         for (const char* text :
              {"Import STL surface...", "Export model (VTK .vti)...", "Save wavefield snapshot (XDMF + HDF5)..."})
             QVERIFY2(menu_action(*w_, text), text);

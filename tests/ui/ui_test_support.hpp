@@ -76,10 +76,16 @@ inline QAction* menu_action(QMainWindow& w, const QString& text) {
     return nullptr;
 }
 
+// Makes a shown window non-interactive (it reports errors without modal dialogs) and waits until
+// it is exposed; false when it never was.
+inline bool expose_non_interactive(MainWindow& w) {
+    w.setNonInteractive(true);
+    return QTest::qWaitForWindowExposed(&w);
+}
+
 // Opens `scene`, saved as `path`, in a shown non-interactive window; false when it did not open.
 inline bool open_in_window(MainWindow& w, const QString& path, const Scene& scene) {
-    w.setNonInteractive(true);
-    if (!QTest::qWaitForWindowExposed(&w)) return false;
+    if (!expose_non_interactive(w)) return false;
     write_scene_json(path.toStdString(), scene);
     return w.openScene(path, true);
 }

@@ -231,11 +231,7 @@ void ComparePanel::onFrame(const SimulationFrame& f) {
 }
 
 void ComparePanel::redrawTraces() {
-    chart_->removeAllSeries();
-    for (auto* ax : chart_->axes()) {
-        chart_->removeAxis(ax);
-        delete ax;  // removeAxis gives the axis back to the caller
-    }
+    clear_chart(chart_);
     const int ref = reference_->currentIndex(), obs = 1 - ref;
     if (!t_.empty()) {
         try {

@@ -91,13 +91,7 @@ DispersionPanel::DispersionPanel(SceneDocument* doc, QWidget* parent) : QWidget(
 int DispersionPanel::seriesCount() const { return int(ratio_chart_->series().size() + polar_chart_->series().size()); }
 
 void DispersionPanel::recompute() {
-    ratio_chart_->removeAllSeries();
-    polar_chart_->removeAllSeries();
-    for (QChart* c : {ratio_chart_, static_cast<QChart*>(polar_chart_)})
-        for (auto* a : c->axes()) {
-            c->removeAxis(a);
-            delete a;  // removeAxis gives the axis back to the caller
-        }
+    for (QChart* c : {ratio_chart_, static_cast<QChart*>(polar_chart_)}) clear_chart(c);
     const Scene& s = doc_->scene();
     const int mi = material_->currentIndex();
     if (mi < 0 || mi >= int(s.materials.size())) return;

@@ -410,13 +410,7 @@ void SourcesPanel::showReceiverLineDialog() {
 }
 
 void SourcesPanel::updatePreview() {
-    for (QChart* c : {wavelet_chart_, spectrum_chart_}) {
-        c->removeAllSeries();
-        for (auto* a : c->axes()) {
-            c->removeAxis(a);
-            delete a;  // removeAxis gives the axis back to the caller
-        }
-    }
+    for (QChart* c : {wavelet_chart_, spectrum_chart_}) clear_chart(c);
     const auto& v = doc_->scene().sources;
     const int row = std::clamp(sources_->currentRow(), 0, int(v.size()) - 1);
     if (v.empty()) return;

@@ -216,19 +216,10 @@ void IgaPanel::showResults(const std::vector<IgaResult>& rs) {
     replot();
 }
 
-int IgaPanel::plottedPoints() const {
-    int n = 0;
-    for (auto* s : chart_->series())
-        if (s->name().startsWith("p =")) n += static_cast<QXYSeries*>(s)->count();
-    return n;
-}
+int IgaPanel::plottedPoints() const { return chart_point_count(chart_, "p ="); }
 
 void IgaPanel::replot() {
-    chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) {
-        chart_->removeAxis(a);
-        delete a;  // removeAxis gives the axis back to the caller
-    }
+    clear_chart(chart_);
     // Measured (factor + solve) per degree and backend, and the seed's slopes from the first point.
     std::map<QString, std::map<double, double>> lines;
     for (const auto& r : results_)

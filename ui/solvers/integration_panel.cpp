@@ -204,18 +204,10 @@ void IntegrationPanel::showResults(const std::vector<IntegrationResult>& rs, con
     replot();
 }
 
-int IntegrationPanel::plottedPoints() const {
-    int n = 0;
-    for (auto* s : chart_->series()) n += static_cast<QXYSeries*>(s)->count();
-    return n;
-}
+int IntegrationPanel::plottedPoints() const { return chart_point_count(chart_); }
 
 void IntegrationPanel::replot() {
-    chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) {
-        chart_->removeAxis(a);
-        delete a;  // removeAxis gives the axis back to the caller
-    }
+    clear_chart(chart_);
     // One line per (element, variant, precision, backend): GFLOP/s against p, best per p.
     std::map<QString, std::map<int, double>> lines;
     for (std::size_t i = 0; i < results_.size(); ++i) {

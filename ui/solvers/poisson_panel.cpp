@@ -298,18 +298,10 @@ void PoissonPanel::drawMesh(const PoissonResult& r) {
     view_->update();
 }
 
-int PoissonPanel::plottedPoints() const {
-    int n = 0;
-    for (auto* s : chart_->series()) n += static_cast<QXYSeries*>(s)->count();
-    return n;
-}
+int PoissonPanel::plottedPoints() const { return chart_point_count(chart_); }
 
 void PoissonPanel::replot() {
-    chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) {
-        chart_->removeAxis(a);
-        delete a;  // removeAxis gives the axis back to the caller
-    }
+    clear_chart(chart_);
     std::map<QString, std::map<int, double>> lines;
     for (const auto& r : results_)
         if (r.relative_error > 0)

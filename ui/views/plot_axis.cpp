@@ -5,6 +5,7 @@
 #include <QFontMetrics>
 #include <QPolarChart>
 #include <QValueAxis>
+#include <QXYSeries>
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -266,6 +267,21 @@ std::pair<int, int> fit_log_axis(QChart* chart, QCategoryAxis* axis, double lo, 
     };
     f->refit();
     return {int(std::lround(axis->min())), int(std::lround(axis->max()))};
+}
+
+void clear_chart(QChart* chart) {
+    chart->removeAllSeries();
+    for (auto* a : chart->axes()) {
+        chart->removeAxis(a);
+        delete a;
+    }
+}
+
+int chart_point_count(const QChart* chart, const QString& name_prefix) {
+    int n = 0;
+    for (auto* s : chart->series())
+        if (s->name().startsWith(name_prefix)) n += static_cast<QXYSeries*>(s)->count();
+    return n;
 }
 
 }  // namespace voxwave::ui

@@ -74,4 +74,12 @@ std::pair<int, int> set_log_axis(QCategoryAxis* axis, double lo, double hi, cons
 std::pair<int, int> fit_log_axis(QChart* chart, QCategoryAxis* axis, double lo, double hi, const QString& quantity,
                                  const QString& unit);
 
+// Empties `chart` for a redraw: removes its series and removes and deletes its axes (removeAxis
+// hands an axis back to the caller, who owns it then).
+void clear_chart(QChart* chart);
+
+// The points of `chart`'s series (all XY series) whose names start with `name_prefix`; every
+// series' for an empty prefix.
+int chart_point_count(const QChart* chart, const QString& name_prefix = {});
+
 }  // namespace voxwave::ui

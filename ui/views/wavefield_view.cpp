@@ -19,7 +19,17 @@ namespace voxwave::ui {
 
 namespace {
 constexpr int kMaxStops = 8;  // the shader's `stops` array
+
+// Draws with `under` (a dark pen wider than `over`) and then `over`, unfilled: a curve that reads
+// on the light and the dark parts of the field alike.
+void strokeOverDark(QPainter& p, const QPen& under, const QPen& over, const std::function<void()>& draw) {
+    p.setBrush(Qt::NoBrush);
+    for (const QPen& pen : {under, over}) {
+        p.setPen(pen);
+        draw();
+    }
 }
+}  // namespace
 
 WavefieldView::WavefieldView(QWidget* parent) : GlView(parent) {
     register_shader_resources();
@@ -380,13 +390,9 @@ QColor WavefieldView::wavefrontColor(WavefrontKind kind) {
 void WavefieldView::drawWavefronts() {
     drawn_circles_.clear();
     drawn_marks_.clear();
-    if (!show_wavefronts_ || !blitter_.isCreated() || tex_w_ < 2 || tex_h_ < 2) return;
-    const double sx = slice_rectf_.width() / (tex_w_ - 1), sy = slice_rectf_.height() / (tex_h_ - 1);
-    auto at = [&](double a, double b) { return QPointF(slice_rectf_.left() + a * sx, slice_rectf_.bottom() - b * sy); };
-    const qreal dpr = devicePixelRatioF();
-    QImage img(size() * dpr, QImage::Format_RGBA8888_Premultiplied);
-    img.setDevicePixelRatio(dpr);
-    img.fill(Qt::transparent);
+    if (!show_wavefronts_ || !sliceOverlayReady()) return;
+    const double sx = slice_rectf_.width() / (tex_w_ - 1);
+    QImage img = overlayImage(size());
     {
         QPainter p(&img);
         p.setRenderHint(QPainter::Antialiasing);
@@ -402,13 +408,10 @@ void WavefieldView::drawWavefronts() {
                 under.setDashPattern({4, 2});
                 over.setDashPattern({9, 4.5});  // 18 px on, 9 px off in both pens
             }
-            for (const QPen& pen : {under, over}) {
-                p.setPen(pen);
-                draw();
-            }
+            strokeOverDark(p, under, over, draw);
         };
         for (const WavefrontCircle& c : fronts_.circles) {
-            const QPointF centre = at(c.a, c.b);
+            const QPointF centre = sliceToView(c.a, c.b);
             // A node spacing is square on screen (the slice keeps its aspect ratio): one radius.
             const double r = c.radius * sx;
             stroke(c.kind, [&] { p.drawEllipse(centre, r, r); });
@@ -417,15 +420,12 @@ void WavefieldView::drawWavefronts() {
         // Rayleigh marks: a short bar from the face into the body, a wavelength-independent size.
         const double mark = std::max(10.0, 0.04 * std::min(slice_rectf_.width(), slice_rectf_.height()));
         for (const WavefrontMark& m : fronts_.marks) {
-            const QPointF on = at(m.a, m.b);
+            const QPointF on = sliceToView(m.a, m.b);
             const QPointF in = on + QPointF(m.na, -m.nb) * mark;
             QPen under(QColor(0, 0, 0, 150), 7), over(wavefrontColor(WavefrontKind::Rayleigh), 4);
             under.setCapStyle(Qt::FlatCap);
             over.setCapStyle(Qt::FlatCap);
-            for (const QPen& pen : {under, over}) {
-                p.setPen(pen);
-                p.drawLine(on, in);
-            }
+            strokeOverDark(p, under, over, [&] { p.drawLine(on, in); });
             drawn_marks_.push_back(on);
         }
         p.restore();
@@ -477,15 +477,9 @@ void WavefieldView::setProbes(std::vector<SliceProbe> probes) {
 void WavefieldView::drawProbes() {
     drawn_beams_.clear();
     drawn_probe_faces_ = 0;
-    if (probes_.empty() || !blitter_.isCreated() || tex_w_ < 2 || tex_h_ < 2) return;
-    const double sx = slice_rectf_.width() / (tex_w_ - 1), sy = slice_rectf_.height() / (tex_h_ - 1);
-    auto at = [&](const std::array<double, 2>& q) {
-        return QPointF(slice_rectf_.left() + q[0] * sx, slice_rectf_.bottom() - q[1] * sy);
-    };
-    const qreal dpr = devicePixelRatioF();
-    QImage img(size() * dpr, QImage::Format_RGBA8888_Premultiplied);
-    img.setDevicePixelRatio(dpr);
-    img.fill(Qt::transparent);
+    if (probes_.empty() || !sliceOverlayReady()) return;
+    auto at = [&](const std::array<double, 2>& q) { return sliceToView(q[0], q[1]); };
+    QImage img = overlayImage(size());
     {
         QPainter p(&img);
         p.setRenderHint(QPainter::Antialiasing);
@@ -497,11 +491,7 @@ void WavefieldView::drawProbes() {
                 over.setDashPattern({6, 3});
                 under.setDashPattern({6 * width / under.widthF(), 3 * width / under.widthF()});
             }
-            for (const QPen& pen : {under, over}) {
-                p.setPen(pen);
-                p.setBrush(Qt::NoBrush);
-                draw();
-            }
+            strokeOverDark(p, under, over, draw);
         };
         for (const SliceProbe& probe : probes_) {
             for (const auto& face : probe.faces) {
@@ -560,10 +550,7 @@ void WavefieldView::drawProbes() {
 // The colour bar, painted like the overlay's text: into an image, blitted as a texture.
 void WavefieldView::drawColorBar() {
     if (!blitter_.isCreated() || bar_rect_.width() < 1 || bar_rect_.height() < 1) return;
-    const qreal dpr = devicePixelRatioF();
-    QImage img(bar_rect_.size() * dpr, QImage::Format_RGBA8888_Premultiplied);
-    img.setDevicePixelRatio(dpr);
-    img.fill(Qt::transparent);
+    QImage img = overlayImage(bar_rect_.size());
     {
         QPainter p(&img);
         p.setFont(font());
@@ -578,12 +565,9 @@ void WavefieldView::drawColorBar() {
 // texture: QPainter's own GL engine drew each glyph upside down into this view's native window.
 void WavefieldView::drawOverlay() {
     if (overlay_.isEmpty() || !blitter_.isCreated()) return;
-    const qreal dpr = devicePixelRatioF();
     const QFontMetrics fm(font());
     const QSize logical(width(), fm.height() + 8);
-    QImage text(logical * dpr, QImage::Format_RGBA8888_Premultiplied);
-    text.setDevicePixelRatio(dpr);
-    text.fill(Qt::transparent);
+    QImage text = overlayImage(logical);
     {
         QPainter p(&text);
         p.setFont(font());
@@ -608,10 +592,7 @@ void WavefieldView::drawOverlay() {
 // The hint over the empty view, centred, in the same raster-then-blit way as the overlay.
 void WavefieldView::drawHint() {
     if (hint_.isEmpty() || !blitter_.isCreated()) return;
-    const qreal dpr = devicePixelRatioF();
-    QImage text(size() * dpr, QImage::Format_RGBA8888_Premultiplied);
-    text.setDevicePixelRatio(dpr);
-    text.fill(Qt::transparent);
+    QImage text = overlayImage(size());
     {
         QPainter p(&text);
         QFont f = font();
@@ -622,6 +603,21 @@ void WavefieldView::drawHint() {
     }
     blitImage(text, overlay_tex_, QPoint(0, 0));
     checkGl("draw hint");
+}
+
+QImage WavefieldView::overlayImage(QSize logical) const {
+    const qreal dpr = devicePixelRatioF();
+    QImage image(logical * dpr, QImage::Format_RGBA8888_Premultiplied);
+    image.setDevicePixelRatio(dpr);
+    image.fill(Qt::transparent);
+    return image;
+}
+
+bool WavefieldView::sliceOverlayReady() const { return blitter_.isCreated() && tex_w_ >= 2 && tex_h_ >= 2; }
+
+QPointF WavefieldView::sliceToView(double a, double b) const {
+    return QPointF(slice_rectf_.left() + a * slice_rectf_.width() / (tex_w_ - 1),
+                   slice_rectf_.bottom() - b * slice_rectf_.height() / (tex_h_ - 1));
 }
 
 void WavefieldView::blitImage(const QImage& image, GLuint texture, QPoint top_left) {

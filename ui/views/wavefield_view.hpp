@@ -127,6 +127,14 @@ private:
     // Draws `image` (premultiplied RGBA, logical pixels at the image's device pixel ratio) through
     // `texture` with its top left at `top_left` (logical pixels).
     void blitImage(const QImage& image, GLuint texture, QPoint top_left);
+    // A transparent image of `logical` size (logical pixels) at the view's device pixel ratio, in
+    // the premultiplied format blitImage uploads: what each overlay is painted into.
+    QImage overlayImage(QSize logical) const;
+    // Whether the slice overlays (wavefronts, probes) can be drawn: the blitter is up and the
+    // slice has at least 2 x 2 nodes to map onto the view.
+    bool sliceOverlayReady() const;
+    // Where the slice's node (a, b) lies in the view (logical pixels; b counts upwards).
+    QPointF sliceToView(double a, double b) const;
     void drawColorBar();
     void drawWavefronts();
     void drawProbes();
