@@ -1,8 +1,9 @@
 // The CPU sweep of the spectral voxel elements (sem_stepper_cpu.hpp states the scheme): element
 // planes along z in order, each plane's element forces summed into a buffer of its p + 1 node
-// planes, and every node plane handed to a sink as soon as its force is complete, while it is
-// still in cache. Why: the forces then never go to memory (no force vector to clear, add into
-// and read back in a second pass), which took about a quarter of the CPU step.
+// planes, and the node rows that an element row completes handed to a sink right after it, while
+// they and the u just read are still in cache. Why: the forces then never go to memory (no force
+// vector to clear, add into and read back in a second pass), which took about a quarter of the
+// CPU step.
 //
 // Threads take contiguous chunks of element planes. A node plane between two element planes
 // gets the lower plane's partial force plus the upper plane's, added in that order whatever the

@@ -157,8 +157,12 @@ std::vector<double> SemTimeStepperCpu<Real>::stiffness_times(const std::vector<d
 
 template <class Real>
 std::size_t SemTimeStepperCpu<Real>::memory_bytes() const {
-    return (u_.size() + up_.size() + dt2_inv_mass_.size() + inv_one_plus_h_.size() + one_minus_h_.size()) *
-           sizeof(Real);
+    std::size_t n = u_.size() + up_.size() + dt2_inv_mass_.size() + inv_one_plus_h_.size() + one_minus_h_.size() +
+                    workspace_.bottom.size() + workspace_.top.size();
+    for (const auto& v : workspace_.planes) n += v.size();
+    std::size_t scratch = 0;
+    for (const auto& v : workspace_.scratch) scratch += v.size() * sizeof(v[0]);
+    return n * sizeof(Real) + scratch;
 }
 
 template <class Real>

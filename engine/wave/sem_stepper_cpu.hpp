@@ -42,8 +42,8 @@ public:
     const std::vector<double>& node_mass() const { return problem_.node_mass; }
     double displacement_at(std::size_t node, int comp) const { return double(u_[comp * ns_ + order_.index(node)]); }
     double previous_at(std::size_t node, int comp) const { return double(up_[comp * ns_ + order_.index(node)]); }
-    // Bytes the stepper holds: state and update factors (the sweep's plane buffers are
-    // per thread and transient).
+    // Bytes the stepper holds: state, update factors and the sweep's buffers (N + 1 node planes
+    // a thread, allocated by the first step).
     std::size_t memory_bytes() const;
 
 private:

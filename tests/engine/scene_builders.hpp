@@ -61,6 +61,17 @@ inline Scene steel_slab_in_void(int nx, int ny, int nz, double ds, double slab_t
     return s;
 }
 
+// Method sem of `order` with a sponge `thickness` thick on `faces` and Rayleigh damping of 1 %
+// between 100 and 200 kHz: the damped, sponged update of the SEM steppers' checks.
+inline void damped_sponged_sem(Scene& s, const std::vector<std::string>& faces, double thickness, int order) {
+    s.boundary.absorbing.faces = faces;
+    s.boundary.absorbing.thickness = thickness;
+    s.boundary.absorbing.type = "sponge";
+    s.damping = {"rayleigh", 0.01, 100e3, 200e3};
+    s.run.method = Method::Sem;
+    s.run.order = order;
+}
+
 // An array of `elements` elements on a top face (normal -z) centred at `center`, firing `w`.
 inline ProbeSpec top_array_probe(const std::string& name, int elements, double pitch, double element_width,
                                  double elevation, const Vec3& center, const Wavelet& w) {

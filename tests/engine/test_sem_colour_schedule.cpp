@@ -14,6 +14,7 @@
 
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
+#include "sem_test_state.hpp"
 #include "wave/central_difference.hpp"
 #include "wave/sem_colour_schedule.hpp"
 #include "wave/sem_element_kernel.hpp"
@@ -39,12 +40,7 @@ WaveProblem schedule_problem(int order) {
     s.shapes.push_back({"void", BoxShape{{4 * kDs, 0.0, 3 * kDs}, {5 * kDs, kDs, 4 * kDs}}});
     s.shapes.push_back({"void", BoxShape{{0.0, 3 * kDs, 0.0}, {kDs, 4 * kDs, kDs}}});
     s.boundary.fixed_faces = {"z-"};
-    s.boundary.absorbing.faces = {"x+"};
-    s.boundary.absorbing.thickness = 2 * kDs;
-    s.boundary.absorbing.type = "sponge";
-    s.damping = {"rayleigh", 0.01, 100e3, 200e3};
-    s.run.method = Method::Sem;
-    s.run.order = order;
+    damped_sponged_sem(s, {"x+"}, 2 * kDs, order);
     validate_scene(s, "schedule");
     return build_wave_problem(s, "schedule");
 }
@@ -170,13 +166,8 @@ TEST_P(SemColourSchedule, ColouredProductAndFusedStepEqualTheCpuStepper) {
     const SemMesh mesh = sem_mesh(prob.grid, prob.order);
     const std::size_t nn = mesh.node_count();
     SemTimeStepperCpu<double> cpu(prob);
-    std::mt19937_64 rng(21);
-    std::uniform_real_distribution<double> U(-1e-6, 1e-6);
-    std::vector<double> u(3 * nn), up(3 * nn);
-    for (std::size_t i = 0; i < u.size(); ++i) {
-        u[i] = U(rng);
-        up[i] = u[i] + 1e-2 * U(rng);
-    }
+    std::vector<double> u, up;
+    random_sem_state(nn, 21, u, up);
     cpu.set_state(up, u);
     // set_state zeroed the void-only nodes: start the emulation from the same state.
     u = cpu.displacement();
@@ -210,13 +201,8 @@ TEST_P(SemColourSchedule, CpuSweepDoesNotDependOnTheThreadCount) {
     // give the same bits, damped and sponged.
     const WaveProblem prob = schedule_problem(GetParam());
     const std::size_t nn = sem_mesh(prob.grid, prob.order).node_count();
-    std::mt19937_64 rng(5);
-    std::uniform_real_distribution<double> U(-1e-6, 1e-6);
-    std::vector<double> u(3 * nn), up(3 * nn);
-    for (std::size_t i = 0; i < u.size(); ++i) {
-        u[i] = U(rng);
-        up[i] = u[i] + 1e-2 * U(rng);
-    }
+    std::vector<double> u, up;
+    random_sem_state(nn, 5, u, up);
     const int saved = omp_get_max_threads();
     std::vector<std::vector<double>> states;
     for (int threads : {1, 2, 3}) {

@@ -13,6 +13,7 @@
 
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
+#include "sem_test_state.hpp"
 #include "wave/sem_element_kernel_cpu.hpp"
 #include "wave/sem_element_matrix.hpp"
 #include "wave/sem_mesh.hpp"
@@ -108,12 +109,7 @@ WaveProblem long_row_problem(int order) {
     s.shapes.push_back({"void", BoxShape{{8 * kDs, kDs, kDs}, {17 * kDs, 2 * kDs, 2 * kDs}}});
     s.shapes.push_back({"void", BoxShape{{0.0, 2 * kDs, 0.0}, {19 * kDs, 3 * kDs, kDs}}});
     s.shapes.push_back({"void", BoxShape{{15 * kDs, 0.0, 2 * kDs}, {16 * kDs, kDs, 3 * kDs}}});
-    s.boundary.absorbing.faces = {"x+", "y-"};
-    s.boundary.absorbing.thickness = kDs;
-    s.boundary.absorbing.type = "sponge";
-    s.damping = {"rayleigh", 0.01, 100e3, 200e3};
-    s.run.method = Method::Sem;
-    s.run.order = order;
+    damped_sponged_sem(s, {"x+", "y-"}, kDs, order);
     validate_scene(s, "long rows");
     return build_wave_problem(s, "long rows");
 }
@@ -158,13 +154,8 @@ double max_abs(const std::vector<double>& v) {
 TEST_P(SemCpuSweep, LongRowsWithVoidsEqualDenseAssembly) {
     const WaveProblem prob = long_row_problem(GetParam());
     const std::size_t nn = prob.node_count();
-    std::mt19937_64 rng(11);
-    std::uniform_real_distribution<double> U(-1e-6, 1e-6);
-    std::vector<double> u(3 * nn), up(3 * nn);
-    for (std::size_t i = 0; i < u.size(); ++i) {
-        u[i] = U(rng);
-        up[i] = u[i] + 1e-2 * U(rng);
-    }
+    std::vector<double> u, up;
+    random_sem_state(nn, 11, u, up);
     const std::vector<double> want = dense_assembly(prob, u);
     const double scale = max_abs(want);
     ASSERT_GT(scale, 0);
