@@ -243,6 +243,11 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
     base.sources.resize(base.scene_source_count);
     base.receivers.resize(base.scene_receiver_count);
     base.probes.clear();
+    // An acquisition's time axis needs 2 samples at least (imaging interpolates between them).
+    if (scan.array_acquisition() && base.steps < 2)
+        throw InputError(label, scene.run.steps > 0 ? "run.steps" : "run.duration",
+                         "the " + scan.type + " scan's signals are imaged: it needs at least 2 time steps, not " +
+                             std::to_string(base.steps));
     // Every shot's placement first, so that a scan that would leave the surface fails at once.
     for (const ScanShot& shot : shots) {
         try {
