@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/cuda_context.hpp"
+#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
 #include "probe/delay_law.hpp"
@@ -317,6 +319,12 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
         BatchedShotOptions options;
         options.batch = batch;
         options.cuda_device = share.cuda_device;
+        // The device's context before the groups, whose whole run counts as the shots' loops: it
+        // is start-up, which does not divide among ranks (ShotRunner counts its stepper's build,
+        // the context's included, as set-up).
+        std::string why;
+        if (resolve_backend(base.backend, why) == Backend::Cuda)
+            cuda_start_context(cuda_device_for_run(share.cuda_device).index);
         const auto batch_t0 = std::chrono::steady_clock::now();
         std::vector<Result> results = run_batched_shots(base, sources, options, progress, backend_note);
         const double each = std::chrono::duration<double>(std::chrono::steady_clock::now() - batch_t0).count() /
