@@ -7,6 +7,7 @@
 //
 // CUDA-OpenGL interop also needs the GL headers: its refusals are compiled whenever it is
 // missing, with or without CUDA.
+#include "core/cuda_context.hpp"
 #include "core/errors.hpp"
 #include "wave/slice_gl_interop.hpp"
 
@@ -119,6 +120,7 @@ bool DeviceSliceStaging::copy_latest(float*, std::size_t, void*, StagedSliceInfo
 
 std::vector<double> delay_and_sum_cuda(const DelayAndSumProblem&) { no_cuda(); }
 std::vector<double> sector_lines_cuda(const DelayAndSumProblem&) { no_cuda(); }
+void cuda_start_context(int) {}
 
 // poisson
 namespace poisson {

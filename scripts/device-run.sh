@@ -6,6 +6,7 @@
 #   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus sem-bench sem-ncu table2 pml
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
+#   (fmc-gpus: issue 33's 32-element FMC on 1 and 2 GPUs under mpirun; after mpi and build)
 set -uo pipefail
 OUT=${OUT:-/tmp/voxwave-out}
 mkdir -p "$OUT"
@@ -284,10 +285,11 @@ PYEOF
       # mpirun -np 1 and -np 2 (one GPU a rank, the shots batched on each); the process's wall time and the
       # scan's own shot loops (the slowest rank's time loops, without MPI/CUDA start-up, building the model
       # and writing the file), then both files compared. After the mpi phase. bench/results/imaging.md.
+      # (env FMC_CELLS, FMC_STEPS, FMC_BACKEND: a smaller dry run, e.g. on CPU ranks.)
       G=$(nvidia-smi -L | wc -l)
-      log "fmc over GPUs (32 elements, 4 M elements, 2000 steps; $G GPUs here)"
       cells=${FMC_CELLS:-160} steps=${FMC_STEPS:-2000}
-      python3 scripts/fmc-scene.py "$OUT/fmc.json" --cells $cells --elements 32 --steps $steps
+      log "fmc over GPUs (a 32-element array, $((cells * cells * cells)) elements, $steps steps; $G GPUs here)"
+      python3 scripts/fmc-scene.py "$OUT/fmc.json" --cells $cells --elements 32 --steps $steps --backend ${FMC_BACKEND:-cuda}
       declare -A fmc_wall fmc_loops
       for k in 1 2; do
         [ "$k" -le "$G" ] || { echo "fmc-gpus: $k ranks need $k GPUs, this machine has $G" | tee -a "$OUT/summary.log"; break; }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cuda_context.hpp"
 #include "core/device.hpp"
 
 namespace voxwave {
@@ -25,6 +26,11 @@ std::vector<CudaDeviceInfo> cuda_query_devices(std::string* why) {
     }
     if (out.empty() && why) *why = "no CUDA device found";
     return out;
+}
+
+void cuda_start_context(int index) {
+    if (cudaSetDevice(index) == cudaSuccess) cudaFree(nullptr);
+    cudaGetLastError();  // an error here is the caller's first call's to report
 }
 
 }  // namespace voxwave

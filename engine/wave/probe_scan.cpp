@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/cuda_context.hpp"
+#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/format_number.hpp"
 #include "probe/delay_law.hpp"
@@ -243,6 +245,11 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
     base.sources.resize(base.scene_source_count);
     base.receivers.resize(base.scene_receiver_count);
     base.probes.clear();
+    // An acquisition's time axis needs 2 samples at least (imaging interpolates between them).
+    if (scan.array_acquisition() && base.steps < 2)
+        throw InputError(label, scene.run.steps > 0 ? "run.steps" : "run.duration",
+                         "the " + scan.type + " scan's signals are imaged: it needs at least 2 time steps, not " +
+                             std::to_string(base.steps));
     // Every shot's placement first, so that a scan that would leave the surface fails at once.
     for (const ScanShot& shot : shots) {
         try {
@@ -312,6 +319,12 @@ Result run_probe_scan(const Scene& scene, VoxelGrid model, const std::string& la
         BatchedShotOptions options;
         options.batch = batch;
         options.cuda_device = share.cuda_device;
+        // The device's context before the groups, whose whole run counts as the shots' loops: it
+        // is start-up, which does not divide among ranks (ShotRunner counts its stepper's build,
+        // the context's included, as set-up).
+        std::string why;
+        if (resolve_backend(base.backend, why) == Backend::Cuda)
+            cuda_start_context(cuda_device_for_run(share.cuda_device).index);
         const auto batch_t0 = std::chrono::steady_clock::now();
         std::vector<Result> results = run_batched_shots(base, sources, options, progress, backend_note);
         const double each = std::chrono::duration<double>(std::chrono::steady_clock::now() - batch_t0).count() /

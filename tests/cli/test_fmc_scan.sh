@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # FMC and PWI scans on the command line: bad scans (no array probe, no angles, an angle past 90
-# degrees, a moving fmc) are one line naming the file and field, exit 1, nothing written; a good
+# degrees, a moving fmc, a single time step) are one line naming the file and field, exit 1, nothing written; a good
 # FMC writes /fmc beside the scan datasets, and `voxwave-cli image` images the file with no options.
 source "$(dirname "$0")/lib.sh" "$1" "$2"
 
@@ -37,6 +37,9 @@ expect_error fmc-moving 1 "fmc_moving.json: scan\.positions: an fmc scan is take
 
 derive fmc_angles 's["scan"]["angles"] = [10]'
 expect_error fmc-angles 1 "fmc_angles.json: scan\.angles: only a pwi scan has angles" "$out" -- scan "$WORK/fmc_angles.json" --out "$out" -q
+
+derive fmc_one_step 's["run"] = {"steps": 1, "backend": "cpu"}'
+expect_error fmc-one-step 1 "fmc_one_step.json: run\.steps: the fmc scan's signals are imaged: it needs at least 2 time steps, not 1" "$out" -- scan "$WORK/fmc_one_step.json" --out "$out" -q
 
 # The good FMC: one file with /fmc and the scan datasets; `image` takes it with no options.
 "$CLI" scan "$WORK/base.json" --out "$WORK/fmc.h5" >"$WORK/scan.out" 2>&1 || fail "fmc scan: exit $?: $(cat "$WORK/scan.out")"

@@ -2,7 +2,8 @@
 // PWI of one point scatterer synthesised from the closed form (fmc_synthesis.hpp), the sector's
 // maximum lies on the line nearest the scatterer's direction at its range, and the fan drawn in
 // the array's plane peaks at the scatterer within a quarter wavelength with nothing outside the
-// fan; an FMC is refused.
+// fan; an FMC is refused. make_image_by_method (the front ends' one dispatch) picks TFM for an
+// FMC and compounding for a PWI by default, draws "sector" as the fan, and refuses other names.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -78,6 +79,35 @@ TEST(SectorImage, AnFmcIsRefused) {
         FAIL() << "an FMC made a sector image";
     } catch (const InputError& e) {
         EXPECT_EQ(e.field(), "method");
+    }
+}
+
+TEST(SectorImage, TheFrontEndsDispatchByMethodName) {
+    test::PointScatterer s;
+    s.elements = 8;
+    const ArrayAcquisition pwi = test::point_scatterer_acquisition(s, AcquisitionType::Pwi, {-10, 0, 10});
+    const ArrayAcquisition fmc = test::point_scatterer_acquisition(s, AcquisitionType::Fmc);
+    ImagingRequest r = cpu();
+    const Image fan = make_image_by_method(pwi, "sector", r, "p.h5");
+    const SectorImage lines = make_sector_image(pwi, r);
+    EXPECT_EQ(lines.backend, "cpu");
+    EXPECT_EQ(fan.method, "sector");
+    EXPECT_EQ(fan.backend, "cpu");
+    EXPECT_EQ(fan.source, "p.h5");
+    EXPECT_EQ(fan.values, sector_scan_conversion(lines).values);
+    // No name: what the acquisition holds.
+    r.method = ImagingMethod::Pwi;
+    EXPECT_EQ(make_image_by_method(pwi, "", cpu()).values, make_image(pwi, r).values);
+    EXPECT_EQ(make_image_by_method(pwi, "", cpu()).method, "pwi");
+    r.method = ImagingMethod::Tfm;
+    EXPECT_EQ(make_image_by_method(fmc, "", cpu()).values, make_image(fmc, r).values);
+    EXPECT_EQ(make_image_by_method(fmc, "tfm", cpu()).method, "tfm");
+    try {
+        (void)make_image_by_method(fmc, "saft", cpu(), "", {}, nullptr, "--method");
+        FAIL() << "an unknown method was accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.field(), "--method");
+        EXPECT_NE(std::string(e.what()).find("tfm, pwi or sector"), std::string::npos) << e.what();
     }
 }
 
