@@ -452,16 +452,14 @@ void PmlCorrectionCpu<Real>::element_batch(std::size_t index, const std::array<c
     const V lambda = load(row), mu = load(row + kLanes);
     row += 2 * kLanes;
     V dS[kPmlFilters][kPmlMomentValues];
+    unsigned set = 0;  // the filters whose dS holds a term (the others are set by their first)
     for (int fl = 0; fl < kPmlFilters; ++fl) {
-        if (!(g.force_filters >> fl & 1u)) continue;
+        if (!(g.const_filters >> fl & 1u)) continue;
         const FilterValues& fv = kFilterValues[fl];
-        if (g.const_filters >> fl & 1u) {
-            const V c0 = load(row);
-            row += kLanes;
-            for (int i = 0; i < fv.count; ++i) dS[fl][fv.v[i]] = c0 * S[fv.v[i]];
-        } else {
-            for (int i = 0; i < fv.count; ++i) dS[fl][fv.v[i]] = V{};
-        }
+        const V c0 = load(row);
+        row += kLanes;
+        for (int i = 0; i < fv.count; ++i) dS[fl][fv.v[i]] = c0 * S[fv.v[i]];
+        set |= 1u << fl;
     }
     double* psi = psi_[batch.psi].v;
     for (int s = 0; s < g.stages; ++s) {
@@ -481,9 +479,17 @@ void PmlCorrectionCpu<Real>::element_batch(std::size_t index, const std::array<c
             const V a = load(row);
             row += kLanes;
             const FilterValues& fv = kFilterValues[fl];
-            for (int i = 0; i < fv.count; ++i) dS[fl][fv.v[i]] += a * S[fv.v[i]];
+            if (set >> fl & 1u) {
+                for (int i = 0; i < fv.count; ++i) dS[fl][fv.v[i]] += a * S[fv.v[i]];
+            } else {
+                for (int i = 0; i < fv.count; ++i) dS[fl][fv.v[i]] = a * S[fv.v[i]];
+                set |= 1u << fl;
+            }
         }
     }
+    for (int fl = 0; fl < kPmlFilters; ++fl)
+        if ((g.force_filters & ~set) >> fl & 1u)
+            for (int i = 0; i < kFilterValues[fl].count; ++i) dS[fl][kFilterValues[fl].v[i]] = V{};
     V fe[24];
     element_force(g.force_filters, dS, lambda, mu, scales_.data(), fe);
     if (contiguous) {
