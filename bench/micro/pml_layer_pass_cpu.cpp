@@ -5,12 +5,13 @@
 // checksums (sums of |f| and |u+| after the last step) compare two builds of the pass: equal
 // arithmetic gives equal sums. Results: bench/results/boundary.md.
 //
-// Build against a Release build directory (here build-x, configured as README.md says) and run:
-//   cd build-x && g++ -O3 -DNDEBUG -fopenmp -march=native -std=c++20 \
-//     -DVOXWAVE_ASSETS_DIR=\"$PWD/../assets\" -I../engine ../bench/micro/pml_layer_pass_cpu.cpp \
-//     -o pml_layer_pass_cpu $(sed -n 's/^ *LINK_LIBRARIES = //p' build.ninja | grep voxwave_wave | head -1 \
-//     | sed 's#tests/libvoxwave_gtest_main.a##; s#[^ ]*libgtest.a##')
-//   OMP_NUM_THREADS=1 ./pml_layer_pass_cpu [spacing m = 0.004] [steps = 20] [rayleigh 1|0 = 1]
+// Build against a Release build directory (here build-x, configured as README.md says), from it:
+//   g++ -O3 -DNDEBUG -fopenmp -march=native -std=c++20 -DVOXWAVE_ASSETS_DIR="\"$PWD/../assets\""
+//       -I../engine ../bench/micro/pml_layer_pass_cpu.cpp -o pml_layer_pass_cpu $LIBS
+// with LIBS the libraries of the engine tests less gtest's:
+//   LIBS=$(sed -n 's/^ *LINK_LIBRARIES = //p' build.ninja | grep voxwave_wave | head -1 |
+//          sed 's#tests/libvoxwave_gtest_main.a##; s#[^ ]*libgtest.a##')
+// and run: OMP_NUM_THREADS=1 ./pml_layer_pass_cpu [spacing m = 0.004] [steps = 20] [rayleigh 1|0 = 1]
 #include <array>
 #include <cmath>
 #include <cstdio>

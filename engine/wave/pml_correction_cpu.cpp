@@ -180,6 +180,22 @@ std::vector<std::size_t> runs_of_eight_first(const std::vector<std::size_t>& ite
     return runs;
 }
 
+// Whether a batch's 8 lanes (grid indices `index` of `count` items) are 8 consecutive indices of
+// one row (row: indices per row): read and written as one vector each.
+bool consecutive_lanes(const std::array<std::size_t, kLanes>& index, std::uint32_t count, std::size_t row) {
+    bool consecutive = count == kLanes && index[0] % row + kLanes <= row;
+    for (std::size_t l = 1; l < kLanes; ++l) consecutive = consecutive && index[l] == index[0] + l;
+    return consecutive;
+}
+
+// Appends to rows one Lanes of value(lane[l]) for each lane l.
+template <class Rows, class Value>
+void put_lanes(Rows& rows, const std::array<std::size_t, kLanes>& lane, Value value) {
+    typename Rows::value_type x;
+    for (std::size_t l = 0; l < kLanes; ++l) x.v[l] = value(lane[l]);
+    rows.push_back(x);
+}
+
 // Lane l of a batch of `count` items from `list` at `first` (the last item repeated past count).
 std::size_t lane_item(const std::vector<std::size_t>& list, std::size_t first, std::size_t count, int l) {
     return list[first + std::min<std::size_t>(std::size_t(l), count - 1)];
@@ -263,10 +279,9 @@ PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem) : problem_(
                 for (int l = 0; l < kLanes; ++l) lane[std::size_t(l)] = lane_item(list, first, b.count, l);
                 for (int l = 0; l < kLanes; ++l)
                     b.node0[std::size_t(l)] = lowest_node(grid, t.element[lane[std::size_t(l)]]);
-                const std::size_t e0 = t.element[lane[0]];
-                b.contiguous = b.count == kLanes && e0 % nx + kLanes <= nx;
-                for (int l = 1; l < kLanes; ++l)
-                    b.contiguous = b.contiguous && t.element[lane[std::size_t(l)]] == e0 + std::size_t(l);
+                std::array<std::size_t, kLanes> element{};
+                for (std::size_t l = 0; l < kLanes; ++l) element[l] = t.element[lane[l]];
+                b.contiguous = consecutive_lanes(element, b.count, nx);
                 // The coefficients of its lanes' classes and materials, shared by every batch of the same.
                 std::vector<std::uint32_t> key{gi};
                 for (std::size_t l : lane) key.push_back(classes.of_element[l]);
@@ -274,11 +289,7 @@ PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem) : problem_(
                 const auto [it, added] = known_rows.emplace(key, rows_.size());
                 b.row = it->second;
                 if (added) {
-                    auto put = [&](auto value_of_lane) {
-                        Lanes x;
-                        for (int l = 0; l < kLanes; ++l) x.v[l] = value_of_lane(lane[std::size_t(l)]);
-                        rows_.push_back(x);
-                    };
+                    auto put = [&](auto value_of_lane) { put_lanes(rows_, lane, value_of_lane); };
                     put([&](std::size_t e) { return lambda[grid.ids[t.element[e]]]; });
                     put([&](std::size_t e) { return mu[grid.ids[t.element[e]]]; });
                     for (int f = 0; f < kPmlFilters; ++f)
@@ -360,17 +371,11 @@ PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem) : problem_(
                 b.dt2_inv_mass[std::size_t(l)] = problem.dt * problem.dt / problem.node_mass[t.node[q]];
                 key.push_back(node_class[q]);
             }
-            b.contiguous = b.count == kLanes && b.node[0] % nx1 + kLanes <= nx1;
-            for (int l = 1; l < kLanes; ++l)
-                b.contiguous = b.contiguous && b.node[std::size_t(l)] == b.node[0] + std::size_t(l);
+            b.contiguous = consecutive_lanes(b.node, b.count, nx1);
             const auto [it, added] = known_node_rows.emplace(key, node_rows_.size());
             b.row = it->second;
             if (added) {
-                auto put = [&](auto value_of_lane) {
-                    Lanes x;
-                    for (int l = 0; l < kLanes; ++l) x.v[l] = value_of_lane(lane[std::size_t(l)]);
-                    node_rows_.push_back(x);
-                };
+                auto put = [&](auto value_of_lane) { put_lanes(node_rows_, lane, value_of_lane); };
                 put([&](std::size_t q) { return t.node_scale[q]; });
                 for (int k = 0; k < poles; ++k) {
                     auto pole = [&](std::size_t q) { return t.node_first_pole[q] + std::size_t(k); };
