@@ -244,9 +244,7 @@ PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem) : problem_(
             for (int f = 0; f < kPmlFilters; ++f)
                 if (later >> f & 1u) g.stage_values[std::size_t(k)] |= kFilterValues[f].bits;
             g.psi_values += std::size_t(bits(g.stage_values[std::size_t(k)]));
-            g.row_size += 3 + std::size_t(bits(g.stage_filters[std::size_t(k)]));
         }
-        g.row_size += 2 + std::size_t(bits(g.const_filters));
         std::vector<unsigned> key{unsigned(g.stages), g.const_filters};
         key.insert(key.end(), g.stage_filters.begin(), g.stage_filters.begin() + g.stages);
         const auto [it, added] = known.emplace(key, std::uint32_t(groups_.size()));

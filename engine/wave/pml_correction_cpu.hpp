@@ -9,7 +9,10 @@
 //
 // Both compute in FP64 whatever the stepper's precision (the layer is a small part of the model,
 // and a run on another backend is compared with this one to FP64 rounding). The memory variables exist for the
-// layer's elements and nodes only. Not reentrant: one step at a time.
+// layer's elements and nodes only. Both run 8 layer elements (nodes) per 64-byte vector, batches
+// of one structure (docs/architecture.md, "The CPU pass"); the element pass adds its forces by
+// element planes of one parity at a time, so its result does not depend on the thread count. Not
+// reentrant: one step at a time.
 #pragma once
 
 #include <array>
@@ -56,7 +59,6 @@ private:
         std::array<unsigned, 6> stage_filters{};      // filters with a nonzero Newton coefficient per stage
         std::array<std::uint32_t, 6> stage_values{};  // the values a stage advances, one bit each
         std::size_t psi_values = 0;                   // memory variables per lane: the stages' values
-        std::size_t row_size = 0;                     // per-lane coefficients per batch, in Lanes
     };
     // Up to 8 layer elements of one element plane and one group (the last lanes of a partial
     // batch repeat its last element and are not added). Rows are deduplicated: batches of the
@@ -89,7 +91,7 @@ private:
     std::vector<ElementBatch> batches_;
     std::vector<std::size_t> plane_first_batch_;  // batches of element plane k: [first[k], first[k + 1])
     // Per batch: lambda, mu, the constants, then per stage decay, w_old, w_new and the
-    // coefficients, each 8 lanes (ElementGroup::row_size).
+    // coefficients of the stage's filters, each 8 lanes.
     std::vector<Lanes> rows_;
     // The chained convolutions: per batch, stage by stage, the values that stage advances.
     std::vector<Lanes> psi_;
