@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -83,6 +84,12 @@ int guarded(const std::function<int()>& body, bool report, std::string* out_line
 }  // namespace voxwave::cli
 
 namespace voxwave::cli {
+
+double process_cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
 
 std::string cpu_model() {
     std::ifstream f("/proc/cpuinfo");

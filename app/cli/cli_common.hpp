@@ -30,6 +30,9 @@ std::string cpu_model();
 // "YYYY-MM-DD HH:MM UTC" now, and this machine's host name, for benchmark headers.
 std::string utc_timestamp();
 std::string host_name();
+// CPU seconds (user + system, all threads) this process has used: on a shared machine the wall
+// time depends on the other load, the CPU time much less.
+double process_cpu_seconds();
 
 // The scene fields a command line set, each with the option that set it ({"run.stages",
 // "--stages"}): the one validation of the changed scene finds a bad value by its scene field,

@@ -35,6 +35,7 @@ struct BenchOptions {
     long long steps = 200;
     int stages = kTcovfemMaxStages;
     int pml_cells = 0;              // > 0: a PML this many cells thick on every face but the top (z+)
+    int sponge_cells = 0;           // > 0: the same with a sponge
     std::vector<int> plane_strain;  // N x N plane-strain squares instead of the scene
     std::string command_line;
     std::vector<BenchStepTime>* step_times = nullptr;  // when set, receives every case's step time
@@ -61,6 +62,7 @@ struct Row {
     double ds;
     std::size_t elements, nodes;
     double step_s, matvec_s, bytes_step, bytes_matvec, mem_per_element;
+    double cpu_step_s;  // process CPU time per step (all threads)
 };
 
 template <class Real>
@@ -70,8 +72,10 @@ Row bench_one(const WaveProblem& p, long long steps) {
     const double s = sizeof(Real);
     for (int i = 0; i < 5; ++i) st.step(i);  // warm-up: page faults, caches, thread start
     auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = process_cpu_seconds();
     for (long long n = 0; n < steps; ++n) st.step(n);
     const double step_s = seconds_since(t0) / double(steps);
+    const double cpu_step_s = (process_cpu_seconds() - cpu0) / double(steps);
     // Matrix-vector product alone (undamped, so it reads only u).
     const std::vector<double> v = st.displacement();
     const long long mv_reps = std::max(3LL, steps / 4);
@@ -97,27 +101,32 @@ Row bench_one(const WaveProblem& p, long long steps) {
             mv_s,
             st.bytes_per_step(),
             (3 * s + 3 * s) * double(nn) + double(ne),
-            mem};
+            mem,
+            cpu_step_s};
 }
 
 // The scene of one benchmark case (`warmup` untimed steps before o.steps timed ones), or nothing
 // for a combination the run rules do not allow (precision_allowed). The base scene was
 // validated with --stages; --spacing was checked by run().
-// --pml-cells: the model cut out of a larger structure on five faces, the top (where the paper
-// model's source and receivers are) a free surface; a PML `cells` elements thick at the scene's
-// spacing. Throws InputError naming --pml-cells when the layer does not fit.
-void add_bench_pml(Scene& sc, int cells) {
-    if (cells <= 0) return;
+// --pml-cells (--sponge-cells): the model cut out of a larger structure on five faces, the top
+// (where the paper model's source and receivers are) a free surface; a PML (a sponge) `cells`
+// elements thick at the scene's spacing. Throws InputError naming the option when the layer
+// does not fit.
+void add_bench_layer(Scene& sc, const BenchOptions& o) {
+    const bool pml = o.pml_cells > 0;
+    if (!pml && o.sponge_cells <= 0) return;
     sc.boundary.absorbing.faces = {"x-", "x+", "y-", "y+", "z-"};
-    sc.boundary.absorbing.thickness = cells * sc.grid.spacing;
-    sc.boundary.absorbing.type = "pml";
-    validate_scene(sc, "--pml-cells");
+    sc.boundary.absorbing.thickness = (pml ? o.pml_cells : o.sponge_cells) * sc.grid.spacing;
+    sc.boundary.absorbing.type = pml ? "pml" : "sponge";
+    validate_scene(sc, pml ? "--pml-cells" : "--sponge-cells");
 }
 
-// The markdown line that says the cases carry --pml-cells' layer (empty without one).
+// The markdown line that says the cases carry --pml-cells' or --sponge-cells' layer (empty
+// without one).
 std::string pml_line(const BenchOptions& o) {
-    if (o.pml_cells <= 0) return {};
-    return "- PML: " + std::to_string(o.pml_cells) +
+    if (o.pml_cells <= 0 && o.sponge_cells <= 0) return {};
+    return std::string(o.pml_cells > 0 ? "- PML: " : "- sponge: ") +
+           std::to_string(o.pml_cells > 0 ? o.pml_cells : o.sponge_cells) +
            " cells on x-, x+, y-, y+, z- (top free); bytes/step and floor count the interior step only\n";
 }
 
@@ -134,7 +143,7 @@ std::optional<Scene> bench_scene(const Scene& base, const BenchOptions& o, doubl
     }
     sc.run.steps = o.steps + warmup;
     sc.run.backend = backend;
-    add_bench_pml(sc, o.pml_cells);
+    add_bench_layer(sc, o);
     return sc;
 }
 
@@ -283,6 +292,10 @@ int run(const BenchOptions& o) {
     const Backend backend = resolve_backend(parse_backend(o.backend, "--backend"), note);
     if (o.steps < 1) throw InputError("", "--steps", "must be positive");
     if (o.pml_cells < 0) throw InputError("", "--pml-cells", "must be 0 (none) or positive");
+    if (o.sponge_cells < 0) throw InputError("", "--sponge-cells", "must be 0 (none) or positive");
+    if (o.pml_cells > 0 && o.sponge_cells > 0)
+        throw InputError("", "--sponge-cells",
+                         "a model has one absorbing layer type: give --pml-cells or --sponge-cells");
     for (double ds : o.spacings) check_spacing(ds, "", "--spacing");
     if (!o.out.empty()) check_output_path(o.out);
     if (!o.plane_strain.empty())
@@ -298,7 +311,7 @@ int run(const BenchOptions& o) {
     for (double ds : o.spacings) {  // before any measurement: a layer that does not fit is bad input
         Scene sc = base;
         sc.grid.spacing = ds;
-        add_bench_pml(sc, o.pml_cells);
+        add_bench_layer(sc, o);
     }
     if (backend == Backend::Cuda) return run_cuda(o, base, note);
     std::fprintf(stderr, "measuring copy bandwidth...\n");
@@ -333,7 +346,7 @@ int run(const BenchOptions& o) {
                               double(r.elements) / r.step_s, r.bytes_step, r.bytes_step / r.step_s / 1e9, floor_s * 1e3,
                               r.step_s / floor_s, r.matvec_s * 1e3, r.mem_per_element);
                 md << line;
-                if (o.step_times) o.step_times->push_back({r.method + " " + r.precision, r.step_s});
+                if (o.step_times) o.step_times->push_back({r.method + " " + r.precision, r.step_s, r.cpu_step_s});
             }
     }
     md << "\nbytes/step counted (CpuTimeStepper::bytes_per_step): the update is fused into the element-plane sweep, so "
@@ -352,7 +365,8 @@ int run(const BenchOptions& o) {
 std::vector<BenchStepTime> bench_paper_model_step_times(const std::string& backend,
                                                         const std::vector<std::string>& methods,
                                                         const std::vector<std::string>& precisions, double spacing,
-                                                        long long steps, int pml_cells, const std::string& out) {
+                                                        long long steps, int pml_cells, const std::string& out,
+                                                        int sponge_cells) {
     BenchOptions o;
     o.backend = backend;
     o.methods = methods;
@@ -360,6 +374,7 @@ std::vector<BenchStepTime> bench_paper_model_step_times(const std::string& backe
     o.spacings = {spacing};
     o.steps = steps;
     o.pml_cells = pml_cells;
+    o.sponge_cells = sponge_cells;
     o.out = out;
     // The table says how to make it again with `bench` alone.
     char ds[32];
@@ -370,6 +385,7 @@ std::vector<BenchStepTime> bench_paper_model_step_times(const std::string& backe
     for (const std::string& p : precisions) o.command_line += " " + p;
     o.command_line += " --steps " + std::to_string(steps);
     if (pml_cells > 0) o.command_line += " --pml-cells " + std::to_string(pml_cells);
+    if (sponge_cells > 0) o.command_line += " --sponge-cells " + std::to_string(sponge_cells);
     std::vector<BenchStepTime> times;
     o.step_times = &times;
     run(o);
@@ -389,6 +405,8 @@ std::function<int()> add_bench_command(CLI::App& app) {
     c->add_option("--steps", o->steps, "Timed steps per case (default 200)");
     c->add_option("--pml-cells", o->pml_cells,
                   "Add a PML this many cells thick on every face but the top z+ (default 0: the scene's boundary)");
+    c->add_option("--sponge-cells", o->sponge_cells,
+                  "Add a sponge this many cells thick on every face but the top z+ instead (default 0)");
     c->add_option("--plane-strain", o->plane_strain,
                   "Benchmark the plane-strain (2D) engine on N x N squares of 1 mm instead (e.g. 300 1024)");
     c->add_option("--out,-o", o->out, "Append the markdown table to this file");

@@ -4,7 +4,6 @@
 // a target error (log-log interpolation between the two runs around it). A benchmark: nothing
 // here fails on a number.
 #include <omp.h>
-#include <sys/resource.h>
 
 #include <cmath>
 #include <cstdio>
@@ -46,14 +45,6 @@ Case parse_case(const std::string& s) {
     if (s == "vfem" || s == "ovfem" || s == "tcovfem") return {parse_method(s, "--methods"), 0, s};
     if (s.size() == 4 && s.rfind("sem", 0) == 0 && sem_order_allowed(s[3] - '0')) return {Method::Sem, s[3] - '0', s};
     throw InputError("", "--methods", "unknown method '" + s + "' (expected vfem, ovfem, tcovfem, sem2, sem3 or sem4)");
-}
-
-// CPU seconds (user + system, all threads) this process has used: on a shared machine the wall
-// time depends on the other load, the CPU time much less.
-double process_cpu_seconds() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 struct Row {

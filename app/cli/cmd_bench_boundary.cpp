@@ -3,7 +3,8 @@
 // faces return nothing inside the window; same method, grid and time step, so every difference at
 // the receivers is what the layer reflected. Per receiver 20 log10(||u_box - u_ref|| / ||u_ref||)
 // over the window, all components. With --overhead instead: the step time of a 10-cell PML on
-// five faces of the paper model against free faces (`voxwave-cli bench --pml-cells`).
+// five faces of the paper model against free faces and a sponge of the same thickness
+// (`voxwave-cli bench --pml-cells`, `--sponge-cells`).
 // Benchmarks are never tests: nothing here asserts a number.
 #include <algorithm>
 #include <chrono>
@@ -253,23 +254,42 @@ int run_overhead(const Options& o, Backend backend, const std::string& note) {
     std::fprintf(stderr, "%s\n", note.c_str());
     const long long steps = o.overhead_steps > 0 ? o.overhead_steps : (backend == Backend::Cuda ? 1000 : 20);
     const std::vector<std::string> methods = {"ovfem", "tcovfem"}, precisions = {o.precision};
+    const std::string b = to_string(backend);
     const std::vector<BenchStepTime> free_faces =
-        bench_paper_model_step_times(to_string(backend), methods, precisions, o.spacing, steps, 0, o.out);
+        bench_paper_model_step_times(b, methods, precisions, o.spacing, steps, 0, o.out);
+    const std::vector<BenchStepTime> sponge =
+        bench_paper_model_step_times(b, methods, precisions, o.spacing, steps, 0, o.out, 10);
     const std::vector<BenchStepTime> pml =
-        bench_paper_model_step_times(to_string(backend), methods, precisions, o.spacing, steps, 10, o.out);
+        bench_paper_model_step_times(b, methods, precisions, o.spacing, steps, 10, o.out);
+    const bool cpu = backend == Backend::Cpu;
     std::ostringstream md;
     md << "## Step time of a 10-cell PML on five faces of the paper model (top free), " << utc_timestamp() << "\n\n";
-    md << "- command: `" << o.command_line << "` (the two `voxwave-cli bench` tables above, without and with "
-       << "`--pml-cells 10`)\n\n";
-    md << "| case | step, free faces (us) | step, 10-cell PML (us) | overhead |\n|---|---|---|---|\n";
+    md << "- command: `" << o.command_line << "` (the three `voxwave-cli bench` tables above: free faces, "
+       << "`--sponge-cells 10`, `--pml-cells 10`)\n";
+    if (cpu)
+        md << "- CPU columns: the process's CPU time per step (user + system, all threads), which depends on the "
+              "machine's other load much less than the wall time\n";
+    md << "\n| case | step, free faces (us) | step, 10-cell sponge (us) | step, 10-cell PML (us) | PML overhead | "
+          "PML / sponge |";
+    if (cpu) md << " CPU free (us) | CPU sponge (us) | CPU PML (us) | CPU PML overhead | CPU PML / sponge |";
+    md << "\n|---|---|---|---|---|---|" << (cpu ? "---|---|---|---|---|" : "") << "\n";
     for (const BenchStepTime& f : free_faces)
         for (const BenchStepTime& p : pml)
-            if (p.label == f.label) {
-                char line[256];
-                std::snprintf(line, sizeof line, "| %s | %.1f | %.1f | %+.0f %% |\n", f.label.c_str(), f.step_s * 1e6,
-                              p.step_s * 1e6, 100 * (p.step_s / f.step_s - 1));
-                md << line;
-            }
+            for (const BenchStepTime& s : sponge)
+                if (p.label == f.label && s.label == f.label) {
+                    char line[512];
+                    std::snprintf(line, sizeof line, "| %s | %.1f | %.1f | %.1f | %+.0f %% | %.2f |", f.label.c_str(),
+                                  f.step_s * 1e6, s.step_s * 1e6, p.step_s * 1e6, 100 * (p.step_s / f.step_s - 1),
+                                  p.step_s / s.step_s);
+                    md << line;
+                    if (cpu) {
+                        std::snprintf(line, sizeof line, " %.1f | %.1f | %.1f | %+.0f %% | %.2f |", f.cpu_step_s * 1e6,
+                                      s.cpu_step_s * 1e6, p.cpu_step_s * 1e6, 100 * (p.cpu_step_s / f.cpu_step_s - 1),
+                                      p.cpu_step_s / s.cpu_step_s);
+                        md << line;
+                    }
+                    md << "\n";
+                }
     print_and_append(md.str(), o.out);
     return kOk;
 }
@@ -315,7 +335,7 @@ std::function<int()> add_bench_boundary_command(CLI::App& app) {
     c->add_option("--window", o->window, "Window in seconds (default 70e-6)");
     c->add_flag("--overhead", o->overhead,
                 "Measure the step time of a 10-cell PML on five faces of the paper model (OVFEM and TCOVFEM) "
-                "against free faces instead");
+                "against free faces and a 10-cell sponge instead");
     c->add_option("--overhead-steps", o->overhead_steps, "Timed steps per --overhead case (default 1000 CUDA, 20 CPU)");
     c->add_option("--out,-o", o->out, "Append the markdown table to this file");
     c->add_flag("--quiet,-q", o->quiet, "No progress on stderr");

@@ -32,17 +32,19 @@ std::function<int()> add_bench_batched_command(CLI::App& app);
 std::function<int()> add_bench_scan_command(CLI::App& app);
 std::function<int()> add_bench_boundary_command(CLI::App& app);
 
-// `voxwave-cli bench` on the paper's model at one spacing, with a PML `pml_cells` thick on every
-// face but the top (0: none): prints (and appends to `out`, when not empty) its table and returns
-// each case's step time, labelled by method, design and precision in the table's order.
+// `voxwave-cli bench` on the paper's model at one spacing, with a PML `pml_cells` (or a sponge
+// `sponge_cells`) thick on every face but the top (0: none): prints (and appends to `out`, when not empty) its table
+// and returns each case's step time, labelled by method, design and precision in the table's order.
 struct BenchStepTime {
     std::string label;
     double step_s = 0;
+    double cpu_step_s = 0;  // process CPU time per step, all threads (CPU backend; 0 on CUDA)
 };
 std::vector<BenchStepTime> bench_paper_model_step_times(const std::string& backend,
                                                         const std::vector<std::string>& methods,
                                                         const std::vector<std::string>& precisions, double spacing,
-                                                        long long steps, int pml_cells, const std::string& out);
+                                                        long long steps, int pml_cells, const std::string& out,
+                                                        int sponge_cells = 0);
 
 // "PROGRAM --option value ..." for the options the user gave: benchmark files record how
 // they were made.

@@ -1,5 +1,5 @@
-// The PML's correction of one layer element and one layer node, written once for the CPU pass
-// (pml_correction_cpu.hpp) and a CUDA mirror: plain FP64 arithmetic on flat arrays.
+// The PML's correction of one layer element and one layer node, shared by the CPU pass
+// (pml_correction_cpu.hpp) and its CUDA mirror: plain FP64 arithmetic on flat arrays.
 //
 // An element's stiffness force in the layer is the interior one (voxel_element_kernel.hpp) with
 // each gradient moment G_kl, where it enters stress column j, replaced by F_jl * G_kl (the
@@ -20,27 +20,17 @@ namespace voxwave {
 inline constexpr int kPmlMoments = kVoxelMoments;
 inline constexpr int kPmlMomentValues = 3 * kPmlMoments;
 
-// One stage of the chain for n values: phi+ = decay phi + w_old in- + w_new in+, and then its
-// old and new values become the next stage's input (in_old = phi-, in_new = phi+).
-VOXWAVE_HD void pml_advance(double* phi, double* in_old, double* in_new, int n, double decay, double w_old,
-                            double w_new) {
-    for (int v = 0; v < n; ++v) {
-        const double old = phi[v];
-        phi[v] = decay * old + w_old * in_old[v] + w_new * in_new[v];
-        in_old[v] = old;
-        in_new[v] = phi[v];
-    }
-}
-
 // u+ of one component of a layer node from its stretched displacement y+ = c0 u+ + sum_k a_k
 // phi_k+, and its chained convolutions phi_k (phi_0 = u; phi[k * stride]) advanced to phi_k+.
 // Each stage is linear in u+: phi_k+ = K_k + L_k u+, K_k = decay phi_k + w_old phi_{k-1}- +
-// w_new K_{k-1}, L_k = w_new L_{k-1} (K_0 = 0, L_0 = 1, phi_0- = u).
-VOXWAVE_HD double pml_node_update(double y_next, double u, double c0, const double* a, const double* decay,
-                                  const double* w_old, const double* w_new, int poles, double* phi, int stride) {
-    double in_old = u, K = 0, L = 1, known = y_next, denominator = c0;
+// w_new K_{k-1}, L_k = w_new L_{k-1} (K_0 = 0, L_0 = 1, phi_0- = u). T: double, or the CPU
+// pass's vector of 8 nodes (the same operations per lane).
+template <class T>
+VOXWAVE_HD T pml_node_update(T y_next, T u, T c0, const T* a, const T* decay, const T* w_old, const T* w_new, int poles,
+                             T* phi, int stride) {
+    T in_old = u, K{}, L = T{} + 1.0, known = y_next, denominator = c0;
     for (int k = 0; k < poles; ++k) {
-        const double old = phi[k * stride];
+        const T old = phi[k * stride];
         K = decay[k] * old + w_old[k] * in_old + w_new[k] * K;
         L *= w_new[k];
         phi[k * stride] = K;
@@ -48,8 +38,8 @@ VOXWAVE_HD double pml_node_update(double y_next, double u, double c0, const doub
         known -= a[k] * K;
         denominator += a[k] * L;
     }
-    const double u_plus = known / denominator;
-    L = 1;
+    const T u_plus = known / denominator;
+    L = T{} + 1.0;
     for (int k = 0; k < poles; ++k) {
         L *= w_new[k];
         phi[k * stride] += L * u_plus;
@@ -57,44 +47,14 @@ VOXWAVE_HD double pml_node_update(double y_next, double u, double c0, const doub
     return u_plus;
 }
 
-// f (24 dofs) = the force of the moment changes dS[f][3 P + i] (filter f = pml_filter(j, l))
-// with Lame constants lambda, mu and the mode scales sc of the element's method: the CPU pass,
-// which builds all six filters' changes at once (vectorised over the 21 values) and then the
-// force. The CUDA pass sums the same force stage by stage (pml_add_stress_moments: a 6 x 21
-// array does not fit a thread's registers); the two differ by rounding only.
-VOXWAVE_HD void pml_element_force(const double (*dS)[kPmlMomentValues], double lambda, double mu, const double sc[3],
-                                  double* f) {
-    // The 7 stress modes of the element: the moment that gradient column l of each has (-1: none)
-    // and the class of its scale (constant, linear, bilinear).
-    const int cols[7][3] = {{kSx, kSy, kSz}, {-1, kSxy, kSxz}, {kSxy, -1, kSyz}, {kSxz, kSyz, -1},
-                            {kSxyz, -1, -1}, {-1, kSxyz, -1},  {-1, -1, kSxyz}};
-    const int cls[7] = {0, 1, 1, 1, 2, 2, 2};
-    double T[kPmlMomentValues] = {};
-    for (int beta = 0; beta < 7; ++beta) {
-        const int* col = cols[beta];
-        for (int j = 0; j < 3; ++j) {
-            if (col[j] < 0) continue;
-            // sigma_ij = lambda delta_ij sum_k F_jk G_kk + mu (F_jj G_ij + F_ji G_ji), G_kl = S_col[l][k].
-            double trace = 0;
-            for (int k = 0; k < 3; ++k)
-                if (col[k] >= 0) trace += dS[pml_filter(j, k)][3 * col[k] + k];
-            for (int i = 0; i < 3; ++i) {
-                double sigma = mu * dS[pml_filter(j, j)][3 * col[j] + i];
-                if (col[i] >= 0) sigma += mu * dS[pml_filter(j, i)][3 * col[i] + j];
-                if (i == j) sigma += lambda * trace;
-                T[3 * col[j] + i] += sc[cls[beta]] * sigma;
-            }
-        }
-    }
-    voxel_corner_scatter(T, f);
-}
-
 // T (the 21 summed stress moments of voxel_element_kernel.hpp) += those of the moment changes
 // dS[f][3 P + i] = coef[f] X[3 P + i] (filter f = pml_filter(j, l)) with Lame constants lambda,
 // mu and the mode scales sc of the element's method. The layer's force is linear in the changes
 // dS = c0 S + sum_k a_k phi_k, so it is summed here term by term (the constants on S, then each
 // chain stage as it is advanced): only the 21 T and one stage's 21 values are live, never the
-// 6 x 21 changes of all six filters at once.
+// 6 x 21 changes of all six filters at once (a CUDA thread's registers). The CPU pass, 8
+// elements a vector, builds the changes of the filters that change and then the force
+// (pml_correction_cpu.cpp, element_force): the same force summed in another order.
 VOXWAVE_HD_INLINE void pml_add_stress_moments(const double* X, const double* coef, double lambda, double mu,
                                               const double sc[3], double* T) {
     // The 7 stress modes of the element: the moment that gradient column l of each has (-1: none)

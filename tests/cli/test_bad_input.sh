@@ -62,6 +62,10 @@ fi
 # bench --pml-cells: a negative count, and a layer thicker than half the box (checked before any measurement).
 expect_error bench-pml-negative 1 "--pml-cells: must be 0 \(none\) or positive" "$WORK/b.md" -- bench --pml-cells -1 --spacing 0.008 --steps 1 --out "$WORK/b.md"
 expect_error bench-pml-too-thick 1 "--pml-cells: boundary\.absorbing\.thickness: must be at most half" "$WORK/b.md" -- bench --pml-cells 30 --spacing 0.008 --steps 1 --out "$WORK/b.md"
+# bench --sponge-cells: the same rules, and one layer type at a time.
+expect_error bench-sponge-negative 1 "--sponge-cells: must be 0 \(none\) or positive" "$WORK/b.md" -- bench --sponge-cells -1 --spacing 0.008 --steps 1 --out "$WORK/b.md"
+expect_error bench-sponge-too-thick 1 "--sponge-cells: boundary\.absorbing\.thickness: must be at most half" "$WORK/b.md" -- bench --sponge-cells 30 --spacing 0.008 --steps 1 --out "$WORK/b.md"
+expect_error bench-both-layers 1 "--sponge-cells: a model has one absorbing layer type" "$WORK/b.md" -- bench --pml-cells 2 --sponge-cells 2 --spacing 0.008 --steps 1 --out "$WORK/b.md"
 
 echo "previous result" >"$WORK/keep.h5"
 "$CLI" run "$block" --dt 1e-5 --out "$WORK/keep.h5" -q 2>/dev/null
