@@ -181,20 +181,28 @@ std::vector<ShotTraces> run_group(const WaveProblem& p, const std::vector<const 
         rec_out.download(samples.data() + nt * nrec * 3, nrec * 3);
     }
 
+    // From step-major samples to receiver-major traces, a block of receivers at a time: a block's
+    // samples of one step are one contiguous run and each receiver's trace is written in order, so
+    // neither side strides through memory (an array's FMC group brings back tens of thousands of
+    // face nodes a step).
+    constexpr std::size_t kTransposeBlock = 16;
     std::vector<ShotTraces> out(B);
     for (std::size_t m = 0; m < B; ++m) {
         ShotTraces& tr = out[m];
         const std::size_t r0 = rec_first[m], nr = rec_first[m + 1] - r0;
         tr.displacement.assign(nr * nt * 3, 0.0);
         tr.velocity.assign(nr * nt * 3, 0.0);
-        for (std::size_t t = 0; t < nt; ++t)
-            for (std::size_t r = 0; r < nr; ++r)
-                for (std::size_t c = 0; c < 3; ++c) {
-                    auto at = [&](std::size_t tt) { return samples[(tt * nrec + r0 + r) * 3 + c]; };
-                    const double before = t == 0 ? 0.0 : at(t - 1);
-                    tr.displacement[(r * nt + t) * 3 + c] = at(t);
-                    tr.velocity[(r * nt + t) * 3 + c] = (at(t + 1) - before) / (2.0 * p.dt);
-                }
+        for (std::size_t rb = 0; rb < nr; rb += kTransposeBlock) {
+            const std::size_t re = std::min(nr, rb + kTransposeBlock);
+            for (std::size_t t = 0; t < nt; ++t)
+                for (std::size_t r = rb; r < re; ++r)
+                    for (std::size_t c = 0; c < 3; ++c) {
+                        auto at = [&](std::size_t tt) { return samples[(tt * nrec + r0 + r) * 3 + c]; };
+                        const double before = t == 0 ? 0.0 : at(t - 1);
+                        tr.displacement[(r * nt + t) * 3 + c] = at(t);
+                        tr.velocity[(r * nt + t) * 3 + c] = (at(t + 1) - before) / (2.0 * p.dt);
+                    }
+        }
     }
     return out;
 }
