@@ -120,8 +120,11 @@ struct PmlTables {
 };
 
 // The tables of layer on grid g (whose voids carry no element), node masses `node_mass` (the
-// nodes without mass are not moved), step dt.
-PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<double>& node_mass, double dt);
+// nodes without mass are not moved), step dt. The nodes are the voxel corners, or with
+// `node_planes_per_element` P > 1 a grid of P n_a + 1 nodes along each axis (sem's GLL nodes):
+// a node inside an element along an axis has that element alone around it along the axis.
+PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<double>& node_mass, double dt,
+                     int node_planes_per_element = 1);
 
 // The layer's elements by class: elements with the same depths into the layer along each axis
 // have the same poles and filter coefficients, so a correction pass reads them from a few

@@ -35,6 +35,7 @@ SemTimeStepperCpu<Real>::SemTimeStepperCpu(const WaveProblem& problem)
     dt2_inv_mass_ = std::move(c.dt2_inv_mass);
     inv_one_plus_h_ = std::move(c.inv_one_plus_h);
     one_minus_h_ = std::move(c.one_minus_h);
+    if (problem.boundary.has_pml()) pml_ = std::make_unique<SemPmlCorrectionCpu<Real>>(problem, mesh_);
 }
 
 template <class Real>
@@ -101,6 +102,7 @@ void SemTimeStepperCpu<Real>::set_state(const std::vector<double>& u_prev, const
     std::vector<Real> next = stepper_state<Real>(u, 3, nn_, held), prev = stepper_state<Real>(u_prev, 3, nn_, held);
     u_ = std::move(next);
     up_ = std::move(prev);
+    if (pml_) pml_->reset(up_.data(), u_.data());
 }
 
 template <class Real>
@@ -122,28 +124,58 @@ std::vector<double> SemTimeStepperCpu<Real>::stiffness_times(const std::vector<d
 
 template <class Real>
 std::size_t SemTimeStepperCpu<Real>::memory_bytes() const {
-    return (u_.size() + up_.size() + dt2_inv_mass_.size() + inv_one_plus_h_.size() + one_minus_h_.size()) *
-           sizeof(Real);
+    return (u_.size() + up_.size() + f_.size() + dt2_inv_mass_.size() + inv_one_plus_h_.size() + one_minus_h_.size()) *
+               sizeof(Real) +
+           (pml_ ? pml_->memory_bytes() : 0);
+}
+
+template <class Real>
+void SemTimeStepperCpu<Real>::step_with_pml() {
+    if (f_.empty()) f_.assign(3 * nn_, Real(0));
+    apply(u_.data(), beta_over_dt_ != Real(0) ? up_.data() : nullptr, beta_over_dt_, f_.data());
+    pml_->add_element_forces(u_.data(), up_.data(), beta_over_dt_, f_.data());
+    const std::ptrdiff_t nn = static_cast<std::ptrdiff_t>(nn_);
+    const Real* __restrict a = dt2_inv_mass_.data();
+    const Real* __restrict ih = inv_one_plus_h_.data();
+    const Real* __restrict mh = one_minus_h_.data();
+#pragma omp parallel
+    {
+        const FlushDenormalsScope no_subnormals;
+        for (std::size_t c = 0; c < 3; ++c) {
+            const Real* __restrict u = u_.data() + c * nn_;
+            const Real* __restrict f = f_.data() + c * nn_;
+            Real* __restrict up = up_.data() + c * nn_;  // becomes u+ in place
+#pragma omp for simd schedule(static) nowait
+            for (std::ptrdiff_t i = 0; i < nn; ++i)
+                up[i] = central_difference_node(u[i], up[i], a[i] * f[i], mh[i], ih[i]);
+        }
+    }
+    pml_->update_nodes(u_.data(), f_.data(), up_.data());
 }
 
 template <class Real>
 void SemTimeStepperCpu<Real>::step(std::int64_t n) {
-    switch (problem_.order) {
-        case 2:
-            step_order<2>();
-            break;
-        case 3:
-            step_order<3>();
-            break;
-        case 4:
-            step_order<4>();
-            break;
-        default:
-            throw std::logic_error("SemTimeStepperCpu: order outside the run rules");
+    if (pml_) {
+        step_with_pml();
+    } else {
+        switch (problem_.order) {
+            case 2:
+                step_order<2>();
+                break;
+            case 3:
+                step_order<3>();
+                break;
+            case 4:
+                step_order<4>();
+                break;
+            default:
+                throw std::logic_error("SemTimeStepperCpu: order outside the run rules");
+        }
     }
     add_point_sources(problem_.sources, double(n) * problem_.dt, 3, nn_, dt2_inv_mass_.data(), inv_one_plus_h_.data(),
                       false, up_.data());
     u_.swap(up_);
+    if (exchange_) exchange_->exchange_host({u_.data(), u_.data() + nn_, u_.data() + 2 * nn_});
 }
 
 template class SemTimeStepperCpu<double>;

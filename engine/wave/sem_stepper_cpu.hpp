@@ -8,15 +8,19 @@
 // forces summed into a buffer of its node planes, and each node plane updated by central
 // differences as soon as its force is complete. Threads take contiguous chunks of element
 // planes; the force at a node plane between two chunks is summed in the one-thread order, so
-// the results do not depend on the thread count.
+// the results do not depend on the thread count. With a PML the step is the product, then the
+// update (sem_pml_correction_cpu.hpp adds the layer's passes between and after).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "wave/halo_exchange.hpp"
 #include "wave/sem_mesh.hpp"
 #include "wave/sem_plane_sweep_cpu.hpp"
+#include "wave/sem_pml_correction_cpu.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave {
@@ -35,6 +39,9 @@ public:
     std::vector<double> previous_displacement() const;
     // Advances from t_n = n dt to t_{n+1}, with source forces evaluated at t_n.
     void step(std::int64_t n);
+    // A subdomain of a distributed run (engine/distributed): after each step the exchange fills
+    // the ghost nodes of u with the neighbours' values (wave/halo_exchange.hpp; null: none).
+    void set_halo_exchange(HaloExchange* exchange) { exchange_ = exchange; }
     // K v for any v (SoA), without damping: energy checks and tests.
     std::vector<double> stiffness_times(const std::vector<double>& v) const;
     const std::vector<double>& node_mass() const { return problem_.node_mass; }
@@ -52,6 +59,9 @@ private:
     // The fused step of order P: the sweep hands each completed node plane to the update.
     template <int P>
     void step_order();
+    // With a PML (sem_pml_correction_cpu.hpp): the product into f, the layer's element changes
+    // added, every node updated, then the layer's nodes replaced from y (the voxel stepper's order).
+    void step_with_pml();
     SemSweepInput<Real> sweep_input() const;
 
     const WaveProblem& problem_;
@@ -62,6 +72,9 @@ private:
     std::vector<Real> u_, up_;
     std::vector<Real> dt2_inv_mass_, inv_one_plus_h_, one_minus_h_;
     Real beta_over_dt_;
+    HaloExchange* exchange_ = nullptr;
+    std::unique_ptr<SemPmlCorrectionCpu<Real>> pml_;
+    std::vector<Real> f_;  // the force of the PML's two-pass step
 };
 
 extern template class SemTimeStepperCpu<double>;
