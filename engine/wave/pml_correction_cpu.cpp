@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
 #include "wave/pml_element_kernel.hpp"
+#include "wave/pml_nodes_cpu.hpp"
 
 namespace voxwave {
 
@@ -28,10 +29,7 @@ PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem)
     node_psi_.assign(tables_.node_poles.size() * 3, 0.0);
     y_.assign(tables_.node.size() * 3, 0.0);
     y_prev_.assign(tables_.node.size() * 3, 0.0);
-    const std::vector<std::size_t>& fixed = problem.boundary.fixed_nodes;
-    for (std::size_t n : tables_.node)
-        node_dt2_inv_mass_.push_back(
-            std::binary_search(fixed.begin(), fixed.end(), n) ? 0.0 : problem.dt * problem.dt / problem.node_mass[n]);
+    node_dt2_inv_mass_ = pml_node_dt2_inv_mass(tables_, problem);
     forces_.assign(tables_.element.size() * 24, 0.0);
     const std::size_t per_plane = std::size_t(problem.grid.n[0]) * std::size_t(problem.grid.n[1]);
     plane_first_.assign(std::size_t(problem.grid.n[2]) + 1, 0);
@@ -47,11 +45,7 @@ void PmlCorrectionCpu<Real>::reset(const std::array<const Real*, 3>& u_prev, con
     std::fill(moments_prev_.begin(), moments_prev_.end(), 0.0);
     fresh_ = true;
     std::fill(node_psi_.begin(), node_psi_.end(), 0.0);
-    for (std::size_t q = 0; q < tables_.node.size(); ++q)
-        for (int c = 0; c < 3; ++c) {
-            y_[3 * q + std::size_t(c)] = tables_.node_scale[q] * double(u[c][tables_.node[q]]);
-            y_prev_[3 * q + std::size_t(c)] = tables_.node_scale[q] * double(u_prev[c][tables_.node[q]]);
-        }
+    pml_reset_nodes(tables_, u_prev, u, y_, y_prev_);
 }
 
 template <class Real>
@@ -163,33 +157,8 @@ void PmlCorrectionCpu<Real>::add_element_forces(const std::array<const Real*, 3>
 template <class Real>
 void PmlCorrectionCpu<Real>::update_nodes(const std::array<const Real*, 3>& u, const std::array<const Real*, 3>& f,
                                           const std::array<Real*, 3>& u_next) {
-    const PmlTables& t = tables_;
-    const double h = 0.5 * problem_.dt * problem_.rayleigh.alpha;  // Rayleigh's mass term, on y
-    const double one_minus_h = 1.0 - h, inv_one_plus_h = 1.0 / (1.0 + h);
-    const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(t.node.size());
-#pragma omp parallel
-    {
-        const FlushDenormalsScope no_subnormals;
-#pragma omp for schedule(static)
-        for (std::ptrdiff_t qq = 0; qq < count; ++qq) {
-            const std::size_t q = std::size_t(qq), n = t.node[q];
-            const double a = node_dt2_inv_mass_[q];
-            if (a == 0) continue;  // fixed: the update already held it
-            const std::size_t p0 = t.node_first_pole[q];
-            const int poles = int(t.node_first_pole[q + 1] - p0);
-            for (int c = 0; c < 3; ++c) {
-                const std::size_t v = 3 * q + std::size_t(c);
-                const double y_next = (2.0 * y_[v] - one_minus_h * y_prev_[v] - a * double(f[c][n])) * inv_one_plus_h;
-                const double u_plus = pml_node_update(y_next, double(u[c][n]), t.node_scale[q],
-                                                      t.node_newton.data() + p0, t.node_poles.decay.data() + p0,
-                                                      t.node_poles.w_old.data() + p0, t.node_poles.w_new.data() + p0,
-                                                      poles, node_psi_.data() + 3 * p0 + std::size_t(c), 3);
-                y_prev_[v] = y_[v];
-                y_[v] = y_next;
-                u_next[c][n] = static_cast<Real>(u_plus);
-            }
-        }
-    }
+    pml_update_nodes(tables_, 0.5 * problem_.dt * problem_.rayleigh.alpha, node_dt2_inv_mass_, u, f, u_next, y_,
+                     y_prev_, node_psi_);
 }
 
 template class PmlCorrectionCpu<double>;

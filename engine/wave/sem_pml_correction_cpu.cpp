@@ -7,6 +7,7 @@
 
 #include "core/float_env.hpp"
 #include "wave/pml_element_kernel.hpp"
+#include "wave/pml_nodes_cpu.hpp"
 #include "wave/sem_element_kernel.hpp"
 
 namespace voxwave {
@@ -39,10 +40,7 @@ SemPmlCorrectionCpu<Real>::SemPmlCorrectionCpu(const WaveProblem& problem, const
     node_psi_.assign(tables_.node_poles.size() * 3, 0.0);
     y_.assign(tables_.node.size() * 3, 0.0);
     y_prev_.assign(tables_.node.size() * 3, 0.0);
-    const std::vector<std::size_t>& fixed = problem.boundary.fixed_nodes;
-    for (std::size_t n : tables_.node)
-        node_dt2_inv_mass_.push_back(
-            std::binary_search(fixed.begin(), fixed.end(), n) ? 0.0 : problem.dt * problem.dt / problem.node_mass[n]);
+    node_dt2_inv_mass_ = pml_node_dt2_inv_mass(tables_, problem);
 }
 
 template <class Real>
@@ -50,11 +48,7 @@ void SemPmlCorrectionCpu<Real>::reset(const Real* u_prev, const Real* u) {
     std::fill(psi_.begin(), psi_.end(), 0.0);
     std::fill(gradient_prev_.begin(), gradient_prev_.end(), 0.0);
     std::fill(node_psi_.begin(), node_psi_.end(), 0.0);
-    for (std::size_t q = 0; q < tables_.node.size(); ++q)
-        for (std::size_t c = 0; c < 3; ++c) {
-            y_[3 * q + c] = tables_.node_scale[q] * double(u[c * nn_ + tables_.node[q]]);
-            y_prev_[3 * q + c] = tables_.node_scale[q] * double(u_prev[c * nn_ + tables_.node[q]]);
-        }
+    pml_reset_nodes<Real>(tables_, {u_prev, u_prev + nn_, u_prev + 2 * nn_}, {u, u + nn_, u + 2 * nn_}, y_, y_prev_);
 }
 
 template <class Real>
@@ -222,32 +216,9 @@ void SemPmlCorrectionCpu<Real>::add_element_forces(const Real* u, const Real* u_
 
 template <class Real>
 void SemPmlCorrectionCpu<Real>::update_nodes(const Real* u, const Real* f, Real* u_next) {
-    const PmlTables& t = tables_;
-    const double h = 0.5 * problem_.dt * problem_.rayleigh.alpha;  // Rayleigh's mass term, on y
-    const double one_minus_h = 1.0 - h, inv_one_plus_h = 1.0 / (1.0 + h);
-    const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(t.node.size());
-#pragma omp parallel
-    {
-        const FlushDenormalsScope no_subnormals;
-#pragma omp for schedule(static)
-        for (std::ptrdiff_t qq = 0; qq < count; ++qq) {
-            const std::size_t q = std::size_t(qq), n = t.node[q];
-            const double a = node_dt2_inv_mass_[q];
-            if (a == 0) continue;  // fixed: the update already held it
-            const std::size_t p0 = t.node_first_pole[q];
-            const int poles = int(t.node_first_pole[q + 1] - p0);
-            for (std::size_t c = 0; c < 3; ++c) {
-                const std::size_t v = 3 * q + c, at = c * nn_ + n;
-                const double y_next = (2.0 * y_[v] - one_minus_h * y_prev_[v] - a * double(f[at])) * inv_one_plus_h;
-                u_next[at] = static_cast<Real>(
-                    pml_node_update(y_next, double(u[at]), t.node_scale[q], t.node_newton.data() + p0,
-                                    t.node_poles.decay.data() + p0, t.node_poles.w_old.data() + p0,
-                                    t.node_poles.w_new.data() + p0, poles, node_psi_.data() + 3 * p0 + c, 3));
-                y_prev_[v] = y_[v];
-                y_[v] = y_next;
-            }
-        }
-    }
+    pml_update_nodes<Real>(tables_, 0.5 * problem_.dt * problem_.rayleigh.alpha, node_dt2_inv_mass_,
+                           {u, u + nn_, u + 2 * nn_}, {f, f + nn_, f + 2 * nn_},
+                           {u_next, u_next + nn_, u_next + 2 * nn_}, y_, y_prev_, node_psi_);
 }
 
 template class SemPmlCorrectionCpu<double>;

@@ -212,7 +212,7 @@ class DistributedCpuSem : public ::testing::TestWithParam<SemCase> {};
 
 TEST_P(DistributedCpuSem, TracesEqualTheOneProcessRun) {
     const SemCase& c = GetParam();
-    expect_same_traces(sem_seam_scene(g_world->size(), c, c.order == 4 ? 120 : 200),
+    expect_same_traces(sem_seam_scene(g_world->size(), c, c.order == 2 ? 200 : 100),
                        Case{Method::Sem, c.precision, c.tolerance}, {});
 }
 
@@ -220,7 +220,7 @@ TEST_P(DistributedCpuSem, TracesEqualTheOneProcessRun) {
 // the second phase.
 TEST_P(DistributedCpuSem, BoxesCutAlongYAndZGiveTheSameTraces) {
     const SemCase& c = GetParam();
-    Scene s = sem_seam_scene(g_world->size(), c, c.order == 4 ? 120 : 200);
+    Scene s = sem_seam_scene(g_world->size(), c, c.order == 2 ? 200 : 100);
     Source extra = s.sources.front();
     extra.name = "y seam";
     extra.position = {0.144, 0.064, 0.192};
@@ -242,7 +242,7 @@ INSTANTIATE_TEST_SUITE_P(Orders, DistributedCpuSem,
 // the layers, the rebar and the void.
 TEST(DistributedCpuSem, WithAPmlTracesEqualTheOneProcessRun) {
     const SemCase c{2, Precision::Fp64, 1e-12};
-    Scene s = sem_seam_scene(g_world->size(), c, 150);
+    Scene s = sem_seam_scene(g_world->size(), c, 100);
     s.boundary.absorbing = {{"x-", "x+", "y-", "y+", "z-"}, 0.032, "pml"};
     s.receivers.erase(s.receivers.begin());  // the layer ends on held faces: no receiver on z = 0
     expect_same_traces(s, Case{Method::Sem, c.precision, c.tolerance}, {});
