@@ -117,6 +117,13 @@ struct PmlTables {
     std::vector<double> node_newton;  // a_k per node pole
 
     bool empty() const { return element.empty() && node.empty(); }
+    // What the tables hold (a layer pass's memory_bytes adds its memory variables).
+    std::size_t bytes() const {
+        const std::size_t doubles = 4 * (element_poles.size() + node_poles.size()) + filter_const.size() +
+                                    filter_newton.size() + node_scale.size() + node_newton.size();
+        const std::size_t indices = element.size() + element_first_pole.size() + node.size() + node_first_pole.size();
+        return doubles * sizeof(double) + indices * sizeof(std::size_t);
+    }
 };
 
 // The tables of layer on grid g (whose voids carry no element), node masses `node_mass` (the

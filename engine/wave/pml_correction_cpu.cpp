@@ -50,14 +50,9 @@ void PmlCorrectionCpu<Real>::reset(const std::array<const Real*, 3>& u_prev, con
 
 template <class Real>
 std::size_t PmlCorrectionCpu<Real>::memory_bytes() const {
-    const PmlTables& t = tables_;
     const std::size_t doubles = psi_.size() + moments_prev_.size() + node_psi_.size() + y_.size() + y_prev_.size() +
-                                node_dt2_inv_mass_.size() + forces_.size() +
-                                4 * (t.element_poles.size() + t.node_poles.size()) + t.filter_const.size() +
-                                t.filter_newton.size() + t.node_scale.size() + t.node_newton.size();
-    const std::size_t indices =
-        t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size() + plane_first_.size();
-    return doubles * sizeof(double) + indices * sizeof(std::size_t);
+                                node_dt2_inv_mass_.size() + forces_.size();
+    return doubles * sizeof(double) + plane_first_.size() * sizeof(std::size_t) + tables_.bytes();
 }
 
 template <class Real>

@@ -53,14 +53,9 @@ void SemPmlCorrectionCpu<Real>::reset(const Real* u_prev, const Real* u) {
 
 template <class Real>
 std::size_t SemPmlCorrectionCpu<Real>::memory_bytes() const {
-    const PmlTables& t = tables_;
     const std::size_t doubles = psi_.size() + gradient_prev_.size() + forces_.size() + node_psi_.size() + y_.size() +
-                                y_prev_.size() + node_dt2_inv_mass_.size() +
-                                4 * (t.element_poles.size() + t.node_poles.size()) + t.filter_const.size() +
-                                t.filter_newton.size() + t.node_scale.size() + t.node_newton.size();
-    const std::size_t indices =
-        t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size() + plane_first_.size();
-    return doubles * sizeof(double) + indices * sizeof(std::size_t);
+                                y_prev_.size() + node_dt2_inv_mass_.size();
+    return doubles * sizeof(double) + plane_first_.size() * sizeof(std::size_t) + tables_.bytes();
 }
 
 template <class Real>
