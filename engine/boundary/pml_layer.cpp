@@ -194,7 +194,8 @@ PmlStretch pml_node_stretch(const PmlLayer& layer, int i, int j, int k) {
     return stretch_at(layer.node, layer.offset, {i, j, k}, std::numeric_limits<double>::infinity());
 }
 
-PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<double>& node_mass, double dt) {
+PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<double>& node_mass, double dt,
+                     int node_planes_per_element) {
     PmlTables t;
     if (layer.empty()) return t;
     if (layer.n != g.n) throw RuntimeError("PML layer: its profiles describe another grid");
@@ -269,10 +270,14 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
         const int at = idx + (p.empty() ? 0 : layer.offset[std::size_t(a)]);
         return at >= 0 && at < whole;
     };
-    for (int k = 0; k <= g.n[2]; ++k)
-        for (int j = 0; j <= g.n[1]; ++j)
-            for (int i = 0; i <= g.n[0]; ++i) {
-                const std::size_t n = g.node_index(i, j, k);
+    const int P = node_planes_per_element;
+    const std::size_t mx = std::size_t(P * g.n[0] + 1), my = std::size_t(P * g.n[1] + 1);
+    // The elements around node plane i along an axis: [first, i / P].
+    auto first = [P](int i) { return i % P == 0 ? i / P - 1 : i / P; };
+    for (int k = 0; k <= P * g.n[2]; ++k)
+        for (int j = 0; j <= P * g.n[1]; ++j)
+            for (int i = 0; i <= P * g.n[0]; ++i) {
+                const std::size_t n = std::size_t(i) + mx * (std::size_t(j) + my * std::size_t(k));
                 if (!(node_mass[n] > 0)) continue;
                 struct Around {
                     double weight;
@@ -280,9 +285,9 @@ PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vecto
                 };
                 std::vector<Around> around;
                 bool stretched = false;
-                for (int c = k - 1; c <= k; ++c)
-                    for (int b = j - 1; b <= j; ++b)
-                        for (int a = i - 1; a <= i; ++a) {
+                for (int c = first(k); c <= k / P; ++c)
+                    for (int b = first(j); b <= j / P; ++b)
+                        for (int a = first(i); a <= i / P; ++a) {
                             if (!inside(0, a) || !inside(1, b) || !inside(2, c)) continue;
                             around.push_back({1.0, stretch_at(layer.element, layer.offset, {a, b, c}, d_max)});
                             stretched = stretched || !around.back().s.identity();

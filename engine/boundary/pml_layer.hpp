@@ -117,11 +117,21 @@ struct PmlTables {
     std::vector<double> node_newton;  // a_k per node pole
 
     bool empty() const { return element.empty() && node.empty(); }
+    // What the tables hold (a layer pass's memory_bytes adds its memory variables).
+    std::size_t bytes() const {
+        const std::size_t doubles = 4 * (element_poles.size() + node_poles.size()) + filter_const.size() +
+                                    filter_newton.size() + node_scale.size() + node_newton.size();
+        const std::size_t indices = element.size() + element_first_pole.size() + node.size() + node_first_pole.size();
+        return doubles * sizeof(double) + indices * sizeof(std::size_t);
+    }
 };
 
 // The tables of layer on grid g (whose voids carry no element), node masses `node_mass` (the
-// nodes without mass are not moved), step dt.
-PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<double>& node_mass, double dt);
+// nodes without mass are not moved), step dt. The nodes are the voxel corners, or with
+// `node_planes_per_element` P > 1 a grid of P n_a + 1 nodes along each axis (sem's GLL nodes):
+// a node inside an element along an axis has that element alone around it along the axis.
+PmlTables pml_tables(const PmlLayer& layer, const VoxelGrid& g, const std::vector<double>& node_mass, double dt,
+                     int node_planes_per_element = 1);
 
 // The layer's elements by class: elements with the same depths into the layer along each axis
 // have the same poles and filter coefficients, so a correction pass reads them from a few

@@ -55,7 +55,8 @@ WaveProblem turn_axes(const WaveProblem& p, const AxisTurn& t) {
     if (t.identity()) return p;
     const VoxelGrid& g = p.grid;
     const IndexMap elements{t.from, g.n};
-    const IndexMap nodes{t.from, {g.n[0] + 1, g.n[1] + 1, g.n[2] + 1}};
+    const int P = p.node_planes_per_element();  // the voxel corners, or sem's GLL nodes
+    const IndexMap nodes{t.from, {P * g.n[0] + 1, P * g.n[1] + 1, P * g.n[2] + 1}};
     WaveProblem q = p;
     q.grid.n = {g.n[std::size_t(t.from[0])], g.n[std::size_t(t.from[1])], g.n[std::size_t(t.from[2])]};
     q.grid.origin = turn_vec(g.origin, t.from);

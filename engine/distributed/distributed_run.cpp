@@ -25,6 +25,13 @@ int exit_code_of(const std::exception& e) {
     return 3;
 }
 
+// The CUDA SEM engine has no ghost exchange (its colour-scheduled step writes a third state
+// buffer that the exchange would have to fill): sem runs on several ranks on the CPU engine.
+void check_distributed_backend(const WaveProblem& whole, Backend b) {
+    if (b == Backend::Cuda && whole.method == Method::Sem)
+        throw InputError("", "backend", "sem runs on several ranks with the CPU engine only; pass --backend cpu");
+}
+
 }  // namespace
 
 ProcessGrid resolve_process_grid(const VoxelGrid& grid, int ranks, const ProcessGrid& asked, const std::string& field) {
@@ -51,8 +58,9 @@ SubdomainSetup prepare_subdomain(const WaveProblem& original, const MpiWorld& wo
     s.backend = resolve_backend(whole.backend, s.backend_note);
     if (!world.all(s.backend == Backend::Cuda) && !world.all(s.backend == Backend::Cpu))
         throw InputError("", "backend", "some ranks have a CUDA device and others do not; pass --backend cpu or cuda");
+    check_distributed_backend(whole, s.backend);
     s.mine = make_subdomain_problem(whole, mine);
-    HaloPlan plan = halo_plan(mine);
+    HaloPlan plan = halo_plan(mine, whole.node_planes_per_element());
     if (s.backend == Backend::Cpu) {
         s.exchange = std::make_unique<MpiHaloExchange>(world, std::move(plan));
         return s;
@@ -83,9 +91,10 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
     } else {
         resolve_process_grid(whole.grid, world.size(), options.grid, options.grid_field);
     }
-    // The boxes share corner-node planes; the spectral elements' GLL planes are not cut yet.
-    if (whole.method == Method::Sem)
-        throw InputError("", "run.method", "sem has no distributed runs yet; run it in one process");
+    {
+        std::string backend_note;  // the same on every rank: refused here, before anything collective
+        check_distributed_backend(whole, resolve_backend(whole.backend, backend_note));
+    }
     SubdomainSetup setup;
     try {
         setup = prepare_subdomain(whole, world, options);
@@ -212,7 +221,10 @@ SliceImage gather_slice(const MpiWorld& world, const SubdomainSetup& setup, cons
     const int width = n1[std::size_t(wa)], height = n1[std::size_t(hb)];
     const Subdomain& d = setup.mine.sub;
     const VoxelGrid& local = setup.mine.problem.grid;
-    const std::size_t nn = local.node_count(), lx = std::size_t(local.n[0] + 1), ly = std::size_t(local.n[1] + 1);
+    // The slice shows the voxel corners; sem's states are on its GLL grid, P node planes per element.
+    const int P = setup.mine.problem.node_planes_per_element();
+    const std::size_t nn = setup.mine.problem.node_count(), lx = std::size_t(P * local.n[0] + 1),
+                      ly = std::size_t(P * local.n[1] + 1);
     const std::array<int, 3> g0 = d.g0();
     std::array<int, 3> turned_n{};  // the turned model's elements along each axis
     for (std::size_t a = 0; a < 3; ++a) turned_n[a] = whole.n[std::size_t(setup.turn.from[a])];
@@ -239,8 +251,8 @@ SliceImage gather_slice(const MpiWorld& world, const SubdomainSetup& setup, cons
                 owned = owned && ((t[x] >= d.e0[x] && t[x] < d.e1[x]) || (t[x] == turned_n[x] && d.e1[x] == t[x]));
             }
             if (!owned) continue;
-            const std::size_t node =
-                std::size_t(t[0] - g0[0]) + lx * (std::size_t(t[1] - g0[1]) + ly * std::size_t(t[2] - g0[2]));
+            const std::size_t node = std::size_t(P * (t[0] - g0[0])) +
+                                     lx * (std::size_t(P * (t[1] - g0[1])) + ly * std::size_t(P * (t[2] - g0[2])));
             pixels.push_back(static_cast<long long>(a) + static_cast<long long>(width) * b);
             values.push_back(slice_value(q, uc, pc, node, 1.0 / dt));
         }

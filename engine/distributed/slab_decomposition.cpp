@@ -121,10 +121,11 @@ std::vector<Subdomain> partition_boxes(const VoxelGrid& grid, const ProcessGrid&
     return out;
 }
 
-HaloPlan halo_plan(const Subdomain& sub) {
+HaloPlan halo_plan(const Subdomain& sub, int planes_per_element) {
     HaloPlan plan;
     const std::array<int, 3> g0 = sub.g0(), g1 = sub.g1();
-    for (std::size_t a = 0; a < 3; ++a) plan.nodes[a] = g1[a] - g0[a] + 1;
+    const int P = planes_per_element;
+    for (std::size_t a = 0; a < 3; ++a) plan.nodes[a] = P * (g1[a] - g0[a]) + 1;
     for (int axis : {2, 1, 0}) {
         if (sub.ranks[std::size_t(axis)] == 1) continue;
         HaloPhase phase;
@@ -136,9 +137,10 @@ HaloPlan halo_plan(const Subdomain& sub) {
             t.neighbour = sub.neighbour(axis, side);
             t.side = side;
             t.send.hi = t.recv.hi = plan.nodes;  // the whole local extent along the other axes
-            // Local node 0 (or `last`) is the ghost, 1 (last - 1) the seam both sides compute, and
-            // 2 (last - 2) the neighbour's ghost.
-            const int send = side == 0 ? 2 : last - 2, recv = side == 0 ? 0 : last;
+            // Local node plane 0 (or `last`) is the ghost, P (last - P) the seam both sides compute
+            // (with the ghost element's inner planes between), and 2 P (last - 2 P) the
+            // neighbour's ghost.
+            const int send = side == 0 ? 2 * P : last - 2 * P, recv = side == 0 ? 0 : last;
             t.send.lo[std::size_t(axis)] = send;
             t.send.hi[std::size_t(axis)] = send + 1;
             t.recv.lo[std::size_t(axis)] = recv;
@@ -172,31 +174,46 @@ SubdomainProblem make_subdomain_problem(const WaveProblem& whole, const Subdomai
     p.method = whole.method;
     p.precision = whole.precision;
     p.stages = whole.stages;
+    p.order = whole.order;
     p.backend = whole.backend;
     p.dt = whole.dt;
     p.dt_stable = whole.dt_stable;
     p.steps = whole.steps;
     p.rayleigh = whole.rayleigh;
 
-    const std::size_t wx = std::size_t(g.n[0] + 1), wy = std::size_t(g.n[1] + 1);
-    const std::size_t lx = std::size_t(p.grid.n[0] + 1), ly = std::size_t(p.grid.n[1] + 1);
+    // Node coordinates: P node planes per element plane (the voxel corners: 1; sem: p), so
+    // element plane e starts at node plane P e.
+    const int P = whole.node_planes_per_element();
+    const std::array<int, 3> n0{P * g0[0], P * g0[1], P * g0[2]}, n1{P * g1[0], P * g1[1], P * g1[2]};
+    const std::array<int, 3> wn{P * g.n[0], P * g.n[1], P * g.n[2]};  // the whole node grid's last planes
+    const std::size_t wx = std::size_t(wn[0] + 1), wy = std::size_t(wn[1] + 1);
+    const std::size_t lx = std::size_t(n1[0] - n0[0] + 1), ly = std::size_t(n1[1] - n0[1] + 1);
     // Local index of global node `n`, or false when it lies outside the extended box.
     auto local = [&](std::size_t n, std::size_t& l, std::array<int, 3>* at = nullptr) {
         const std::array<int, 3> c{int(n % wx), int((n / wx) % wy), int(n / (wx * wy))};
         for (std::size_t a = 0; a < 3; ++a)
-            if (c[a] < g0[a] || c[a] > g1[a]) return false;
-        l = std::size_t(c[0] - g0[0]) + lx * (std::size_t(c[1] - g0[1]) + ly * std::size_t(c[2] - g0[2]));
+            if (c[a] < n0[a] || c[a] > n1[a]) return false;
+        l = std::size_t(c[0] - n0[0]) + lx * (std::size_t(c[1] - n0[1]) + ly * std::size_t(c[2] - n0[2]));
         if (at) *at = c;
         return true;
     };
-    p.node_mass.resize(p.grid.node_count());
+    p.node_mass.resize(lx * ly * std::size_t(n1[2] - n0[2] + 1));
     std::size_t l = 0;
-    for (int k = g0[2]; k <= g1[2]; ++k)
-        for (int j = g0[1]; j <= g1[1]; ++j)
-            for (int i = g0[0]; i <= g1[0]; ++i) p.node_mass[l++] = whole.node_mass[g.node_index(i, j, k)];
-    p.boundary = whole.boundary.node_box(g.n, g0, g1);
+    for (int k = n0[2]; k <= n1[2]; ++k)
+        for (int j = n0[1]; j <= n1[1]; ++j)
+            for (int i = n0[0]; i <= n1[0]; ++i)
+                p.node_mass[l++] = whole.node_mass[std::size_t(i) + wx * (std::size_t(j) + wy * std::size_t(k))];
+    if (P == 1) {
+        p.boundary = whole.boundary.node_box(g.n, g0, g1);
+    } else {
+        // The nodes' data by node box, the PML's element profiles by element box.
+        BoundaryNodes nodes_only = whole.boundary;
+        nodes_only.pml = {};
+        p.boundary = nodes_only.node_box(wn, n0, n1);
+        p.boundary.pml = whole.boundary.pml.element_box(g0, p.grid.n);
+    }
     // The ghost nodes: held here, filled from the neighbours after each step.
-    const HaloPlan plan = halo_plan(sub);
+    const HaloPlan plan = halo_plan(sub, P);
     for (const HaloPhase& ph : plan.phases)
         for (const HaloTransfer& t : ph.transfers)
             for (std::size_t i = 0; i < t.recv.count(); ++i)
@@ -215,7 +232,8 @@ SubdomainProblem make_subdomain_problem(const WaveProblem& whole, const Subdomai
         std::array<int, 3> c{};
         if (!local(n, l, &c)) return false;
         for (std::size_t a = 0; a < 3; ++a)
-            if (!((c[a] >= sub.e0[a] && c[a] < sub.e1[a]) || (c[a] == g.n[a] && sub.e1[a] == g.n[a]))) return false;
+            if (!((c[a] >= P * sub.e0[a] && c[a] < P * sub.e1[a]) || (c[a] == wn[a] && sub.e1[a] == g.n[a])))
+                return false;
         return true;
     };
     for (std::size_t r = 0; r < whole.receivers.size(); ++r) {

@@ -70,8 +70,11 @@ struct Subdomain {
 std::vector<Subdomain> partition_boxes(const VoxelGrid& grid, const ProcessGrid& g);
 
 // The ghost exchange of `sub` (wave/halo_exchange.hpp): per cut axis, z first, the owned node
-// planes next to each seam out and the ghost node plane in.
-HaloPlan halo_plan(const Subdomain& sub);
+// planes next to each seam out and the ghost node plane in. `planes_per_element`: node planes
+// per element plane (WaveProblem::node_planes_per_element; sem's GLL grid has p). Only the
+// outermost ghost node plane is received: the ghost element's inner node planes see all their
+// elements here (the ghost element alone), so they are computed like the owned ones.
+HaloPlan halo_plan(const Subdomain& sub, int planes_per_element = 1);
 
 struct SubdomainProblem {
     Subdomain sub;
@@ -84,7 +87,8 @@ struct SubdomainProblem {
     std::vector<std::size_t> snapshot_point_of;
 };
 
-// The subdomain's part of `whole`: its extended box's elements, the whole model's masses and
+// The subdomain's part of `whole` (on its node grid: the voxel corners or sem's GLL nodes): its
+// extended box's elements, the whole model's masses and
 // boundary data on its nodes (BoundaryNodes::node_box) with the ghost nodes held, every source
 // on its nodes (every copy of a node takes the same force), and the receivers and snapshot points
 // it owns (a node on a seam belongs to the box above along that axis; the last node plane to the

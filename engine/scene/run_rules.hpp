@@ -32,9 +32,12 @@ inline constexpr int kSemMaxOrder = 4;
 constexpr bool sem_order_allowed(std::int64_t order) { return order >= kSemMinOrder && order <= kSemMaxOrder; }
 static_assert(RunSpec{}.order == kSemMaxOrder);
 
-// The spectral elements have no PML pass yet (its stretched stiffness is written for the voxel
-// element's moments): a sem scene with a PML face is refused; the sponge works.
-constexpr bool method_has_pml(Method method) { return method != Method::Sem; }
+// Every method has a PML on the CPU engine. The spectral elements' CUDA engine has no layer pass
+// yet (wave/sem_pml_correction_cpu.hpp is the CPU one): a sem run with a PML face refuses the
+// CUDA backend (validate_scene when the scene names it, the engine when auto picks it).
+constexpr bool method_has_pml(Method method, Backend backend) {
+    return method != Method::Sem || backend != Backend::Cuda;
+}
 
 // TCOVFEM computes in INT8 digits and an FP64 diagonal: it has no FP32 variant. VFEM and OVFEM
 // run in both precisions.

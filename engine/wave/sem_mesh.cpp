@@ -62,6 +62,9 @@ BoundaryNodes sem_boundary_nodes(const BoundaryConditions& bc, const SemMesh& me
             upper[a].push_back(g.n[a] * g.spacing - mesh.offset(i));
         }
     out.node_damping = sponge_node_damping(bc, lower, upper, vp_max);
+    // The PML's profiles are per element plane (an element's stretch is constant over it), so
+    // they are the voxel grid's; its node tables are built on the GLL grid (pml_tables).
+    out.pml = pml_layer(bc, g, vp_max);
 
     std::vector<std::size_t> fixed;
     for (const Vec3& p : bc.fixed_points) {
@@ -69,7 +72,8 @@ BoundaryNodes sem_boundary_nodes(const BoundaryConditions& bc, const SemMesh& me
         fixed.push_back(mesh.node_index(n[0], n[1], n[2]));
     }
     for (int f = 0; f < 6; ++f) {
-        if (!bc.faces[std::size_t(f)].fixed) continue;
+        // A PML ends on a held face, as the voxel grid's (boundary_nodes).
+        if (!bc.faces[std::size_t(f)].fixed && bc.faces[std::size_t(f)].absorbing != AbsorbingType::Pml) continue;
         const int axis = face_axis(f), at = face_is_upper(f) ? mesh.n[axis] - 1 : 0;
         for (int k = 0; k < mesh.n[2]; ++k)
             for (int j = 0; j < mesh.n[1]; ++j)

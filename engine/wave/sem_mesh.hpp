@@ -43,8 +43,8 @@ std::array<int, 3> sem_nearest_node(const SemMesh& mesh, const VoxelGrid& g, con
 std::vector<double> sem_node_masses(const SemMesh& mesh, const VoxelGrid& g, const std::vector<Material>& materials);
 
 // The boundary on the GLL nodes: the sponge evaluated at each node's distances from the faces,
-// fixed faces hold every node on them, fixed points their nearest GLL node. bc has no PML
-// (method_has_pml: validate_scene refuses it for sem).
+// fixed faces (and a PML's outer faces) hold every node on them, fixed points their nearest GLL
+// node; the PML's profiles by element plane (sem_pml_correction_cpu.hpp).
 BoundaryNodes sem_boundary_nodes(const BoundaryConditions& bc, const SemMesh& mesh, const VoxelGrid& g, double vp_max);
 
 }  // namespace voxwave

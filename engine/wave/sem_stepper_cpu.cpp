@@ -46,6 +46,7 @@ SemTimeStepperCpu<Real>::SemTimeStepperCpu(const WaveProblem& problem)
     }
     sources_ = problem.sources;
     for (auto& s : sources_) s.node = order_.index(s.node);
+    if (problem.boundary.has_pml()) pml_ = std::make_unique<SemPmlCorrectionCpu<Real>>(problem, mesh_, order_);
 }
 
 template <class Real>
@@ -135,6 +136,7 @@ void SemTimeStepperCpu<Real>::set_state(const std::vector<double>& u_prev, const
                             prev = stepper_state<Real>(u_prev, 3, nn_, held);
     u_ = order_.from_natural<Real>(next.data(), 3, Real(0));
     up_ = order_.from_natural<Real>(prev.data(), 3, Real(0));
+    if (pml_) pml_->reset(up_.data(), u_.data());
 }
 
 template <class Real>
@@ -157,32 +159,108 @@ std::vector<double> SemTimeStepperCpu<Real>::stiffness_times(const std::vector<d
 
 template <class Real>
 std::size_t SemTimeStepperCpu<Real>::memory_bytes() const {
-    std::size_t n = u_.size() + up_.size() + dt2_inv_mass_.size() + inv_one_plus_h_.size() + one_minus_h_.size() +
-                    workspace_.bottom.size() + workspace_.top.size();
+    std::size_t n = u_.size() + up_.size() + f_.size() + halo_.size() + dt2_inv_mass_.size() + inv_one_plus_h_.size() +
+                    one_minus_h_.size() + workspace_.bottom.size() + workspace_.top.size();
     for (const auto& v : workspace_.planes) n += v.size();
     std::size_t scratch = 0;
     for (const auto& v : workspace_.scratch) scratch += v.size() * sizeof(v[0]);
-    return n * sizeof(Real) + scratch;
+    return n * sizeof(Real) + scratch + (pml_ ? pml_->memory_bytes() : 0);
+}
+
+template <class Real>
+void SemTimeStepperCpu<Real>::step_with_pml() {
+    // Entries that hold no node get a zero force and a zero dt^2 / m from the product, so the
+    // update keeps them at zero as the fused step does.
+    if (f_.empty()) f_.assign(3 * ns_, Real(0));
+    apply(u_.data(), beta_over_dt_ != Real(0) ? up_.data() : nullptr, beta_over_dt_, f_.data());
+    pml_->add_element_forces(u_.data(), up_.data(), beta_over_dt_, f_.data());
+    const std::ptrdiff_t ns = static_cast<std::ptrdiff_t>(ns_);
+    const Real* __restrict a = dt2_inv_mass_.data();
+    const Real* __restrict ih = inv_one_plus_h_.data();
+    const Real* __restrict mh = one_minus_h_.data();
+    const bool uniform = uniform_h_;
+    const Real ih0 = ih[0], mh0 = mh[0];
+#pragma omp parallel
+    {
+        const FlushDenormalsScope no_subnormals;
+        for (std::size_t c = 0; c < 3; ++c) {
+            const Real* __restrict u = u_.data() + c * ns_;
+            const Real* __restrict f = f_.data() + c * ns_;
+            Real* __restrict up = up_.data() + c * ns_;  // becomes u+ in place
+            if (uniform) {
+#pragma omp for simd schedule(static) nowait
+                for (std::ptrdiff_t i = 0; i < ns; ++i)
+                    up[i] = central_difference_node(u[i], up[i], a[i] * f[i], mh0, ih0);
+            } else {
+#pragma omp for simd schedule(static) nowait
+                for (std::ptrdiff_t i = 0; i < ns; ++i)
+                    up[i] = central_difference_node(u[i], up[i], a[i] * f[i], mh[i], ih[i]);
+            }
+        }
+    }
+    pml_->update_nodes(u_.data(), f_.data(), up_.data());
 }
 
 template <class Real>
 void SemTimeStepperCpu<Real>::step(std::int64_t n) {
-    switch (problem_.order) {
-        case 2:
-            step_order<2>();
-            break;
-        case 3:
-            step_order<3>();
-            break;
-        case 4:
-            step_order<4>();
-            break;
-        default:
-            throw std::logic_error("SemTimeStepperCpu: order outside the run rules");
+    if (pml_) {
+        step_with_pml();
+    } else {
+        switch (problem_.order) {
+            case 2:
+                step_order<2>();
+                break;
+            case 3:
+                step_order<3>();
+                break;
+            case 4:
+                step_order<4>();
+                break;
+            default:
+                throw std::logic_error("SemTimeStepperCpu: order outside the run rules");
+        }
     }
     add_point_sources(sources_, double(n) * problem_.dt, 3, ns_, dt2_inv_mass_.data(), inv_one_plus_h_.data(),
                       uniform_h_, up_.data());
     u_.swap(up_);
+    if (exchange_) exchange_ghosts();
+}
+
+template <class Real>
+void SemTimeStepperCpu<Real>::set_halo_exchange(HaloExchange* exchange) {
+    if (exchange && exchange->plan().node_count() != nn_)
+        throw std::logic_error("SemTimeStepperCpu: the exchange's plan is not of this node grid");
+    exchange_ = exchange;
+    if (exchange_)
+        halo_.assign(3 * nn_, Real(0));
+    else
+        halo_.clear();
+}
+
+template <class Real>
+void SemTimeStepperCpu<Real>::exchange_ghosts() {
+    const HaloPlan& plan = exchange_->plan();
+    const std::size_t nx = std::size_t(plan.nodes[0]), ny = std::size_t(plan.nodes[1]);
+    // f(entry in halo_, entry in u_) for every node of box b: a few node planes, not the grid.
+    const auto each = [&](const NodeBox& b, const auto& f) {
+        for (int k = b.lo[2]; k < b.hi[2]; ++k)
+            for (int j = b.lo[1]; j < b.hi[1]; ++j)
+                for (int i = b.lo[0]; i < b.hi[0]; ++i)
+                    f(std::size_t(i) + nx * (std::size_t(j) + ny * std::size_t(k)), order_.index(i, j, k));
+    };
+    // Every box sent, in any phase, from u: a later phase's boxes include ghost nodes of an
+    // earlier phase, which the exchange then fills in halo_ before it packs them.
+    for (const HaloPhase& ph : plan.phases)
+        for (const HaloTransfer& t : ph.transfers)
+            each(t.send, [&](std::size_t h, std::size_t e) {
+                for (std::size_t c = 0; c < 3; ++c) halo_[c * nn_ + h] = u_[c * ns_ + e];
+            });
+    exchange_->exchange_host({halo_.data(), halo_.data() + nn_, halo_.data() + 2 * nn_});
+    for (const HaloPhase& ph : plan.phases)
+        for (const HaloTransfer& t : ph.transfers)
+            each(t.recv, [&](std::size_t h, std::size_t e) {
+                for (std::size_t c = 0; c < 3; ++c) u_[c * ns_ + e] = halo_[c * nn_ + h];
+            });
 }
 
 template class SemTimeStepperCpu<double>;

@@ -10,15 +10,19 @@
 // forces summed into a buffer of its node planes, and each node plane updated by central
 // differences as soon as its force is complete. Threads take contiguous chunks of element
 // planes; the force at a node plane between two chunks is summed in the one-thread order, so
-// the results do not depend on the thread count.
+// the results do not depend on the thread count. With a PML the step is the product, then the
+// update (sem_pml_correction_cpu.hpp adds the layer's passes between and after).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "wave/halo_exchange.hpp"
 #include "wave/sem_mesh.hpp"
 #include "wave/sem_plane_sweep_cpu.hpp"
+#include "wave/sem_pml_correction_cpu.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave {
@@ -37,13 +41,16 @@ public:
     std::vector<double> previous_displacement() const;
     // Advances from t_n = n dt to t_{n+1}, with source forces evaluated at t_n.
     void step(std::int64_t n);
+    // A subdomain of a distributed run (engine/distributed): after each step the exchange fills
+    // the ghost nodes of u with the neighbours' values (wave/halo_exchange.hpp; null: none).
+    void set_halo_exchange(HaloExchange* exchange);
     // K v for any v (SoA), without damping: energy checks and tests.
     std::vector<double> stiffness_times(const std::vector<double>& v) const;
     const std::vector<double>& node_mass() const { return problem_.node_mass; }
     double displacement_at(std::size_t node, int comp) const { return double(u_[comp * ns_ + order_.index(node)]); }
     double previous_at(std::size_t node, int comp) const { return double(up_[comp * ns_ + order_.index(node)]); }
-    // Bytes the stepper holds: state, update factors and the sweep's buffers (N + 1 node planes
-    // a thread, allocated by the first step).
+    // Bytes the stepper holds: state, update factors, the sweep's buffers (N + 1 node planes a
+    // thread, allocated by the first step), the PML's pass and the exchange's staging.
     std::size_t memory_bytes() const;
 
 private:
@@ -54,6 +61,11 @@ private:
     // The fused step of order P: the sweep hands each completed node plane to the update.
     template <int P>
     void step_order();
+    // With a PML (sem_pml_correction_cpu.hpp): the product into f, the layer's element changes
+    // added, every node updated, then the layer's nodes replaced from y (the voxel stepper's order).
+    void step_with_pml();
+    // The exchange of u (exchange_ set) through halo_.
+    void exchange_ghosts();
     SemSweepInput<Real> sweep_input() const;
 
     const WaveProblem& problem_;
@@ -70,6 +82,13 @@ private:
     Real beta_over_dt_;
     std::vector<SourceTerm> sources_;    // the problem's, their nodes in order_
     SemSweepWorkspace<Real> workspace_;  // the step's sweep buffers, kept between steps
+    HaloExchange* exchange_ = nullptr;
+    // The exchange's boxes in the x-fastest numbering it packs (halo_exchange.hpp), 3 node_count
+    // entries, allocated with the exchange: the ghost and sent nodes are copied between it and
+    // the state, which is in order_.
+    std::vector<Real> halo_;
+    std::unique_ptr<SemPmlCorrectionCpu<Real>> pml_;  // its arrays in order_
+    std::vector<Real> f_;                             // the force of the PML's two-pass step, in order_
 };
 
 extern template class SemTimeStepperCpu<double>;

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "core/progress.hpp"
 #include "scene/result.hpp"
 #include "wave/time_stepper_cuda.hpp"
@@ -67,5 +68,13 @@ private:
 
 // Runs the whole sem time loop on the GPU into `r` (as run_wave documents).
 void run_sem_cuda(const WaveProblem& problem, const ProgressFn& progress, Result& r, int device = -1);
+
+// sem's CUDA engine has no PML (method_has_pml): InputError("", "backend", ...) when `problem`
+// has a PML face, before a CUDA sem run starts (the backend resolved to cuda, auto included).
+inline void refuse_sem_cuda_pml(const WaveProblem& problem) {
+    if (problem.boundary.has_pml() && !method_has_pml(problem.method, Backend::Cuda))
+        throw InputError("", "backend",
+                         "sem's CUDA engine has no PML; pass --backend cpu or use an absorbing layer of type sponge");
+}
 
 }  // namespace voxwave

@@ -91,6 +91,9 @@ struct WaveProblem {
 
     // The method's nodes: the voxel corners, the GLL grid (sem) or the lower node plane (2D).
     std::size_t node_count() const { return node_mass.size(); }
+    // Node planes per element plane along each axis: 1 for the voxel corners, p for sem's GLL
+    // grid, whose nodes along an axis of n elements are then node_planes_per_element() n + 1.
+    int node_planes_per_element() const { return method == Method::Sem ? order : 1; }
     ElementMethod element_method() const { return method == Method::Vfem ? ElementMethod::Vfem : ElementMethod::Ovfem; }
 };
 

@@ -93,7 +93,9 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
         if (slab.exchange) throw InputError("", "grid.size", "a plane-strain (2D) scene runs in one process");
         run_plane_strain_cuda(p, progress, r, slab.cuda_device);
     } else if (b == Backend::Cuda && p.method == Method::Sem) {
-        if (slab.exchange) throw InputError("", "run.method", "sem has no distributed runs yet; run it in one process");
+        if (slab.exchange)
+            throw InputError("", "backend", "sem runs on several ranks with the CPU engine only; pass --backend cpu");
+        refuse_sem_cuda_pml(p);
         run_sem_cuda(p, progress, r, slab.cuda_device);
     } else if (b == Backend::Cuda) {
         CudaEngineOptions options;
@@ -108,11 +110,10 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
         else
             run_cpu<PlaneStrainStepperCpu<float>>(p, progress, r, nullptr);
     } else if (p.method == Method::Sem) {
-        if (slab.exchange) throw InputError("", "run.method", "sem has no distributed runs yet; run it in one process");
         if (p.precision == Precision::Fp64)
-            run_cpu<SemTimeStepperCpu<double>>(p, progress, r, nullptr);
+            run_cpu<SemTimeStepperCpu<double>>(p, progress, r, slab.exchange);
         else
-            run_cpu<SemTimeStepperCpu<float>>(p, progress, r, nullptr);
+            run_cpu<SemTimeStepperCpu<float>>(p, progress, r, slab.exchange);
     } else if (p.precision == Precision::Fp64) {
         run_cpu<CpuTimeStepper<double>>(p, progress, r, slab.exchange);
     } else {

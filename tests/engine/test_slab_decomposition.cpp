@@ -135,60 +135,72 @@ TEST(SubdomainProblem, MassesConstraintsSourcesAndReceiversOfTheWholeModel) {
 }
 
 // Each transfer's ghost box is its neighbour's send box: the same global nodes, the same order
-// (box_node), and the neighbour sends nodes it computes itself (not its own ghosts).
+// (box_node), and the neighbour sends nodes it computes itself (not its own ghosts); on the voxel
+// corners (P = 1) and on a GLL grid of P = 3 node planes per element (sem).
 TEST(HaloPlan, EveryGhostBoxIsTheNeighboursSendBoxOfOwnedNodes) {
     const WaveProblem whole = build_wave_problem(paper_scene(0.016, 1), "test");
-    for (const ProcessGrid pg : {ProcessGrid{{1, 1, 4}}, ProcessGrid{{1, 2, 2}}, ProcessGrid{{2, 2, 3}}}) {
-        SCOPED_TRACE(to_string(pg));
-        const std::vector<Subdomain> subs = partition_boxes(whole.grid, pg);
-        std::vector<HaloPlan> plans;
-        for (const Subdomain& d : subs) plans.push_back(halo_plan(d));
-        std::size_t transfers = 0;
-        for (const Subdomain& d : subs) {
-            const HaloPlan& mine = plans[std::size_t(d.index)];
-            int cut_axes = 0;
-            for (int r : pg.ranks) cut_axes += r > 1;
-            EXPECT_EQ(int(mine.phases.size()), cut_axes);
-            for (const HaloPhase& ph : mine.phases)
-                for (const HaloTransfer& t : ph.transfers) {
-                    ++transfers;
-                    const Subdomain& other = subs[std::size_t(t.neighbour)];
-                    const HaloPlan& theirs = plans[std::size_t(t.neighbour)];
-                    const HaloTransfer* back = nullptr;
-                    for (const HaloPhase& q : theirs.phases)
-                        for (const HaloTransfer& u : q.transfers)
-                            if (q.axis == ph.axis && u.neighbour == d.index) back = &u;
-                    ASSERT_NE(back, nullptr);
-                    ASSERT_EQ(back->send.count(), t.recv.count());
-                    const std::array<int, 3> g0 = d.g0(), h0 = other.g0();
-                    for (std::size_t i = 0; i < t.recv.count(); ++i) {
-                        const std::size_t a = box_node(t.recv.lo.data(), t.recv.hi.data(), std::size_t(mine.nodes[0]),
-                                                       std::size_t(mine.nodes[1]), i);
-                        const std::size_t b = box_node(back->send.lo.data(), back->send.hi.data(),
-                                                       std::size_t(theirs.nodes[0]), std::size_t(theirs.nodes[1]), i);
-                        const std::array<int, 3> ca{
-                            g0[0] + int(a % std::size_t(mine.nodes[0])),
-                            g0[1] + int((a / std::size_t(mine.nodes[0])) % std::size_t(mine.nodes[1])),
-                            g0[2] + int(a / (std::size_t(mine.nodes[0]) * std::size_t(mine.nodes[1])))};
-                        const std::array<int, 3> cb{
-                            h0[0] + int(b % std::size_t(theirs.nodes[0])),
-                            h0[1] + int((b / std::size_t(theirs.nodes[0])) % std::size_t(theirs.nodes[1])),
-                            h0[2] + int(b / (std::size_t(theirs.nodes[0]) * std::size_t(theirs.nodes[1])))};
-                        ASSERT_EQ(ca, cb) << "node " << i;
-                        // Across the phase's axis the sent node is one the sender computes: inside
-                        // its owned nodes e0 .. e1.
-                        const std::size_t ax = std::size_t(ph.axis);
-                        ASSERT_GE(cb[ax], other.e0[ax]);
-                        ASSERT_LE(cb[ax], other.e1[ax]);
+    for (const int P : {1, 3})
+        for (const ProcessGrid pg : {ProcessGrid{{1, 1, 4}}, ProcessGrid{{1, 2, 2}}, ProcessGrid{{2, 2, 3}}}) {
+            SCOPED_TRACE(to_string(pg) + " P " + std::to_string(P));
+            const std::vector<Subdomain> subs = partition_boxes(whole.grid, pg);
+            std::vector<HaloPlan> plans;
+            for (const Subdomain& d : subs) plans.push_back(halo_plan(d, P));
+            std::size_t transfers = 0;
+            for (const Subdomain& d : subs) {
+                const HaloPlan& mine = plans[std::size_t(d.index)];
+                int cut_axes = 0;
+                for (int r : pg.ranks) cut_axes += r > 1;
+                EXPECT_EQ(int(mine.phases.size()), cut_axes);
+                for (const HaloPhase& ph : mine.phases)
+                    for (const HaloTransfer& t : ph.transfers) {
+                        ++transfers;
+                        const Subdomain& other = subs[std::size_t(t.neighbour)];
+                        const HaloPlan& theirs = plans[std::size_t(t.neighbour)];
+                        const HaloTransfer* back = nullptr;
+                        for (const HaloPhase& q : theirs.phases)
+                            for (const HaloTransfer& u : q.transfers)
+                                if (q.axis == ph.axis && u.neighbour == d.index) back = &u;
+                        ASSERT_NE(back, nullptr);
+                        ASSERT_EQ(back->send.count(), t.recv.count());
+                        // Node coordinates: P node planes per element plane.
+                        std::array<int, 3> g0 = d.g0(), h0 = other.g0();
+                        for (std::size_t a = 0; a < 3; ++a) {
+                            ASSERT_EQ(mine.nodes[a], P * (d.g1()[a] - d.g0()[a]) + 1);
+                            g0[a] *= P;
+                            h0[a] *= P;
+                        }
+                        // Only the outermost ghost node plane comes in.
+                        const std::size_t axis = std::size_t(ph.axis);
+                        EXPECT_EQ(t.recv.lo[axis], t.side == 0 ? 0 : mine.nodes[axis] - 1);
+                        for (std::size_t i = 0; i < t.recv.count(); ++i) {
+                            const std::size_t a = box_node(t.recv.lo.data(), t.recv.hi.data(),
+                                                           std::size_t(mine.nodes[0]), std::size_t(mine.nodes[1]), i);
+                            const std::size_t b =
+                                box_node(back->send.lo.data(), back->send.hi.data(), std::size_t(theirs.nodes[0]),
+                                         std::size_t(theirs.nodes[1]), i);
+                            const std::array<int, 3> ca{
+                                g0[0] + int(a % std::size_t(mine.nodes[0])),
+                                g0[1] + int((a / std::size_t(mine.nodes[0])) % std::size_t(mine.nodes[1])),
+                                g0[2] + int(a / (std::size_t(mine.nodes[0]) * std::size_t(mine.nodes[1])))};
+                            const std::array<int, 3> cb{
+                                h0[0] + int(b % std::size_t(theirs.nodes[0])),
+                                h0[1] + int((b / std::size_t(theirs.nodes[0])) % std::size_t(theirs.nodes[1])),
+                                h0[2] + int(b / (std::size_t(theirs.nodes[0]) * std::size_t(theirs.nodes[1])))};
+                            ASSERT_EQ(ca, cb) << "node " << i;
+                            // Across the phase's axis the sent node is one the sender computes: inside
+                            // its owned nodes e0 .. e1.
+                            const std::size_t ax = std::size_t(ph.axis);
+                            ASSERT_GE(cb[ax], P * other.e0[ax]);
+                            ASSERT_LE(cb[ax], P * other.e1[ax]);
+                        }
                     }
-                }
+            }
+            // Two transfers per cut between neighbouring boxes.
+            std::size_t cuts = 0;
+            for (std::size_t a = 0; a < 3; ++a)
+                cuts += std::size_t(pg.ranks[a] - 1) * std::size_t(pg.count() / pg.ranks[a]);
+            EXPECT_EQ(transfers, 2 * cuts);
         }
-        // Two transfers per cut between neighbouring boxes.
-        std::size_t cuts = 0;
-        for (std::size_t a = 0; a < 3; ++a)
-            cuts += std::size_t(pg.ranks[a] - 1) * std::size_t(pg.count() / pg.ranks[a]);
-        EXPECT_EQ(transfers, 2 * cuts);
-    }
 }
 
 // The overlapped step's windows (overlap_windows): they cover every node plane once, the edges

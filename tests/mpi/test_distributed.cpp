@@ -32,9 +32,9 @@ MpiWorld* g_world = nullptr;
 // Rebar in concrete with a void, Rayleigh damping, fixed corners and a sponge on two faces (every
 // path of the update), receivers down a vertical line through every slab, and a second source
 // placed exactly on the first seam so that a shared node is driven.
-Scene seam_scene(int ranks, std::int64_t steps) {
+Scene seam_scene(int ranks, std::int64_t steps, double spacing = 0.008) {
     Scene s = read_scene_json(std::string(VOXWAVE_ASSETS_DIR) + "/scenes/paper_rebar.json");
-    s.grid.spacing = 0.008;
+    s.grid.spacing = spacing;
     s.run.steps = steps;
     s.run.dt = 0;
     s.run.backend = Backend::Cpu;
@@ -51,8 +51,7 @@ Scene seam_scene(int ranks, std::int64_t steps) {
     extra.direction = {1, 0, 1};
     s.sources.push_back(extra);
     s.receivers.clear();
-    for (int k = 0; k <= 48; k += 3)
-        s.receivers.push_back({"z" + std::to_string(k), {0.136, 0.056, k * s.grid.spacing}});
+    for (int k = 0; k <= 48; k += 3) s.receivers.push_back({"z" + std::to_string(k), {0.136, 0.056, k * 0.008}});
     s.receivers.push_back({"seam", {0.120, 0.064, seam_z}});
     return s;
 }
@@ -183,6 +182,86 @@ TEST(DistributedCpuGrid, WithAPmlTracesEqualTheOneProcessRun) {
     o.grid = cross_grid(g_world->size());
     const Case c{Method::Ovfem, Precision::Fp64, 1e-13};
     expect_same_traces(pml_scene(g_world->size(), c), c, o);
+}
+
+// Spectral elements (sem, wave/sem_stepper_cpu.hpp): neighbouring boxes share the GLL node planes
+// of their seam, and the ghost element carries p - 1 inner node planes that both sides compute; only
+// the outermost ghost plane is exchanged. The seam scene at 16 mm (every path of the update: Rayleigh
+// damping, a sponge, fixed points, a void, the rebar) with a short Ricker pulse, so that the wave
+// crosses the seams within the run.
+struct SemCase {
+    int order;
+    Precision precision;
+    double tolerance;  // fp64: 1e-12 (issue 36); fp32: 1e-5
+};
+
+std::string sem_case_name(const ::testing::TestParamInfo<SemCase>& info) {
+    return "p" + std::to_string(info.param.order) + "_" + to_string(info.param.precision);
+}
+
+Scene sem_seam_scene(int ranks, const SemCase& c, std::int64_t steps) {
+    Scene s = seam_scene(ranks, steps, 0.016);
+    s.run.method = Method::Sem;
+    s.run.order = c.order;
+    s.run.precision = c.precision;
+    for (Source& src : s.sources) src.wavelet = Wavelet{.type = WaveletType::Ricker, .frequency = 60e3, .delay = 20e-6};
+    return s;
+}
+
+class DistributedCpuSem : public ::testing::TestWithParam<SemCase> {};
+
+TEST_P(DistributedCpuSem, TracesEqualTheOneProcessRun) {
+    const SemCase& c = GetParam();
+    expect_same_traces(sem_seam_scene(g_world->size(), c, c.order == 2 ? 200 : 100),
+                       Case{Method::Sem, c.precision, c.tolerance}, {});
+}
+
+// Boxes cut along y and along y and z (cross_grid): the GLL planes of edges and corners arrive in
+// the second phase.
+TEST_P(DistributedCpuSem, BoxesCutAlongYAndZGiveTheSameTraces) {
+    const SemCase& c = GetParam();
+    Scene s = sem_seam_scene(g_world->size(), c, c.order == 2 ? 200 : 100);
+    Source extra = s.sources.front();
+    extra.name = "y seam";
+    extra.position = {0.144, 0.064, 0.192};
+    extra.direction = {0, 1, 1};
+    s.sources.push_back(extra);
+    for (int j = 0; j <= 8; ++j) s.receivers.push_back({"y" + std::to_string(j), {0.112, j * 0.016, 0.256}});
+    DistributedOptions o;
+    o.grid = cross_grid(g_world->size());
+    expect_same_traces(s, Case{Method::Sem, c.precision, c.tolerance}, o);
+}
+
+INSTANTIATE_TEST_SUITE_P(Orders, DistributedCpuSem,
+                         ::testing::Values(SemCase{2, Precision::Fp64, 1e-12}, SemCase{3, Precision::Fp64, 1e-12},
+                                           SemCase{4, Precision::Fp64, 1e-12}, SemCase{2, Precision::Fp32, 1e-5}),
+                         sem_case_name);
+
+// The sem PML (wave/sem_pml_correction_cpu.hpp) on five faces, the top free, on slabs and on
+// boxes cut along y and z: its element changes and node tables on the boxes, the seams cutting
+// the layers, the rebar and the void.
+TEST(DistributedCpuSem, WithAPmlTracesEqualTheOneProcessRun) {
+    const SemCase c{2, Precision::Fp64, 1e-12};
+    Scene s = sem_seam_scene(g_world->size(), c, 100);
+    s.boundary.absorbing = {{"x-", "x+", "y-", "y+", "z-"}, 0.032, "pml"};
+    s.receivers.erase(s.receivers.begin());  // the layer ends on held faces: no receiver on z = 0
+    expect_same_traces(s, Case{Method::Sem, c.precision, c.tolerance}, {});
+    DistributedOptions o;
+    o.grid = cross_grid(g_world->size());
+    expect_same_traces(s, Case{Method::Sem, c.precision, c.tolerance}, o);
+}
+
+// A sem model longest along x is turned (its GLL nodes with it) and cut along x: same traces.
+TEST(DistributedCpuSem, AModelLongestAlongXIsCutAlongXWithTheSameTraces) {
+    const SemCase c{3, Precision::Fp64, 1e-12};
+    Scene s = sem_seam_scene(1, c, 150);
+    s.grid.size[0] = 0.6;  // 38 planes along x, 24 along z
+    s.sources.front().direction = {1, 2, 3};
+    s.receivers.clear();
+    for (int i = 0; i <= 36; i += 4) s.receivers.push_back({"x" + std::to_string(i), {i * 0.016, 0.056, 0.384}});
+    const WaveProblem whole = build_wave_problem(s, "test");
+    ASSERT_GT(whole.grid.n[0], whole.grid.n[2]);
+    expect_same_traces(s, Case{Method::Sem, c.precision, c.tolerance}, {});
 }
 
 // The whole wavefield, not only the receivers: slices of the live preview gathered from the
