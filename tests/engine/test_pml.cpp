@@ -13,6 +13,7 @@
 #include <string>
 
 #include "boundary/pml_layer.hpp"
+#include "reflection_util.hpp"
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
 #include "test_util.hpp"
@@ -74,38 +75,16 @@ const Result& reference(Method method) {
     return it->second;
 }
 
-// 20 log10(||u_box - u_ref|| / ||u_ref||) over the window, all components, per receiver.
-std::vector<double> reflection_db(const Result& box, const Result& ref) {
-    const std::size_t nt = std::size_t(kSteps);
-    std::vector<double> db;
-    for (std::size_t r = 0; r < std::size(kReceivers); ++r) {
-        double diff = 0, norm = 0;
-        for (std::size_t v = r * nt * 3; v < (r + 1) * nt * 3; ++v) {
-            diff += (box.displacement[v] - ref.displacement[v]) * (box.displacement[v] - ref.displacement[v]);
-            norm += ref.displacement[v] * ref.displacement[v];
-        }
-        db.push_back(10 * std::log10(diff / norm));
-    }
-    return db;
-}
-
-std::string report(const std::vector<double>& db) {
-    std::string s;
-    for (std::size_t r = 0; r < db.size(); ++r)
-        s += std::string(kReceivers[r].name) + " " + std::to_string(db[r]).substr(0, 6) + " dB  ";
-    return s;
-}
-
 // The PML at every receiver at or below `limit` dB; with `sponge`, the sponge of the same
 // thickness for contrast (the issue measured it 10-45 % of the signal): at least 20 dB worse.
 void expect_absorbs(Method method, int cells, double limit, bool sponge) {
     const Result& ref = reference(method);
     const std::vector<double> pml = reflection_db(run_box(cells, "pml", method), ref);
-    std::cout << to_string(method) << " PML " << cells << " cells: " << report(pml) << "\n";
+    std::cout << to_string(method) << " PML " << cells << " cells: " << reflection_report(ref, pml) << "\n";
     for (std::size_t r = 0; r < pml.size(); ++r) EXPECT_LE(pml[r], limit) << kReceivers[r].name;
     if (!sponge) return;
     const std::vector<double> sp = reflection_db(run_box(cells, "sponge", method), ref);
-    std::cout << to_string(method) << " sponge " << cells << " cells: " << report(sp) << "\n";
+    std::cout << to_string(method) << " sponge " << cells << " cells: " << reflection_report(ref, sp) << "\n";
     for (std::size_t r = 0; r < pml.size(); ++r) EXPECT_GE(sp[r], pml[r] + 20) << kReceivers[r].name;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "reflection_util.hpp"
 #include "scene_builders.hpp"
 #include "test_util.hpp"
 #include "wave/sem_stepper_cpu.hpp"
@@ -64,41 +65,15 @@ Result run_box(int layer_cells, const std::string& type) {
     return run_wave(p, {});
 }
 
-// 20 log10(||u_box - u_ref|| / ||u_ref||) over the window, all components, per receiver.
-std::vector<double> reflection_db(const Result& box, const Result& ref) {
-    EXPECT_EQ(box.time, ref.time);
-    for (std::size_t r = 0; r < ref.receiver_positions.size(); ++r)
-        for (int c = 0; c < 3; ++c)  // the same node of both boxes
-            EXPECT_NEAR(box.receiver_positions[r][std::size_t(c)], ref.receiver_positions[r][std::size_t(c)], 1e-12);
-    const std::size_t nt = ref.time.size();
-    std::vector<double> db;
-    for (std::size_t r = 0; r < std::size(kReceivers); ++r) {
-        double diff = 0, norm = 0;
-        for (std::size_t v = r * nt * 3; v < (r + 1) * nt * 3; ++v) {
-            diff += (box.displacement[v] - ref.displacement[v]) * (box.displacement[v] - ref.displacement[v]);
-            norm += ref.displacement[v] * ref.displacement[v];
-        }
-        db.push_back(10 * std::log10(diff / norm));
-    }
-    return db;
-}
-
-std::string report(const std::vector<double>& db) {
-    std::string s;
-    for (std::size_t r = 0; r < db.size(); ++r)
-        s += std::string(kReceivers[r].name) + " " + std::to_string(db[r]).substr(0, 6) + " dB  ";
-    return s;
-}
-
 // A PML of 10 elements: at most -40 dB at every receiver (the normal and the corner included),
 // and the sponge of the same thickness for contrast at least 20 dB worse.
 TEST(SemPmlReflection, TenElementsAtMostMinus40DbEverywhereAndTheSpongeFarWorse) {
     const Result ref = run_wave(build_wave_problem(centred_box(kRef), "ref"), {});
     const std::vector<double> pml = reflection_db(run_box(10, "pml"), ref);
-    std::cout << "sem p = 2 PML 10 elements: " << report(pml) << "\n";
+    std::cout << "sem p = 2 PML 10 elements: " << reflection_report(ref, pml) << "\n";
     for (std::size_t r = 0; r < pml.size(); ++r) EXPECT_LE(pml[r], -40) << kReceivers[r].name;
     const std::vector<double> sponge = reflection_db(run_box(10, "sponge"), ref);
-    std::cout << "sem p = 2 sponge 10 elements: " << report(sponge) << "\n";
+    std::cout << "sem p = 2 sponge 10 elements: " << reflection_report(ref, sponge) << "\n";
     for (std::size_t r = 0; r < pml.size(); ++r) EXPECT_GE(sponge[r], pml[r] + 20) << kReceivers[r].name;
 }
 
