@@ -2,8 +2,8 @@
 // (issue 31): the same run in a box with six absorbing faces and in a box so large that its own
 // faces return nothing inside the window; same method, grid and time step, so every difference at
 // the receivers is what the layer reflected. Per receiver 20 log10(||u_box - u_ref|| / ||u_ref||)
-// over the window, all components. With --overhead instead: the step time of a 10-cell PML on
-// five faces of the paper model against free faces and a sponge of the same thickness
+// over the window, all components (receiver_reflection_db, wave/trace_error.hpp). With --overhead instead: the step
+// time of a 10-cell PML on five faces of the paper model against free faces and a sponge of the same thickness
 // (`voxwave-cli bench --pml-cells`, `--sponge-cells`).
 // Benchmarks are never tests: nothing here asserts a number.
 #include <algorithm>
@@ -21,6 +21,7 @@
 #include "core/errors.hpp"
 #include "scene/run_rules.hpp"
 #include "scene/scene_io.hpp"
+#include "wave/trace_error.hpp"
 #include "wave/wave_problem.hpp"
 #include "wave/wave_run.hpp"
 
@@ -138,22 +139,6 @@ std::vector<std::pair<std::string, PmlKeys>> layer_kinds(const Options& o) {
     return kinds;
 }
 
-// 20 log10(||u_box - u_ref|| / ||u_ref||) per receiver over the window, all components.
-std::vector<double> reflection_db(const Result& box, const Result& ref) {
-    const std::size_t nt = ref.sample_count();
-    std::vector<double> db;
-    for (std::size_t r = 0; r < ref.receiver_count(); ++r) {
-        double diff = 0, norm = 0;
-        for (std::size_t v = r * nt * 3; v < (r + 1) * nt * 3; ++v) {
-            const double d = box.displacement[v] - ref.displacement[v];
-            diff += d * d;
-            norm += ref.displacement[v] * ref.displacement[v];
-        }
-        db.push_back(norm > 0 ? 10 * std::log10(diff / norm) : 0.0);
-    }
-    return db;
-}
-
 std::string machine(Backend backend) {
     if (backend == Backend::Cuda) {
         const auto d = cuda_devices();
@@ -229,7 +214,7 @@ int run_reflection(const Options& o, Backend backend, const std::string& note) {
                 const std::string layer = t + " " + std::to_string(c) + " cells" + k.label();
                 const Result box = timed_run(layer_box(o, m, precision, backend, c, t, k), method + " " + layer,
                                              ++index, total, o.quiet);
-                const std::vector<double> db = reflection_db(box, ref);
+                const std::vector<double> db = receiver_reflection_db(box, ref);
                 const std::size_t worst = std::size_t(std::max_element(db.begin(), db.end()) - db.begin());
                 char cell[64];
                 std::string row = "| " + method + " " + o.precision + " | " + layer + " |";

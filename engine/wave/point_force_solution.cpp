@@ -102,19 +102,33 @@ Scene point_force_scene(const PointForceProblem& prob, Method method, double ds,
     return s;
 }
 
+std::string point_force_receiver_off_node(const PointForceProblem& prob, double spacing,
+                                          const std::vector<std::string>& names,
+                                          const std::vector<std::array<double, 3>>& positions) {
+    const double c = 0.5 * double(std::lround(prob.side / spacing)) * spacing;
+    for (const auto& [name, off] : prob.receivers) {
+        const auto it = std::find(names.begin(), names.end(), name);
+        if (it == names.end() || std::size_t(it - names.begin()) >= positions.size()) return name;
+        const auto& at = positions[std::size_t(it - names.begin())];
+        for (int k = 0; k < 3; ++k)
+            if (std::abs(at[k] - (c + off[k])) > 1e-9 * prob.side) return name;
+    }
+    return "";
+}
+
 double point_force_error(const PointForceProblem& prob, const Result& r) {
-    const double c = 0.5 * std::lround(prob.side / r.spacing) * r.spacing;
     auto force = [&](double s) { return prob.amplitude * ricker(s, prob.frequency, prob.delay); };
+    for (const auto& [name, off] : prob.receivers)
+        if (std::find(r.receiver_names.begin(), r.receiver_names.end(), name) == r.receiver_names.end())
+            throw InputError("", "receivers", "no receiver '" + name + "' in the result");
+    if (const std::string off = point_force_receiver_off_node(prob, r.spacing, r.receiver_names, r.receiver_positions);
+        !off.empty())
+        throw InputError("", "receivers", "receiver '" + off + "' snapped off its point: the spacing's nodes miss it");
     double sum = 0;
     int channels = 0;
     for (const auto& [name, off] : prob.receivers) {
         const auto it = std::find(r.receiver_names.begin(), r.receiver_names.end(), name);
-        if (it == r.receiver_names.end()) throw InputError("", "receivers", "no receiver '" + name + "' in the result");
         const std::size_t ri = std::size_t(it - r.receiver_names.begin());
-        for (int k = 0; k < 3; ++k)
-            if (std::abs(r.receiver_positions[ri][k] - (c + off[k])) > 1e-9 * prob.side)
-                throw InputError("", "receivers",
-                                 "receiver '" + name + "' snapped off its point: the spacing's nodes miss it");
         double ref_energy[3] = {0, 0, 0}, diff[3] = {0, 0, 0};
         for (std::size_t t = 0; t < r.sample_count(); ++t) {
             const auto ref = point_force_displacement(prob.material, off, {0, 0, 1}, force, r.time[t]);

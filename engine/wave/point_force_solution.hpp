@@ -23,8 +23,9 @@ std::array<double, 3> point_force_displacement(const Material& m, const std::arr
                                                const std::function<double(double)>& force, double t, int panels = 2000);
 
 // A point-force accuracy problem: a cube of side `side` of one material, a Ricker force along z
-// at its centre, receivers at offsets from the source that lie on the voxel corners of every
-// spacing side / (2 k) with k dividing `common_cells` (see stokes_spacing_allowed).
+// at its centre, receivers at offsets from the source (the are multiples of 8 mm, so they
+// are voxel corners at every spacing 8 mm / k and GLL nodes of even orders at 16 mm / k; see
+// point_force_receiver_off_node).
 struct PointForceProblem {
     Material material;
     double side = 0;                                                       // cube side (m)
@@ -52,6 +53,15 @@ double point_force_error_window(const PointForceProblem& prob);
 // The scene of the problem at spacing ds for a method (order: sem's p).
 Scene point_force_scene(const PointForceProblem& prob, Method method, double ds, int order = 4,
                         Precision precision = Precision::Fp64);
+
+// The closed form is evaluated at the receivers' offsets, so a run must sample them exactly: the
+// name of the first receiver whose snapped position (names and positions as a run's receivers,
+// matched by name) is not the centre of point_force_scene's box at `spacing` plus its offset, or
+// "" when every receiver is where the closed form is evaluated. A receiver missing from `names`
+// counts as off its node.
+std::string point_force_receiver_off_node(const PointForceProblem& prob, double spacing,
+                                          const std::vector<std::string>& names,
+                                          const std::vector<std::array<double, 3>>& positions);
 
 // Seed 000 eq. 18 of a run of point_force_scene against the closed form: the mean over the
 // receivers' channels that carry signal (energy above 1e-6 of the receiver's largest) of

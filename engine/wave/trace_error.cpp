@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/format_number.hpp"
 
 namespace voxwave {
 
@@ -57,6 +58,49 @@ double paper_trace_error(const Result& obs, const Result& ref) {
     if (!any_common) throw InputError("", "receivers", "the two runs have no receiver name in common");
     if (channels == 0) throw InputError("", "receivers", "the reference run has no signal at its receivers yet");
     return sum / channels;
+}
+
+std::vector<double> receiver_reflection_db(const Result& box, const Result& ref) {
+    if (box.components != ref.components)
+        throw InputError("", "components", "a 2D (plane-strain) run cannot be compared with a 3D one");
+    if (box.time.size() != ref.time.size())
+        throw InputError("", "receivers",
+                         "the runs have " + std::to_string(box.time.size()) + " and " +
+                             std::to_string(ref.time.size()) + " samples; the reflection needs the same sample times");
+    for (std::size_t j = 0; j < ref.time.size(); ++j)
+        if (std::abs(box.time[j] - ref.time[j]) > 1e-9 * (ref.time.size() > 1 ? ref.time[1] - ref.time[0] : 1.0))
+            throw InputError("", "receivers",
+                             "sample " + std::to_string(j) + " is at t = " + format_number(box.time[j]) + " s and " +
+                                 format_number(ref.time[j]) + " s; the reflection needs the same sample times");
+    const std::size_t nt = ref.sample_count();
+    const int nc = ref.components;
+    std::vector<double> db;
+    for (std::size_t rr = 0; rr < ref.receiver_count(); ++rr) {
+        const std::string& name = ref.receiver_names[rr];
+        const auto it = std::find(box.receiver_names.begin(), box.receiver_names.end(), name);
+        if (it == box.receiver_names.end())
+            throw InputError("", "receivers", "receiver '" + name + "' is not in the run with the boundary");
+        const std::size_t rb = std::size_t(it - box.receiver_names.begin());
+        const double tolerance = 1e-9 * std::max(ref.spacing, box.spacing);
+        for (int k = 0; k < 3; ++k)
+            if (std::abs(box.receiver_positions[rb][std::size_t(k)] - ref.receiver_positions[rr][std::size_t(k)]) >
+                tolerance)
+                throw InputError("", "receivers",
+                                 "receiver '" + name +
+                                     "' samples different nodes in the two runs; the reflection needs the same nodes");
+        double diff = 0, norm = 0;
+        for (std::size_t j = 0; j < nt; ++j)
+            for (int c = 0; c < nc; ++c) {
+                const double d = box.u(rb, j, c) - ref.u(rr, j, c);
+                diff += d * d;
+                norm += ref.u(rr, j, c) * ref.u(rr, j, c);
+            }
+        if (!(norm > 0))
+            throw InputError("", "receivers",
+                             "receiver '" + name + "' has no signal in the reference run; nothing to compare with");
+        db.push_back(10 * std::log10(diff / norm));
+    }
+    return db;
 }
 
 }  // namespace voxwave

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <functional>
+#include <numbers>
 
 #include "core/errors.hpp"
 #include "wave/trace_error.hpp"
@@ -69,4 +70,63 @@ TEST(TraceError, RefusesRunsWithNothingToCompare) {
     EXPECT_THROW(paper_trace_error(a, b), InputError);
     const Result silent = traces({"A"}, 1e-6, 10, [](std::size_t, double, int) { return 0.0; });
     EXPECT_THROW(paper_trace_error(a, silent), InputError);
+}
+
+TEST(ReflectionDb, IsTheRelativeNormOfTheDifferencePerReceiverInDecibels) {
+    // Receiver A: x carries a sine, y a cosine; the box adds 1e-3 of the sine to x and 2e-3 of the
+    // cosine to z. Over whole periods sum sin^2 = sum cos^2 = nt / 2, so
+    // ||diff||^2 / ||ref||^2 = (1e-6 + 4e-6) (nt / 2) / (2 nt / 2) = 2.5e-6: -56.02 dB.
+    // Receiver B: constant 2 on z, the box 0.5 larger on every component: 3 (0.25) / 4, -7.27 dB.
+    const std::size_t nt = 400;
+    const double dt = 1e-6, w = 2 * std::numbers::pi / (100 * dt);  // 4 whole periods
+    auto ref_f = [&](std::size_t r, double t, int c) {
+        if (r == 0) return c == 0 ? std::sin(w * t) : c == 1 ? std::cos(w * t) : 0.0;
+        return c == 2 ? 2.0 : 0.0;
+    };
+    const Result ref = traces({"A", "B"}, dt, nt, ref_f);
+    const Result box = traces({"A", "B"}, dt, nt, [&](std::size_t r, double t, int c) {
+        if (r == 0) return ref_f(r, t, c) + (c == 0 ? 1e-3 * std::sin(w * t) : c == 2 ? 2e-3 * std::cos(w * t) : 0.0);
+        return ref_f(r, t, c) + 0.5;
+    });
+    const std::vector<double> db = receiver_reflection_db(box, ref);
+    ASSERT_EQ(db.size(), 2u);
+    EXPECT_NEAR(db[0], 10 * std::log10(2.5e-6), 1e-9);
+    EXPECT_NEAR(db[1], 10 * std::log10(0.75 / 4), 1e-12);
+    // An exact copy sends nothing back.
+    EXPECT_EQ(receiver_reflection_db(ref, ref)[0], -INFINITY);
+    // Receivers matched by name: the box listing them the other way round gives the same values.
+    const Result swapped = traces({"B", "A"}, dt, nt, [&](std::size_t r, double t, int c) {
+        if (r == 1) return ref_f(0, t, c) + (c == 0 ? 1e-3 * std::sin(w * t) : c == 2 ? 2e-3 * std::cos(w * t) : 0.0);
+        return ref_f(1, t, c) + 0.5;
+    });
+    const std::vector<double> db_swapped = receiver_reflection_db(swapped, ref);
+    EXPECT_NEAR(db_swapped[0], db[0], 1e-12);
+    EXPECT_NEAR(db_swapped[1], db[1], 1e-12);
+}
+
+TEST(ReflectionDb, RefusesRunsThatDoNotSampleTheSameNodesAtTheSameTimes) {
+    auto f = [](std::size_t, double t, int c) { return c == 0 ? std::sin(1e5 * t) : 0.0; };
+    const Result ref = traces({"A"}, 1e-6, 100, f);
+    auto refuses = [&](const Result& box, const std::string& what) {
+        try {
+            receiver_reflection_db(box, ref);
+            ADD_FAILURE() << "accepted: " << what;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+        }
+    };
+    refuses(traces({"A"}, 1e-6, 99, f), "the same sample times");
+    refuses(traces({"A"}, 0.5e-6, 100, f), "the same sample times");
+    refuses(traces({"other"}, 1e-6, 100, f), "receiver 'A' is not in the run with the boundary");
+    Result moved = traces({"A"}, 1e-6, 100, f);
+    moved.spacing = 1e-3;
+    moved.receiver_positions[0][1] = 1e-3;
+    refuses(moved, "samples different nodes");
+    const Result silent = traces({"A"}, 1e-6, 100, [](std::size_t, double, int) { return 0.0; });
+    try {
+        receiver_reflection_db(ref, silent);
+        ADD_FAILURE() << "a silent reference accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("no signal in the reference run"), std::string::npos) << e.what();
+    }
 }
