@@ -43,8 +43,8 @@ std::vector<double> cusolver_sparse_cholesky_solve(int, const std::vector<int>&,
 }
 
 // wave
-std::vector<ShotTraces> run_shot_group_cuda(const WaveProblem&, const std::vector<const ShotSources*>&,
-                                            const StepProgress&, int, std::string*) {
+ShotGroupRecording run_shot_group_cuda(const WaveProblem&, const std::vector<const ShotSources*>&, const StepProgress&,
+                                       int, std::string*) {
     no_cuda();
 }
 struct CudaTimeStepper::Impl {};

@@ -299,7 +299,7 @@ PYEOF
           $CLI scan "$OUT/fmc.json" --out "$OUT/fmc-$k.h5" >"$OUT/fmc-$k.log" 2>&1 || STATUS=1
         fmc_wall[$k]=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
         fmc_loops[$k]=$(sed -n 's/^shot loops \([0-9.]*\) s.*/\1/p' "$OUT/fmc-$k.log")
-        grep -E "^(shot loops|done in|cuda|cpu)|batch|error" "$OUT/fmc-$k.log" | tee -a "$OUT/summary.log"
+        grep -E "^(shot loops|done in|cuda|cpu|backend)|batch|error" "$OUT/fmc-$k.log" | tee -a "$OUT/summary.log"
         echo "mpirun -np $k: ${fmc_wall[$k]} s wall, shot loops ${fmc_loops[$k]:-?} s" | tee -a "$OUT/summary.log"
       done
       if [ -n "${fmc_loops[2]:-}" ] && [ -n "${fmc_loops[1]:-}" ]; then
@@ -414,7 +414,7 @@ PYEOF
       # steps, the shots stepped together against 32 single runs (target: batched at least 2x faster),
       # then groups of 8 and 16 and FP32 (env BATCHES); bench/results/imaging.md.
       log "batched shots (32 shots, 4 M elements, 2000 steps)"
-      ctest_phase gpu-tests-batched -R "^BatchedShots" --output-on-failure --timeout 300
+      ctest_phase gpu-tests-batched -R "^(BatchedShots|CudaFmcScan)" --output-on-failure --timeout 300
       $CLI bench-batched --backend cuda --shots 32 --steps 2000 --batch 32 --out "$OUT/imaging.md" 2>&1 \
         | grep -E "^\||per shot-step|error" | tee -a "$OUT/summary.log"
       for b in ${BATCHES:-8 16}; do

@@ -1,6 +1,7 @@
 #include "distributed/distributed_scan.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 
 #include "core/device.hpp"
@@ -33,6 +34,20 @@ Result run_probe_scan_distributed(const Scene& scene, VoxelGrid model, const std
     // The shots' time loops of the slowest rank: with the shots shared evenly, 1 / K of one
     // process's, whatever the ranks' start-up costs.
     const double loops = world.max(mine.wall_seconds - mine.setup_seconds);
+    // Every rank's shot loops and set-up (its model, its groups' device set-up), for rank 0's
+    // note: which rank the slowest is, and whether set-up or loops made it so.
+    const std::vector<double> times =
+        world.gather(std::vector<double>{mine.wall_seconds - mine.setup_seconds, mine.setup_seconds});
+    if (world.rank() == 0 && backend_note && times.size() == 2 * std::size_t(world.size())) {
+        std::string each = "; shot loops / set-up by rank (s):";
+        for (int r = 0; r < world.size(); ++r) {
+            char t[64];
+            std::snprintf(t, sizeof t, "%s %d: %.3f / %.3f", r ? "," : "", r, times[2 * std::size_t(r)],
+                          times[2 * std::size_t(r) + 1]);
+            each += t;
+        }
+        *backend_note += each;
+    }
 
     ScanRecord& rec = *mine.scan;
     const std::vector<double> signals = world.gather(rec.shot_signals);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
@@ -11,6 +12,10 @@
 namespace voxwave {
 
 ShotSources shot_sources(const WaveProblem& p) { return {p.sources, p.receivers, p.probes, p.scene_receiver_count}; }
+
+RecordingRows shot_recording_rows(const ShotSources& shot) {
+    return recording_rows(shot.receivers.size(), shot.probes, shot.scene_receiver_count);
+}
 
 std::string batched_shots_unsupported(const WaveProblem& p, Backend backend) {
     if (p.dimensions == 2) return "a plane-strain (2D) scene";
@@ -41,7 +46,8 @@ std::size_t default_shot_batch(const WaveProblem& p, Backend backend, std::size_
 
 namespace {
 
-// The Result run_wave gives for the model with this shot's sources and receivers.
+// The Result run_wave gives for the model with this shot's sources and receivers: the kept
+// receivers' traces are the first rows', the probes' signals the elements' rows' velocity.
 Result shot_result(const WaveProblem& model, const ShotSources& shot, ShotTraces traces, const std::string& backend) {
     Result r;
     r.method = to_string(model.method);
@@ -51,20 +57,23 @@ Result shot_result(const WaveProblem& model, const ShotSources& shot, ShotTraces
     r.spacing = model.grid.spacing;
     r.dt = model.dt;
     r.steps = model.steps;
-    for (const auto& rec : shot.receivers) {
-        r.receiver_names.push_back(rec.name);
-        r.receiver_positions.push_back(rec.snapped);
+    const RecordingRows rows = shot_recording_rows(shot);
+    for (std::size_t i = 0; i < rows.kept_receivers; ++i) {
+        r.receiver_names.push_back(shot.receivers[i].name);
+        r.receiver_positions.push_back(shot.receivers[i].snapped);
     }
-    r.time.resize(std::size_t(model.steps));
+    const std::size_t nt = std::size_t(model.steps), kept = rows.kept_receivers * nt * 3;
+    if (traces.displacement.size() != rows.size() * nt * 3 || traces.velocity.size() != rows.size() * nt * 3)
+        throw RuntimeError("run_batched_shots: a member recorded " + std::to_string(traces.velocity.size()) +
+                           " values, not " + std::to_string(rows.size()) + " rows of " + std::to_string(nt) +
+                           " samples");
+    r.time.resize(nt);
     for (std::size_t t = 0; t < r.time.size(); ++t) r.time[t] = double(t) * model.dt;
+    r.probes = probe_records(shot.probes, traces.velocity.data() + kept, nt);
+    traces.displacement.resize(kept);
+    traces.velocity.resize(kept);
     r.displacement = std::move(traces.displacement);
     r.velocity = std::move(traces.velocity);
-    // record_probes reads only the receivers, the probes and the scene's receiver count.
-    WaveProblem view;
-    view.receivers = shot.receivers;
-    view.probes = shot.probes;
-    view.scene_receiver_count = shot.scene_receiver_count;
-    record_probes(view, r);
     return r;
 }
 
@@ -105,6 +114,8 @@ std::vector<Result> run_batched_shots(const WaveProblem& model, const std::vecto
         return results;
     }
     std::string device;
+    double loops = 0, setup = 0;
+    std::size_t rows = 0, receivers = 0;
     for (std::size_t s0 = 0; s0 < shots.size(); s0 += batch) {
         const auto t0 = std::chrono::steady_clock::now();
         std::vector<const ShotSources*> group;
@@ -116,18 +127,32 @@ std::vector<Result> run_batched_shots(const WaveProblem& model, const std::vecto
             inner = [&](std::int64_t n) {
                 return (n % every != 0 && n != model.steps) || progress(done + n * members, total);
             };
-        std::vector<ShotTraces> traces = b == Backend::Cuda
-                                             ? run_shot_group_cuda(model, group, inner, options.cuda_device, &device)
-                                             : run_shot_group_cpu(model, group, inner);
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        ShotGroupRecording recording = b == Backend::Cuda
+                                           ? run_shot_group_cuda(model, group, inner, options.cuda_device, &device)
+                                           : run_shot_group_cpu(model, group, inner);
+        const std::size_t first = results.size();
         for (std::size_t m = 0; m < group.size(); ++m) {
-            results.push_back(shot_result(model, *group[m], std::move(traces[m]), to_string(b)));
-            results.back().wall_seconds = seconds / double(group.size());
+            results.push_back(shot_result(model, *group[m], std::move(recording.members[m]), to_string(b)));
+            rows += shot_recording_rows(*group[m]).size();
+            receivers += group[m]->receivers.size();
+        }
+        // Each member's share of the group's time, of which all but the time loop is set-up.
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        loops += recording.loop_seconds;
+        setup += seconds - recording.loop_seconds;
+        for (std::size_t m = first; m < results.size(); ++m) {
+            results[m].wall_seconds = seconds / double(group.size());
+            results[m].setup_seconds = std::max(0.0, seconds - recording.loop_seconds) / double(group.size());
         }
     }
-    if (note)
+    if (note) {
+        char times[160];
+        std::snprintf(times, sizeof times,
+                      " (time loops %.3f s, groups' set-up %.3f s; %zu receivers recorded as %zu rows)", loops, setup,
+                      receivers, rows);
         *note = backend_note + "; " + std::to_string(shots.size()) + " shots stepped in groups of " +
-                std::to_string(std::min(batch, shots.size()));
+                std::to_string(std::min(batch, shots.size())) + times;
+    }
     return results;
 }
 

@@ -21,6 +21,7 @@
 #include "core/backend.hpp"
 #include "core/progress.hpp"
 #include "scene/result.hpp"
+#include "wave/probe_recording.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave {
@@ -64,18 +65,29 @@ std::vector<Result> run_batched_shots(const WaveProblem& model, const std::vecto
                                       const BatchedShotOptions& options, const ProgressFn& progress,
                                       std::string* note = nullptr);
 
-// The receivers' traces of one member: displacement and velocity [(r nt + t) 3 + c], as Result.
+// One member's recording: the displacement and velocity of its recording rows (probe_recording.hpp:
+// the receivers its Result keeps, then its probes' elements), [(row nt + t) 3 + c] as Result.
 struct ShotTraces {
     std::vector<double> displacement, velocity;
+};
+// A group's recordings and the seconds of its time loop (the steps, their sources and the rows'
+// samples); the rest of the group's run is its set-up (allocation, the model's tables and upload,
+// the traces' assembly), which the scan reports apart from its shot loops.
+struct ShotGroupRecording {
+    std::vector<ShotTraces> members;
+    double loop_seconds = 0;
 };
 // Called after each step with the number of steps done; false cancels (Cancelled).
 using StepProgress = std::function<bool(std::int64_t)>;
 
+// The rows a member records (recording_rows of its receivers and probes).
+RecordingRows shot_recording_rows(const ShotSources& shot);
+
 // One group on the CPU / on a CUDA device: model.steps steps of all members together.
-std::vector<ShotTraces> run_shot_group_cpu(const WaveProblem& model, const std::vector<const ShotSources*>& group,
-                                           const StepProgress& progress);
+ShotGroupRecording run_shot_group_cpu(const WaveProblem& model, const std::vector<const ShotSources*>& group,
+                                      const StepProgress& progress);
 // batched_shots_cuda.cu; a build without CUDA refuses (engine/without_cuda.cpp).
-std::vector<ShotTraces> run_shot_group_cuda(const WaveProblem& model, const std::vector<const ShotSources*>& group,
-                                            const StepProgress& progress, int device, std::string* device_name);
+ShotGroupRecording run_shot_group_cuda(const WaveProblem& model, const std::vector<const ShotSources*>& group,
+                                       const StepProgress& progress, int device, std::string* device_name);
 
 }  // namespace voxwave

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
@@ -18,6 +19,7 @@
 #include "core/float_env.hpp"
 #include "wave/batched_shots.hpp"
 #include "wave/central_difference.hpp"
+#include "wave/lame_tables.hpp"
 #include "wave/tcovfem_int8.hpp"
 #include "wave/update_coefficients.hpp"
 #include "wave/voxel_element_kernel.hpp"
@@ -43,10 +45,9 @@ public:
         a_ = std::move(c.dt2_inv_mass);
         ih_ = std::move(c.inv_one_plus_h);
         mh_ = std::move(c.one_minus_h);
-        for (std::size_t m = 0; m < p.materials.size(); ++m) {
-            lambda_[m + 1] = static_cast<Real>(p.materials[m].lame_lambda());
-            mu_[m + 1] = static_cast<Real>(p.materials[m].shear_modulus());
-        }
+        const LameTables<Real> lame = lame_tables<Real>(p.materials);
+        std::copy(lame.lambda.begin(), lame.lambda.end(), lambda_.begin());
+        std::copy(lame.mu.begin(), lame.mu.end(), mu_.begin());
         const ModeScales sc = mode_scales(p.element_method(), p.grid.spacing);
         s0_ = static_cast<Real>(sc.constant);
         s1_ = static_cast<Real>(sc.linear);
@@ -319,45 +320,63 @@ private:
 };
 
 template <class Real>
-std::vector<ShotTraces> run_group(const WaveProblem& p, const std::vector<const ShotSources*>& group,
-                                  const StepProgress& progress) {
+ShotGroupRecording run_group(const WaveProblem& p, const std::vector<const ShotSources*>& group,
+                             const StepProgress& progress) {
     BatchedCpuStepper<Real> stepper(p, group);
-    const std::size_t nt = static_cast<std::size_t>(p.steps);
-    std::vector<ShotTraces> out(group.size());
-    std::vector<std::vector<double>> before(group.size());
-    for (std::size_t m = 0; m < group.size(); ++m) {
-        const std::size_t nr = group[m]->receivers.size();
-        out[m].displacement.assign(nr * nt * 3, 0.0);
-        out[m].velocity.assign(nr * nt * 3, 0.0);
-        before[m].assign(nr * 3, 0.0);
+    const std::size_t nt = static_cast<std::size_t>(p.steps), B = group.size();
+    ShotGroupRecording out;
+    out.members.resize(B);
+    std::vector<RecordingRows> rows(B);
+    // Each member's rows at u^{n-1}, u^n and u^{n+1}, [row * 3 + c]: a step's u^{n+1} is the next
+    // step's u^n (the stepper's previous state after it), so each state is reduced once.
+    std::vector<std::vector<double>> prev(B), cur(B), next(B);
+    auto reduce = [&](std::size_t m, std::vector<double>& values, bool previous) {
+        const auto& rec = group[m]->receivers;
+        double x[3];
+        reduce_recording_rows(
+            rows[m],
+            [&](std::size_t r) -> const double* {
+                for (int c = 0; c < 3; ++c)
+                    x[c] =
+                        previous ? stepper.previous_at(m, rec[r].node, c) : stepper.displacement_at(m, rec[r].node, c);
+                return x;
+            },
+            values.data());
+    };
+    for (std::size_t m = 0; m < B; ++m) {
+        rows[m] = shot_recording_rows(*group[m]);
+        const std::size_t nr = rows[m].size();
+        out.members[m].displacement.assign(nr * nt * 3, 0.0);
+        out.members[m].velocity.assign(nr * nt * 3, 0.0);
+        for (auto* v : {&prev[m], &cur[m], &next[m]}) v->assign(nr * 3, 0.0);
+        reduce(m, cur[m], false);
+        reduce(m, prev[m], true);
     }
+    const auto loop_t0 = std::chrono::steady_clock::now();
     for (std::int64_t n = 0; n < p.steps; ++n) {
         const std::size_t t = static_cast<std::size_t>(n);
-        for (std::size_t m = 0; m < group.size(); ++m) {
-            const auto& rec = group[m]->receivers;
-            for (std::size_t i = 0; i < rec.size(); ++i)
-                for (int c = 0; c < 3; ++c) {
-                    out[m].displacement[(i * nt + t) * 3 + c] = stepper.displacement_at(m, rec[i].node, c);
-                    before[m][i * 3 + c] = stepper.previous_at(m, rec[i].node, c);
-                }
-        }
         stepper.step(n);
-        for (std::size_t m = 0; m < group.size(); ++m) {
-            const auto& rec = group[m]->receivers;
-            for (std::size_t i = 0; i < rec.size(); ++i)
-                for (int c = 0; c < 3; ++c)
-                    out[m].velocity[(i * nt + t) * 3 + c] =
-                        (stepper.displacement_at(m, rec[i].node, c) - before[m][i * 3 + c]) / (2.0 * p.dt);
+        for (std::size_t m = 0; m < B; ++m) {
+            reduce(m, next[m], false);
+            ShotTraces& tr = out.members[m];
+            for (std::size_t i = 0; i < rows[m].size(); ++i)
+                for (std::size_t c = 0; c < 3; ++c) {
+                    tr.displacement[(i * nt + t) * 3 + c] = cur[m][i * 3 + c];
+                    tr.velocity[(i * nt + t) * 3 + c] = (next[m][i * 3 + c] - prev[m][i * 3 + c]) / (2.0 * p.dt);
+                }
+            std::swap(prev[m], cur[m]);
+            std::swap(cur[m], next[m]);
         }
         if (progress && !progress(n + 1)) throw Cancelled{};
     }
+    out.loop_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_t0).count();
     return out;
 }
 
 }  // namespace
 
-std::vector<ShotTraces> run_shot_group_cpu(const WaveProblem& model, const std::vector<const ShotSources*>& group,
-                                           const StepProgress& progress) {
+ShotGroupRecording run_shot_group_cpu(const WaveProblem& model, const std::vector<const ShotSources*>& group,
+                                      const StepProgress& progress) {
     const std::string why = batched_shots_unsupported(model, Backend::Cpu);
     if (!why.empty()) throw RuntimeError("run_shot_group_cpu: " + why);
     return model.precision == Precision::Fp64 ? run_group<double>(model, group, progress)

@@ -10,9 +10,12 @@
 // resources: docs/architecture.md#batched-shots; the member-lane kernel this replaces computed
 // each element 2.3 times and ran at 0.92x of the single runs).
 //
-// The receivers' u^n come back from the kernel's samples, u^N from a gather after the last step,
-// and the velocity is (u^{n+1} - u^{n-1}) / 2 dt as the single CUDA run makes it.
+// The receivers are not sampled one by one: before each step a small kernel reduces u^n to every
+// member's recording rows (the kept receivers, then each probe element's weighted mean of its face
+// nodes), and only those rows come back, a batch of steps at a time. The velocity is
+// (u^{n+1} - u^{n-1}) / 2 dt of the rows, as the single CUDA run makes it of its receivers.
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -22,7 +25,7 @@
 #include "core/errors.hpp"
 #include "wave/batched_shots.hpp"
 #include "wave/update_coefficients.hpp"
-#include "wave/voxel_element_kernel.hpp"
+#include "wave/voxel_model_cuda.cuh"
 #include "wave/wave_kernel_args.cuh"
 #include "wave/wavelet.hpp"
 
@@ -34,21 +37,28 @@ using cuda::DeviceBuffer;
 // Steps whose source forces go up and whose receiver samples come back in one copy.
 constexpr std::int64_t kBatchSteps = 256;
 
-// u at the receivers after the last step: out[r * 3 + c] = u[index[r] + c nn] (index: the
-// member's first component's offset plus the node).
+// Every member's recording rows (probe_recording.hpp) of u now, out[row * 3 + c] = sum_k
+// weight[k] u[index[k] + c nn] over the row's terms [first[row], first[row + 1]) in order, as
+// reduce_recording_rows sums them on the host (index: the member's first component's offset plus
+// the node). An FMC group's element means are made here, so n_rows values a step leave the
+// device instead of every face node's.
 template <class Real>
-__global__ void batched_gather_kernel(int count, const long long* index, std::size_t nn, const Real* u, double* out) {
+__global__ void record_rows_kernel(int rows, const long long* first, const long long* index, const double* weight,
+                                   std::size_t nn, const Real* u, double* out) {
     const int s = int(blockIdx.x) * blockDim.x + int(threadIdx.x);
-    if (s >= 3 * count) return;
-    const int r = s / 3, c = s % 3;
-    out[s] = double(u[std::size_t(index[r]) + std::size_t(c) * nn]);
+    if (s >= 3 * rows) return;
+    const int row = s / 3, c = s % 3;
+    double sum = 0;
+    for (long long k = first[row]; k < first[row + 1]; ++k)
+        sum += weight[k] * double(u[std::size_t(index[k]) + std::size_t(c) * nn]);
+    out[s] = sum;
 }
 
 int blocks_for(std::size_t n, int threads) { return int((n + std::size_t(threads) - 1) / std::size_t(threads)); }
 
 template <class Real>
-std::vector<ShotTraces> run_group(const WaveProblem& p, const std::vector<const ShotSources*>& group,
-                                  const StepProgress& progress) {
+ShotGroupRecording run_group(const WaveProblem& p, const std::vector<const ShotSources*>& group,
+                             const StepProgress& progress) {
     const std::size_t B = group.size();
     const std::size_t nn = p.grid.node_count(), ne = p.grid.element_count(), member = 3 * nn;
     const bool uniform_h = !p.boundary.has_node_damping();
@@ -63,75 +73,62 @@ std::vector<ShotTraces> run_group(const WaveProblem& p, const std::vector<const 
                                  " GiB of GPU memory, the device has " + std::to_string(double(free_b) / (1 << 30)) +
                                  " GiB free: use a smaller batch");
     }
-    UpdateCoefficients<Real> coef = update_coefficients<Real>(p);
-    DeviceBuffer<unsigned char> ids(p.grid.ids);
-    DeviceBuffer<Real> a(coef.dt2_inv_mass), ih, mh;
-    if (!uniform_h) {
-        ih = DeviceBuffer<Real>(coef.inv_one_plus_h);
-        mh = DeviceBuffer<Real>(coef.one_minus_h);
-    }
-    std::vector<Real> lam(256, Real(0)), mu(256, Real(0));
-    for (std::size_t i = 0; i < p.materials.size(); ++i) {
-        lam[i + 1] = static_cast<Real>(p.materials[i].lame_lambda());
-        mu[i + 1] = static_cast<Real>(p.materials[i].shear_modulus());
-    }
-    DeviceBuffer<Real> lambda(lam), mu_d(mu);
+    const UpdateCoefficients<Real> coef = update_coefficients<Real>(p);
+    cuda::VoxelModelDevice<Real> model;
+    model.upload(p, coef, true);
     DeviceBuffer<Real> bufs[3] = {DeviceBuffer<Real>::zeros(member * B), DeviceBuffer<Real>::zeros(member * B),
                                   DeviceBuffer<Real>::zeros(member * B)};
     Real* prev = bufs[0].get();
     Real* cur = bufs[1].get();
     Real* next = bufs[2].get();
 
-    // Sources and receivers of all members, member after member; member m's are
-    // [src_first[m], src_first[m + 1]) and [rec_first[m], rec_first[m + 1]), their nodes the
-    // member's own (the kernel's arrays are the member's), the gather's index the whole buffer's.
-    std::vector<long long> snode, rnode, rgather;
+    // Sources of all members, member after member; member m's are [src_first[m], src_first[m + 1]),
+    // their nodes the member's own (the kernel's arrays are the member's). The members' recording
+    // rows likewise, [row_first[m], row_first[m + 1]), their terms indexing the whole buffer.
+    std::vector<long long> snode, rfirst{0}, rindex;
+    std::vector<double> rweight;
     std::vector<Real> sscale;
     std::vector<const SourceTerm*> srcs;
-    std::vector<std::size_t> src_first{0}, rec_first{0};
+    std::vector<std::size_t> src_first{0}, row_first{0};
     for (std::size_t m = 0; m < B; ++m) {
         for (const SourceTerm& s : group[m]->sources) {
             snode.push_back(static_cast<long long>(s.node));
             sscale.push_back(coef.dt2_inv_mass[s.node] * coef.inv_one_plus_h[uniform_h ? 0 : s.node]);
             srcs.push_back(&s);
         }
-        for (const ReceiverPoint& r : group[m]->receivers) {
-            rnode.push_back(static_cast<long long>(r.node));
-            rgather.push_back(static_cast<long long>(m * member + r.node));
+        for (const auto& row : shot_recording_rows(*group[m]).rows) {
+            for (const auto& [receiver, weight] : row) {
+                rindex.push_back(static_cast<long long>(m * member + group[m]->receivers[receiver].node));
+                rweight.push_back(weight);
+            }
+            rfirst.push_back(static_cast<long long>(rindex.size()));
         }
         src_first.push_back(snode.size());
-        rec_first.push_back(rnode.size());
+        row_first.push_back(rfirst.size() - 1);
     }
-    const std::size_t nsrc = snode.size(), nrec = rnode.size();
-    DeviceBuffer<long long> src_node(snode), rec_node(rnode), rec_gather(rgather);
+    const std::size_t nsrc = snode.size(), nrows = rfirst.size() - 1;
+    DeviceBuffer<long long> src_node(snode), row_terms(rfirst), term_index(rindex);
+    DeviceBuffer<double> term_weight(rweight);
     DeviceBuffer<Real> src_scale(sscale), src_force(std::max<std::size_t>(1, std::size_t(kBatchSteps) * 3 * nsrc));
-    DeviceBuffer<double> rec_out(std::max<std::size_t>(1, std::size_t(kBatchSteps) * 3 * nrec));
+    DeviceBuffer<double> rows_out(std::max<std::size_t>(1, std::size_t(kBatchSteps) * 3 * nrows));
+    auto record_rows = [&](const Real* u, std::int64_t slot) {
+        if (!nrows) return;
+        record_rows_kernel<Real><<<blocks_for(3 * nrows, 256), 256>>>(int(nrows), row_terms.get(), term_index.get(),
+                                                                      term_weight.get(), nn, u,
+                                                                      rows_out.get() + std::size_t(slot) * 3 * nrows);
+        VOXWAVE_CUDA_CHECK_LAUNCH("record_rows_kernel");
+    };
 
     // What every member's launch shares; the state and point pointers are set per launch.
-    cuda::FusedStepArgs<Real> shared{};
-    shared.nx = p.grid.n[0];
-    shared.ny = p.grid.n[1];
-    shared.nz = p.grid.n[2];
-    shared.ids = ids.get();
-    shared.lambda = lambda.get();
-    shared.mu = mu_d.get();
-    const ModeScales sc = mode_scales(p.element_method(), p.grid.spacing);
-    shared.s0 = static_cast<Real>(sc.constant);
-    shared.s1 = static_cast<Real>(sc.linear);
-    shared.s2 = static_cast<Real>(sc.bilinear);
-    shared.a = a.get();
-    shared.ih = uniform_h ? nullptr : ih.get();
-    shared.mh = uniform_h ? nullptr : mh.get();
-    shared.ih0 = coef.inv_one_plus_h.empty() ? Real(1) : coef.inv_one_plus_h[0];
-    shared.mh0 = coef.one_minus_h.empty() ? Real(1) : coef.one_minus_h[0];
-    shared.b = static_cast<Real>(p.rayleigh.beta / p.dt);
-    shared.keep = Real(1) + shared.b;
+    const cuda::FusedStepArgs<Real> shared = model.fused_args(p);
     const bool damped = shared.b != Real(0);
 
-    // u at the receivers for n = 0 .. steps (the last closes the last velocity); u^{-1} = 0.
+    // The rows of u for n = 0 .. steps (the last closes the last velocity); u^{-1} = 0.
     const std::size_t nt = std::size_t(p.steps);
-    std::vector<double> samples((nt + 1) * nrec * 3, 0.0);
+    std::vector<double> samples((nt + 1) * nrows * 3, 0.0);
     std::vector<Real> forces(std::size_t(kBatchSteps) * 3 * nsrc);
+    VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());  // the uploads are set-up, not the loop's
+    const auto loop_t0 = std::chrono::steady_clock::now();
     for (std::int64_t n0 = 0; n0 < p.steps; n0 += kBatchSteps) {
         const std::int64_t nb = std::min(kBatchSteps, p.steps - n0);
         for (std::int64_t s = 0; s < nb; ++s) {
@@ -144,6 +141,7 @@ std::vector<ShotTraces> run_group(const WaveProblem& p, const std::vector<const 
         }
         if (nsrc) src_force.upload(forces.data(), std::size_t(nb) * 3 * nsrc);
         for (std::int64_t s = 0; s < nb; ++s) {
+            record_rows(cur, s);  // u^n, before any member's step writes u^{n+1}
             for (std::size_t m = 0; m < B; ++m) {
                 cuda::FusedStepArgs<Real> args = shared;
                 for (int c = 0; c < 3; ++c) {
@@ -156,9 +154,6 @@ std::vector<ShotTraces> run_group(const WaveProblem& p, const std::vector<const 
                 args.src_node = src_node.get() + src_first[m];
                 args.src_scale = src_scale.get() + src_first[m];
                 args.src_force = src_force.get() + (std::size_t(s) * nsrc + src_first[m]) * 3;
-                args.nrec = int(rec_first[m + 1] - rec_first[m]);
-                args.rec_node = rec_node.get() + rec_first[m];
-                args.rec_out = rec_out.get() + (std::size_t(s) * nrec + rec_first[m]) * 3;
                 cuda::launch_fused_step<Real>(args, damped, nullptr);
             }
             Real* const old = prev;
@@ -166,51 +161,44 @@ std::vector<ShotTraces> run_group(const WaveProblem& p, const std::vector<const 
             cur = next;
             next = old;
         }
-        if (nrec)
-            rec_out.download(samples.data() + std::size_t(n0) * nrec * 3, std::size_t(nb) * nrec * 3);
+        if (nrows)
+            rows_out.download(samples.data() + std::size_t(n0) * nrows * 3, std::size_t(nb) * nrows * 3);
         else
             VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
         if (progress)
             for (std::int64_t s = 0; s < nb; ++s)
                 if (!progress(n0 + s + 1)) throw Cancelled{};
     }
-    if (nrec) {
-        batched_gather_kernel<Real>
-            <<<blocks_for(3 * nrec, 256), 256>>>(int(nrec), rec_gather.get(), nn, cur, rec_out.get());
-        VOXWAVE_CUDA_CHECK_LAUNCH("batched_gather_kernel");
-        rec_out.download(samples.data() + nt * nrec * 3, nrec * 3);
+    if (nrows) {
+        record_rows(cur, 0);
+        rows_out.download(samples.data() + nt * nrows * 3, nrows * 3);
     }
+    ShotGroupRecording out;
+    out.loop_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_t0).count();
 
-    // From step-major samples to receiver-major traces, a block of receivers at a time: a block's
-    // samples of one step are one contiguous run and each receiver's trace is written in order, so
-    // neither side strides through memory (an array's FMC group brings back tens of thousands of
-    // face nodes a step).
-    constexpr std::size_t kTransposeBlock = 16;
-    std::vector<ShotTraces> out(B);
+    // From step-major samples to row-major traces (each row's trace written in order).
+    out.members.resize(B);
     for (std::size_t m = 0; m < B; ++m) {
-        ShotTraces& tr = out[m];
-        const std::size_t r0 = rec_first[m], nr = rec_first[m + 1] - r0;
+        ShotTraces& tr = out.members[m];
+        const std::size_t r0 = row_first[m], nr = row_first[m + 1] - r0;
         tr.displacement.assign(nr * nt * 3, 0.0);
         tr.velocity.assign(nr * nt * 3, 0.0);
-        for (std::size_t rb = 0; rb < nr; rb += kTransposeBlock) {
-            const std::size_t re = std::min(nr, rb + kTransposeBlock);
+        for (std::size_t r = 0; r < nr; ++r)
             for (std::size_t t = 0; t < nt; ++t)
-                for (std::size_t r = rb; r < re; ++r)
-                    for (std::size_t c = 0; c < 3; ++c) {
-                        auto at = [&](std::size_t tt) { return samples[(tt * nrec + r0 + r) * 3 + c]; };
-                        const double before = t == 0 ? 0.0 : at(t - 1);
-                        tr.displacement[(r * nt + t) * 3 + c] = at(t);
-                        tr.velocity[(r * nt + t) * 3 + c] = (at(t + 1) - before) / (2.0 * p.dt);
-                    }
-        }
+                for (std::size_t c = 0; c < 3; ++c) {
+                    auto at = [&](std::size_t tt) { return samples[(tt * nrows + r0 + r) * 3 + c]; };
+                    const double before = t == 0 ? 0.0 : at(t - 1);
+                    tr.displacement[(r * nt + t) * 3 + c] = at(t);
+                    tr.velocity[(r * nt + t) * 3 + c] = (at(t + 1) - before) / (2.0 * p.dt);
+                }
     }
     return out;
 }
 
 }  // namespace
 
-std::vector<ShotTraces> run_shot_group_cuda(const WaveProblem& model, const std::vector<const ShotSources*>& group,
-                                            const StepProgress& progress, int device, std::string* device_name) {
+ShotGroupRecording run_shot_group_cuda(const WaveProblem& model, const std::vector<const ShotSources*>& group,
+                                       const StepProgress& progress, int device, std::string* device_name) {
     const std::string why = batched_shots_unsupported(model, Backend::Cuda);
     if (!why.empty()) throw RuntimeError("run_shot_group_cuda: " + why);
     if (group.empty()) return {};

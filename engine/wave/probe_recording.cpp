@@ -14,7 +14,31 @@ void record_probes(const WaveProblem& p, Result& r) {
     if (nr != p.receivers.size() || r.velocity.size() != nr * nt * 3)
         throw RuntimeError("record_probes: the result has " + std::to_string(nr) + " receivers, the problem " +
                            std::to_string(p.receivers.size()));
-    for (const ProbeChannels& ch : p.probes) {
+    std::size_t elements = 0;
+    for (const ProbeChannels& ch : p.probes) elements += ch.elements.size();
+    std::vector<double> velocity(elements * nt * 3);
+    std::size_t e = 0;
+    for (const ProbeChannels& ch : p.probes)
+        for (const auto& element : ch.elements) {
+            for (std::size_t t = 0; t < nt; ++t) {
+                const Vec3 v = probe_element_mean(
+                    element, [&](std::size_t receiver) { return r.velocity.data() + (receiver * nt + t) * 3; });
+                std::copy(v.begin(), v.end(), velocity.begin() + std::ptrdiff_t((e * nt + t) * 3));
+            }
+            ++e;
+        }
+    r.probes = probe_records(p.probes, velocity.data(), nt);
+    const std::size_t keep = p.scene_receiver_count;
+    r.receiver_names.resize(keep);
+    r.receiver_positions.resize(keep);
+    r.displacement.resize(keep * nt * 3);
+    r.velocity.resize(keep * nt * 3);
+}
+
+std::vector<ProbeRecord> probe_records(const std::vector<ProbeChannels>& probes, const double* element_velocity,
+                                       std::size_t nt) {
+    std::vector<ProbeRecord> records;
+    for (const ProbeChannels& ch : probes) {
         ProbeRecord rec;
         rec.name = ch.name;
         rec.array = ch.array;
@@ -22,20 +46,30 @@ void record_probes(const WaveProblem& p, Result& r) {
         rec.active_first = ch.active_first;
         rec.active_count = ch.active_count;
         rec.element_signals.assign(ch.elements.size() * nt, 0.0);
-        for (std::size_t e = 0; e < ch.elements.size(); ++e)
+        for (std::size_t e = 0; e < ch.elements.size(); ++e, element_velocity += nt * 3)
             for (std::size_t t = 0; t < nt; ++t) {
-                const Vec3 v = probe_element_mean(
-                    ch.elements[e], [&](std::size_t receiver) { return r.velocity.data() + (receiver * nt + t) * 3; });
+                const double* v = element_velocity + t * 3;
                 rec.element_signals[e * nt + t] =
                     v[0] * ch.direction[0] + v[1] * ch.direction[1] + v[2] * ch.direction[2];
             }
-        r.probes.push_back(std::move(rec));
+        records.push_back(std::move(rec));
     }
-    const std::size_t keep = p.scene_receiver_count;
-    r.receiver_names.resize(keep);
-    r.receiver_positions.resize(keep);
-    r.displacement.resize(keep * nt * 3);
-    r.velocity.resize(keep * nt * 3);
+    return records;
+}
+
+std::size_t RecordingRows::term_count() const {
+    std::size_t n = 0;
+    for (const auto& row : rows) n += row.size();
+    return n;
+}
+
+RecordingRows recording_rows(std::size_t receivers, const std::vector<ProbeChannels>& probes,
+                             std::size_t scene_receiver_count) {
+    RecordingRows r;
+    r.kept_receivers = probes.empty() ? receivers : std::min(receivers, scene_receiver_count);
+    for (std::size_t i = 0; i < r.kept_receivers; ++i) r.rows.push_back({{i, 1.0}});
+    for (const ProbeChannels& ch : probes) r.rows.insert(r.rows.end(), ch.elements.begin(), ch.elements.end());
+    return r;
 }
 
 ProbeTraceRows probe_trace_rows(const WaveProblem& p) {

@@ -22,6 +22,7 @@
 #include "wave/tcovfem_int8.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/update_coefficients.hpp"
+#include "wave/voxel_model_cuda.cuh"
 #include "wave/wave_kernel_args.cuh"
 #include "wave/wavelet.hpp"
 
@@ -230,26 +231,10 @@ public:
         check_fits();  // after fused_: the row handoff counts only where the fused step uses it
         if (exchange_ && exchange_->plan().node_count() != nn_)
             throw RuntimeError("halo exchange: its plan is for another subdomain");
-        ids_.resize(ne_);
-        ids_.upload(p.grid.ids);
         for (auto* b : {&u_, &um_, &f_}) b->resize(3 * nn_);
         const UpdateCoefficients<Real>& coef = tables.coef;
-        const std::vector<Real>& a = coef.dt2_inv_mass;
-        const std::vector<Real>& ih = coef.inv_one_plus_h;
-        const std::vector<Real>& mh = coef.one_minus_h;
-        host_a_ = a;
-        ih0_ = ih.empty() ? Real(1) : ih[0];
-        mh0_ = mh.empty() ? Real(1) : mh[0];
-        a_.resize(nn_);
-        a_.upload(a);
-        if (!uniform_h_) {
-            ih_.resize(nn_);
-            ih_.upload(ih);
-            mh_.resize(nn_);
-            mh_.upload(mh);
-        }
-        b_ = static_cast<Real>(p.rayleigh.beta / p.dt);
-        keep_ = Real(1) + b_;
+        host_a_ = coef.dt2_inv_mass;
+        model_.upload(p, coef, !tc_);
         const double ds = p.grid.spacing;
         if (tc_) {
             const auto factors = tcovfem_material_factors(p.materials, ds);
@@ -276,22 +261,8 @@ public:
                 handoff_.resize(handoff_words());
                 tickets_.resize(1 + windows_.size());
             }
-        } else {
-            const ModeScales sc = mode_scales(p.element_method(), ds);
-            s0_ = static_cast<Real>(sc.constant);
-            s1_ = static_cast<Real>(sc.linear);
-            s2_ = static_cast<Real>(sc.bilinear);
-            std::vector<Real> lam(256, Real(0)), mu(256, Real(0));
-            for (std::size_t m = 0; m < p.materials.size(); ++m) {
-                lam[m + 1] = static_cast<Real>(p.materials[m].lame_lambda());
-                mu[m + 1] = static_cast<Real>(p.materials[m].shear_modulus());
-            }
-            lambda_.resize(256);
-            lambda_.upload(lam);
-            mu_.resize(256);
-            mu_.upload(mu);
         }
-        if (!uniform_h_) host_ih_ = ih;
+        if (!uniform_h_) host_ih_ = coef.inv_one_plus_h;
         upload_points();
         if (!tables.pml.empty()) pml_ = std::make_unique<cuda::PmlCorrection<Real>>(p, tables.pml);
         if (!windows_.empty()) {
@@ -318,7 +289,7 @@ public:
         std::vector<Real> sscale;
         for (const auto& s : p_.sources) {
             sn.push_back(static_cast<long long>(s.node));
-            sscale.push_back(host_a_[s.node] * (uniform_h_ ? ih0_ : host_ih_[s.node]));
+            sscale.push_back(host_a_[s.node] * (uniform_h_ ? model_.ih0 : host_ih_[s.node]));
         }
         for (const auto& r : p_.receivers) rn.push_back(static_cast<long long>(r.node));
         // A scan's next shot usually has as many points: keep the allocations then (every
@@ -393,7 +364,7 @@ public:
         if (k_hi <= k_lo) return;
         const std::size_t node0 = std::size_t(k_lo) * std::size_t(p_.grid.n[0] + 1) * std::size_t(p_.grid.n[1] + 1);
         const std::uint8_t* ids =
-            ids_.get() + std::size_t(k_lo) * std::size_t(p_.grid.n[0]) * std::size_t(p_.grid.n[1]);
+            model_.ids.get() + std::size_t(k_lo) * std::size_t(p_.grid.n[0]) * std::size_t(p_.grid.n[1]);
         const int nz = k_hi - k_lo;
         const Real* uu[3] = {u + node0, u + nn_ + node0, u + 2 * nn_ + node0};
         const Real* pp[3] = {um ? um + node0 : nullptr, um ? um + nn_ + node0 : nullptr,
@@ -411,16 +382,28 @@ public:
                                              bfrag_.get(),
                                              {uu[0], uu[1], uu[2]},
                                              {pp[0], pp[1], pp[2]},
-                                             keep_,
-                                             b_,
+                                             model_.keep,
+                                             model_.b,
                                              {ff[0], ff[1], ff[2]}};
                 cuda::launch_tcovfem_stiffness(a, damped, staged_, stream);
                 return;
             }
         }
-        cuda::MomentStiffnessArgs<Real> a{
-            p_.grid.n[0],          p_.grid.n[1],          nz,    ids, lambda_.get(),        mu_.get(), s0_, s1_, s2_,
-            {uu[0], uu[1], uu[2]}, {pp[0], pp[1], pp[2]}, keep_, b_,  {ff[0], ff[1], ff[2]}};
+        const cuda::VoxelModelDevice<Real>& m = model_;
+        cuda::MomentStiffnessArgs<Real> a{p_.grid.n[0],
+                                          p_.grid.n[1],
+                                          nz,
+                                          ids,
+                                          m.lambda.get(),
+                                          m.mu.get(),
+                                          m.s0,
+                                          m.s1,
+                                          m.s2,
+                                          {uu[0], uu[1], uu[2]},
+                                          {pp[0], pp[1], pp[2]},
+                                          m.keep,
+                                          m.b,
+                                          {ff[0], ff[1], ff[2]}};
         cuda::launch_moment_stiffness<Real>(a, damped, stream);
     }
 
@@ -437,28 +420,12 @@ public:
     // for batch slot `slot`: the sources, and the receivers when `receivers`. With a window (an
     // overlapped step) the same kernel on its view, writing the window's node planes only.
     void fused_step_kernel(int slot, bool receivers, const StepWindow* window = nullptr) {
-        cuda::FusedStepArgs<Real> a{};
-        a.nx = p_.grid.n[0];
-        a.ny = p_.grid.n[1];
-        a.nz = p_.grid.n[2];
-        a.ids = ids_.get();
-        a.lambda = lambda_.get();
-        a.mu = mu_.get();
-        a.s0 = s0_;
-        a.s1 = s1_;
-        a.s2 = s2_;
+        cuda::FusedStepArgs<Real> a = model_.fused_args(p_);
         for (int c = 0; c < 3; ++c) {
             a.u[c] = u_.get() + c * nn_;
             a.um[c] = um_.get() + c * nn_;
             a.up[c] = f_.get() + c * nn_;
         }
-        a.a = a_.get();
-        a.ih = uniform_h_ ? nullptr : ih_.get();
-        a.mh = uniform_h_ ? nullptr : mh_.get();
-        a.ih0 = ih0_;
-        a.mh0 = mh0_;
-        a.keep = keep_;
-        a.b = b_;
         // With a PML the sources come after its passes (pml_fused), in the CPU stepper's order.
         a.nsrc = pml_ ? 0 : int(p_.sources.size());
         a.src_node = src_node_.get();
@@ -566,15 +533,15 @@ public:
     // the stiffness product (both add into f; so a slab's exchange carries it), the layer nodes'
     // u+ from the whole f after the exchange, written over the update's u+ after it.
     void pml_element_forces() {
-        if (pml_) pml_->add_element_forces(state(u_), state(um_), b_, pml_force_target());
+        if (pml_) pml_->add_element_forces(state(u_), state(um_), model_.b, pml_force_target());
     }
     void pml_nodes_before_update() {
         if (!pml_) return;
         cuda::PmlNodeForce<Real> force{};
         for (int c = 0; c < 3; ++c) force.f[c] = f_.get() + c * nn_;
         force.diag = tc_ ? diag_.get() : nullptr;  // the update kernel adds it to f
-        force.keep = keep_;
-        force.b = b_;
+        force.keep = model_.keep;
+        force.b = model_.b;
         pml_->update_nodes(state(u_), state(um_), force, nullptr);
     }
     void pml_nodes_after_update() {
@@ -588,17 +555,17 @@ public:
         Real* const up[3] = {f_.get(), f_.get() + nn_, f_.get() + 2 * nn_};
         cuda::PmlTarget<Real> t{};
         for (int c = 0; c < 3; ++c) t.out[c] = up[c];
-        t.scale = a_.get();
-        t.ih = uniform_h_ ? nullptr : ih_.get();
-        t.ih0 = ih0_;
-        pml_->add_element_forces(state(u_), state(um_), b_, t);
+        t.scale = model_.a.get();
+        t.ih = uniform_h_ ? nullptr : model_.ih.get();
+        t.ih0 = model_.ih0;
+        pml_->add_element_forces(state(u_), state(um_), model_.b, t);
         cuda::PmlNodeForce<Real> force{};
         for (int c = 0; c < 3; ++c) force.up[c] = up[c];
-        force.a = a_.get();
-        force.ih = uniform_h_ ? nullptr : ih_.get();
-        force.mh = uniform_h_ ? nullptr : mh_.get();
-        force.ih0 = ih0_;
-        force.mh0 = mh0_;
+        force.a = model_.a.get();
+        force.ih = uniform_h_ ? nullptr : model_.ih.get();
+        force.mh = uniform_h_ ? nullptr : model_.mh.get();
+        force.ih0 = model_.ih0;
+        force.mh0 = model_.mh0;
         pml_->update_nodes(state(u_), state(um_), force, up);
     }
     cuda::PmlTarget<Real> pml_force_target() const {
@@ -631,14 +598,14 @@ public:
             a.um[c] = um_.get() + c * nn_;
             a.f[c] = f_.get() + c * nn_;
         }
-        a.a = a_.get();
-        a.ih = ih_.get();
-        a.mh = mh_.get();
-        a.ih0 = ih0_;
-        a.mh0 = mh0_;
+        a.a = model_.a.get();
+        a.ih = model_.ih.get();
+        a.mh = model_.mh.get();
+        a.ih0 = model_.ih0;
+        a.mh0 = model_.mh0;
         a.diag = tc_ ? diag_.get() : nullptr;
-        a.keep = keep_;
-        a.b = b_;
+        a.keep = model_.keep;
+        a.b = model_.b;
         const int threads = 256;
         if (update_blocks_ == 0) update_blocks_ = launch_blocks(nn_, threads);
         const int blocks = update_blocks_;
@@ -836,12 +803,11 @@ private:
 
     bool tc_ = false, damped_ = false, uniform_h_ = true, staged_ = true, fused_ = false;
     int update_blocks_ = 0;
-    Real s0_{}, s1_{}, s2_{}, b_{}, keep_{1}, ih0_{1}, mh0_{1};
+    cuda::VoxelModelDevice<Real> model_;  // the model's tables and update scalars
     std::vector<Real> host_a_;
     std::vector<Real> host_ih_;  // 1 / (1 + h) per node with a sponge (the sources' scales); empty otherwise
     std::vector<double> host_diag_;
-    DeviceBuffer<std::uint8_t> ids_;
-    DeviceBuffer<Real> lambda_, mu_, u_, um_, f_, a_, ih_, mh_, src_scale_, src_force_;
+    DeviceBuffer<Real> u_, um_, f_, src_scale_, src_force_;
     DeviceBuffer<double> kappa_f_, shear_f_, diag_, rec_buf_;
     DeviceBuffer<std::uint32_t> bfrag_, bfrag_fused_;  // the split kernels' and the fused step's output orders
     DeviceBuffer<long long> src_node_, rec_node_, gather_nodes_;
