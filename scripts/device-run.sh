@@ -401,9 +401,11 @@ PYEOF
       # its forces and u+ against the CPU pass), with and without Rayleigh's beta.
       LIBS=$(sed -n 's/^ *LINK_LIBRARIES = //p' $B/build.ninja | grep voxwave_wave | head -1 |
         sed 's#tests/libvoxwave_gtest_main.a##; s#[^ ]*libgtest[^ ]*##g')
+      LPATH=$(sed -n 's/^ *LINK_PATH = //p' $B/build.ninja | head -1)
       (cd $B && /usr/local/cuda/bin/nvcc -O3 -DNDEBUG -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Xcompiler -fopenmp \
         -DVOXWAVE_ASSETS_DIR="\"$PWD/../assets\"" -I../engine -I/usr/include/hdf5/serial -isystem /usr/include/eigen3 \
-        ../bench/micro/pml_layer_pass_cuda.cu -o pml_layer_pass_cuda $LIBS) >"$OUT/pml-pass-build.log" 2>&1 \
+        -c ../bench/micro/pml_layer_pass_cuda.cu -o pml_layer_pass_cuda.o &&
+        c++ -fopenmp pml_layer_pass_cuda.o -o pml_layer_pass_cuda $LPATH $LIBS) >"$OUT/pml-pass-build.log" 2>&1 \
         || { tail -20 "$OUT/pml-pass-build.log"; STATUS=1; }
       for r in 1 0; do
         [ -x $B/pml_layer_pass_cuda ] || break

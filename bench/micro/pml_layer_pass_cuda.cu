@@ -7,14 +7,15 @@
 // Results: bench/results/boundary.md.
 //
 // Build against a Release build directory with CUDA (here build-device, configured by
-// scripts/device-run.sh build), from the repository root:
-//   LIBS=$(sed -n 's/^ *LINK_LIBRARIES = //p' build-device/build.ninja | grep voxwave_wave | head -1 |
-//          sed 's#tests/libvoxwave_gtest_main.a##; s#[^ ]*libgtest[^ ]*##g')
-//   (cd build-device && nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Xcompiler -fopenmp
+// scripts/device-run.sh build), from it: compile with nvcc, link as CMake links the tests
+// (the engine tests' libraries less gtest's):
+//   nvcc -O3 -DNDEBUG -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Xcompiler -fopenmp
 //        -DVOXWAVE_ASSETS_DIR="\"$PWD/../assets\"" -I../engine -I/usr/include/hdf5/serial
-//        ../bench/micro/pml_layer_pass_cuda.cu -o pml_layer_pass_cuda $LIBS)
-// and run: build-device/pml_layer_pass_cuda [spacing m = 0.002] [steps = 50] [rayleigh 1|0 = 1]
-// (scripts/device-run.sh pml does both).
+//        -isystem /usr/include/eigen3 -c ../bench/micro/pml_layer_pass_cuda.cu -o pml_layer_pass_cuda.o
+//   c++ -fopenmp pml_layer_pass_cuda.o -o pml_layer_pass_cuda $(sed -n 's/^ *LINK_PATH = //p' build.ninja |
+//        head -1) $LIBS
+// with LIBS as in pml_layer_pass_cpu.cpp, and run: ./pml_layer_pass_cuda [spacing m = 0.002]
+// [steps = 50] [rayleigh 1|0 = 1] (the pml phase of scripts/device-run.sh does all three).
 #include <cuda_runtime.h>
 
 #include <algorithm>
