@@ -395,8 +395,22 @@ PYEOF
     pml)
       # The PML layer pass (issue 31): the gpu tests of the layer, the step-time overhead of a 10-cell
       # layer on five faces of the paper model, and a profile of its passes (bench/results/boundary.md).
-      log "pml: gpu tests, overhead, profile"
+      log "pml: gpu tests, the passes alone, overhead, profile"
       ctest_phase pml-tests -L gpu -R "Pml|WithAPml" --output-on-failure --timeout 300
+      # The layer pass alone (bench/micro/pml_layer_pass_cuda.cu: CUDA events around each pass, and
+      # its forces and u+ against the CPU pass), with and without Rayleigh's beta.
+      LIBS=$(sed -n 's/^ *LINK_LIBRARIES = //p' $B/build.ninja | grep voxwave_wave | head -1 |
+        sed 's#tests/libvoxwave_gtest_main.a##; s#[^ ]*libgtest[^ ]*##g')
+      LPATH=$(sed -n 's/^ *LINK_PATH = //p' $B/build.ninja | head -1)
+      (cd $B && /usr/local/cuda/bin/nvcc -O3 -DNDEBUG -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Xcompiler -fopenmp \
+        -DVOXWAVE_ASSETS_DIR="\"$PWD/../assets\"" -I../engine -I/usr/include/hdf5/serial -isystem /usr/include/eigen3 \
+        -c ../bench/micro/pml_layer_pass_cuda.cu -o pml_layer_pass_cuda.o &&
+        c++ -fopenmp pml_layer_pass_cuda.o -o pml_layer_pass_cuda $LPATH $LIBS) >"$OUT/pml-pass-build.log" 2>&1 \
+        || { tail -20 "$OUT/pml-pass-build.log"; STATUS=1; }
+      for r in 1 0; do
+        [ -x $B/pml_layer_pass_cuda ] || break
+        $B/pml_layer_pass_cuda 0.002 50 $r 2>&1 | tail -2 | tee -a "$OUT/summary.log" || STATUS=1
+      done
       $CLI bench-boundary --backend cuda --overhead --out "$OUT/pml-overhead.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log"
       timeout 300 /usr/local/cuda/bin/ncu --section SpeedOfLight --section LaunchStats --section Occupancy \
         --section MemoryWorkloadAnalysis -k regex:"pml_|fused" -s 20 -c 6 \

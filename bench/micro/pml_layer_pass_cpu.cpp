@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "scene/scene_io.hpp"
+#include "pml_paper_layer.hpp"
 #include "wave/pml_correction_cpu.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -39,13 +39,7 @@ int main(int argc, char** argv) {
     const double ds = argc > 1 ? std::atof(argv[1]) : 0.004;
     const int steps = argc > 2 ? std::atoi(argv[2]) : 20;
     const bool rayleigh = argc > 3 ? std::atoi(argv[3]) != 0 : true;
-    Scene s = read_scene_json(std::string(VOXWAVE_ASSETS_DIR) + "/scenes/paper_rebar.json", [](Scene&) {});
-    s.grid.spacing = ds;
-    s.boundary.absorbing.faces = {"x-", "x+", "y-", "y+", "z-"};
-    s.boundary.absorbing.thickness = 10 * ds;
-    s.boundary.absorbing.type = "pml";
-    if (!rayleigh) s.damping = {};
-    const WaveProblem p = build_wave_problem(s, "pml_layer_pass_cpu");
+    const WaveProblem p = pml_paper_layer_problem(ds, rayleigh, "pml_layer_pass_cpu");
     PmlCorrectionCpu<double> pml(p);
     const std::size_t nn = p.grid.node_count();
     std::vector<double> u(3 * nn), um(3 * nn), f(3 * nn, 0.0), next(3 * nn, 0.0);

@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "core/cuda_check.cuh"
+#include "core/errors.hpp"
 #include "wave/central_difference.hpp"
 #include "wave/pml_correction_cuda.cuh"
 #include "wave/pml_element_kernel.hpp"
@@ -10,25 +11,27 @@ namespace voxwave::cuda {
 namespace {
 
 constexpr int kPmlThreads = 128;
+constexpr unsigned kFullWarp = 0xffffffffu;
+static_assert(PmlStressExchange::kLanes == 32 && kPmlMomentValues <= 32,
+              "one lane per moment value and per element dof");
 
-// The element pass's per-element arrays are value-major (value v of item i at v * items + i: the
-// moments by element, psi by pole), so that a warp's threads, which take
-// consecutive layer elements, read and write them in whole cache lines.
 template <class Real>
 struct PmlElementArgs {
-    std::size_t count, poles;
-    int nx, ny;
-    const unsigned long long* element;
-    const unsigned long long* first_pole;
+    std::size_t count;
+    std::size_t nx1, plane1;
+    const unsigned long long* node0;       // each element's corner (0, 0, 0)
+    const unsigned long long* first_pole;  // each element's poles in psi: [first[q], first[q + 1])
     const std::uint8_t* ids;
     const double *lambda, *mu;
-    double sc[3];
     // By class (pml_element_classes: a few thousand rows, in cache): the poles' recursion factors,
     // kPmlFilters constants per class and Newton coefficients per class pole, item-major.
     const std::uint32_t* cls;
-    const unsigned long long* class_first_pole;
+    const std::uint32_t* class_first_pole;
     const double *decay, *w_old, *w_new, *filter_const, *filter_newton;
-    double *psi, *prev;
+    // The stress moments' exchange (PmlStressExchange): per lane, and per lane and filter.
+    const std::uint32_t* exchange_from;
+    const double *exchange_mu, *exchange_lambda;
+    double *psi, *prev;  // psi: [element pole][value]; prev: [element][value]
     const Real* u[3];
     const Real* um[3];
     double keep, b;
@@ -40,142 +43,228 @@ struct PmlElementArgs {
 template <class Real>
 struct PmlNodeArgs {
     std::size_t count;
+    PmlStages st;
     const unsigned long long* node;
-    const unsigned long long* first_pole;
-    const double *decay, *w_old, *w_new, *scale, *newton, *a;
+    const double *scale, *a;                       // per node
+    const double *newton, *decay, *w_old, *w_new;  // per node pole: base[k] + q
     double one_minus_h, inv_one_plus_h;
-    double *psi, *y, *y_prev;
+    double* psi;               // 3 per node pole: 3 base[k] + c count[k] + q
+    const double *y, *y_prev;  // [c][q]
+    double* y_next;            // [c][q], over y_prev's buffer (the two then swap)
     const Real* u[3];
     const Real* um[3];
     PmlNodeForce<Real> force;
-    Real* out[3];  // u+ at the node, or null: into next (3 per layer node)
+    Real* out[3];  // u+ at the node, or null: into next ([c][q])
     Real* next;
 };
+
+// One of three pointers by a component index that differs between lanes (indexing the kernel
+// argument's array with it would copy the array to local memory).
+template <class P>
+__device__ __forceinline__ P pml_component(P const (&p)[3], int c) {
+    return c == 0 ? p[0] : c == 1 ? p[1] : p[2];
+}
 
 // Adds correction v (FP64) at node n of component c: f += v, or u+ -= dt^2/m / (1 + h) v.
 template <class Real>
 __device__ __forceinline__ void pml_add(const PmlTarget<Real>& t, int c, std::size_t n, double v) {
     if (t.scale) v = -double(t.scale[n]) * double(t.ih ? t.ih[n] : t.ih0) * v;
-    atomicAdd(t.out[c] + n, static_cast<Real>(v));
+    atomicAdd(pml_component(t.out, c) + n, static_cast<Real>(v));
 }
 
-// One thread per layer element: the same steps as PmlCorrectionCpu::add_element_forces.
+// Entry i of a small array held in registers (i differs between lanes: indexing the array with
+// it would put it in local memory).
+template <int N>
+__device__ __forceinline__ double pml_pick(const double (&x)[N], int i) {
+    double r = x[0];
+#pragma unroll
+    for (int k = 1; k < N; ++k)
+        if (i == k) r = x[k];
+    return r;
+}
+
+// Local node l's offset from the element's corner (0, 0, 0) (voxel_local_node's inverse).
+__device__ __forceinline__ std::size_t pml_corner_offset(int l, std::size_t nx1, std::size_t plane1) {
+    const int m = l & 3;
+    return std::size_t((m ^ (m >> 1)) & 1) + nx1 * std::size_t(m >> 1) + plane1 * std::size_t(l >> 2);
+}
+
+// Moment value v = 3 P + i of the element from the corner values x held by lanes 3 l + c (local
+// node l, component c): lane v gathers its component's 8 corners by shuffles and runs the
+// element kernel's transform (voxel_corner_moments_of: the CPU pass's bits).
+__device__ __forceinline__ double pml_lane_moment(double x, int v) {
+    const int i = v % 3;
+    double S7[kVoxelMoments];
+    voxel_corner_moments_of(
+        [&](int ca, int cb, int cc) { return __shfl_sync(kFullWarp, x, 3 * voxel_local_node(ca, cb, cc) + i); }, S7, 1);
+    return pml_pick(S7, v / 3);
+}
+
+// One warp per layer element: the steps of PmlCorrectionCpu::add_element_forces with the
+// element's work spread over its lanes. Lane d < 24 loads corner dof d = 3 l + c of w (and of u-
+// where the previous moments come from it) and adds the force there; lane v < 21 makes moment
+// value v, runs v's chain of 2-6 stages (its memory variables loaded at once, then advanced in
+// registers) and sums v's changes of the six filters, dS[f] = c0_f S + sum_k a_f,k phi_k; lane o
+// then pulls, per filter, the change that stress moment T[o] reads (a shuffle a filter:
+// pml_for_each_stress_term says which, at most one value per filter) and weighs it with mu and
+// lambda; the force of dof d is the transposed transform of its component's 7 T.
 template <class Real>
 __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs<Real> a) {
-    const std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (q >= a.count) return;
-    const std::size_t nx = std::size_t(a.nx), ny = std::size_t(a.ny);
-    const std::size_t nx1 = nx + 1, plane1 = nx1 * (ny + 1);
-    const std::size_t e = std::size_t(a.element[q]);
-    const std::size_t n0 = e % nx + nx1 * ((e / nx) % ny) + plane1 * (e / (nx * ny));
-    std::size_t nodes[8];
-    for (int c = 0; c < 2; ++c)
-        for (int bb = 0; bb < 2; ++bb)
-            for (int aa = 0; aa < 2; ++aa)
-                nodes[voxel_local_node(aa, bb, c)] =
-                    n0 + std::size_t(aa) + nx1 * std::size_t(bb) + plane1 * std::size_t(c);
-    double w[24];
-    for (int l = 0; l < 8; ++l)
-        for (int c = 0; c < 3; ++c) {
-            const double uc = double(a.u[c][nodes[l]]);
-            // As the CPU pass writes it, without contraction into an fma: the same bits.
-            w[3 * l + c] = a.damped ? __dsub_rn(__dmul_rn(a.keep, uc), __dmul_rn(a.b, double(a.um[c][nodes[l]]))) : uc;
+    const std::size_t q = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    if (q >= a.count) return;  // the whole warp: every shuffle below has all 32 lanes
+    const int lane = int(threadIdx.x % 32);
+    const std::size_t n0 = std::size_t(a.node0[q]);
+    const bool old_from_um = !a.prev && !a.fresh;
+    // Corner dof d = lane (l = d / 3, component c = d % 3).
+    const int l = lane / 3, c = lane % 3;
+    const std::size_t n = n0 + pml_corner_offset(l, a.nx1, a.plane1);
+    double w = 0, wm = 0;
+    if (lane < 24) {
+        const double uc = double(pml_component(a.u, c)[n]);
+        const double umc = a.damped || old_from_um ? double(pml_component(a.um, c)[n]) : 0.0;
+        // As the CPU pass writes it, without contraction into an fma: the same bits.
+        w = a.damped ? __dsub_rn(__dmul_rn(a.keep, uc), __dmul_rn(a.b, umc)) : uc;
+        wm = umc;
+    }
+    const int v = lane;
+    double S = pml_lane_moment(w, v);
+    double in_old = old_from_um ? pml_lane_moment(wm, v) : 0.0;
+    if (v >= kPmlMomentValues) S = in_old = 0;
+    const std::size_t cls = a.cls[q], cp0 = a.class_first_pole[cls];
+    double dS[kPmlFilters];
+#pragma unroll
+    for (int fl = 0; fl < kPmlFilters; ++fl) dS[fl] = a.filter_const[cls * kPmlFilters + std::size_t(fl)] * S;
+    if (v < kPmlMomentValues) {
+        // The chain's input phi_0 = S: its old value in_old (the previous step's moments: kept
+        // in prev with Rayleigh's beta, else those of u-) and its new one, which each stage then
+        // replaces with its own.
+        if (a.prev) {
+            double* pv = a.prev + q * kPmlMomentValues + std::size_t(v);
+            in_old = a.fresh ? 0.0 : *pv;
+            *pv = S;
         }
-    double S[kPmlMomentValues];
-    voxel_corner_moments(w, S);
-    // The stress moments of the layer's change, term by term as on the CPU: F(inf) - 1 on the
-    // moments (0 where kappa = 1), then each stage of the chain as it is advanced.
+        const std::size_t p0 = std::size_t(a.first_pole[q]);
+        const int poles = int(std::size_t(a.first_pole[q + 1]) - p0);
+        double* psi = a.psi + p0 * kPmlMomentValues + std::size_t(v);
+        double old[kPmlMaxPoles];
+#pragma unroll
+        for (int k = 0; k < kPmlMaxPoles; ++k)
+            if (k < poles) old[k] = psi[std::size_t(k) * kPmlMomentValues];
+        double in_new = S;
+#pragma unroll
+        for (int k = 0; k < kPmlMaxPoles; ++k) {
+            if (k >= poles) break;
+            const std::size_t cp = cp0 + std::size_t(k);
+            const double now = a.decay[cp] * old[k] + a.w_old[cp] * in_old + a.w_new[cp] * in_new;
+            psi[std::size_t(k) * kPmlMomentValues] = now;
+            in_old = old[k];
+            in_new = now;
+#pragma unroll
+            for (int fl = 0; fl < kPmlFilters; ++fl)
+                dS[fl] += a.filter_newton[cp * kPmlFilters + std::size_t(fl)] * now;
+        }
+    }
+    // Stress moment T[o], o = lane: per filter the one change it reads, weighed with mu and lambda.
+    const std::uint32_t from = a.exchange_from[lane];
+    double t_mu = 0, t_lambda = 0;
+#pragma unroll
+    for (int fl = 0; fl < kPmlFilters; ++fl) {
+        const double x = __shfl_sync(kFullWarp, dS[fl], int(from >> (5 * fl) & 31u));
+        t_mu += a.exchange_mu[lane * kPmlFilters + fl] * x;
+        t_lambda += a.exchange_lambda[lane * kPmlFilters + fl] * x;
+    }
     const unsigned id = a.ids[q];
-    const double lambda = a.lambda[id], mu = a.mu[id];
-    const std::size_t cls = a.cls[q], cp0 = std::size_t(a.class_first_pole[cls]);
-    double T[kPmlMomentValues];
-    for (int v = 0; v < kPmlMomentValues; ++v) T[v] = 0.0;
-    {
-        double c0[kPmlFilters];
-        bool any = false;
-        for (int fl = 0; fl < kPmlFilters; ++fl) {
-            c0[fl] = a.filter_const[cls * kPmlFilters + std::size_t(fl)];
-            any = any || c0[fl] != 0;
-        }
-        if (any) pml_add_stress_moments(S, c0, lambda, mu, a.sc, T);
-    }
-    // The chain's input phi_0 = S: its old value (the previous step's moments: kept in prev with
-    // Rayleigh's beta, else those of u-), and S, which each stage then replaces with its own (no
-    // second copy: registers).
-    double in_old[kPmlMomentValues];
-    if (a.prev) {
-        for (int v = 0; v < kPmlMomentValues; ++v) {
-            in_old[v] = a.prev[std::size_t(v) * a.count + q];
-            a.prev[std::size_t(v) * a.count + q] = S[v];
-        }
-    } else if (a.fresh) {
-        for (int v = 0; v < kPmlMomentValues; ++v) in_old[v] = 0.0;
-    } else {
-        for (int l = 0; l < 8; ++l)
-            for (int c = 0; c < 3; ++c) w[3 * l + c] = double(a.um[c][nodes[l]]);
-        voxel_corner_moments(w, in_old);
-    }
-    for (std::size_t p = std::size_t(a.first_pole[q]); p < std::size_t(a.first_pole[q + 1]); ++p) {
-        // pml_advance on the values in memory: the stage's new values become the next stage's
-        // input (S), its old ones in_old; no third array of 21 live.
-        const std::size_t cp = cp0 + (p - std::size_t(a.first_pole[q]));
-        const double decay = a.decay[cp], w_old = a.w_old[cp], w_new = a.w_new[cp];
-        for (int v = 0; v < kPmlMomentValues; ++v) {
-            double* phi = a.psi + std::size_t(v) * a.poles + p;
-            const double old = *phi;
-            *phi = decay * old + w_old * in_old[v] + w_new * S[v];
-            in_old[v] = old;
-            S[v] = *phi;
-        }
-        double an[kPmlFilters];
-        for (int fl = 0; fl < kPmlFilters; ++fl) an[fl] = a.filter_newton[cp * kPmlFilters + std::size_t(fl)];
-        pml_add_stress_moments(S, an, lambda, mu, a.sc, T);
-    }
-    double f[24];
-    voxel_corner_scatter(T, f);
-    for (int l = 0; l < 8; ++l)
-        for (int c = 0; c < 3; ++c) {
-            // The CPU pass rounds each element's force to Real before adding it to f.
-            const double fe = a.target.scale ? f[3 * l + c] : double(static_cast<Real>(f[3 * l + c]));
-            pml_add(a.target, c, nodes[l], fe);
-        }
+    const double T = a.mu[id] * t_mu + a.lambda[id] * t_lambda;
+    // The force of dof d = lane: component c's 7 stress moments (lanes 3 P + c), transposed.
+    double T7[kVoxelMoments], f8[8];
+#pragma unroll
+    for (int P = 0; P < kVoxelMoments; ++P) T7[P] = __shfl_sync(kFullWarp, T, 3 * P + c);
+    voxel_corner_scatter_of(T7, 1, f8, 1);
+    if (lane >= 24) return;
+    const double fe = pml_pick(f8, l);
+    // The CPU pass rounds each element's force to Real before adding it to f.
+    pml_add(a.target, c, n, a.target.scale ? fe : double(static_cast<Real>(fe)));
 }
 
-// One thread per layer node: PmlCorrectionCpu::update_nodes. Each node once: no atomics.
+// Stage k's entry of the node pass's per-pole tables and memory variables (PmlStages).
+struct PmlStagedTable {
+    const double* p;
+    const std::size_t* base;
+    std::size_t q;
+    __device__ double operator[](int k) const { return p[base[k] + q]; }
+};
+struct PmlStagedPsi {
+    double* p;
+    const std::size_t *base, *count;
+    std::size_t c, q;
+    __device__ double& operator[](int k) const { return p[3 * base[k] + c * count[k] + q]; }
+};
+
+// One thread per layer node and component: PmlCorrectionCpu::update_nodes. Each node once: no
+// atomics.
 template <class Real>
 __global__ void __launch_bounds__(kPmlThreads) pml_node_kernel(PmlNodeArgs<Real> a) {
     const std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const int c = int(blockIdx.y);
     if (q >= a.count) return;
     const double an = a.a[q];
     if (an == 0) return;  // fixed: the update already held it
     const std::size_t n = std::size_t(a.node[q]);
-    const std::size_t p0 = std::size_t(a.first_pole[q]);
-    const int poles = int(std::size_t(a.first_pole[q + 1]) - p0);
+    int poles = 0;
+    while (poles < a.st.stages && q < a.st.count[poles]) ++poles;
     const PmlNodeForce<Real>& F = a.force;
-    for (int c = 0; c < 3; ++c) {
-        const std::size_t v = 3 * q + std::size_t(c);
-        const Real ur = a.u[c][n];
-        const double un = double(ur);
-        // a f, the whole force's term of the update.
-        double af;
-        if (F.f[c]) {
-            Real f = F.f[c][n];
-            if (F.diag) f += Real(F.diag[n] * double(damped_operand(ur, a.um[c][n], F.keep, F.b)));
-            af = an * double(f);
-        } else {
-            const double ih = double(F.ih ? F.ih[n] : F.ih0), mh = double(F.mh ? F.mh[n] : F.mh0);
-            af = (2.0 * un - mh * double(a.um[c][n]) - double(F.up[c][n]) / ih) * (an / double(F.a[n]));
-        }
-        const double y_next = (2.0 * a.y[v] - a.one_minus_h * a.y_prev[v] - af) * a.inv_one_plus_h;
-        const double u_plus = pml_node_update(y_next, un, a.scale[q], a.newton + p0, a.decay + p0, a.w_old + p0,
-                                              a.w_new + p0, poles, a.psi + 3 * p0 + std::size_t(c), 3);
-        a.y_prev[v] = a.y[v];
-        a.y[v] = y_next;
-        if (a.out[0])
-            a.out[c][n] = static_cast<Real>(u_plus);
-        else
-            a.next[v] = static_cast<Real>(u_plus);
+    const std::size_t v = std::size_t(c) * a.count + q;
+    const Real ur = a.u[c][n];
+    const double un = double(ur);
+    // a f, the whole force's term of the update.
+    double af;
+    if (F.f[c]) {
+        Real f = F.f[c][n];
+        if (F.diag) f += Real(F.diag[n] * double(damped_operand(ur, a.um[c][n], F.keep, F.b)));
+        af = an * double(f);
+    } else {
+        const double ih = double(F.ih ? F.ih[n] : F.ih0), mh = double(F.mh ? F.mh[n] : F.mh0);
+        af = (2.0 * un - mh * double(a.um[c][n]) - double(F.up[c][n]) / ih) * (an / double(F.a[n]));
     }
+    const double y_next = (2.0 * a.y[v] - a.one_minus_h * a.y_prev[v] - af) * a.inv_one_plus_h;
+    const std::size_t* base = a.st.base;
+    // With the number of poles a constant in each case, the stages unroll and their offsets
+    // (base[k], count[k]) are read from the kernel's argument, not from a local copy of it.
+    const auto update = [&](int poles_of) {
+        return pml_node_update(y_next, un, a.scale[q], PmlStagedTable{a.newton, base, q},
+                               PmlStagedTable{a.decay, base, q}, PmlStagedTable{a.w_old, base, q},
+                               PmlStagedTable{a.w_new, base, q}, poles_of,
+                               PmlStagedPsi{a.psi, base, a.st.count, std::size_t(c), q}, 1);
+    };
+    double u_plus;
+    switch (poles) {
+        case 1:
+            u_plus = update(1);
+            break;
+        case 2:
+            u_plus = update(2);
+            break;
+        case 3:
+            u_plus = update(3);
+            break;
+        case 4:
+            u_plus = update(4);
+            break;
+        case 5:
+            u_plus = update(5);
+            break;
+        case 6:
+            u_plus = update(6);
+            break;
+        default:
+            u_plus = update(0);
+            break;
+    }
+    a.y_next[v] = y_next;
+    if (a.out[0])
+        a.out[c][n] = static_cast<Real>(u_plus);
+    else
+        a.next[v] = static_cast<Real>(u_plus);
 }
 
 // The split design's u+ of update_nodes over the update's.
@@ -186,12 +275,12 @@ __global__ void __launch_bounds__(kPmlThreads)
     const std::size_t q = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (q >= count || a_node[q] == 0) return;
     const std::size_t n = std::size_t(node[q]);
-    out0[n] = next[3 * q];
-    out1[n] = next[3 * q + 1];
-    out2[n] = next[3 * q + 2];
+    out0[n] = next[q];
+    out1[n] = next[count + q];
+    out2[n] = next[2 * count + q];
 }
 
-// y = c0 u, y- = c0 u- at every layer node; the convolutions start at 0.
+// y = c0 u, y- = c0 u- at every layer node ([c][q]); the convolutions start at 0.
 template <class Real>
 __global__ void __launch_bounds__(kPmlThreads)
     pml_reset_nodes_kernel(std::size_t count, const unsigned long long* node, const double* scale, const Real* u0,
@@ -203,8 +292,8 @@ __global__ void __launch_bounds__(kPmlThreads)
     const Real* const u[3] = {u0, u1, u2};
     const Real* const m[3] = {m0, m1, m2};
     for (int c = 0; c < 3; ++c) {
-        y[3 * q + std::size_t(c)] = scale[q] * double(u[c][n]);
-        y_prev[3 * q + std::size_t(c)] = scale[q] * double(m[c][n]);
+        y[std::size_t(c) * count + q] = scale[q] * double(u[c][n]);
+        y_prev[std::size_t(c) * count + q] = scale[q] * double(m[c][n]);
     }
 }
 
@@ -216,8 +305,23 @@ void upload_to(DeviceBuffer<T>& b, const std::vector<T>& v) {
     b.upload(v);
 }
 
-std::vector<unsigned long long> as_ull(const std::vector<std::size_t>& v) {
-    return std::vector<unsigned long long>(v.begin(), v.end());
+// The pass's order of items with the poles [first[q], first[q + 1]): by number of poles, most
+// first (stable), and where each stage's memory variables lie (PmlStages).
+std::vector<std::size_t> order_by_poles(const std::vector<std::size_t>& first, PmlStages& st) {
+    const std::size_t count = first.size() - 1;
+    std::vector<std::size_t> order(count);
+    for (std::size_t q = 0; q < count; ++q) order[q] = q;
+    const auto poles = [&](std::size_t q) { return first[q + 1] - first[q]; };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return poles(x) > poles(y); });
+    st = PmlStages{};
+    for (std::size_t q = 0; q < count; ++q) {
+        const std::size_t k = poles(q);
+        if (k > std::size_t(kPmlMaxPoles)) throw RuntimeError("PML layer: a node with more poles than the pass holds");
+        st.stages = std::max(st.stages, int(k));
+        for (std::size_t j = 0; j < k; ++j) ++st.count[j];
+    }
+    for (int k = 1; k < kPmlMaxPoles; ++k) st.base[k] = st.base[k - 1] + st.count[k - 1];
+    return order;
 }
 
 }  // namespace
@@ -236,36 +340,77 @@ PmlCorrection<Real>::PmlCorrection(const WaveProblem& problem, const PmlTables& 
     }
     upload_to(lambda_, lambda);
     upload_to(mu_, mu);
-    std::vector<std::uint8_t> ids(elements_);
-    for (std::size_t q = 0; q < elements_; ++q) ids[q] = problem.grid.ids[t.element[q]];
-    upload_to(ids_, ids);
-    upload_to(element_, as_ull(t.element));
-    upload_to(element_first_pole_, as_ull(t.element_first_pole));
+
+    // Elements, in the tables' order: corner node, material, class.
+    const VoxelGrid& g = problem.grid;
+    const std::size_t nx = std::size_t(g.n[0]), ny = std::size_t(g.n[1]);
+    const std::size_t nx1 = nx + 1, plane1 = nx1 * (ny + 1);
+    {
+        std::vector<std::uint8_t> ids(elements_);
+        std::vector<unsigned long long> node0(elements_);
+        for (std::size_t q = 0; q < elements_; ++q) {
+            const std::size_t e = t.element[q];
+            ids[q] = g.ids[e];
+            node0[q] = e % nx + nx1 * ((e / nx) % ny) + plane1 * (e / (nx * ny));
+            if (t.element_first_pole[q + 1] - t.element_first_pole[q] > std::size_t(kPmlMaxPoles))
+                throw RuntimeError("PML layer: an element with more poles than the pass holds");
+        }
+        upload_to(ids_, ids);
+        upload_to(element_node0_, node0);
+        upload_to(element_first_pole_,
+                  std::vector<unsigned long long>(t.element_first_pole.begin(), t.element_first_pole.end()));
+    }
     {
         const PmlElementClasses c = pml_element_classes(t);
         upload_to(element_class_, c.of_element);
-        upload_to(class_first_pole_, as_ull(c.first_pole));
+        upload_to(class_first_pole_, std::vector<std::uint32_t>(c.first_pole.begin(), c.first_pole.end()));
         upload_to(element_decay_, c.poles.decay);
         upload_to(element_w_old_, c.poles.w_old);
         upload_to(element_w_new_, c.poles.w_new);
         upload_to(filter_const_, c.filter_const);
         upload_to(filter_newton_, c.filter_newton);
     }
-    element_poles_ = t.element_poles.size();
-    upload_to(node_, as_ull(t.node));
-    upload_to(node_first_pole_, as_ull(t.node_first_pole));
-    upload_to(node_decay_, t.node_poles.decay);
-    upload_to(node_w_old_, t.node_poles.w_old);
-    upload_to(node_w_new_, t.node_poles.w_new);
-    upload_to(node_scale_, t.node_scale);
-    upload_to(node_newton_, t.node_newton);
-    // dt^2 / m per layer node, 0 where fixed (as PmlCorrectionCpu).
-    const std::vector<std::size_t>& fixed = problem.boundary.fixed_nodes;
-    std::vector<double> node_a;
-    for (std::size_t n : t.node)
-        node_a.push_back(
-            std::binary_search(fixed.begin(), fixed.end(), n) ? 0.0 : problem.dt * problem.dt / problem.node_mass[n]);
-    upload_to(node_a_, node_a);
+    {
+        const PmlStressExchange x = pml_stress_exchange(scales_);
+        upload_to(exchange_from_, std::vector<std::uint32_t>(x.from, x.from + PmlStressExchange::kLanes));
+        upload_to(exchange_mu_,
+                  std::vector<double>(&x.mu_w[0][0], &x.mu_w[0][0] + PmlStressExchange::kLanes * kPmlFilters));
+        upload_to(exchange_lambda_,
+                  std::vector<double>(&x.lambda_w[0][0], &x.lambda_w[0][0] + PmlStressExchange::kLanes * kPmlFilters));
+    }
+
+    // Nodes, in the pass's order; their poles stage-major (PmlStages).
+    const std::vector<std::size_t> node_order = order_by_poles(t.node_first_pole, node_stages_);
+    {
+        const std::vector<std::size_t>& fixed = problem.boundary.fixed_nodes;
+        std::vector<unsigned long long> node(nodes_);
+        std::vector<double> scale(nodes_), node_a(nodes_);
+        const std::size_t node_poles = t.node_poles.size();
+        std::vector<double> newton(node_poles), decay(node_poles), w_old(node_poles), w_new(node_poles);
+        for (std::size_t q = 0; q < nodes_; ++q) {
+            const std::size_t from = node_order[q], n = t.node[from];
+            node[q] = n;
+            scale[q] = t.node_scale[from];
+            // dt^2 / m, 0 where fixed (as PmlCorrectionCpu).
+            node_a[q] = std::binary_search(fixed.begin(), fixed.end(), n)
+                            ? 0.0
+                            : problem.dt * problem.dt / problem.node_mass[n];
+            for (std::size_t p = t.node_first_pole[from], k = 0; p < t.node_first_pole[from + 1]; ++p, ++k) {
+                const std::size_t to = node_stages_.base[k] + q;
+                newton[to] = t.node_newton[p];
+                decay[to] = t.node_poles.decay[p];
+                w_old[to] = t.node_poles.w_old[p];
+                w_new[to] = t.node_poles.w_new[p];
+            }
+        }
+        upload_to(node_, node);
+        upload_to(node_scale_, scale);
+        upload_to(node_a_, node_a);
+        upload_to(node_newton_, newton);
+        upload_to(node_decay_, decay);
+        upload_to(node_w_old_, w_old);
+        upload_to(node_w_new_, w_new);
+    }
     const double h = 0.5 * problem.dt * problem.rayleigh.alpha;
     one_minus_h_ = 1.0 - h;
     inv_one_plus_h_ = 1.0 / (1.0 + h);
@@ -291,14 +436,15 @@ void PmlCorrection<Real>::reset(const Real* const um[3], const Real* const u[3])
 template <class Real>
 std::size_t PmlCorrection<Real>::bytes_of(const PmlTables& t, bool damped) {
     if (t.empty()) return 0;
-    const std::size_t doubles =
-        512 + t.element_poles.size() * (3 + kPmlMomentValues) + (damped ? t.element.size() * kPmlMomentValues : 0) +
-        t.filter_const.size() + t.filter_newton.size() + t.node_poles.size() * (3 + 3) + t.node_scale.size() +
-        t.node_newton.size() + t.node.size() * (1 + 3 + 3) + t.node.size() * 3 * sizeof(Real) / sizeof(double);
-    const std::size_t indices =
-        t.element.size() + t.element_first_pole.size() + t.node.size() + t.node_first_pole.size();
-    // (The tables by class are at most the per-element ones counted above.)
-    return doubles * sizeof(double) + indices * sizeof(unsigned long long) + t.element.size() * (1 + 4);
+    // Per element: its corner node and first pole (8 + 8 B), class and material (4 + 1 B), 21
+    // memory variables per pole (and 21 previous moments with Rayleigh's beta); per node: its
+    // index, c0, a, y, y-, u+ and per pole 4 factors and 3 memory variables. The tables by class
+    // are at most the per-element ones.
+    const std::size_t doubles = 512 + 32 * 2 * kPmlFilters + t.element_poles.size() * (kPmlMomentValues + 3) +
+                                (damped ? t.element.size() * kPmlMomentValues : 0) + t.filter_const.size() +
+                                t.filter_newton.size() + t.node_poles.size() * (4 + 3) + t.node.size() * (1 + 2 + 6);
+    return doubles * sizeof(double) + (t.element.size() + 1) * 8 + t.element.size() * (8 + 4 + 1) +
+           t.node.size() * (8 + 3 * sizeof(Real));
 }
 
 template <class Real>
@@ -307,15 +453,13 @@ void PmlCorrection<Real>::add_element_forces(const Real* const u[3], const Real*
     if (elements_ == 0) return;
     PmlElementArgs<Real> a{};
     a.count = elements_;
-    a.poles = element_poles_;
-    a.nx = problem_.grid.n[0];
-    a.ny = problem_.grid.n[1];
-    a.element = element_.get();
+    a.nx1 = std::size_t(problem_.grid.n[0]) + 1;
+    a.plane1 = a.nx1 * (std::size_t(problem_.grid.n[1]) + 1);
+    a.node0 = element_node0_.get();
     a.first_pole = element_first_pole_.get();
     a.ids = ids_.get();
     a.lambda = lambda_.get();
     a.mu = mu_.get();
-    for (int i = 0; i < 3; ++i) a.sc[i] = scales_[i];
     a.cls = element_class_.get();
     a.class_first_pole = class_first_pole_.get();
     a.decay = element_decay_.get();
@@ -323,6 +467,9 @@ void PmlCorrection<Real>::add_element_forces(const Real* const u[3], const Real*
     a.w_new = element_w_new_.get();
     a.filter_const = filter_const_.get();
     a.filter_newton = filter_newton_.get();
+    a.exchange_from = exchange_from_.get();
+    a.exchange_mu = exchange_mu_.get();
+    a.exchange_lambda = exchange_lambda_.get();
     a.psi = psi_.get();
     a.prev = moments_prev_.size() ? moments_prev_.get() : nullptr;
     a.fresh = fresh_;
@@ -335,7 +482,10 @@ void PmlCorrection<Real>::add_element_forces(const Real* const u[3], const Real*
     a.keep = 1.0 + a.b;
     a.damped = um[0] != nullptr && b != Real(0);
     a.target = target;
-    pml_element_kernel<Real><<<pml_blocks(elements_), kPmlThreads, 0, stream>>>(a);
+    // One warp per element, kPmlThreads / 32 elements a block.
+    const std::size_t per_block = kPmlThreads / 32;
+    const unsigned blocks = unsigned((elements_ + per_block - 1) / per_block);
+    pml_element_kernel<Real><<<blocks, kPmlThreads, 0, stream>>>(a);
     VOXWAVE_CUDA_CHECK_LAUNCH("pml_element_kernel");
 }
 
@@ -345,19 +495,20 @@ void PmlCorrection<Real>::update_nodes(const Real* const u[3], const Real* const
     if (nodes_ == 0) return;
     PmlNodeArgs<Real> a{};
     a.count = nodes_;
+    a.st = node_stages_;
     a.node = node_.get();
-    a.first_pole = node_first_pole_.get();
+    a.scale = node_scale_.get();
+    a.a = node_a_.get();
+    a.newton = node_newton_.get();
     a.decay = node_decay_.get();
     a.w_old = node_w_old_.get();
     a.w_new = node_w_new_.get();
-    a.scale = node_scale_.get();
-    a.newton = node_newton_.get();
-    a.a = node_a_.get();
     a.one_minus_h = one_minus_h_;
     a.inv_one_plus_h = inv_one_plus_h_;
     a.psi = node_psi_.get();
     a.y = y_.get();
     a.y_prev = y_prev_.get();
+    a.y_next = y_prev_.get();  // y- is read by the same thread before; then the two swap
     for (int c = 0; c < 3; ++c) {
         a.u[c] = u[c];
         a.um[c] = um[c];
@@ -365,8 +516,9 @@ void PmlCorrection<Real>::update_nodes(const Real* const u[3], const Real* const
     }
     a.force = force;
     a.next = next_.get();
-    pml_node_kernel<Real><<<pml_blocks(nodes_), kPmlThreads, 0, stream>>>(a);
+    pml_node_kernel<Real><<<dim3(pml_blocks(nodes_), 3), kPmlThreads, 0, stream>>>(a);
     VOXWAVE_CUDA_CHECK_LAUNCH("pml_node_kernel");
+    y_.swap(y_prev_);
 }
 
 template <class Real>

@@ -3,13 +3,17 @@
 // with the same per-element and per-node arithmetic (pml_element_kernel.hpp), in FP64 whatever
 // the engine's precision. Memory only for the layer's elements, nodes and poles.
 //
-// Two kernels a step, one thread per layer element and one per layer node:
+// Two kernels a step (docs/architecture.md, "The PML on the GPU", says why they are shaped so):
 //   add_element_forces: the (PML - interior) force of every layer element, from its moments of
-//     w = keep u - b u- and their convolutions, which it advances; added with atomics (an
-//     element's 8 nodes are shared with its neighbours);
+//     w = keep u - b u- and their convolutions, which it advances; one warp per layer element,
+//     lane v its moment value v (21 of 32 lanes): the corners and the stress moments go between
+//     the lanes by shuffles, each lane runs its value's chain of convolutions in registers, the
+//     memory variables of an element pole are 21 consecutive doubles (a warp's loads coalesce);
+//     the force added with atomics (an element's 8 nodes are shared with its neighbours);
 //   update_nodes: the central difference of the stretched displacement y = S u at every layer
 //     node with the whole force a f there, and u+ from y+ (PmlTables), which replaces the
-//     engine's u+ at the node.
+//     engine's u+ at the node; a thread per node and component, the memory variables stage by
+//     stage (PmlStages).
 // Split design: the element pass adds into f before the stiffness product (both add into f,
 // which the previous update left zero), as on the CPU; update_nodes reads the whole f (plus
 // TCOVFEM's FP64 diagonal, which the engine's update kernel adds) and keeps u+ in a scratch
@@ -30,6 +34,20 @@
 #include "wave/wave_problem.hpp"
 
 namespace voxwave::cuda {
+
+// The most poles of a layer element or node: two per stretched axis.
+inline constexpr int kPmlMaxPoles = 6;
+
+// Where stage k of the chains of the node pass's items keeps its memory variables: at
+// base[k] * values + value * count[k] + q, q the item in the pass's order, value the component
+// (3). The items are ordered by their number of poles, most first, so those with a stage k are
+// the prefix [0, count[k]), and a warp's consecutive items read and write whole cache lines of
+// each stage and component.
+struct PmlStages {
+    int stages = 0;  // the most poles of an item
+    std::size_t count[kPmlMaxPoles] = {};
+    std::size_t base[kPmlMaxPoles] = {};  // the item poles of the stages before k
+};
 
 // Where a PML pass adds its corrections: f (scale = null: f += df) or u+ (u+ += -scale df,
 // scale = dt^2/m per node times 1 / (1 + h): ih per node, or ih0 where ih is null).
@@ -80,22 +98,29 @@ private:
     const WaveProblem& problem_;
     std::size_t elements_ = 0, nodes_ = 0;
     double scales_[3] = {0, 0, 0};
-    DeviceBuffer<std::uint8_t> ids_;  // material of each layer element
-    DeviceBuffer<unsigned long long> element_, element_first_pole_, node_, node_first_pole_;
     DeviceBuffer<double> lambda_, mu_;  // by material id [256]
-    // The elements' poles and coefficients by class (pml_element_classes), and each element's class.
-    DeviceBuffer<std::uint32_t> element_class_;
-    DeviceBuffer<unsigned long long> class_first_pole_;
+    // Elements: corner (0, 0, 0), material, class and first pole of each (element_first_pole);
+    // their poles and coefficients by class (pml_element_classes).
+    DeviceBuffer<unsigned long long> element_node0_, element_first_pole_;
+    DeviceBuffer<std::uint8_t> ids_;
+    DeviceBuffer<std::uint32_t> element_class_, class_first_pole_;
     DeviceBuffer<double> element_decay_, element_w_old_, element_w_new_, filter_const_, filter_newton_;
-    std::size_t element_poles_ = 0;  // the layer's element poles (psi: 21 values each)
-    DeviceBuffer<double> node_decay_, node_w_old_, node_w_new_, node_scale_, node_newton_, node_a_;
+    // The exchange of the stress moments' terms between an element's lanes (PmlStressExchange).
+    DeviceBuffer<std::uint32_t> exchange_from_;
+    DeviceBuffer<double> exchange_mu_, exchange_lambda_;
+    // Nodes, in the pass's order (PmlStages): index, c0, dt^2 / m (0 where fixed), and per pole
+    // (stage-major) the Newton coefficient and the recursion factors.
+    PmlStages node_stages_;
+    DeviceBuffer<unsigned long long> node_;
+    DeviceBuffer<double> node_scale_, node_a_, node_newton_, node_decay_, node_w_old_, node_w_new_;
     double one_minus_h_ = 1, inv_one_plus_h_ = 1;  // Rayleigh's mass term, on y
-    // The memory variables. moments_prev_ only with Rayleigh's beta (PmlCorrectionCpu says why);
-    // fresh_: the step after a reset, whose previous moments are 0.
+    // The memory variables: psi 21 values per element pole ([pole][value]), moments_prev_
+    // ([element][value]) only with Rayleigh's beta (PmlCorrectionCpu says why), node_psi_
+    // (PmlStages); fresh_: the step after a reset, whose previous moments are 0.
     DeviceBuffer<double> psi_, moments_prev_, node_psi_;
     bool fresh_ = true;
-    DeviceBuffer<double> y_, y_prev_;  // 3 per layer node: S u now and a step before
-    DeviceBuffer<Real> next_;          // 3 per layer node: u+ (split design)
+    DeviceBuffer<double> y_, y_prev_;  // [component][node]: S u now and a step before (swapped each step)
+    DeviceBuffer<Real> next_;          // [component][node]: u+ (split design)
 };
 
 extern template class PmlCorrection<double>;

@@ -58,62 +58,73 @@ VOXWAVE_HD constexpr int voxel_local_node(int a, int b, int c) { return 4 * c + 
 // The 7 signed corner sums S_P, in this order; moment P of component i at S[3 P + i].
 enum VoxelMoment { kSx, kSy, kSz, kSxy, kSxz, kSyz, kSxyz, kVoxelMoments };
 
+// The 7 moments of one component, S[stride * P], from its 8 corner values at(a, b, c) (corner
+// (a, b, c) in {0,1}^3 along x, y, z): one 3-stage fast Walsh-Hadamard transform. The PML's CUDA
+// pass makes one component's moments per thread with it (pml_correction_cuda.cu).
+template <class Real, class Corner>
+VOXWAVE_HD_INLINE void voxel_corner_moments_of(const Corner& at, Real* S, int stride) {
+    // Along x: sums and differences of the 4 x edges (b, c).
+    Real sx[2][2], dx[2][2];
+    for (int c = 0; c < 2; ++c)
+        for (int b = 0; b < 2; ++b) {
+            sx[b][c] = at(0, b, c) + at(1, b, c);
+            dx[b][c] = at(1, b, c) - at(0, b, c);
+        }
+    // Along y, per z side c.
+    Real ss[2], sd[2], ds[2], dd[2];
+    for (int c = 0; c < 2; ++c) {
+        ss[c] = sx[0][c] + sx[1][c];
+        sd[c] = sx[1][c] - sx[0][c];
+        ds[c] = dx[0][c] + dx[1][c];
+        dd[c] = dx[1][c] - dx[0][c];
+    }
+    // Along z (the plain sum, with no gradient in it, is not needed).
+    S[stride * kSx] = ds[0] + ds[1];
+    S[stride * kSxz] = ds[1] - ds[0];
+    S[stride * kSy] = sd[0] + sd[1];
+    S[stride * kSyz] = sd[1] - sd[0];
+    S[stride * kSz] = ss[1] - ss[0];
+    S[stride * kSxy] = dd[0] + dd[1];
+    S[stride * kSxyz] = dd[1] - dd[0];
+}
+
 // The 21 moments S_P[i] of the 24 element dofs u (local node order): per component one 3-stage
 // fast Walsh-Hadamard transform of the corners. One home for the element kernel and the PML's
 // correction (pml_element_kernel.hpp), which filters the same moments.
 template <class Real>
 VOXWAVE_HD_INLINE void voxel_corner_moments(const Real* u, Real* S) {
-    for (int i = 0; i < 3; ++i) {
-        auto at = [&](int a, int b, int c) { return u[3 * voxel_local_node(a, b, c) + i]; };
-        // Along x: sums and differences of the 4 x edges (b, c).
-        Real sx[2][2], dx[2][2];
-        for (int c = 0; c < 2; ++c)
-            for (int b = 0; b < 2; ++b) {
-                sx[b][c] = at(0, b, c) + at(1, b, c);
-                dx[b][c] = at(1, b, c) - at(0, b, c);
-            }
-        // Along y, per z side c.
-        Real ss[2], sd[2], ds[2], dd[2];
-        for (int c = 0; c < 2; ++c) {
-            ss[c] = sx[0][c] + sx[1][c];
-            sd[c] = sx[1][c] - sx[0][c];
-            ds[c] = dx[0][c] + dx[1][c];
-            dd[c] = dx[1][c] - dx[0][c];
-        }
-        // Along z (the plain sum, with no gradient in it, is not needed).
-        S[3 * kSx + i] = ds[0] + ds[1];
-        S[3 * kSxz + i] = ds[1] - ds[0];
-        S[3 * kSy + i] = sd[0] + sd[1];
-        S[3 * kSyz + i] = sd[1] - sd[0];
-        S[3 * kSz + i] = ss[1] - ss[0];
-        S[3 * kSxy + i] = dd[0] + dd[1];
-        S[3 * kSxyz + i] = dd[1] - dd[0];
-    }
+    for (int i = 0; i < 3; ++i)
+        voxel_corner_moments_of([&](int a, int b, int c) { return u[3 * voxel_local_node(a, b, c) + i]; }, S + i, 3);
+}
+
+// One component's 8 corner forces f[stride * node] (local node order) = H^t T of its 7 summed
+// stress moments T[stride * P] (stages z, y, x); f is overwritten.
+template <class Real>
+VOXWAVE_HD_INLINE void voxel_corner_scatter_of(const Real* T, int stride, Real* f, int fstride) {
+    const Real Tx = T[stride * kSx], Ty = T[stride * kSy], Tz = T[stride * kSz], Txy = T[stride * kSxy],
+               Txz = T[stride * kSxz], Tyz = T[stride * kSyz], Txyz = T[stride * kSxyz];
+    // Transposed z stage: the adjoints of ds, dd, sd per z side c (ss[c] = -+Tz).
+    const Real ds0 = Tx - Txz, ds1 = Tx + Txz, dd0 = Txy - Txyz, dd1 = Txy + Txyz;
+    const Real sd0 = Ty - Tyz, sd1 = Ty + Tyz;
+    // Transposed y stage: the adjoints of the x sums sx[b][c] and differences dx[b][c].
+    const Real dx00 = ds0 - dd0, dx10 = ds0 + dd0, dx01 = ds1 - dd1, dx11 = ds1 + dd1;
+    const Real nsx00 = Tz + sd0, sx10 = sd0 - Tz, sx01 = Tz - sd1, sx11 = Tz + sd1;  // nsx00 = -sx00
+    // Transposed x stage: corner (0, b, c) gets sx - dx, corner (1, b, c) sx + dx.
+    f[fstride * voxel_local_node(0, 0, 0)] = -(nsx00 + dx00);
+    f[fstride * voxel_local_node(1, 0, 0)] = dx00 - nsx00;
+    f[fstride * voxel_local_node(0, 1, 0)] = sx10 - dx10;
+    f[fstride * voxel_local_node(1, 1, 0)] = sx10 + dx10;
+    f[fstride * voxel_local_node(0, 0, 1)] = sx01 - dx01;
+    f[fstride * voxel_local_node(1, 0, 1)] = sx01 + dx01;
+    f[fstride * voxel_local_node(0, 1, 1)] = sx11 - dx11;
+    f[fstride * voxel_local_node(1, 1, 1)] = sx11 + dx11;
 }
 
 // f (24 dofs) = H^t T: the transposed transform of the 21 summed stress moments T[3 P + i]
 // (stages z, y, x); f is overwritten.
 template <class Real>
 VOXWAVE_HD_INLINE void voxel_corner_scatter(const Real* T, Real* f) {
-    for (int i = 0; i < 3; ++i) {
-        const Real Tx = T[3 * kSx + i], Ty = T[3 * kSy + i], Tz = T[3 * kSz + i], Txy = T[3 * kSxy + i],
-                   Txz = T[3 * kSxz + i], Tyz = T[3 * kSyz + i], Txyz = T[3 * kSxyz + i];
-        // Transposed z stage: the adjoints of ds, dd, sd per z side c (ss[c] = -+Tz).
-        const Real ds0 = Tx - Txz, ds1 = Tx + Txz, dd0 = Txy - Txyz, dd1 = Txy + Txyz;
-        const Real sd0 = Ty - Tyz, sd1 = Ty + Tyz;
-        // Transposed y stage: the adjoints of the x sums sx[b][c] and differences dx[b][c].
-        const Real dx00 = ds0 - dd0, dx10 = ds0 + dd0, dx01 = ds1 - dd1, dx11 = ds1 + dd1;
-        const Real nsx00 = Tz + sd0, sx10 = sd0 - Tz, sx01 = Tz - sd1, sx11 = Tz + sd1;  // nsx00 = -sx00
-        // Transposed x stage: corner (0, b, c) gets sx - dx, corner (1, b, c) sx + dx.
-        f[3 * voxel_local_node(0, 0, 0) + i] = -(nsx00 + dx00);
-        f[3 * voxel_local_node(1, 0, 0) + i] = dx00 - nsx00;
-        f[3 * voxel_local_node(0, 1, 0) + i] = sx10 - dx10;
-        f[3 * voxel_local_node(1, 1, 0) + i] = sx10 + dx10;
-        f[3 * voxel_local_node(0, 0, 1) + i] = sx01 - dx01;
-        f[3 * voxel_local_node(1, 0, 1) + i] = sx01 + dx01;
-        f[3 * voxel_local_node(0, 1, 1) + i] = sx11 - dx11;
-        f[3 * voxel_local_node(1, 1, 1) + i] = sx11 + dx11;
-    }
+    for (int i = 0; i < 3; ++i) voxel_corner_scatter_of(T + i, 3, f + i, 3);
 }
 
 // f = K_e u for one element. u and f are 24 dofs in local node order. f is overwritten.
