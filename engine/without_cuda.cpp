@@ -97,12 +97,13 @@ std::vector<double> SemCudaTimeStepper::displacement() const { no_cuda(); }
 std::vector<double> SemCudaTimeStepper::previous_displacement() const { no_cuda(); }
 void SemCudaTimeStepper::advance(std::int64_t, std::int64_t, std::vector<double>*) { no_cuda(); }
 std::vector<double> SemCudaTimeStepper::stiffness_times(const std::vector<double>&) const { no_cuda(); }
+void SemCudaTimeStepper::set_halo_exchange(HaloExchange*) { no_cuda(); }
 CudaStepTiming SemCudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_cuda(); }
 std::size_t SemCudaTimeStepper::device_bytes() const { no_cuda(); }
 std::string SemCudaTimeStepper::device_name() const { no_cuda(); }
 int SemCudaTimeStepper::cell_planes() const { no_cuda(); }
 int SemCudaTimeStepper::cell_width() const { no_cuda(); }
-void run_sem_cuda(const WaveProblem&, const ProgressFn&, Result&, int) { no_cuda(); }
+void run_sem_cuda(const WaveProblem&, const ProgressFn&, Result&, int, HaloExchange*) { no_cuda(); }
 double measure_device_copy_bandwidth_gbs(std::size_t) { no_cuda(); }
 
 struct DeviceSliceStaging::Impl {};

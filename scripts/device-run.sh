@@ -3,7 +3,7 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus sem-bench sem-ncu stokes-loop table2 pml
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus sem-bench sem-mpi sem-ncu stokes-loop table2 pml
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 #   (fmc-gpus: issue 33's 32-element FMC on 1 and 2 GPUs under mpirun; after mpi and build)
@@ -491,6 +491,26 @@ for target in sorted({k[0] for k in t}, key=float, reverse=True):
               f"loop {bl}{l:.3g} s ({o[3] / l:.1f}x shorter than ovfem {o[3]:.3g} s)")
 PYEOF
       ;;
+    sem-mpi)
+      # Issue 36: sem p = 4 FP64 under mpirun on 1 and 2 GPUs (one a rank, NCCL), the paper model with
+      # a short Ricker pulse, 400 steps at 4 and 2 mm: each run's wall and time loop (under mpirun the
+      # slowest rank's) and the 2-GPU traces against the single GPU's (1e-12). After mpi and build.
+      python3 - "$OUT/sem-mpi.json" <<'PYEOF'
+import json, sys
+s = json.load(open("assets/scenes/paper_rebar.json"))
+s["sources"][0]["wavelet"] = {"type": "ricker", "frequency": 60e3, "delay": 20e-6}
+s["run"].update(method="sem", order=4, precision="fp64", backend="cuda")
+for k in ("dt", "duration"): s["run"].pop(k)
+json.dump(s, open(sys.argv[1], "w"))
+PYEOF
+      for ds in 0.004 0.002; do
+        log "sem p = 4 FP64, paper model at $ds m, 400 steps: 1 GPU, then 2 GPUs (mpirun)"
+        $CLI run "$OUT/sem-mpi.json" --spacing $ds --steps 400 -o "$OUT/sem-1gpu.h5" 2>&1 \
+          | grep -E "^done|error" | tee -a "$OUT/summary.log"
+        mpiexec.openmpi -np 2 $CLI run "$OUT/sem-mpi.json" --spacing $ds --steps 400 -o "$OUT/sem-2gpu.h5" 2>&1 \
+          | grep -E "^done|^halo|^distributed|error" | tee -a "$OUT/summary.log"
+        $CLI compare "$OUT/sem-2gpu.h5" "$OUT/sem-1gpu.h5" --tolerance 1e-12 2>&1 | tail -2 | tee -a "$OUT/summary.log"
+      done ;;
     sem-ncu)
       # Issue 36: where the column-sweep SEM kernel spends its time (p = 4 FP64 and FP32, 40^3
       # elements): bandwidth, occupancy (registers), shared-memory wavefronts and stall reasons of

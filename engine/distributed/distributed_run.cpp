@@ -9,6 +9,7 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "wave/probe_recording.hpp"
+#include "wave/sem_stepper_cuda.hpp"
 #include "wave/wave_run.hpp"
 
 namespace voxwave {
@@ -25,11 +26,11 @@ int exit_code_of(const std::exception& e) {
     return 3;
 }
 
-// The CUDA SEM engine has no ghost exchange (its colour-scheduled step writes a third state
-// buffer that the exchange would have to fill): sem runs on several ranks on the CPU engine.
+// What the resolved backend's engine cannot run on any rank, refused on every rank alike before
+// anything collective: sem's CUDA engine without its PML (refuse_sem_cuda_pml, one line naming
+// the backend).
 void check_distributed_backend(const WaveProblem& whole, Backend b) {
-    if (b == Backend::Cuda && whole.method == Method::Sem)
-        throw InputError("", "backend", "sem runs on several ranks with the CPU engine only; pass --backend cpu");
+    if (b == Backend::Cuda && whole.method == Method::Sem) refuse_sem_cuda_pml(whole);
 }
 
 }  // namespace

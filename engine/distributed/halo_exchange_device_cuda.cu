@@ -193,6 +193,8 @@ public:
     const HaloPlan& plan() const override { return plan_; }
     void exchange_host(const std::array<double*, 3>&) override { host_refused(); }
     void exchange_host(const std::array<float*, 3>&) override { host_refused(); }
+    void exchange_host(const std::array<double*, 3>&, const NodeEntry&) override { host_refused(); }
+    void exchange_host(const std::array<float*, 3>&, const NodeEntry&) override { host_refused(); }
 
     void exchange_device_phases(void* u, bool fp64, void* stream_handle, std::size_t first, std::size_t end) override {
         auto stream = static_cast<cudaStream_t>(stream_handle);

@@ -53,23 +53,29 @@ void MpiHaloExchange::swap_boxes(std::size_t phase, const std::vector<const void
 #endif
 }
 
-template <class Real>
-void MpiHaloExchange::exchange_host_impl(const std::array<Real*, 3>& u) {
+template <class Real, class Entry>
+void MpiHaloExchange::exchange_host_impl(const std::array<Real*, 3>& u, const Entry& entry) {
     run_phases(
         3 * sizeof(Real),
         [&](const HaloTransfer& tr, std::size_t t, std::size_t bytes) {
             send_[t].resize(bytes);
             recv_[t].resize(bytes);
-            pack_box(u, plan_.nodes, tr.send, reinterpret_cast<Real*>(send_[t].data()));
+            pack_box(u, plan_.nodes, tr.send, reinterpret_cast<Real*>(send_[t].data()), entry);
             return HostBoxes{send_[t].data(), recv_[t].data()};
         },
         [] {},
         [&](const HaloTransfer& tr, std::size_t t, std::size_t) {
-            unpack_box(reinterpret_cast<const Real*>(recv_[t].data()), plan_.nodes, tr.recv, u);
+            unpack_box(reinterpret_cast<const Real*>(recv_[t].data()), plan_.nodes, tr.recv, u, entry);
         });
 }
 
-void MpiHaloExchange::exchange_host(const std::array<double*, 3>& u) { exchange_host_impl(u); }
-void MpiHaloExchange::exchange_host(const std::array<float*, 3>& u) { exchange_host_impl(u); }
+void MpiHaloExchange::exchange_host(const std::array<double*, 3>& u) { exchange_host_impl(u, SameEntry{}); }
+void MpiHaloExchange::exchange_host(const std::array<float*, 3>& u) { exchange_host_impl(u, SameEntry{}); }
+void MpiHaloExchange::exchange_host(const std::array<double*, 3>& u, const NodeEntry& entry) {
+    exchange_host_impl(u, entry);
+}
+void MpiHaloExchange::exchange_host(const std::array<float*, 3>& u, const NodeEntry& entry) {
+    exchange_host_impl(u, entry);
+}
 
 }  // namespace voxwave

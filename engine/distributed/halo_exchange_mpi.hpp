@@ -30,6 +30,8 @@ public:
     const HaloPlan& plan() const override { return plan_; }
     void exchange_host(const std::array<double*, 3>& u) override;
     void exchange_host(const std::array<float*, 3>& u) override;
+    void exchange_host(const std::array<double*, 3>& u, const NodeEntry& entry) override;
+    void exchange_host(const std::array<float*, 3>& u, const NodeEntry& entry) override;
     void exchange_device_phases(void* u, bool fp64, void* stream, std::size_t first, std::size_t end) override;
     bool device_exchange_blocks_host() const override { return true; }
 
@@ -39,8 +41,8 @@ public:
                     const std::vector<std::size_t>& bytes) const;
 
 private:
-    template <class Real>
-    void exchange_host_impl(const std::array<Real*, 3>& u);
+    template <class Real, class Entry>
+    void exchange_host_impl(const std::array<Real*, 3>& u, const Entry& entry);
 
     // Phases [first, end) in order, host or device: pack(transfer, t) fills transfer t's send buffer and
     // returns its {send, recv} host buffers, ready() waits until they hold the data, then the

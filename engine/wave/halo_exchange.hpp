@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "core/host_device.hpp"
@@ -71,22 +72,35 @@ struct HaloPlan {
     }
 };
 
-// Host packing: the three components of box b of u (SoA, plan.nodes) into out[c * count + i].
-template <class Real>
-void pack_box(const std::array<Real*, 3>& u, const std::array<int, 3>& nodes, const NodeBox& b, Real* out) {
+// Where a host state holds node n of the x-fastest numbering (plan.nodes) in each component: n
+// itself, or for a state kept in an order of its own (the CPU sem stepper's sweep order) that
+// order's entry, so that the exchange moves the state in place.
+using NodeEntry = std::function<std::size_t(std::size_t)>;
+struct SameEntry {
+    std::size_t operator()(std::size_t n) const { return n; }
+};
+
+// Host packing: the three components of box b of u (SoA, plan.nodes, node n at entry(n)) into
+// out[c * count + i].
+template <class Real, class Entry = SameEntry>
+void pack_box(const std::array<Real*, 3>& u, const std::array<int, 3>& nodes, const NodeBox& b, Real* out,
+              const Entry& entry = {}) {
     const std::size_t n = b.count();
     for (int c = 0; c < 3; ++c)
         for (std::size_t i = 0; i < n; ++i)
             out[std::size_t(c) * n + i] =
-                u[std::size_t(c)][box_node(b.lo.data(), b.hi.data(), std::size_t(nodes[0]), std::size_t(nodes[1]), i)];
+                u[std::size_t(c)]
+                 [entry(box_node(b.lo.data(), b.hi.data(), std::size_t(nodes[0]), std::size_t(nodes[1]), i))];
 }
-template <class Real>
-void unpack_box(const Real* in, const std::array<int, 3>& nodes, const NodeBox& b, const std::array<Real*, 3>& u) {
+template <class Real, class Entry = SameEntry>
+void unpack_box(const Real* in, const std::array<int, 3>& nodes, const NodeBox& b, const std::array<Real*, 3>& u,
+                const Entry& entry = {}) {
     const std::size_t n = b.count();
     for (int c = 0; c < 3; ++c)
         for (std::size_t i = 0; i < n; ++i)
-            u[std::size_t(c)][box_node(b.lo.data(), b.hi.data(), std::size_t(nodes[0]), std::size_t(nodes[1]), i)] =
-                in[std::size_t(c) * n + i];
+            u[std::size_t(c)]
+             [entry(box_node(b.lo.data(), b.hi.data(), std::size_t(nodes[0]), std::size_t(nodes[1]), i))] =
+                 in[std::size_t(c) * n + i];
 }
 
 // A window of an overlapped step (the CUDA engine's, time_stepper_cuda.cu): node planes [lo, hi]
@@ -125,6 +139,10 @@ public:
     // return.
     virtual void exchange_host(const std::array<double*, 3>& u) = 0;
     virtual void exchange_host(const std::array<float*, 3>& u) = 0;
+    // The same for a state in an order of its own: node n of the x-fastest numbering at entry(n)
+    // of each component (the CPU sem stepper's sweep order), moved in place.
+    virtual void exchange_host(const std::array<double*, 3>& u, const NodeEntry& entry) = 0;
+    virtual void exchange_host(const std::array<float*, 3>& u, const NodeEntry& entry) = 0;
 
     // CUDA engine, device memory: `u` is the device SoA displacement (double when fp64, else
     // float), complete on `stream`; the ghost nodes are filled in stream order on the same

@@ -159,7 +159,7 @@ std::vector<double> SemTimeStepperCpu<Real>::stiffness_times(const std::vector<d
 
 template <class Real>
 std::size_t SemTimeStepperCpu<Real>::memory_bytes() const {
-    std::size_t n = u_.size() + up_.size() + f_.size() + halo_.size() + dt2_inv_mass_.size() + inv_one_plus_h_.size() +
+    std::size_t n = u_.size() + up_.size() + f_.size() + dt2_inv_mass_.size() + inv_one_plus_h_.size() +
                     one_minus_h_.size() + workspace_.bottom.size() + workspace_.top.size();
     for (const auto& v : workspace_.planes) n += v.size();
     std::size_t scratch = 0;
@@ -231,36 +231,13 @@ void SemTimeStepperCpu<Real>::set_halo_exchange(HaloExchange* exchange) {
     if (exchange && exchange->plan().node_count() != nn_)
         throw std::logic_error("SemTimeStepperCpu: the exchange's plan is not of this node grid");
     exchange_ = exchange;
-    if (exchange_)
-        halo_.assign(3 * nn_, Real(0));
-    else
-        halo_.clear();
 }
 
 template <class Real>
 void SemTimeStepperCpu<Real>::exchange_ghosts() {
-    const HaloPlan& plan = exchange_->plan();
-    const std::size_t nx = std::size_t(plan.nodes[0]), ny = std::size_t(plan.nodes[1]);
-    // f(entry in halo_, entry in u_) for every node of box b: a few node planes, not the grid.
-    const auto each = [&](const NodeBox& b, const auto& f) {
-        for (int k = b.lo[2]; k < b.hi[2]; ++k)
-            for (int j = b.lo[1]; j < b.hi[1]; ++j)
-                for (int i = b.lo[0]; i < b.hi[0]; ++i)
-                    f(std::size_t(i) + nx * (std::size_t(j) + ny * std::size_t(k)), order_.index(i, j, k));
-    };
-    // Every box sent, in any phase, from u: a later phase's boxes include ghost nodes of an
-    // earlier phase, which the exchange then fills in halo_ before it packs them.
-    for (const HaloPhase& ph : plan.phases)
-        for (const HaloTransfer& t : ph.transfers)
-            each(t.send, [&](std::size_t h, std::size_t e) {
-                for (std::size_t c = 0; c < 3; ++c) halo_[c * nn_ + h] = u_[c * ns_ + e];
-            });
-    exchange_->exchange_host({halo_.data(), halo_.data() + nn_, halo_.data() + 2 * nn_});
-    for (const HaloPhase& ph : plan.phases)
-        for (const HaloTransfer& t : ph.transfers)
-            each(t.recv, [&](std::size_t h, std::size_t e) {
-                for (std::size_t c = 0; c < 3; ++c) u_[c * ns_ + e] = halo_[c * nn_ + h];
-            });
+    // The state is in the sweep's order: the exchange packs and unpacks its boxes through it.
+    exchange_->exchange_host({u_.data(), u_.data() + ns_, u_.data() + 2 * ns_},
+                             [this](std::size_t n) { return order_.index(n); });
 }
 
 template class SemTimeStepperCpu<double>;

@@ -50,7 +50,7 @@ public:
     double displacement_at(std::size_t node, int comp) const { return double(u_[comp * ns_ + order_.index(node)]); }
     double previous_at(std::size_t node, int comp) const { return double(up_[comp * ns_ + order_.index(node)]); }
     // Bytes the stepper holds: state, update factors, the sweep's buffers (N + 1 node planes a
-    // thread, allocated by the first step), the PML's pass and the exchange's staging.
+    // thread, allocated by the first step) and the PML's pass.
     std::size_t memory_bytes() const;
 
 private:
@@ -64,7 +64,7 @@ private:
     // With a PML (sem_pml_correction_cpu.hpp): the product into f, the layer's element changes
     // added, every node updated, then the layer's nodes replaced from y (the voxel stepper's order).
     void step_with_pml();
-    // The exchange of u (exchange_ set) through halo_.
+    // The exchange of u (exchange_ set), in place through order_.
     void exchange_ghosts();
     SemSweepInput<Real> sweep_input() const;
 
@@ -83,10 +83,6 @@ private:
     std::vector<SourceTerm> sources_;    // the problem's, their nodes in order_
     SemSweepWorkspace<Real> workspace_;  // the step's sweep buffers, kept between steps
     HaloExchange* exchange_ = nullptr;
-    // The exchange's boxes in the x-fastest numbering it packs (halo_exchange.hpp), 3 node_count
-    // entries, allocated with the exchange: the ghost and sent nodes are copied between it and
-    // the state, which is in order_.
-    std::vector<Real> halo_;
     std::unique_ptr<SemPmlCorrectionCpu<Real>> pml_;  // its arrays in order_
     std::vector<Real> f_;                             // the force of the PML's two-pass step, in order_
 };

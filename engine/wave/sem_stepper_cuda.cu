@@ -61,6 +61,7 @@ struct EngineBase {
     virtual std::vector<double> download(bool previous) const = 0;
     virtual void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) = 0;
     virtual std::vector<double> stiffness_times(const std::vector<double>& v) = 0;
+    virtual void set_halo_exchange(HaloExchange* exchange) = 0;
     virtual std::size_t device_bytes() const = 0;
     virtual int cell_planes() const = 0;
     virtual int cell_width() const = 0;
@@ -209,6 +210,23 @@ struct Engine final : EngineBase {
         // written; massless nodes stay zero in all three buffers).
         up_.swap(un_);
         u_.swap(up_);
+        exchange_ghosts();
+    }
+
+    void set_halo_exchange(HaloExchange* exchange) override {
+        if (exchange && exchange->plan().node_count() != nn_)
+            throw std::logic_error("SemCudaTimeStepper: the exchange's plan is not of this node grid");
+        exchange_ = exchange;
+    }
+
+    // A subdomain of a distributed run: the ghost nodes of u+ (now u_) from the neighbours, in
+    // stream order after the step's kernels. u_ is component major in the x-fastest numbering the
+    // exchange's boxes are in, so the exchange moves it directly. The ghost nodes are held (no
+    // mass term): the colour launches give them an extrapolated value that this overwrites, as
+    // the CPU engine's exchange does, and a ghost node no solid cell writes keeps a buffer's
+    // older value until this overwrites it too.
+    void exchange_ghosts() {
+        if (exchange_) exchange_->exchange_device(u_.get(), sizeof(Real) == 8, nullptr);
     }
 
     void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) override {
@@ -258,6 +276,7 @@ struct Engine final : EngineBase {
     std::vector<Real> host_a_, host_ih_;
     UpdateFactors<Real> factors_{};
     Real beta_over_dt_ = 0;
+    HaloExchange* exchange_ = nullptr;  // a subdomain's ghost exchange (null: one process)
 };
 
 }  // namespace
@@ -302,6 +321,7 @@ void SemCudaTimeStepper::advance(std::int64_t n0, std::int64_t count, std::vecto
 std::vector<double> SemCudaTimeStepper::stiffness_times(const std::vector<double>& v) const {
     return impl_->engine->stiffness_times(v);
 }
+void SemCudaTimeStepper::set_halo_exchange(HaloExchange* exchange) { impl_->engine->set_halo_exchange(exchange); }
 CudaStepTiming SemCudaTimeStepper::time_steps(std::int64_t n0, std::int64_t steps) {
     Event a, b;
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
@@ -315,9 +335,10 @@ std::string SemCudaTimeStepper::device_name() const { return impl_->device; }
 int SemCudaTimeStepper::cell_planes() const { return impl_->engine->cell_planes(); }
 int SemCudaTimeStepper::cell_width() const { return impl_->engine->cell_width(); }
 
-void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, int device) {
+void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, int device, HaloExchange* exchange) {
     const auto t0 = std::chrono::steady_clock::now();
     SemCudaTimeStepper stepper(p, device);
+    stepper.set_halo_exchange(exchange);
     r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::size_t nr = p.receivers.size(), nt = std::size_t(p.steps);
     r.time.resize(nt);

@@ -27,6 +27,7 @@
 #include "core/errors.hpp"
 #include "core/progress.hpp"
 #include "scene/result.hpp"
+#include "wave/halo_exchange.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -54,6 +55,12 @@ public:
     void advance(std::int64_t n0, std::int64_t count, std::vector<double>* receiver_displacement = nullptr);
     // K v without damping, in double.
     std::vector<double> stiffness_times(const std::vector<double>& v) const;
+    // A subdomain of a distributed run (engine/distributed): after each step the exchange fills
+    // the ghost nodes of u+ with the neighbours' values on the device, in stream order after the
+    // step's kernels (wave/halo_exchange.hpp; null: none). The state is in the x-fastest node
+    // numbering the exchange packs, so it moves u itself, no staging copy. std::logic_error when
+    // the exchange's plan is not of this node grid.
+    void set_halo_exchange(HaloExchange* exchange);
     // Times `steps` steps from the current state with device events (after the caller's warm-up).
     CudaStepTiming time_steps(std::int64_t n0, std::int64_t steps);
     std::size_t device_bytes() const;
@@ -66,8 +73,10 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// Runs the whole sem time loop on the GPU into `r` (as run_wave documents).
-void run_sem_cuda(const WaveProblem& problem, const ProgressFn& progress, Result& r, int device = -1);
+// Runs the whole sem time loop on the GPU into `r` (as run_wave documents); `exchange`: the
+// ghost exchange of a subdomain of a distributed run (set_halo_exchange), null for one process.
+void run_sem_cuda(const WaveProblem& problem, const ProgressFn& progress, Result& r, int device = -1,
+                  HaloExchange* exchange = nullptr);
 
 // sem's CUDA engine has no PML (method_has_pml): InputError("", "backend", ...) when `problem`
 // has a PML face, before a CUDA sem run starts (the backend resolved to cuda, auto included).

@@ -9,7 +9,9 @@
 // sponged step. Last, the CUDA kernel's own body (sem_cell_sweep_kernel.cuh) run on the CPU, a
 // std::thread a CUDA thread and a barrier for __syncthreads, against the CPU stepper: its index
 // arithmetic, the forces carried along z and handed on along x, the shared-memory exchanges and
-// the roles, in FP64 and FP32, damped and sponged or not.
+// the roles, in FP64 and FP32, damped and sponged or not; and that body on the boxes of a
+// distributed run (sem_stepper_cuda.cu's buffer rotation, the ghost exchange between the boxes)
+// against the whole model.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,10 +20,12 @@
 #include <thread>
 #include <type_traits>
 
+#include "distributed/slab_decomposition.hpp"
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
 #include "test_util.hpp"
 #include "wave/central_difference.hpp"
+#include "wave/halo_exchange.hpp"
 #include "wave/sem_cell_schedule.hpp"
 #include "wave/sem_element_kernel.hpp"
 #include "wave/sem_mesh.hpp"
@@ -396,6 +400,132 @@ TEST_P(SemCellSchedule, CudaKernelBodyOnTheCpuEqualsTheCpuStepper) {
         default:
             return kernel_body_cases<4>();
     }
+}
+
+// One box of an emulated distributed CUDA run: its problem (the ghost element, the ghost plane
+// held), its exchange and sem_stepper_cuda.cu's three state buffers and force buffer.
+struct EmulatedBox {
+    SubdomainProblem sub;
+    HaloPlan plan;
+    std::vector<double> u, up, un, f;
+    std::array<double*, 3> components(std::vector<double>& v) const {
+        const std::size_t n = plan.node_count();
+        return {v.data(), v.data() + n, v.data() + 2 * n};
+    }
+};
+
+// The ghost exchange among the boxes as the ranks run it: phase by phase, every box packs its send
+// boxes of u (pack_box), then every box unpacks what its neighbour sent it into its ghost plane.
+void emulated_exchange(std::vector<EmulatedBox>& boxes) {
+    for (std::size_t phase = 0; phase < boxes.front().plan.phases.size(); ++phase) {
+        std::vector<std::vector<std::vector<double>>> sent(boxes.size());
+        for (std::size_t r = 0; r < boxes.size(); ++r)
+            for (const HaloTransfer& t : boxes[r].plan.phases[phase].transfers) {
+                std::vector<double>& buf = sent[r].emplace_back(3 * t.send.count());
+                pack_box(boxes[r].components(boxes[r].u), boxes[r].plan.nodes, t.send, buf.data());
+            }
+        for (std::size_t r = 0; r < boxes.size(); ++r)
+            for (const HaloTransfer& t : boxes[r].plan.phases[phase].transfers) {
+                const std::vector<HaloTransfer>& back = boxes[std::size_t(t.neighbour)].plan.phases[phase].transfers;
+                const auto from = std::find_if(back.begin(), back.end(),
+                                               [&](const HaloTransfer& x) { return x.neighbour == int(r); });
+                ASSERT_NE(from, back.end());
+                unpack_box(sent[std::size_t(t.neighbour)][std::size_t(from - back.begin())].data(), boxes[r].plan.nodes,
+                           t.recv, boxes[r].components(boxes[r].u));
+            }
+    }
+}
+
+// A distributed sem run on CUDA, emulated: the model's boxes (`grid`) each run the kernel body's
+// eight colour launches on their own problem with sem_stepper_cuda.cu's rotation of the three
+// state buffers, then the ghost exchange; after three steps every node of every box (the owned
+// ones, the seams, the ghost element's inner planes and the ghost plane, whose held update the
+// exchange overwrites) equals the whole model's CPU stepper from the same random state, damped
+// and sponged, with voids at and beside the seams.
+template <int P>
+void subdomain_steps_equal_the_whole_model(const ProcessGrid& grid) {
+    SCOPED_TRACE(to_string(grid));
+    const WaveProblem whole = cell_problem(P, true, kEmulatedRow);
+    const SemMesh mesh = sem_mesh(whole.grid, P);
+    const std::size_t nn = mesh.node_count(), wx = std::size_t(mesh.n[0]), wy = std::size_t(mesh.n[1]);
+    std::vector<double> u0, up0;
+    random_state(3 * nn, 17, u0, up0);
+    SemTimeStepperCpu<double> cpu(whole);
+    cpu.set_state(up0, u0);  // held and void-only nodes at rest, as a run reaches them
+    std::vector<EmulatedBox> boxes;
+    // Each local node of box b with its node of the whole model.
+    const auto each_node = [&](const EmulatedBox& b, const auto& f) {
+        const std::array<int, 3> n = b.plan.nodes;
+        for (int k = 0; k < n[2]; ++k)
+            for (int j = 0; j < n[1]; ++j)
+                for (int i = 0; i < n[0]; ++i)
+                    f(std::size_t(i) + std::size_t(n[0]) * (std::size_t(j) + std::size_t(n[1]) * std::size_t(k)),
+                      std::size_t(i + P * b.sub.node_origin[0]) +
+                          wx * (std::size_t(j + P * b.sub.node_origin[1]) +
+                                wy * std::size_t(k + P * b.sub.node_origin[2])));
+    };
+    const std::vector<double> gu = cpu.displacement(), gup = cpu.previous_displacement();
+    for (const Subdomain& d : partition_boxes(whole.grid, grid)) {
+        EmulatedBox& b =
+            boxes.emplace_back(EmulatedBox{make_subdomain_problem(whole, d), halo_plan(d, P), {}, {}, {}, {}});
+        const std::size_t ln = b.plan.node_count();
+        ASSERT_EQ(ln, b.sub.problem.node_count());
+        b.u.assign(3 * ln, 0.0);
+        b.up.assign(3 * ln, 0.0);
+        b.un.assign(3 * ln, 0.0);
+        b.f.assign(3 * ln, 0.0);
+        each_node(b, [&](std::size_t l, std::size_t g) {
+            for (std::size_t c = 0; c < 3; ++c) {
+                b.u[c * ln + l] = gu[c * nn + g];
+                b.up[c * ln + l] = gup[c * nn + g];
+            }
+        });
+    }
+    ASSERT_EQ(boxes.size(), std::size_t(grid.count()));
+    const std::int64_t quiet = std::int64_t(1.0 / whole.dt);  // the sources add nothing at t = 1 s
+    for (int step = 0; step < 3; ++step) {
+        cpu.step(quiet);
+        for (EmulatedBox& b : boxes) {
+            emulated_launches<P, double, true, true>(b.sub.problem, 2, b.u, b.up, b.f, b.un);
+            b.up.swap(b.un);  // u- <- u, u <- u+ (sem_stepper_cuda.cu's step)
+            b.u.swap(b.up);
+        }
+        emulated_exchange(boxes);
+    }
+    const std::vector<double> want = cpu.displacement(), want_prev = cpu.previous_displacement();
+    const double us = max_abs(want);
+    ASSERT_GT(us, 0);
+    // The largest difference over every node of every box, u and u-, with where it is.
+    double worst = 0;
+    std::string where;
+    for (const EmulatedBox& b : boxes) {
+        const std::size_t ln = b.plan.node_count();
+        each_node(b, [&](std::size_t l, std::size_t g) {
+            for (std::size_t c = 0; c < 3; ++c)
+                for (const double d :
+                     {std::abs(b.u[c * ln + l] - want[c * nn + g]), std::abs(b.up[c * ln + l] - want_prev[c * nn + g])})
+                    if (d > worst) {
+                        worst = d;
+                        where = "box " + std::to_string(b.sub.sub.index) + " local node " + std::to_string(l);
+                    }
+        });
+    }
+    EXPECT_LT(worst, 1e-12 * us) << where;
+}
+
+// Slabs (three: the middle one has two seams) and boxes cut along y and z (edges and corners
+// through the second phase).
+TEST_P(SemCellSchedule, CudaKernelBodyOnExchangingBoxesEqualsTheWholeModel) {
+    for (const ProcessGrid& grid : {ProcessGrid{{1, 1, 3}}, ProcessGrid{{1, 2, 2}}}) switch (GetParam()) {
+            case 2:
+                subdomain_steps_equal_the_whole_model<2>(grid);
+                break;
+            case 3:
+                subdomain_steps_equal_the_whole_model<3>(grid);
+                break;
+            default:
+                subdomain_steps_equal_the_whole_model<4>(grid);
+        }
 }
 
 INSTANTIATE_TEST_SUITE_P(Orders, SemCellSchedule, ::testing::Values(2, 3, 4),
