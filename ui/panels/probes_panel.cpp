@@ -430,7 +430,11 @@ ProbesPanel::ProbesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     form_->addRow(tr("Law speed"), law_velocity_);
     form_->addRow(tr("Delays (us)"), law_delays_);
     form_->addRow(wedge_box_);
-    form_->addRow(tr("Active (first, count)"), active_row_);
+    // A short label: the form's widest label and its widest field (the centre's three boxes) side
+    // by side must fit the dock's default 360 px; the boxes' tooltips say first and count.
+    form_->addRow(tr("Active"), active_row_);
+    form_->labelForField(active_row_)
+        ->setToolTip(tr("The active sub-aperture: the first element (0-based) and how many fire and listen"));
     form_->addRow(tr("Role"), roles);
     lay->addWidget(editor_);
     error_ = panel_error_label("probe-error");
