@@ -642,6 +642,18 @@ private slots:
         QVERIFY(area);
         QVERIFY2(std::abs(dock->width() - 360) <= 8, qPrintable(QString::number(dock->width())));
         ProbesPanel* panel = w.probes();
+        // Each number shows whole in its box (none cut short by a narrow field).
+        const auto numbers_whole = [](QWidget* in) {
+            for (QDoubleSpinBox* box : in->findChildren<QDoubleSpinBox*>()) {
+                if (!box->isVisible()) continue;
+                auto* edit = box->findChild<QLineEdit*>();
+                QVERIFY(edit);
+                QVERIFY2(
+                    edit->width() >= edit->fontMetrics().horizontalAdvance(edit->text()) + 2,
+                    qPrintable(
+                        QStringLiteral("%1: %2 in %3 px").arg(box->objectName(), edit->text()).arg(edit->width())));
+            }
+        };
         const auto fits = [&](const char* what) {
             QApplication::processEvents();
             QVERIFY2(!area->horizontalScrollBar()->isVisible(),
@@ -649,6 +661,7 @@ private slots:
                                     .arg(what)
                                     .arg(panel->minimumSizeHint().width())
                                     .arg(area->viewport()->width())));
+            numbers_whole(panel);
         };
         panel->setCurrentProbe(0);
         fits("array");
@@ -665,6 +678,7 @@ private slots:
                  qPrintable(QStringLiteral("the scan panel needs %1 px, the dock shows %2")
                                 .arg(w.scan()->minimumSizeHint().width())
                                 .arg(scan_area->viewport()->width())));
+        numbers_whole(w.scan());
         if (qEnvironmentVariableIsSet("VOXWAVE_SCREENSHOT_DIR"))
             dock->grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probes-dock-360.png");
     }
