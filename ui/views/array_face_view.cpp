@@ -3,7 +3,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <algorithm>
-#include <cmath>
 
 #include "views/probe_drawing.hpp"
 #include "views/view_theme.hpp"
@@ -17,12 +16,6 @@ const QColor kElement(255, 150, 40);
 const QColor kPicked(255, 210, 60);
 
 double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-Vec3 unit_from(const Vec3& from, const Vec3& to) {
-    Vec3 d{to[0] - from[0], to[1] - from[1], to[2] - from[2]};
-    const double n = std::sqrt(dot(d, d));
-    return n > 0 ? Vec3{d[0] / n, d[1] / n, d[2] / n} : Vec3{0, 0, 0};
-}
 
 }  // namespace
 
@@ -40,13 +33,9 @@ void ArrayFaceView::setProbe(const ProbeSpec& probe) {
     const ProbeDrawing d = probe_drawing(probe);
     elements_.clear();
     array_ = probe.is_array();
-    // The face's own axes from an element's corners (probe_drawing's order: -u-v, +u-v, +u+v,
-    // -u+v), so that this view and the slice editor agree on which end is element 1.
-    Vec3 u{1, 0, 0}, v{0, 1, 0};
-    if (!d.elements.empty()) {
-        u = unit_from(d.elements[0][0], d.elements[0][1]);
-        v = unit_from(d.elements[0][0], d.elements[0][3]);
-    }
+    // In the face's own axes, so that this view and the slice editor agree on which end is element 1.
+    const Vec3& u = d.along;
+    const Vec3& v = d.across;
     u_lo_ = v_lo_ = 1e300;
     u_hi_ = v_hi_ = -1e300;
     for (const auto& corners : d.elements) {
