@@ -12,6 +12,7 @@ namespace voxwave::ui {
 namespace {
 
 constexpr int kMarginX = 4, kMarginY = 3;
+constexpr double kMostPixelsPerElement = 40;
 const QColor kElement(255, 150, 40);
 const QColor kPicked(255, 210, 60);
 
@@ -69,9 +70,11 @@ QRectF ArrayFaceView::faceRect() const {
     const QRectF room = QRectF(rect()).adjusted(kMarginX, kMarginY, -kMarginX, -kMarginY);
     const double along = u_hi_ - u_lo_, across = v_hi_ - v_lo_;
     if (!(along > 0) || room.width() <= 0 || room.height() <= 0) return {};
-    // The aperture fills the width; the elevation keeps that scale unless it would not fit.
-    const double h = across > 0 ? std::min(room.height(), across * room.width() / along) : room.height();
-    return QRectF(room.left(), room.center().y() - 0.5 * h, room.width(), h);
+    // The aperture fills the width (a few elements no wider than a button each), from the left;
+    // the elevation keeps that scale unless it would not fit.
+    const double w = std::min(room.width(), kMostPixelsPerElement * double(std::max<std::size_t>(1, elements_.size())));
+    const double h = across > 0 ? std::min(room.height(), across * w / along) : room.height();
+    return QRectF(room.left(), room.center().y() - 0.5 * h, w, h);
 }
 
 QRectF ArrayFaceView::elementRect(std::size_t e) const {
@@ -96,9 +99,9 @@ void ArrayFaceView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const ViewColors& theme = view_colors();
-    p.fillRect(rect(), theme.background);
     const QRectF f = faceRect();
     if (f.isEmpty()) return;
+    p.fillRect(f.adjusted(-kMarginX, -kMarginY, kMarginX, kMarginY), theme.background);
     p.setPen(QPen(theme.grid, 1));
     p.setBrush(Qt::NoBrush);
     p.drawRect(f.adjusted(-1.5, -1.5, 1.5, 1.5));

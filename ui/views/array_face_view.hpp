@@ -23,7 +23,8 @@ public:
     int selected() const { return selected_; }
     void setSelected(int element);
     // Where the face is drawn: its extent along the array axis (outermost element edges) across the
-    // rectangle's width, its elevation centred in its height, one scale on both axes where room allows.
+    // rectangle's width (the view's, or 40 px an element when that is less), its elevation centred
+    // in its height, one scale on both axes where room allows.
     QRectF faceRect() const;
     // The element under `pixel`, -1 for none.
     int elementAt(const QPointF& pixel) const;
