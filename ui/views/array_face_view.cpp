@@ -125,6 +125,14 @@ void ArrayFaceView::paintEvent(QPaintEvent*) {
     }
 }
 
+void ArrayFaceView::mouseMoveEvent(QMouseEvent* event) {
+    // A hand over what a click picks.
+    if (elementAt(event->position()) >= 0)
+        setCursor(Qt::PointingHandCursor);
+    else
+        unsetCursor();
+}
+
 void ArrayFaceView::mousePressEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton || !array_) return;
     const int e = elementAt(event->position());
