@@ -3,7 +3,9 @@
 // the delay-law preview equals the steering law worked out here; a probe dragged in the slice
 // editor slides along the surface (one undo step); a three-shot linear scan run from the Scan panel
 // fills the B-scan one row a shot and its data equal the engine's scan function's, in memory and
-// in the saved file.
+// in the saved file; a raster's B-scan shows one line of shots at their places along it; a click on
+// an element of the array's face shows that element's channel; the Probes dock fits its default
+// width.
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -14,6 +16,9 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -34,6 +39,7 @@
 #include "scene/rasterise.hpp"
 #include "scene/result.hpp"
 #include "scene/scene_io.hpp"
+#include "views/array_face_view.hpp"
 #include "views/gl_format.hpp"
 #include "views/model_view_3d.hpp"
 #include "views/view_theme.hpp"
@@ -455,6 +461,226 @@ private slots:
         QCOMPARE(doc.scene().probes[0].center[0], 0.005);
         if (qEnvironmentVariableIsSet("VOXWAVE_SCREENSHOT_DIR"))
             painter.grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probe-slice-editor.png");
+    }
+
+    // A raster's B-scan shows one line of shots against their place along it (the Line box, or a
+    // click on the C-scan, picks the line); the rows hold that line's shots' signals.
+    void rasterBScanShowsOneLine() {
+        Scene scene = probe_scene();
+        scene.scan->type = "raster";
+        scene.scan->positions2 = 2;
+        scene.scan->step2 = {0, 0.001, 0};
+        SceneDocument doc;
+        doc.reset(scene);
+        ScanPanel panel(&doc);
+        panel.resultsView()->resize(900, 300);
+        panel.resultsView()->show();
+        QSignalSpy finished(&panel, &ScanPanel::scanFinished);
+        panel.runScan();
+        QCOMPARE(panel.shotCount(), 6);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(panel.cscan()->filledCells(), 6);
+        QCOMPARE(panel.shownLine(), 1);  // the view followed the shots to the last line filled
+        auto* line_box = panel.resultsView()->findChild<QSpinBox*>("scan-line");
+        QVERIFY(line_box && line_box->isVisible());
+        QCOMPARE(line_box->maximum(), 2);
+        const Result direct = run_probe_scan(scene, rasterise(scene), "direct", {});
+        const std::size_t nt = direct.sample_count();
+        const ScanRecord& want = *direct.scan;
+        const auto shot_sum = [&](std::size_t shot) {
+            const std::vector<double> elements(want.shot_signals.begin() + std::ptrdiff_t(shot * 4 * nt),
+                                               want.shot_signals.begin() + std::ptrdiff_t((shot + 1) * 4 * nt));
+            return delay_and_sum(elements, nt, direct.probes[0].delays, direct.dt);
+        };
+        // The two lines' signals differ (the block's side faces are at other distances), so a row
+        // of the wrong line would show.
+        QVERIFY(shot_sum(1) != shot_sum(4));
+        const Vec3 c = scene.probes[0].center;
+        for (int j : {0, 1}) {
+            line_box->setValue(j + 1);
+            QCOMPARE(panel.shownLine(), j);
+            QCOMPARE(panel.cscan()->line(), j);
+            const ScanState& st = panel.state();
+            QCOMPARE(st.count(), std::size_t(3));
+            QCOMPARE(st.position_quantity, QStringLiteral("x"));
+            QCOMPARE(panel.bscan()->positionTitle(), QStringLiteral("x (mm)"));
+            // Shot (i, j) of the raster: the probe's centre + i step + j step2, here x = 5 + 2 i mm.
+            for (std::size_t i = 0; i < 3; ++i) {
+                const double x = c[0] + double(i) * scene.scan->step[0] + j * scene.scan->step2[0];
+                QVERIFY2(std::abs(st.line.coordinate[i] - x) < 1e-12,
+                         qPrintable(QString::number(st.line.coordinate[i])));
+                QCOMPARE(st.names[i], QStringLiteral("shot %1").arg(3 * j + int(i) + 1));
+                QVERIFY(panel.shotChannel(3 * j + int(i)) == shot_sum(std::size_t(3 * j) + i));
+                // Its row: the image row filled from that shot's samples, drawn at its x.
+                QImage want_row(panel.bscan()->image().width(), 1, QImage::Format_RGB32);
+                fill_bscan_row(want_row, 0, shot_sum(std::size_t(3 * j) + i), st);
+                const QImage& img = panel.bscan()->image();
+                QCOMPARE(img.height(), 3);
+                for (int col = 0; col < img.width(); ++col)
+                    QCOMPARE(img.pixel(col, int(st.rank[i])), want_row.pixel(col, 0));
+                const QRect plot = panel.bscan()->plotRect();
+                const double top = c[0] - 0.5 * scene.scan->step[0];  // half a step beyond the first and last
+                const double bottom = c[0] + 2.5 * scene.scan->step[0];
+                QVERIFY(std::abs(panel.bscan()->positionTop() - top) < 1e-12);
+                QVERIFY(std::abs(panel.bscan()->positionBottom() - bottom) < 1e-12);
+                const int y = plot.top() + int((x - top) / (bottom - top) * plot.height());
+                QCOMPARE(panel.bscan()->receiverAt(QPoint(plot.center().x(), y)), int(i));
+            }
+        }
+        // A click on the C-scan's cell (i 2, line 0) selects that shot and shows its line.
+        const QRect cplot = panel.cscan()->plotRect();
+        const QPoint cell(cplot.left() + int(2.5 / 3 * cplot.width()), cplot.bottom() - int(0.25 * cplot.height()));
+        QTest::mouseClick(panel.cscan(), Qt::LeftButton, {}, cell);
+        QCOMPARE(panel.selectedShot(), 2);
+        QCOMPARE(panel.shownLine(), 0);
+        QCOMPARE(line_box->value(), 1);
+        QCOMPARE(panel.state().selected, 2);
+        QCOMPARE(panel.ascan()->visibleReceivers(), (std::vector<std::size_t>{2}));
+        // A click on the B-scan's row of shot 2 of line 1 selects shot 5 of the scan.
+        line_box->setValue(2);
+        QCOMPARE(panel.selectedShot(), -1);
+        QTest::mouseClick(panel.bscan(), Qt::LeftButton, {}, panel.bscan()->rowRect(2).center());
+        QCOMPARE(panel.selectedShot(), 5);
+        QCOMPARE(panel.cscan()->selected(), 5);
+        if (qEnvironmentVariableIsSet("VOXWAVE_SCREENSHOT_DIR"))
+            panel.resultsView()->grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") +
+                                             "/probe-raster-views.png");
+    }
+
+    // A click on an element of the array's face shows that element's signal: the Channel box
+    // follows, and the face follows the Channel box.
+    void clickingAnElementShowsItsChannel() {
+        const Scene scene = probe_scene();
+        SceneDocument doc;
+        doc.reset(scene);
+        ScanPanel panel(&doc);
+        panel.resultsView()->resize(900, 300);
+        panel.resultsView()->show();
+        QVERIFY(QTest::qWaitForWindowExposed(panel.resultsView()));
+        QSignalSpy finished(&panel, &ScanPanel::scanFinished);
+        panel.runScan();
+        QVERIFY(finished.wait(60000));
+        ArrayFaceView* face = panel.arrayFace();
+        QVERIFY(face->isVisible());
+        QCOMPARE(face->elementCount(), 4);
+        auto* channel = panel.resultsView()->findChild<QComboBox*>("scan-channel");
+        QVERIFY(channel);
+        // The face from the probe's geometry: 4 elements 1 mm apart, 0.8 mm wide, the aperture from
+        // -1.9 to 1.9 mm across the drawn face's width, element 1 at the left (-x: the array axis +x).
+        const ProbeSpec& probe = scene.probes[0];
+        const double half = 0.5 * (3 * probe.pitch + probe.element_width);
+        const QRectF f = face->faceRect();
+        QVERIFY(f.width() > 40);
+        const auto pixel_at = [&](double offset) {
+            return QPoint(int(std::lround(f.left() + (offset + half) / (2 * half) * f.width())), int(f.center().y()));
+        };
+        const auto element_centre = [&](int e) { return pixel_at((e - 1.5) * probe.pitch); };
+        const Result direct = run_probe_scan(scene, rasterise(scene), "direct", {});
+        const std::size_t nt = direct.sample_count();
+        const auto element_signal = [&](int shot, int e) {
+            const auto at =
+                direct.scan->shot_signals.begin() + std::ptrdiff_t((std::size_t(shot) * 4 + std::size_t(e)) * nt);
+            return std::vector<double>(at, at + std::ptrdiff_t(nt));
+        };
+        QTest::mouseClick(face, Qt::LeftButton, {}, element_centre(2));
+        QCOMPARE(panel.channel(), 2);
+        QCOMPARE(face->selected(), 2);
+        QCOMPARE(channel->currentData().toInt(), 2);
+        QCOMPARE(channel->currentText(), QStringLiteral("element 3"));
+        QVERIFY(panel.shotChannel(1) == element_signal(1, 2));
+        QTest::mouseClick(face, Qt::LeftButton, {}, element_centre(0));
+        QCOMPARE(panel.channel(), 0);
+        QCOMPARE(channel->currentText(), QStringLiteral("element 1"));
+        QVERIFY(panel.shotChannel(0) == element_signal(0, 0));
+        // The Channel box moves the face's pick.
+        channel->setCurrentIndex(channel->findData(3));
+        emit channel->activated(channel->currentIndex());
+        QCOMPARE(panel.channel(), 3);
+        QCOMPARE(face->selected(), 3);
+        // A click on the element shown, or in the gap between two elements, is the delay-and-sum.
+        QTest::mouseClick(face, Qt::LeftButton, {}, element_centre(3));
+        QCOMPARE(panel.channel(), -1);
+        QCOMPARE(channel->currentData().toInt(), -1);
+        QTest::mouseClick(face, Qt::LeftButton, {}, element_centre(1));
+        QCOMPARE(panel.channel(), 1);
+        QTest::mouseClick(face, Qt::LeftButton, {}, pixel_at(-probe.pitch));  // between elements 1 and 2
+        QCOMPARE(panel.channel(), -1);
+        QCOMPARE(face->selected(), -1);
+        QVERIFY(panel.shotChannel(1) == delay_and_sum({direct.scan->shot_signals.begin() + std::ptrdiff_t(4 * nt),
+                                                       direct.scan->shot_signals.begin() + std::ptrdiff_t(8 * nt)},
+                                                      nt, direct.probes[0].delays, direct.dt));
+        if (qEnvironmentVariableIsSet("VOXWAVE_SCREENSHOT_DIR")) {
+            QTest::mouseClick(face, Qt::LeftButton, {}, element_centre(2));
+            panel.resultsView()->grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") +
+                                             "/probe-element-channel.png");
+        }
+    }
+
+    // The Probes dock at its default width (360 px) needs no horizontal scrollbar, whatever rows
+    // the selected probe shows.
+    void probesDockFitsItsDefaultWidth() {
+        QSettings().clear();
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        Scene scene = probe_scene();
+        ProbeSpec piston = scene.probes[0];
+        piston.name = "P1";
+        piston.type = "piston";
+        piston.shape = "rect";
+        piston.width = 0.004;
+        piston.length = 0.004;
+        piston.center = {0.012, 0.003, 0.008};
+        scene.probes.push_back(piston);
+        w.document()->reset(scene);
+        auto* dock = w.findChild<QDockWidget*>("probes-dock");
+        QVERIFY(dock);
+        dock->raise();
+        QApplication::processEvents();
+        auto* area = qobject_cast<QScrollArea*>(dock->widget());
+        QVERIFY(area);
+        QVERIFY2(std::abs(dock->width() - 360) <= 8, qPrintable(QString::number(dock->width())));
+        ProbesPanel* panel = w.probes();
+        // Each number shows whole in its box (none cut short by a narrow field).
+        const auto numbers_whole = [](QWidget* in) {
+            for (QDoubleSpinBox* box : in->findChildren<QDoubleSpinBox*>()) {
+                if (!box->isVisible()) continue;
+                auto* edit = box->findChild<QLineEdit*>();
+                QVERIFY(edit);
+                QVERIFY2(
+                    edit->width() >= edit->fontMetrics().horizontalAdvance(edit->text()) + 2,
+                    qPrintable(
+                        QStringLiteral("%1: %2 in %3 px").arg(box->objectName(), edit->text()).arg(edit->width())));
+            }
+        };
+        const auto fits = [&](const char* what) {
+            QApplication::processEvents();
+            QVERIFY2(!area->horizontalScrollBar()->isVisible(),
+                     qPrintable(QStringLiteral("%1: panel needs %2 px, the dock shows %3")
+                                    .arg(what)
+                                    .arg(panel->minimumSizeHint().width())
+                                    .arg(area->viewport()->width())));
+            numbers_whole(panel);
+        };
+        panel->setCurrentProbe(0);
+        fits("array");
+        QVERIFY(panel->findChild<QGroupBox*>("probe-wedge")->isVisible());  // an array shows the wedge's rows
+        panel->setCurrentProbe(1);
+        fits("rectangular piston");
+        // The Scan dock shares the left column's width.
+        auto* scan_dock = w.findChild<QDockWidget*>("scan-dock");
+        scan_dock->raise();
+        QApplication::processEvents();
+        auto* scan_area = qobject_cast<QScrollArea*>(scan_dock->widget());
+        QVERIFY(scan_area);
+        QVERIFY2(!scan_area->horizontalScrollBar()->isVisible(),
+                 qPrintable(QStringLiteral("the scan panel needs %1 px, the dock shows %2")
+                                .arg(w.scan()->minimumSizeHint().width())
+                                .arg(scan_area->viewport()->width())));
+        numbers_whole(w.scan());
+        if (qEnvironmentVariableIsSet("VOXWAVE_SCREENSHOT_DIR"))
+            dock->grab().save(qEnvironmentVariable("VOXWAVE_SCREENSHOT_DIR") + "/probes-dock-360.png");
     }
 
     void panelsInTheWindow() {

@@ -296,9 +296,11 @@ ProbesPanel::ProbesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     type_->addItems({QStringLiteral("piston"), QStringLiteral("array")});
     type_->setToolTip(tr("piston: one element (a disk or a rectangle); array: a linear phased array"));
     const QString mm_tip = tr("Millimetres, in the model's coordinates");
-    cx_ = number("probe-center-x", " mm", -1e5, 1e5, 3, mm_tip);
-    cy_ = number("probe-center-y", " mm", -1e5, 1e5, 3, mm_tip);
-    cz_ = number("probe-center-z", " mm", -1e5, 1e5, 3, mm_tip);
+    // The unit in the row's label: three boxes share the narrow dock, and a value such as
+    // "12.000" must show whole.
+    cx_ = number("probe-center-x", "", -1e5, 1e5, 3, mm_tip);
+    cy_ = number("probe-center-y", "", -1e5, 1e5, 3, mm_tip);
+    cz_ = number("probe-center-z", "", -1e5, 1e5, 3, mm_tip);
     auto* centre = new QHBoxLayout;
     for (auto* s : {cx_, cy_, cz_}) {
         shrinkable(s);
@@ -404,7 +406,7 @@ ProbesPanel::ProbesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
 
     form_->addRow(tr("Name"), name_);
     form_->addRow(tr("Type"), type_);
-    form_->addRow(tr("Centre"), centre);
+    form_->addRow(tr("Centre (mm)"), centre);
     form_->addRow(tr("Normal"), normal_);
     form_->addRow(tr("Shape"), shape_);
     form_->addRow(tr("Diameter"), diameter_);
@@ -430,7 +432,11 @@ ProbesPanel::ProbesPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent),
     form_->addRow(tr("Law speed"), law_velocity_);
     form_->addRow(tr("Delays (us)"), law_delays_);
     form_->addRow(wedge_box_);
-    form_->addRow(tr("Active (first, count)"), active_row_);
+    // A short label: the form's widest label and its widest field (the centre's three boxes) side
+    // by side must fit the dock's default 360 px; the boxes' tooltips say first and count.
+    form_->addRow(tr("Active"), active_row_);
+    form_->labelForField(active_row_)
+        ->setToolTip(tr("The active sub-aperture: the first element (0-based) and how many fire and listen"));
     form_->addRow(tr("Role"), roles);
     lay->addWidget(editor_);
     error_ = panel_error_label("probe-error");

@@ -12,6 +12,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -23,6 +24,7 @@
 #include "document/edit_commands.hpp"
 #include "panels/probes_panel.hpp"
 #include "scene/scene_io.hpp"
+#include "views/array_face_view.hpp"
 #include "views/plot_axis.hpp"
 #include "views/view_theme.hpp"
 #include "wave/probe_scan.hpp"
@@ -144,8 +146,22 @@ ScanPanel::ScanPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc
     for (int db : {20, 40, 60}) scale_->addItem(tr("%1 dB").arg(db), db);
     scale_->setToolTip(tr("The B-scan's and C-scan's colour scale"));
     scale_->setCurrentIndex(QSettings().value("scan/scale", 2).toInt());
+    face_ = new ArrayFaceView;
+    face_->hide();  // shown for an array's scan
+    line_ = new QSpinBox;
+    line_->setObjectName("scan-line");
+    line_->setRange(1, 1);
+    line_->setKeyboardTracking(false);
+    line_->setToolTip(
+        tr("Raster: the line of shots (along step 2, 1 the first) the B-scan and A-scans show, its shots at "
+           "their positions along the line; a click on the C-scan picks a shot and its line"));
+    line_label_ = new QLabel(tr("Line"));
+    for (QWidget* w : std::initializer_list<QWidget*>{line_, line_label_}) w->hide();  // shown for a raster
     bar->addWidget(new QLabel(tr("Channel")));
     bar->addWidget(channel_);
+    bar->addWidget(face_, 4);
+    bar->addWidget(line_label_);
+    bar->addWidget(line_);
     bar->addWidget(new QLabel(tr("Scale")));
     bar->addWidget(scale_);
     bar->addStretch(1);
@@ -154,8 +170,8 @@ ScanPanel::ScanPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc
     bscan_ = new BScanView(&state_);
     bscan_->setObjectName("probe-bscan");
     bscan_->setToolTip(
-        tr("B-scan: a row per shot along the scan, time across; rows fill as shots complete. Click a "
-           "row for its A-scan."));
+        tr("B-scan: a row per shot of the line at its position along it (a raster: the line in the Line "
+           "box), time across; rows fill as shots complete. Click a row for its A-scan."));
     cscan_ = new CScanView;
     ascan_ = new AScanView(&state_);
     ascan_->setObjectName("probe-ascan");
@@ -194,13 +210,20 @@ ScanPanel::ScanPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc
     for (auto* b : {probe_, type_}) connect(b, &QComboBox::activated, this, &ScanPanel::edited);
     connect(gate_, &QCheckBox::toggled, this, &ScanPanel::edited);
     connect(channel_, &QComboBox::activated, this, [this] { setChannel(channel_->currentData().toInt()); });
+    connect(face_, &ArrayFaceView::elementClicked, this, &ScanPanel::setChannel);
+    connect(line_, &QSpinBox::valueChanged, this, [this](int line) {
+        follow_line_ = false;
+        showLine(line - 1);
+    });
     connect(scale_, &QComboBox::activated, this, [this] {
         QSettings().setValue("scan/scale", scale_->currentIndex());
         redrawViews();
     });
-    connect(bscan_, &BScanView::clicked, this, [this](int r) { selectShot(r == state_.selected ? -1 : r); });
+    // The B-scan's and A-scans' rows are the line's shots; a click on the selected one clears it.
+    const auto pick_row = [this](int r) { selectShot(r < 0 || r == state_.selected ? -1 : int(lineFirstShot()) + r); };
+    connect(bscan_, &BScanView::clicked, this, pick_row);
     connect(cscan_, &CScanView::clicked, this, &ScanPanel::selectShot);
-    connect(ascan_, &AScanView::clicked, this, [this](int r) { selectShot(r == state_.selected ? -1 : r); });
+    connect(ascan_, &AScanView::clicked, this, pick_row);
     connect(doc_, &SceneDocument::sceneChanged, this, &ScanPanel::refresh);
     connect(doc_, &SceneDocument::documentReset, this, &ScanPanel::refresh);
     refresh();
@@ -309,17 +332,62 @@ std::vector<double> ScanPanel::shotChannel(int shot) const {
 }
 
 void ScanPanel::setChannel(int element) {
-    channel_index_ = element;
-    const int i = channel_->findData(element);
+    channel_index_ = element >= 0 && std::size_t(element) < elements_ && array_ ? element : -1;
+    const int i = channel_->findData(channel_index_);
     if (i >= 0) channel_->setCurrentIndex(i);
+    face_->setSelected(channel_index_);
     redrawViews();
 }
 
+std::size_t ScanPanel::lineFirstShot() const {
+    return std::min(std::size_t(line_index_) * std::size_t(std::max(1, positions_count_)), positions_.size());
+}
+
+std::size_t ScanPanel::lineShotCount() const {
+    const std::size_t first = lineFirstShot();
+    return positions2_count_ > 1 ? std::min(std::size_t(std::max(1, positions_count_)), positions_.size() - first)
+                                 : positions_.size() - first;
+}
+
+int ScanPanel::selectedShot() const { return state_.selected >= 0 ? int(lineFirstShot()) + state_.selected : -1; }
+
 void ScanPanel::selectShot(int shot) {
-    state_.selected = shot >= 0 && std::size_t(shot) < state_.count() ? shot : -1;
-    cscan_->setSelected(state_.selected);
+    if (shot >= 0 && std::size_t(shot) < positions_.size()) {
+        follow_line_ = false;  // a shot picked: its line stays
+        if (positions2_count_ > 1) showLine(shot / std::max(1, positions_count_));
+    }
+    const int row = shot - int(lineFirstShot());
+    state_.selected = shot >= 0 && row >= 0 && std::size_t(row) < state_.count() ? row : -1;
+    cscan_->setSelected(selectedShot());
     ascan_->refresh();
     bscan_->update();
+}
+
+void ScanPanel::showLine(int line) {
+    line = std::clamp(line, 0, std::max(0, positions2_count_ - 1));
+    const QSignalBlocker block(line_);
+    line_->setValue(line + 1);
+    if (line == line_index_) return;
+    line_index_ = line;
+    setupLine();
+    redrawViews();
+}
+
+void ScanPanel::setupLine() {
+    const std::size_t first = lineFirstShot(), m = lineShotCount();
+    const std::vector<Vec3> line(positions_.begin() + std::ptrdiff_t(first),
+                                 positions_.begin() + std::ptrdiff_t(first + m));
+    state_.names.clear();
+    for (std::size_t k = 0; k < m; ++k) state_.names.push_back(tr("shot %1").arg(first + k + 1));
+    state_.line = receiver_line(line);
+    if (!state_.line.valid)
+        for (std::size_t r = 0; r < m; ++r) state_.line.coordinate[r] = double(r + 1);
+    state_.rank.assign(m, 0);
+    for (std::size_t k = 0; k < m; ++k) state_.rank[state_.line.order[k]] = k;
+    state_.position_quantity = !state_.line.valid      ? tr("shot")
+                               : state_.line.axis >= 0 ? QString(QChar('x' + state_.line.axis))
+                                                       : tr("position along the scan");
+    state_.selected = state_.hovered = -1;
 }
 
 void ScanPanel::runScan() {
@@ -357,17 +425,18 @@ void ScanPanel::runScan() {
     if (array_)
         for (std::size_t e = 0; e < elements_; ++e) channel_->addItem(tr("element %1").arg(e + 1), int(e));
     channel_index_ = -1;
-    state_.names.clear();
-    for (std::size_t k = 0; k < positions_.size(); ++k) state_.names.push_back(tr("shot %1").arg(k + 1));
-    state_.line = receiver_line(positions_);
-    if (!state_.line.valid)
-        for (std::size_t r = 0; r < positions_.size(); ++r) state_.line.coordinate[r] = double(r + 1);
-    state_.rank.assign(positions_.size(), 0);
-    for (std::size_t k = 0; k < positions_.size(); ++k) state_.rank[state_.line.order[k]] = k;
-    state_.position_quantity = !state_.line.valid      ? tr("shot")
-                               : state_.line.axis >= 0 ? QString(QChar('x' + state_.line.axis))
-                                                       : tr("position along the scan");
-    state_.selected = state_.hovered = -1;
+    face_->setProbe(*probe);
+    face_->setSelected(-1);
+    face_->setVisible(array_);
+    line_index_ = 0;
+    follow_line_ = true;
+    {
+        const QSignalBlocker block(line_);
+        line_->setRange(1, std::max(1, positions2_count_));
+        line_->setValue(1);
+    }
+    for (QWidget* w : std::initializer_list<QWidget*>{line_, line_label_}) w->setVisible(positions2_count_ > 1);
+    setupLine();
     state_.gate = scan.gated;
     state_.gate_t0 = scan.gate_start;
     state_.gate_t1 = scan.gate_end;
@@ -412,12 +481,18 @@ void ScanPanel::shotArrived(int shot, std::vector<double> samples, double cscan_
     if (std::size_t(shot) < cscan_values_.size()) cscan_values_[std::size_t(shot)] = cscan_value;
     filled_ = int(std::count_if(shots_.begin(), shots_.end(), [](const auto& s) { return !s.empty(); }));
     status_->setText(tr("Shot %1 of %2 done").arg(filled_).arg(shotCount()));
-    redrawViews();
+    const int line = shot / std::max(1, positions_count_);
+    if (follow_line_ && positions2_count_ > 1 && line != line_index_)
+        showLine(line);  // the line being filled
+    else
+        redrawViews();
     emit shotCompleted(filled_);
 }
 
 void ScanPanel::redrawViews() {
+    // The colours' full scale is the whole scan's peak, so that lines compare; the rows are the line's.
     const std::size_t n = positions_.size(), nt = time_.size();
+    const std::size_t first = lineFirstShot(), m = lineShotCount();
     state_.quantity = tr("v");  // the channel is named in the box above the views
     state_.unit = QStringLiteral("m/s");
     const int db = scale_->currentData().toInt();
@@ -431,26 +506,27 @@ void ScanPanel::redrawViews() {
         for (double v : values[k]) peak = std::max(peak, std::abs(v));
     }
     state_.full_scale = peak > 0 ? peak : 1e-9;
-    state_.traces.assign(n, {});
+    state_.traces.assign(m, {});
     state_.envelopes.clear();
     state_.envelope = false;
-    state_.peaks.assign(n, {});
-    state_.peak_sign.assign(n, 1);
+    state_.peaks.assign(m, {});
+    state_.peak_sign.assign(m, 1);
     const double dt = nt > 1 ? time_[1] - time_[0] : 0;
-    for (std::size_t k = 0; k < n; ++k) {
-        if (values[k].empty()) continue;
-        state_.traces[k] = decimated_trace(nt, time_, [&](std::size_t i) { return values[k][i]; });
-        if (state_.gate) state_.peaks[k] = gated_peak(values[k], dt, state_.gate_t0, state_.gate_t1);
+    for (std::size_t k = 0; k < m; ++k) {
+        const std::vector<double>& x = values[first + k];
+        if (x.empty()) continue;
+        state_.traces[k] = decimated_trace(nt, time_, [&](std::size_t i) { return x[i]; });
+        if (state_.gate) state_.peaks[k] = gated_peak(x, dt, state_.gate_t0, state_.gate_t1);
     }
-    if (n > 0 && nt > 0) {
-        QImage img(bscan_columns(nt), int(n), QImage::Format_RGB32);
+    if (m > 0 && nt > 0) {
+        QImage img(bscan_columns(nt), int(m), QImage::Format_RGB32);
         img.fill(view_colors().plot);
-        for (std::size_t k = 0; k < n; ++k)
-            if (!values[k].empty()) fill_bscan_row(img, int(state_.rank[k]), values[k], state_);
+        for (std::size_t k = 0; k < m; ++k)
+            if (!values[first + k].empty()) fill_bscan_row(img, int(state_.rank[k]), values[first + k], state_);
         bscan_->setImage(img);
     } else {
-        bscan_->setImage(n > 0 ? [&] {
-            QImage img(1, int(n), QImage::Format_RGB32);
+        bscan_->setImage(m > 0 ? [&] {
+            QImage img(1, int(m), QImage::Format_RGB32);
             img.fill(view_colors().plot);
             return img;
         }()
@@ -458,7 +534,8 @@ void ScanPanel::redrawViews() {
     }
     cscan_->set(positions_count_, positions2_count_, step_len_, step2_len_, cscan_values_, state_.log_scale,
                 state_.range_db, QStringLiteral("m/s"));
-    cscan_->setSelected(state_.selected);
+    cscan_->setSelected(selectedShot());
+    cscan_->setLine(positions2_count_ > 1 ? line_index_ : -1);
     ascan_->refresh();
 }
 

@@ -2,9 +2,11 @@
 // linear, raster; steps, positions, gate), each edit one undo command checked by the engine's
 // rules; Run scan runs the shots on a worker thread (run_probe_scan, the CLI's path) with progress
 // and cancel, and the results view beside it fills as shots complete: the B-scan (a row per shot
-// along the scan, time across, dB or linear colour), the C-scan (each shot's gated peak at its
-// place) and the A-scan of a clicked shot, of the delay-and-sum or one element. Save writes the
-// CLI's HDF5 layout (write_result_h5, atomic).
+// of one line of the scan at its position along the line, time across, dB or linear colour; a
+// raster's line picked in the Line box or by a click on the C-scan), the C-scan (each shot's gated
+// peak at its place) and the A-scan of a clicked shot, of the delay-and-sum or one element (picked
+// in the Channel box or by a click on the element in the array's face). Save writes the CLI's HDF5
+// layout (write_result_h5, atomic).
 #pragma once
 
 #include <QPointer>
@@ -27,6 +29,8 @@ class QSpinBox;
 
 namespace voxwave::ui {
 
+class ArrayFaceView;
+
 class ScanPanel : public QWidget {
     Q_OBJECT
 public:
@@ -40,9 +44,19 @@ public:
     BScanView* bscan() const { return bscan_; }
     CScanView* cscan() const { return cscan_; }
     AScanView* ascan() const { return ascan_; }
+    // The scanned array's face above the views: a click on an element shows its channel.
+    ArrayFaceView* arrayFace() const { return face_; }
+    // The channel shown: -1 the delay-and-sum (a piston: its signal), else the element.
+    int channel() const { return channel_index_; }
+    // The line of shots (0 the first, along step2) the B-scan and A-scans show: the state's row k
+    // is shot lineFirstShot() + k. A line scan has one line, all its shots.
+    int shownLine() const { return line_index_; }
+    std::size_t lineFirstShot() const;
+    // The selected shot (index in the scan), -1 for none.
+    int selectedShot() const;
     const ScanState& state() const { return state_; }
     BackgroundJob& job() { return job_; }
-    // Shots whose samples are in the views (rows of the B-scan filled).
+    // Shots whose samples arrived (of every line).
     int filledRows() const { return filled_; }
     int shotCount() const { return int(positions_.size()); }
     // The finished scan's result (null before a scan finished, or after the scene changed).
@@ -57,7 +71,10 @@ public slots:
     void cancelScan();
     // Writes the result (the CLI's layout, atomically); false and failed() when it cannot.
     bool saveResult(const QString& path);
+    // Selects shot `shot` of the scan (-1: none), showing its line.
     void selectShot(int shot);
+    // Shows line `line` (0-based) of a raster in the B-scan and A-scans.
+    void showLine(int line);
     // Which channel the views show: -1 the delay-and-sum (a piston: its signal), else element e.
     void setChannel(int element);
 
@@ -73,11 +90,15 @@ private:
     void shotArrived(int shot, std::vector<double> samples, double cscan_value, std::vector<double> time,
                      std::vector<double> delays);
     void redrawViews();
+    // The state's rows, names and positions for the shots of the line shown.
+    void setupLine();
+    std::size_t lineShotCount() const;
 
     SceneDocument* doc_;
     QComboBox *probe_, *type_, *channel_, *scale_;
     std::array<QDoubleSpinBox*, 3> step_{}, step2_{};
-    QSpinBox *positions_box_, *positions2_box_;
+    QSpinBox *positions_box_, *positions2_box_, *line_;
+    QLabel* line_label_;
     QCheckBox* gate_;
     QDoubleSpinBox *gate_start_, *gate_end_;
     QPushButton *run_, *cancel_, *save_;
@@ -88,6 +109,7 @@ private:
     BScanView* bscan_;
     CScanView* cscan_;
     AScanView* ascan_;
+    ArrayFaceView* face_;
     BackgroundJob job_;
     // The scan being filled: shot centres, sample times, the law and each finished shot's samples.
     std::vector<Vec3> positions_;
@@ -100,6 +122,8 @@ private:
     std::vector<double> cscan_values_;        // per shot, NaN until it ran (gated scans)
     int filled_ = 0;
     int channel_index_ = -1;
+    int line_index_ = 0;
+    bool follow_line_ = true;  // the line shown follows the shots as they arrive until one is picked
     std::shared_ptr<Result> result_;
     QString last_error_;
     bool refreshing_ = false;

@@ -48,6 +48,8 @@ ProbeDrawing probe_drawing(const ProbeSpec& probe, double wedge_velocity, double
     const Vec3 v = unit(cross(n, u));
     const double lift = probe.wedge ? probe.wedge->height : 0;
     d.face_center = at(probe.center, n, -lift, u, 0);
+    d.along = u;
+    d.across = v;
     if (probe.is_array()) {
         const std::vector<double> x = probe_element_offsets(probe.elements, probe.pitch);
         for (double xe : x)

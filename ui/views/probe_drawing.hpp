@@ -14,6 +14,7 @@ struct ProbeDrawing {
     Vec3 face_center{};                         // the face's centre (on a wedge: on its top)
     std::vector<std::array<Vec3, 4>> elements;  // each element's corners (a disk: its bounding square)
     std::vector<Vec3> outline;                  // closed polygon round the face (a disk: 32 points)
+    Vec3 along{1, 0, 0}, across{0, 1, 0};       // unit: the face's axes, along the array axis and across it
     Vec3 beam{};                                // unit: the beam's direction in the specimen
     double beam_angle = 0;                      // degrees from the normal, towards +array_axis
 };

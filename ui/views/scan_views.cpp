@@ -539,6 +539,11 @@ void CScanView::setSelected(int shot) {
     update();
 }
 
+void CScanView::setLine(int line) {
+    line_ = line;
+    update();
+}
+
 ColorBar CScanView::colourBar() const {
     double peak = 0;
     for (double v : values_)
@@ -601,6 +606,12 @@ void CScanView::paintEvent(QPaintEvent*) {
             const QRectF cell(plot.left() + i * w, plot.bottom() + 1 - (j + 1) * h, w, h);
             p.fillRect(cell, QColor::fromRgb(scan_colour(level, true)));
         }
+    if (line_ >= 0 && line_ < ny_ && ny_ > 1) {  // the B-scan's line
+        p.setPen(QPen(view_colors().text, 1, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(
+            QRectF(plot.left(), plot.bottom() + 1 - (line_ + 1) * h, plot.width(), h).adjusted(0.5, 0.5, -0.5, -0.5));
+    }
     if (selected_ >= 0 && selected_ < nx_ * ny_) {
         const int i = selected_ % nx_, j = selected_ / nx_;
         p.setPen(QPen(kSelected, 2));

@@ -194,6 +194,9 @@ public:
     int filledCells() const;
     int selected() const { return selected_; }
     void setSelected(int shot);
+    // The line of shots (row along step2, 0 the first) the B-scan shows, outlined; -1: none.
+    int line() const { return line_; }
+    void setLine(int line);
     QRect plotRect() const;
     int shotAt(const QPoint& pixel) const;  // -1 outside the plot
     ColorBar colourBar() const;
@@ -216,6 +219,7 @@ private:
     double range_db_ = 40;
     QString unit_;
     int selected_ = -1;
+    int line_ = -1;
 };
 
 }  // namespace voxwave::ui
