@@ -95,7 +95,6 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
     } else if (b == Backend::Cuda && p.method == Method::Sem) {
         if (slab.exchange)
             throw InputError("", "backend", "sem runs on several ranks with the CPU engine only; pass --backend cpu");
-        refuse_sem_cuda_pml(p);
         run_sem_cuda(p, progress, r, slab.cuda_device);
     } else if (b == Backend::Cuda) {
         CudaEngineOptions options;
