@@ -3,7 +3,7 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus sem-bench sem-mpi sem-ncu stokes-loop table2 pml
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus sem-bench sem-mpi sem-ncu sem-pml stokes-loop table2 pml
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 #   (fmc-gpus: issue 33's 32-element FMC on 1 and 2 GPUs under mpirun; after mpi and build)
@@ -442,6 +442,15 @@ PYEOF
       for m in tcovfem ovfem; do
         /usr/bin/time -f "%e s wall" $CLI run assets/scenes/paper_rebar.json --backend cuda --method $m \
           -o "$OUT/paper_$m.h5" 2>&1 | tail -4 | tee -a "$OUT/summary.log"
+      done ;;
+    sem-pml)
+      # Issue 36: sem's PML on CUDA against the CPU engine (gpu tests SemPmlCuda.*), and the step
+      # with a 10-element PML on five faces against the same cube without one (bench-sem).
+      log "sem PML: gpu tests, step time with and without a 10-element layer"
+      ctest_phase sem-pml-tests -L gpu -R "SemPmlCuda" --output-on-failure --timeout 300
+      for cells in 0 10; do
+        $CLI bench-sem --backend cuda --elements 60 --steps 100 --orders 2 4 --precisions fp64 fp32 \
+          --pml-cells $cells --out "$OUT/sem-pml-bench.md" 2>&1 | grep -E "^\| [0-9]|error" | tee -a "$OUT/summary.log"
       done ;;
     sem-bench)
       # Issue 36: the fused SEM step (>= 5 G node-steps/s at p = 4 FP64, within 2.5x of the floor),

@@ -43,6 +43,7 @@ struct Options {
     int elements = 60;  // along each edge
     long long steps = 200;
     int cell_planes = 0;  // CUDA: element planes a cell, 0 automatic
+    int pml_cells = 0;    // > 0: a PML this many elements thick on every face but the top (z+)
     std::string command_line;
 };
 
@@ -52,7 +53,7 @@ double process_cpu_seconds() {
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-WaveProblem cube_problem(int elements, int order, Precision precision, Backend backend) {
+WaveProblem cube_problem(int elements, int order, Precision precision, Backend backend, int pml_cells) {
     Scene s;
     const double ds = 0.004;
     s.grid.size = {elements * ds, elements * ds, elements * ds};
@@ -64,6 +65,12 @@ WaveProblem cube_problem(int elements, int order, Precision precision, Backend b
     s.run.precision = precision;
     s.run.backend = backend;
     s.run.steps = 1;
+    if (pml_cells > 0) {
+        // The layer's passes' cost, as `bench --pml-cells` measures the voxel methods': the top free.
+        s.boundary.absorbing.faces = {"x-", "x+", "y-", "y+", "z-"};
+        s.boundary.absorbing.thickness = pml_cells * ds;
+        s.boundary.absorbing.type = "pml";
+    }
     validate_scene(s, "bench-sem");
     return build_wave_problem(s, "bench-sem");
 }
@@ -85,6 +92,8 @@ int run(const Options& o) {
     if (o.elements < 2 || o.elements > 400) throw InputError("", "--elements", "must be in 2..400");
     if (o.steps < 1) throw InputError("", "--steps", "must be positive");
     if (o.cell_planes < 0 || o.cell_planes > 400) throw InputError("", "--cell-planes", "must be in 0..400");
+    if (o.pml_cells < 0 || 2 * o.pml_cells >= o.elements)
+        throw InputError("", "--pml-cells", "must be at least 0 and less than half of --elements");
     for (int p : o.orders)
         if (!sem_order_allowed(p)) throw InputError("", "--orders", "each order must be 2, 3 or 4");
     if (!o.out.empty()) check_output_path(o.out);
@@ -105,6 +114,10 @@ int run(const Options& o) {
     md << "- command: `" << o.command_line << "`\n";
     md << "- model: a free cube of " << o.elements << "^3 elements, one material, random state; " << o.steps
        << " timed steps after 20 warm-up steps (" << (cuda ? "device events" : "wall and process CPU time") << ")\n";
+    if (o.pml_cells > 0)
+        md << "- PML: " << o.pml_cells
+           << " elements on every face but z+; the step time includes the layer's passes, the bytes and the floor "
+              "count the interior step alone\n";
     md << "- measured copy bandwidth (read + write): " << copy_gbs << " GB/s\n\n";
     md << "| p | precision | cell (x by z elements) | nodes | step (us) | node-steps/s | CPU s a step | bytes/step "
           "(model) | "
@@ -113,7 +126,7 @@ int run(const Options& o) {
     for (int p : o.orders)
         for (const std::string& pr : o.precisions) {
             const Precision precision = parse_precision(pr, "--precisions");
-            const WaveProblem prob = cube_problem(o.elements, p, precision, backend);
+            const WaveProblem prob = cube_problem(o.elements, p, precision, backend, o.pml_cells);
             const double nn = double(prob.node_count()), ne = double(prob.grid.element_count());
             std::fprintf(stderr, "p = %d %s: %.0f nodes...\n", p, pr.c_str(), nn);
             std::vector<double> u, up;
@@ -184,6 +197,8 @@ std::function<int()> add_bench_sem_command(CLI::App& app) {
     c->add_option("--steps", o->steps, "Timed steps (default 200)");
     c->add_option("--cell-planes", o->cell_planes,
                   "CUDA: element planes a cell of the column sweep (default 0: chosen from the model and the device)");
+    c->add_option("--pml-cells", o->pml_cells,
+                  "A PML this many elements thick on every face but the top (default 0: none; the layer's cost)");
     c->add_option("--out,-o", o->out, "Append the markdown table to this file");
     return [o, c] {
         o->command_line = echo_command_line("voxwave-cli bench-sem", *c);

@@ -26,12 +26,6 @@ int exit_code_of(const std::exception& e) {
     return 3;
 }
 
-// What the resolved backend's engine cannot run on any rank, refused on every rank alike before
-// anything collective: sem's CUDA engine without its PML (refuse_sem_cuda_pml, one line naming
-// the backend).
-void check_distributed_backend(const WaveProblem& whole, Backend b) {
-    if (b == Backend::Cuda && whole.method == Method::Sem) refuse_sem_cuda_pml(whole);
-}
 
 }  // namespace
 
@@ -59,7 +53,6 @@ SubdomainSetup prepare_subdomain(const WaveProblem& original, const MpiWorld& wo
     s.backend = resolve_backend(whole.backend, s.backend_note);
     if (!world.all(s.backend == Backend::Cuda) && !world.all(s.backend == Backend::Cpu))
         throw InputError("", "backend", "some ranks have a CUDA device and others do not; pass --backend cpu or cuda");
-    check_distributed_backend(whole, s.backend);
     s.mine = make_subdomain_problem(whole, mine);
     HaloPlan plan = halo_plan(mine, whole.node_planes_per_element());
     if (s.backend == Backend::Cpu) {
@@ -91,10 +84,6 @@ DistributedRun run_wave_distributed(const WaveProblem& whole, const MpiWorld& wo
         for (std::size_t a = 0; a < 3; ++a) out.grid.ranks[std::size_t(turn.from[a])] = turned.ranks[a];
     } else {
         resolve_process_grid(whole.grid, world.size(), options.grid, options.grid_field);
-    }
-    {
-        std::string backend_note;  // the same on every rank: refused here, before anything collective
-        check_distributed_backend(whole, resolve_backend(whole.backend, backend_note));
     }
     SubdomainSetup setup;
     try {

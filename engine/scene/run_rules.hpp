@@ -32,13 +32,6 @@ inline constexpr int kSemMaxOrder = 4;
 constexpr bool sem_order_allowed(std::int64_t order) { return order >= kSemMinOrder && order <= kSemMaxOrder; }
 static_assert(RunSpec{}.order == kSemMaxOrder);
 
-// Every method has a PML on the CPU engine. The spectral elements' CUDA engine has no layer pass
-// yet (wave/sem_pml_correction_cpu.hpp is the CPU one): a sem run with a PML face refuses the
-// CUDA backend (validate_scene when the scene names it, the engine when auto picks it).
-constexpr bool method_has_pml(Method method, Backend backend) {
-    return method != Method::Sem || backend != Backend::Cuda;
-}
-
 // TCOVFEM computes in INT8 digits and an FP64 diagonal: it has no FP32 variant. VFEM and OVFEM
 // run in both precisions.
 constexpr bool precision_allowed(Method method, Precision precision) {

@@ -496,11 +496,6 @@ public:
         check_tcovfem_stages(r.stages, label_, "run.stages");
         check_precision(r.method, r.precision, label_, "run.precision");
         check_sem_order(r.order, label_, "run.order");
-        const AbsorbingSpec& a = scene_.boundary.absorbing;
-        if (!method_has_pml(r.method, r.backend) && a.pml() && !a.faces.empty())
-            throw error("boundary.absorbing.type", std::string(to_string(r.method)) + " has no PML on the " +
-                                                       to_string(r.backend) +
-                                                       " backend; use backend cpu or type sponge");
         non_negative("run.dt", r.dt);
         non_negative("run.duration", r.duration);
         if (r.steps < 0) throw error("run.steps", "must be >= 0 (got " + std::to_string(r.steps) + ")");

@@ -1,8 +1,8 @@
 // The PML's node pass on the CPU, one node at a time, for the spectral elements' layer
 // (sem_pml_correction_cpu.hpp): the central difference of the stretched displacement y = S u of
 // every layer node with the whole force, and u+ from y+ (pml_layer.hpp, PmlTables;
-// pml_node_update). The voxel layer's pass (pml_correction_cpu.cpp) runs the same arithmetic
-// on 8 nodes a vector with its state in lanes. FP64 whatever the stepper's precision.
+// sem_pml_node_step, which the CUDA pass runs too). The voxel layer's pass (pml_correction_cpu.cpp) runs the same
+// arithmetic on 8 nodes a vector with its state in lanes. FP64 whatever the stepper's precision.
 #pragma once
 
 #include <omp.h>
@@ -14,7 +14,7 @@
 
 #include "boundary/pml_layer.hpp"
 #include "core/float_env.hpp"
-#include "wave/pml_element_kernel.hpp"
+#include "wave/sem_pml_element_kernel.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave {
@@ -65,13 +65,10 @@ void pml_update_nodes(const PmlTables& t, double h, const std::vector<double>& d
             const int poles = int(t.node_first_pole[q + 1] - p0);
             for (std::size_t c = 0; c < 3; ++c) {
                 const std::size_t v = 3 * q + c;
-                const double y_next = (2.0 * y[v] - one_minus_h * y_prev[v] - a * double(f[c][n])) * inv_one_plus_h;
-                const double u_plus = pml_node_update(
-                    y_next, double(u[c][n]), t.node_scale[q], t.node_newton.data() + p0, t.node_poles.decay.data() + p0,
-                    t.node_poles.w_old.data() + p0, t.node_poles.w_new.data() + p0, poles, psi.data() + 3 * p0 + c, 3);
-                y_prev[v] = y[v];
-                y[v] = y_next;
-                u_next[c][n] = static_cast<Real>(u_plus);
+                u_next[c][n] = static_cast<Real>(sem_pml_node_step(
+                    a * double(f[c][n]), double(u[c][n]), one_minus_h, inv_one_plus_h, y[v], y_prev[v], t.node_scale[q],
+                    t.node_newton.data() + p0, t.node_poles.decay.data() + p0, t.node_poles.w_old.data() + p0,
+                    t.node_poles.w_new.data() + p0, poles, psi.data() + 3 * p0 + c, 3));
             }
         }
     }

@@ -6,27 +6,11 @@
 #include <stdexcept>
 
 #include "core/float_env.hpp"
-#include "wave/pml_element_kernel.hpp"
 #include "wave/pml_nodes_cpu.hpp"
 #include "wave/sem_element_kernel.hpp"
+#include "wave/sem_pml_element_kernel.hpp"
 
 namespace voxwave {
-
-namespace {
-
-// One stage of the chain for n values: phi+ = decay phi + w_old in- + w_new in+, and then its
-// old and new values become the next stage's input (in_old = phi-, in_new = phi+). The voxel
-// layer's CPU pass runs its stages in SIMD lanes of its own (pml_correction_cpu.cpp).
-void pml_advance(double* phi, double* in_old, double* in_new, int n, double decay, double w_old, double w_new) {
-    for (int v = 0; v < n; ++v) {
-        const double old = phi[v];
-        phi[v] = decay * old + w_old * in_old[v] + w_new * in_new[v];
-        in_old[v] = old;
-        in_new[v] = phi[v];
-    }
-}
-
-}  // namespace
 
 template <class Real>
 SemPmlCorrectionCpu<Real>::SemPmlCorrectionCpu(const WaveProblem& problem, const SemMesh& mesh,
@@ -98,12 +82,9 @@ void SemPmlCorrectionCpu<Real>::element_forces(const Real* u, const Real* u_prev
         // Memory variables of a layer the wave has not reached, or has left, decay through the
         // subnormals, where each operation would cost a hundred.
         const FlushDenormalsScope no_subnormals;
-        std::vector<double> scratch(std::size_t(3 * N3 + 4 * V));
+        std::vector<double> scratch(std::size_t(3 * N3 + V));
         double* w = scratch.data();  // the operand at the element's nodes, 3 N3
-        double* G = w + 3 * N3;      // its reference gradient at the points, [(3 comp + direction) N3 + point]
-        double* in_old = G + V;      // the chain's input a step back, then each stage's
-        double* in_new = in_old + V;
-        double* T = in_new + V;  // the weighted stress change
+        double* T = w + 3 * N3;      // the weighted stress change, [(3 i + j) N3 + point]
 #pragma omp for schedule(static)
         for (std::ptrdiff_t qq = 0; qq < count; ++qq) {
             const std::size_t q = std::size_t(qq), e = t.element[q];
@@ -119,62 +100,25 @@ void SemPmlCorrectionCpu<Real>::element_forces(const Real* u, const Real* u_prev
                                 damped ? keep * v - bb * double(u_prev[std::size_t(comp) * ns + node]) : v;
                         }
                     }
-            for (int comp = 0; comp < 3; ++comp)
-                for (int c = 0; c < N; ++c)
-                    for (int y = 0; y < N; ++y)
-                        for (int x = 0; x < N; ++x) {
-                            const double* wc = w + comp * N3;
-                            double gx = 0, gy = 0, gz = 0;
-                            for (int m = 0; m < N; ++m) {
-                                gx += D[x * N + m] * wc[m + N * (y + N * c)];
-                                gy += D[y * N + m] * wc[x + N * (m + N * c)];
-                                gz += D[c * N + m] * wc[x + N * (y + N * m)];
-                            }
-                            const int l = x + N * (y + N * c);
-                            G[(3 * comp + 0) * N3 + l] = gx;
-                            G[(3 * comp + 1) * N3 + l] = gy;
-                            G[(3 * comp + 2) * N3 + l] = gz;
-                        }
-            // The chain advanced stage by stage, its input linear over the step (the previous
-            // gradient and this one).
+            // Point by point: the gradient, its chain advanced and the weighted stress change
+            // (sem_pml_element_kernel.hpp, the CUDA pass's arithmetic).
             double* prev = gradient_prev_.data() + q * std::size_t(V);
-            std::copy(prev, prev + V, in_old);
-            std::copy(G, G + V, prev);
-            std::copy(G, G + V, in_new);
             const std::size_t p0 = t.element_first_pole[q];
             const int poles = int(t.element_first_pole[q + 1] - p0);
-            for (int k = 0; k < poles; ++k)
-                pml_advance(psi_.data() + (p0 + std::size_t(k)) * std::size_t(V), in_old, in_new, V,
-                            t.element_poles.decay[p0 + std::size_t(k)], t.element_poles.w_old[p0 + std::size_t(k)],
-                            t.element_poles.w_new[p0 + std::size_t(k)]);
-            // (F - 1) G of filter f at gradient value v of point l: (F(inf) - 1) G + sum_k a_k phi_k.
             const double* c0 = t.filter_const.data() + q * kPmlFilters;
             const double* a = t.filter_newton.data() + p0 * kPmlFilters;
-            const double* phi = psi_.data() + p0 * std::size_t(V);
-            auto change = [&](int f, int v, int l) {
-                double x = c0[f] * G[v * N3 + l];
-                for (int k = 0; k < poles; ++k) x += a[k * kPmlFilters + f] * phi[std::size_t(k) * V + v * N3 + l];
-                return x;
-            };
-            // tau_ij = lambda delta_ij sum_k F_jk G_kk + mu (F_jj G_ij + F_ji G_ji) on the changes,
-            // weighted as the element kernel weights its stress (sem_point_stress).
+            double* phi = psi_.data() + p0 * std::size_t(V);
             const MaterialId id = g.ids[e];
             const double lambda = lambda_[id], mu = mu_[id];
             for (int c = 0; c < N; ++c)
                 for (int y = 0; y < N; ++y)
                     for (int x = 0; x < N; ++x) {
                         const int l = x + N * (y + N * c);
-                        const double s = half_ds * W[x] * W[y] * W[c];
-                        for (int jj = 0; jj < 3; ++jj) {
-                            double trace = 0;
-                            for (int kk = 0; kk < 3; ++kk) trace += change(pml_filter(jj, kk), 4 * kk, l);
-                            for (int ii = 0; ii < 3; ++ii) {
-                                double tau = mu * (change(pml_filter(jj, jj), 3 * ii + jj, l) +
-                                                   change(pml_filter(jj, ii), 3 * jj + ii, l));
-                                if (ii == jj) tau += lambda * trace;
-                                T[(3 * ii + jj) * N3 + l] = s * tau;
-                            }
-                        }
+                        double grad[kSemPmlPointValues];
+                        sem_pml_gradient<P>(D, w, x, y, c, grad);
+                        sem_pml_point_stress(grad, prev + l, phi + l, N3, V, poles, t.element_poles.decay.data() + p0,
+                                             t.element_poles.w_old.data() + p0, t.element_poles.w_new.data() + p0, c0,
+                                             a, lambda, mu, half_ds * W[x] * W[y] * W[c], T + l, N3);
                     }
             double* fe = forces_.data() + q * std::size_t(3 * N3);
             for (int comp = 0; comp < 3; ++comp)

@@ -17,6 +17,7 @@
 #include "wave/sem_cell_schedule.hpp"
 #include "wave/sem_cell_sweep_kernel.cuh"
 #include "wave/sem_mesh.hpp"
+#include "wave/sem_pml_correction_cuda.cuh"
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/update_coefficients.hpp"
 #include "wave/wavelet.hpp"
@@ -115,6 +116,7 @@ struct Engine final : EngineBase {
         for (const auto& r : p.receivers) rec.push_back(r.node);
         receivers_ = DeviceBuffer<unsigned long long>(rec);
         beta_over_dt_ = static_cast<Real>(p.rayleigh.beta / p.dt);
+        if (p.boundary.has_pml()) pml_ = std::make_unique<cuda::SemPmlCorrectionCuda<Real>>(p);
     }
 
     std::size_t node_count() const override { return nn_; }
@@ -124,6 +126,7 @@ struct Engine final : EngineBase {
         const std::vector<Real> hu = stepper_state<Real>(u, 3, nn_, held), hp = stepper_state<Real>(up, 3, nn_, held);
         u_.upload(hu);
         up_.upload(hp);
+        if (pml_) pml_->reset(up_.get(), u_.get());
     }
 
     std::vector<double> download(bool previous) const override {
@@ -188,8 +191,17 @@ struct Engine final : EngineBase {
         }
     }
 
+    // The layer's passes on the sweep's u+ (sem_pml_correction_cuda.cuh), before the sources.
+    void correct_pml() {
+        const bool uniform_h = factors_.inv_one_plus_h == nullptr;
+        pml_->correct(u_.get(), up_.get(), beta_over_dt_, un_.get(),
+                      {a_.get(), uniform_h ? nullptr : ih_.get(), uniform_h ? nullptr : mh_.get(), factors_.uniform_ih,
+                       factors_.uniform_mh});
+    }
+
     void step(std::int64_t n) {
         colour_launches<true>(u_.get(), up_.get(), beta_over_dt_ != Real(0), beta_over_dt_, f_.get(), un_.get());
+        if (pml_) correct_pml();
         const double t = double(n) * p_.dt;
         SourceBatch batch{};
         auto flush = [&] {
@@ -257,7 +269,8 @@ struct Engine final : EngineBase {
 
     std::size_t device_bytes() const override {
         return u_.bytes() + up_.bytes() + un_.bytes() + f_.bytes() + a_.bytes() + ih_.bytes() + mh_.bytes() +
-               cells_.bytes() + cell_solid_.bytes() + ids_.bytes() + receivers_.bytes();
+               cells_.bytes() + cell_solid_.bytes() + ids_.bytes() + receivers_.bytes() +
+               (pml_ ? pml_->device_bytes() : 0);
     }
 
     int cell_planes() const override { return cells_grid_.planes; }
@@ -277,6 +290,7 @@ struct Engine final : EngineBase {
     UpdateFactors<Real> factors_{};
     Real beta_over_dt_ = 0;
     HaloExchange* exchange_ = nullptr;  // a subdomain's ghost exchange (null: one process)
+    std::unique_ptr<cuda::SemPmlCorrectionCuda<Real>> pml_;  // with a PML face
 };
 
 }  // namespace

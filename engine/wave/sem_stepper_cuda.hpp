@@ -12,7 +12,8 @@
 // the node's first colour writes the partial force, later ones add to it (one writer a colour),
 // and the cell of the last colour applies the update with the complete force and writes u+ into a
 // third state buffer (u and u- stay intact for the later colours). Nodes inside a cell never touch
-// the force buffer. A small kernel adds the sources, another records the receivers. FP64 and FP32;
+// the force buffer. With a PML the layer's two passes follow the sweep and correct its u+
+// (sem_pml_correction_cuda.cuh). A small kernel adds the sources, another records the receivers. FP64 and FP32;
 // the CPU stepper is the oracle (the sums at shared nodes run in colour order, not the CPU's
 // element order: equal to rounding).
 //
@@ -77,13 +78,5 @@ private:
 // ghost exchange of a subdomain of a distributed run (set_halo_exchange), null for one process.
 void run_sem_cuda(const WaveProblem& problem, const ProgressFn& progress, Result& r, int device = -1,
                   HaloExchange* exchange = nullptr);
-
-// sem's CUDA engine has no PML (method_has_pml): InputError("", "backend", ...) when `problem`
-// has a PML face, before a CUDA sem run starts (the backend resolved to cuda, auto included).
-inline void refuse_sem_cuda_pml(const WaveProblem& problem) {
-    if (problem.boundary.has_pml() && !method_has_pml(problem.method, Backend::Cuda))
-        throw InputError("", "backend",
-                         "sem's CUDA engine has no PML; pass --backend cpu or use an absorbing layer of type sponge");
-}
 
 }  // namespace voxwave

@@ -93,7 +93,6 @@ Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* b
         if (slab.exchange) throw InputError("", "grid.size", "a plane-strain (2D) scene runs in one process");
         run_plane_strain_cuda(p, progress, r, slab.cuda_device);
     } else if (b == Backend::Cuda && p.method == Method::Sem) {
-        refuse_sem_cuda_pml(p);
         run_sem_cuda(p, progress, r, slab.cuda_device, slab.exchange);
     } else if (b == Backend::Cuda) {
         CudaEngineOptions options;

@@ -128,7 +128,6 @@ WaveSession::WaveSession(WaveProblem problem) : problem_(std::move(problem)) {
     assert_run_rules(problem_);
     backend_ = resolve_backend(problem_.backend, backend_note_);
     const bool fp64 = problem_.precision == Precision::Fp64;
-    if (backend_ == Backend::Cuda && problem_.method == Method::Sem) refuse_sem_cuda_pml(problem_);
     if (problem_.dimensions == 2 && backend_ == Backend::Cuda)
         stepper_ = std::make_unique<PlaneCudaStepper>(problem_);
     else if (problem_.dimensions == 2 && fp64)

@@ -9,12 +9,10 @@
 #include <iostream>
 #include <string>
 
-#include "core/errors.hpp"
 #include "reflection_util.hpp"
 #include "scene_builders.hpp"
 #include "test_util.hpp"
 #include "wave/sem_stepper_cpu.hpp"
-#include "wave/sem_stepper_cuda.hpp"
 #include "wave/wave_problem.hpp"
 #include "wave/wave_run.hpp"
 
@@ -149,25 +147,5 @@ void expect_no_growth(Precision precision, int order, int elements, int layer, s
 TEST(SemPmlStability, P2Fp64EnergyNeverGrows) { expect_no_growth<double>(Precision::Fp64, 2, 5, 2, 10000, 100); }
 TEST(SemPmlStability, P2Fp32EnergyNeverGrows) { expect_no_growth<float>(Precision::Fp32, 2, 5, 2, 10000, 100); }
 TEST(SemPmlStability, P4Fp64EnergyNeverGrows) { expect_no_growth<double>(Precision::Fp64, 4, 4, 1, 5000, 50); }
-
-// The CUDA sem engine has no layer pass: a sem problem with a PML face is refused before a CUDA run
-// starts (auto may pick the GPU after validate_scene), naming the backend and the way out.
-TEST(SemPmlRules, TheCudaEngineRefusesAPmlInOneLine) {
-    Scene s = centred_box(4);
-    s.boundary.absorbing.faces = {"x-"};
-    s.boundary.absorbing.thickness = kDs;
-    s.boundary.absorbing.type = "pml";
-    const WaveProblem p = build_wave_problem(s, "rules");
-    ASSERT_TRUE(p.boundary.has_pml());
-    try {
-        refuse_sem_cuda_pml(p);
-        ADD_FAILURE() << "a sem PML accepted on the CUDA engine";
-    } catch (const InputError& e) {
-        EXPECT_EQ(e.field(), "backend");
-        EXPECT_NE(std::string(e.what()).find("--backend cpu"), std::string::npos) << e.what();
-    }
-    s.boundary.absorbing.type = "sponge";
-    EXPECT_NO_THROW(refuse_sem_cuda_pml(build_wave_problem(s, "rules")));
-}
 
 }  // namespace

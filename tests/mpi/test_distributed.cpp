@@ -636,10 +636,9 @@ TEST_P(DistributedCudaSem, TracesEqualTheSingleGpuAndTheCpuRun) {
     }
 }
 
-// A sem scene with a PML on the GPUs: while sem's CUDA engine has no layer pass
-// (method_has_pml), refused on every rank before anything collective, in one line naming the
-// backend; once it has one, the distributed run gives the single-GPU traces (1e-12).
-TEST(DistributedCudaSemPml, RefusedWithoutTheCudaLayerElseTheSingleGpuTraces) {
+// A sem scene with a PML on the GPUs: the distributed run gives the single-GPU traces (1e-12),
+// the layer's corrections on each rank's slab included.
+TEST(DistributedCudaSemPml, TracesEqualTheSingleGpuRun) {
     std::string why;
     if (!g_world->all(have_cuda(why))) GTEST_SKIP() << "no CUDA device: " << why;
     const SemCase c{2, Precision::Fp64, 1e-12};
@@ -647,17 +646,7 @@ TEST(DistributedCudaSemPml, RefusedWithoutTheCudaLayerElseTheSingleGpuTraces) {
     s.run.backend = Backend::Cuda;
     s.boundary.absorbing = {{"x-", "x+", "y-", "y+", "z-"}, 0.032, "pml"};
     s.receivers.erase(s.receivers.begin());  // the layer ends on held faces: no receiver on z = 0
-    if (method_has_pml(Method::Sem, Backend::Cuda))
-        return expect_same_traces(s, Case{Method::Sem, c.precision, c.tolerance},
-                                  with_transport(HaloTransport::HostStaged));
-    const WaveProblem whole = build_wave_problem(s, "test");
-    try {
-        run_wave_distributed(whole, *g_world, nullptr, {});
-        ADD_FAILURE() << "a sem PML on CUDA ran distributed";
-    } catch (const InputError& e) {
-        EXPECT_EQ(e.field(), "backend");
-        EXPECT_NE(std::string(e.what()).find("no PML"), std::string::npos) << e.what();
-    }
+    expect_same_traces(s, Case{Method::Sem, c.precision, c.tolerance}, with_transport(HaloTransport::HostStaged));
 }
 
 // p = 2 and 4 in FP64 (the 1e-12), p = 2 in FP32 (the CUDA issue's 1e-5).

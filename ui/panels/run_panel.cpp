@@ -49,8 +49,7 @@ RunPanel::RunPanel(SceneDocument* doc, QWidget* parent) : QWidget(parent), doc_(
     method_->setToolTip(
         tr("VFEM: the classic trilinear voxel element; OVFEM: the paper's element, whose "
            "mass matrix is exactly diagonal; TCOVFEM: OVFEM in INT8 integer arithmetic (Tensor Cores on a GPU); "
-           "SEM: each voxel a spectral element of order p on Gauss-Lobatto-Legendre nodes (its PML runs on the CPU; on "
-           "a GPU use a sponge)"));
+           "SEM: each voxel a spectral element of order p on Gauss-Lobatto-Legendre nodes"));
     precision_->setToolTip(tr("Floating-point precision of the run: FP64 (double) or FP32 (single, faster)"));
     backend_->setToolTip(tr("Where the run computes: auto picks a CUDA GPU when there is one, else the CPU"));
     spacing_->setToolTip(
