@@ -291,10 +291,10 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), kSweepBlo
                 for (int i = 0; i < 3; ++i) f[i * nn + node] = own[i][c];
                 continue;
             }
+            const Real am_c = am[c], mh_c = mh[c], ih_c = ih[c];
 #pragma unroll
             for (int i = 0; i < 3; ++i)
-                u_next[i * nn + node] =
-                    central_difference_node(u_at(i, c), before[i][c], am[c] * own[i][c], mh[c], ih[c]);
+                u_next[i * nn + node] = central_difference_node(u_at(i, c), before[i][c], am_c * own[i][c], mh_c, ih_c);
         }
 #pragma unroll
         for (int i = 0; i < 3; ++i) {

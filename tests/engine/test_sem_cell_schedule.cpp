@@ -398,6 +398,42 @@ TEST_P(SemCellSchedule, CudaKernelBodyOnTheCpuEqualsTheCpuStepper) {
     }
 }
 
+// The automatic cell height: against the schedule itself (the largest colour's launch counted by
+// sem_cell_launches on a solid grid, waves at the device's slots, a block's set-up a quarter of
+// an element plane) and two cases worked by hand: 60^3 elements in cells 5 wide, at 264 slots
+// (132 SMs x 2 blocks) L = 3 (1800 blocks, 7 waves: 7 x 3.25 = 22.75 planes; L = 5 takes
+// 5 x 5.25 = 26.25, L = 8 3 x 8.25 = 24.75), at 528 slots L = 6 (900 blocks, 2 waves: 12.5; L = 4
+// 3 x 4.25 = 12.75, L = 3 4 x 3.25 = 13).
+TEST(SemCellPlanes, WholeWavesOfTheLargestColour) {
+    VoxelGrid g;
+    g.n = {60, 60, 60};
+    g.spacing = kDs;
+    g.ids.assign(g.element_count(), MaterialId(1));
+    EXPECT_EQ(sem_cell_planes_for(g, 5, 264), 3);
+    EXPECT_EQ(sem_cell_planes_for(g, 5, 528), 6);
+    for (const std::array<int, 3> n : {std::array<int, 3>{60, 60, 60}, {33, 17, 41}, {12, 9, 7}, {200, 3, 90}})
+        for (const long long slots : {132LL, 264LL, 528LL, 1000LL}) {
+            g.n = n;
+            g.ids.assign(g.element_count(), MaterialId(1));
+            double best = 0;
+            int want = 0;
+            for (int planes = 2; planes <= 16; ++planes) {
+                const SemCellGrid cg = sem_cell_grid(g, 5, planes);
+                const SemCellLaunches l = sem_cell_launches(cg, sem_cell_solid(g, cg));
+                std::size_t largest = 0;
+                for (int c = 0; c < 8; ++c) largest = std::max(largest, l.begin[c + 1] - l.begin[c]);
+                const double waves = std::ceil(double(largest) / double(slots));
+                const double t = waves * (planes + 0.25);
+                if (want == 0 || t <= best) {
+                    best = t;
+                    want = planes;
+                }
+            }
+            EXPECT_EQ(sem_cell_planes_for(g, 5, slots), want)
+                << n[0] << " x " << n[1] << " x " << n[2] << ", " << slots;
+        }
+}
+
 INSTANTIATE_TEST_SUITE_P(Orders, SemCellSchedule, ::testing::Values(2, 3, 4),
                          [](const auto& info) { return "p" + std::to_string(info.param); });
 
