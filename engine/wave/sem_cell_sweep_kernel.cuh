@@ -70,10 +70,17 @@ constexpr int kCellsPerBlock = P == 2 ? 14 : (P == 3 ? 8 : 5);
 // The arithmetic and its order of summation are sem_point_stress's and sem_node_force's.
 // Blocks an SM each sweep is compiled for (__launch_bounds__'s minimum): the most whose register
 // share (65536 / (128 threads x blocks)) the kernel fits without spilling, by nvcc -Xptxas -v on
-// sm_90. The kernel is latency-bound, so every resident warp counts; FP64 at p = 3 and 4 needs more
-// than 168 registers (2 blocks), and the damped sweep holds the column's u in registers (below).
+// sm_90. The kernel is latency-bound, so every resident warp counts. The damped sweep holds the
+// column's u in registers (below) and fits one block fewer at p = 3, 4.
 template <int P, class Real, bool Damped>
-constexpr int kSweepBlocksPerSm = sizeof(Real) == 8 ? (P == 2 ? 3 : 2) : (P == 2 ? 5 : (Damped ? 3 : 4));
+constexpr int kSweepBlocksPerSm = sizeof(Real) == 8 ? (P == 2 || !Damped ? 3 : 2) : (P == 2 ? 5 : (Damped ? 3 : 4));
+
+// The groups of node planes whose update loads are in flight together (see the kernel): all
+// P + 1 at once where the registers allow it, else in groups, one memory latency each. Undamped
+// FP64 fits 168 registers (three blocks an SM instead of two) only with 2 groups at p = 3 and 3
+// (of 2, 2, 1 node planes) at p = 4.
+template <int P, class Real, bool Damped>
+constexpr int kSweepUpdateGroups = sizeof(Real) == 8 && !Damped ? (P == 4 ? 3 : (P == 3 ? 2 : 1)) : 1;
 
 template <int P, class Real, bool Update, bool Damped>
 __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), kSweepBlocksPerSm<P, Real, Damped>)
@@ -237,64 +244,73 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), kSweepBlo
                 for (int c = 0; c < N; ++c) sx[e][i][c][bb] = own[i][c];
         }
         // The nodes the element completes (its top plane only on the cell's last element), but
-        // those it handed on. Every load their update needs (the partial forces, dt^2/m, u-) is
-        // issued here, before the barrier and before the first store, so that all of them are in
-        // flight at once and the barrier's wait overlaps them.
-        constexpr int kNone = -1;
+        // those it handed on. The loads their update needs (the partial forces, dt^2/m, u-) are
+        // issued together before any store, a group of node planes at a time (kSweepUpdateGroups:
+        // one group, or as few as the registers allow): the first group's before the barrier, so
+        // that its wait overlaps them.
+        constexpr int kNone = -1, kGroups = kSweepUpdateGroups<P, Real, Damped>,
+                      kPerGroup = (N + kGroups - 1) / kGroups;
         const bool completes = live && !hands_on;
         int zc[N];
         SemNodeRole role[N];
         Real prior[3][N]{}, am[N]{};
 #pragma unroll
-        for (int c = 0; c < N; ++c) {
-            zc[c] = !completes || (c == P && more) ? kNone : P * (k - k0) + c;
-            role[c] = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
-            if (zc[c] == kNone) continue;
-            const std::size_t node = column + plane * std::size_t(P * k + c);
+        for (int grp = 0; grp < kGroups; ++grp) {
+            const int c_begin = grp * kPerGroup, c_end = c_begin + kPerGroup < N ? c_begin + kPerGroup : N;
 #pragma unroll
-            for (int i = 0; i < 3; ++i)
-                if (!role[c].first) prior[i][c] = f[i * nn + node];
-            if (Update && role[c].last) {
-                am[c] = upd.dt2_inv_mass[node];
+            for (int c = c_begin; c < c_end; ++c) {
+                zc[c] = !completes || (c == P && more) ? kNone : P * (k - k0) + c;
+                role[c] = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
+                if (zc[c] == kNone) continue;
+                const std::size_t node = column + plane * std::size_t(P * k + c);
 #pragma unroll
                 for (int i = 0; i < 3; ++i)
-                    if (!Damped) before[i][c] = u_prev[i * nn + node];
+                    if (!role[c].first) prior[i][c] = f[i * nn + node];
+                if (Update && role[c].last) {
+                    am[c] = upd.dt2_inv_mass[node];
+#pragma unroll
+                    for (int i = 0; i < 3; ++i)
+                        if (!Damped) before[i][c] = u_prev[i * nn + node];
+                }
             }
-        }
-        __syncthreads();
-        if (takes) {
+            if (grp == 0) {
+                __syncthreads();
+                if (takes) {
 #pragma unroll
-            for (int i = 0; i < 3; ++i)
+                    for (int i = 0; i < 3; ++i)
 #pragma unroll
-                for (int c = 0; c < N; ++c) own[i][c] += sx[e - 1][i][c][bb];
-        }
-        // own becomes the complete force (prior's registers are free then); the sponge's
-        // factors are asked for only now, all together: held with the loads above they would
-        // cost 2 (P + 1) registers more at the kernel's peak, and runs without a sponge read none.
-        Real ih[N], mh[N];
-#pragma unroll
-        for (int c = 0; c < N; ++c) {
-#pragma unroll
-            for (int i = 0; i < 3; ++i)
-                if (!role[c].first) own[i][c] = prior[i][c] + own[i][c];
-            const std::size_t node = column + plane * std::size_t(P * k + c);
-            const bool sponge = Update && zc[c] != kNone && role[c].last && upd.inv_one_plus_h;
-            ih[c] = sponge ? upd.inv_one_plus_h[node] : upd.uniform_ih;
-            mh[c] = sponge ? upd.one_minus_h[node] : upd.uniform_mh;
-        }
-#pragma unroll
-        for (int c = 0; c < N; ++c) {
-            if (zc[c] == kNone) continue;
-            const std::size_t node = column + plane * std::size_t(P * k + c);
-            if (!Update || !role[c].last) {
-#pragma unroll
-                for (int i = 0; i < 3; ++i) f[i * nn + node] = own[i][c];
-                continue;
+                        for (int c = 0; c < N; ++c) own[i][c] += sx[e - 1][i][c][bb];
+                }
             }
-            const Real am_c = am[c], mh_c = mh[c], ih_c = ih[c];
+            // own becomes the complete force (prior's registers are free then); the sponge's
+            // factors are asked for only now, the group's together: held with the loads above
+            // they would cost registers at the kernel's peak, and runs without a sponge read none.
+            Real ih[N], mh[N];
 #pragma unroll
-            for (int i = 0; i < 3; ++i)
-                u_next[i * nn + node] = central_difference_node(u_at(i, c), before[i][c], am_c * own[i][c], mh_c, ih_c);
+            for (int c = c_begin; c < c_end; ++c) {
+#pragma unroll
+                for (int i = 0; i < 3; ++i)
+                    if (!role[c].first) own[i][c] = prior[i][c] + own[i][c];
+                const std::size_t node = column + plane * std::size_t(P * k + c);
+                const bool sponge = Update && zc[c] != kNone && role[c].last && upd.inv_one_plus_h;
+                ih[c] = sponge ? upd.inv_one_plus_h[node] : upd.uniform_ih;
+                mh[c] = sponge ? upd.one_minus_h[node] : upd.uniform_mh;
+            }
+#pragma unroll
+            for (int c = c_begin; c < c_end; ++c) {
+                if (zc[c] == kNone) continue;
+                const std::size_t node = column + plane * std::size_t(P * k + c);
+                if (!Update || !role[c].last) {
+#pragma unroll
+                    for (int i = 0; i < 3; ++i) f[i * nn + node] = own[i][c];
+                    continue;
+                }
+                const Real am_c = am[c], mh_c = mh[c], ih_c = ih[c];
+#pragma unroll
+                for (int i = 0; i < 3; ++i)
+                    u_next[i * nn + node] =
+                        central_difference_node(u_at(i, c), before[i][c], am_c * own[i][c], mh_c, ih_c);
+            }
         }
 #pragma unroll
         for (int i = 0; i < 3; ++i) {
