@@ -63,27 +63,32 @@ constexpr int kCellsPerBlock = P == 2 ? 14 : (P == 3 ? 8 : 5);
 //     update u+ into u_next).
 // D[c][m] and the weights of the z loop are compile-time indices into the kernel's parameter
 // (constant) bank; the thread's rows of D for x and y (D[a][m], D[b][m] and the transposed
-// D[m][a], D[m][b]) come from shared memory at the start of each half. All global loads an
-// element's update needs (partial forces, dt^2/m, u-) are issued together before the last barrier
-// of the element, so that one memory latency a element plane is exposed, not one a node.
+// D[m][a], D[m][b]) come from shared memory at the start of each half. The global loads an
+// element's update needs (partial forces, dt^2/m, u-) are issued together, in one to three groups
+// of node planes (kSweepUpdateGroups), the first before the element's last barrier: one memory
+// latency a group is exposed, not one a node.
 // A void element inside a cell computes nothing and adds zero to its nodes.
 // The arithmetic and its order of summation are sem_point_stress's and sem_node_force's.
-// Blocks an SM each sweep is compiled for (__launch_bounds__'s minimum): the most whose register
-// share (65536 / (128 threads x blocks)) the kernel fits without spilling, by nvcc -Xptxas -v on
-// sm_90. The kernel is latency-bound, so every resident warp counts. The damped sweep holds the
-// column's u in registers (below) and fits one block fewer at p = 3, 4.
-template <int P, class Real, bool Damped>
-constexpr int kSweepBlocksPerSm = sizeof(Real) == 8 ? (P == 2 || !Damped ? 3 : 2) : (P == 2 ? 5 : (Damped ? 3 : 4));
+//
+// Blocks an SM each sweep is compiled for (__launch_bounds__'s minimum) and the groups of node
+// planes whose update loads are in flight together (see the kernel: all P + 1 at once, or in
+// groups, one memory latency each): the most blocks whose register share (65536 / (128 threads x
+// blocks)) the kernel fits without spilling, by nvcc -Xptxas -v on sm_90, with at most three
+// groups, and those at p >= 3 only, whose elements have work enough to cover the extra latency.
+// The kernel is latency-bound, so every resident warp counts. The damped sweep holds the column's
+// u in registers (below) and stays at one group. Undamped FP64 fits 168 registers (three blocks
+// instead of two) with 2 groups at p = 3 and 3 (of 2, 2, 1 node planes) at p = 4; FP32 at p = 4
+// fits 96 (five instead of four) with 2 (the product alone, K u, keeps four).
+template <int P, class Real, bool Update, bool Damped>
+constexpr int kSweepBlocksPerSm = sizeof(Real) == 8 ? (P == 2 || !Damped ? 3 : 2)
+                                                    : (P == 2 ? 5 : (Damped ? 3 : (P == 4 && Update ? 5 : 4)));
 
-// The groups of node planes whose update loads are in flight together (see the kernel): all
-// P + 1 at once where the registers allow it, else in groups, one memory latency each. Undamped
-// FP64 fits 168 registers (three blocks an SM instead of two) only with 2 groups at p = 3 and 3
-// (of 2, 2, 1 node planes) at p = 4.
 template <int P, class Real, bool Damped>
-constexpr int kSweepUpdateGroups = sizeof(Real) == 8 && !Damped ? (P == 4 ? 3 : (P == 3 ? 2 : 1)) : 1;
+constexpr int kSweepUpdateGroups = Damped ? 1
+                                          : (sizeof(Real) == 8 ? (P == 4 ? 3 : (P == 3 ? 2 : 1)) : (P == 4 ? 2 : 1));
 
 template <int P, class Real, bool Update, bool Damped>
-__global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), kSweepBlocksPerSm<P, Real, Damped>)
+__global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), kSweepBlocksPerSm<P, Real, Update, Damped>)
     sem_cell_sweep(const unsigned* __restrict cells, const unsigned char* __restrict cell_solid,
                    const unsigned char* __restrict ids, const Real* __restrict lambda, const Real* __restrict mu,
                    SemTables<Real> tab, GridShape g, SemCellGrid cg, Real half_ds, const Real* __restrict u,
