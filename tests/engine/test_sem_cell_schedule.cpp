@@ -385,6 +385,7 @@ void kernel_body_cases() {
     kernel_body_equals_cpu_stepper<P, double>(true, 3, 1e-12);   // 3 + 3 + 1 planes
     kernel_body_equals_cpu_stepper<P, double>(false, 7, 1e-12);  // one cell a column, uniform h
     kernel_body_equals_cpu_stepper<P, float>(true, 3, 1e-5);
+    kernel_body_equals_cpu_stepper<P, float>(false, 7, 1e-5);  // undamped FP32: its own load groups
 }
 
 TEST_P(SemCellSchedule, CudaKernelBodyOnTheCpuEqualsTheCpuStepper) {
