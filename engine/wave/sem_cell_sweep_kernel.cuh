@@ -83,12 +83,24 @@ template <int P, class Real, bool Update, bool Damped>
 constexpr int kSweepBlocksPerSm = sizeof(Real) == 8 ? (P == 2 || !Damped ? 3 : 2)
                                                     : (P == 2 ? 5 : (Damped ? 3 : (P == 4 && Update ? 5 : 4)));
 
+// __launch_bounds__'s minimum for the target being compiled: the budgets above are sm_90's (the
+// H100 and H200); another target (sm_80 in the default build) asks for none, so that its own
+// register allocation does not spill.
+template <int P, class Real, bool Update, bool Damped>
+constexpr int sweep_min_blocks() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ != 900
+    return 1;
+#else
+    return kSweepBlocksPerSm<P, Real, Update, Damped>;
+#endif
+}
+
 template <int P, class Real, bool Damped>
 constexpr int kSweepUpdateGroups = Damped ? 1
                                           : (sizeof(Real) == 8 ? (P == 4 ? 3 : (P == 3 ? 2 : 1)) : (P == 4 ? 2 : 1));
 
 template <int P, class Real, bool Update, bool Damped>
-__global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), kSweepBlocksPerSm<P, Real, Update, Damped>)
+__global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), sweep_min_blocks<P, Real, Update, Damped>())
     sem_cell_sweep(const unsigned* __restrict cells, const unsigned char* __restrict cell_solid,
                    const unsigned char* __restrict ids, const Real* __restrict lambda, const Real* __restrict mu,
                    SemTables<Real> tab, GridShape g, SemCellGrid cg, Real half_ds, const Real* __restrict u,
