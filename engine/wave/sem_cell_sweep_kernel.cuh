@@ -45,14 +45,17 @@ constexpr int kCellsPerBlock = P == 2 ? 14 : (P == 3 ? 8 : 5);
 
 // One block sweeps one cell (a row of kCellsPerBlock elements along x, `planes` element planes
 // along z) of one colour along z, element plane by element plane; thread (a, b) of element e of
-// the row owns the GLL column (a, b) of the element and keeps the column's values in registers:
+// the row owns the GLL column (a, b) of the element:
 //   - u of the element's P + 1 node planes (the top one is the next element's bottom one, so u is
-//     read once a node plane; the next element's planes are loaded while this one computes), the
-//     damped operand w = (1 + b) u - b u_prev (Damped) or u;
+//     read once a node plane; the next element's planes and material are loaded while this one
+//     computes), the damped operand w = (1 + b) u - b u_prev (Damped) or u, in registers for the
+//     gradient; undamped, the thread's own entries of su (w = u) give u back for the update, so
+//     that the column's registers are free from the gradient on;
 //   - the gradient along z is a product with the column (registers), those along x and y read the
 //     other columns' w from shared memory (su);
-//   - of the weighted stresses, t_i2 (the z direction) stays in registers, the five distinct values
-//     of t_i0 and t_i1 go through shared memory (st) for the transposed product along x and y;
+//   - of the weighted stresses, t_22 stays in registers, the five distinct values of t_i0 and t_i1
+//     go through shared memory (st) for the transposed product along x and y, and t_02, t_12 of
+//     the z direction are the thread's own entries of st;
 //   - the force of the element's top node plane is carried in registers into the next element's
 //     bottom plane, and the force of its a = P face is handed through shared memory (sx) to the
 //     a = 0 thread of the next element of the row; the cell's nodes are then complete but for the
@@ -60,12 +63,44 @@ constexpr int kCellsPerBlock = P == 2 ? 14 : (P == 3 ? 8 : 5);
 //     update u+ into u_next).
 // D[c][m] and the weights of the z loop are compile-time indices into the kernel's parameter
 // (constant) bank; the thread's rows of D for x and y (D[a][m], D[b][m] and the transposed
-// D[m][a], D[m][b]) come from shared memory at the start of each half. All loads of the partial
-// forces an element's nodes need are issued before its first store, so their latencies overlap.
+// D[m][a], D[m][b]) come from shared memory at the start of each half. The global loads an
+// element's update needs (partial forces, dt^2/m, u-) are issued together, in one to three groups
+// of node planes (kSweepUpdateGroups), the first before the element's last barrier: one memory
+// latency a group is exposed, not one a node.
 // A void element inside a cell computes nothing and adds zero to its nodes.
 // The arithmetic and its order of summation are sem_point_stress's and sem_node_force's.
+//
+// Blocks an SM each sweep is compiled for (__launch_bounds__'s minimum) and the groups of node
+// planes whose update loads are in flight together (see the kernel: all P + 1 at once, or in
+// groups, one memory latency each): the most blocks whose register share (65536 / (128 threads x
+// blocks)) the kernel fits without spilling, by nvcc -Xptxas -v on sm_90, with at most three
+// groups, and those at p >= 3 only, whose elements have work enough to cover the extra latency.
+// The kernel is latency-bound, so every resident warp counts. The damped sweep holds the column's
+// u in registers (below) and stays at one group. Undamped FP64 fits 168 registers (three blocks
+// instead of two) with 2 groups at p = 3 and 3 (of 2, 2, 1 node planes) at p = 4; FP32 at p = 4
+// fits 96 (five instead of four) with 2 (the product alone, K u, keeps four).
 template <int P, class Real, bool Update, bool Damped>
-__global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
+constexpr int kSweepBlocksPerSm = sizeof(Real) == 8 ? (P == 2 || !Damped ? 3 : 2)
+                                                    : (P == 2 ? 5 : (Damped ? 3 : (P == 4 && Update ? 5 : 4)));
+
+// __launch_bounds__'s minimum for the target being compiled: the budgets above are sm_90's (the
+// H100 and H200); another target (sm_80 in the default build) asks for none, so that its own
+// register allocation does not spill.
+template <int P, class Real, bool Update, bool Damped>
+constexpr int sweep_min_blocks() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ != 900
+    return 1;
+#else
+    return kSweepBlocksPerSm<P, Real, Update, Damped>;
+#endif
+}
+
+template <int P, class Real, bool Damped>
+constexpr int kSweepUpdateGroups = Damped ? 1
+                                          : (sizeof(Real) == 8 ? (P == 4 ? 3 : (P == 3 ? 2 : 1)) : (P == 4 ? 2 : 1));
+
+template <int P, class Real, bool Update, bool Damped>
+__global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), sweep_min_blocks<P, Real, Update, Damped>())
     sem_cell_sweep(const unsigned* __restrict cells, const unsigned char* __restrict cell_solid,
                    const unsigned char* __restrict ids, const Real* __restrict lambda, const Real* __restrict mu,
                    SemTables<Real> tab, GridShape g, SemCellGrid cg, Real half_ds, const Real* __restrict u,
@@ -90,7 +125,6 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
     // held across the sweep, the four rows would take 4 (P + 1) registers more for the whole loop.
     __shared__ Real sd[NN];
     if (threadIdx.x < NN) sd[threadIdx.x] = tab.d[threadIdx.x];
-    const Real hab = half_ds * tab.w[a] * tab.w[bb];
     const std::size_t plane = std::size_t(g.nx) * std::size_t(g.ny);
     const std::size_t column =
         live ? std::size_t(P * ci + a) + std::size_t(g.nx) * std::size_t(P * cj + bb) : std::size_t(0);
@@ -107,35 +141,48 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
         role_top = sem_cell_node_role(P, cg, ic, cj, kc, x, x_count, bb, count, count, solid);
     }
 
+    // The material of element plane k of the thread's element (void past the row's end).
+    auto element_id = [&](int k) {
+        return live ? ids[std::size_t(ci) + std::size_t(g.ex) * (std::size_t(cj) + std::size_t(g.ey) * k)] : kVoidId;
+    };
     Real col[3][N], nxt[3][P]{}, carry[3] = {Real(0), Real(0), Real(0)};
 #pragma unroll
     for (int i = 0; i < 3; ++i)
 #pragma unroll
         for (int c = 0; c < N; ++c) col[i][c] = live ? __ldg(u + i * nn + column + plane * (P * k0 + c)) : Real(0);
+    unsigned char id_next = element_id(k0);
 
     for (int k = k0; k < k1; ++k) {
         const bool more = k + 1 < k1;
-        if (live && more) {
-#pragma unroll
-            for (int i = 0; i < 3; ++i)
-#pragma unroll
-                for (int c = 1; c < N; ++c) nxt[i][c - 1] = __ldg(u + i * nn + column + plane * (P * (k + 1) + c));
-        }
-        const unsigned char id =
-            live ? ids[std::size_t(ci) + std::size_t(g.ex) * (std::size_t(cj) + std::size_t(g.ey) * k)] : kVoidId;
+        // The element's material was loaded with the previous element's planes: its Lame
+        // parameters (a cached 256-entry table) are asked for now and arrive during the stores
+        // and the barrier below, not after them.
+        const unsigned char id = id_next;
         const bool solid_e = id != kVoidId;
-        Real w[3][N];
+        const Real lam = solid_e ? __ldg(lambda + id) : Real(0), mu_e = solid_e ? __ldg(mu + id) : Real(0);
+        if (live && more) id_next = element_id(k + 1);
+        // u- of the column: damped, the operand needs it here and the update reuses it.
+        Real w[3][N], before[3][N]{};
 #pragma unroll
         for (int i = 0; i < 3; ++i)
 #pragma unroll
             for (int c = 0; c < N; ++c) {
-                w[i][c] = col[i][c];
-                if (Damped && solid_e)
-                    w[i][c] = damped_operand(col[i][c], __ldg(u_prev + i * nn + column + plane * (P * k + c)), keep, b);
-                if (solid_e) su[e][i][a + N * (bb + N * c)] = w[i][c];
+                if (Damped && live) before[i][c] = __ldg(u_prev + i * nn + column + plane * (P * k + c));
+                w[i][c] = Damped && solid_e ? damped_operand(col[i][c], before[i][c], keep, b) : col[i][c];
+                su[e][i][a + N * (bb + N * c)] = w[i][c];
             }
+        // Undamped, su holds the column's u (w = u) until this thread overwrites it with the next
+        // element's: the update below and the carry into the next element read u from there, so
+        // that the column's registers are free after the gradient (3 (P + 1) values fewer held
+        // through the transposed product and the update's loads). A void element stores its u too.
+        auto u_at = [&](int i, int c) {
+            if constexpr (Damped)
+                return col[i][c];
+            else
+                return su[e][i][a + N * (bb + N * c)];
+        };
         __syncthreads();
-        Real sz[3][N];
+        Real szz[N];  // t_22; t_02 and t_12 are the thread's own entries of st[2] and st[4]
         if (solid_e) {
             Real da[N], db[N];
 #pragma unroll
@@ -143,7 +190,8 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
                 da[m] = sd[a * N + m];
                 db[m] = sd[bb * N + m];
             }
-            const Real lam = lambda[id], mu_e = mu[id], two_mu = mu_e + mu_e;
+            // Formed per element, not held through the sweep: two registers fewer at the peak.
+            const Real two_mu = mu_e + mu_e, hab = half_ds * tab.w[a] * tab.w[bb];
 #pragma unroll
             for (int c = 0; c < N; ++c) {
                 Real gr[3][3];
@@ -165,13 +213,21 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
                 const int q = a + N * (bb + N * c);
                 st[e][0][q] = s * (tr + two_mu * gr[0][0]);
                 st[e][1][q] = s * (mu_e * (gr[0][1] + gr[1][0]));
-                st[e][2][q] = sz[0][c] = s * (mu_e * (gr[0][2] + gr[2][0]));
+                st[e][2][q] = s * (mu_e * (gr[0][2] + gr[2][0]));
                 st[e][3][q] = s * (tr + two_mu * gr[1][1]);
-                st[e][4][q] = sz[1][c] = s * (mu_e * (gr[1][2] + gr[2][1]));
-                sz[2][c] = s * (tr + two_mu * gr[2][2]);
+                st[e][4][q] = s * (mu_e * (gr[1][2] + gr[2][1]));
+                szz[c] = s * (tr + two_mu * gr[2][2]);
             }
         }
         __syncthreads();
+        // The next element's upper P node planes, asked for now that the gradient (whose
+        // registers they would add to) is done; the transposed product and the update hide them.
+        if (live && more) {
+#pragma unroll
+            for (int i = 0; i < 3; ++i)
+#pragma unroll
+                for (int c = 1; c < N; ++c) nxt[i][c - 1] = __ldg(u + i * nn + column + plane * (P * (k + 1) + c));
+        }
         // The element's forces at its column's nodes; the top one is carried into the next element.
         Real own[3][N], dta[N], dtb[N];
 #pragma unroll
@@ -187,10 +243,11 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
                 if (solid_e) {
 #pragma unroll
                     for (int m = 0; m < N; ++m) {
-                        // t_i0 of component i is st[i]; t_i1 is st[1], st[3], st[4]; t_i2 is sz[i].
+                        // t_i0 of component i is st[i]; t_i1 is st[1], st[3], st[4]; t_i2 is st[2],
+                        // st[4], szz.
                         s += dta[m] * st[e][i][m + N * (bb + N * c)];
                         s += dtb[m] * st[e][i == 0 ? 1 : i + 2][a + N * (m + N * c)];
-                        s += tab.d[m * N + c] * sz[i][m];
+                        s += tab.d[m * N + c] * (i == 2 ? szz[m] : st[e][i == 0 ? 2 : 4][a + N * (bb + N * m)]);
                     }
                 }
                 own[i][c] = c == 0 && k > k0 ? carry[i] + s : s;
@@ -203,55 +260,78 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1))
 #pragma unroll
                 for (int c = 0; c < N; ++c) sx[e][i][c][bb] = own[i][c];
         }
-        __syncthreads();
-        if (takes) {
-#pragma unroll
-            for (int i = 0; i < 3; ++i)
-#pragma unroll
-                for (int c = 0; c < N; ++c) own[i][c] += sx[e - 1][i][c][bb];
-        }
         // The nodes the element completes (its top plane only on the cell's last element), but
-        // those it handed on: the partial forces of all of them are loaded first, so that their
-        // latencies overlap.
-        if (live && !hands_on) {
-            constexpr int kNone = -1;
-            int zc[N];
-            Real prior[3][N];
+        // those it handed on. The loads their update needs (the partial forces, dt^2/m, u-) are
+        // issued together before any store, a group of node planes at a time (kSweepUpdateGroups:
+        // one group, or as few as the registers allow): the first group's before the barrier, so
+        // that its wait overlaps them.
+        constexpr int kNone = -1, kGroups = kSweepUpdateGroups<P, Real, Damped>,
+                      kPerGroup = (N + kGroups - 1) / kGroups;
+        const bool completes = live && !hands_on;
+        int zc[N];
+        SemNodeRole role[N];
+        Real prior[3][N]{}, am[N]{};
 #pragma unroll
-            for (int c = 0; c < N; ++c) {
-                zc[c] = c == P && more ? kNone : P * (k - k0) + c;
+        for (int grp = 0; grp < kGroups; ++grp) {
+            const int c_begin = grp * kPerGroup, c_end = c_begin + kPerGroup < N ? c_begin + kPerGroup : N;
+#pragma unroll
+            for (int c = c_begin; c < c_end; ++c) {
+                zc[c] = !completes || (c == P && more) ? kNone : P * (k - k0) + c;
+                role[c] = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
                 if (zc[c] == kNone) continue;
-                const SemNodeRole role = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
                 const std::size_t node = column + plane * std::size_t(P * k + c);
 #pragma unroll
-                for (int i = 0; i < 3; ++i) prior[i][c] = role.first ? Real(0) : f[i * nn + node];
+                for (int i = 0; i < 3; ++i)
+                    if (!role[c].first) prior[i][c] = f[i * nn + node];
+                if (Update && role[c].last) {
+                    am[c] = upd.dt2_inv_mass[node];
+#pragma unroll
+                    for (int i = 0; i < 3; ++i)
+                        if (!Damped) before[i][c] = u_prev[i * nn + node];
+                }
+            }
+            if (grp == 0) {
+                __syncthreads();
+                if (takes) {
+#pragma unroll
+                    for (int i = 0; i < 3; ++i)
+#pragma unroll
+                        for (int c = 0; c < N; ++c) own[i][c] += sx[e - 1][i][c][bb];
+                }
+            }
+            // own becomes the complete force (prior's registers are free then); the sponge's
+            // factors are asked for only now, the group's together: held with the loads above
+            // they would cost registers at the kernel's peak, and runs without a sponge read none.
+            Real ih[N], mh[N];
+#pragma unroll
+            for (int c = c_begin; c < c_end; ++c) {
+#pragma unroll
+                for (int i = 0; i < 3; ++i)
+                    if (!role[c].first) own[i][c] = prior[i][c] + own[i][c];
+                const std::size_t node = column + plane * std::size_t(P * k + c);
+                const bool sponge = Update && zc[c] != kNone && role[c].last && upd.inv_one_plus_h;
+                ih[c] = sponge ? upd.inv_one_plus_h[node] : upd.uniform_ih;
+                mh[c] = sponge ? upd.one_minus_h[node] : upd.uniform_mh;
             }
 #pragma unroll
-            for (int c = 0; c < N; ++c) {
+            for (int c = c_begin; c < c_end; ++c) {
                 if (zc[c] == kNone) continue;
-                const SemNodeRole role = zc[c] == 0 ? role_low : (zc[c] == count ? role_top : role_mid);
                 const std::size_t node = column + plane * std::size_t(P * k + c);
-                Real force[3];
+                if (!Update || !role[c].last) {
 #pragma unroll
-                for (int i = 0; i < 3; ++i) force[i] = role.first ? own[i][c] : prior[i][c] + own[i][c];
-                if (!Update || !role.last) {
-#pragma unroll
-                    for (int i = 0; i < 3; ++i) f[i * nn + node] = force[i];
+                    for (int i = 0; i < 3; ++i) f[i * nn + node] = own[i][c];
                     continue;
                 }
-                const Real am = upd.dt2_inv_mass[node];
-                const Real ih = upd.inv_one_plus_h ? upd.inv_one_plus_h[node] : upd.uniform_ih;
-                const Real mh = upd.inv_one_plus_h ? upd.one_minus_h[node] : upd.uniform_mh;
+                const Real am_c = am[c], mh_c = mh[c], ih_c = ih[c];
 #pragma unroll
-                for (int i = 0; i < 3; ++i) {
-                    const std::size_t x = i * nn + node;
-                    u_next[x] = central_difference_node(col[i][c], u_prev[x], am * force[i], mh, ih);
-                }
+                for (int i = 0; i < 3; ++i)
+                    u_next[i * nn + node] =
+                        central_difference_node(u_at(i, c), before[i][c], am_c * own[i][c], mh_c, ih_c);
             }
         }
 #pragma unroll
         for (int i = 0; i < 3; ++i) {
-            col[i][0] = col[i][P];
+            col[i][0] = u_at(i, P);
 #pragma unroll
             for (int c = 1; c < N; ++c) col[i][c] = nxt[i][c - 1];
         }

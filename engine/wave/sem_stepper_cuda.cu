@@ -80,7 +80,7 @@ struct Engine final : EngineBase {
         if (p.grid.element_count() > 0xffffffffull)
             throw InputError("", "grid", "sem on CUDA takes at most 2^32 elements");
         const int width = cells_per_block(p.order);
-        if (cell_planes <= 0) cell_planes = automatic_cell_planes(p.grid, width);
+        if (cell_planes <= 0) cell_planes = automatic_cell_planes(p.grid, width, sweep_blocks_per_sm(p.order));
         cells_grid_ = sem_cell_grid(p.grid, width, cell_planes);
         const std::vector<unsigned char> solid = sem_cell_solid(p.grid, cells_grid_);
         const SemCellLaunches launches = sem_cell_launches(cells_grid_, solid);
@@ -138,16 +138,26 @@ struct Engine final : EngineBase {
         return order == 2 ? kCellsPerBlock<2> : (order == 3 ? kCellsPerBlock<3> : kCellsPerBlock<4>);
     }
 
-    // Element planes a cell of `width` elements along x: as many as leave each colour's launch
-    // about eight blocks an SM (two to three waves at the kernel's occupancy, so the last wave's
-    // tail stays small), at least two (the carry along z is what saves the traffic), at most 16.
-    static int automatic_cell_planes(const VoxelGrid& g, int width) {
+    // Element planes a cell of `width` elements along x (sem_cell_planes_for): whole waves of
+    // blocks at the sweep's occupancy, which its registers set (kSweepBlocksPerSm).
+    static int automatic_cell_planes(const VoxelGrid& g, int width, int blocks_per_sm) {
         int device = 0, sms = 0;
         VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
         VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        const double per_colour = double(g.element_count()) / 8.0;
-        const double planes = per_colour / (double(width) * 8.0 * double(std::max(sms, 1)));
-        return int(std::clamp(planes, 2.0, 16.0));
+        return sem_cell_planes_for(g, width, (long long)std::max(sms, 1) * std::max(blocks_per_sm, 1));
+    }
+
+    // Blocks of the undamped update sweep that an SM holds at once.
+    template <int P>
+    static int sweep_blocks_per_sm() {
+        int blocks = 0;
+        VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sem_cell_sweep<P, Real, true, false>,
+                                                                         kCellsPerBlock<P> * (P + 1) * (P + 1), 0));
+        return blocks;
+    }
+    static int sweep_blocks_per_sm(int order) {
+        return order == 2 ? sweep_blocks_per_sm<2>()
+                          : (order == 3 ? sweep_blocks_per_sm<3>() : sweep_blocks_per_sm<4>());
     }
 
     template <int P, bool Update, bool Damped>

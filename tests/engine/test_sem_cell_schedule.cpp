@@ -61,8 +61,9 @@ namespace {
 constexpr double kDs = 0.004;
 
 // nx x 3 x 7 elements (3 divides neither 4 nor 7), a void that empties a whole cell of one element
-// and two planes, voids inside cells, two materials, a fixed face, a sponge, Rayleigh damping.
-WaveProblem cell_problem(int order, bool damped_and_sponged = true, int nx = 4) {
+// and two planes, voids inside cells, two materials, a fixed face, a sponge, Rayleigh damping
+// (sponge_only: the sponge without the damping).
+WaveProblem cell_problem(int order, bool damped_and_sponged = true, int nx = 4, bool sponge_only = false) {
     Scene s = block_scene(nx, 3, 7, kDs);
     s.materials.push_back(steel());
     s.shapes.push_back({"steel", BoxShape{{0.0, kDs, 2 * kDs}, {3 * kDs, 3 * kDs, 5 * kDs}}});
@@ -70,12 +71,12 @@ WaveProblem cell_problem(int order, bool damped_and_sponged = true, int nx = 4) 
     s.shapes.push_back({"void", BoxShape{{3 * kDs, 0.0, 5 * kDs}, {4 * kDs, kDs, 6 * kDs}}});
     s.shapes.push_back({"void", BoxShape{{0.0, 2 * kDs, 0.0}, {kDs, 3 * kDs, kDs}}});
     s.boundary.fixed_faces = {"y-"};
-    if (damped_and_sponged) {
+    if (damped_and_sponged || sponge_only) {
         s.boundary.absorbing.faces = {"z+"};
         s.boundary.absorbing.thickness = 2 * kDs;
         s.boundary.absorbing.type = "sponge";
-        s.damping = {"rayleigh", 0.01, 100e3, 200e3};
     }
+    if (damped_and_sponged) s.damping = {"rayleigh", 0.01, 100e3, 200e3};
     s.run.method = Method::Sem;
     s.run.order = order;
     validate_scene(s, "cells");
@@ -352,10 +353,11 @@ void emulated_launches(const WaveProblem& prob, int planes, const std::vector<Re
 constexpr int kEmulatedRow = 16;
 
 template <int P, class Real>
-void kernel_body_equals_cpu_stepper(bool damped_and_sponged, int planes, double tol) {
+void kernel_body_equals_cpu_stepper(bool damped_and_sponged, int planes, double tol, bool sponge_only = false) {
     SCOPED_TRACE(::testing::Message() << "planes " << planes << (damped_and_sponged ? ", damped, sponge" : "")
-                                      << (sizeof(Real) == 8 ? ", fp64" : ", fp32"));
-    const WaveProblem prob = cell_problem(P, damped_and_sponged, kEmulatedRow);
+                                      << (sponge_only ? ", sponge" : "") << (sizeof(Real) == 8 ? ", fp64" : ", fp32"));
+    const WaveProblem prob = cell_problem(P, damped_and_sponged, kEmulatedRow, sponge_only);
+    ASSERT_EQ(prob.boundary.node_damping.empty(), !(damped_and_sponged || sponge_only));
     ASSERT_EQ(prob.rayleigh.beta > 0, damped_and_sponged);
     const std::size_t nn = sem_mesh(prob.grid, P).node_count();
     std::vector<double> u0, up0;
@@ -389,6 +391,7 @@ void kernel_body_cases() {
     kernel_body_equals_cpu_stepper<P, double>(true, 3, 1e-12);   // 3 + 3 + 1 planes
     kernel_body_equals_cpu_stepper<P, double>(false, 7, 1e-12);  // one cell a column, uniform h
     kernel_body_equals_cpu_stepper<P, float>(true, 3, 1e-5);
+    kernel_body_equals_cpu_stepper<P, float>(false, 7, 1e-5, true);  // undamped, sponge: the load groups' sponge reads
 }
 
 TEST_P(SemCellSchedule, CudaKernelBodyOnTheCpuEqualsTheCpuStepper) {
@@ -525,6 +528,42 @@ TEST_P(SemCellSchedule, CudaKernelBodyOnExchangingBoxesEqualsTheWholeModel) {
                 break;
             default:
                 subdomain_steps_equal_the_whole_model<4>(grid);
+        }
+}
+
+// The automatic cell height: against the schedule itself (the largest colour's launch counted by
+// sem_cell_launches on a solid grid, waves at the device's slots, a block's set-up a quarter of
+// an element plane) and two cases worked by hand: 60^3 elements in cells 5 wide, at 264 slots
+// (132 SMs x 2 blocks) L = 3 (1800 blocks, 7 waves: 7 x 3.25 = 22.75 planes; L = 5 takes
+// 5 x 5.25 = 26.25, L = 8 3 x 8.25 = 24.75), at 528 slots L = 6 (900 blocks, 2 waves: 12.5; L = 4
+// 3 x 4.25 = 12.75, L = 3 4 x 3.25 = 13).
+TEST(SemCellPlanes, WholeWavesOfTheLargestColour) {
+    VoxelGrid g;
+    g.n = {60, 60, 60};
+    g.spacing = kDs;
+    g.ids.assign(g.element_count(), MaterialId(1));
+    EXPECT_EQ(sem_cell_planes_for(g, 5, 264), 3);
+    EXPECT_EQ(sem_cell_planes_for(g, 5, 528), 6);
+    for (const std::array<int, 3> n : {std::array<int, 3>{60, 60, 60}, {33, 17, 41}, {12, 9, 7}, {200, 3, 90}})
+        for (const long long slots : {132LL, 264LL, 528LL, 1000LL}) {
+            g.n = n;
+            g.ids.assign(g.element_count(), MaterialId(1));
+            double best = 0;
+            int want = 0;
+            for (int planes = 2; planes <= 16; ++planes) {
+                const SemCellGrid cg = sem_cell_grid(g, 5, planes);
+                const SemCellLaunches l = sem_cell_launches(cg, sem_cell_solid(g, cg));
+                std::size_t largest = 0;
+                for (int c = 0; c < 8; ++c) largest = std::max(largest, l.begin[c + 1] - l.begin[c]);
+                const double waves = std::ceil(double(largest) / double(slots));
+                const double t = waves * (planes + 0.25);
+                if (want == 0 || t <= best) {
+                    best = t;
+                    want = planes;
+                }
+            }
+            EXPECT_EQ(sem_cell_planes_for(g, 5, slots), want)
+                << n[0] << " x " << n[1] << " x " << n[2] << ", " << slots;
         }
 }
 
