@@ -71,7 +71,8 @@ for phase in "$@"; do
       nvidia-smi topo -m 2>&1 | head -6 | tee -a "$OUT/summary.log" ;;
     mpi-tests)
       log "distributed tests (mpi label: CPU ranks; mpi.cuda_2_ranks / mpi.cuda_4_ranks: 2 and 4 GPU ranks)"
-      OMP_NUM_THREADS=4 ctest_phase mpi-tests -R "^mpi\." --output-on-failure --timeout 600 -V
+      # MPI_TESTS_R narrows the set (e.g. '^mpi\.cuda_2_ranks' for the GPU ranks alone).
+      OMP_NUM_THREADS=4 ctest_phase mpi-tests -R "${MPI_TESTS_R:-^mpi\.}" --output-on-failure --timeout 600 -V
       grep -E "measure" "$OUT/mpi-tests.log" | head -30 | tee -a "$OUT/summary.log" ;;
     scaling)
       log "scaling (bench-scaling: the distributed fused step against the single-GPU fused step, strong and weak)"
@@ -412,7 +413,8 @@ PYEOF
         $B/pml_layer_pass_cuda 0.002 50 $r 2>&1 | tail -2 | tee -a "$OUT/summary.log" || STATUS=1
       done
       $CLI bench-boundary --backend cuda --overhead --out "$OUT/pml-overhead.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log"
-      timeout 300 /usr/local/cuda/bin/ncu --section SpeedOfLight --section LaunchStats --section Occupancy \
+      # PML_NCU=0 leaves the profile out.
+      [ "${PML_NCU:-1}" = 0 ] || timeout 300 /usr/local/cuda/bin/ncu --section SpeedOfLight --section LaunchStats --section Occupancy \
         --section MemoryWorkloadAnalysis -k regex:"pml_|fused" -s 20 -c 6 \
         $CLI bench --backend cuda --spacing 0.002 --methods ovfem --precisions fp64 --steps 30 --pml-cells 10 \
         >"$OUT/ncu-pml.txt" 2>&1
