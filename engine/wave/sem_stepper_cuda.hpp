@@ -4,8 +4,9 @@
 // planes along z (sem_cell_schedule.hpp), and the cells run in eight colours (cells of one colour
 // share no node), one launch a colour and a step (sem_cell_sweep_kernel.cuh). A block sweeps one
 // cell along z, element plane by element plane; a thread owns one GLL column of an element
-// ((p + 1)^2 threads an element), keeps the column's u and its z-direction stresses in registers,
-// and exchanges the x and y neighbours' w and weighted stresses through shared memory
+// ((p + 1)^2 threads an element), reads its column's u and z-direction stresses back from its own
+// shared-memory entries where registers would cost resident warps (sem_cell_sweep_kernel.cuh says
+// which), and exchanges the x and y neighbours' w and weighted stresses through shared memory
 // (sem_element_kernel.hpp's sum-factorised arithmetic). The force of the node plane between two
 // elements of a cell passes to the upper element in registers, that of the face between two
 // elements of the row to the next element through shared memory; at the cell's faces the cell of
