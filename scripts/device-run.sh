@@ -413,6 +413,20 @@ PYEOF
         $B/pml_layer_pass_cuda 0.002 50 $r 2>&1 | tail -2 | tee -a "$OUT/summary.log" || STATUS=1
       done
       $CLI bench-boundary --backend cuda --overhead --out "$OUT/pml-overhead.md" 2>&1 | grep "^|" | tee -a "$OUT/summary.log"
+      # The element pass's sm_90 code: registers and spills (ptxas -v), and its global loads, stores
+      # and atomics in program order (an element's loads all before its first store; no LDL/STL).
+      if /usr/local/cuda/bin/nvcc -O3 -DNDEBUG -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Iengine \
+        -I/usr/include/hdf5/serial -isystem /usr/include/eigen3 -Xptxas -v -cubin engine/wave/pml_correction_cuda.cu \
+        -o "$OUT/pml_correction_sm90.cubin" >"$OUT/pml-ptxas.log" 2>&1; then
+        grep -A3 "Compiling entry.*pml_element_kernel" "$OUT/pml-ptxas.log" | grep -E "spill|Used" | tee -a "$OUT/summary.log"
+        /usr/local/cuda/bin/cuobjdump -sass "$OUT/pml_correction_sm90.cubin" >"$OUT/pml-sass.txt" 2>&1
+        awk '/Function :/ { f = ($0 ~ /pml_element_kernelIdE/) }
+          f && match($0, /(LDG|STG|RED|ATOM|LDL|STL)[.A-Z0-9_]*/) { print substr($0, RSTART, RLENGTH) }' "$OUT/pml-sass.txt" |
+          uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : "pml_element_kernel<double> sm_90 memory ops in order: "), $2, $1 } END { print "" }' |
+          tee -a "$OUT/summary.log"
+      else
+        tail -5 "$OUT/pml-ptxas.log"
+      fi
       # PML_NCU=0 leaves the profile out.
       [ "${PML_NCU:-1}" = 0 ] || timeout 300 /usr/local/cuda/bin/ncu --section SpeedOfLight --section LaunchStats --section Occupancy \
         --section MemoryWorkloadAnalysis -k regex:"pml_|fused" -s 20 -c 6 \

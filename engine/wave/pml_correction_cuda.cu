@@ -108,48 +108,66 @@ __device__ __forceinline__ double pml_lane_moment(double x, int v) {
 // then pulls, per filter, the change that stress moment T[o] reads (a shuffle a filter:
 // pml_for_each_stress_term says which, at most one value per filter) and weighs it with mu and
 // lambda; the force of dof d is the transposed transform of its component's 7 T.
+//
+// The element's indices, corners, previous moments and memory variables are all loaded before
+// any store and before the moments are made: the arguments are members of one struct, so the
+// compiler cannot tell psi and prev from the other arrays (no __restrict__ there), and a load
+// written after a store is issued only once the store's value is made. Written after the store
+// of the previous moments (as it was), the psi loads waited for the moments, i.e. for the
+// corners' loads; the previous moments were stored while their own load was still in flight.
+// Now the memory variables' loads go out with the corners' (two latencies deep: the indices,
+// then both), and the previous moments are stored after the chain has used them. What is still
+// loaded after a store (the stage and exchange tables, mu and lambda, the fused step's dt^2/m)
+// is a few kB of tables in cache; hoisting those too held more registers (72-86, against 64).
 template <class Real>
 __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs<Real> a) {
     const std::size_t q = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
     if (q >= a.count) return;  // the whole warp: every shuffle below has all 32 lanes
     const int lane = int(threadIdx.x % 32);
+    // The element's indices (the same address in every lane: one transaction each).
     const std::size_t n0 = std::size_t(a.node0[q]);
+    const std::size_t cls = a.cls[q];
+    const std::size_t p0 = std::size_t(a.first_pole[q]);
+    const int poles = int(std::size_t(a.first_pole[q + 1]) - p0);
+    const unsigned id = a.ids[q];
+    const std::uint32_t from = a.exchange_from[lane];
+    // Corner dof d = lane (l = d / 3, component c = d % 3): u and u- there.
     const bool old_from_um = !a.prev && !a.fresh;
-    // Corner dof d = lane (l = d / 3, component c = d % 3).
     const int l = lane / 3, c = lane % 3;
     const std::size_t n = n0 + pml_corner_offset(l, a.nx1, a.plane1);
-    double w = 0, wm = 0;
+    double uc = 0, umc = 0;
     if (lane < 24) {
-        const double uc = double(pml_component(a.u, c)[n]);
-        const double umc = a.damped || old_from_um ? double(pml_component(a.um, c)[n]) : 0.0;
-        // As the CPU pass writes it, without contraction into an fma: the same bits.
-        w = a.damped ? __dsub_rn(__dmul_rn(a.keep, uc), __dmul_rn(a.b, umc)) : uc;
-        wm = umc;
+        uc = double(pml_component(a.u, c)[n]);
+        if (a.damped || old_from_um) umc = double(pml_component(a.um, c)[n]);
     }
+    // Moment value v = lane: the chain's previous input (the previous step's moment, kept in
+    // prev with Rayleigh's beta) and the memory variables of its stages.
     const int v = lane;
-    double S = pml_lane_moment(w, v);
-    double in_old = old_from_um ? pml_lane_moment(wm, v) : 0.0;
-    if (v >= kPmlMomentValues) S = in_old = 0;
-    const std::size_t cls = a.cls[q], cp0 = a.class_first_pole[cls];
-    double dS[kPmlFilters];
-#pragma unroll
-    for (int fl = 0; fl < kPmlFilters; ++fl) dS[fl] = a.filter_const[cls * kPmlFilters + std::size_t(fl)] * S;
-    if (v < kPmlMomentValues) {
-        // The chain's input phi_0 = S: its old value in_old (the previous step's moments: kept
-        // in prev with Rayleigh's beta, else those of u-) and its new one, which each stage then
-        // replaces with its own.
-        if (a.prev) {
-            double* pv = a.prev + q * kPmlMomentValues + std::size_t(v);
-            in_old = a.fresh ? 0.0 : *pv;
-            *pv = S;
-        }
-        const std::size_t p0 = std::size_t(a.first_pole[q]);
-        const int poles = int(std::size_t(a.first_pole[q + 1]) - p0);
-        double* psi = a.psi + p0 * kPmlMomentValues + std::size_t(v);
-        double old[kPmlMaxPoles];
+    const bool value_lane = v < kPmlMomentValues;
+    double* const pv = a.prev ? a.prev + q * kPmlMomentValues + std::size_t(v) : nullptr;
+    double* const psi = a.psi + p0 * kPmlMomentValues + std::size_t(v);
+    double prev_in = 0, old[kPmlMaxPoles];
+    if (value_lane) {
+        if (pv && !a.fresh) prev_in = *pv;
 #pragma unroll
         for (int k = 0; k < kPmlMaxPoles; ++k)
             if (k < poles) old[k] = psi[std::size_t(k) * kPmlMomentValues];
+    }
+    const std::size_t cp0 = a.class_first_pole[cls];
+
+    // As the CPU pass writes w, without contraction into an fma: the same bits.
+    const double w = lane >= 24 ? 0.0 : a.damped ? __dsub_rn(__dmul_rn(a.keep, uc), __dmul_rn(a.b, umc)) : uc;
+    double S = pml_lane_moment(w, v);
+    double in_old = old_from_um ? pml_lane_moment(lane < 24 ? umc : 0.0, v) : 0.0;
+    if (!value_lane) S = in_old = 0;
+    double dS[kPmlFilters];
+#pragma unroll
+    for (int fl = 0; fl < kPmlFilters; ++fl) dS[fl] = a.filter_const[cls * kPmlFilters + std::size_t(fl)] * S;
+    if (value_lane) {
+        // The chain's input phi_0 = S: its old value in_old (the previous step's moments: kept
+        // in prev with Rayleigh's beta, else those of u-) and its new one, which each stage then
+        // replaces with its own.
+        if (a.prev) in_old = prev_in;
         double in_new = S;
 #pragma unroll
         for (int k = 0; k < kPmlMaxPoles; ++k) {
@@ -163,9 +181,9 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
             for (int fl = 0; fl < kPmlFilters; ++fl)
                 dS[fl] += a.filter_newton[cp * kPmlFilters + std::size_t(fl)] * now;
         }
+        if (pv) *pv = S;
     }
     // Stress moment T[o], o = lane: per filter the one change it reads, weighed with mu and lambda.
-    const std::uint32_t from = a.exchange_from[lane];
     double t_mu = 0, t_lambda = 0;
 #pragma unroll
     for (int fl = 0; fl < kPmlFilters; ++fl) {
@@ -173,7 +191,6 @@ __global__ void __launch_bounds__(kPmlThreads) pml_element_kernel(PmlElementArgs
         t_mu += a.exchange_mu[lane * kPmlFilters + fl] * x;
         t_lambda += a.exchange_lambda[lane * kPmlFilters + fl] * x;
     }
-    const unsigned id = a.ids[q];
     const double T = a.mu[id] * t_mu + a.lambda[id] * t_lambda;
     // The force of dof d = lane: component c's 7 stress moments (lanes 3 P + c), transposed.
     double T7[kVoxelMoments], f8[8];
