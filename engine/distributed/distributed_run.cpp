@@ -26,7 +26,6 @@ int exit_code_of(const std::exception& e) {
     return 3;
 }
 
-
 }  // namespace
 
 ProcessGrid resolve_process_grid(const VoxelGrid& grid, int ranks, const ProcessGrid& asked, const std::string& field) {

@@ -299,7 +299,7 @@ struct Engine final : EngineBase {
     std::vector<Real> host_a_, host_ih_;
     UpdateFactors<Real> factors_{};
     Real beta_over_dt_ = 0;
-    HaloExchange* exchange_ = nullptr;  // a subdomain's ghost exchange (null: one process)
+    HaloExchange* exchange_ = nullptr;                       // a subdomain's ghost exchange (null: one process)
     std::unique_ptr<cuda::SemPmlCorrectionCuda<Real>> pml_;  // with a PML face
 };
 
