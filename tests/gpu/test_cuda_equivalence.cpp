@@ -14,6 +14,7 @@
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "require_cuda.hpp"
 #include "scene/scene_io.hpp"
 #include "test_util.hpp"
 #include "wave/time_stepper_cpu.hpp"
@@ -25,20 +26,6 @@ using namespace voxwave;
 using voxwave::test::random_vector;
 
 namespace {
-
-bool have_cuda(std::string& why) {
-    if (!cuda_compiled()) {
-        why = "this build has no CUDA engine";
-        return false;
-    }
-    return !cuda_devices(&why).empty();
-}
-
-#define REQUIRE_CUDA()                                                    \
-    do {                                                                  \
-        std::string why_;                                                 \
-        if (!have_cuda(why_)) GTEST_SKIP() << "no CUDA device: " << why_; \
-    } while (0)
 
 Scene asset_scene(const std::string& name, double spacing, std::int64_t steps) {
     Scene s = read_scene_json(std::string(VOXWAVE_ASSETS_DIR) + "/scenes/" + name);

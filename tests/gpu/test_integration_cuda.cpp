@@ -15,24 +15,11 @@
 #include "integration/element_batch.hpp"
 #include "integration/integrate_cpu.hpp"
 #include "integration/integrate_cuda.hpp"
+#include "require_cuda.hpp"
 
 using namespace voxwave::integration;
 
 namespace {
-
-bool have_cuda_device(std::string& why) {
-    if (!voxwave::cuda_compiled()) {
-        why = "this build has no CUDA engine";
-        return false;
-    }
-    return !voxwave::cuda_devices(&why).empty();
-}
-
-#define REQUIRE_CUDA_DEVICE()                                                    \
-    do {                                                                         \
-        std::string why_;                                                        \
-        if (!have_cuda_device(why_)) GTEST_SKIP() << "no CUDA device: " << why_; \
-    } while (0)
 
 struct Case {
     ElementType type;
@@ -89,20 +76,20 @@ const std::vector<Variant> kPlainVariants = {Variant::Ai, Variant::Aii, Variant:
 }  // namespace
 
 TEST(IntegrationCuda, HexElasticityLowOrdersEveryVariant) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     for (int p : {1, 2, 3})
         check_all({ElementType::Hexahedron, p, kElastic, 37},
                   {Variant::Ai, Variant::Aii, Variant::Reg, Variant::Shm, Variant::SumFact});
 }
 
 TEST(IntegrationCuda, HexElasticityOrderFiveEveryVariant) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     check_all({ElementType::Hexahedron, 5, kElastic, 5},
               {Variant::Ai, Variant::Aii, Variant::Reg, Variant::Shm, Variant::SumFact});
 }
 
 TEST(IntegrationCuda, HexHighOrdersSharedMemoryAndSumFactorisation) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     check_all({ElementType::Hexahedron, 8, kElastic, 3}, {Variant::Reg, Variant::Shm});
     check_all({ElementType::Hexahedron, 6, kElastic, 3}, {Variant::SumFact});
     check_all({ElementType::Hexahedron, 10, kElastic, 2}, {Variant::Shm});
@@ -112,7 +99,7 @@ TEST(IntegrationCuda, HexHighOrdersSharedMemoryAndSumFactorisation) {
 // its layouts: K in shared memory (p = 4 with six equation blocks per pass, p = 7 FP32) and K in
 // global memory (p = 7 FP64, p = 8 FP32).
 TEST(IntegrationCuda, HexElasticitySumFactorisationHighOrders) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     check_all({ElementType::Hexahedron, 4, kElastic, 7}, {Variant::SumFact});
     check_all({ElementType::Hexahedron, 7, kElastic, 2}, {Variant::SumFact});
     const Case c{ElementType::Hexahedron, 8, kElastic, 2};
@@ -128,7 +115,7 @@ TEST(IntegrationCuda, HexElasticitySumFactorisationHighOrders) {
 // Where the asked one is not compiled or does not fit (p = 2 has only the block design, p = 6 in
 // FP64 has no room for the pair design), the default runs, and must be right too.
 TEST(IntegrationCuda, SumFactorisationPairStreamAndBlockDesigns) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     struct Asked {
         const char* design;
         int order;
@@ -156,12 +143,12 @@ TEST(IntegrationCuda, SumFactorisationPairStreamAndBlockDesigns) {
 
 // p = 9 and 10: only the stream design holds them (13 and 14 points per direction).
 TEST(IntegrationCuda, HexElasticitySumFactorisationOrdersNineAndTen) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     for (int p : {9, 10}) check_all({ElementType::Hexahedron, p, kElastic, 1}, {Variant::SumFact});
 }
 
 TEST(IntegrationCuda, HexLaplaceAndConvectionDiffusion) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     const std::vector<Variant> all = {Variant::Ai, Variant::Aii, Variant::Reg, Variant::Shm, Variant::SumFact};
     check_all({ElementType::Hexahedron, 4, laplace_coefficients(2.0), 9}, all);
     check_all({ElementType::Hexahedron, 4, convection_diffusion_coefficients(0.1, kVelocity, 2.0), 9}, all);
@@ -173,7 +160,7 @@ TEST(IntegrationCuda, HexLaplaceAndConvectionDiffusion) {
 // diagonal tiles); rect tiles put all test shapes in one row of tiles (4 x 2 at p = 4: one
 // 52 x 50 tile, not diagonal); convection-diffusion uses the value on both sides.
 TEST(IntegrationCuda, ShmEveryRegisterBlockAndTiling) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     for (const char* block : {"2x2", "4x2", "4x4"})
         for (const std::string tile : {"fit", "max", "rect"}) {
             setenv("VOXWAVE_SHM_BLOCK", block, 1);
@@ -205,7 +192,7 @@ TEST(IntegrationCuda, ShmEveryRegisterBlockAndTiling) {
 }
 
 TEST(IntegrationCuda, PrismsEveryProblemEveryVariant) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     for (int p : {2, 4}) check_all({ElementType::Prism, p, kElastic, 11}, kPlainVariants);
     check_all({ElementType::Prism, 7, kElastic, 2}, {Variant::Reg, Variant::Shm});
     check_all({ElementType::Prism, 3, laplace_coefficients(1.0), 11}, kPlainVariants);
@@ -213,7 +200,7 @@ TEST(IntegrationCuda, PrismsEveryProblemEveryVariant) {
 }
 
 TEST(IntegrationCuda, SumFactorisationRefusesWhatDoesNotFitSharedMemory) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     // Laplace has no unrolled design; the general one holds at most 12 points per direction.
     const ReferenceTables t = make_reference_tables(ElementType::Hexahedron, 10);
     const ElementBatch b = make_element_batch(ElementType::Hexahedron, 1, 0.01, 0.15);

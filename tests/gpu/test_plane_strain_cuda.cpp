@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/device.hpp"
+#include "require_cuda.hpp"
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
 #include "test_util.hpp"
@@ -16,12 +17,6 @@
 using namespace voxwave;
 
 namespace {
-
-#define REQUIRE_CUDA_DEVICE()                                                                            \
-    do {                                                                                                 \
-        std::string why_;                                                                                \
-        if (!cuda_compiled() || cuda_devices(&why_).empty()) GTEST_SKIP() << "no CUDA device: " << why_; \
-    } while (0)
 
 // 37 x 29 squares of 1 mm: concrete with a steel disk and a void notch, a sponge on x- and y+,
 // a fixed point, Rayleigh damping, one source and two receivers.
@@ -52,7 +47,7 @@ struct Case {
 class PlaneStrainCuda : public ::testing::TestWithParam<Case> {};
 
 TEST_P(PlaneStrainCuda, StateEqualsTheCpuEngine) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     const Scene s = plane_scene(GetParam().method, GetParam().precision);
     validate_scene(s, "plane");
     const WaveProblem p = build_wave_problem(s, "plane");
@@ -80,7 +75,7 @@ TEST_P(PlaneStrainCuda, StateEqualsTheCpuEngine) {
 }
 
 TEST_P(PlaneStrainCuda, TracesEqualTheCpuRun) {
-    REQUIRE_CUDA_DEVICE();
+    REQUIRE_CUDA();
     Scene s = plane_scene(GetParam().method, GetParam().precision);
     s.run.backend = Backend::Cpu;
     const Result cpu = run_wave(build_wave_problem(s, "plane"), {});

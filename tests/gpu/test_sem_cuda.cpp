@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/device.hpp"
+#include "require_cuda.hpp"
 #include "scene/scene_io.hpp"
 #include "test_util.hpp"
 #include "wave/sem_stepper_cpu.hpp"
@@ -21,13 +22,6 @@ using namespace voxwave;
 using voxwave::test::random_vector;
 
 namespace {
-
-#define REQUIRE_CUDA()                                                                  \
-    do {                                                                                \
-        std::string why_;                                                               \
-        if (!cuda_compiled()) GTEST_SKIP() << "no CUDA device: this build has no CUDA"; \
-        if (cuda_devices(&why_).empty()) GTEST_SKIP() << "no CUDA device: " << why_;    \
-    } while (0)
 
 // Two materials, a void, Rayleigh damping, a fixed face and a sponge on two faces.
 Scene sem_scene(int order, Precision precision, std::int64_t steps) {

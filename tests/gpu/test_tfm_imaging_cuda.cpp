@@ -9,6 +9,7 @@
 
 #include "core/device.hpp"
 #include "fmc_synthesis.hpp"
+#include "require_cuda.hpp"
 #include "wave/sector_imaging.hpp"
 #include "wave/tfm_imaging.hpp"
 
@@ -44,13 +45,6 @@ double cuda_vs_cpu(const ArrayAcquisition& a, ImagingMethod method, ImagingMode 
     EXPECT_EQ(gpu.backend, "cuda");
     return relative_difference(cpu.values, gpu.values);
 }
-
-#define REQUIRE_CUDA()                                                             \
-    do {                                                                           \
-        std::string why;                                                           \
-        if (!cuda_compiled()) GTEST_SKIP() << "this build has no CUDA";            \
-        if (cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device: " << why; \
-    } while (0)
 
 TEST(TfmImagingCuda, FmcImagesEqualTheCpu) {
     REQUIRE_CUDA();
