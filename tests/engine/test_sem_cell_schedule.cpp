@@ -15,9 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <barrier>
 #include <cmath>
-#include <thread>
 #include <type_traits>
 
 #include "distributed/slab_decomposition.hpp"
@@ -33,18 +31,8 @@
 #include "wave/update_coefficients.hpp"
 #include "wave/wave_problem.hpp"
 
-// What the kernel reads of CUDA, for a host compiler: blocks run one after the other, so a
-// __shared__ array is a static that all the emulated threads of the running block see.
-struct EmulatedIndex {
-    unsigned x = 0;
-};
-thread_local EmulatedIndex threadIdx, blockIdx;
-std::barrier<>* emulated_block_barrier = nullptr;
-void __syncthreads() { emulated_block_barrier->arrive_and_wait(); }
-template <class T>
-T __ldg(const T* p) {
-    return *p;
-}
+#include "cuda_host_emulation.hpp"
+
 #define __global__
 #define __launch_bounds__(...)
 #define __shared__ static
@@ -328,24 +316,14 @@ void emulated_launches(const WaveProblem& prob, int planes, const std::vector<Re
     const UpdateFactors<Real> upd{c.dt2_inv_mass.data(), sponge ? c.inv_one_plus_h.data() : nullptr,
                                   c.one_minus_h.data(), c.inv_one_plus_h.front(), c.one_minus_h.front()};
     const Real b = Real(prob.rayleigh.beta / prob.dt), half_ds = Real(0.5 * prob.grid.spacing);
-    // One std::thread a CUDA thread runs every block of every launch in order; a barrier after
-    // each block keeps the block's shared arrays until all its threads are done.
-    std::barrier<> block_barrier(threads);
-    emulated_block_barrier = &block_barrier;
-    std::vector<std::thread> block;
-    for (int t = 0; t < threads; ++t)
-        block.emplace_back([&, t] {
-            threadIdx.x = unsigned(t);
-            for (int colour = 0; colour < 8; ++colour)
-                for (std::size_t cell = l.begin[colour]; cell < l.begin[colour + 1]; ++cell) {
-                    blockIdx.x = unsigned(cell - l.begin[colour]);
-                    sem_cell_sweep<P, Real, Update, Damped>(
-                        l.cells.data() + l.begin[colour], solid.data(), prob.grid.ids.data(), lambda.data(), mu.data(),
-                        tab, g, cg, half_ds, u.data(), up.data(), Real(1) + b, b, f.data(), u_next.data(), upd);
-                    block_barrier.arrive_and_wait();
-                }
-        });
-    for (std::thread& x : block) x.join();
+    // Every block of every colour's launch in order (colour c's blocks are l.begin[c] .. l.begin[c + 1]).
+    run_emulated_blocks(threads, l.begin[8], [&](std::size_t cell) {
+        const int colour = int(std::upper_bound(l.begin.begin(), l.begin.begin() + 9, cell) - l.begin.begin()) - 1;
+        blockIdx.x = unsigned(cell - l.begin[std::size_t(colour)]);
+        sem_cell_sweep<P, Real, Update, Damped>(l.cells.data() + l.begin[std::size_t(colour)], solid.data(),
+                                                prob.grid.ids.data(), lambda.data(), mu.data(), tab, g, cg, half_ds,
+                                                u.data(), up.data(), Real(1) + b, b, f.data(), u_next.data(), upd);
+    });
 }
 
 // Elements along x of the emulated model: two or more cells a row of kCellsPerBlock<P> elements

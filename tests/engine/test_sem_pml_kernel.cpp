@@ -10,11 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <barrier>
 #include <cmath>
 #include <iostream>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include "boundary/pml_layer.hpp"
@@ -27,26 +24,7 @@
 #include "wave/update_coefficients.hpp"
 #include "wave/wave_problem.hpp"
 
-// What the kernels read of CUDA, for a host compiler (internal names: test_sem_cell_schedule.cpp
-// has its own). Blocks run one after the other, so a __shared__ array is a static that all the
-// emulated threads of the running block see.
-namespace {
-struct EmulatedIndex {
-    unsigned x = 0;
-};
-thread_local EmulatedIndex threadIdx, blockIdx;
-EmulatedIndex blockDim;
-std::barrier<>* emulated_block_barrier = nullptr;
-std::mutex emulated_atomic_lock;
-void __syncthreads() { emulated_block_barrier->arrive_and_wait(); }
-template <class T>
-T atomicAdd(T* p, T v) {
-    const std::lock_guard<std::mutex> hold(emulated_atomic_lock);
-    const T old = *p;
-    *p = old + v;
-    return old;
-}
-}  // namespace
+#include "cuda_host_emulation.hpp"
 #define __global__
 #define __launch_bounds__(...)
 #define __shared__ static
@@ -171,19 +149,10 @@ struct EmulatedLayer {
         a.upd = upd;
         constexpr int threads = kPmlElementThreads<P>, E = kPmlElementsPerBlock<P>;
         const std::size_t blocks = (element.size() + E - 1) / E;
-        std::barrier<> block_barrier(threads);
-        emulated_block_barrier = &block_barrier;
-        std::vector<std::thread> block;
-        for (int th = 0; th < threads; ++th)
-            block.emplace_back([&, th] {
-                threadIdx.x = unsigned(th);
-                for (std::size_t bl = 0; bl < blocks; ++bl) {
-                    blockIdx.x = unsigned(bl);
-                    sem_pml_element_pass<P, Real>(a);
-                    block_barrier.arrive_and_wait();
-                }
-            });
-        for (std::thread& x : block) x.join();
+        run_emulated_blocks(threads, blocks, [&](std::size_t bl) {
+            blockIdx.x = unsigned(bl);
+            sem_pml_element_pass<P, Real>(a);
+        });
 
         SemPmlNodeArgs<Real> n{};
         n.count = node.size();
