@@ -329,8 +329,11 @@ PYEOF
       [ "$runs" -ge 1 ] && [ "$runs" -le $shots ] || { echo "fmc-runs: FMC_RUNS must be 1 to $shots" | tee -a "$OUT/summary.log"; STATUS=1; continue; }
       gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
       [ "${FMC_BACKEND:-cuda}" = cpu ] && gpu="CPU ($(nproc) cores)"
-      tree=$(git rev-parse --short HEAD 2>/dev/null || echo "${TREE:-unknown}")
-      git diff --quiet HEAD 2>/dev/null || tree="$tree+changes"
+      # The tree: env TREE (e.g. the commit the copy was made from), else git's HEAD (+changes when dirty).
+      tree=${TREE:-}
+      if [ -z "$tree" ]; then
+        tree=$(git rev-parse --short HEAD 2>/dev/null) && { git diff --quiet HEAD || tree="$tree+changes"; } || tree=unknown
+      fi
       log "fmc runs: one scan process against $runs of $shots single runs ($((cells * cells * cells)) elements, $steps steps; ${gpu:-?})"
       python3 scripts/fmc-scene.py "$OUT/fmc-runs.json" --cells $cells --elements $shots --steps $steps --backend ${FMC_BACKEND:-cuda}
       seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
