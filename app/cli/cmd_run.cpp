@@ -432,22 +432,20 @@ std::function<int()> add_scan_command(CLI::App& app) {
         "wave per angle) and write one HDF5 result file (fmc and pwi add /fmc or /pwi for voxwave-cli image); "
         "under mpirun each rank runs its share of the shots");
     add_scene_options(c, *o);
-    CLI::Option* batch =
-        c->add_option(
-             "--batch", o->batch,
-             "Shots stepped together on one model (a batch dimension in the step: the element factors are "
-             "loaded once for all of them); 1 runs them one after another; 0 (the default): on CUDA as many as "
-             "the GPU's memory holds, at most " +
-                 std::to_string(kMaxShotBatch) +
-                 ", on the CPU one at a time (its single-run sweep is faster). VFEM and OVFEM (TCOVFEM on the "
-                 "CPU) with free, fixed or sponge faces; other runs go one at a time")
-            ->check(CLI::Range(0, 4096));
+    c->add_option("--batch", o->batch,
+                  "Shots stepped together on one model (a batch dimension in the step: the element factors are "
+                  "loaded once for all of them); 1 runs them one after another; 0 (the default): on CUDA as many as "
+                  "the GPU's memory holds, at most " +
+                      std::to_string(kMaxShotBatch) +
+                      ", on the CPU one at a time (its single-run sweep is faster). VFEM and OVFEM (TCOVFEM on the "
+                      "CPU) with free, fixed or sponge faces; other runs go one at a time")
+        ->check(CLI::Range(0, 4096));
     c->add_option("--shot", o->shot,
                   "Run shot K (from 1, as the scan numbers them: an fmc's element K fires, every element receives) "
                   "alone, as one run of that shot's scene, and write a run's result (traces and /probes, no /scan "
                   "or acquisition group); for rerunning one shot, or timing the shots as single runs")
         ->check(CLI::Range(1, 1 << 30))
-        ->excludes(batch);
+        ->excludes("--batch");
     return [o] { return scan(*o); };
 }
 
