@@ -3,10 +3,11 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus sem-bench sem-mpi sem-ncu sem-pml stokes-loop table2 pml
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus fmc-runs sem-bench sem-mpi sem-ncu sem-pml stokes-loop table2 pml
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 #   (fmc-gpus: issue 33's 32-element FMC on 1 and 2 GPUs under mpirun; after mpi and build)
+#   (fmc-runs: the same FMC as one scan process against 32 single-run processes, scan --shot K; after build)
 set -uo pipefail
 OUT=${OUT:-/tmp/voxwave-out}
 mkdir -p "$OUT"
@@ -314,6 +315,68 @@ PYEOF
         fi
       fi
       rm -f "$OUT"/fmc-[12].h5 ;;
+    fmc-runs)
+      # Issue 33's one-GPU target as a user pays it: the 32-element FMC of fmc-gpus (scripts/fmc-scene.py,
+      # 4.1 M elements, 2,000 steps, OVFEM FP64) as one `voxwave-cli scan` process (the shots batched)
+      # against 32 single runs, one `voxwave-cli scan --shot K` process per firing element (the same
+      # model, element K's face the source, every element's face recorded), each process timed whole;
+      # then the single runs' time loops summed against the scan's shot loops. Shot 1 run alone is
+      # compared with the scan's shot 1 (/probes/PA, 1e-12). Env FMC_RUNS=K times the first K single
+      # runs and scales them to 32 (the row says so); FMC_CELLS, FMC_STEPS, FMC_BACKEND as fmc-gpus (e.g.
+      # FMC_BACKEND=cpu FMC_CELLS=16 FMC_STEPS=40 FMC_RUNS=3: the phase's logic on the CPU). Writes
+      # $OUT/fmc-runs.md (rows for bench/results/imaging.md); deletes its result files.
+      cells=${FMC_CELLS:-160} steps=${FMC_STEPS:-2000} runs=${FMC_RUNS:-32} shots=32
+      [ "$runs" -ge 1 ] && [ "$runs" -le $shots ] || { echo "fmc-runs: FMC_RUNS must be 1 to $shots" | tee -a "$OUT/summary.log"; STATUS=1; continue; }
+      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+      [ "${FMC_BACKEND:-cuda}" = cpu ] && gpu="CPU ($(nproc) cores)"
+      # The tree: env TREE (e.g. the commit the copy was made from), else git's HEAD (+changes when dirty).
+      tree=${TREE:-}
+      if [ -z "$tree" ]; then
+        tree=$(git rev-parse --short HEAD 2>/dev/null) && { git diff --quiet HEAD || tree="$tree+changes"; } || tree=unknown
+      fi
+      log "fmc runs: one scan process against $runs of $shots single runs ($((cells * cells * cells)) elements, $steps steps; ${gpu:-?})"
+      python3 scripts/fmc-scene.py "$OUT/fmc-runs.json" --cells $cells --elements $shots --steps $steps --backend ${FMC_BACKEND:-cuda}
+      seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
+      t0=$(date +%s.%N)
+      $CLI scan "$OUT/fmc-runs.json" --out "$OUT/fmc-runs-scan.h5" >"$OUT/fmc-runs-scan.log" 2>&1 || STATUS=1
+      scan_wall=$(seconds_since $t0)
+      scan_loops=$(sed -n 's/^shot loops \([0-9.]*\) s.*/\1/p' "$OUT/fmc-runs-scan.log")
+      grep -E "^(shot loops|done in)|groups of|error" "$OUT/fmc-runs-scan.log" | tee -a "$OUT/summary.log"
+      echo "one scan process: $scan_wall s wall, shot loops ${scan_loops:-?} s" | tee -a "$OUT/summary.log"
+      runs_wall=0 runs_loops=0 done_runs=0
+      for k in $(seq 1 $runs); do
+        t0=$(date +%s.%N)
+        if ! $CLI scan "$OUT/fmc-runs.json" --shot $k --out "$OUT/fmc-runs-shot.h5" >"$OUT/fmc-runs-shot.log" 2>&1; then
+          tail -n 3 "$OUT/fmc-runs-shot.log" | tee -a "$OUT/summary.log"; STATUS=1; break
+        fi
+        wall=$(seconds_since $t0)
+        loop=$(sed -n 's/.*time loop \([0-9.]*\) s$/\1/p' "$OUT/fmc-runs-shot.log")
+        echo "single run $k: $wall s wall, time loop ${loop:-?} s" | tee -a "$OUT/fmc-runs.log"
+        runs_wall=$(awk -v a=$runs_wall -v b=$wall 'BEGIN { print a + b }')
+        runs_loops=$(awk -v a=$runs_loops -v b=${loop:-0} 'BEGIN { print a + b }')
+        done_runs=$k
+        if [ $k = 1 ]; then
+          $CLI compare "$OUT/fmc-runs-shot.h5" "$OUT/fmc-runs-scan.h5" --tolerance 1e-12 2>&1 | tail -n 2 | tee -a "$OUT/summary.log"
+          [ "${PIPESTATUS[0]}" = 0 ] || STATUS=1
+        fi
+        rm -f "$OUT/fmc-runs-shot.h5"
+      done
+      rm -f "$OUT/fmc-runs-scan.h5"
+      if [ "$done_runs" -ge 1 ] && [ -n "$scan_loops" ]; then
+        scale=$(awk -v n=$done_runs -v s=$shots 'BEGIN { print s / n }')
+        timed="$shots"
+        [ "$done_runs" -lt $shots ] && timed="$done_runs timed, scaled to $shots"
+        M=$OUT/fmc-runs.md
+        [ -s "$M" ] || printf '%s\n%s\n' "| date | GPU | tree | elements | steps | measurement | $shots single runs (s) | one scan (s) | speed-up |" \
+          "|---|---|---|---|---|---|---|---|---|" >"$M"
+        row() {
+          local single; single=$(awk -v a="$2" -v f=$scale 'BEGIN { printf "%.2f", a * f }')
+          echo "| $(date -u '+%Y-%m-%d %H:%M') | $gpu | $tree | $((cells * cells * cells)) | $steps | $1 | $single ($timed) | $3 | $(awk -v a=$single -v b="$3" 'BEGIN { printf "%.2fx", a / b }') |" \
+            | tee -a "$OUT/summary.log" "$M"
+        }
+        row "whole processes (wall)" $runs_wall $scan_wall
+        row "time loops (the runs' summed; the scan's shot loops)" $runs_loops $scan_loops
+      fi ;;
     bench-plane-strain)
       # The classroom's live target: 1024 x 1024 plane-strain squares at >= 300 steps/s (bench/results/plane-strain.md).
       log "bench plane strain (2D, 300 x 300 and 1024 x 1024)"

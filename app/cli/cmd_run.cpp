@@ -1,7 +1,7 @@
 // `voxwave-cli run SCENE --out RESULT.h5 [overrides]`: one simulation, traces to HDF5.
 // `voxwave-cli scan SCENE --out RESULT.h5 [overrides]`: the scene's probe scan, one run a shot
 // (under mpirun the ranks share the shots; an FMC or PWI adds its acquisition group, which
-// `voxwave-cli image` reads).
+// `voxwave-cli image` reads); `--shot K` runs shot K alone as a plain run of its scene.
 // Under an MPI launcher (`mpirun -np K voxwave-cli run ...`) the same command runs one
 // simulation over K ranks (engine/distributed): same scene, same result file, written by rank 0.
 #include <cstdio>
@@ -33,6 +33,7 @@ struct RunOptions {
     double spacing = 0, dt = 0, duration = 0;
     long long steps = 0;
     std::size_t batch = 0;  // scan: shots stepped together, 0 from memory
+    std::size_t shot = 0;   // scan --shot K: shot K (from 1) alone as one run; 0: the whole scan
     bool quiet = false;
     // The overriding options, to tell "--stages 0" from no --stages.
     const CLI::Option *stages_given = nullptr, *spacing_given = nullptr, *dt_given = nullptr, *steps_given = nullptr,
@@ -79,12 +80,29 @@ void apply_overrides(const RunOptions& o, Scene& scene) {
     }
 }
 
+// `scan --shot K`: the scene of the scan's shot K (from 1) alone, as a plain run (shot_scene: the
+// scan probe as that shot places and fires it; the scan itself dropped), and the shot's label.
+Scene one_shot_scene(const RunOptions& o, const Scene& scene, std::string* label) {
+    if (!scene.scan) throw InputError(o.scene, "scan", "the scene has no scan (add a \"scan\" block naming a probe)");
+    const std::vector<ScanShot> shots = scan_shots(scene, o.scene);
+    if (o.shot < 1 || o.shot > shots.size())
+        throw InputError("", "--shot",
+                         std::to_string(o.shot) + " is not a shot of this scan: its " + std::to_string(shots.size()) +
+                             " shots are 1 to " + std::to_string(shots.size()));
+    const ScanShot& shot = shots[o.shot - 1];
+    Scene one = shot_scene(scene, shot);
+    one.scan.reset();
+    if (label) *label = shot.label;
+    return one;
+}
+
 // The scene with the command line's overrides and the problem it gives, each checked once; an
-// error in an overridden value names its option.
-WaveProblem load_problem(const RunOptions& o) {
+// error in an overridden value names its option. With --shot (scan) the problem is that shot's.
+WaveProblem load_problem(const RunOptions& o, std::string* shot_label = nullptr) {
     const OptionFields fields = overridden_fields(o);
     try {
         const Scene scene = read_scene_json(o.scene, [&o](Scene& s) { apply_overrides(o, s); });
+        if (o.shot > 0) return build_wave_problem(one_shot_scene(o, scene, shot_label), o.scene);
         return build_wave_problem(scene, o.scene);
     } catch (const InputError& e) {
         throw blame_option(e, fields);
@@ -135,10 +153,20 @@ void print_footer(const RunOptions& o, const WaveProblem& problem, const Result&
                     snapshots_xdmf_path(o.out).c_str());
 }
 
+// scan --shot: which shot the run is.
+void print_shot(const RunOptions& o, const std::string& label) {
+    if (o.shot > 0) std::printf("shot      %s of the scan, run alone\n", label.c_str());
+    std::fflush(stdout);
+}
+
 int run_one_process(const RunOptions& o) {
-    const WaveProblem problem = load_problem(o);
+    std::string shot;
+    const WaveProblem problem = load_problem(o, &shot);
     check_output_path(o.out);
-    if (!o.quiet) print_header(o, problem);
+    if (!o.quiet) {
+        print_header(o, problem);
+        print_shot(o, shot);
+    }
     std::string note;
     Result result = run_wave(problem, terminal_progress("running", o.quiet), &note);
     finish_progress();
@@ -186,10 +214,10 @@ int run_distributed(const RunOptions& o) {
 
     std::optional<WaveProblem> problem;
     DistributedOptions options;
-    std::string message;
+    std::string message, shot;
     const int code = guarded(
         [&] {
-            problem.emplace(load_problem(o));
+            problem.emplace(load_problem(o, &shot));
             if (problem->dimensions == 2)
                 throw InputError(o.scene, "grid.size",
                                  "a plane-strain (2D) scene runs in one process, not under mpirun");
@@ -204,6 +232,7 @@ int run_distributed(const RunOptions& o) {
     if (const int c = agree_on_input(world, code, message); c != kOk) return c;
     if (root && !o.quiet) {
         print_header(o, *problem);
+        print_shot(o, shot);
         std::printf("ranks     %d (mpi)\n", world.size());
         std::fflush(stdout);
     }
@@ -376,7 +405,10 @@ int scan_distributed(const RunOptions& o) {
     return world.all(run_code == kOk) ? int(kOk) : (run_code != kOk ? run_code : int(kFailure));
 }
 
-int scan(const RunOptions& o) { return launched_by_mpi_launcher() ? scan_distributed(o) : scan_one_process(o); }
+int scan(const RunOptions& o) {
+    if (o.shot > 0) return run(o);  // one shot: a plain run of its scene (slabs under mpirun)
+    return launched_by_mpi_launcher() ? scan_distributed(o) : scan_one_process(o);
+}
 }  // namespace
 
 std::function<int()> add_run_command(CLI::App& app) {
@@ -408,6 +440,12 @@ std::function<int()> add_scan_command(CLI::App& app) {
                       ", on the CPU one at a time (its single-run sweep is faster). VFEM and OVFEM (TCOVFEM on the "
                       "CPU) with free, fixed or sponge faces; other runs go one at a time")
         ->check(CLI::Range(0, 4096));
+    c->add_option("--shot", o->shot,
+                  "Run shot K (from 1, as the scan numbers them: an fmc's element K fires, every element receives) "
+                  "alone, as one run of that shot's scene, and write a run's result (traces and /probes, no /scan "
+                  "or acquisition group); for rerunning one shot, or timing the shots as single runs")
+        ->check(CLI::Range(1, 1 << 30))
+        ->excludes("--batch");
     return [o] { return scan(*o); };
 }
 

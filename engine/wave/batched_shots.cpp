@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <unordered_map>
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
@@ -15,6 +16,31 @@ ShotSources shot_sources(const WaveProblem& p) { return {p.sources, p.receivers,
 
 RecordingRows shot_recording_rows(const ShotSources& shot) {
     return recording_rows(shot.receivers.size(), shot.probes, shot.scene_receiver_count);
+}
+
+GroupSourceNodes group_source_nodes(const std::vector<const ShotSources*>& group, std::size_t member_values) {
+    // The group's sources by (member, node) in the order of their first source, each entry's
+    // sources in increasing q.
+    std::vector<std::vector<long long>> by_entry;
+    GroupSourceNodes out;
+    long long q = 0;
+    for (std::size_t m = 0; m < group.size(); ++m) {
+        std::unordered_map<std::size_t, std::size_t> entry_of;  // node -> entry, this member's
+        for (const SourceTerm& s : group[m]->sources) {
+            const auto [it, added] = entry_of.try_emplace(s.node, by_entry.size());
+            if (added) {
+                out.node.push_back(static_cast<long long>(m * member_values + s.node));
+                by_entry.emplace_back();
+            }
+            by_entry[it->second].push_back(q++);
+        }
+    }
+    out.first.push_back(0);
+    for (const std::vector<long long>& terms : by_entry) {
+        out.term.insert(out.term.end(), terms.begin(), terms.end());
+        out.first.push_back(static_cast<long long>(out.term.size()));
+    }
+    return out;
 }
 
 std::string batched_shots_unsupported(const WaveProblem& p, Backend backend) {
@@ -114,7 +140,7 @@ std::vector<Result> run_batched_shots(const WaveProblem& model, const std::vecto
         return results;
     }
     std::string device;
-    double loops = 0, setup = 0;
+    double loops = 0, setup = 0, steps = 0, sources = 0, rows_s = 0;
     std::size_t rows = 0, receivers = 0;
     for (std::size_t s0 = 0; s0 < shots.size(); s0 += batch) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -139,6 +165,9 @@ std::vector<Result> run_batched_shots(const WaveProblem& model, const std::vecto
         // Each member's share of the group's time, of which all but the time loop is set-up.
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         loops += recording.loop_seconds;
+        steps += recording.step_kernel_seconds;
+        sources += recording.source_seconds;
+        rows_s += recording.row_seconds;
         setup += seconds - recording.loop_seconds;
         for (std::size_t m = first; m < results.size(); ++m) {
             results[m].wall_seconds = seconds / double(group.size());
@@ -146,10 +175,17 @@ std::vector<Result> run_batched_shots(const WaveProblem& model, const std::vecto
         }
     }
     if (note) {
-        char times[160];
+        // On CUDA, where the loop's time goes (device time by events): the members' step kernels,
+        // the sources' and the rows' launches, and the rest (copies, launch gaps, host waits).
+        char split[200] = "";
+        if (b == Backend::Cuda)
+            std::snprintf(split, sizeof split,
+                          ": step kernels %.3f s, sources %.3f s, recording rows %.3f s, copies and waits %.3f s",
+                          steps, sources, rows_s, std::max(0.0, loops - steps - sources - rows_s));
+        char times[400];
         std::snprintf(times, sizeof times,
-                      " (time loops %.3f s, groups' set-up %.3f s; %zu receivers recorded as %zu rows)", loops, setup,
-                      receivers, rows);
+                      " (time loops %.3f s%s; groups' set-up %.3f s; %zu receivers recorded as %zu rows)", loops, split,
+                      setup, receivers, rows);
         *note = backend_note + "; " + std::to_string(shots.size()) + " shots stepped in groups of " +
                 std::to_string(std::min(batch, shots.size())) + times;
     }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/host_device.hpp"
 #include "core/progress.hpp"
 #include "scene/result.hpp"
 #include "wave/probe_recording.hpp"
@@ -72,16 +73,46 @@ struct ShotTraces {
 };
 // A group's recordings and the seconds of its time loop (the steps, their sources and the rows'
 // samples); the rest of the group's run is its set-up (allocation, the model's tables and upload,
-// the traces' assembly), which the scan reports apart from its shot loops.
+// the traces' assembly), which the scan reports apart from its shot loops. On CUDA the loop is
+// broken down by events around each step's kernels: the members' fused steps, the one launch
+// adding every member's sources, the one reducing u to the rows; the loop less these is the
+// copies, the launches' gaps and the waits for the host (all 0 on the CPU).
 struct ShotGroupRecording {
     std::vector<ShotTraces> members;
     double loop_seconds = 0;
+    double step_kernel_seconds = 0, source_seconds = 0, row_seconds = 0;
 };
 // Called after each step with the number of steps done; false cancels (Cancelled).
 using StepProgress = std::function<bool(std::int64_t)>;
 
 // The rows a member records (recording_rows of its receivers and probes).
 RecordingRows shot_recording_rows(const ShotSources& shot);
+
+// A group's sources as the batched CUDA step adds them after its members' steps, one launch for
+// all: the group's sources are numbered member after member, each member's in its order (q, the
+// index of its force in a step's block), and every (member, node) that carries one is one entry,
+// its sources [first[k], first[k + 1]) in `term` in increasing q. One thread an entry and
+// component adds them one after another (add_node_sources), the rounding of adding the sources in
+// order at that node, as a single run's step does, with no atomics and no scan of the whole list.
+struct GroupSourceNodes {
+    std::vector<long long> node;   // member * member_values + node, where the member's state starts
+    std::vector<long long> first;  // entries + 1
+    std::vector<long long> term;   // source indices q, entry after entry
+    std::size_t entries() const { return node.size(); }
+};
+GroupSourceNodes group_source_nodes(const std::vector<const ShotSources*>& group, std::size_t member_values);
+
+// Entry k's sources added to `value` (component c of its node's u^{n+1}), in order: scale[q] the
+// source's dt^2/m / (1 + h), force[3 q + c] its force times the wavelet this step.
+template <class Real>
+VOXWAVE_HD Real add_node_sources(const long long* first, const long long* term, const Real* scale, const Real* force,
+                                 long long k, int c, Real value) {
+    for (long long i = first[k]; i < first[k + 1]; ++i) {
+        const long long q = term[i];
+        value += scale[q] * force[3 * q + c];
+    }
+    return value;
+}
 
 // One group on the CPU / on a CUDA device: model.steps steps of all members together.
 ShotGroupRecording run_shot_group_cpu(const WaveProblem& model, const std::vector<const ShotSources*>& group,

@@ -9,6 +9,7 @@
 #include "scene/rasterise.hpp"
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
+#include "test_util.hpp"
 #include "wave/batched_shots.hpp"
 #include "wave/probe_scan.hpp"
 #include "wave/wave_problem.hpp"
@@ -208,4 +209,49 @@ TEST(BatchedShots, ScanInGroupsEqualsScanShotByShot) {
         EXPECT_EQ(one.receiver_names, grouped.receiver_names);
         EXPECT_EQ(one.probes.size(), grouped.probes.size());
     }
+}
+
+// The batched CUDA step adds a group's sources after its members' steps, one thread a (member,
+// node) and component (GroupSourceNodes, add_node_sources): every source once, each node's in
+// the group's order, so that a node's u^{n+1} rounds as adding the sources one after another
+// does. Written out here for three members, nodes carrying one, two and no sources.
+TEST(BatchedShots, GroupSourceNodesAddEachNodesSourcesInTheGroupsOrder) {
+    const std::size_t nn = 10, member_values = 3 * nn;
+    auto shot_at = [](std::vector<std::size_t> nodes) {
+        ShotSources shot;
+        for (std::size_t n : nodes) {
+            SourceTerm s;
+            s.node = n;
+            shot.sources.push_back(s);
+        }
+        return shot;
+    };
+    const ShotSources a = shot_at({4, 7, 4, 2}), none = shot_at({}), c = shot_at({7, 7, 1});
+    const GroupSourceNodes g = group_source_nodes({&a, &none, &c}, member_values);
+    // Entries in the order of their first source; q numbers the sources member after member.
+    EXPECT_EQ(g.node, (std::vector<long long>{4, 7, 2, 60 + 7, 60 + 1}));
+    EXPECT_EQ(g.first, (std::vector<long long>{0, 2, 3, 4, 6, 7}));
+    EXPECT_EQ(g.term, (std::vector<long long>{0, 2, 1, 3, 4, 5, 6}));
+    ASSERT_EQ(g.entries(), 5u);
+
+    // The additions through the entries against the sources added one by one in q order.
+    const std::size_t nsrc = 7;
+    const std::vector<double> scale = test::random_vector(nsrc, 3), force = test::random_vector(3 * nsrc, 4);
+    const std::vector<double> u0 = test::random_vector(3 * member_values, 5);
+    const std::vector<std::pair<std::size_t, std::size_t>> member_node = {{0, 4}, {0, 7}, {0, 4}, {0, 2},
+                                                                          {2, 7}, {2, 7}, {2, 1}};
+    std::vector<double> expected = u0;
+    for (std::size_t q = 0; q < nsrc; ++q)
+        for (std::size_t comp = 0; comp < 3; ++comp) {
+            const std::size_t at = member_node[q].first * member_values + comp * nn + member_node[q].second;
+            expected[at] += scale[q] * force[3 * q + comp];
+        }
+    std::vector<double> got = u0;
+    for (std::size_t k = 0; k < g.entries(); ++k)
+        for (int comp = 0; comp < 3; ++comp) {
+            double& at = got[std::size_t(g.node[k]) + std::size_t(comp) * nn];
+            at = add_node_sources(g.first.data(), g.term.data(), scale.data(), force.data(), (long long)k, comp, at);
+        }
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], expected[i]) << "value " << i;
+    EXPECT_NE(got, u0);
 }
