@@ -20,11 +20,12 @@
 //
 // On small models the step runs element-parallel instead (the scatter, sem_scatter_kernel.cuh;
 // sem_step_schedule.hpp chooses, by the solid elements an SM): one launch over every solid
-// element, one thread a GLL point, adds K_e w_e into the force buffer f (atomics at the nodes an
-// element shares, a plain store at its inner ones), and one thread a node then applies the same
-// update from f into the third state buffer and clears f. The PML passes, the sources, the
-// receivers and the ghost exchange follow as after the sweep. The atomics' order at shared nodes
-// varies from run to run: equal to rounding, not bitwise repeatable.
+// element, (p + 1)^2 threads an element (one a GLL line along each axis), adds K_e w_e into the
+// force buffer f (atomics at the nodes an element shares, a plain store at its inner ones), and
+// one thread a node then applies the same update from f into the third state buffer and clears
+// f. The PML passes, the sources, the receivers and the ghost exchange follow as after the sweep.
+// The atomics' order at shared nodes varies from run to run: equal to rounding, not bitwise
+// repeatable.
 //
 // No CUDA types here (a build without CUDA refuses every entry point from without_cuda.cpp).
 #pragma once
