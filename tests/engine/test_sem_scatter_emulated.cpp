@@ -203,12 +203,12 @@ INSTANTIATE_TEST_SUITE_P(Orders, SemScatterEmulated, ::testing::Values(2, 3, 4),
 // The automatic rule (sem_step_schedule.hpp): the scatter up to kSemScatterElementsPerSm solid
 // elements an SM, the sweep above; a forced schedule is kept; the names parse and print back.
 TEST(SemCudaSchedule, AutomaticRuleAndNames) {
-    EXPECT_EQ(kSemScatterElementsPerSm, 512);
-    // 30^3 elements on 132 SMs: 204 an SM; 60^3: 1636 an SM.
+    // The Stokes runs that reach Err 1e-3 (30^3 elements, 204 an SM of 132) run the scatter.
     EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 27000, 132), SemCudaSchedule::Scatter);
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 216000, 132), SemCudaSchedule::Sweep);
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 512 * 132, 132), SemCudaSchedule::Scatter);
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 513 * 132, 132), SemCudaSchedule::Sweep);
+    const std::size_t edge = std::size_t(kSemScatterElementsPerSm) * 132;
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge, 132), SemCudaSchedule::Scatter);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge + 132, 132), SemCudaSchedule::Sweep);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge, 66), SemCudaSchedule::Sweep);  // fewer SMs
     EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Sweep, 27000, 132), SemCudaSchedule::Sweep);
     EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Scatter, 216000, 132), SemCudaSchedule::Scatter);
     for (SemCudaSchedule s : {SemCudaSchedule::Auto, SemCudaSchedule::Sweep, SemCudaSchedule::Scatter})
