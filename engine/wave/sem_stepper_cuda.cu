@@ -283,7 +283,7 @@ struct Engine final : EngineBase {
             batch.count = 0;
         };
         for (const auto& s : p_.sources) {
-            const double wv = evaluate_wavelet(s.wavelet, t);
+            const double wv = evaluate_wavelet(s.wavelet, t - s.time_shift);
             if (wv == 0.0) continue;
             batch.node[batch.count] = s.node;
             for (int c = 0; c < 3; ++c) batch.force[batch.count][c] = s.force[c] * wv;

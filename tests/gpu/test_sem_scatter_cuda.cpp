@@ -2,9 +2,10 @@
 // (the oracle): K v, and runs with the source firing (receiver traces before every step, the
 // whole state after), p = 2..4, FP64 to 1e-12 and FP32 to 1e-5, on a model with two materials,
 // voids, Rayleigh damping and either a PML on two faces (the layer's passes on the scatter's u+)
-// or a sponge (per-node update factors), and undamped without either (w = u, one h); and that the
-// automatic schedule, the scatter on such a small model, gives the forced column sweep's traces
-// and state to 1e-12. Labelled `gpu`; without a CUDA device every case reports itself skipped.
+// or a sponge (per-node update factors; the source delayed as a probe element's), and undamped
+// without either (w = u, one h); and that the automatic schedule, the scatter on such a small
+// model, gives the forced column sweep's traces and state to 1e-12. Labelled `gpu`; without a CUDA device every case
+// reports itself skipped.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -97,7 +98,9 @@ TEST_P(SemScatterCuda, ProductTracesAndStateEqualCpu) {
             SCOPED_TRACE(::testing::Message()
                          << (edge == Edge::Pml ? "pml" : (edge == Edge::Sponge ? "sponge" : "free"))
                          << (pr == Precision::Fp64 ? ", fp64" : ", fp32"));
-            const WaveProblem p = scatter_problem(GetParam(), pr, edge);
+            WaveProblem p = scatter_problem(GetParam(), pr, edge);
+            // A probe element's delay (SourceTerm::time_shift): the force is F w(t - shift).
+            if (edge == Edge::Sponge) p.sources.front().time_shift = 3e-6;
             ASSERT_EQ(p.boundary.has_pml(), edge == Edge::Pml);
             ASSERT_EQ(p.rayleigh.beta > 0, edge != Edge::None);
             const double tol = pr == Precision::Fp64 ? 1e-12 : 1e-5;
