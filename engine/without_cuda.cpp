@@ -89,7 +89,7 @@ void check_cuda_model_fits(std::size_t, std::size_t, Precision, bool, bool, std:
 void run_wave_cuda(const WaveProblem&, const ProgressFn&, Result&, CudaEngineOptions) { no_cuda(); }
 void record_wave_cuda(CudaTimeStepper&, const WaveProblem&, const ProgressFn&, Result&) { no_cuda(); }
 struct SemCudaTimeStepper::Impl {};
-SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem&, int, int) { no_cuda(); }
+SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem&, int, int, SemCudaSchedule) { no_cuda(); }
 SemCudaTimeStepper::~SemCudaTimeStepper() = default;
 std::size_t SemCudaTimeStepper::node_count() const { no_cuda(); }
 void SemCudaTimeStepper::set_state(const std::vector<double>&, const std::vector<double>&) { no_cuda(); }
@@ -103,6 +103,7 @@ std::size_t SemCudaTimeStepper::device_bytes() const { no_cuda(); }
 std::string SemCudaTimeStepper::device_name() const { no_cuda(); }
 int SemCudaTimeStepper::cell_planes() const { no_cuda(); }
 int SemCudaTimeStepper::cell_width() const { no_cuda(); }
+SemCudaSchedule SemCudaTimeStepper::schedule() const { no_cuda(); }
 void run_sem_cuda(const WaveProblem&, const ProgressFn&, Result&, int, HaloExchange*) { no_cuda(); }
 double measure_device_copy_bandwidth_gbs(std::size_t) { no_cuda(); }
 

@@ -3,7 +3,7 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus fmc-runs sem-bench sem-mpi sem-ncu sem-pml stokes-loop table2 pml
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus fmc-runs sem-bench sem-schedule sem-mpi sem-ncu sem-pml stokes-loop table2 pml
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 #   (fmc-gpus: issue 33's 32-element FMC on 1 and 2 GPUs under mpirun; after mpi and build)
@@ -531,6 +531,22 @@ PYEOF
         $CLI bench-sem --backend cuda --elements 60 --steps 100 --orders 2 4 --precisions fp64 fp32 \
           --pml-cells $cells --out "$OUT/sem-pml-bench.md" 2>&1 | grep -E "^\| [0-9]|error" | tee -a "$OUT/summary.log"
       done ;;
+    sem-schedule)
+      # Issue 36: the CUDA SEM step's two schedules (sem_step_schedule.hpp): the element-parallel
+      # scatter against the CPU engine and the automatic choice against the forced sweep (gpu tests
+      # SemScatterCuda.*), then both schedules' step at 30, 40, 50 and 60 elements an edge, p = 2, 3, 4,
+      # FP64 and FP32 (where the automatic rule's threshold, kSemScatterElementsPerSm, belongs), and the
+      # automatic choice at 30 (the Stokes runs' size). About 2 minutes on an H100.
+      log "sem schedules: gpu tests, the step of the sweep and the scatter against the model's size"
+      ctest_phase sem-schedule-tests -L gpu -R "SemScatterCuda|SemCuda|SemPmlCuda" --output-on-failure --timeout 300
+      for e in 30 40 50 60; do
+        for sch in sweep scatter; do
+          $CLI bench-sem --backend cuda --elements $e --steps 100 --schedule $sch --out "$OUT/sem-schedule.md" 2>&1 \
+            | grep -E "^\| [0-9]|error" | sed "s/^/$e^3 /" | tee -a "$OUT/summary.log"
+        done
+      done
+      $CLI bench-sem --backend cuda --elements 30 --steps 100 --out "$OUT/sem-schedule.md" 2>&1 \
+        | grep -E "^\| [0-9]|error" | sed "s/^/30^3 auto /" | tee -a "$OUT/summary.log" ;;
     sem-bench)
       # Issue 36: the fused SEM step (>= 5 G node-steps/s at p = 4 FP64, within 2.5x of the floor),
       # the Stokes table on the GPU at 0.9 of the stable dt, and SEM p = 3, 4 at one fixed dt (the

@@ -42,8 +42,9 @@ struct Options {
     std::vector<std::string> precisions{"fp64", "fp32"};
     int elements = 60;  // along each edge
     long long steps = 200;
-    int cell_planes = 0;  // CUDA: element planes a cell, 0 automatic
-    int pml_cells = 0;    // > 0: a PML this many elements thick on every face but the top (z+)
+    int cell_planes = 0;            // CUDA: element planes a cell, 0 automatic
+    std::string schedule = "auto";  // CUDA: sweep, scatter or auto (sem_step_schedule.hpp)
+    int pml_cells = 0;              // > 0: a PML this many elements thick on every face but the top (z+)
     std::string command_line;
 };
 
@@ -92,6 +93,7 @@ int run(const Options& o) {
     if (o.elements < 2 || o.elements > 400) throw InputError("", "--elements", "must be in 2..400");
     if (o.steps < 1) throw InputError("", "--steps", "must be positive");
     if (o.cell_planes < 0 || o.cell_planes > 400) throw InputError("", "--cell-planes", "must be in 0..400");
+    const SemCudaSchedule schedule = parse_sem_cuda_schedule(o.schedule, "--schedule");
     if (o.pml_cells < 0 || 2 * o.pml_cells >= o.elements)
         throw InputError("", "--pml-cells", "must be at least 0 and less than half of --elements");
     for (int p : o.orders)
@@ -119,10 +121,11 @@ int run(const Options& o) {
            << " elements on every face but z+; the step time includes the layer's passes, the bytes and the floor "
               "count the interior step alone\n";
     md << "- measured copy bandwidth (read + write): " << copy_gbs << " GB/s\n\n";
-    md << "| p | precision | cell (x by z elements) | nodes | step (us) | node-steps/s | CPU s a step | bytes/step "
+    md << "| p | precision | schedule | cell (x by z elements) | nodes | step (us) | node-steps/s | CPU s a step | "
+          "bytes/step "
           "(model) | "
           "floor bytes/step | achieved GB/s | floor (us) | step / floor |\n";
-    md << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    md << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (int p : o.orders)
         for (const std::string& pr : o.precisions) {
             const Precision precision = parse_precision(pr, "--precisions");
@@ -133,10 +136,14 @@ int run(const Options& o) {
             random_state(3 * prob.node_count(), up, u);
             double step_s = 0, cpu_step_s = 0;
             int planes = 0, width = 0;
+            SemCudaSchedule ran = SemCudaSchedule::Auto;
             if (cuda) {
-                SemCudaTimeStepper st(prob, -1, o.cell_planes);
-                planes = st.cell_planes();
-                width = st.cell_width();
+                SemCudaTimeStepper st(prob, -1, o.cell_planes, schedule);
+                ran = st.schedule();
+                if (ran == SemCudaSchedule::Sweep) {
+                    planes = st.cell_planes();
+                    width = st.cell_width();
+                }
                 st.set_state(up, u);
                 st.advance(0, 20);
                 step_s = st.time_steps(20, o.steps).seconds / double(o.steps);
@@ -161,22 +168,29 @@ int run(const Options& o) {
             }
             const double s = precision == Precision::Fp64 ? 8 : 4;
             const double floor_bytes = 10 * s * nn + ne;
-            // CUDA: u at every node visit of a cell (p w + 1 nodes along x, p + 1 along y and p h + 1
-            // along z for a cell of w x 1 x h elements), u- once, u+ once, dt^2/m (no sponge: the
-            // uniform h is a kernel argument), the partial forces of nodes visited by several
-            // cells. CPU (the fused sweep): u once (an element plane's nodes stay in cache for its
-            // neighbours), u- read and overwritten by u+, the three update factors.
+            // CUDA sweep: u at every node visit of a cell (p w + 1 nodes along x, p + 1 along y and
+            // p h + 1 along z for a cell of w x 1 x h elements), u- once, u+ once, dt^2/m (no
+            // sponge: the uniform h is a kernel argument), the partial forces of nodes visited by
+            // several cells. CUDA scatter: u at every node once (an element's neighbours find it in
+            // L2), the forces added to f (read and write), then u, u-, f and dt^2/m read and u+ and the
+            // cleared f written a node; the element list and ids, 5 bytes an element. CPU (the fused sweep): u once (an
+            // element plane's nodes stay in cache for its neighbours), u- read and overwritten by u+, the three update
+            // factors.
             const double n1 = double(p + 1), ex = o.elements;
             const double cells_x = width > 0 ? std::ceil(ex / width) : 0,
                          cells_z = planes > 0 ? std::ceil(ex / planes) : 0;
             const double visits = (p * ex + cells_x) * ex * n1 * (p * ex + cells_z);
-            const double moved = cuda ? 3 * s * visits + (3 * s + 3 * s + s) * nn + 2 * 3 * s * (visits - nn) + ne
-                                      : (3 * s + 2 * 3 * s + 3 * s) * nn + ne;
+            const double moved =
+                !cuda ? (3 * s + 2 * 3 * s + 3 * s) * nn + ne
+                      : (ran == SemCudaSchedule::Scatter
+                             ? 3 * s * nn + 2 * 3 * s * nn + (3 * s + 3 * s + 3 * s + 3 * s + s + 3 * s) * nn + 5 * ne
+                             : 3 * s * visits + (3 * s + 3 * s + s) * nn + 2 * 3 * s * (visits - nn) + ne);
             const double floor_s = floor_bytes / (copy_gbs * 1e9);
             char line[512];
             std::snprintf(line, sizeof line,
-                          "| %d | %s | %s | %.0f | %.1f | %.3g | %s | %.3g | %.3g | %.0f | %.1f | %.2f |\n", p,
-                          pr.c_str(), cuda ? (std::to_string(width) + " x " + std::to_string(planes)).c_str() : "-", nn,
+                          "| %d | %s | %s | %s | %.0f | %.1f | %.3g | %s | %.3g | %.3g | %.0f | %.1f | %.2f |\n", p,
+                          pr.c_str(), cuda ? to_string(ran) : "cpu",
+                          width > 0 ? (std::to_string(width) + " x " + std::to_string(planes)).c_str() : "-", nn,
                           step_s * 1e6, nn / step_s, cuda ? "-" : (std::to_string(cpu_step_s).substr(0, 8)).c_str(),
                           moved, floor_bytes, moved / step_s / 1e9, floor_s * 1e6, step_s / floor_s);
             md << line;
@@ -197,6 +211,9 @@ std::function<int()> add_bench_sem_command(CLI::App& app) {
     c->add_option("--steps", o->steps, "Timed steps (default 200)");
     c->add_option("--cell-planes", o->cell_planes,
                   "CUDA: element planes a cell of the column sweep (default 0: chosen from the model and the device)");
+    c->add_option("--schedule", o->schedule,
+                  "CUDA: sweep (the column sweep), scatter (element-parallel) or auto (default: by the model's "
+                  "elements an SM)");
     c->add_option("--pml-cells", o->pml_cells,
                   "A PML this many elements thick on every face but the top (default 0: none; the layer's cost)");
     c->add_option("--out,-o", o->out, "Append the markdown table to this file");

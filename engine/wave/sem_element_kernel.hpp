@@ -40,6 +40,19 @@ GllTables gll_tables(int order);
 // (one element a lane, the CPU's SIMD form) while Coef, the element-independent tables, stays
 // scalar; `Real x{}` is zero for both.
 
+// Hooke's law on a point's reference gradient g[i][k] (d u_i / d r_k), weighted by s:
+// t = {t_00, t_11, t_22, t_01, t_02, t_12} of s sigma (t is symmetric).
+template <class Real, class Coef = Real>
+VOXWAVE_HD_INLINE void sem_weighted_stress(const Real (&g)[3][3], Real lambda, Real mu, Coef s, Real* __restrict t) {
+    const Real tr = lambda * (g[0][0] + g[1][1] + g[2][2]), two_mu = mu + mu;
+    t[0] = s * (tr + two_mu * g[0][0]);
+    t[1] = s * (tr + two_mu * g[1][1]);
+    t[2] = s * (tr + two_mu * g[2][2]);
+    t[3] = s * (mu * (g[0][1] + g[1][0]));
+    t[4] = s * (mu * (g[0][2] + g[2][0]));
+    t[5] = s * (mu * (g[1][2] + g[2][1]));
+}
+
 // The weighted stress at point (a, b, c): t_ik = (ds / 2) w_a w_b w_c sigma_ik(grad_r u).
 template <int P, class Real, class Coef = Real>
 VOXWAVE_HD_INLINE void sem_point_stress(const Coef* __restrict d, const Coef* __restrict w, Real lambda, Real mu,
@@ -60,17 +73,14 @@ VOXWAVE_HD_INLINE void sem_point_stress(const Coef* __restrict d, const Coef* __
         g[i][2] = gz;
     }
     const int q = a + N * (b + N * c);
-    const Coef s = half_ds * w[a] * w[b] * w[c];
-    const Real tr = lambda * (g[0][0] + g[1][1] + g[2][2]), two_mu = mu + mu;
-    const Real s01 = s * (mu * (g[0][1] + g[1][0]));
-    const Real s02 = s * (mu * (g[0][2] + g[2][0]));
-    const Real s12 = s * (mu * (g[1][2] + g[2][1]));
-    t[0 * N3 + q] = s * (tr + two_mu * g[0][0]);
-    t[4 * N3 + q] = s * (tr + two_mu * g[1][1]);
-    t[8 * N3 + q] = s * (tr + two_mu * g[2][2]);
-    t[1 * N3 + q] = t[3 * N3 + q] = s01;
-    t[2 * N3 + q] = t[6 * N3 + q] = s02;
-    t[5 * N3 + q] = t[7 * N3 + q] = s12;
+    Real st[6];
+    sem_weighted_stress<Real, Coef>(g, lambda, mu, half_ds * w[a] * w[b] * w[c], st);
+    t[0 * N3 + q] = st[0];
+    t[4 * N3 + q] = st[1];
+    t[8 * N3 + q] = st[2];
+    t[1 * N3 + q] = t[3 * N3 + q] = st[3];
+    t[2 * N3 + q] = t[6 * N3 + q] = st[4];
+    t[5 * N3 + q] = t[7 * N3 + q] = st[5];
 }
 
 // The force of component i at node (a, b, c) from the weighted stresses of every point:

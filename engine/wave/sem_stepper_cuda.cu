@@ -1,6 +1,7 @@
 // The spectral voxel elements on the GPU (sem_stepper_cuda.hpp states the design): the host side
-// of the column sweep, whose kernel is sem_cell_sweep_kernel.cuh's; the order of the sums at the
-// cells' shared nodes is sem_cell_schedule.hpp's.
+// of the column sweep, whose kernel is sem_cell_sweep_kernel.cuh's (the order of the sums at the
+// cells' shared nodes is sem_cell_schedule.hpp's), and of the element-parallel scatter, whose
+// kernels are sem_scatter_kernel.cuh's; sem_step_schedule.hpp chooses between them.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -18,6 +19,8 @@
 #include "wave/sem_cell_sweep_kernel.cuh"
 #include "wave/sem_mesh.hpp"
 #include "wave/sem_pml_correction_cuda.cuh"
+#include "wave/sem_scatter_kernel.cuh"
+#include "wave/sem_step_schedule.hpp"
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/update_coefficients.hpp"
 #include "wave/wavelet.hpp"
@@ -66,11 +69,12 @@ struct EngineBase {
     virtual std::size_t device_bytes() const = 0;
     virtual int cell_planes() const = 0;
     virtual int cell_width() const = 0;
+    virtual SemCudaSchedule schedule() const = 0;
 };
 
 template <class Real>
 struct Engine final : EngineBase {
-    Engine(const WaveProblem& p, int cell_planes) : p_(p) {
+    Engine(const WaveProblem& p, int cell_planes, SemCudaSchedule schedule) : p_(p) {
         const SemMesh mesh = sem_mesh(p.grid, p.order);
         nn_ = mesh.node_count();
         shape_ = {p.grid.n[0], p.grid.n[1], p.grid.n[2], mesh.n[0], mesh.n[1], (unsigned long long)nn_};
@@ -84,9 +88,17 @@ struct Engine final : EngineBase {
         cells_grid_ = sem_cell_grid(p.grid, width, cell_planes);
         const std::vector<unsigned char> solid = sem_cell_solid(p.grid, cells_grid_);
         const SemCellLaunches launches = sem_cell_launches(cells_grid_, solid);
-        cell_begin_ = launches.begin;
-        cells_ = DeviceBuffer<unsigned>(launches.cells);
-        cell_solid_ = DeviceBuffer<unsigned char>(solid);
+        std::vector<unsigned> elements;  // the solid elements, x-fastest
+        for (std::size_t e = 0; e < p.grid.element_count(); ++e)
+            if (p.grid.ids[e] != kVoidId) elements.push_back(unsigned(e));
+        schedule_ = resolve_sem_cuda_schedule(schedule, elements.size(), device_sms());
+        if (schedule_ == SemCudaSchedule::Scatter) {
+            elements_ = DeviceBuffer<unsigned>(elements);
+        } else {
+            cell_begin_ = launches.begin;
+            cells_ = DeviceBuffer<unsigned>(launches.cells);
+            cell_solid_ = DeviceBuffer<unsigned char>(solid);
+        }
         ids_ = DeviceBuffer<unsigned char>(p.grid.ids);
         std::vector<Real> lam(256, Real(0)), mu(256, Real(0));
         for (std::size_t m = 0; m < p.materials.size(); ++m) {
@@ -138,13 +150,17 @@ struct Engine final : EngineBase {
         return order == 2 ? kCellsPerBlock<2> : (order == 3 ? kCellsPerBlock<3> : kCellsPerBlock<4>);
     }
 
-    // Element planes a cell of `width` elements along x (sem_cell_planes_for): whole waves of
-    // blocks at the sweep's occupancy, which its registers set (kSweepBlocksPerSm).
-    static int automatic_cell_planes(const VoxelGrid& g, int width, int blocks_per_sm) {
+    static int device_sms() {
         int device = 0, sms = 0;
         VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
         VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        return sem_cell_planes_for(g, width, (long long)std::max(sms, 1) * std::max(blocks_per_sm, 1));
+        return std::max(sms, 1);
+    }
+
+    // Element planes a cell of `width` elements along x (sem_cell_planes_for): whole waves of
+    // blocks at the sweep's occupancy, which its registers set (kSweepBlocksPerSm).
+    static int automatic_cell_planes(const VoxelGrid& g, int width, int blocks_per_sm) {
+        return sem_cell_planes_for(g, width, (long long)device_sms() * std::max(blocks_per_sm, 1));
     }
 
     // Blocks of the undamped update sweep that an SM holds at once.
@@ -201,6 +217,52 @@ struct Engine final : EngineBase {
         }
     }
 
+    // The scatter's step (sem_scatter_kernel.cuh). Update: f += K w over every solid element, then
+    // u_next = u+ from f at every node (f back to zero); otherwise f += K u (u_prev unused, f
+    // zero before).
+    template <int P>
+    void scatter_elements(const Real* u, const Real* up, bool damped, Real b, Real* f) const {
+        const unsigned count = unsigned(elements_.size());
+        if (count == 0) return;
+        constexpr int E = kScatterElementsPerBlock<P>, threads = kScatterElementThreads<P>;
+        const unsigned blocks = (count + E - 1) / E;
+        const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
+        if (damped)
+            sem_element_scatter<P, Real, true><<<blocks, threads>>>(
+                elements_.get(), count, ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, half_ds, u, up, keep, b, f);
+        else
+            sem_element_scatter<P, Real, false><<<blocks, threads>>>(
+                elements_.get(), count, ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, half_ds, u, up, keep, b, f);
+        VOXWAVE_CUDA_CHECK_LAUNCH("sem_element_scatter");
+    }
+    template <bool Update>
+    void scatter_launches(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next) const {
+        switch (p_.order) {
+            case 2:
+                scatter_elements<2>(u, up, damped, b, f);
+                break;
+            case 3:
+                scatter_elements<3>(u, up, damped, b, f);
+                break;
+            default:
+                scatter_elements<4>(u, up, damped, b, f);
+        }
+        if constexpr (Update) {
+            const unsigned blocks = unsigned((nn_ + kScatterNodeThreads - 1) / kScatterNodeThreads);
+            sem_scatter_update<Real><<<blocks, kScatterNodeThreads>>>(nn_, u, up, f, u_next, factors_);
+            VOXWAVE_CUDA_CHECK_LAUNCH("sem_scatter_update");
+        }
+    }
+
+    // The step's product and update by the schedule chosen; u_next = u+.
+    template <bool Update>
+    void product(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next) const {
+        if (schedule_ == SemCudaSchedule::Scatter)
+            scatter_launches<Update>(u, up, damped, b, f, u_next);
+        else
+            colour_launches<Update>(u, up, damped, b, f, u_next);
+    }
+
     // The layer's passes on the sweep's u+ (sem_pml_correction_cuda.cuh), before the sources.
     void correct_pml() {
         const bool uniform_h = factors_.inv_one_plus_h == nullptr;
@@ -210,7 +272,7 @@ struct Engine final : EngineBase {
     }
 
     void step(std::int64_t n) {
-        colour_launches<true>(u_.get(), up_.get(), beta_over_dt_ != Real(0), beta_over_dt_, f_.get(), un_.get());
+        product<true>(u_.get(), up_.get(), beta_over_dt_ != Real(0), beta_over_dt_, f_.get(), un_.get());
         if (pml_) correct_pml();
         const double t = double(n) * p_.dt;
         SourceBatch batch{};
@@ -221,7 +283,7 @@ struct Engine final : EngineBase {
             batch.count = 0;
         };
         for (const auto& s : p_.sources) {
-            const double wv = evaluate_wavelet(s.wavelet, t);
+            const double wv = evaluate_wavelet(s.wavelet, t - s.time_shift);
             if (wv == 0.0) continue;
             batch.node[batch.count] = s.node;
             for (int c = 0; c < 3; ++c) batch.force[batch.count][c] = s.force[c] * wv;
@@ -272,19 +334,20 @@ struct Engine final : EngineBase {
         if (v.size() != 3 * nn_) throw RuntimeError("stiffness_times: wrong vector size");
         DeviceBuffer<Real> in(std::vector<Real>(v.begin(), v.end()));
         auto out = DeviceBuffer<Real>::zeros(3 * nn_);
-        colour_launches<false>(in.get(), nullptr, false, Real(0), out.get(), nullptr);
+        product<false>(in.get(), nullptr, false, Real(0), out.get(), nullptr);
         const std::vector<Real> h = out.download();
         return std::vector<double>(h.begin(), h.end());
     }
 
     std::size_t device_bytes() const override {
         return u_.bytes() + up_.bytes() + un_.bytes() + f_.bytes() + a_.bytes() + ih_.bytes() + mh_.bytes() +
-               cells_.bytes() + cell_solid_.bytes() + ids_.bytes() + receivers_.bytes() +
+               cells_.bytes() + cell_solid_.bytes() + elements_.bytes() + ids_.bytes() + receivers_.bytes() +
                (pml_ ? pml_->device_bytes() : 0);
     }
 
     int cell_planes() const override { return cells_grid_.planes; }
     int cell_width() const override { return cells_grid_.width; }
+    SemCudaSchedule schedule() const override { return schedule_; }
 
     const WaveProblem& p_;
     std::size_t nn_ = 0;
@@ -292,13 +355,14 @@ struct Engine final : EngineBase {
     GridShape shape_{};
     SemCellGrid cells_grid_{};
     SemTables<Real> tab_{};
-    DeviceBuffer<unsigned> cells_;
+    DeviceBuffer<unsigned> cells_, elements_;  // the sweep's cells by colour; the scatter's solid elements
     DeviceBuffer<unsigned char> ids_, cell_solid_;
     DeviceBuffer<Real> lambda_, mu_, a_, ih_, mh_, u_, up_, un_, f_;
     DeviceBuffer<unsigned long long> receivers_;
     std::vector<Real> host_a_, host_ih_;
     UpdateFactors<Real> factors_{};
     Real beta_over_dt_ = 0;
+    SemCudaSchedule schedule_ = SemCudaSchedule::Sweep;
     HaloExchange* exchange_ = nullptr;                       // a subdomain's ghost exchange (null: one process)
     std::unique_ptr<cuda::SemPmlCorrectionCuda<Real>> pml_;  // with a PML face
 };
@@ -310,7 +374,8 @@ struct SemCudaTimeStepper::Impl {
     std::string device;
 };
 
-SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device, int cell_planes)
+SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device, int cell_planes,
+                                       SemCudaSchedule schedule)
     : impl_(std::make_unique<Impl>()) {
     assert_run_rules(problem);
     if (problem.method != Method::Sem) throw std::logic_error("SemCudaTimeStepper: the problem is not a sem problem");
@@ -327,9 +392,9 @@ SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device, i
                          "the sem model needs " + std::to_string(need >> 20) + " MiB of GPU memory, the device has " +
                              std::to_string(free_bytes >> 20) + " MiB free");
     if (problem.precision == Precision::Fp64)
-        impl_->engine = std::make_unique<Engine<double>>(problem, cell_planes);
+        impl_->engine = std::make_unique<Engine<double>>(problem, cell_planes, schedule);
     else
-        impl_->engine = std::make_unique<Engine<float>>(problem, cell_planes);
+        impl_->engine = std::make_unique<Engine<float>>(problem, cell_planes, schedule);
 }
 
 SemCudaTimeStepper::~SemCudaTimeStepper() = default;
@@ -358,6 +423,7 @@ std::size_t SemCudaTimeStepper::device_bytes() const { return impl_->engine->dev
 std::string SemCudaTimeStepper::device_name() const { return impl_->device; }
 int SemCudaTimeStepper::cell_planes() const { return impl_->engine->cell_planes(); }
 int SemCudaTimeStepper::cell_width() const { return impl_->engine->cell_width(); }
+SemCudaSchedule SemCudaTimeStepper::schedule() const { return impl_->engine->schedule(); }
 
 void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, int device, HaloExchange* exchange) {
     const auto t0 = std::chrono::steady_clock::now();

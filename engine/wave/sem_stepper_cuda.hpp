@@ -18,6 +18,15 @@
 // the CPU stepper is the oracle (the sums at shared nodes run in colour order, not the CPU's
 // element order: equal to rounding).
 //
+// On small models the step runs element-parallel instead (the scatter, sem_scatter_kernel.cuh;
+// sem_step_schedule.hpp chooses, by the solid elements an SM): one launch over every solid
+// element, (p + 1)^2 threads an element (one a GLL line along each axis), adds K_e w_e into the
+// force buffer f (atomics at the nodes an element shares, a plain store at its inner ones), and
+// one thread a node then applies the same update from f into the third state buffer and clears
+// f. The PML passes, the sources, the receivers and the ghost exchange follow as after the sweep.
+// The atomics' order at shared nodes varies from run to run: equal to rounding, not bitwise
+// repeatable.
+//
 // No CUDA types here (a build without CUDA refuses every entry point from without_cuda.cpp).
 #pragma once
 
@@ -30,6 +39,7 @@
 #include "core/progress.hpp"
 #include "scene/result.hpp"
 #include "wave/halo_exchange.hpp"
+#include "wave/sem_step_schedule.hpp"
 #include "wave/time_stepper_cuda.hpp"
 #include "wave/wave_problem.hpp"
 
@@ -39,10 +49,12 @@ class SemCudaTimeStepper {
 public:
     // problem.method must be sem. device: index into cuda_devices(), -1 the first. cell_planes:
     // element planes a cell (sem_cell_schedule.hpp), 0 to choose them from the model and the
-    // device; the results agree to rounding whatever the choice. Throws
+    // device; schedule: the column sweep, the element-parallel scatter or the automatic choice
+    // (sem_step_schedule.hpp); the results agree to rounding whatever the choice. Throws
     // InputError("", "backend", ...) without a device, InputError("", "grid", ...) when the
     // model does not fit in the device's free memory.
-    explicit SemCudaTimeStepper(const WaveProblem& problem, int device = -1, int cell_planes = 0);
+    explicit SemCudaTimeStepper(const WaveProblem& problem, int device = -1, int cell_planes = 0,
+                                SemCudaSchedule schedule = SemCudaSchedule::Auto);
     ~SemCudaTimeStepper();
     SemCudaTimeStepper(const SemCudaTimeStepper&) = delete;
     SemCudaTimeStepper& operator=(const SemCudaTimeStepper&) = delete;
@@ -67,8 +79,9 @@ public:
     CudaStepTiming time_steps(std::int64_t n0, std::int64_t steps);
     std::size_t device_bytes() const;
     std::string device_name() const;
-    int cell_planes() const;  // element planes a cell, as chosen
-    int cell_width() const;   // elements a cell along x
+    int cell_planes() const;           // element planes a cell, as chosen
+    int cell_width() const;            // elements a cell along x
+    SemCudaSchedule schedule() const;  // the schedule the step runs (never Auto)
 
 private:
     struct Impl;

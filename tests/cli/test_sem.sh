@@ -32,6 +32,7 @@ fi
 "$CLI" run "$WORK/sem_pml.json" --out "$out" "${fast[@]}" 2>"$WORK/err" || fail "sem run with a PML failed: $(cat "$WORK/err")"
 expect_error bench-sem5 1 "^voxwave-cli: error: --methods: unknown method 'sem5'" "" -- bench-accuracy --methods sem5 --divisions 1 -q
 expect_error bench-sem-cells 1 "^voxwave-cli: error: --cell-planes: must be in 0\.\.400$" "" -- bench-sem --backend cpu --cell-planes -1
+expect_error bench-sem-schedule 1 "^voxwave-cli: error: --schedule: unknown schedule 'colours' \\(sweep, scatter or auto\\)$" "" -- bench-sem --backend cpu --schedule colours
 expect_error bench-sem-pml 1 "^voxwave-cli: error: --pml-cells: must be at least 0 and less than half of --elements$" "" -- bench-sem --backend cpu --elements 8 --pml-cells 4
 "$CLI" run "$WORK/sem_sponge.json" --out "$out" "${fast[@]}" 2>"$WORK/err" || fail "sem run failed: $(cat "$WORK/err")"
 $PY - "$out" <<'PYEOF' || fail "sem result"

@@ -67,12 +67,15 @@ TEST_P(SemCuda, ProductEqualsCpu) {
         validate_scene(s, "sem");
         const WaveProblem p = build_wave_problem(s, "sem");
         const std::vector<double> v = random_vector(3 * p.node_count(), 5);
-        const std::vector<double> gpu = SemCudaTimeStepper(p).stiffness_times(v);
         const std::vector<double> cpu = pr == Precision::Fp64 ? SemTimeStepperCpu<double>(p).stiffness_times(v)
                                                               : SemTimeStepperCpu<float>(p).stiffness_times(v);
         const double scale = max_abs(cpu), tol = pr == Precision::Fp64 ? 1e-12 : 1e-5;
         ASSERT_GT(scale, 0);
-        for (std::size_t i = 0; i < cpu.size(); ++i) ASSERT_NEAR(gpu[i], cpu[i], tol * scale) << i;
+        for (SemCudaSchedule schedule : {SemCudaSchedule::Sweep, SemCudaSchedule::Scatter}) {
+            SCOPED_TRACE(to_string(schedule));
+            const std::vector<double> gpu = SemCudaTimeStepper(p, -1, 0, schedule).stiffness_times(v);
+            for (std::size_t i = 0; i < cpu.size(); ++i) ASSERT_NEAR(gpu[i], cpu[i], tol * scale) << i;
+        }
     }
 }
 
@@ -108,7 +111,8 @@ TEST_P(SemCuda, TracesAndStateEqualCpu) {
 
 TEST_P(SemCuda, UndampedWithoutSpongeEqualsCpu) {
     // No sponge and no damping: the fused step takes h as one number and never reads u- for the
-    // operand (the other cases have both).
+    // operand (the other cases have both). The column sweep (small models run the scatter
+    // otherwise, test_sem_scatter_cuda.cpp's case).
     REQUIRE_CUDA();
     Scene s = sem_scene(GetParam(), Precision::Fp64, 200);
     s.boundary.absorbing.faces.clear();
@@ -117,7 +121,7 @@ TEST_P(SemCuda, UndampedWithoutSpongeEqualsCpu) {
     WaveProblem p = build_wave_problem(s, "sem");
     ASSERT_EQ(p.rayleigh.beta, 0.0);
     SemTimeStepperCpu<double> cpu(p);
-    SemCudaTimeStepper gpu(p);
+    SemCudaTimeStepper gpu(p, -1, 0, SemCudaSchedule::Sweep);
     for (int n = 0; n < 200; ++n) cpu.step(n);
     gpu.advance(0, 200);
     const auto uc = cpu.displacement(), ug = gpu.displacement(), pc = cpu.previous_displacement(),
@@ -131,7 +135,8 @@ TEST_P(SemCuda, UndampedWithoutSpongeEqualsCpu) {
 }
 
 TEST_P(SemCuda, EveryCellHeightEqualsCpu) {
-    // The cells' element planes only move sums between registers and the partial-force buffer:
+    // The column sweep (forced: the model is small enough for the automatic scatter). The cells'
+    // element planes only move sums between registers and the partial-force buffer:
     // the product and a damped, sponged run with the source firing agree with the CPU whatever
     // they are, in FP64 and FP32.
     REQUIRE_CUDA();
@@ -160,7 +165,7 @@ TEST_P(SemCuda, EveryCellHeightEqualsCpu) {
         ASSERT_GT(us, 0);
         for (int planes : {1, 3, 4, 9}) {
             SCOPED_TRACE(planes);
-            SemCudaTimeStepper gpu(p, -1, planes);
+            SemCudaTimeStepper gpu(p, -1, planes, SemCudaSchedule::Sweep);
             EXPECT_EQ(gpu.cell_planes(), planes);
             const std::vector<double> kg = gpu.stiffness_times(v);
             for (std::size_t i = 0; i < ku.size(); ++i) ASSERT_NEAR(kg[i], ku[i], tol * ks) << i;

@@ -1,0 +1,228 @@
+// The kernels of the element-parallel ("scatter") CUDA SEM step (sem_stepper_cuda.hpp states the
+// design, sem_step_schedule.hpp when it runs instead of the column sweep), in a header of their
+// own so that test_sem_scatter_emulated.cpp can run these very kernel bodies on the CPU (a thread a
+// CUDA thread, a barrier for __syncthreads, a lock for atomicAdd) against the CPU stepper.
+//
+// Two launches a step instead of the sweep's eight colours: one block takes 5 to 14 solid elements
+// of the whole model at once, (p + 1)^2 threads an element, and adds the element forces K_e w_e
+// into a force buffer f (atomics at the element's face, edge and corner nodes, a plain store at
+// its inner nodes, which no other element touches); then one thread a node applies the
+// central-difference update from the complete force and clears f for the next step. Why: the
+// sweep's colour launches each run a z sweep of cells whose element planes follow one another, so
+// its step costs about 8 x (planes + 1/4) element-plane latencies however few cells a colour has;
+// a small model cannot fill the device with them, and this step's work is spread over every
+// element at once. The element arithmetic is sem_element_kernel.hpp's sum-factorised form (Hooke's
+// law its sem_weighted_stress), the update central_difference.hpp's, as the CPU stepper's.
+#pragma once
+
+#include <cstddef>
+
+#include "core/host_device.hpp"
+#include "model/voxel_grid.hpp"
+#include "wave/central_difference.hpp"
+#include "wave/sem_cell_sweep_kernel.cuh"
+#include "wave/sem_element_kernel.hpp"
+
+namespace voxwave::sem_cuda {
+
+// Elements a block of the element kernel, (P + 1)^2 threads an element (one a GLL line along each
+// axis): 126, 128 and 125 threads.
+template <int P>
+constexpr int kScatterElementsPerBlock = P == 2 ? 14 : (P == 3 ? 8 : 5);
+template <int P>
+constexpr int kScatterElementThreads = kScatterElementsPerBlock<P>*(P + 1) * (P + 1);
+constexpr int kScatterNodeThreads = 256;
+
+// f += K_e w_e over the `count` solid elements of `elements` (x-fastest element indices), w = keep u
+// - b u_prev (Damped) or u. f must hold zero at every node before the launch (the update kernel
+// leaves it so).
+//
+// Thread (s, t) of element e owns three GLL lines of the element: the x line (m, s, t), the y line
+// (s, m, t) and the z line (s, t, m), m = 0 .. P. Each product with D along a line is then P + 1
+// values in and P + 1 out with D's entries at compile-time indices (the kernel's parameter bank),
+// so the element's data crosses shared memory about 44 times a point and D never does (one
+// thread a point reads a row of D and P + 1 neighbours for each of the 18 products of its point):
+//   1. the x line's w from global memory into registers and shared memory (sw), its x gradient
+//      in registers;
+//   2. the y and z gradients along the y and z lines, from sw into sg;
+//   3. at each point of the x line Hooke's law (sem_weighted_stress) on the gradient; t_i0 stays
+//      in registers for the x part of the force, t_01, t_11, t_12, t_02, t_22 go into sg (the
+//      point's gradient, read just before by the same thread);
+//   4. the y part of the force along the y lines into sw, then the z part along the z lines
+//      added to it;
+//   5. the x line's complete force, x part plus sw, into f: an atomic add at the element's face,
+//      edge and corner nodes, a plain store at its inner ones (no other element has them).
+template <int P, class Real, bool Damped>
+__global__ void __launch_bounds__(kScatterElementThreads<P>)
+    sem_element_scatter(const unsigned* __restrict elements, unsigned count, const unsigned char* __restrict ids,
+                        const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
+                        Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, Real keep, Real b,
+                        Real* __restrict f) {
+    constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>;
+    __shared__ Real sw[E][3][N3];  // w, then the y and z parts of the force
+    __shared__ Real sg[E][6][N3];  // the y and z gradients, then t_01, t_11, t_12, t_02, t_22
+    __shared__ Real sweight[N];    // indexed by the thread's own s and t
+    if (threadIdx.x < N) sweight[threadIdx.x] = tab.w[threadIdx.x];
+    const int e = int(threadIdx.x) / NN, r = int(threadIdx.x) - e * NN, s = r % N, t = r / N;
+    const std::size_t q = std::size_t(blockIdx.x) * E + std::size_t(e), nn = g.nn;
+    const bool live = q < count;
+    std::size_t line = 0;  // the node of the x line's m = 0
+    unsigned char id = kVoidId;
+    if (live) {
+        const unsigned el = elements[q], exy = unsigned(g.ex) * unsigned(g.ey);
+        const unsigned i = el % unsigned(g.ex), j = (el % exy) / unsigned(g.ex), k = el / exy;
+        line = std::size_t(P * i) + std::size_t(g.nx) * (std::size_t(P * j + unsigned(s)) +
+                                                         std::size_t(g.ny) * std::size_t(P * k + unsigned(t)));
+        id = ids[el];
+    }
+    Real gx[3][N];
+    if (live) {
+#pragma unroll
+        for (int comp = 0; comp < 3; ++comp) {
+            Real wl[N];
+#pragma unroll
+            for (int m = 0; m < N; ++m) {
+                const Real v = __ldg(u + comp * nn + line + m);
+                wl[m] = Damped ? damped_operand(v, __ldg(u_prev + comp * nn + line + m), keep, b) : v;
+                sw[e][comp][m + N * r] = wl[m];
+            }
+#pragma unroll
+            for (int a = 0; a < N; ++a) {
+                Real acc{};
+#pragma unroll
+                for (int m = 0; m < N; ++m) acc += tab.d[a * N + m] * wl[m];
+                gx[comp][a] = acc;
+            }
+        }
+    }
+    __syncthreads();
+    if (live) {
+#pragma unroll
+        for (int comp = 0; comp < 3; ++comp) {
+            Real ly[N], lz[N];
+#pragma unroll
+            for (int m = 0; m < N; ++m) {
+                ly[m] = sw[e][comp][s + N * (m + N * t)];
+                lz[m] = sw[e][comp][r + NN * m];
+            }
+#pragma unroll
+            for (int a = 0; a < N; ++a) {
+                Real ay{}, az{};
+#pragma unroll
+                for (int m = 0; m < N; ++m) {
+                    ay += tab.d[a * N + m] * ly[m];
+                    az += tab.d[a * N + m] * lz[m];
+                }
+                sg[e][comp][s + N * (a + N * t)] = ay;
+                sg[e][3 + comp][r + NN * a] = az;
+            }
+        }
+    }
+    __syncthreads();
+    Real fx[3][N];
+    if (live) {
+        const Real lam = __ldg(lambda + id), mu_e = __ldg(mu + id), hst = half_ds * sweight[s] * sweight[t];
+        Real tx[3][N];  // t_00, t_10, t_20 along the x line
+#pragma unroll
+        for (int m = 0; m < N; ++m) {
+            const int p = m + N * r;
+            Real gr[3][3], st[6];
+#pragma unroll
+            for (int comp = 0; comp < 3; ++comp) {
+                gr[comp][0] = gx[comp][m];
+                gr[comp][1] = sg[e][comp][p];
+                gr[comp][2] = sg[e][3 + comp][p];
+            }
+            sem_weighted_stress<Real>(gr, lam, mu_e, hst * tab.w[m], st);
+            tx[0][m] = st[0];
+            tx[1][m] = st[3];
+            tx[2][m] = st[4];
+            sg[e][0][p] = st[3];
+            sg[e][1][p] = st[1];
+            sg[e][2][p] = st[5];
+            sg[e][3][p] = st[4];
+            sg[e][4][p] = st[2];
+        }
+#pragma unroll
+        for (int comp = 0; comp < 3; ++comp)
+#pragma unroll
+            for (int a = 0; a < N; ++a) {
+                Real acc{};
+#pragma unroll
+                for (int m = 0; m < N; ++m) acc += tab.d[m * N + a] * tx[comp][m];
+                fx[comp][a] = acc;
+            }
+    }
+    __syncthreads();
+    // The y part: t_i1 is t_01, t_11, t_12 (sg[0], sg[1], sg[2]).
+    if (live) {
+#pragma unroll
+        for (int comp = 0; comp < 3; ++comp) {
+            Real ly[N];
+#pragma unroll
+            for (int m = 0; m < N; ++m) ly[m] = sg[e][comp][s + N * (m + N * t)];
+#pragma unroll
+            for (int a = 0; a < N; ++a) {
+                Real acc{};
+#pragma unroll
+                for (int m = 0; m < N; ++m) acc += tab.d[m * N + a] * ly[m];
+                sw[e][comp][s + N * (a + N * t)] = acc;
+            }
+        }
+    }
+    __syncthreads();
+    // The z part: t_i2 is t_02, t_12, t_22 (sg[3], sg[2], sg[4]).
+    if (live) {
+#pragma unroll
+        for (int comp = 0; comp < 3; ++comp) {
+            const int slot = comp == 0 ? 3 : (comp == 1 ? 2 : 4);
+            Real lz[N];
+#pragma unroll
+            for (int m = 0; m < N; ++m) lz[m] = sg[e][slot][r + NN * m];
+#pragma unroll
+            for (int a = 0; a < N; ++a) {
+                Real acc{};
+#pragma unroll
+                for (int m = 0; m < N; ++m) acc += tab.d[m * N + a] * lz[m];
+                sw[e][comp][r + NN * a] += acc;
+            }
+        }
+    }
+    __syncthreads();
+    if (!live) return;
+    const bool inner_line = s > 0 && s < P && t > 0 && t < P;
+#pragma unroll
+    for (int m = 0; m < N; ++m) {
+        const bool inner = inner_line && m > 0 && m < P;
+#pragma unroll
+        for (int comp = 0; comp < 3; ++comp) {
+            const Real force = fx[comp][m] + sw[e][comp][m + N * r];
+            if (inner)
+                f[comp * nn + line + m] = force;
+            else
+                atomicAdd(f + comp * nn + line + m, force);
+        }
+    }
+}
+
+// u_next = u+ at every node from the complete force f (central_difference_node with the sweep's
+// factors: dt^2/m, zero at held and massless nodes, so those keep the scheme's extrapolation of a
+// zero state), and f back to zero for the next step's element kernel.
+template <class Real>
+__global__ void __launch_bounds__(kScatterNodeThreads)
+    sem_scatter_update(unsigned long long nn, const Real* __restrict u, const Real* __restrict u_prev,
+                       Real* __restrict f, Real* __restrict u_next, UpdateFactors<Real> upd) {
+    const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (n >= nn) return;
+    const Real am = upd.dt2_inv_mass[n];
+    const bool sponge = upd.inv_one_plus_h != nullptr;
+    const Real ih = sponge ? upd.inv_one_plus_h[n] : upd.uniform_ih, mh = sponge ? upd.one_minus_h[n] : upd.uniform_mh;
+    for (int comp = 0; comp < 3; ++comp) {
+        const std::size_t x = std::size_t(comp) * nn + n;
+        const Real force = f[x];
+        f[x] = Real(0);
+        u_next[x] = central_difference_node(u[x], u_prev[x], am * force, mh, ih);
+    }
+}
+
+}  // namespace voxwave::sem_cuda

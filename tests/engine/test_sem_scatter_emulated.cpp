@@ -1,0 +1,219 @@
+// The element-parallel CUDA SEM step (sem_scatter_kernel.cuh) checked on the CPU, so that a build
+// without a GPU still proves it: the kernels' own bodies run with the host emulation of
+// cuda_host_emulation.hpp (a std::thread a CUDA thread, a barrier for __syncthreads, a lock for
+// atomicAdd), the element kernel over the solid elements and then the node kernel, with
+// sem_stepper_cuda.cu's buffer rotation, step by step against the CPU stepper (the oracle) on a
+// model with voids (a whole void element column and voids between solid elements), two
+// materials, a fixed face, a sponge and Rayleigh damping: K u, and three damped steps, p = 2, 3, 4,
+// FP64 to 1e-12 and FP32 to 1e-5. Also that the force buffer is zero again after each step (the
+// next step's element kernel adds into it) and the automatic schedule rule.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "scene/scene_io.hpp"
+#include "scene_builders.hpp"
+#include "sem_test_state.hpp"
+#include "wave/sem_mesh.hpp"
+#include "wave/sem_step_schedule.hpp"
+#include "wave/sem_stepper_cpu.hpp"
+#include "wave/update_coefficients.hpp"
+#include "wave/wave_problem.hpp"
+
+#include "cuda_host_emulation.hpp"
+
+#define __global__
+#define __launch_bounds__(...)
+#define __shared__ static
+#include "wave/sem_scatter_kernel.cuh"  // the sweep kernel it includes carries #pragma unroll
+#undef __shared__
+#undef __launch_bounds__
+#undef __global__
+
+using namespace voxwave;
+using namespace voxwave::testing;
+
+namespace {
+
+constexpr double kDs = 0.004;
+
+// 5 x 4 x 3 elements: steel in concrete, a void column through the whole height (its nodes
+// touched by no solid element stay held), a void element between solid ones, the fixed x- face,
+// a sponge on z+ and Rayleigh damping (damped false: neither, so h is one number and w = u).
+WaveProblem scatter_problem(int order, bool damped) {
+    Scene s = block_scene(5, 4, 3, kDs);
+    s.materials.push_back(steel());
+    s.shapes.push_back({"steel", BoxShape{{kDs, 0.0, 0.0}, {3 * kDs, 2 * kDs, 2 * kDs}}});
+    s.shapes.push_back({"void", BoxShape{{4 * kDs, 3 * kDs, 0.0}, {5 * kDs, 4 * kDs, 3 * kDs}}});
+    s.shapes.push_back({"void", BoxShape{{2 * kDs, 2 * kDs, kDs}, {3 * kDs, 3 * kDs, 2 * kDs}}});
+    s.boundary.fixed_faces = {"x-"};
+    if (damped) {
+        s.boundary.absorbing.faces = {"z+"};
+        s.boundary.absorbing.thickness = kDs;
+        s.boundary.absorbing.type = "sponge";
+        s.damping = {"rayleigh", 0.01, 100e3, 200e3};
+    }
+    s.run.method = Method::Sem;
+    s.run.order = order;
+    validate_scene(s, "scatter");
+    return build_wave_problem(s, "scatter");
+}
+
+double max_abs(const std::vector<double>& v) {
+    double m = 0;
+    for (double x : v) m = std::max(m, std::abs(x));
+    return m;
+}
+
+// The engine's device arrays, on the host.
+template <class Real>
+struct ScatterArrays {
+    std::vector<unsigned> elements;
+    std::vector<Real> lambda, mu;
+    UpdateCoefficients<Real> c;
+    sem_cuda::SemTables<Real> tab{};
+    sem_cuda::GridShape g{};
+    sem_cuda::UpdateFactors<Real> upd{};
+
+    ScatterArrays(const WaveProblem& prob, const SemMesh& mesh) : c(update_coefficients<Real>(prob)) {
+        for (std::size_t e = 0; e < prob.grid.element_count(); ++e)
+            if (prob.grid.ids[e] != kVoidId) elements.push_back(unsigned(e));
+        lambda.assign(256, Real(0));
+        mu.assign(256, Real(0));
+        for (std::size_t m = 0; m < prob.materials.size(); ++m) {
+            lambda[m + 1] = Real(prob.materials[m].lame_lambda());
+            mu[m + 1] = Real(prob.materials[m].shear_modulus());
+        }
+        const int n1 = prob.order + 1;
+        for (int i = 0; i < n1 * n1; ++i) tab.d[i] = Real(mesh.gll.d[i]);
+        for (int i = 0; i < n1; ++i) tab.w[i] = Real(mesh.gll.w[i]);
+        g = {prob.grid.n[0], prob.grid.n[1], prob.grid.n[2], mesh.n[0], mesh.n[1], mesh.node_count()};
+        // Without a sponge the engine passes h as one number (no per-node factors).
+        const bool sponge = !prob.boundary.node_damping.empty();
+        upd = {c.dt2_inv_mass.data(), sponge ? c.inv_one_plus_h.data() : nullptr, c.one_minus_h.data(),
+               c.inv_one_plus_h.front(), c.one_minus_h.front()};
+    }
+};
+
+// The element kernel's launch, emulated: f += K w over the solid elements.
+template <int P, class Real, bool Damped>
+void emulated_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr, const std::vector<Real>& u,
+                       const std::vector<Real>& up, Real b, std::vector<Real>& f) {
+    using namespace sem_cuda;
+    constexpr int E = kScatterElementsPerBlock<P>;
+    const unsigned count = unsigned(arr.elements.size());
+    const Real half_ds = Real(0.5 * prob.grid.spacing);
+    run_emulated_blocks(kScatterElementThreads<P>, (count + E - 1) / E, [&](std::size_t block) {
+        blockIdx.x = unsigned(block);
+        sem_element_scatter<P, Real, Damped>(arr.elements.data(), count, prob.grid.ids.data(), arr.lambda.data(),
+                                             arr.mu.data(), arr.tab, arr.g, half_ds, u.data(), up.data(), Real(1) + b,
+                                             b, f.data());
+    });
+}
+
+// The node kernel's launch, emulated (no barrier: each thread its own node).
+template <class Real>
+void emulated_update(const ScatterArrays<Real>& arr, const std::vector<Real>& u, const std::vector<Real>& up,
+                     std::vector<Real>& f, std::vector<Real>& un) {
+    using namespace sem_cuda;
+    blockDim.x = kScatterNodeThreads;
+    const std::size_t nn = arr.g.nn, blocks = (nn + kScatterNodeThreads - 1) / kScatterNodeThreads;
+    for (std::size_t k = 0; k < blocks; ++k)
+        for (int t = 0; t < kScatterNodeThreads; ++t) {
+            blockIdx.x = unsigned(k);
+            threadIdx.x = unsigned(t);
+            sem_scatter_update<Real>(nn, u.data(), up.data(), f.data(), un.data(), arr.upd);
+        }
+}
+
+template <int P, class Real>
+void scatter_equals_cpu_stepper(bool damped, double tol) {
+    SCOPED_TRACE(::testing::Message() << "p " << P << (damped ? ", damped, sponge" : "")
+                                      << (sizeof(Real) == 8 ? ", fp64" : ", fp32"));
+    const WaveProblem prob = scatter_problem(P, damped);
+    ASSERT_EQ(prob.rayleigh.beta > 0, damped);
+    const SemMesh mesh = sem_mesh(prob.grid, P);
+    const std::size_t nn = mesh.node_count();
+    const ScatterArrays<Real> arr(prob, mesh);
+    ASSERT_LT(arr.elements.size(), prob.grid.element_count());  // the voids have no block
+    std::vector<double> u0, up0;
+    random_sem_state(nn, 21, u0, up0);
+    SemTimeStepperCpu<Real> cpu(prob);
+    cpu.set_state(up0, u0);  // held and void-only nodes at rest, as a run reaches them
+    const std::vector<double> ud = cpu.displacement(), upd = cpu.previous_displacement();
+    std::vector<Real> u(ud.begin(), ud.end()), up(upd.begin(), upd.end()), f(3 * nn, Real(0)), un(3 * nn, Real(0));
+
+    // K u: the element kernel alone on a zero buffer (stiffness_times).
+    emulated_elements<P, Real, false>(prob, arr, u, up, Real(0), f);
+    const std::vector<double> ku = cpu.stiffness_times(ud);
+    const double ks = max_abs(ku);
+    ASSERT_GT(ks, 0);
+    for (std::size_t i = 0; i < ku.size(); ++i) ASSERT_NEAR(double(f[i]), ku[i], tol * ks) << i;
+    std::fill(f.begin(), f.end(), Real(0));
+
+    // Three steps with the engine's rotation: u- <- u, u <- u+ (the sources add nothing at t = 1 s).
+    const Real b = Real(prob.rayleigh.beta / prob.dt);
+    const std::int64_t quiet = std::int64_t(1.0 / prob.dt);
+    for (int step = 0; step < 3; ++step) {
+        SCOPED_TRACE(step);
+        cpu.step(quiet + step);
+        std::fill(un.begin(), un.end(), Real(7));  // every node is written
+        if (damped)
+            emulated_elements<P, Real, true>(prob, arr, u, up, b, f);
+        else
+            emulated_elements<P, Real, false>(prob, arr, u, up, b, f);
+        emulated_update<Real>(arr, u, up, f, un);
+        ASSERT_TRUE(std::all_of(f.begin(), f.end(), [](Real x) { return x == Real(0); }));
+        up.swap(un);
+        u.swap(up);
+        const std::vector<double> want = cpu.displacement(), want_prev = cpu.previous_displacement();
+        const double us = max_abs(want);
+        ASSERT_GT(us, 0);
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            ASSERT_NEAR(double(u[i]), want[i], tol * us) << i;
+            ASSERT_NEAR(double(up[i]), want_prev[i], tol * us) << i;
+        }
+    }
+}
+
+template <int P>
+void scatter_cases() {
+    scatter_equals_cpu_stepper<P, double>(true, 1e-12);
+    scatter_equals_cpu_stepper<P, double>(false, 1e-12);
+    scatter_equals_cpu_stepper<P, float>(true, 1e-5);
+}
+
+class SemScatterEmulated : public ::testing::TestWithParam<int> {};
+
+TEST_P(SemScatterEmulated, CudaKernelBodiesOnTheCpuEqualTheCpuStepper) {
+    switch (GetParam()) {
+        case 2:
+            return scatter_cases<2>();
+        case 3:
+            return scatter_cases<3>();
+        default:
+            return scatter_cases<4>();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Orders, SemScatterEmulated, ::testing::Values(2, 3, 4),
+                         [](const auto& info) { return "p" + std::to_string(info.param); });
+
+// The automatic rule (sem_step_schedule.hpp): the scatter up to kSemScatterElementsPerSm solid
+// elements an SM, the sweep above; a forced schedule is kept; the names parse and print back.
+TEST(SemCudaSchedule, AutomaticRuleAndNames) {
+    // The Stokes runs that reach Err 1e-3 (30^3 elements, 204 an SM of 132) run the scatter.
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 27000, 132), SemCudaSchedule::Scatter);
+    const std::size_t edge = std::size_t(kSemScatterElementsPerSm) * 132;
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge, 132), SemCudaSchedule::Scatter);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge + 132, 132), SemCudaSchedule::Sweep);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge, 66), SemCudaSchedule::Sweep);  // fewer SMs
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Sweep, 27000, 132), SemCudaSchedule::Sweep);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Scatter, 216000, 132), SemCudaSchedule::Scatter);
+    for (SemCudaSchedule s : {SemCudaSchedule::Auto, SemCudaSchedule::Sweep, SemCudaSchedule::Scatter})
+        EXPECT_EQ(parse_sem_cuda_schedule(to_string(s), "--schedule"), s);
+    EXPECT_THROW(parse_sem_cuda_schedule("colours", "--schedule"), InputError);
+}
+
+}  // namespace
