@@ -95,6 +95,7 @@ std::size_t SemCudaTimeStepper::node_count() const { no_cuda(); }
 void SemCudaTimeStepper::set_state(const std::vector<double>&, const std::vector<double>&) { no_cuda(); }
 std::vector<double> SemCudaTimeStepper::displacement() const { no_cuda(); }
 std::vector<double> SemCudaTimeStepper::previous_displacement() const { no_cuda(); }
+std::vector<double> SemCudaTimeStepper::receiver_displacements() const { no_cuda(); }
 void SemCudaTimeStepper::advance(std::int64_t, std::int64_t, std::vector<double>*) { no_cuda(); }
 std::vector<double> SemCudaTimeStepper::stiffness_times(const std::vector<double>&) const { no_cuda(); }
 void SemCudaTimeStepper::set_halo_exchange(HaloExchange*) { no_cuda(); }

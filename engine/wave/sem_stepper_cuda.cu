@@ -64,6 +64,7 @@ struct EngineBase {
     virtual void set_state(const std::vector<double>& up, const std::vector<double>& u) = 0;
     virtual std::vector<double> download(bool previous) const = 0;
     virtual void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) = 0;
+    virtual std::vector<double> receiver_values() = 0;  // u at the receivers now, [r * 3 + c]
     virtual std::vector<double> stiffness_times(const std::vector<double>& v) = 0;
     virtual void set_halo_exchange(HaloExchange* exchange) = 0;
     virtual std::size_t device_bytes() const = 0;
@@ -313,20 +314,39 @@ struct Engine final : EngineBase {
         if (exchange_) exchange_->exchange_device(u_.get(), sizeof(Real) == 8, nullptr);
     }
 
+    // The samples of `count` steps: one buffer kept between calls (an allocation and its free
+    // each chunk would stall the stream), grown when a chunk is longer.
+    double* sample_slots(std::size_t count) {
+        const std::size_t need = std::max<std::size_t>(count, 1) * p_.receivers.size() * 3;
+        if (samples_.size() < need) samples_ = DeviceBuffer<double>(need);
+        return samples_.get();
+    }
+
+    std::vector<double> receiver_values() override {
+        const int nr = int(p_.receivers.size());
+        std::vector<double> out(std::size_t(nr) * 3);
+        if (nr == 0) return out;
+        double* slots = sample_slots(1);
+        sem_sample<Real><<<(nr + 63) / 64, 64>>>(receivers_.get(), nr, nn_, u_.get(), slots);
+        VOXWAVE_CUDA_CHECK_LAUNCH("sem_sample");
+        VOXWAVE_CUDA_CHECK(cudaMemcpy(out.data(), slots, out.size() * sizeof(double), cudaMemcpyDeviceToHost));
+        return out;
+    }
+
     void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) override {
         const int nr = int(p_.receivers.size());
-        DeviceBuffer<double> samples;
-        if (rec && nr > 0) samples = DeviceBuffer<double>::zeros(std::size_t(count) * nr * 3);
+        double* samples = rec && nr > 0 ? sample_slots(std::size_t(count)) : nullptr;
         for (std::int64_t k = 0; k < count; ++k) {
             if (rec && nr > 0) {
-                sem_sample<Real><<<(nr + 63) / 64, 64>>>(receivers_.get(), nr, nn_, u_.get(),
-                                                         samples.get() + std::size_t(k) * nr * 3);
+                sem_sample<Real>
+                    <<<(nr + 63) / 64, 64>>>(receivers_.get(), nr, nn_, u_.get(), samples + std::size_t(k) * nr * 3);
                 VOXWAVE_CUDA_CHECK_LAUNCH("sem_sample");
             }
             step(n0 + k);
         }
         if (rec) rec->assign(std::size_t(count) * std::size_t(nr) * 3, 0.0);
-        if (rec && nr > 0) samples.download(rec->data(), rec->size());
+        if (rec && nr > 0)
+            VOXWAVE_CUDA_CHECK(cudaMemcpy(rec->data(), samples, rec->size() * sizeof(double), cudaMemcpyDeviceToHost));
         VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     }
 
@@ -359,6 +379,7 @@ struct Engine final : EngineBase {
     DeviceBuffer<unsigned char> ids_, cell_solid_;
     DeviceBuffer<Real> lambda_, mu_, a_, ih_, mh_, u_, up_, un_, f_;
     DeviceBuffer<unsigned long long> receivers_;
+    DeviceBuffer<double> samples_;  // the receivers' samples of a chunk (sample_slots)
     std::vector<Real> host_a_, host_ih_;
     UpdateFactors<Real> factors_{};
     Real beta_over_dt_ = 0;
@@ -404,6 +425,7 @@ void SemCudaTimeStepper::set_state(const std::vector<double>& up, const std::vec
 }
 std::vector<double> SemCudaTimeStepper::displacement() const { return impl_->engine->download(false); }
 std::vector<double> SemCudaTimeStepper::previous_displacement() const { return impl_->engine->download(true); }
+std::vector<double> SemCudaTimeStepper::receiver_displacements() const { return impl_->engine->receiver_values(); }
 void SemCudaTimeStepper::advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) {
     impl_->engine->advance(n0, count, rec);
 }
@@ -443,10 +465,9 @@ void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, i
         std::copy(batch.begin(), batch.end(), samples.begin() + std::size_t(n0) * nr * 3);
         if (progress && !progress(n0 + count, p.steps)) throw Cancelled{};
     }
-    const std::vector<double> last = stepper.displacement();
-    const std::size_t nn = stepper.node_count();
-    for (std::size_t i = 0; i < nr; ++i)
-        for (int c = 0; c < 3; ++c) samples[(nt * nr + i) * 3 + c] = last[c * nn + p.receivers[i].node];
+    // u^N at the receivers: one more sampling pass without stepping (not the whole field).
+    const std::vector<double> last = stepper.receiver_displacements();
+    std::copy(last.begin(), last.end(), samples.begin() + nt * nr * 3);
     for (std::size_t t = 0; t < nt; ++t) {
         r.time[t] = double(t) * p.dt;
         for (std::size_t i = 0; i < nr; ++i)

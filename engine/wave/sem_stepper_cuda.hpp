@@ -64,6 +64,8 @@ public:
     void set_state(const std::vector<double>& u_prev, const std::vector<double>& u);
     std::vector<double> displacement() const;
     std::vector<double> previous_displacement() const;
+    // u at the problem's receivers now, [r * 3 + c] (a gather on the device, not the whole field).
+    std::vector<double> receiver_displacements() const;
     // Advances `count` steps from step n0; receiver_displacement (when not null) gets each step's
     // u^n at the receivers before the step: [(n - n0) * receivers * 3 + r * 3 + c].
     void advance(std::int64_t n0, std::int64_t count, std::vector<double>* receiver_displacement = nullptr);
