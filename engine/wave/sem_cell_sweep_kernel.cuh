@@ -115,26 +115,6 @@ constexpr int sweep_min_blocks() {
 #endif
 }
 
-// One value from global to shared memory without a register: cp.async on sm_80 and later (the
-// copy is in flight until copy_async_wait), a plain copy elsewhere (the host emulation of the
-// kernel body, where it completes at once).
-template <class Real>
-VOXWAVE_HD void copy_async(Real* to_shared, const Real* from_global) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __pipeline_memcpy_async(to_shared, from_global, sizeof(Real));
-#else
-    *to_shared = *from_global;
-#endif
-}
-
-// The thread's copies of copy_async are complete and visible to it (to the block after a barrier).
-VOXWAVE_HD void copy_async_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-#endif
-}
-
 template <int P, class Real, bool Update, bool Damped>
 __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), sweep_min_blocks<P, Real, Update, Damped>())
     sem_cell_sweep(const unsigned* __restrict cells, const unsigned char* __restrict cell_solid,
@@ -168,6 +148,16 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), sweep_min
     // The thread's own entry of node plane c of its column in su (and st).
     auto own = [&](int c) { return a + N * (bb + N * c); };
 
+    // One value from global to shared memory without a register in flight (cp.async on sm_80 and
+    // later; the copies are complete and visible to the thread at copies_wait, to the block after
+    // the barrier that follows it).
+    auto copy_async = [](Real* to_shared, const Real* from_global) {
+        __pipeline_memcpy_async(to_shared, from_global, sizeof(Real));
+    };
+    auto copies_wait = [] {
+        __pipeline_commit();
+        __pipeline_wait_prior(0);
+    };
     // The first element's node planes, in flight while the roles are worked out.
     if (live) {
 #pragma unroll
@@ -220,7 +210,7 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), sweep_min
 #pragma unroll
                     for (int c = 0; c < N; ++c) before[i][c] = __ldg(u_prev + i * nn + column + plane * (P * k + c));
             }
-            copy_async_wait();
+            copies_wait();
             if (live && solid_e) {
 #pragma unroll
                 for (int i = 0; i < 3; ++i)
@@ -229,7 +219,7 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), sweep_min
                         su[e][i][own(c)] = damped_operand(su[e][i][own(c)], before[i][c], keep, b);
             }
         } else {
-            copy_async_wait();
+            copies_wait();
         }
         __syncthreads();
         if (solid_e) {
