@@ -292,7 +292,7 @@ __global__ void __launch_bounds__(kCellsPerBlock<P>*(P + 1) * (P + 1), sweep_min
 #pragma unroll
                     for (int m = 0; m < N; ++m) {
                         // t_i0 of component i is st[i]; t_i1 is st[1], st[3], st[4]; t_i2 is st[2],
-                        // st[4], szz.
+                        // st[4], st[5].
                         s += dta[m] * st[e][i][m + N * (bb + N * c)];
                         s += dtb[m] * st[e][i == 0 ? 1 : i + 2][a + N * (m + N * c)];
                         s += tab.d[m * N + c] * st[e][i == 0 ? 2 : (i == 1 ? 4 : 5)][own(m)];
