@@ -164,25 +164,10 @@ struct Engine final : EngineBase {
         return sem_cell_planes_for(g, width, (long long)device_sms() * std::max(blocks_per_sm, 1));
     }
 
-    // The sweep's blocks are sized to fill an SM's shared memory (4 blocks of 48 KB at p = 4
-    // FP64): the largest shared-memory carveout, so that the L1 split never caps them. Once a
-    // process, before the occupancy query and the first launch.
-    template <int P, bool Update, bool Damped>
-    static void prefer_shared_memory() {
-        static const bool done = [] {
-            VOXWAVE_CUDA_CHECK(cudaFuncSetAttribute(sem_cell_sweep<P, Real, Update, Damped>,
-                                                    cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                    cudaSharedmemCarveoutMaxShared));
-            return true;
-        }();
-        (void)done;
-    }
-
     // Blocks of the undamped update sweep that an SM holds at once.
     template <int P>
     static int sweep_blocks_per_sm() {
         int blocks = 0;
-        prefer_shared_memory<P, true, false>();
         VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sem_cell_sweep<P, Real, true, false>,
                                                                          kCellsPerBlock<P> * (P + 1) * (P + 1), 0));
         return blocks;
@@ -196,7 +181,6 @@ struct Engine final : EngineBase {
     void sweep(const unsigned* list, std::size_t cells, Real half_ds, const Real* u, const Real* up, Real keep, Real b,
                Real* f, Real* u_next) const {
         constexpr int E = kCellsPerBlock<P>;
-        prefer_shared_memory<P, Update, Damped>();
         sem_cell_sweep<P, Real, Update, Damped><<<unsigned(cells), E*(P + 1) * (P + 1)>>>(
             list, cell_solid_.get(), ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, cells_grid_, half_ds, u, up,
             keep, b, f, u_next, factors_);
