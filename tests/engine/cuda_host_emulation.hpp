@@ -1,15 +1,12 @@
 // What a CUDA kernel body reads of CUDA, for a host compiler, so that a test without a GPU runs
 // the kernel's own code: a std::thread a CUDA thread, a barrier for __syncthreads, a lock for
-// atomicAdd, __ldg a plain load, the asynchronous copies (cp.async) done as late as CUDA allows. Blocks run one after
-// the other (run_emulated_blocks), so a
+// atomicAdd, __ldg a plain load. Blocks run one after the other (run_emulated_blocks), so a
 // __shared__ array, defined by the including test as a static, is seen by all the emulated
 // threads of the running block. Internal names: each test executable's files have their own.
 #pragma once
 
 #include <barrier>
 #include <cstddef>
-#include <cstring>
-#include <deque>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -39,31 +36,6 @@ T atomicAdd(T* p, T v) {
     return old;
 }
 
-// cp.async (cuda_pipeline_primitives.h): a copy is made only when the thread waits for its group,
-// the latest moment CUDA allows, so that a kernel reading the destination before its wait and
-// barrier reads what was there before, and a test of it fails.
-struct EmulatedCopy {
-    void* to;
-    const void* from;
-    std::size_t bytes;
-};
-thread_local std::vector<EmulatedCopy> emulated_open_copies;
-thread_local std::deque<std::vector<EmulatedCopy>> emulated_copy_groups;
-
-inline void __pipeline_memcpy_async(void* to_shared, const void* from_global, std::size_t bytes) {
-    emulated_open_copies.push_back({to_shared, from_global, bytes});
-}
-
-inline void __pipeline_commit() {
-    emulated_copy_groups.push_back(std::move(emulated_open_copies));
-    emulated_open_copies.clear();
-}
-
-inline void __pipeline_wait_prior(std::size_t prior) {
-    for (; emulated_copy_groups.size() > prior; emulated_copy_groups.pop_front())
-        for (const EmulatedCopy& c : emulated_copy_groups.front()) std::memcpy(c.to, c.from, c.bytes);
-}
-
 // `blocks` blocks of `threads` threads, one after the other: thread t runs block(k) for every k in
 // order with threadIdx.x = t (block sets blockIdx), and a barrier after each block keeps the
 // block's shared arrays until all its threads are done.
@@ -77,9 +49,6 @@ void run_emulated_blocks(int threads, std::size_t blocks, const Block& block) {
             threadIdx.x = unsigned(t);
             for (std::size_t k = 0; k < blocks; ++k) {
                 block(k);
-                // Copies a block never waited for are not its result: they go with it.
-                emulated_open_copies.clear();
-                emulated_copy_groups.clear();
                 block_barrier.arrive_and_wait();
             }
         });
