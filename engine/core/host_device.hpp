@@ -14,3 +14,11 @@
 #else
 #define VOXWAVE_HD_INLINE inline __attribute__((always_inline))
 #endif
+
+// A loop of constant trip count unrolled on both compilers: small arrays indexed by its counter
+// then stay in registers on the GPU (a runtime index would put them in local memory).
+#if defined(__CUDACC__)
+#define VOXWAVE_UNROLL _Pragma("unroll")
+#else
+#define VOXWAVE_UNROLL _Pragma("GCC unroll 16")
+#endif

@@ -1,5 +1,6 @@
 // The spectral elements' PML on CUDA (sem_pml_correction_cuda.cuh states the design): the host
 // side, whose kernels are sem_pml_kernel.cuh's.
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -52,9 +53,13 @@ SemPmlCorrectionCuda<Real>::SemPmlCorrectionCuda(const WaveProblem& problem) : p
     nn_ = mesh.node_count();
     node_n_[0] = mesh.n[0];
     node_n_[1] = mesh.n[1];
+    sem_pml_check_poles(t);
     const std::size_t n1 = std::size_t(problem.order + 1), values = kSemPmlPointValues * n1 * n1 * n1;
+    // The previous gradients only with Rayleigh's beta (the operand is then not u: without it they
+    // are u-'s, recomputed each step).
+    const std::size_t prev_elements = problem.rayleigh.beta != 0 ? elements_ : 0;
     // What the layer holds: the memory variables, the tables and the indices (as device_bytes).
-    const std::size_t need = (t.element_poles.size() + elements_) * values * sizeof(double) + t.bytes() +
+    const std::size_t need = (t.element_poles.size() + prev_elements) * values * sizeof(double) + t.bytes() +
                              nodes_ * (1 + 6) * sizeof(double) + t.node_poles.size() * 3 * sizeof(double);
     std::size_t free_bytes = 0, total = 0;
     VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
@@ -91,7 +96,7 @@ SemPmlCorrectionCuda<Real>::SemPmlCorrectionCuda(const WaveProblem& problem) : p
     one_minus_h_ = 1.0 - h;
     inv_one_plus_h_ = 1.0 / (1.0 + h);
     psi_.resize(t.element_poles.size() * values);  // resize zeroes
-    prev_.resize(elements_ * values);
+    prev_.resize(prev_elements * values);
     node_psi_.resize(t.node_poles.size() * 3);
     y_.resize(3 * nodes_);
     y_prev_.resize(3 * nodes_);
@@ -101,6 +106,7 @@ template <class Real>
 void SemPmlCorrectionCuda<Real>::reset(const Real* u_prev, const Real* u) {
     for (DeviceBuffer<double>* b : {&psi_, &prev_, &node_psi_})
         if (b->size()) VOXWAVE_CUDA_CHECK(cudaMemset(b->get(), 0, b->bytes()));
+    fresh_ = true;
     if (nodes_ == 0) return;
     sem_pml_reset_nodes<Real><<<blocks_of(nodes_, kPmlNodeThreads), kPmlNodeThreads>>>(
         nodes_, node_.get(), node_scale_.get(), nn_, u, u_prev, y_.get(), y_prev_.get());
@@ -124,7 +130,8 @@ void SemPmlCorrectionCuda<Real>::element_pass(const Real* u, const Real* u_prev,
     a.filter_const = filter_const_.get();
     a.filter_newton = filter_newton_.get();
     a.psi = psi_.get();
-    a.prev = prev_.get();
+    a.prev = prev_.size() ? prev_.get() : nullptr;
+    a.fresh = fresh_;
     a.ex = problem_.grid.n[0];
     a.ey = problem_.grid.n[1];
     a.nx = node_n_[0];
@@ -140,6 +147,8 @@ void SemPmlCorrectionCuda<Real>::element_pass(const Real* u, const Real* u_prev,
     a.b = double(b);
     a.keep = 1.0 + a.b;
     a.damped = u_prev != nullptr && b != Real(0);
+    if ((a.damped && !a.prev) || (!a.prev && !a.fresh && u_prev == nullptr))
+        throw std::logic_error("SemPmlCorrectionCuda: an operand with beta, or no u-, in a layer built without beta");
     a.u_next = u_next;
     a.upd = upd;
     constexpr int per_block = kPmlElementsPerBlock<P>, threads = kPmlElementThreads<P>;
@@ -161,6 +170,7 @@ void SemPmlCorrectionCuda<Real>::correct(const Real* u, const Real* u_prev, Real
             default:
                 element_pass<4>(u, u_prev, b, u_next, upd);
         }
+        fresh_ = false;
     }
     if (nodes_ == 0) return;
     SemPmlNodeArgs<Real> a{};

@@ -2,7 +2,8 @@
 // the CPU pass's formulation and arithmetic (sem_pml_correction_cpu.hpp,
 // sem_pml_element_kernel.hpp) on device arrays of the layer's tables (pml_tables on the GLL
 // grid), in FP64 whatever the engine's precision; memory only for the layer's elements, nodes
-// and poles (per element pole 9 (p + 1)^3 convolutions, per element the previous gradient).
+// and poles (per element pole 9 (p + 1)^3 convolutions, per element the previous gradient with
+// Rayleigh's beta; without it the previous gradient is u-'s, recomputed).
 //
 // Two kernels a step (sem_pml_kernel.cuh), after the column sweep has written u+ with the
 // interior forces (the sweep never holds f, and stays as it is for the whole model): the element
@@ -57,6 +58,7 @@ private:
     DeviceBuffer<double> element_decay_, element_w_old_, element_w_new_, filter_const_, filter_newton_;
     DeviceBuffer<double> node_decay_, node_w_old_, node_w_new_, node_scale_, node_newton_, node_a_;
     double one_minus_h_ = 1, inv_one_plus_h_ = 1;
+    bool fresh_ = true;  // no history: the chain's input a step back is 0
     DeviceBuffer<double> psi_, prev_, node_psi_, y_, y_prev_;
 };
 

@@ -26,6 +26,11 @@ constexpr int kPmlElementsPerBlock = P == 2 ? 4 : (P == 3 ? 2 : 1);
 template <int P>
 constexpr int kPmlElementThreads = kPmlElementsPerBlock<P>*(P + 1) * (P + 1) * (P + 1);
 constexpr int kPmlNodeThreads = 128;
+// Blocks of the element pass an SM holds at least, which caps its registers at 128 a thread
+// (112-123 on sm_90, no spills). The point's 9 values are unrolled, so the loads of its chains
+// are issued ahead of their stores: 18 to 54 a thread in flight (2 to 6 poles), enough to cover
+// the memory's latency at 16 warps an SM; a cap of 96 (5 blocks) spills.
+constexpr int kPmlElementMinBlocks = 4;
 
 // The central-difference factors the sweep's update used (update_coefficients): dt^2 / m per node
 // and 1 / (1 + h), 1 - h per node or, where those are null, one value for all.
@@ -38,9 +43,9 @@ struct SemPmlUpdate {
 };
 
 // The layer's elements (PmlTables order), their tables per element and pole, and their memory
-// variables: per element pole and per element 9 (P + 1)^3 values, point-fastest
-// ([v * (P + 1)^3 + point], sem_pml_correction_cpu.hpp's layout: a warp's threads, consecutive
-// points, read consecutive values).
+// variables: per element pole 9 (P + 1)^3 values, point-fastest ([v * (P + 1)^3 + point],
+// sem_pml_correction_cpu.hpp's layout: a warp's threads, consecutive points, read and write
+// consecutive values, each once a step).
 template <class Real>
 struct SemPmlElementArgs {
     unsigned long long count;
@@ -50,7 +55,13 @@ struct SemPmlElementArgs {
     const double *lambda, *mu;                   // by material id
     const double *decay, *w_old, *w_new;         // per element pole
     const double *filter_const, *filter_newton;  // kPmlFilters per element, per element pole
-    double *psi, *prev;
+    double* psi;
+    // The chain's input a step back: with Rayleigh's beta the previous step's gradient of the
+    // operand, 9 (P + 1)^3 per element, read and replaced; null without it, where the operand is u
+    // and that gradient is u-'s, recomputed (it costs a gather of u- instead of reading and
+    // writing 9 values a point). fresh: the layer has no history (after a reset): it is 0.
+    double* prev;
+    bool fresh;
     int ex, ey;             // elements along x, y
     long long nx, ny;       // GLL nodes along x, y
     unsigned long long nn;  // nodes (the SoA stride)
@@ -63,41 +74,66 @@ struct SemPmlElementArgs {
 };
 
 // The element pass: thread (e, l) takes GLL point l of layer element blockIdx.x E + e. It gathers
-// the operand at its node into shared memory, computes the point's gradient, chain and stress
-// change (sem_pml_point_stress) into shared memory and then the force change at its node
-// (sem_node_force), which it moves into u+ with an atomic add (an element's face, edge and corner
-// nodes are shared with its neighbours in the layer).
+// the operand (and u- where its gradient is the chain's input a step back) at its node into
+// shared memory, computes the point's gradients, chains and stress change value by value
+// (sem_pml_value_stress: each memory variable loaded once and stored once, the loads ahead of the
+// stores) into shared memory and then the force change at its node (sem_node_force), which it
+// moves into u+ with an atomic add (an element's face, edge and corner nodes are shared with its
+// neighbours in the layer).
 template <int P, class Real>
-__global__ void __launch_bounds__(kPmlElementThreads<P>) sem_pml_element_pass(SemPmlElementArgs<Real> a) {
+__global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks)
+    sem_pml_element_pass(SemPmlElementArgs<Real> a) {
     constexpr int N = P + 1, N3 = N * N * N, E = kPmlElementsPerBlock<P>, V = kSemPmlPointValues * N3;
-    __shared__ double sw[E][3 * N3];
+    __shared__ double sw[E][3 * N3];  // the operand at the element's nodes
+    __shared__ double so[E][3 * N3];  // u- there, where the chain's input a step back is its gradient
     __shared__ double st[E][V];
     const int e = int(threadIdx.x) / N3, l = int(threadIdx.x) - e * N3;
     const int x = l % N, y = (l / N) % N, c = l / (N * N);
     const std::size_t q = std::size_t(blockIdx.x) * E + std::size_t(e);
     const bool live = q < a.count;
+    const bool from_um = a.prev == nullptr && !a.fresh;
+    const bool read_um = a.damped || from_um;
     std::size_t node = 0;
     if (live) {
         const std::size_t el = std::size_t(a.element[q]), ex = std::size_t(a.ex), ey = std::size_t(a.ey);
         const std::size_t i = el % ex, j = (el / ex) % ey, k = el / (ex * ey);
         node = (P * i + std::size_t(x)) +
                std::size_t(a.nx) * ((P * j + std::size_t(y)) + std::size_t(a.ny) * (P * k + std::size_t(c)));
+        double v[3], vm[3] = {0, 0, 0};
         for (int comp = 0; comp < 3; ++comp) {
-            const double v = double(a.u[comp * a.nn + node]);
-            sw[e][comp * N3 + l] = a.damped ? a.keep * v - a.b * double(a.u_prev[comp * a.nn + node]) : v;
+            v[comp] = double(a.u[comp * a.nn + node]);
+            if (read_um) vm[comp] = double(a.u_prev[comp * a.nn + node]);
+        }
+        for (int comp = 0; comp < 3; ++comp) {
+            sw[e][comp * N3 + l] = a.damped ? a.keep * v[comp] - a.b * vm[comp] : v[comp];
+            if (from_um) so[e][comp * N3 + l] = vm[comp];
         }
     }
     __syncthreads();
     if (live) {
-        double g[kSemPmlPointValues];
-        sem_pml_gradient<P>(a.d, sw[e], x, y, c, g);
         const std::size_t p0 = std::size_t(a.first_pole[q]);
         const int poles = int(std::size_t(a.first_pole[q + 1]) - p0);
+        const double *decay = a.decay + p0, *w_old = a.w_old + p0, *w_new = a.w_new + p0;
+        const double *c0 = a.filter_const + q * kPmlFilters, *newton = a.filter_newton + p0 * kPmlFilters;
+        double* const psi = a.psi + p0 * V + std::size_t(l);
+        double* const prev = a.prev ? a.prev + q * V + std::size_t(l) : nullptr;
+        double trace[3] = {0, 0, 0};
+        // Value by value (sem_pml_value_stress): the gradient's value and the chain's input a step
+        // back, then the value's chain; only the traces are held from one value to the next.
+        VOXWAVE_UNROLL
+        for (int v = 0; v < kSemPmlPointValues; ++v) {
+            const double g = sem_pml_gradient_value<P>(a.d, sw[e], x, y, c, v);
+            double g_old = 0;
+            if (from_um)
+                g_old = sem_pml_gradient_value<P>(a.d, so[e], x, y, c, v);
+            else if (prev && !a.fresh)
+                g_old = prev[v * N3];
+            sem_pml_value_stress(v, g, g_old, psi + v * N3, V, poles, decay, w_old, w_new, c0, newton, st[e] + l, N3,
+                                 trace);
+            if (prev) prev[v * N3] = g;
+        }
         const unsigned id = a.ids[q];
-        sem_pml_point_stress(g, a.prev + q * V + std::size_t(l), a.psi + p0 * V + std::size_t(l), N3, V, poles,
-                             a.decay + p0, a.w_old + p0, a.w_new + p0, a.filter_const + q * kPmlFilters,
-                             a.filter_newton + p0 * kPmlFilters, a.lambda[id], a.mu[id],
-                             a.half_ds * a.w[x] * a.w[y] * a.w[c], st[e] + l, N3);
+        sem_pml_point_stress_finish(trace, a.lambda[id], a.mu[id], a.half_ds * a.w[x] * a.w[y] * a.w[c], st[e] + l, N3);
     }
     __syncthreads();
     if (!live) return;

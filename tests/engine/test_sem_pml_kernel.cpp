@@ -5,8 +5,9 @@
 // CPU stepper with the PML (SemPmlCorrectionCpu) step after step: the operand gathered at the
 // element's nodes, the chain and the stress change point by point, the force change through the
 // update's factors into u+, the node pass's whole force recovered from u+ and its y. p = 2, 3, 4,
-// FP64 to 1e-12 and FP32 to 1e-5, with Rayleigh damping (alpha on y, beta in the operand), the PML
-// on four faces (edges and a corner of the layer), a void and a steel bar in the layer.
+// FP64 to 1e-12 and FP32 to 1e-5, with Rayleigh damping (alpha on y, beta in the operand: the
+// previous gradients kept) and without (the previous gradients recomputed from u-), the PML on
+// four faces (edges and a corner of the layer), a void and a steel bar in the layer.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,8 +43,8 @@ constexpr double kDs = 0.004;
 
 // 6 x 5 x 5 elements of concrete, a PML of 2 elements on x-, x+, y- and z+ (edges, and corners
 // where x-, y- and z+ meet), a steel bar through the x+ layer, a void in the x- y- z+ corner of
-// the layer, Rayleigh damping.
-WaveProblem layer_problem(int order, Precision precision) {
+// the layer, Rayleigh damping or none.
+WaveProblem layer_problem(int order, Precision precision, bool damped) {
     Scene s = block_scene(6, 5, 5, kDs);
     s.materials.push_back(steel());
     s.shapes.push_back({"steel", BoxShape{{3 * kDs, 2 * kDs, kDs}, {6 * kDs, 3 * kDs, 2 * kDs}}});
@@ -51,7 +52,7 @@ WaveProblem layer_problem(int order, Precision precision) {
     s.boundary.absorbing.faces = {"x-", "x+", "y-", "z+"};
     s.boundary.absorbing.thickness = 2 * kDs;
     s.boundary.absorbing.type = "pml";
-    s.damping = {"rayleigh", 0.01, 100e3, 200e3};
+    if (damped) s.damping = {"rayleigh", 0.01, 100e3, 200e3};
     s.sources.push_back({"S", {3 * kDs, 3 * kDs, 2 * kDs}, {1, 1, 1}, 1.0, ricker(100e3, 12e-6)});
     s.run.method = Method::Sem;
     s.run.order = order;
@@ -81,6 +82,7 @@ struct EmulatedLayer {
     std::vector<unsigned char> ids;
     std::vector<double> lambda = std::vector<double>(256, 0.0), mu = std::vector<double>(256, 0.0);
     std::vector<double> psi, prev, node_psi, y, y_prev, node_a;
+    bool fresh = true;  // as SemPmlCorrectionCuda: no history until the first pass after a reset
 
     explicit EmulatedLayer(const WaveProblem& problem)
         : p(problem),
@@ -91,7 +93,7 @@ struct EmulatedLayer {
           node(as_ull(t.node)),
           node_first_pole(as_ull(t.node_first_pole)),
           psi(t.element_poles.size() * V, 0.0),
-          prev(t.element.size() * V, 0.0),
+          prev(problem.rayleigh.beta != 0 ? t.element.size() * V : 0, 0.0),
           node_psi(t.node_poles.size() * 3, 0.0),
           y(3 * t.node.size(), 0.0),
           y_prev(3 * t.node.size(), 0.0),
@@ -106,6 +108,7 @@ struct EmulatedLayer {
     // sem_pml_correction_cuda.cu's reset: y = c0 u, y- = c0 u-.
     void reset(const std::vector<Real>& up, const std::vector<Real>& u) {
         const std::size_t nn = mesh.node_count();
+        fresh = true;
         for (std::size_t q = 0; q < t.node.size(); ++q)
             for (std::size_t c = 0; c < 3; ++c) {
                 y[3 * q + c] = t.node_scale[q] * double(u[c * nn + t.node[q]]);
@@ -131,7 +134,8 @@ struct EmulatedLayer {
         a.filter_const = t.filter_const.data();
         a.filter_newton = t.filter_newton.data();
         a.psi = psi.data();
-        a.prev = prev.data();
+        a.prev = prev.empty() ? nullptr : prev.data();
+        a.fresh = fresh;
         a.ex = p.grid.n[0];
         a.ey = p.grid.n[1];
         a.nx = mesh.n[0];
@@ -153,6 +157,7 @@ struct EmulatedLayer {
             blockIdx.x = unsigned(bl);
             sem_pml_element_pass<P, Real>(a);
         });
+        fresh = false;
 
         SemPmlNodeArgs<Real> n{};
         n.count = node.size();
@@ -186,12 +191,13 @@ struct EmulatedLayer {
 };
 
 template <int P, class Real>
-void kernel_bodies_equal_the_cpu_layer_pass(double tol) {
-    SCOPED_TRACE(::testing::Message() << "p " << P << (sizeof(Real) == 8 ? ", fp64" : ", fp32"));
-    const WaveProblem prob = layer_problem(P, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32);
+void kernel_bodies_equal_the_cpu_layer_pass(double tol, bool damped) {
+    SCOPED_TRACE(::testing::Message() << "p " << P << (sizeof(Real) == 8 ? ", fp64" : ", fp32")
+                                      << (damped ? ", damped" : ", undamped"));
+    const WaveProblem prob = layer_problem(P, sizeof(Real) == 8 ? Precision::Fp64 : Precision::Fp32, damped);
     ASSERT_TRUE(prob.boundary.has_pml());
-    ASSERT_GT(prob.rayleigh.alpha, 0);
-    ASSERT_GT(prob.rayleigh.beta, 0);
+    ASSERT_EQ(prob.rayleigh.alpha > 0, damped);
+    ASSERT_EQ(prob.rayleigh.beta > 0, damped);
     // The same problem without the layer's passes: the CUDA sweep's u+ (interior forces only).
     WaveProblem interior_problem = prob;
     interior_problem.boundary.pml = PmlLayer{};
@@ -208,6 +214,7 @@ void kernel_bodies_equal_the_cpu_layer_pass(double tol) {
     const std::vector<double> ud = cpu.displacement(), upd0 = cpu.previous_displacement();
     std::vector<Real> u(ud.begin(), ud.end()), up(upd0.begin(), upd0.end());
     EmulatedLayer<P, Real> layer(prob);
+    ASSERT_EQ(layer.prev.empty(), !damped);  // without beta the previous gradients are u-'s
     ASSERT_GT(layer.t.element.size(), 0u);
     ASSERT_GT(layer.t.node.size(), 0u);
     layer.reset(up, u);
@@ -240,7 +247,8 @@ void kernel_bodies_equal_the_cpu_layer_pass(double tol) {
         }
         EXPECT_GT(moved, 1e3 * tol * us);  // the comparison sees the layer's work
         if (step == 3)
-            std::cout << "sem p = " << P << (sizeof(Real) == 8 ? " fp64" : " fp32") << " layer passes, step 4: "
+            std::cout << "sem p = " << P << (sizeof(Real) == 8 ? " fp64" : " fp32")
+                      << (damped ? " damped" : " undamped") << " layer passes, step 4: "
                       << "largest difference " << off / us << " of the peak, the layer moved u+ by " << moved / us
                       << "\n";
         up = u;
@@ -251,17 +259,19 @@ void kernel_bodies_equal_the_cpu_layer_pass(double tol) {
 class SemPmlKernel : public ::testing::TestWithParam<int> {};
 
 TEST_P(SemPmlKernel, CudaKernelBodiesOnTheCpuEqualTheCpuLayerPass) {
-    switch (GetParam()) {
-        case 2:
-            kernel_bodies_equal_the_cpu_layer_pass<2, double>(1e-12);
-            return kernel_bodies_equal_the_cpu_layer_pass<2, float>(1e-5);
-        case 3:
-            kernel_bodies_equal_the_cpu_layer_pass<3, double>(1e-12);
-            return kernel_bodies_equal_the_cpu_layer_pass<3, float>(1e-5);
-        default:
-            kernel_bodies_equal_the_cpu_layer_pass<4, double>(1e-12);
-            return kernel_bodies_equal_the_cpu_layer_pass<4, float>(1e-5);
-    }
+    for (bool damped : {true, false}) switch (GetParam()) {
+            case 2:
+                kernel_bodies_equal_the_cpu_layer_pass<2, double>(1e-12, damped);
+                kernel_bodies_equal_the_cpu_layer_pass<2, float>(1e-5, damped);
+                break;
+            case 3:
+                kernel_bodies_equal_the_cpu_layer_pass<3, double>(1e-12, damped);
+                kernel_bodies_equal_the_cpu_layer_pass<3, float>(1e-5, damped);
+                break;
+            default:
+                kernel_bodies_equal_the_cpu_layer_pass<4, double>(1e-12, damped);
+                kernel_bodies_equal_the_cpu_layer_pass<4, float>(1e-5, damped);
+        }
 }
 
 INSTANTIATE_TEST_SUITE_P(Orders, SemPmlKernel, ::testing::Values(2, 3, 4),
