@@ -79,6 +79,9 @@ SemPmlCorrectionCuda<Real>::SemPmlCorrectionCuda(const WaveProblem& problem) : p
     upload_to(ids_, ids);
     upload_to(element_, as_ull(t.element));
     upload_to(element_first_pole_, as_ull(t.element_first_pole));
+    std::vector<std::uint32_t> live(elements_);
+    for (std::size_t q = 0; q < elements_; ++q) live[q] = sem_pml_live_stages(t, q);
+    upload_to(live_, live);
     upload_to(element_decay_, t.element_poles.decay);
     upload_to(element_w_old_, t.element_poles.w_old);
     upload_to(element_w_new_, t.element_poles.w_new);
@@ -121,6 +124,7 @@ void SemPmlCorrectionCuda<Real>::element_pass(const Real* u, const Real* u_prev,
     a.count = elements_;
     a.element = element_.get();
     a.first_pole = element_first_pole_.get();
+    a.live = live_.get();
     a.ids = ids_.get();
     a.lambda = lambda_.get();
     a.mu = mu_.get();
@@ -199,7 +203,7 @@ void SemPmlCorrectionCuda<Real>::correct(const Real* u, const Real* u_prev, Real
 
 template <class Real>
 std::size_t SemPmlCorrectionCuda<Real>::device_bytes() const {
-    std::size_t bytes = ids_.bytes();
+    std::size_t bytes = ids_.bytes() + live_.bytes();
     for (const DeviceBuffer<unsigned long long>* b : {&element_, &element_first_pole_, &node_, &node_first_pole_})
         bytes += b->bytes();
     for (const DeviceBuffer<double>* b :

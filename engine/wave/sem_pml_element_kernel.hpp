@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 
 #include "boundary/pml_layer.hpp"
@@ -47,6 +48,34 @@ VOXWAVE_HD_INLINE void sem_pml_gradient(const double* __restrict d, const double
 // The most poles of an element's chain: two per stretched axis, six in a corner of the layer.
 inline constexpr int kSemPmlMaxPoles = 6;
 
+// Filter n of value v = 3 k + l (G_kl), n < 3 on the diagonal and n < 2 elsewhere (sem_pml_value_stress): (0, k), (1,
+// k), (2, k) on the diagonal; (l, l) and (k, l) elsewhere.
+VOXWAVE_HD_INLINE constexpr int sem_pml_value_filter(int v, int n) {
+    const int k = v / 3, l = v - 3 * k;
+    if (k == l || n == 2) return pml_filter(n, k);
+    return n == 0 ? pml_filter(l, l) : pml_filter(k, l);
+}
+
+// The stages of each value's chain that reach the stress change in layer element q of t: value
+// v's filters (sem_pml_value_filter) have Newton coefficients on the first n_v poles of the chain
+// only, and the chain feeds forward, so the stages from n_v on are never read; a pass may leave
+// them (their loads and stores) out with the same result. In a face element the chain is
+// (beta, alpha), and the three values G_kx of the stretched axis x enter 1 / s_x, of pole beta,
+// alone: 15 of its 18 stages reach the stress. n_v at bits [3 v, 3 v + 3).
+inline std::uint32_t sem_pml_live_stages(const PmlTables& t, std::size_t q) {
+    const std::size_t p0 = t.element_first_pole[q], poles = t.element_first_pole[q + 1] - p0;
+    std::uint32_t live = 0;
+    for (int v = 0; v < kSemPmlPointValues; ++v) {
+        std::uint32_t n = 0;
+        for (std::size_t p = 0; p < poles; ++p)
+            for (int m = 0; m < (v % 4 == 0 ? 3 : 2); ++m)
+                if (t.filter_newton[(p0 + p) * kPmlFilters + std::size_t(sem_pml_value_filter(v, m))] != 0)
+                    n = std::uint32_t(p + 1);
+        live |= n << (3 * v);
+    }
+    return live;
+}
+
 // Throws std::logic_error where an element of t has more poles than sem_pml_value_stress holds.
 inline void sem_pml_check_poles(const PmlTables& t) {
     for (std::size_t q = 0; q + 1 < t.element_first_pole.size(); ++q)
@@ -79,10 +108,7 @@ VOXWAVE_HD_INLINE void sem_pml_value_stress(int v, double g, double g_old, doubl
                                             double* __restrict t, std::size_t t_stride, double (&trace)[3]) {
     const int k = v / 3, l = v - 3 * k;
     const bool diagonal = k == l;
-    // The value's filters: (0, k), (1, k), (2, k) on the diagonal; (l, l) and (k, l) elsewhere.
-    const int f0 = diagonal ? pml_filter(0, k) : pml_filter(l, l);
-    const int f1 = diagonal ? pml_filter(1, k) : pml_filter(k, l);
-    const int f2 = pml_filter(2, k);
+    const int f0 = sem_pml_value_filter(v, 0), f1 = sem_pml_value_filter(v, 1), f2 = sem_pml_value_filter(v, 2);
     double old[kSemPmlMaxPoles];
     VOXWAVE_UNROLL
     for (int p = 0; p < kSemPmlMaxPoles; ++p)

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/host_device.hpp"
 #include "scene/run_rules.hpp"
@@ -51,6 +52,7 @@ struct SemPmlElementArgs {
     unsigned long long count;
     const unsigned long long* element;  // x-fastest element index
     const unsigned long long* first_pole;
+    const std::uint32_t* live;                   // per element: the stages that reach the stress (sem_pml_live_stages)
     const unsigned char* ids;                    // material per layer element
     const double *lambda, *mu;                   // by material id
     const double *decay, *w_old, *w_new;         // per element pole
@@ -112,7 +114,7 @@ __global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks)
     __syncthreads();
     if (live) {
         const std::size_t p0 = std::size_t(a.first_pole[q]);
-        const int poles = int(std::size_t(a.first_pole[q + 1]) - p0);
+        const std::uint32_t stages = a.live[q];
         const double *decay = a.decay + p0, *w_old = a.w_old + p0, *w_new = a.w_new + p0;
         const double *c0 = a.filter_const + q * kPmlFilters, *newton = a.filter_newton + p0 * kPmlFilters;
         double* const psi = a.psi + p0 * V + std::size_t(l);
@@ -128,8 +130,8 @@ __global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks)
                 g_old = sem_pml_gradient_value<P>(a.d, so[e], x, y, c, v);
             else if (prev && !a.fresh)
                 g_old = prev[v * N3];
-            sem_pml_value_stress(v, g, g_old, psi + v * N3, V, poles, decay, w_old, w_new, c0, newton, st[e] + l, N3,
-                                 trace);
+            sem_pml_value_stress(v, g, g_old, psi + v * N3, V, int(stages >> (3 * v) & 7u), decay, w_old, w_new, c0,
+                                 newton, st[e] + l, N3, trace);
             if (prev) prev[v * N3] = g;
         }
         const unsigned id = a.ids[q];

@@ -80,6 +80,7 @@ struct EmulatedLayer {
     PmlTables t;
     std::vector<unsigned long long> element, element_first_pole, node, node_first_pole;
     std::vector<unsigned char> ids;
+    std::vector<std::uint32_t> live;
     std::vector<double> lambda = std::vector<double>(256, 0.0), mu = std::vector<double>(256, 0.0);
     std::vector<double> psi, prev, node_psi, y, y_prev, node_a;
     bool fresh = true;  // as SemPmlCorrectionCuda: no history until the first pass after a reset
@@ -99,6 +100,7 @@ struct EmulatedLayer {
           y_prev(3 * t.node.size(), 0.0),
           node_a(pml_node_dt2_inv_mass(t, problem)) {
         for (std::size_t e : t.element) ids.push_back(problem.grid.ids[e]);
+        for (std::size_t q = 0; q < t.element.size(); ++q) live.push_back(sem_pml_live_stages(t, q));
         for (std::size_t m = 0; m < problem.materials.size(); ++m) {
             lambda[m + 1] = problem.materials[m].lame_lambda();
             mu[m + 1] = problem.materials[m].shear_modulus();
@@ -125,6 +127,7 @@ struct EmulatedLayer {
         a.count = element.size();
         a.element = element.data();
         a.first_pole = element_first_pole.data();
+        a.live = live.data();
         a.ids = ids.data();
         a.lambda = lambda.data();
         a.mu = mu.data();
@@ -254,6 +257,38 @@ void kernel_bodies_equal_the_cpu_layer_pass(double tol, bool damped) {
         up = u;
         u = next;
     }
+}
+
+// The stages the element pass leaves out: in an element of one stretched axis a (a face of the
+// layer) the chain is (beta_a, alpha_a); 1 / s_a has the pole beta_a alone, s_a the pole alpha_a,
+// the other filters none. So G_ka (v = 3 k + a), which enters only 1 / s_a (F_aa) and filters of
+// no pole, needs the first stage; every other value enters s_a and needs both. Elsewhere (edges,
+// corners) no value needs more stages than the element's poles, and some need fewer.
+TEST(SemPmlKernel, LiveStagesOfFaceElementsFollowTheFilters) {
+    const WaveProblem prob = layer_problem(2, Precision::Fp64, false);
+    const PmlTables t = pml_tables(prob.boundary.pml, prob.grid, prob.node_mass, prob.dt, 2);
+    const int nx = prob.grid.n[0], ny = prob.grid.n[1];
+    std::size_t faces = 0, fewer = 0;
+    for (std::size_t q = 0; q < t.element.size(); ++q) {
+        const int e = int(t.element[q]), i = e % nx, j = (e / nx) % ny, k = e / (nx * ny);
+        // layer_problem: 2 elements on x-, x+, y-, z+ of 6 x 5 x 5.
+        const bool in[3] = {i < 2 || i >= 4, j < 2, k >= 3};
+        const int axes = int(in[0]) + int(in[1]) + int(in[2]);
+        const std::uint32_t live = sem_pml_live_stages(t, q);
+        const std::size_t poles = t.element_first_pole[q + 1] - t.element_first_pole[q];
+        ASSERT_EQ(poles, std::size_t(2 * axes)) << q;
+        for (int v = 0; v < kSemPmlPointValues; ++v) {
+            const std::uint32_t n = live >> (3 * v) & 7u;
+            ASSERT_LE(n, poles);
+            if (n < poles) ++fewer;
+            if (axes != 1) continue;
+            const int a = in[0] ? 0 : (in[1] ? 1 : 2);
+            EXPECT_EQ(n, v % 3 == a ? 1u : 2u) << "element " << q << " value " << v;
+        }
+        faces += axes == 1;
+    }
+    EXPECT_GT(faces, 0u);
+    EXPECT_GT(fewer, 3 * faces);  // edges and corners leave stages out too
 }
 
 class SemPmlKernel : public ::testing::TestWithParam<int> {};
