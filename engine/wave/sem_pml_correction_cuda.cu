@@ -79,6 +79,10 @@ SemPmlCorrectionCuda<Real>::SemPmlCorrectionCuda(const WaveProblem& problem) : p
     upload_to(ids_, ids);
     upload_to(element_, as_ull(t.element));
     upload_to(element_first_pole_, as_ull(t.element_first_pole));
+    if (elements_ > std::size_t(UINT32_MAX))
+        throw InputError("", "grid", "the sem PML has more than 2^32 layer elements");
+    const std::vector<std::vector<std::uint32_t>> by_poles = sem_pml_elements_by_poles(t.element_first_pole);
+    for (std::size_t k = 0; k < by_poles.size(); ++k) upload_to(by_poles_[k], by_poles[k]);
     std::vector<std::uint32_t> live(elements_);
     for (std::size_t q = 0; q < elements_; ++q) live[q] = sem_pml_live_stages(t, q);
     upload_to(live_, live);
@@ -121,7 +125,6 @@ template <int P>
 void SemPmlCorrectionCuda<Real>::element_pass(const Real* u, const Real* u_prev, Real b, Real* u_next,
                                               const SemPmlUpdate<Real>& upd) {
     SemPmlElementArgs<Real> a{};
-    a.count = elements_;
     a.element = element_.get();
     a.first_pole = element_first_pole_.get();
     a.live = live_.get();
@@ -156,8 +159,16 @@ void SemPmlCorrectionCuda<Real>::element_pass(const Real* u, const Real* u_prev,
     a.u_next = u_next;
     a.upd = upd;
     constexpr int per_block = kPmlElementsPerBlock<P>, threads = kPmlElementThreads<P>;
-    sem_pml_element_pass<P, Real><<<blocks_of(elements_, per_block), threads>>>(a);
-    VOXWAVE_CUDA_CHECK_LAUNCH("sem_pml_element_pass");
+    for (int k = 0; k < kSemPmlPoleClasses; ++k) {
+        const DeviceBuffer<std::uint32_t>& list = by_poles_[std::size_t(k)];
+        if (list.size() == 0) continue;
+        a.list = list.get();
+        a.count = list.size();
+        sem_pml_with_pole_class(k, [&](auto poles) {
+            sem_pml_element_pass<P, decltype(poles)::value, Real><<<blocks_of(list.size(), per_block), threads>>>(a);
+        });
+        VOXWAVE_CUDA_CHECK_LAUNCH("sem_pml_element_pass");
+    }
 }
 
 template <class Real>
@@ -204,6 +215,7 @@ void SemPmlCorrectionCuda<Real>::correct(const Real* u, const Real* u_prev, Real
 template <class Real>
 std::size_t SemPmlCorrectionCuda<Real>::device_bytes() const {
     std::size_t bytes = ids_.bytes() + live_.bytes();
+    for (const DeviceBuffer<std::uint32_t>& b : by_poles_) bytes += b.bytes();
     for (const DeviceBuffer<unsigned long long>* b : {&element_, &element_first_pole_, &node_, &node_first_pole_})
         bytes += b->bytes();
     for (const DeviceBuffer<double>* b :

@@ -55,7 +55,8 @@ private:
     long long node_n_[2] = {0, 0};  // GLL nodes along x, y
     DeviceBuffer<unsigned long long> element_, element_first_pole_, node_, node_first_pole_;
     DeviceBuffer<unsigned char> ids_;
-    DeviceBuffer<std::uint32_t> live_;  // per layer element, sem_pml_live_stages
+    DeviceBuffer<std::uint32_t> live_;                                    // per layer element, sem_pml_live_stages
+    DeviceBuffer<std::uint32_t> by_poles_[sem_cuda::kSemPmlPoleClasses];  // sem_pml_elements_by_poles
     DeviceBuffer<double> lambda_, mu_;
     DeviceBuffer<double> element_decay_, element_w_old_, element_w_new_, filter_const_, filter_newton_;
     DeviceBuffer<double> node_decay_, node_w_old_, node_w_new_, node_scale_, node_newton_, node_a_;

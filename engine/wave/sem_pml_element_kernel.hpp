@@ -94,30 +94,38 @@ inline void sem_pml_check_poles(const PmlTables& t) {
 // as it is made: every memory variable is read once and written once, the value's loads ahead of
 // its stores, and nothing but the 3 traces is held across values (mu's terms wait in t).
 //
+// sem_pml_value_stages loads the first `poles` (at most K) stages of a value's chain at a point:
+// psi the element's chained convolutions of the value there, pole p at psi[p * pole_stride]. A
+// pass may load several values' stages ahead of their stores (the CUDA pass does a row of 3).
+template <int K = kSemPmlMaxPoles>
+VOXWAVE_HD_INLINE void sem_pml_value_stages(const double* __restrict psi, std::size_t pole_stride, int poles,
+                                            double (&old)[K > 0 ? K : 1]) {
+    VOXWAVE_UNROLL
+    for (int p = 0; p < K; ++p) old[p] = p < poles ? psi[std::size_t(p) * pole_stride] : 0.0;
+}
+
 // sem_pml_value_stress takes value v, for v = 0..8 ascending: g its value this step, g_old the
-// chain's input a step back (the previous step's g, 0 after a reset); psi: the element's chained
-// convolutions of the value at the point, pole p at psi[p * pole_stride]; decay, w_old, w_new:
-// the recursion factors of the element's `poles` poles (PmlTables::Poles); c0: kPmlFilters
-// F(inf) - 1; newton: kPmlFilters Newton coefficients per pole. mu's two terms of each tau_ij go
-// into t (the first assigned, the second added: a sum of two is the same in either order) and
-// the traces into trace; sem_pml_point_stress_finish then makes t.
-VOXWAVE_HD_INLINE void sem_pml_value_stress(int v, double g, double g_old, double* __restrict psi,
-                                            std::size_t pole_stride, int poles, const double* __restrict decay,
-                                            const double* __restrict w_old, const double* __restrict w_new,
-                                            const double* __restrict c0, const double* __restrict newton,
-                                            double* __restrict t, std::size_t t_stride, double (&trace)[3]) {
+// chain's input a step back (the previous step's g, 0 after a reset); old its stages
+// (sem_pml_value_stages), whose new values it stores in psi; decay, w_old, w_new: the recursion
+// factors of the element's first `poles` (at most K) poles (PmlTables::Poles); c0: kPmlFilters F(inf) - 1; newton:
+// kPmlFilters Newton coefficients per pole. mu's two terms of each tau_ij go into t (the first
+// assigned, the second added: a sum of two is the same in either order) and the traces into
+// trace; sem_pml_point_stress_finish then makes t.
+template <int K = kSemPmlMaxPoles>
+VOXWAVE_HD_INLINE void sem_pml_value_stress(int v, double g, double g_old, const double (&old)[K > 0 ? K : 1],
+                                            double* __restrict psi, std::size_t pole_stride, int poles,
+                                            const double* __restrict decay, const double* __restrict w_old,
+                                            const double* __restrict w_new, const double* __restrict c0,
+                                            const double* __restrict newton, double* __restrict t, std::size_t t_stride,
+                                            double (&trace)[3]) {
     const int k = v / 3, l = v - 3 * k;
     const bool diagonal = k == l;
     const int f0 = sem_pml_value_filter(v, 0), f1 = sem_pml_value_filter(v, 1), f2 = sem_pml_value_filter(v, 2);
-    double old[kSemPmlMaxPoles];
-    VOXWAVE_UNROLL
-    for (int p = 0; p < kSemPmlMaxPoles; ++p)
-        if (p < poles) old[p] = psi[std::size_t(p) * pole_stride];
     double d0 = c0[f0] * g, d1 = c0[f1] * g, d2 = diagonal ? c0[f2] * g : 0.0;
     double in_old = g_old, in_new = g;
     // Each stage's new value becomes the next stage's input, its old value the input a step back.
     VOXWAVE_UNROLL
-    for (int p = 0; p < kSemPmlMaxPoles; ++p)
+    for (int p = 0; p < K; ++p)
         if (p < poles) {
             const double next = decay[p] * old[p] + w_old[p] * in_old + w_new[p] * in_new;
             psi[std::size_t(p) * pole_stride] = next;
@@ -163,9 +171,13 @@ VOXWAVE_HD_INLINE void sem_pml_point_stress(const double* __restrict g, const do
                                             const double* __restrict newton, double lambda, double mu, double s,
                                             double* __restrict t, std::size_t t_stride) {
     double trace[3] = {0, 0, 0};
-    for (int v = 0; v < kSemPmlPointValues; ++v)
-        sem_pml_value_stress(v, g[v], g_old[v], psi + std::size_t(v) * stride, pole_stride, poles, decay, w_old, w_new,
-                             c0, newton, t, t_stride, trace);
+    for (int v = 0; v < kSemPmlPointValues; ++v) {
+        double* const phi = psi + std::size_t(v) * stride;
+        double old[kSemPmlMaxPoles];
+        sem_pml_value_stages(phi, pole_stride, poles, old);
+        sem_pml_value_stress(v, g[v], g_old[v], old, phi, pole_stride, poles, decay, w_old, w_new, c0, newton, t,
+                             t_stride, trace);
+    }
     sem_pml_point_stress_finish(trace, lambda, mu, s, t, t_stride);
 }
 

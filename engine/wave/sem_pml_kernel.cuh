@@ -13,6 +13,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <vector>
 
 #include "core/host_device.hpp"
 #include "scene/run_rules.hpp"
@@ -27,11 +29,39 @@ constexpr int kPmlElementsPerBlock = P == 2 ? 4 : (P == 3 ? 2 : 1);
 template <int P>
 constexpr int kPmlElementThreads = kPmlElementsPerBlock<P>*(P + 1) * (P + 1) * (P + 1);
 constexpr int kPmlNodeThreads = 128;
-// Blocks of the element pass an SM holds at least, which caps its registers at 128 a thread
-// (112-123 on sm_90, no spills). The point's 9 values are unrolled, so the loads of its chains
-// are issued ahead of their stores: 18 to 54 a thread in flight (2 to 6 poles), enough to cover
-// the memory's latency at 16 warps an SM; a cap of 96 (5 blocks) spills.
-constexpr int kPmlElementMinBlocks = 4;
+// The element pass runs one launch per pole class K = 0, 2, 4, 6 (the elements of 0 poles, of
+// one stretched axis, a face of the layer, of two, an edge, of three, a corner), so that each holds
+// registers for K stages and tables only; an element of K - 1 poles, if any, runs in class K (its
+// stages and tables are read up to its live stages, sem_pml_live_stages, which its poles bound).
+constexpr int kSemPmlPoleClasses = kSemPmlMaxPoles / 2 + 1;
+
+// Blocks of the element pass of class K an SM holds at least, which caps the registers a thread:
+// 128 (4 blocks), 168 in a corner (3 blocks; a cap of 128 there spills).
+template <int K>
+constexpr int kPmlElementMinBlocks = K >= 6 ? 3 : 4;
+
+// The layer's elements (PmlTables order) by pole class (element_first_pole: PmlTables').
+inline std::vector<std::vector<std::uint32_t>> sem_pml_elements_by_poles(const std::vector<std::size_t>& first_pole) {
+    std::vector<std::vector<std::uint32_t>> by(kSemPmlPoleClasses);
+    for (std::size_t q = 0; q + 1 < first_pole.size(); ++q)
+        by[(first_pole[q + 1] - first_pole[q] + 1) / 2].push_back(std::uint32_t(q));
+    return by;
+}
+
+// f(std::integral_constant<int, K>{}) for the pole class K = 2 c.
+template <class F>
+void sem_pml_with_pole_class(int c, F&& f) {
+    switch (c) {
+        case 0:
+            return f(std::integral_constant<int, 0>{});
+        case 1:
+            return f(std::integral_constant<int, 2>{});
+        case 2:
+            return f(std::integral_constant<int, 4>{});
+        default:
+            return f(std::integral_constant<int, 6>{});
+    }
+}
 
 // The central-difference factors the sweep's update used (update_coefficients): dt^2 / m per node
 // and 1 / (1 + h), 1 - h per node or, where those are null, one value for all.
@@ -49,7 +79,8 @@ struct SemPmlUpdate {
 // consecutive values, each once a step).
 template <class Real>
 struct SemPmlElementArgs {
-    unsigned long long count;
+    unsigned long long count;           // entries of list
+    const std::uint32_t* list;          // the layer elements of this launch (PmlTables order), all of one pole count
     const unsigned long long* element;  // x-fastest element index
     const unsigned long long* first_pole;
     const std::uint32_t* live;                   // per element: the stages that reach the stress (sem_pml_live_stages)
@@ -82,17 +113,22 @@ struct SemPmlElementArgs {
 // stores) into shared memory and then the force change at its node (sem_node_force), which it
 // moves into u+ with an atomic add (an element's face, edge and corner nodes are shared with its
 // neighbours in the layer).
-template <int P, class Real>
-__global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks)
+template <int P, int K, class Real>
+__global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks<K>)
     sem_pml_element_pass(SemPmlElementArgs<Real> a) {
     constexpr int N = P + 1, N3 = N * N * N, E = kPmlElementsPerBlock<P>, V = kSemPmlPointValues * N3;
     __shared__ double sw[E][3 * N3];  // the operand at the element's nodes
     __shared__ double so[E][3 * N3];  // u- there, where the chain's input a step back is its gradient
     __shared__ double st[E][V];
+    // The GLL derivative matrix, read by every product from shared memory (an argument array
+    // indexed by the point's coordinates would be copied into registers).
+    __shared__ double sd[N * N];
+    if (int(threadIdx.x) < N * N) sd[threadIdx.x] = a.d[threadIdx.x];
     const int e = int(threadIdx.x) / N3, l = int(threadIdx.x) - e * N3;
     const int x = l % N, y = (l / N) % N, c = l / (N * N);
-    const std::size_t q = std::size_t(blockIdx.x) * E + std::size_t(e);
-    const bool live = q < a.count;
+    const std::size_t i_list = std::size_t(blockIdx.x) * E + std::size_t(e);
+    const bool live = i_list < a.count;
+    const std::size_t q = live ? std::size_t(a.list[i_list]) : 0;
     const bool from_um = a.prev == nullptr && !a.fresh;
     const bool read_um = a.damped || from_um;
     std::size_t node = 0;
@@ -120,19 +156,27 @@ __global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks)
         double* const psi = a.psi + p0 * V + std::size_t(l);
         double* const prev = a.prev ? a.prev + q * V + std::size_t(l) : nullptr;
         double trace[3] = {0, 0, 0};
-        // Value by value (sem_pml_value_stress): the gradient's value and the chain's input a step
-        // back, then the value's chain; only the traces are held from one value to the next.
-        VOXWAVE_UNROLL
-        for (int v = 0; v < kSemPmlPointValues; ++v) {
-            const double g = sem_pml_gradient_value<P>(a.d, sw[e], x, y, c, v);
-            double g_old = 0;
-            if (from_um)
-                g_old = sem_pml_gradient_value<P>(a.d, so[e], x, y, c, v);
-            else if (prev && !a.fresh)
-                g_old = prev[v * N3];
-            sem_pml_value_stress(v, g, g_old, psi + v * N3, V, int(stages >> (3 * v) & 7u), decay, w_old, w_new, c0,
-                                 newton, st[e] + l, N3, trace);
-            if (prev) prev[v * N3] = g;
+        // A row of 3 values at a time (sem_pml_value_stress): the row's stages (and previous
+        // gradients) loaded ahead of the row's stores, then value by value its gradient, the
+        // chain's input a step back and its chain; only the traces are held from row to row.
+        VOXWAVE_NO_UNROLL
+        for (int row = 0; row < 3; ++row) {
+            double old[3][K > 0 ? K : 1], kept[3] = {0, 0, 0};
+            VOXWAVE_UNROLL
+            for (int m = 0; m < 3; ++m) {
+                const int v = 3 * row + m;
+                sem_pml_value_stages<K>(psi + v * N3, V, int(stages >> (3 * v) & 7u), old[m]);
+                if (prev && !a.fresh) kept[m] = prev[v * N3];
+            }
+            VOXWAVE_UNROLL
+            for (int m = 0; m < 3; ++m) {
+                const int v = 3 * row + m;
+                const double g = sem_pml_gradient_value<P>(sd, sw[e], x, y, c, v);
+                const double g_old = from_um ? sem_pml_gradient_value<P>(sd, so[e], x, y, c, v) : kept[m];
+                sem_pml_value_stress<K>(v, g, g_old, old[m], psi + v * N3, V, int(stages >> (3 * v) & 7u), decay, w_old,
+                                        w_new, c0, newton, st[e] + l, N3, trace);
+                if (prev) prev[v * N3] = g;
+            }
         }
         const unsigned id = a.ids[q];
         sem_pml_point_stress_finish(trace, a.lambda[id], a.mu[id], a.half_ds * a.w[x] * a.w[y] * a.w[c], st[e] + l, N3);
@@ -144,7 +188,7 @@ __global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks)
         double(upd.dt2_inv_mass[node]) * double(upd.inv_one_plus_h ? upd.inv_one_plus_h[node] : upd.ih0);
     if (scale == 0) return;  // held or massless: the update keeps it at rest
     for (int comp = 0; comp < 3; ++comp) {
-        const double df = sem_node_force<P, double, double>(a.d, st[e], comp, x, y, c);
+        const double df = sem_node_force<P, double, double>(sd, st[e], comp, x, y, c);
         atomicAdd(a.u_next + comp * a.nn + node, static_cast<Real>(-scale * df));
     }
 }

@@ -124,7 +124,6 @@ struct EmulatedLayer {
         using namespace sem_cuda;
         const std::size_t nn = mesh.node_count();
         SemPmlElementArgs<Real> a{};
-        a.count = element.size();
         a.element = element.data();
         a.first_pole = element_first_pole.data();
         a.live = live.data();
@@ -154,12 +153,22 @@ struct EmulatedLayer {
         a.damped = b != Real(0);
         a.u_next = u_next.data();
         a.upd = upd;
+        // One launch per pole class, as SemPmlCorrectionCuda::element_pass.
         constexpr int threads = kPmlElementThreads<P>, E = kPmlElementsPerBlock<P>;
-        const std::size_t blocks = (element.size() + E - 1) / E;
-        run_emulated_blocks(threads, blocks, [&](std::size_t bl) {
-            blockIdx.x = unsigned(bl);
-            sem_pml_element_pass<P, Real>(a);
-        });
+        const std::vector<std::vector<std::uint32_t>> by_poles = sem_pml_elements_by_poles(t.element_first_pole);
+        for (int k = 0; k < kSemPmlPoleClasses; ++k) {
+            const std::vector<std::uint32_t>& list = by_poles[std::size_t(k)];
+            if (list.empty()) continue;
+            a.list = list.data();
+            a.count = list.size();
+            const std::size_t blocks = (list.size() + E - 1) / E;
+            sem_pml_with_pole_class(k, [&](auto poles) {
+                run_emulated_blocks(threads, blocks, [&](std::size_t bl) {
+                    blockIdx.x = unsigned(bl);
+                    sem_pml_element_pass<P, decltype(poles)::value, Real>(a);
+                });
+            });
+        }
         fresh = false;
 
         SemPmlNodeArgs<Real> n{};
