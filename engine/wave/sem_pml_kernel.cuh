@@ -35,10 +35,11 @@ constexpr int kPmlNodeThreads = 128;
 // stages and tables are read up to its live stages, sem_pml_live_stages, which its poles bound).
 constexpr int kSemPmlPoleClasses = kSemPmlMaxPoles / 2 + 1;
 
-// Blocks of the element pass of class K an SM holds at least, which caps the registers a thread:
-// 128 (4 blocks), 168 in a corner (3 blocks; a cap of 128 there spills).
-template <int K>
-constexpr int kPmlElementMinBlocks = K >= 6 ? 3 : 4;
+// Blocks of the element pass of order P and class K an SM holds at least, which caps the
+// registers a thread at 96 (5 blocks) in a face of the layer at p = 2 and 4 and at 128 (4 blocks)
+// elsewhere: the most that spill nothing on sm_90 (sm_80 likewise).
+template <int P, int K>
+constexpr int kPmlElementMinBlocks = K <= 2 && P != 3 ? 5 : 4;
 
 // The layer's elements (PmlTables order) by pole class (element_first_pole: PmlTables').
 inline std::vector<std::vector<std::uint32_t>> sem_pml_elements_by_poles(const std::vector<std::size_t>& first_pole) {
@@ -114,7 +115,7 @@ struct SemPmlElementArgs {
 // moves into u+ with an atomic add (an element's face, edge and corner nodes are shared with its
 // neighbours in the layer).
 template <int P, int K, class Real>
-__global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks<K>)
+__global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks<P, K>)
     sem_pml_element_pass(SemPmlElementArgs<Real> a) {
     constexpr int N = P + 1, N3 = N * N * N, E = kPmlElementsPerBlock<P>, V = kSemPmlPointValues * N3;
     __shared__ double sw[E][3 * N3];  // the operand at the element's nodes
@@ -123,6 +124,10 @@ __global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks<K>
     // The GLL derivative matrix, read by every product from shared memory (an argument array
     // indexed by the point's coordinates would be copied into registers).
     __shared__ double sd[N * N];
+    // The element's tables, read from shared memory where they are used: decay, w_old, w_new (K
+    // each), kPmlFilters Newton coefficients per pole, kPmlFilters F(inf) - 1.
+    constexpr int TB = (3 + kPmlFilters) * K + kPmlFilters;
+    __shared__ double tab[E][TB];
     if (int(threadIdx.x) < N * N) sd[threadIdx.x] = a.d[threadIdx.x];
     const int e = int(threadIdx.x) / N3, l = int(threadIdx.x) - e * N3;
     const int x = l % N, y = (l / N) % N, c = l / (N * N);
@@ -133,6 +138,20 @@ __global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks<K>
     const bool read_um = a.damped || from_um;
     std::size_t node = 0;
     if (live) {
+        const std::size_t p0 = std::size_t(a.first_pole[q]);
+        const int poles = int(std::size_t(a.first_pole[q + 1]) - p0);
+        for (int r = l; r < TB; r += N3) {
+            const int part = r < 3 * K ? r / K : 3, at = r < 3 * K ? r - K * part : r - 3 * K;
+            double value = 0;
+            if (part < 3) {
+                if (at < poles) value = (part == 0 ? a.decay : part == 1 ? a.w_old : a.w_new)[p0 + std::size_t(at)];
+            } else if (at < kPmlFilters * K) {
+                if (at < kPmlFilters * poles) value = a.filter_newton[p0 * kPmlFilters + std::size_t(at)];
+            } else {
+                value = a.filter_const[q * kPmlFilters + std::size_t(at - kPmlFilters * K)];
+            }
+            tab[e][r] = value;
+        }
         const std::size_t el = std::size_t(a.element[q]), ex = std::size_t(a.ex), ey = std::size_t(a.ey);
         const std::size_t i = el % ex, j = (el / ex) % ey, k = el / (ex * ey);
         node = (P * i + std::size_t(x)) +
@@ -151,8 +170,6 @@ __global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks<K>
     if (live) {
         const std::size_t p0 = std::size_t(a.first_pole[q]);
         const std::uint32_t stages = a.live[q];
-        const double *decay = a.decay + p0, *w_old = a.w_old + p0, *w_new = a.w_new + p0;
-        const double *c0 = a.filter_const + q * kPmlFilters, *newton = a.filter_newton + p0 * kPmlFilters;
         double* const psi = a.psi + p0 * V + std::size_t(l);
         double* const prev = a.prev ? a.prev + q * V + std::size_t(l) : nullptr;
         double trace[3] = {0, 0, 0};
@@ -173,8 +190,9 @@ __global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks<K>
                 const int v = 3 * row + m;
                 const double g = sem_pml_gradient_value<P>(sd, sw[e], x, y, c, v);
                 const double g_old = from_um ? sem_pml_gradient_value<P>(sd, so[e], x, y, c, v) : kept[m];
-                sem_pml_value_stress<K>(v, g, g_old, old[m], psi + v * N3, V, int(stages >> (3 * v) & 7u), decay, w_old,
-                                        w_new, c0, newton, st[e] + l, N3, trace);
+                sem_pml_value_stress<K>(v, g, g_old, old[m], psi + v * N3, V, int(stages >> (3 * v) & 7u), tab[e],
+                                        tab[e] + K, tab[e] + 2 * K, tab[e] + (3 + kPmlFilters) * K, tab[e] + 3 * K,
+                                        st[e] + l, N3, trace);
                 if (prev) prev[v * N3] = g;
             }
         }
