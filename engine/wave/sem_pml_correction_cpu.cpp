@@ -23,6 +23,7 @@ SemPmlCorrectionCpu<Real>::SemPmlCorrectionCpu(const WaveProblem& problem, const
     if (problem.method != Method::Sem || problem.node_count() != mesh.node_count() || mesh.order != problem.order ||
         order.node_count() != mesh.node_count())
         throw std::logic_error("SemPmlCorrectionCpu: the problem is not a sem problem on this mesh");
+    sem_pml_check_poles(tables_);
     const std::size_t n1 = std::size_t(problem.order + 1);
     values_ = 9 * n1 * n1 * n1;
     lambda_.assign(256, 0.0);
@@ -114,9 +115,15 @@ void SemPmlCorrectionCpu<Real>::element_forces(const Real* u, const Real* u_prev
                 for (int y = 0; y < N; ++y)
                     for (int x = 0; x < N; ++x) {
                         const int l = x + N * (y + N * c);
-                        double grad[kSemPmlPointValues];
+                        double grad[kSemPmlPointValues], grad_old[kSemPmlPointValues];
                         sem_pml_gradient<P>(D, w, x, y, c, grad);
-                        sem_pml_point_stress(grad, prev + l, phi + l, N3, V, poles, t.element_poles.decay.data() + p0,
+                        // The chain's input a step back is the previous step's gradient, which
+                        // this one replaces.
+                        for (int v = 0; v < kSemPmlPointValues; ++v) {
+                            grad_old[v] = prev[l + v * N3];
+                            prev[l + v * N3] = grad[v];
+                        }
+                        sem_pml_point_stress(grad, grad_old, phi + l, N3, V, poles, t.element_poles.decay.data() + p0,
                                              t.element_poles.w_old.data() + p0, t.element_poles.w_new.data() + p0, c0,
                                              a, lambda, mu, half_ds * W[x] * W[y] * W[c], T + l, N3);
                     }

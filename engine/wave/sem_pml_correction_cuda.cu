@@ -1,5 +1,6 @@
 // The spectral elements' PML on CUDA (sem_pml_correction_cuda.cuh states the design): the host
 // side, whose kernels are sem_pml_kernel.cuh's.
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -52,9 +53,13 @@ SemPmlCorrectionCuda<Real>::SemPmlCorrectionCuda(const WaveProblem& problem) : p
     nn_ = mesh.node_count();
     node_n_[0] = mesh.n[0];
     node_n_[1] = mesh.n[1];
+    sem_pml_check_poles(t);
     const std::size_t n1 = std::size_t(problem.order + 1), values = kSemPmlPointValues * n1 * n1 * n1;
+    // The previous gradients only with Rayleigh's beta (the operand is then not u: without it they
+    // are u-'s, recomputed each step).
+    const std::size_t prev_elements = problem.rayleigh.beta != 0 ? elements_ : 0;
     // What the layer holds: the memory variables, the tables and the indices (as device_bytes).
-    const std::size_t need = (t.element_poles.size() + elements_) * values * sizeof(double) + t.bytes() +
+    const std::size_t need = (t.element_poles.size() + prev_elements) * values * sizeof(double) + t.bytes() +
                              nodes_ * (1 + 6) * sizeof(double) + t.node_poles.size() * 3 * sizeof(double);
     std::size_t free_bytes = 0, total = 0;
     VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
@@ -74,6 +79,13 @@ SemPmlCorrectionCuda<Real>::SemPmlCorrectionCuda(const WaveProblem& problem) : p
     upload_to(ids_, ids);
     upload_to(element_, as_ull(t.element));
     upload_to(element_first_pole_, as_ull(t.element_first_pole));
+    if (elements_ > std::size_t(UINT32_MAX))
+        throw InputError("", "grid", "the sem PML has more than 2^32 layer elements");
+    const std::vector<std::vector<std::uint32_t>> by_poles = sem_pml_elements_by_poles(t.element_first_pole);
+    for (std::size_t k = 0; k < by_poles.size(); ++k) upload_to(by_poles_[k], by_poles[k]);
+    std::vector<std::uint32_t> live(elements_);
+    for (std::size_t q = 0; q < elements_; ++q) live[q] = sem_pml_live_stages(t, q);
+    upload_to(live_, live);
     upload_to(element_decay_, t.element_poles.decay);
     upload_to(element_w_old_, t.element_poles.w_old);
     upload_to(element_w_new_, t.element_poles.w_new);
@@ -91,7 +103,7 @@ SemPmlCorrectionCuda<Real>::SemPmlCorrectionCuda(const WaveProblem& problem) : p
     one_minus_h_ = 1.0 - h;
     inv_one_plus_h_ = 1.0 / (1.0 + h);
     psi_.resize(t.element_poles.size() * values);  // resize zeroes
-    prev_.resize(elements_ * values);
+    prev_.resize(prev_elements * values);
     node_psi_.resize(t.node_poles.size() * 3);
     y_.resize(3 * nodes_);
     y_prev_.resize(3 * nodes_);
@@ -101,6 +113,7 @@ template <class Real>
 void SemPmlCorrectionCuda<Real>::reset(const Real* u_prev, const Real* u) {
     for (DeviceBuffer<double>* b : {&psi_, &prev_, &node_psi_})
         if (b->size()) VOXWAVE_CUDA_CHECK(cudaMemset(b->get(), 0, b->bytes()));
+    fresh_ = true;
     if (nodes_ == 0) return;
     sem_pml_reset_nodes<Real><<<blocks_of(nodes_, kPmlNodeThreads), kPmlNodeThreads>>>(
         nodes_, node_.get(), node_scale_.get(), nn_, u, u_prev, y_.get(), y_prev_.get());
@@ -112,9 +125,9 @@ template <int P>
 void SemPmlCorrectionCuda<Real>::element_pass(const Real* u, const Real* u_prev, Real b, Real* u_next,
                                               const SemPmlUpdate<Real>& upd) {
     SemPmlElementArgs<Real> a{};
-    a.count = elements_;
     a.element = element_.get();
     a.first_pole = element_first_pole_.get();
+    a.live = live_.get();
     a.ids = ids_.get();
     a.lambda = lambda_.get();
     a.mu = mu_.get();
@@ -124,7 +137,8 @@ void SemPmlCorrectionCuda<Real>::element_pass(const Real* u, const Real* u_prev,
     a.filter_const = filter_const_.get();
     a.filter_newton = filter_newton_.get();
     a.psi = psi_.get();
-    a.prev = prev_.get();
+    a.prev = prev_.size() ? prev_.get() : nullptr;
+    a.fresh = fresh_;
     a.ex = problem_.grid.n[0];
     a.ey = problem_.grid.n[1];
     a.nx = node_n_[0];
@@ -140,11 +154,21 @@ void SemPmlCorrectionCuda<Real>::element_pass(const Real* u, const Real* u_prev,
     a.b = double(b);
     a.keep = 1.0 + a.b;
     a.damped = u_prev != nullptr && b != Real(0);
+    if ((a.damped && !a.prev) || (!a.prev && !a.fresh && u_prev == nullptr))
+        throw std::logic_error("SemPmlCorrectionCuda: an operand with beta, or no u-, in a layer built without beta");
     a.u_next = u_next;
     a.upd = upd;
     constexpr int per_block = kPmlElementsPerBlock<P>, threads = kPmlElementThreads<P>;
-    sem_pml_element_pass<P, Real><<<blocks_of(elements_, per_block), threads>>>(a);
-    VOXWAVE_CUDA_CHECK_LAUNCH("sem_pml_element_pass");
+    for (int k = 0; k < kSemPmlPoleClasses; ++k) {
+        const DeviceBuffer<std::uint32_t>& list = by_poles_[std::size_t(k)];
+        if (list.size() == 0) continue;
+        a.list = list.get();
+        a.count = list.size();
+        sem_pml_with_pole_class(k, [&](auto poles) {
+            sem_pml_element_pass<P, decltype(poles)::value, Real><<<blocks_of(list.size(), per_block), threads>>>(a);
+        });
+        VOXWAVE_CUDA_CHECK_LAUNCH("sem_pml_element_pass");
+    }
 }
 
 template <class Real>
@@ -161,6 +185,7 @@ void SemPmlCorrectionCuda<Real>::correct(const Real* u, const Real* u_prev, Real
             default:
                 element_pass<4>(u, u_prev, b, u_next, upd);
         }
+        fresh_ = false;
     }
     if (nodes_ == 0) return;
     SemPmlNodeArgs<Real> a{};
@@ -189,7 +214,8 @@ void SemPmlCorrectionCuda<Real>::correct(const Real* u, const Real* u_prev, Real
 
 template <class Real>
 std::size_t SemPmlCorrectionCuda<Real>::device_bytes() const {
-    std::size_t bytes = ids_.bytes();
+    std::size_t bytes = ids_.bytes() + live_.bytes();
+    for (const DeviceBuffer<std::uint32_t>& b : by_poles_) bytes += b.bytes();
     for (const DeviceBuffer<unsigned long long>* b : {&element_, &element_first_pole_, &node_, &node_first_pole_})
         bytes += b->bytes();
     for (const DeviceBuffer<double>* b :

@@ -2,7 +2,8 @@
 // the CPU pass's formulation and arithmetic (sem_pml_correction_cpu.hpp,
 // sem_pml_element_kernel.hpp) on device arrays of the layer's tables (pml_tables on the GLL
 // grid), in FP64 whatever the engine's precision; memory only for the layer's elements, nodes
-// and poles (per element pole 9 (p + 1)^3 convolutions, per element the previous gradient).
+// and poles (per element pole 9 (p + 1)^3 convolutions, per element the previous gradient with
+// Rayleigh's beta; without it the previous gradient is u-'s, recomputed).
 //
 // Two kernels a step (sem_pml_kernel.cuh), after the column sweep has written u+ with the
 // interior forces (the sweep never holds f, and stays as it is for the whole model): the element
@@ -19,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "boundary/pml_layer.hpp"
 #include "core/device_buffer.cuh"
@@ -53,10 +55,13 @@ private:
     long long node_n_[2] = {0, 0};  // GLL nodes along x, y
     DeviceBuffer<unsigned long long> element_, element_first_pole_, node_, node_first_pole_;
     DeviceBuffer<unsigned char> ids_;
+    DeviceBuffer<std::uint32_t> live_;                                    // per layer element, sem_pml_live_stages
+    DeviceBuffer<std::uint32_t> by_poles_[sem_cuda::kSemPmlPoleClasses];  // sem_pml_elements_by_poles
     DeviceBuffer<double> lambda_, mu_;
     DeviceBuffer<double> element_decay_, element_w_old_, element_w_new_, filter_const_, filter_newton_;
     DeviceBuffer<double> node_decay_, node_w_old_, node_w_new_, node_scale_, node_newton_, node_a_;
     double one_minus_h_ = 1, inv_one_plus_h_ = 1;
+    bool fresh_ = true;  // no history: the chain's input a step back is 0
     DeviceBuffer<double> psi_, prev_, node_psi_, y_, y_prev_;
 };
 

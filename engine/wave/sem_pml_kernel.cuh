@@ -12,6 +12,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
 
 #include "core/host_device.hpp"
 #include "scene/run_rules.hpp"
@@ -26,6 +29,40 @@ constexpr int kPmlElementsPerBlock = P == 2 ? 4 : (P == 3 ? 2 : 1);
 template <int P>
 constexpr int kPmlElementThreads = kPmlElementsPerBlock<P>*(P + 1) * (P + 1) * (P + 1);
 constexpr int kPmlNodeThreads = 128;
+// The element pass runs one launch per pole class K = 0, 2, 4, 6 (the elements of 0 poles, of
+// one stretched axis, a face of the layer, of two, an edge, of three, a corner), so that each holds
+// registers for K stages and tables only; an element of K - 1 poles, if any, runs in class K (its
+// stages and tables are read up to its live stages, sem_pml_live_stages, which its poles bound).
+constexpr int kSemPmlPoleClasses = kSemPmlMaxPoles / 2 + 1;
+
+// Blocks of the element pass of order P and class K an SM holds at least, which caps the
+// registers a thread at 96 (5 blocks) in a face of the layer at p = 2 and 4 and at 128 (4 blocks)
+// elsewhere: the most that spill nothing on sm_90 (sm_80 likewise).
+template <int P, int K>
+constexpr int kPmlElementMinBlocks = K <= 2 && P != 3 ? 5 : 4;
+
+// The layer's elements (PmlTables order) by pole class (element_first_pole: PmlTables').
+inline std::vector<std::vector<std::uint32_t>> sem_pml_elements_by_poles(const std::vector<std::size_t>& first_pole) {
+    std::vector<std::vector<std::uint32_t>> by(kSemPmlPoleClasses);
+    for (std::size_t q = 0; q + 1 < first_pole.size(); ++q)
+        by[(first_pole[q + 1] - first_pole[q] + 1) / 2].push_back(std::uint32_t(q));
+    return by;
+}
+
+// f(std::integral_constant<int, K>{}) for the pole class K = 2 c.
+template <class F>
+void sem_pml_with_pole_class(int c, F&& f) {
+    switch (c) {
+        case 0:
+            return f(std::integral_constant<int, 0>{});
+        case 1:
+            return f(std::integral_constant<int, 2>{});
+        case 2:
+            return f(std::integral_constant<int, 4>{});
+        default:
+            return f(std::integral_constant<int, 6>{});
+    }
+}
 
 // The central-difference factors the sweep's update used (update_coefficients): dt^2 / m per node
 // and 1 / (1 + h), 1 - h per node or, where those are null, one value for all.
@@ -38,19 +75,27 @@ struct SemPmlUpdate {
 };
 
 // The layer's elements (PmlTables order), their tables per element and pole, and their memory
-// variables: per element pole and per element 9 (P + 1)^3 values, point-fastest
-// ([v * (P + 1)^3 + point], sem_pml_correction_cpu.hpp's layout: a warp's threads, consecutive
-// points, read consecutive values).
+// variables: per element pole 9 (P + 1)^3 values, point-fastest ([v * (P + 1)^3 + point],
+// sem_pml_correction_cpu.hpp's layout: a warp's threads, consecutive points, read and write
+// consecutive values, each once a step).
 template <class Real>
 struct SemPmlElementArgs {
-    unsigned long long count;
+    unsigned long long count;           // entries of list
+    const std::uint32_t* list;          // the layer elements of this launch (PmlTables order), all of one pole count
     const unsigned long long* element;  // x-fastest element index
     const unsigned long long* first_pole;
+    const std::uint32_t* live;                   // per element: the stages that reach the stress (sem_pml_live_stages)
     const unsigned char* ids;                    // material per layer element
     const double *lambda, *mu;                   // by material id
     const double *decay, *w_old, *w_new;         // per element pole
     const double *filter_const, *filter_newton;  // kPmlFilters per element, per element pole
-    double *psi, *prev;
+    double* psi;
+    // The chain's input a step back: with Rayleigh's beta the previous step's gradient of the
+    // operand, 9 (P + 1)^3 per element, read and replaced; null without it, where the operand is u
+    // and that gradient is u-'s, recomputed (it costs a gather of u- instead of reading and
+    // writing 9 values a point). fresh: the layer has no history (after a reset): it is 0.
+    double* prev;
+    bool fresh;
     int ex, ey;             // elements along x, y
     long long nx, ny;       // GLL nodes along x, y
     unsigned long long nn;  // nodes (the SoA stride)
@@ -63,41 +108,96 @@ struct SemPmlElementArgs {
 };
 
 // The element pass: thread (e, l) takes GLL point l of layer element blockIdx.x E + e. It gathers
-// the operand at its node into shared memory, computes the point's gradient, chain and stress
-// change (sem_pml_point_stress) into shared memory and then the force change at its node
-// (sem_node_force), which it moves into u+ with an atomic add (an element's face, edge and corner
-// nodes are shared with its neighbours in the layer).
-template <int P, class Real>
-__global__ void __launch_bounds__(kPmlElementThreads<P>) sem_pml_element_pass(SemPmlElementArgs<Real> a) {
+// the operand (and u- where its gradient is the chain's input a step back) at its node into
+// shared memory, computes the point's gradients, chains and stress change value by value
+// (sem_pml_value_stress: each memory variable loaded once and stored once, the loads ahead of the
+// stores) into shared memory and then the force change at its node (sem_node_force), which it
+// moves into u+ with an atomic add (an element's face, edge and corner nodes are shared with its
+// neighbours in the layer).
+template <int P, int K, class Real>
+__global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks<P, K>)
+    sem_pml_element_pass(SemPmlElementArgs<Real> a) {
     constexpr int N = P + 1, N3 = N * N * N, E = kPmlElementsPerBlock<P>, V = kSemPmlPointValues * N3;
-    __shared__ double sw[E][3 * N3];
+    __shared__ double sw[E][3 * N3];  // the operand at the element's nodes
+    __shared__ double so[E][3 * N3];  // u- there, where the chain's input a step back is its gradient
     __shared__ double st[E][V];
+    // The GLL derivative matrix, read by every product from shared memory (an argument array
+    // indexed by the point's coordinates would be copied into registers).
+    __shared__ double sd[N * N];
+    // The element's tables, read from shared memory where they are used: decay, w_old, w_new (K
+    // each), kPmlFilters Newton coefficients per pole, kPmlFilters F(inf) - 1.
+    constexpr int TB = (3 + kPmlFilters) * K + kPmlFilters;
+    __shared__ double tab[E][TB];
+    if (int(threadIdx.x) < N * N) sd[threadIdx.x] = a.d[threadIdx.x];
     const int e = int(threadIdx.x) / N3, l = int(threadIdx.x) - e * N3;
     const int x = l % N, y = (l / N) % N, c = l / (N * N);
-    const std::size_t q = std::size_t(blockIdx.x) * E + std::size_t(e);
-    const bool live = q < a.count;
+    const std::size_t i_list = std::size_t(blockIdx.x) * E + std::size_t(e);
+    const bool live = i_list < a.count;
+    const std::size_t q = live ? std::size_t(a.list[i_list]) : 0;
+    const bool from_um = a.prev == nullptr && !a.fresh;
+    const bool read_um = a.damped || from_um;
     std::size_t node = 0;
     if (live) {
+        const std::size_t p0 = std::size_t(a.first_pole[q]);
+        const int poles = int(std::size_t(a.first_pole[q + 1]) - p0);
+        for (int r = l; r < TB; r += N3) {
+            const int part = r < 3 * K ? r / K : 3, at = r < 3 * K ? r - K * part : r - 3 * K;
+            double value = 0;
+            if (part < 3) {
+                if (at < poles) value = (part == 0 ? a.decay : part == 1 ? a.w_old : a.w_new)[p0 + std::size_t(at)];
+            } else if (at < kPmlFilters * K) {
+                if (at < kPmlFilters * poles) value = a.filter_newton[p0 * kPmlFilters + std::size_t(at)];
+            } else {
+                value = a.filter_const[q * kPmlFilters + std::size_t(at - kPmlFilters * K)];
+            }
+            tab[e][r] = value;
+        }
         const std::size_t el = std::size_t(a.element[q]), ex = std::size_t(a.ex), ey = std::size_t(a.ey);
         const std::size_t i = el % ex, j = (el / ex) % ey, k = el / (ex * ey);
         node = (P * i + std::size_t(x)) +
                std::size_t(a.nx) * ((P * j + std::size_t(y)) + std::size_t(a.ny) * (P * k + std::size_t(c)));
+        double v[3], vm[3] = {0, 0, 0};
         for (int comp = 0; comp < 3; ++comp) {
-            const double v = double(a.u[comp * a.nn + node]);
-            sw[e][comp * N3 + l] = a.damped ? a.keep * v - a.b * double(a.u_prev[comp * a.nn + node]) : v;
+            v[comp] = double(a.u[comp * a.nn + node]);
+            if (read_um) vm[comp] = double(a.u_prev[comp * a.nn + node]);
+        }
+        for (int comp = 0; comp < 3; ++comp) {
+            sw[e][comp * N3 + l] = a.damped ? a.keep * v[comp] - a.b * vm[comp] : v[comp];
+            if (from_um) so[e][comp * N3 + l] = vm[comp];
         }
     }
     __syncthreads();
     if (live) {
-        double g[kSemPmlPointValues];
-        sem_pml_gradient<P>(a.d, sw[e], x, y, c, g);
         const std::size_t p0 = std::size_t(a.first_pole[q]);
-        const int poles = int(std::size_t(a.first_pole[q + 1]) - p0);
+        const std::uint32_t stages = a.live[q];
+        double* const psi = a.psi + p0 * V + std::size_t(l);
+        double* const prev = a.prev ? a.prev + q * V + std::size_t(l) : nullptr;
+        double trace[3] = {0, 0, 0};
+        // A row of 3 values at a time (sem_pml_value_stress): the row's stages (and previous
+        // gradients) loaded ahead of the row's stores, then value by value its gradient, the
+        // chain's input a step back and its chain; only the traces are held from row to row.
+        VOXWAVE_NO_UNROLL
+        for (int row = 0; row < 3; ++row) {
+            double old[3][K > 0 ? K : 1], kept[3] = {0, 0, 0};
+            VOXWAVE_UNROLL
+            for (int m = 0; m < 3; ++m) {
+                const int v = 3 * row + m;
+                sem_pml_value_stages<K>(psi + v * N3, V, int(stages >> (3 * v) & 7u), old[m]);
+                if (prev && !a.fresh) kept[m] = prev[v * N3];
+            }
+            VOXWAVE_UNROLL
+            for (int m = 0; m < 3; ++m) {
+                const int v = 3 * row + m;
+                const double g = sem_pml_gradient_value<P>(sd, sw[e], x, y, c, v);
+                const double g_old = from_um ? sem_pml_gradient_value<P>(sd, so[e], x, y, c, v) : kept[m];
+                sem_pml_value_stress<K>(v, g, g_old, old[m], psi + v * N3, V, int(stages >> (3 * v) & 7u), tab[e],
+                                        tab[e] + K, tab[e] + 2 * K, tab[e] + (3 + kPmlFilters) * K, tab[e] + 3 * K,
+                                        st[e] + l, N3, trace);
+                if (prev) prev[v * N3] = g;
+            }
+        }
         const unsigned id = a.ids[q];
-        sem_pml_point_stress(g, a.prev + q * V + std::size_t(l), a.psi + p0 * V + std::size_t(l), N3, V, poles,
-                             a.decay + p0, a.w_old + p0, a.w_new + p0, a.filter_const + q * kPmlFilters,
-                             a.filter_newton + p0 * kPmlFilters, a.lambda[id], a.mu[id],
-                             a.half_ds * a.w[x] * a.w[y] * a.w[c], st[e] + l, N3);
+        sem_pml_point_stress_finish(trace, a.lambda[id], a.mu[id], a.half_ds * a.w[x] * a.w[y] * a.w[c], st[e] + l, N3);
     }
     __syncthreads();
     if (!live) return;
@@ -106,7 +206,7 @@ __global__ void __launch_bounds__(kPmlElementThreads<P>) sem_pml_element_pass(Se
         double(upd.dt2_inv_mass[node]) * double(upd.inv_one_plus_h ? upd.inv_one_plus_h[node] : upd.ih0);
     if (scale == 0) return;  // held or massless: the update keeps it at rest
     for (int comp = 0; comp < 3; ++comp) {
-        const double df = sem_node_force<P, double, double>(a.d, st[e], comp, x, y, c);
+        const double df = sem_node_force<P, double, double>(sd, st[e], comp, x, y, c);
         atomicAdd(a.u_next + comp * a.nn + node, static_cast<Real>(-scale * df));
     }
 }

@@ -26,8 +26,9 @@ constexpr double kDs = 0.004;
 
 // 8 x 7 x 7 elements of concrete, a PML of 2 elements on x-, x+, y+ and z- (the corners where
 // x-, y+, z- and x+, y+, z- meet), a steel bar through the x+ layer, a void in the x- y+ z- corner
-// of the layer, Rayleigh damping; a receiver in the layer, one beside it.
-Scene pml_scene(int order, Precision precision, std::int64_t steps) {
+// of the layer, Rayleigh damping (or none: the element pass then recomputes the previous gradients
+// from u- instead of keeping them); a receiver in the layer, one beside it.
+Scene pml_scene(int order, Precision precision, std::int64_t steps, bool damped = true) {
     Scene s;
     s.grid.size = {8 * kDs, 7 * kDs, 7 * kDs};
     s.grid.spacing = kDs;
@@ -45,7 +46,7 @@ Scene pml_scene(int order, Precision precision, std::int64_t steps) {
     s.boundary.absorbing.faces = {"x-", "x+", "y+", "z-"};
     s.boundary.absorbing.thickness = 2 * kDs;
     s.boundary.absorbing.type = "pml";
-    s.damping = {"rayleigh", 0.01, 100e3, 200e3};
+    if (damped) s.damping = {"rayleigh", 0.01, 100e3, 200e3};
     s.run.method = Method::Sem;
     s.run.order = order;
     s.run.precision = precision;
@@ -73,17 +74,24 @@ TEST_P(SemPmlCuda, TracesAndStateEqualCpu) {
     REQUIRE_CUDA();
     for (Precision pr : {Precision::Fp64, Precision::Fp32}) {
         SCOPED_TRACE(pr == Precision::Fp64 ? "fp64" : "fp32");
+        const double tol = pr == Precision::Fp64 ? 1e-12 : 1e-5;
+        for (bool damped : {true, false}) {
+            SCOPED_TRACE(damped ? "damped" : "undamped");
+            Scene s = pml_scene(GetParam(), pr, 300, damped);
+            validate_scene(s, "sem pml");
+            WaveProblem p = build_wave_problem(s, "sem pml");
+            ASSERT_TRUE(p.boundary.has_pml());
+            ASSERT_EQ(p.rayleigh.beta > 0, damped);
+            p.backend = Backend::Cpu;
+            const Result cpu = run_wave(p, {});
+            p.backend = Backend::Cuda;
+            const Result gpu = run_wave(p, {});
+            expect_near_all(gpu.displacement, cpu.displacement, tol, "traces");
+        }
+        if (pr != Precision::Fp64) continue;
         Scene s = pml_scene(GetParam(), pr, 300);
         validate_scene(s, "sem pml");
-        WaveProblem p = build_wave_problem(s, "sem pml");
-        ASSERT_TRUE(p.boundary.has_pml());
-        p.backend = Backend::Cpu;
-        const Result cpu = run_wave(p, {});
-        p.backend = Backend::Cuda;
-        const Result gpu = run_wave(p, {});
-        const double tol = pr == Precision::Fp64 ? 1e-12 : 1e-5;
-        expect_near_all(gpu.displacement, cpu.displacement, tol, "traces");
-        if (pr != Precision::Fp64) continue;
+        const WaveProblem p = build_wave_problem(s, "sem pml");
         // The whole state (u and u-) after the same steps.
         SemTimeStepperCpu<double> c64(p);
         SemCudaTimeStepper g(p);
@@ -98,39 +106,42 @@ TEST_P(SemPmlCuda, FromARandomStateEqualsCpu) {
     // set_state resets the layer (no history, y = c0 u, y- = c0 u-) on both engines; a random
     // state puts every layer element and node to work from the first step.
     REQUIRE_CUDA();
-    for (Precision pr : {Precision::Fp64, Precision::Fp32}) {
-        SCOPED_TRACE(pr == Precision::Fp64 ? "fp64" : "fp32");
-        Scene s = pml_scene(GetParam(), pr, 1);
-        validate_scene(s, "sem pml");
-        const WaveProblem p = build_wave_problem(s, "sem pml");
-        const std::size_t nn = p.node_count();
-        std::vector<double> u = voxwave::test::random_vector(3 * nn, 31), up = voxwave::test::random_vector(3 * nn, 32);
-        for (std::size_t i = 0; i < u.size(); ++i) {
-            u[i] *= 1e-6;
-            up[i] = u[i] + 1e-8 * up[i];
+    for (Precision pr : {Precision::Fp64, Precision::Fp32})
+        for (bool damped : {true, false}) {
+            SCOPED_TRACE(pr == Precision::Fp64 ? "fp64" : "fp32");
+            SCOPED_TRACE(damped ? "damped" : "undamped");
+            Scene s = pml_scene(GetParam(), pr, 1, damped);
+            validate_scene(s, "sem pml");
+            const WaveProblem p = build_wave_problem(s, "sem pml");
+            const std::size_t nn = p.node_count();
+            std::vector<double> u = voxwave::test::random_vector(3 * nn, 31),
+                                up = voxwave::test::random_vector(3 * nn, 32);
+            for (std::size_t i = 0; i < u.size(); ++i) {
+                u[i] *= 1e-6;
+                up[i] = u[i] + 1e-8 * up[i];
+            }
+            const std::int64_t late = std::int64_t(1.0 / p.dt), steps = 60;  // the source adds nothing at t = 1 s
+            std::vector<double> uc, pc;
+            if (pr == Precision::Fp64) {
+                SemTimeStepperCpu<double> cpu(p);
+                cpu.set_state(up, u);
+                for (std::int64_t n = 0; n < steps; ++n) cpu.step(late + n);
+                uc = cpu.displacement();
+                pc = cpu.previous_displacement();
+            } else {
+                SemTimeStepperCpu<float> cpu(p);
+                cpu.set_state(up, u);
+                for (std::int64_t n = 0; n < steps; ++n) cpu.step(late + n);
+                uc = cpu.displacement();
+                pc = cpu.previous_displacement();
+            }
+            SemCudaTimeStepper gpu(p);
+            gpu.set_state(up, u);
+            gpu.advance(late, steps);
+            const double tol = pr == Precision::Fp64 ? 1e-12 : 1e-5;
+            expect_near_all(gpu.displacement(), uc, tol, "u");
+            expect_near_all(gpu.previous_displacement(), pc, tol, "u-");
         }
-        const std::int64_t late = std::int64_t(1.0 / p.dt), steps = 60;  // the source adds nothing at t = 1 s
-        std::vector<double> uc, pc;
-        if (pr == Precision::Fp64) {
-            SemTimeStepperCpu<double> cpu(p);
-            cpu.set_state(up, u);
-            for (std::int64_t n = 0; n < steps; ++n) cpu.step(late + n);
-            uc = cpu.displacement();
-            pc = cpu.previous_displacement();
-        } else {
-            SemTimeStepperCpu<float> cpu(p);
-            cpu.set_state(up, u);
-            for (std::int64_t n = 0; n < steps; ++n) cpu.step(late + n);
-            uc = cpu.displacement();
-            pc = cpu.previous_displacement();
-        }
-        SemCudaTimeStepper gpu(p);
-        gpu.set_state(up, u);
-        gpu.advance(late, steps);
-        const double tol = pr == Precision::Fp64 ? 1e-12 : 1e-5;
-        expect_near_all(gpu.displacement(), uc, tol, "u");
-        expect_near_all(gpu.previous_displacement(), pc, tol, "u-");
-    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Orders, SemPmlCuda, ::testing::Values(2, 3, 4),
