@@ -113,15 +113,18 @@ __global__ void __launch_bounds__(256) point_kernel(PointArgs<Real> a) {
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     asm volatile("griddepcontrol.wait;" ::: "memory");  // the step's u^{n+1} (a no-op without PDL)
 #endif
+    // A component's array by selects: a.up[c] with a variable c copied the parameter arrays to
+    // the stack (96-112 bytes a thread).
+    auto pick = [](auto* const(&p)[3], int c) { return c == 0 ? p[0] : (c == 1 ? p[1] : p[2]); };
     const int t = int(blockIdx.x * blockDim.x + threadIdx.x);
     if (t < 3 * a.entries) {
         const int k = t / 3, c = t % 3;
-        Real* const at = a.up[c] + a.src_node[k];
+        Real* const at = pick(a.up, c) + a.src_node[k];
         *at = add_node_sources(a.src_first, a.src_term, a.src_scale, a.src_force, k, c, *at);
         return;
     }
     const int r = t - 3 * a.entries;
-    if (r < 3 * a.nrec) a.rec_out[r] = double(a.u[r % 3][a.rec_node[r / 3]]);
+    if (r < 3 * a.nrec) a.rec_out[r] = double(pick(a.u, r % 3)[a.rec_node[r / 3]]);
 }
 
 // One thread per slice pixel: the shared slice_value of the CPU session, straight into device
