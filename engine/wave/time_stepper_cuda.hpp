@@ -8,8 +8,8 @@
 // (its ghost nodes filled after the step, halo_exchange.hpp). The split design, kept for
 // comparison, runs a stiffness kernel (element rows along x, swept along z; forces
 // combined across the warp and carried along z, then added to global memory) and an update
-// kernel. A small point kernel adds the sources (in the fused step only for many of them:
-// fused_points.hpp); receiver samples collect in device memory and leave in batches.
+// kernel. A small point kernel adds the sources (in the fused step only after a PML or for many
+// of them: fused_points.hpp); receiver samples collect in device memory and leave in batches.
 //
 // This header has no CUDA types so that CPU-only code (CLI, tests) can include it. In a build
 // without CUDA every entry point throws InputError("", "backend", ...).
