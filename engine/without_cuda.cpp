@@ -65,6 +65,7 @@ CudaTimeStepper::HaloPhaseSeconds CudaTimeStepper::median_halo_phase_seconds(std
 void CudaTimeStepper::set_exchange_enabled(bool) { no_cuda(); }
 bool CudaTimeStepper::fused_step() const { no_cuda(); }
 bool CudaTimeStepper::overlapped_exchange() const { no_cuda(); }
+bool CudaTimeStepper::fused_kernel_points() const { no_cuda(); }
 std::vector<double> CudaTimeStepper::receiver_displacements() const { no_cuda(); }
 void CudaTimeStepper::write_slice(SlicePlane, int, SliceQuantity, float*) const { no_cuda(); }
 std::size_t CudaTimeStepper::device_bytes() const { no_cuda(); }

@@ -3,11 +3,12 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus fmc-runs sem-bench sem-schedule sem-mpi sem-ncu sem-pml stokes-loop table2 pml
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus fmc-runs fused-points sem-bench sem-schedule sem-mpi sem-ncu sem-pml stokes-loop table2 pml
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 #   (fmc-gpus: issue 33's 32-element FMC on 1 and 2 GPUs under mpirun; after mpi and build)
 #   (fmc-runs: the same FMC as one scan process against 32 single-run processes, scan --shot K; after build)
+#   (fused-points: one FMC single run, its sources and receivers in the fused kernel against after it; after build)
 set -uo pipefail
 OUT=${OUT:-/tmp/voxwave-out}
 mkdir -p "$OUT"
@@ -377,6 +378,28 @@ PYEOF
         row "whole processes (wall)" $runs_wall $scan_wall
         row "time loops (the runs' summed; the scan's shot loops)" $runs_loops $scan_loops
       fi ;;
+    fused-points)
+      # One FMC single run (scan --shot 1 of the fmc-runs scene: element 1's face of 84 source nodes,
+      # every element's face recorded, 2,688 receivers) with the fused kernel walking the sources and
+      # receivers in every block (VOXWAVE_FUSED_POINTS=kernel, the code before the point launch)
+      # against one point launch after the kernel (launch, now the default above 8 sources or 64
+      # receivers: engine/wave/fused_points.hpp), A B A B; a step's time from the time loop. The two
+      # results must be equal bit for bit (compare --tolerance 0). Env FMC_CELLS, FMC_STEPS (500).
+      cells=${FMC_CELLS:-160} steps=${FMC_STEPS:-500}
+      log "fused points: scan --shot 1 of the fmc scene ($((cells * cells * cells)) elements, $steps steps), in the kernel against after it"
+      python3 scripts/fmc-scene.py "$OUT/fused-points.json" --cells $cells --elements 32 --steps $steps --backend cuda
+      for rep in 1 2; do
+        for where in kernel launch; do
+          VOXWAVE_FUSED_POINTS=$where $CLI scan "$OUT/fused-points.json" --shot 1 --out "$OUT/fused-points-$where.h5" \
+            >"$OUT/fused-points-$where.log" 2>&1 || { tail -n 3 "$OUT/fused-points-$where.log" | tee -a "$OUT/summary.log"; STATUS=1; }
+          loop=$(sed -n 's/.*time loop \([0-9.]*\) s$/\1/p' "$OUT/fused-points-$where.log")
+          echo "$where (rep $rep): time loop ${loop:-?} s, $(awk -v l="${loop:-0}" -v n=$steps 'BEGIN { printf "%.1f", 1e6 * l / n }') us a step" \
+            | tee -a "$OUT/summary.log"
+        done
+      done
+      $CLI compare "$OUT/fused-points-kernel.h5" "$OUT/fused-points-launch.h5" --tolerance 0 2>&1 | tail -n 2 | tee -a "$OUT/summary.log"
+      [ "${PIPESTATUS[0]}" = 0 ] || STATUS=1
+      rm -f "$OUT"/fused-points-*.h5 ;;
     bench-plane-strain)
       # The classroom's live target: 1024 x 1024 plane-strain squares at >= 300 steps/s (bench/results/plane-strain.md).
       log "bench plane strain (2D, 300 x 300 and 1024 x 1024)"

@@ -215,6 +215,8 @@ struct FusedWork {
 // column updated it (the top plane nz with the plane below it). Called by one warp after the
 // sweep's last barrier, when every update is visible to it. In 32 bits: with 64-bit divisions
 // here (or the segment's bounds kept across the sweep) the TCOVFEM kernel spilled 12-20 bytes.
+// Every block walks both whole lists: the engine gives the kernel only a few points (at most
+// kFusedKernelSources and kFusedKernelReceivers, fused_points.hpp) and adds many after it.
 template <class Real>
 __device__ __forceinline__ void fused_points(const FusedStepArgs<Real>& a, FusedWork work, int owned_rows, int first,
                                              int end, int lane) {
@@ -645,6 +647,19 @@ struct FusedShape {
 };
 const FusedShape& fused_shape();
 
+// Programmatic dependent launch on sm_90 and newer (the kernel's griddepcontrol), unless the knob
+// VOXWAVE_FUSED_PDL=0 turns it off: the fused step's launches and the point launch after it
+// (time_stepper_cuda.cu), which waits for the step the same way.
+inline bool fused_step_pdl() {
+    static const bool pdl = [] {
+        int device = 0, major = 0;
+        VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
+        VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+        return major >= 9 && fused_shape().pdl != 0;
+    }();
+    return pdl;
+}
+
 template <class Real, bool Damped, bool UniformH, int TileY, int MinBlocks, template <class, int> class PlaneT>
 void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
     const dim3 block(kFusedTileX, TileY);
@@ -661,14 +676,7 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
         VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kFusedTileX * TileY, bytes));
         return sms * per_sm;
     }();
-    // Programmatic dependent launch on sm_90 and newer (the kernel's griddepcontrol), unless the
-    // knob VOXWAVE_FUSED_PDL=0 turns it off.
-    static const bool pdl = [] {
-        int device = 0, major = 0;
-        VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
-        VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-        return major >= 9 && fused_shape().pdl != 0;
-    }();
+    const bool pdl = fused_step_pdl();
     // Owned nodes per tile: 30 along x, fused_owned_rows along y.
     FusedWork work{fused_tiles_x(a.nx), fused_tiles_y<Plane, TileY>(a.ny), 0, 0};
     // The last x tile merged in pairs of y tiles when it holds at most 15 nodes (the Plane's

@@ -16,7 +16,9 @@
 #include "core/device_buffer.cuh"
 #include "core/errors.hpp"
 #include "core/event_timer.cuh"
+#include "wave/batched_shots.hpp"
 #include "wave/central_difference.hpp"
+#include "wave/fused_step.cuh"
 #include "wave/pml_correction_cuda.cuh"
 #include "wave/snapshot_taker.hpp"
 #include "wave/tcovfem_int8.hpp"
@@ -87,26 +89,42 @@ __global__ void __launch_bounds__(256) update_kernel(UpdateArgs<Real> a) {
 
 template <class Real>
 struct PointArgs {
-    int nsrc, nrec;
-    const long long* src_node;
-    const Real* src_scale;  // dt^2/m / (1 + h) at the source node
-    const Real* src_force;  // [nsrc * 3] force * wavelet(t_n), this step
+    int entries, nrec;           // source nodes (GroupSourceNodes entries), receivers
+    const long long* src_node;   // [entries] the node of entry k
+    const long long* src_first;  // [entries + 1] entry k's sources: src_term[first[k] .. first[k + 1])
+    const long long* src_term;   // source indices q
+    const Real* src_scale;       // [q] dt^2/m / (1 + h) at the source node
+    const Real* src_force;       // [q * 3] force * wavelet(t_n), this step
     Real* up[3];
     const long long* rec_node;
     const Real* u[3];
     double* rec_out;  // [nrec * 3]
 };
 
+// The sources of a step added to u^{n+1} and u^n sampled at the receivers: a thread a source node
+// and component, then a thread a receiver component. A probe's elements put several sources on one
+// node; its thread adds them one after another in the list's order (add_node_sources), as the
+// fused kernel's lane 0 does, so the two give the same u^{n+1} bit for bit, with no atomics.
+// Launched as a programmatic dependent of the fused step on sm_90 (fused_step_pdl): its blocks
+// take the SMs as the step's blocks leave, and the next step's blocks theirs as these start.
 template <class Real>
-__global__ void point_kernel(PointArgs<Real> a) {
-    const int t = threadIdx.x;
-    // Atomic: a probe's elements put several sources on one node (two threads would otherwise
-    // lose one's add); on distinct nodes it rounds exactly as the plain add.
-    for (int s = t; s < 3 * a.nsrc; s += blockDim.x) {
-        const int src = s / 3, c = s % 3;
-        atomicAdd(&a.up[c][a.src_node[src]], a.src_scale[src] * a.src_force[s]);
+__global__ void __launch_bounds__(256) point_kernel(PointArgs<Real> a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    asm volatile("griddepcontrol.wait;" ::: "memory");  // the step's u^{n+1} (a no-op without PDL)
+#endif
+    // A component's array by selects: a.up[c] with a variable c copied the parameter arrays to
+    // the stack (96-112 bytes a thread).
+    auto pick = [](auto* const(&p)[3], int c) { return c == 0 ? p[0] : (c == 1 ? p[1] : p[2]); };
+    const int t = int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (t < 3 * a.entries) {
+        const int k = t / 3, c = t % 3;
+        Real* const at = pick(a.up, c) + a.src_node[k];
+        *at = add_node_sources(a.src_first, a.src_term, a.src_scale, a.src_force, k, c, *at);
+        return;
     }
-    for (int r = t; r < 3 * a.nrec; r += blockDim.x) a.rec_out[r] = double(a.u[r % 3][a.rec_node[r / 3]]);
+    const int r = t - 3 * a.entries;
+    if (r < 3 * a.nrec) a.rec_out[r] = double(pick(a.u, r % 3)[a.rec_node[r / 3]]);
 }
 
 // One thread per slice pixel: the shared slice_value of the CPU session, straight into device
@@ -162,6 +180,7 @@ public:
     virtual void set_exchange_enabled(bool enabled) = 0;
     virtual bool fused_step() const = 0;
     virtual bool overlapped_exchange() const = 0;
+    virtual bool fused_kernel_points() const = 0;
 };
 
 // A window of an overlapped step (overlap_windows, halo_exchange.hpp) with its own part of
@@ -216,6 +235,7 @@ public:
         exchange_ = options.exchange;
         pml_bytes_ = cuda::PmlCorrection<Real>::bytes_of(tables.pml, damped_);
         fused_ = use_fused_step(options.moment_step);
+        fused_points_ = options.fused_points;
         // The PML's passes run over the whole layer after the kernel (pml_fused), so a step with
         // a PML keeps the plain order: kernel, passes, sources, exchange.
         if (options.overlap_exchange && exchange_ && fused_ && tables.pml.empty())
@@ -292,6 +312,13 @@ public:
             sscale.push_back(host_a_[s.node] * (uniform_h_ ? model_.ih0 : host_ih_[s.node]));
         }
         for (const auto& r : p_.receivers) rn.push_back(static_cast<long long>(r.node));
+        // The fused kernel's walk (sn, per source) or the point launch's entries (a source node
+        // each, its sources in order: one group of one member).
+        ShotSources shot;
+        shot.sources = p_.sources;
+        const GroupSourceNodes entries = group_source_nodes({&shot}, 3 * nn_);
+        kernel_points_ =
+            fused_ && (!windows_.empty() || fused_kernel_takes_points(fused_points_, sn.size(), rn.size()));
         // A scan's next shot usually has as many points: keep the allocations then (every
         // buffer here is written before it is read).
         auto fit = [](auto& buffer, std::size_t n) {
@@ -299,6 +326,12 @@ public:
         };
         fit(src_node_, sn.size());
         src_node_.upload(sn);
+        fit(src_entry_node_, entries.node.size());
+        src_entry_node_.upload(entries.node);
+        fit(src_entry_first_, entries.first.size());
+        src_entry_first_.upload(entries.first);
+        fit(src_entry_term_, entries.term.size());
+        src_entry_term_.upload(entries.term);
         fit(src_scale_, sscale.size());
         src_scale_.upload(sscale);
         fit(src_force_, std::max<std::size_t>(1, kBatch * 3 * sn.size()));
@@ -426,12 +459,13 @@ public:
             a.um[c] = um_.get() + c * nn_;
             a.up[c] = f_.get() + c * nn_;
         }
-        // With a PML the sources come after its passes (pml_fused), in the CPU stepper's order.
-        a.nsrc = pml_ ? 0 : int(p_.sources.size());
+        // With a PML the sources come after its passes (pml_fused), in the CPU stepper's order;
+        // many sources and receivers come after the kernel (kernel_points_).
+        a.nsrc = pml_ || !kernel_points_ ? 0 : int(p_.sources.size());
         a.src_node = src_node_.get();
         a.src_scale = src_scale_.get();
         a.src_force = src_force_.get() + std::size_t(slot) * 3 * p_.sources.size();
-        a.nrec = receivers ? int(p_.receivers.size()) : 0;
+        a.nrec = receivers && kernel_points_ ? int(p_.receivers.size()) : 0;
         a.rec_node = rec_node_.get();
         a.rec_out = rec_buf_.get() + std::size_t(slot) * 3 * p_.receivers.size();
         if constexpr (std::is_same_v<Real, double>) {
@@ -514,10 +548,9 @@ public:
         }
         if (fused_) {
             fused_step_kernel(slot, receivers);
-            if (pml_) {
-                pml_fused();
-                points(slot, true, false);
-            }
+            pml_fused();
+            // u^n is still intact: the kernel and the PML's passes write u^{n+1} to a third buffer.
+            if (pml_ || !kernel_points_) points(slot, true, receivers && !kernel_points_);
         } else {
             pml_element_forces();
             step_stiffness();
@@ -623,12 +656,16 @@ public:
         VOXWAVE_CUDA_CHECK_LAUNCH("update_kernel");
     }
 
+    // The sources of batch slot `slot` added to next_state() and (when `receivers`) u^n sampled into
+    // the slot, in one launch.
     void points(int slot, bool sources, bool receivers) {
         PointArgs<Real> a{};
-        a.nsrc = sources ? int(p_.sources.size()) : 0;
+        a.entries = sources ? int(src_entry_node_.size()) : 0;
         a.nrec = receivers ? int(p_.receivers.size()) : 0;
-        if (a.nsrc == 0 && a.nrec == 0) return;
-        a.src_node = src_node_.get();
+        if (a.entries == 0 && a.nrec == 0) return;
+        a.src_node = src_entry_node_.get();
+        a.src_first = src_entry_first_.get();
+        a.src_term = src_entry_term_.get();
         a.src_scale = src_scale_.get();
         a.src_force = src_force_.get() + std::size_t(slot) * 3 * p_.sources.size();
         a.rec_node = rec_node_.get();
@@ -637,7 +674,16 @@ public:
             a.up[c] = next_state() + c * nn_;
             a.u[c] = u_.get() + c * nn_;
         }
-        point_kernel<Real><<<1, 128>>>(a);
+        const int threads = 256;
+        cudaLaunchConfig_t config{};
+        config.gridDim = dim3(unsigned(launch_blocks(3 * std::size_t(a.entries + a.nrec), threads)));
+        config.blockDim = dim3(threads);
+        cudaLaunchAttribute attribute{};
+        attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attribute.val.programmaticStreamSerializationAllowed = 1;
+        config.attrs = &attribute;
+        config.numAttrs = cuda::fused_step_pdl() ? 1 : 0;
+        VOXWAVE_CUDA_CHECK(cudaLaunchKernelEx(&config, point_kernel<Real>, a));
         VOXWAVE_CUDA_CHECK_LAUNCH("point_kernel");
     }
 
@@ -734,7 +780,7 @@ public:
                 pml_nodes_after_update();
             }
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e2.get()));
-            if (!fused_) points(0, true, false);
+            if (!fused_ || pml_ || !kernel_points_) points(0, true, false);
             VOXWAVE_CUDA_CHECK(cudaEventRecord(e3.get()));
             rotate();
             ts.push_back(elapsed_seconds(e0, e1));
@@ -773,6 +819,7 @@ public:
     void set_exchange_enabled(bool enabled) override { exchange_enabled_ = enabled; }
     bool fused_step() const override { return fused_; }
     bool overlapped_exchange() const override { return !windows_.empty(); }
+    bool fused_kernel_points() const override { return kernel_points_; }
 
 private:
     std::size_t bytes_needed() const {
@@ -802,6 +849,10 @@ private:
     Event edges_done_{cudaEventDisableTiming}, exchanged_{cudaEventDisableTiming};
 
     bool tc_ = false, damped_ = false, uniform_h_ = true, staged_ = true, fused_ = false;
+    FusedPoints fused_points_ = FusedPoints::Auto;
+    // The fused kernel adds the sources (without a PML) and samples the receivers itself
+    // (fused_points.hpp; always in an overlapped step's windows); false: points() after it.
+    bool kernel_points_ = false;
     int update_blocks_ = 0;
     cuda::VoxelModelDevice<Real> model_;  // the model's tables and update scalars
     std::vector<Real> host_a_;
@@ -811,6 +862,7 @@ private:
     DeviceBuffer<double> kappa_f_, shear_f_, diag_, rec_buf_;
     DeviceBuffer<std::uint32_t> bfrag_, bfrag_fused_;  // the split kernels' and the fused step's output orders
     DeviceBuffer<long long> src_node_, rec_node_, gather_nodes_;
+    DeviceBuffer<long long> src_entry_node_, src_entry_first_, src_entry_term_;  // GroupSourceNodes, points()
     DeviceBuffer<double> gather_out_;
     DeviceBuffer<unsigned long long> handoff_;  // TCOVFEM's fused step: FusedStepArgs::handoff
     DeviceBuffer<unsigned> tickets_;
@@ -905,6 +957,7 @@ CudaTimeStepper::HaloPhaseSeconds CudaTimeStepper::median_halo_phase_seconds(std
 void CudaTimeStepper::set_exchange_enabled(bool enabled) { impl_->engine->set_exchange_enabled(enabled); }
 bool CudaTimeStepper::fused_step() const { return impl_->engine->fused_step(); }
 bool CudaTimeStepper::overlapped_exchange() const { return impl_->engine->overlapped_exchange(); }
+bool CudaTimeStepper::fused_kernel_points() const { return impl_->engine->fused_kernel_points(); }
 CudaStepTiming CudaTimeStepper::time_steps(std::int64_t n0, std::int64_t steps) {
     Event a, b;
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());

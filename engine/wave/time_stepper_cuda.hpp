@@ -8,8 +8,8 @@
 // (its ghost nodes filled after the step, halo_exchange.hpp). The split design, kept for
 // comparison, runs a stiffness kernel (element rows along x, swept along z; forces
 // combined across the warp and carried along z, then added to global memory) and an update
-// kernel. A small point kernel adds the sources; receiver samples collect in device memory and
-// leave in batches.
+// kernel. A small point kernel adds the sources (in the fused step only after a PML or for many
+// of them: fused_points.hpp); receiver samples collect in device memory and leave in batches.
 //
 // This header has no CUDA types so that CPU-only code (CLI, tests) can include it. In a build
 // without CUDA every entry point throws InputError("", "backend", ...).
@@ -22,6 +22,7 @@
 
 #include "core/progress.hpp"
 #include "scene/result.hpp"
+#include "wave/fused_points.hpp"
 #include "wave/halo_exchange.hpp"
 #include "wave/slice.hpp"
 #include "wave/wave_problem.hpp"
@@ -61,6 +62,10 @@ struct CudaEngineOptions {
     // neighbours need first, their exchange on a stream of its own, the interior meanwhile. The
     // same values as without it, bit for bit; false: the whole step, then the exchange.
     bool overlap_exchange = true;
+    // The fused step's sources and receivers: in the kernel or in one launch after it
+    // (fused_points.hpp). An overlapped step's windows keep them in the kernel: its edge windows'
+    // u+ leaves for the neighbours while the interior still runs.
+    FusedPoints fused_points = FusedPoints::Auto;
 };
 
 class CudaTimeStepper {
@@ -127,6 +132,9 @@ public:
     // True when the steps overlap the exchange's z phase with the interior (overlap_exchange, and
     // a fused step without a PML on a subdomain with enough node planes along z).
     bool overlapped_exchange() const;
+    // True when the fused kernel samples the receivers (and, without a PML, adds the sources)
+    // itself; false: one launch after it does (fused_points.hpp; re-decided by restart_shot).
+    bool fused_kernel_points() const;
     // Device memory this model holds, bytes.
     std::size_t device_bytes() const;
     std::string device_name() const;

@@ -45,9 +45,10 @@ struct FusedStepArgs {
     Real ih0, mh0;
     Real keep, b;  // K is applied to w = keep u - b u^{n-1} (stiffness-proportional damping)
     int planes;    // element planes a chunk sweeps: 0 fill whole waves, -1 balanced blocks (launch_fused_shape)
-    // Point sources and receivers of this step (the engine's point kernel otherwise): after its
-    // sweep, each block adds src_scale force to u^{n+1} at the sources among the nodes it
-    // updated and copies u^n at such receivers (fused_points in fused_step.cuh). 0: none.
+    // Point sources and receivers of this step, when few (fused_points.hpp; the engine's point
+    // kernel otherwise): after its sweep, each block adds src_scale force to u^{n+1} at the
+    // sources among the nodes it updated and copies u^n at such receivers (fused_points in
+    // fused_step.cuh). 0: none.
     int nsrc, nrec;
     const long long* src_node;
     const Real* src_scale;  // dt^2/m / (1 + h) at the source node
