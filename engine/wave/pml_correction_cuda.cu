@@ -4,6 +4,7 @@
 #include "core/cuda_check.cuh"
 #include "core/errors.hpp"
 #include "wave/central_difference.hpp"
+#include "wave/lame_tables.hpp"
 #include "wave/pml_correction_cuda.cuh"
 #include "wave/pml_element_kernel.hpp"
 
@@ -346,13 +347,9 @@ PmlCorrection<Real>::PmlCorrection(const WaveProblem& problem, const PmlTables& 
     scales_[0] = m.constant;
     scales_[1] = m.linear;
     scales_[2] = m.bilinear;
-    std::vector<double> lambda(256, 0.0), mu(256, 0.0);
-    for (std::size_t i = 0; i < problem.materials.size() && i < 255; ++i) {
-        lambda[i + 1] = problem.materials[i].lame_lambda();
-        mu[i + 1] = problem.materials[i].shear_modulus();
-    }
-    upload_to(lambda_, lambda);
-    upload_to(mu_, mu);
+    const LameTables<double> lame = lame_tables<double>(problem.materials);
+    upload_to(lambda_, lame.lambda);
+    upload_to(mu_, lame.mu);
 
     // Elements, in the tables' order: corner node, material, class.
     const VoxelGrid& g = problem.grid;
