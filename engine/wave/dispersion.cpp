@@ -13,15 +13,28 @@
 #include "wave/voxel_element_matrix.hpp"
 
 namespace voxwave {
+namespace {
 
-std::array<double, 3> bloch_velocity_ratios(ElementMethod method, double ds, const Material& m, double dt, double ppw,
-                                            const std::array<double, 3>& direction) {
+// The Bloch wave along `direction` for ppw points per wavelength, `points` of them per element of
+// size ds: its wave vector and magnitude. InputError for a zero direction or ppw <= 1.
+struct BlochWave {
+    std::array<double, 3> k;
+    double magnitude;
+};
+BlochWave bloch_wave(const std::array<double, 3>& direction, double ppw, int points, double ds) {
     const double norm =
         std::sqrt(direction[0] * direction[0] + direction[1] * direction[1] + direction[2] * direction[2]);
     if (!(norm > 0)) throw InputError("", "direction", "must be a non-zero vector");
     if (!(ppw > 1)) throw InputError("", "ppw", "points per wavelength must exceed 1");
-    const double kmag = 2.0 * std::numbers::pi / (ppw * ds);
-    const std::array<double, 3> k{kmag * direction[0] / norm, kmag * direction[1] / norm, kmag * direction[2] / norm};
+    const double kmag = 2.0 * std::numbers::pi * points / (ppw * ds);
+    return {{kmag * direction[0] / norm, kmag * direction[1] / norm, kmag * direction[2] / norm}, kmag};
+}
+
+}  // namespace
+
+std::array<double, 3> bloch_velocity_ratios(ElementMethod method, double ds, const Material& m, double dt, double ppw,
+                                            const std::array<double, 3>& direction) {
+    const auto [k, kmag] = bloch_wave(direction, ppw, 1, ds);
 
     const ElementMatrix ke = voxel_element_stiffness(method, ds, m);
     auto corner = [](int l) {
@@ -135,13 +148,8 @@ DispersionTable dispersion_table(ElementMethod method, double ds, const Material
 
 std::array<double, 3> sem_bloch_velocity_ratios(int order, double ds, const Material& m, double dt, double ppw,
                                                 const std::array<double, 3>& direction) {
-    const double norm =
-        std::sqrt(direction[0] * direction[0] + direction[1] * direction[1] + direction[2] * direction[2]);
-    if (!(norm > 0)) throw InputError("", "direction", "must be a non-zero vector");
-    if (!(ppw > 1)) throw InputError("", "ppw", "points per wavelength must exceed 1");
+    const auto [k, kmag] = bloch_wave(direction, ppw, order, ds);
     const int p = order, n1 = p + 1, n3 = n1 * n1 * n1, nc = p * p * p;
-    const double kmag = 2.0 * std::numbers::pi * p / (ppw * ds);
-    const std::array<double, 3> k{kmag * direction[0] / norm, kmag * direction[1] / norm, kmag * direction[2] / norm};
     const Eigen::MatrixXd ke = sem_element_stiffness(order, ds, m.lame_lambda(), m.shear_modulus());
     const Eigen::VectorXd me = sem_element_mass(order, ds, m.density);
     const GllTables gll = gll_tables(order);

@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
 #include "wave/central_difference.hpp"
+#include "wave/lame_tables.hpp"
 #include "wave/plane_strain_element_kernel.hpp"
 #include "wave/update_coefficients.hpp"
 
@@ -27,12 +28,9 @@ PlaneStrainStepperCpu<Real>::PlaneStrainStepperCpu(const WaveProblem& problem)
     const PlaneModeScales s = plane_strain_mode_scales(problem.element_method());
     sc0_ = static_cast<Real>(s.constant);
     sc1_ = static_cast<Real>(s.linear);
-    lambda_.assign(256, Real(0));
-    mu_.assign(256, Real(0));
-    for (std::size_t m = 0; m < problem.materials.size() && m < 255; ++m) {
-        lambda_[m + 1] = static_cast<Real>(problem.materials[m].lame_lambda());
-        mu_[m + 1] = static_cast<Real>(problem.materials[m].shear_modulus());
-    }
+    LameTables<Real> lame = lame_tables<Real>(problem.materials);
+    lambda_ = std::move(lame.lambda);
+    mu_ = std::move(lame.mu);
     UpdateCoefficients<Real> c = update_coefficients<Real>(problem);
     dt2_inv_mass_ = std::move(c.dt2_inv_mass);
     inv_one_plus_h_ = std::move(c.inv_one_plus_h);

@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "core/event_timer.cuh"
 #include "wave/central_difference.hpp"
+#include "wave/lame_tables.hpp"
 #include "wave/plane_strain_element_kernel.hpp"
 #include "wave/plane_strain_stepper_cuda.hpp"
 #include "wave/update_coefficients.hpp"
@@ -121,14 +122,10 @@ public:
         tables_.sc1 = Real(s.linear);
         tables_.b = Real(p.rayleigh.beta / p.dt);
         tables_.keep = Real(1) + tables_.b;
-        std::vector<Real> lambda(256, Real(0)), mu(256, Real(0));
-        for (std::size_t m = 0; m < p.materials.size() && m < 255; ++m) {
-            lambda[m + 1] = Real(p.materials[m].lame_lambda());
-            mu[m + 1] = Real(p.materials[m].shear_modulus());
-        }
+        const LameTables<Real> lame = lame_tables<Real>(p.materials);
         ids_ = cuda::DeviceBuffer<MaterialId>(std::vector<MaterialId>(g.ids.begin(), g.ids.end()));
-        lambda_ = cuda::DeviceBuffer<Real>(lambda);
-        mu_ = cuda::DeviceBuffer<Real>(mu);
+        lambda_ = cuda::DeviceBuffer<Real>(lame.lambda);
+        mu_ = cuda::DeviceBuffer<Real>(lame.mu);
         UpdateCoefficients<Real> c = update_coefficients<Real>(p);
         dt2_inv_mass_ = cuda::DeviceBuffer<Real>(c.dt2_inv_mass);
         inv_one_plus_h_ = cuda::DeviceBuffer<Real>(c.inv_one_plus_h);

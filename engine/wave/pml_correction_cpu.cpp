@@ -13,6 +13,7 @@
 
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
+#include "wave/lame_tables.hpp"
 #include "wave/pml_element_kernel.hpp"
 
 namespace voxwave {
@@ -207,11 +208,7 @@ template <class Real>
 PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem) : problem_(problem) {
     const ModeScales m = mode_scales(problem.element_method(), problem.grid.spacing);
     scales_ = {m.constant, m.linear, m.bilinear};
-    std::array<double, 256> lambda{}, mu{};
-    for (std::size_t i = 0; i < problem.materials.size() && i < 255; ++i) {
-        lambda[i + 1] = problem.materials[i].lame_lambda();
-        mu[i + 1] = problem.materials[i].shear_modulus();
-    }
+    const LameTables<double> lame = lame_tables<double>(problem.materials);
     const PmlTables t = pml_tables(problem.boundary.pml, problem.grid, problem.node_mass, problem.dt);
     const PmlElementClasses classes = pml_element_classes(t);
     layer_elements_ = t.element.size();
@@ -288,8 +285,8 @@ PmlCorrectionCpu<Real>::PmlCorrectionCpu(const WaveProblem& problem) : problem_(
                 b.row = it->second;
                 if (added) {
                     auto put = [&](auto value_of_lane) { put_lanes(rows_, lane, value_of_lane); };
-                    put([&](std::size_t e) { return lambda[grid.ids[t.element[e]]]; });
-                    put([&](std::size_t e) { return mu[grid.ids[t.element[e]]]; });
+                    put([&](std::size_t e) { return lame.lambda[grid.ids[t.element[e]]]; });
+                    put([&](std::size_t e) { return lame.mu[grid.ids[t.element[e]]]; });
                     for (int f = 0; f < kPmlFilters; ++f)
                         if (g.const_filters >> f & 1u)
                             put([&](std::size_t e) {

@@ -4,6 +4,7 @@
 #include "core/cuda_check.cuh"
 #include "core/errors.hpp"
 #include "wave/central_difference.hpp"
+#include "wave/lame_tables.hpp"
 #include "wave/pml_correction_cuda.cuh"
 #include "wave/pml_element_kernel.hpp"
 
@@ -40,17 +41,13 @@ struct PmlElementArgs {
     PmlTarget<Real> target;
 };
 
+// The node-pole block stage-major (PmlStages): per node pole base[k] + q, psi 3 base[k] + c
+// count[k] + q, y [c][q].
 template <class Real>
-struct PmlNodeArgs {
+struct PmlNodeArgs : PmlNodePoleArgs {
     std::size_t count;
     PmlStages st;
-    const unsigned long long* node;
-    const double *scale, *a;                       // per node
-    const double *newton, *decay, *w_old, *w_new;  // per node pole: base[k] + q
-    double one_minus_h, inv_one_plus_h;
-    double* psi;               // 3 per node pole: 3 base[k] + c count[k] + q
-    const double *y, *y_prev;  // [c][q]
-    double* y_next;            // [c][q], over y_prev's buffer (the two then swap)
+    double* y_next;  // [c][q], over y_prev's buffer (the two then swap)
     const Real* u[3];
     const Real* um[3];
     PmlNodeForce<Real> force;
@@ -350,13 +347,9 @@ PmlCorrection<Real>::PmlCorrection(const WaveProblem& problem, const PmlTables& 
     scales_[0] = m.constant;
     scales_[1] = m.linear;
     scales_[2] = m.bilinear;
-    std::vector<double> lambda(256, 0.0), mu(256, 0.0);
-    for (std::size_t i = 0; i < problem.materials.size() && i < 255; ++i) {
-        lambda[i + 1] = problem.materials[i].lame_lambda();
-        mu[i + 1] = problem.materials[i].shear_modulus();
-    }
-    upload_to(lambda_, lambda);
-    upload_to(mu_, mu);
+    const LameTables<double> lame = lame_tables<double>(problem.materials);
+    upload_to(lambda_, lame.lambda);
+    upload_to(mu_, lame.mu);
 
     // Elements, in the tables' order: corner node, material, class.
     const VoxelGrid& g = problem.grid;
@@ -511,20 +504,9 @@ void PmlCorrection<Real>::update_nodes(const Real* const u[3], const Real* const
                                        Real* const* out, cudaStream_t stream) {
     if (nodes_ == 0) return;
     PmlNodeArgs<Real> a{};
+    fill_pml_node_poles(a, *this);
     a.count = nodes_;
     a.st = node_stages_;
-    a.node = node_.get();
-    a.scale = node_scale_.get();
-    a.a = node_a_.get();
-    a.newton = node_newton_.get();
-    a.decay = node_decay_.get();
-    a.w_old = node_w_old_.get();
-    a.w_new = node_w_new_.get();
-    a.one_minus_h = one_minus_h_;
-    a.inv_one_plus_h = inv_one_plus_h_;
-    a.psi = node_psi_.get();
-    a.y = y_.get();
-    a.y_prev = y_prev_.get();
     a.y_next = y_prev_.get();  // y- is read by the same thread before; then the two swap
     for (int c = 0; c < 3; ++c) {
         a.u[c] = u[c];

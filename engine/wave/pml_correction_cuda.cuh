@@ -31,6 +31,7 @@
 
 #include "boundary/pml_layer.hpp"
 #include "core/device_buffer.cuh"
+#include "wave/pml_node_pole_args.hpp"
 #include "wave/wave_problem.hpp"
 
 namespace voxwave::cuda {
@@ -113,6 +114,8 @@ private:
     PmlStages node_stages_;
     DeviceBuffer<unsigned long long> node_;
     DeviceBuffer<double> node_scale_, node_a_, node_newton_, node_decay_, node_w_old_, node_w_new_;
+    template <class Layer>
+    friend void voxwave::fill_pml_node_poles(PmlNodePoleArgs&, const Layer&);
     double one_minus_h_ = 1, inv_one_plus_h_ = 1;  // Rayleigh's mass term, on y
     // The memory variables: psi 21 values per element pole ([pole][value]), moments_prev_
     // ([element][value]) only with Rayleigh's beta (PmlCorrectionCpu says why), node_psi_

@@ -29,13 +29,10 @@ SectorImage make_sector_image(const ArrayAcquisition& a, const ImagingRequest& r
         throw InputError("", "method", "a sector image needs steered plane-wave shots (a PWI acquisition)");
     ImagingRequest r = request;
     r.method = ImagingMethod::Pwi;
-    const ImagingSetup s = resolve_imaging(a, r);
-    std::string why;
-    const Backend backend = resolve_backend(r.backend, why);
-    if (note) *note = why;
-    std::vector<double> re, im, plane;
-    acquisition_analytic_signals(a, re, im);
-    const DelayAndSumProblem p = delay_and_sum_problem(a, s, re, im, plane);
+    const DelayAndSumRun run(a, r, note);
+    const ImagingSetup& s = run.setup;
+    const Backend backend = run.backend;
+    const DelayAndSumProblem& p = run.problem;
     SectorImage out;
     out.angles = a.angles;
     out.ranges = s.depth;

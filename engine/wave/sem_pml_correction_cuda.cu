@@ -189,20 +189,9 @@ void SemPmlCorrectionCuda<Real>::correct(const Real* u, const Real* u_prev, Real
     }
     if (nodes_ == 0) return;
     SemPmlNodeArgs<Real> a{};
+    fill_pml_node_poles(a, *this);
     a.count = nodes_;
-    a.node = node_.get();
     a.first_pole = node_first_pole_.get();
-    a.decay = node_decay_.get();
-    a.w_old = node_w_old_.get();
-    a.w_new = node_w_new_.get();
-    a.scale = node_scale_.get();
-    a.newton = node_newton_.get();
-    a.a = node_a_.get();
-    a.one_minus_h = one_minus_h_;
-    a.inv_one_plus_h = inv_one_plus_h_;
-    a.psi = node_psi_.get();
-    a.y = y_.get();
-    a.y_prev = y_prev_.get();
     a.nn = nn_;
     a.u = u;
     a.u_prev = u_prev;

@@ -24,6 +24,7 @@
 
 #include "boundary/pml_layer.hpp"
 #include "core/device_buffer.cuh"
+#include "wave/pml_node_pole_args.hpp"
 #include "wave/sem_pml_kernel.cuh"
 #include "wave/wave_problem.hpp"
 
@@ -60,6 +61,8 @@ private:
     DeviceBuffer<double> lambda_, mu_;
     DeviceBuffer<double> element_decay_, element_w_old_, element_w_new_, filter_const_, filter_newton_;
     DeviceBuffer<double> node_decay_, node_w_old_, node_w_new_, node_scale_, node_newton_, node_a_;
+    template <class Layer>
+    friend void voxwave::fill_pml_node_poles(PmlNodePoleArgs&, const Layer&);
     double one_minus_h_ = 1, inv_one_plus_h_ = 1;
     bool fresh_ = true;  // no history: the chain's input a step back is 0
     DeviceBuffer<double> psi_, prev_, node_psi_, y_, y_prev_;

@@ -18,6 +18,7 @@
 
 #include "core/host_device.hpp"
 #include "scene/run_rules.hpp"
+#include "wave/pml_node_pole_args.hpp"
 #include "wave/sem_element_kernel.hpp"
 #include "wave/sem_pml_element_kernel.hpp"
 
@@ -214,14 +215,9 @@ __global__ void __launch_bounds__(kPmlElementThreads<P>, kPmlElementMinBlocks<P,
 // The layer's nodes (PmlTables order) and their tables and state: y, y- (3 per node) and the
 // convolutions (3 per node pole).
 template <class Real>
-struct SemPmlNodeArgs {
+struct SemPmlNodeArgs : PmlNodePoleArgs {
     unsigned long long count;
-    const unsigned long long* node;
     const unsigned long long* first_pole;
-    const double *decay, *w_old, *w_new, *scale, *newton;
-    const double* a;                     // dt^2 / m per layer node in FP64, 0 where held
-    double one_minus_h, inv_one_plus_h;  // Rayleigh's mass term, on y
-    double *psi, *y, *y_prev;
     unsigned long long nn;
     const Real *u, *u_prev;
     Real* u_next;

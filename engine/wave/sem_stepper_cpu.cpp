@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
 #include "wave/central_difference.hpp"
+#include "wave/lame_tables.hpp"
 #include "wave/sem_plane_sweep_cpu.hpp"
 #include "wave/update_coefficients.hpp"
 
@@ -22,12 +23,9 @@ SemTimeStepperCpu<Real>::SemTimeStepperCpu(const WaveProblem& problem)
     assert_run_rules(problem);
     if (problem.method != Method::Sem || problem.node_count() != nn_)
         throw std::logic_error("SemTimeStepperCpu: the problem is not a sem problem of its own order");
-    lambda_.assign(problem.materials.size() + 1, Real(0));
-    mu_.assign(problem.materials.size() + 1, Real(0));
-    for (std::size_t m = 0; m < problem.materials.size(); ++m) {
-        lambda_[m + 1] = static_cast<Real>(problem.materials[m].lame_lambda());
-        mu_[m + 1] = static_cast<Real>(problem.materials[m].shear_modulus());
-    }
+    LameTables<Real> lame = lame_tables<Real>(problem.materials);
+    lambda_ = std::move(lame.lambda);
+    mu_ = std::move(lame.mu);
     u_.assign(3 * ns_, Real(0));
     up_.assign(3 * ns_, Real(0));
     // The entries that hold no node: no mass, so the update keeps them at zero.

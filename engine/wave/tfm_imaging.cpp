@@ -211,15 +211,21 @@ std::vector<double> delay_and_sum_cpu(const DelayAndSumProblem& p, const Progres
     return image;
 }
 
+DelayAndSumRun::DelayAndSumRun(const ArrayAcquisition& a, const ImagingRequest& r, std::string* note)
+    : setup(resolve_imaging(a, r)) {
+    std::string why;
+    backend = resolve_backend(r.backend, why);
+    if (note) *note = why;
+    acquisition_analytic_signals(a, re, im);
+    problem = delay_and_sum_problem(a, setup, re, im, plane);
+}
+
 Image make_image(const ArrayAcquisition& a, const ImagingRequest& r, const std::string& source,
                  const ProgressFn& progress, std::string* note) {
-    const ImagingSetup s = resolve_imaging(a, r);
-    std::string why;
-    const Backend backend = resolve_backend(r.backend, why);
-    if (note) *note = why;
-    std::vector<double> re, im, plane;
-    acquisition_analytic_signals(a, re, im);
-    const DelayAndSumProblem p = delay_and_sum_problem(a, s, re, im, plane);
+    const DelayAndSumRun run(a, r, note);
+    const ImagingSetup& s = run.setup;
+    const Backend backend = run.backend;
+    const DelayAndSumProblem& p = run.problem;
     Image image;
     if (backend == Backend::Cuda) {
         image.values = delay_and_sum_cuda(p);

@@ -86,6 +86,20 @@ DelayAndSumProblem delay_and_sum_problem(const ArrayAcquisition& a, const Imagin
                                          const std::vector<double>& re, const std::vector<double>& im,
                                          std::vector<double>& plane);
 
+// The pipeline's start, shared by the images and the sector images: the resolved request, the
+// backend (its note into `note`: resolve_backend's), the analytic signals and the problem, which
+// points into this object's members (so it is neither copied nor moved).
+struct DelayAndSumRun {
+    DelayAndSumRun(const ArrayAcquisition& a, const ImagingRequest& r, std::string* note);
+    DelayAndSumRun(const DelayAndSumRun&) = delete;
+    DelayAndSumRun& operator=(const DelayAndSumRun&) = delete;
+
+    ImagingSetup setup;
+    Backend backend = Backend::Cpu;
+    std::vector<double> re, im, plane;
+    DelayAndSumProblem problem;
+};
+
 // The envelope image, pixel_count values, row-major by depth. CPU: OpenMP threads over depth rows,
 // progress (done, total depth rows) checked per row (returning false throws Cancelled).
 std::vector<double> delay_and_sum_cpu(const DelayAndSumProblem& p, const ProgressFn& progress = {});

@@ -15,6 +15,7 @@
 #include "core/errors.hpp"
 #include "core/float_env.hpp"
 #include "wave/element_rows.hpp"
+#include "wave/lame_tables.hpp"
 
 namespace voxwave {
 
@@ -115,10 +116,9 @@ VoxelStiffnessCpu<Real>::VoxelStiffnessCpu(const VoxelGrid& grid, const std::vec
                                            ElementMethod method)
     : grid_(grid), method_(method), scales_(mode_scales(method, grid.spacing)) {
     if (materials.size() > 255) throw RuntimeError("more than 255 materials in one model");
-    for (std::size_t m = 0; m < materials.size(); ++m) {
-        lambda_[m + 1] = static_cast<Real>(materials[m].lame_lambda());
-        mu_[m + 1] = static_cast<Real>(materials[m].shear_modulus());
-    }
+    const LameTables<Real> lame = lame_tables<Real>(materials);
+    std::copy(lame.lambda.begin(), lame.lambda.end(), lambda_.begin());
+    std::copy(lame.mu.begin(), lame.mu.end(), mu_.begin());
 }
 
 template <class Real>

@@ -62,7 +62,8 @@ void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, HaloEx
     record_cpu(stepper, p, progress, r);
 }
 
-// What a result says about its run before the time loop fills it.
+}  // namespace
+
 Result result_header(const WaveProblem& p, Backend b) {
     Result r;
     r.method = to_string(p.method);
@@ -78,8 +79,6 @@ Result result_header(const WaveProblem& p, Backend b) {
     }
     return r;
 }
-
-}  // namespace
 
 Result run_wave(const WaveProblem& p, const ProgressFn& progress, std::string* backend_note, const SlabHooks& slab) {
     assert_run_rules(p);

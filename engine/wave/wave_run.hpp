@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "core/backend.hpp"
 #include "core/progress.hpp"
 #include "scene/result.hpp"
 #include "wave/halo_exchange.hpp"
@@ -22,6 +23,11 @@ struct SlabHooks {
 };
 Result run_wave(const WaveProblem& problem, const ProgressFn& progress, std::string* backend_note = nullptr,
                 const SlabHooks& slab = {});
+
+// What a result says about its run before the time loop fills it (run_wave's and a live
+// session's): method, precision, backend, stages, spacing, dt, steps, the receivers' names and
+// snapped positions.
+Result result_header(const WaveProblem& problem, Backend backend);
 
 // Shots of one model back to back (scans, docs/architecture.md#probes-and-scans): the stepper
 // (on CUDA, with its device buffers) is built on the first shot and kept; each later shot

@@ -12,6 +12,7 @@
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/time_stepper_cpu.hpp"
 #include "wave/time_stepper_cuda.hpp"
+#include "wave/wave_run.hpp"
 
 namespace voxwave {
 
@@ -203,20 +204,10 @@ void WaveSession::slice_to_device(SlicePlane plane, int index, SliceQuantity q, 
 }
 
 Result WaveSession::result(double wall_seconds) const {
-    Result r;
-    r.method = to_string(problem_.method);
-    r.precision = to_string(problem_.precision);
-    r.backend = to_string(backend_);
-    r.stages = problem_.stages;
-    r.spacing = problem_.grid.spacing;
-    r.dt = problem_.dt;
+    Result r = result_header(problem_, backend_);
     r.wall_seconds = wall_seconds;
     const std::size_t nr = problem_.receivers.size(), nt = sample_count();
-    r.steps = std::int64_t(nt);
-    for (const auto& rec : problem_.receivers) {
-        r.receiver_names.push_back(rec.name);
-        r.receiver_positions.push_back(rec.snapped);
-    }
+    r.steps = std::int64_t(nt);  // the samples recorded so far
     r.time.resize(nt);
     for (std::size_t t = 0; t < nt; ++t) r.time[t] = double(t) * problem_.dt;
     const int nc = problem_.dimensions;  // a plane-strain run keeps its two in-plane components

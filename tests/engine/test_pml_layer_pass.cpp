@@ -1,11 +1,11 @@
 // The CPU PML layer pass (engine/wave/pml_correction_cpu.hpp) against a plain implementation of
 // the formulation written here from the flat tables (boundary/pml_layer.hpp): per element, the
 // 21 moments, every pole's chained convolution of all 21 and all six filters' changes, the
-// stress of the voxel element's 7 modes and the transposed transform; per node, the central
-// difference of the stretched displacement. The pass under test runs 8 elements a vector, only
-// the stages and filters that are not 0, u two steps back instead of the previous moments, and
-// adds its forces by element planes in parallel; none of that may change what it computes. And
-// its results do not depend on the thread count.
+// stress of the voxel element's 7 modes (pml_stress_oracle.hpp) and the transposed transform;
+// per node, the central difference of the stretched displacement. The pass under test runs 8
+// elements a vector, only the stages and filters that are not 0, u two steps back instead of the
+// previous moments, and adds its forces by element planes in parallel; none of that may change
+// what it computes. And its results do not depend on the thread count.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "boundary/pml_layer.hpp"
+#include "pml_stress_oracle.hpp"
 #include "scene_builders.hpp"
 #include "test_util.hpp"
 #include "wave/pml_correction_cpu.hpp"
@@ -110,29 +111,9 @@ public:
                     for (int v = 0; v < kPmlMomentValues; ++v)
                         dS[fl][v] += t_.filter_newton[pole * kPmlFilters + fl] * phi[v];
             }
-            // sigma_ij = lambda delta_ij sum_k dF_jk G_kk + mu (dF_jj G_ij + dF_ji G_ji) per stress
-            // mode, G_kl = S_col[l][k] (col: the moment of the mode's gradient column l, -1: none).
-            const int cols[7][3] = {{kSx, kSy, kSz}, {-1, kSxy, kSxz}, {kSxy, -1, kSyz}, {kSxz, kSyz, -1},
-                                    {kSxyz, -1, -1}, {-1, kSxyz, -1},  {-1, -1, kSxyz}};
-            const int scale[7] = {0, 1, 1, 1, 2, 2, 2};
             const Material& mat = p_.materials[std::size_t(g.ids[e]) - 1];
-            const double lambda = mat.lame_lambda(), mu = mat.shear_modulus();
-            double T[kPmlMomentValues] = {};
-            for (int mode = 0; mode < 7; ++mode) {
-                const int* col = cols[mode];
-                for (int j = 0; j < 3; ++j) {
-                    if (col[j] < 0) continue;
-                    double trace = 0;
-                    for (int k = 0; k < 3; ++k)
-                        if (col[k] >= 0) trace += dS[pml_filter(j, k)][3 * col[k] + k];
-                    for (int i = 0; i < 3; ++i) {
-                        double sigma = mu * dS[pml_filter(j, j)][3 * col[j] + i];
-                        if (col[i] >= 0) sigma += mu * dS[pml_filter(j, i)][3 * col[i] + j];
-                        if (i == j) sigma += lambda * trace;
-                        T[3 * col[j] + i] += sc_[std::size_t(scale[mode])] * sigma;
-                    }
-                }
-            }
+            double T[kPmlMomentValues];
+            test::plain_stress_moments(dS, mat.lame_lambda(), mat.shear_modulus(), sc_.data(), T);
             double fe[24];
             voxel_corner_scatter(T, fe);
             for (int l = 0; l < 8; ++l)

@@ -4,50 +4,20 @@
 // pulled from another lane (PmlStressExchange), and each dof lane sends back its component's 7
 // stress moments (voxel_corner_scatter_of). The gpu tests compare the whole pass with the CPU
 // engine on the device; these check, on the host, that the lanes' pieces add up to the element's
-// algebra: the stress moments against the formula written out here (sigma_ij per stress mode),
-// the per-component transforms against the element kernel's 24-dof ones.
+// algebra: the stress moments against the formula written out in pml_stress_oracle.hpp (sigma_ij
+// per stress mode), the per-component transforms against the element kernel's 24-dof ones.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "pml_stress_oracle.hpp"
 #include "test_util.hpp"
 #include "wave/pml_element_kernel.hpp"
 #include "wave/voxel_element_kernel.hpp"
 
 using namespace voxwave;
-
-namespace {
-
-// T[o] of the changes dS[f][v] written out: sigma_ij = lambda delta_ij sum_k dF_jk G_kk +
-// mu (dF_jj G_ij + dF_ji G_ji) for each of the element's 7 stress modes (col: the moment of
-// gradient column l, -1: none), T[3 col[j] + i] += sc * sigma_ij.
-void plain_stress_moments(const double (*dS)[kPmlMomentValues], double lambda, double mu, const double sc[3],
-                          double* T) {
-    const int cols[7][3] = {{kSx, kSy, kSz}, {-1, kSxy, kSxz}, {kSxy, -1, kSyz}, {kSxz, kSyz, -1},
-                            {kSxyz, -1, -1}, {-1, kSxyz, -1},  {-1, -1, kSxyz}};
-    const int scale[7] = {0, 1, 1, 1, 2, 2, 2};
-    const auto filter = [](int j, int l) { return j == l ? j : j + l + 2; };  // xx yy zz xy xz yz
-    for (int v = 0; v < kPmlMomentValues; ++v) T[v] = 0;
-    for (int mode = 0; mode < 7; ++mode) {
-        const int* col = cols[mode];
-        for (int j = 0; j < 3; ++j) {
-            if (col[j] < 0) continue;
-            double trace = 0;
-            for (int k = 0; k < 3; ++k)
-                if (col[k] >= 0) trace += dS[filter(j, k)][3 * col[k] + k];
-            for (int i = 0; i < 3; ++i) {
-                double sigma = mu * dS[filter(j, j)][3 * col[j] + i];
-                if (col[i] >= 0) sigma += mu * dS[filter(j, i)][3 * col[i] + j];
-                if (i == j) sigma += lambda * trace;
-                T[3 * col[j] + i] += sc[scale[mode]] * sigma;
-            }
-        }
-    }
-}
-
-}  // namespace
 
 TEST(PmlWarpExchange, StressMomentsOfTheLanesEqualTheElementFormula) {
     for (ElementMethod method : {ElementMethod::Vfem, ElementMethod::Ovfem}) {
@@ -61,7 +31,7 @@ TEST(PmlWarpExchange, StressMomentsOfTheLanesEqualTheElementFormula) {
                 for (int v = 0; v < kPmlMomentValues; ++v) dS[f][v] = r[std::size_t(f * kPmlMomentValues + v)];
             const double lambda = 1e10 * (1.5 + r[r.size() - 2]), mu = 1e10 * (1.5 + r.back());
             double expected[kPmlMomentValues];
-            plain_stress_moments(dS, lambda, mu, sc, expected);
+            test::plain_stress_moments(dS, lambda, mu, sc, expected);
             double peak = 0;
             for (double t : expected) peak = std::max(peak, std::abs(t));
             ASSERT_GT(peak, 0.0);
@@ -94,7 +64,7 @@ TEST(PmlWarpExchange, EveryTermOfTheFormulaHasItsLane) {
             double dS[kPmlFilters][kPmlMomentValues] = {};
             dS[f][v] = 1;
             double expected[kPmlMomentValues];
-            plain_stress_moments(dS, 3.0, 5.0, sc, expected);
+            test::plain_stress_moments(dS, 3.0, 5.0, sc, expected);
             for (int o = 0; o < kPmlMomentValues; ++o) {
                 const int from = x.source(o, f);
                 const double T = from == v ? 5.0 * x.mu_w[o][f] + 3.0 * x.lambda_w[o][f] : 0.0;
