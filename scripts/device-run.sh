@@ -534,12 +534,12 @@ PYEOF
     sem-schedule)
       # Issue 36: the CUDA SEM step's two schedules (sem_step_schedule.hpp): the element-parallel
       # scatter against the CPU engine and the automatic choice against the forced sweep (gpu tests
-      # SemScatterCuda.*), then both schedules' step at 30, 40, 50 and 60 elements an edge, p = 2, 3, 4,
-      # FP64 and FP32 (where the automatic rule's threshold, kSemScatterElementsPerSm, belongs), and the
+      # SemScatterCuda.*), then both schedules' step at 15, 20, 30, 40 and 60 elements an edge, p = 2, 3, 4,
+      # FP64 and FP32 (where the automatic rule's threshold, sem_scatter_elements_per_sm, belongs), and the
       # automatic choice at 30 (the Stokes runs' size). About 2 minutes on an H100.
       log "sem schedules: gpu tests, the step of the sweep and the scatter against the model's size"
       ctest_phase sem-schedule-tests -L gpu -R "SemScatterCuda|SemCuda|SemPmlCuda" --output-on-failure --timeout 300
-      for e in 30 40 50 60; do
+      for e in 15 20 30 40 60; do
         for sch in sweep scatter; do
           $CLI bench-sem --backend cuda --elements $e --steps 100 --schedule $sch --out "$OUT/sem-schedule.md" 2>&1 \
             | grep -E "^\| [0-9]|error" | sed "s/^/$e^3 /" | tee -a "$OUT/summary.log"

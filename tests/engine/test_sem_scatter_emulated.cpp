@@ -200,17 +200,31 @@ TEST_P(SemScatterEmulated, CudaKernelBodiesOnTheCpuEqualTheCpuStepper) {
 INSTANTIATE_TEST_SUITE_P(Orders, SemScatterEmulated, ::testing::Values(2, 3, 4),
                          [](const auto& info) { return "p" + std::to_string(info.param); });
 
-// The automatic rule (sem_step_schedule.hpp): the scatter up to kSemScatterElementsPerSm solid
-// elements an SM, the sweep above; a forced schedule is kept; the names parse and print back.
+// The automatic rule (sem_step_schedule.hpp): the scatter up to sem_scatter_elements_per_sm(p)
+// solid elements an SM, the sweep above; a forced schedule is kept; the names parse and print back.
 TEST(SemCudaSchedule, AutomaticRuleAndNames) {
-    // The Stokes runs that reach Err 1e-3 (30^3 elements, 204 an SM of 132) run the scatter.
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 27000, 132), SemCudaSchedule::Scatter);
-    const std::size_t edge = std::size_t(kSemScatterElementsPerSm) * 132;
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge, 132), SemCudaSchedule::Scatter);
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge + 132, 132), SemCudaSchedule::Sweep);
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge, 66), SemCudaSchedule::Sweep);  // fewer SMs
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Sweep, 27000, 132), SemCudaSchedule::Sweep);
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Scatter, 216000, 132), SemCudaSchedule::Scatter);
+    // The measured cases on an H100's 132 SMs: the scatter won at p = 2 at 30^3 and 40^3 elements
+    // (204 and 484 an SM) and lost at 60^3; at p = 3 and 4 it lost at 30^3 (the Stokes runs that
+    // reach Err 1e-3) and won at p = 4 at 15^3 (the Stokes sem4 at 16 mm).
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 2, 27000, 132), SemCudaSchedule::Scatter);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 2, 64000, 132), SemCudaSchedule::Scatter);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 2, 216000, 132), SemCudaSchedule::Sweep);
+    for (int order : {3, 4}) {
+        SCOPED_TRACE(order);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, 27000, 132), SemCudaSchedule::Sweep);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, 64000, 132), SemCudaSchedule::Sweep);
+    }
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 4, 3375, 132), SemCudaSchedule::Scatter);
+    for (int order : {2, 3, 4}) {
+        SCOPED_TRACE(order);
+        // The threshold itself, one element an SM above it, and the same model on half the SMs.
+        const std::size_t edge = std::size_t(sem_scatter_elements_per_sm(order)) * 132;
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, edge, 132), SemCudaSchedule::Scatter);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, edge + 132, 132), SemCudaSchedule::Sweep);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, edge, 66), SemCudaSchedule::Sweep);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Sweep, order, 500, 132), SemCudaSchedule::Sweep);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Scatter, order, 216000, 132), SemCudaSchedule::Scatter);
+    }
     for (SemCudaSchedule s : {SemCudaSchedule::Auto, SemCudaSchedule::Sweep, SemCudaSchedule::Scatter})
         EXPECT_EQ(parse_sem_cuda_schedule(to_string(s), "--schedule"), s);
     EXPECT_THROW(parse_sem_cuda_schedule("colours", "--schedule"), InputError);
