@@ -5,8 +5,10 @@
 // sem_stepper_cuda.cu's buffer rotation, step by step against the CPU stepper (the oracle) on a
 // model with voids (a whole void element column and voids between solid elements), two
 // materials, a fixed face, a sponge and Rayleigh damping: K u, and three damped steps, p = 2, 3, 4,
-// FP64 to 1e-12 and FP32 to 1e-5. Also that the force buffer is zero again after each step (the
-// next step's element kernel adds into it) and the automatic schedule rule.
+// FP64 to 1e-12 and FP32 to 1e-5. Also that the element kernel's atomic adds are as many as the
+// geometry of its blocks' runs of x neighbours gives (their common faces summed in shared memory),
+// that the force buffer is zero again after each step (the next step's element kernel adds into
+// it) and the automatic schedule rule.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -127,6 +129,31 @@ void emulated_update(const ScatterArrays<Real>& arr, const std::vector<Real>& u,
         }
 }
 
+// The atomic adds one element launch should make, counted from the geometry: a block's elements
+// (E consecutive solid elements of the list) fall into runs of x neighbours of one element row, a
+// run of L elements is a box of (L P + 1) x (P + 1) x (P + 1) nodes, and every node of the box
+// but its strictly inner ones, (L P - 1) x (P - 1) x (P - 1), is shared with elements outside the
+// run: an atomic add of each component there. Also the runs of two or more elements, so that the
+// model is known to have the face sums.
+template <int P>
+std::size_t expected_atomic_adds(const std::vector<unsigned>& elements, int ex, std::size_t& merged_runs) {
+    constexpr int E = sem_cuda::kScatterElementsPerBlock<P>;
+    std::size_t adds = 0;
+    merged_runs = 0;
+    for (std::size_t b = 0; b < elements.size(); b += E) {
+        const std::size_t end = std::min(elements.size(), b + E);
+        for (std::size_t a = b; a < end;) {
+            std::size_t z = a + 1;
+            while (z < end && elements[z] == elements[z - 1] + 1 && elements[z] % unsigned(ex) != 0) ++z;
+            const std::size_t L = z - a, box = (L * P + 1) * (P + 1) * (P + 1), inner = (L * P - 1) * (P - 1) * (P - 1);
+            adds += 3 * (box - inner);
+            merged_runs += L > 1;
+            a = z;
+        }
+    }
+    return adds;
+}
+
 template <int P, class Real>
 void scatter_equals_cpu_stepper(bool damped, double tol) {
     SCOPED_TRACE(::testing::Message() << "p " << P << (damped ? ", damped, sponge" : "")
@@ -144,8 +171,12 @@ void scatter_equals_cpu_stepper(bool damped, double tol) {
     const std::vector<double> ud = cpu.displacement(), upd = cpu.previous_displacement();
     std::vector<Real> u(ud.begin(), ud.end()), up(upd.begin(), upd.end()), f(3 * nn, Real(0)), un(3 * nn, Real(0));
 
-    // K u: the element kernel alone on a zero buffer (stiffness_times).
+    // K u: the element kernel alone on a zero buffer (stiffness_times), with the atomics it makes.
+    emulated_atomic_adds = 0;
     emulated_elements<P, Real, false>(prob, arr, u, up, Real(0), f);
+    std::size_t merged_runs = 0;
+    EXPECT_EQ(emulated_atomic_adds, expected_atomic_adds<P>(arr.elements, prob.grid.n[0], merged_runs));
+    EXPECT_GT(merged_runs, 0u);
     const std::vector<double> ku = cpu.stiffness_times(ud);
     const double ks = max_abs(ku);
     ASSERT_GT(ks, 0);
