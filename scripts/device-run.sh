@@ -539,6 +539,12 @@ PYEOF
       # automatic choice at 30 (the Stokes runs' size). About 2 minutes on an H100.
       log "sem schedules: gpu tests, the step of the sweep and the scatter against the model's size"
       ctest_phase sem-schedule-tests -L gpu -R "SemScatterCuda|SemCuda|SemPmlCuda" --output-on-failure --timeout 300
+      # The scatter's atomics in SASS: RED (no return) or ATOM (a round trip), sm_90 image.
+      if command -v cuobjdump >/dev/null; then
+        cuobjdump -sass -arch sm_90 "$CLI" 2>/dev/null | awk '/Function :/ {f = ($3 ~ /sem_element_scatter/)}
+          f && /RED\.|ATOM\./ {split($0, a, /[ ;]+/); for (i in a) if (a[i] ~ /^(RED|ATOM)\./) n[a[i]]++}
+          END {for (k in n) print "sem_element_scatter SASS: " n[k] " x " k}' | tee -a "$OUT/summary.log"
+      fi
       for e in 15 20 30 40 60; do
         for sch in sweep scatter; do
           $CLI bench-sem --backend cuda --elements $e --steps 100 --schedule $sch --out "$OUT/sem-schedule.md" 2>&1 \
