@@ -55,13 +55,16 @@ constexpr int kScatterNodeThreads = 256;
 //      step 1's walk: the common face of two x neighbours of the block summed in shared memory,
 //      an atomic add at every other face, edge and corner node, a plain store at the element's
 //      inner nodes and at the inside of a face so summed (no other element has them).
-// The walk's why: the scatter is throughput-bound (a constant 4 G node-steps/s FP64 at every size
-// on an H100), most likely by its atomics in L2 (at p = 4 about 80 M FP64 atomics a step at 60^3).
-// A warp's atomic instruction of the walk touches runs of consecutive nodes (P + 1 an element,
-// P E + 1 for a row of x neighbours), about 8 to 10 32-byte sectors in FP64 instead of one sector
-// a thread (32) along the threads' own x lines; and the summed faces take the atomics of a block
-// of x neighbours from 98 to 71 points an element at p = 4 (354 of a row of 5), 56 to 39 at p = 3
-// (308 of 8), 26 to 17 at p = 2 (234 of 14). The load walks the same way for the same sectors.
+// The walk's why: the scatter ran at a constant 4 G node-steps/s FP64 on an H100 whatever p and
+// size, so its cost follows the nodes, not the flops or the atomics: p = 2 at 60^3 elements and
+// p = 4 at 30^3 have the same nodes (f 42 MB, more than L2 keeps beside u) and took 517 and 450 us
+// a step, while p = 2 at 30^3 (f 5 MB) added its atomics three times as fast (60 G/s against 21).
+// So the cost is most likely f's and u's 32-byte sectors fetched from memory for single nodes:
+// along the threads' own x lines a warp's atomic or load instruction touches 25 to 32 lines, one
+// node each. The walk's instruction touches runs of consecutive nodes (P + 1 an element, P E + 1
+// for a row of x neighbours), about 8 to 10 sectors in FP64, each used whole; and the summed faces
+// take the atomics of a block of x neighbours from 98 to 71 points an element at p = 4 (354 of a
+// row of 5), 56 to 39 at p = 3 (308 of 8), 26 to 17 at p = 2 (234 of 14).
 template <int P, class Real, bool Damped>
 __global__ void __launch_bounds__(kScatterElementThreads<P>)
     sem_element_scatter(const unsigned* __restrict elements, unsigned count, const unsigned char* __restrict ids,
