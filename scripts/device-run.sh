@@ -557,12 +557,31 @@ PYEOF
     sem-schedule)
       # Issue 36: the CUDA SEM step's two schedules (sem_step_schedule.hpp): the element-parallel
       # scatter against the CPU engine and the automatic choice against the forced sweep (gpu tests
-      # SemScatterCuda.*), then both schedules' step at 30, 40, 50 and 60 elements an edge, p = 2, 3, 4,
-      # FP64 and FP32 (where the automatic rule's threshold, kSemScatterElementsPerSm, belongs), and the
+      # SemScatterCuda.*), then both schedules' step at 15, 20, 30, 40 and 60 elements an edge, p = 2, 3, 4,
+      # FP64 and FP32 (where the automatic rule's threshold, sem_scatter_elements_per_sm, belongs), and the
       # automatic choice at 30 (the Stokes runs' size). About 2 minutes on an H100.
       log "sem schedules: gpu tests, the step of the sweep and the scatter against the model's size"
       ctest_phase sem-schedule-tests -L gpu -R "SemScatterCuda|SemCuda|SemPmlCuda" --output-on-failure --timeout 300
-      for e in 30 40 50 60; do
+      # The scatter's element kernel on sm_90: registers and spills (ptxas -v), its atomics in SASS
+      # (RED: no return; ATOM: a round trip), and (SEM_NCU=0 leaves it out) a profile of its two
+      # kernels at 30^3, p = 4 FP64, where it must beat the sweep.
+      if /usr/local/cuda/bin/nvcc -O3 -DNDEBUG -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Iengine \
+        -I/usr/include/hdf5/serial -isystem /usr/include/eigen3 -Xptxas -v -cubin engine/wave/sem_stepper_cuda.cu \
+        -o "$OUT/sem_stepper_sm90.cubin" >"$OUT/sem-ptxas.log" 2>&1; then
+        grep -A3 "Compiling entry.*sem_element_scatter" "$OUT/sem-ptxas.log" | grep -E "Compiling|Used" |
+          sed -E 's/.*sem_element_scatterILi([0-9])E([df])Lb([01]).*/p=\1 \2 damped=\3:/' | paste - - | tee -a "$OUT/summary.log"
+        /usr/local/cuda/bin/cuobjdump -sass "$OUT/sem_stepper_sm90.cubin" 2>/dev/null |
+          awk '/Function :/ { f = ($0 ~ /sem_element_scatterILi4EdLb0/) }
+            f && match($0, /(RED|ATOM)[.A-Z0-9_]*/) { n[substr($0, RSTART, RLENGTH)]++ }
+            END { for (k in n) print "sem_element_scatter<4, double> sm_90: " n[k] " x " k }' | tee -a "$OUT/summary.log"
+      else
+        tail -5 "$OUT/sem-ptxas.log"
+      fi
+      [ "${SEM_NCU:-1}" = 0 ] || timeout 300 /usr/local/cuda/bin/ncu --section SpeedOfLight --section Occupancy \
+        --section MemoryWorkloadAnalysis -k regex:"sem_element_scatter|sem_scatter_update" -s 4 -c 2 \
+        $CLI bench-sem --backend cuda --elements 30 --steps 10 --orders 4 --precisions fp64 --schedule scatter \
+        >"$OUT/sem-scatter-ncu.txt" 2>&1 || tail -5 "$OUT/sem-scatter-ncu.txt"
+      for e in 15 20 30 40 60; do
         for sch in sweep scatter; do
           $CLI bench-sem --backend cuda --elements $e --steps 100 --schedule $sch --out "$OUT/sem-schedule.md" 2>&1 \
             | grep -E "^\| [0-9]|error" | sed "s/^/$e^3 /" | tee -a "$OUT/summary.log"

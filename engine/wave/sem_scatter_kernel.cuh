@@ -42,50 +42,84 @@ constexpr int kScatterNodeThreads = 256;
 // values in and P + 1 out with D's entries at compile-time indices (the kernel's parameter bank),
 // so the element's data crosses shared memory about 44 times a point and D never does (one
 // thread a point reads a row of D and P + 1 neighbours for each of the 18 products of its point):
-//   1. the x line's w from global memory into registers and shared memory (sw), its x gradient
-//      in registers;
+//   1. w of the block's elements from global memory into shared memory (sw), the block's threads
+//      walking its rows of points x-fastest (coalesced), then each thread's x line from sw into
+//      registers and its x gradient there;
 //   2. the y and z gradients along the y and z lines, from sw into sg;
 //   3. at each point of the x line Hooke's law (sem_weighted_stress) on the gradient; t_i0 stays
 //      in registers for the x part of the force, t_01, t_11, t_12, t_02, t_22 go into sg (the
 //      point's gradient, read just before by the same thread);
 //   4. the y part of the force along the y lines into sw, then the z part along the z lines
 //      added to it;
-//   5. the x line's complete force, x part plus sw, into f: an atomic add at the element's face,
-//      edge and corner nodes, a plain store at its inner ones (no other element has them).
+//   5. the x line's x part added into sw (the element's whole force), then the force into f by
+//      step 1's walk: the common face of two x neighbours of the block summed in shared memory,
+//      an atomic add at every other face, edge and corner node, a plain store at the element's
+//      inner nodes and at the inside of a face so summed (no other element has them).
+// The walk's why: the scatter ran at a constant 4 G node-steps/s FP64 on an H100 whatever p and
+// size, so its cost follows the nodes, not the flops or the atomics: p = 2 at 60^3 elements and
+// p = 4 at 30^3 have the same nodes (f 42 MB, more than L2 keeps beside u) and took 517 and 450 us
+// a step, while p = 2 at 30^3 (f 5 MB) added its atomics three times as fast (60 G/s against 21).
+// So the cost is most likely f's and u's 32-byte sectors fetched from memory for single nodes:
+// along the threads' own x lines a warp's atomic or load instruction touches 25 to 32 lines, one
+// node each. The walk's instruction touches runs of consecutive nodes (P + 1 an element, P E + 1
+// for a row of x neighbours), about 8 to 10 sectors in FP64, each used whole; and the summed faces
+// take the atomics of a block of x neighbours from 98 to 71 points an element at p = 4 (354 of a
+// row of 5), 56 to 39 at p = 3 (308 of 8), 26 to 17 at p = 2 (234 of 14).
 template <int P, class Real, bool Damped>
 __global__ void __launch_bounds__(kScatterElementThreads<P>)
     sem_element_scatter(const unsigned* __restrict elements, unsigned count, const unsigned char* __restrict ids,
                         const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
                         Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, Real keep, Real b,
                         Real* __restrict f) {
-    constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>;
-    __shared__ Real sw[E][3][N3];  // w, then the y and z parts of the force
-    __shared__ Real sg[E][6][N3];  // the y and z gradients, then t_01, t_11, t_12, t_02, t_22
-    __shared__ Real sweight[N];    // indexed by the thread's own s and t
+    constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>, T = E * NN;
+    __shared__ Real sw[E][3][N3];                   // w, then the y and z parts of the force, then the whole force
+    __shared__ Real sg[E][6][N3];                   // the y and z gradients, then t_01, t_11, t_12, t_02, t_22
+    __shared__ Real sweight[N];                     // indexed by the thread's own s and t
+    __shared__ unsigned long long sorigin[E];       // the node of each element's GLL point (0, 0, 0)
+    __shared__ unsigned char slive[E], smerged[E];  // element e solid; e the x neighbour of e - 1
     if (threadIdx.x < N) sweight[threadIdx.x] = tab.w[threadIdx.x];
     const int e = int(threadIdx.x) / NN, r = int(threadIdx.x) - e * NN, s = r % N, t = r / N;
     const std::size_t q = std::size_t(blockIdx.x) * E + std::size_t(e), nn = g.nn;
     const bool live = q < count;
-    std::size_t line = 0;  // the node of the x line's m = 0
+    const std::size_t nx = std::size_t(g.nx), nxy = nx * std::size_t(g.ny);
     unsigned char id = kVoidId;
-    if (live) {
-        const unsigned el = elements[q], exy = unsigned(g.ex) * unsigned(g.ey);
-        const unsigned i = el % unsigned(g.ex), j = (el % exy) / unsigned(g.ex), k = el / exy;
-        line = std::size_t(P * i) + std::size_t(g.nx) * (std::size_t(P * j + unsigned(s)) +
-                                                         std::size_t(g.ny) * std::size_t(P * k + unsigned(t)));
-        id = ids[el];
+    if (r == 0) {
+        unsigned long long origin = 0;
+        bool merged = false;
+        if (live) {
+            const unsigned el = elements[q], exy = unsigned(g.ex) * unsigned(g.ey);
+            const unsigned i = el % unsigned(g.ex), j = (el % exy) / unsigned(g.ex), k = el / exy;
+            origin = (unsigned long long)P * i + nx * (std::size_t(P) * j + std::size_t(g.ny) * std::size_t(P) * k);
+            merged = e > 0 && i > 0 && elements[q - 1] == el - 1;
+        }
+        sorigin[e] = origin;
+        slive[e] = live;
+        smerged[e] = merged;
     }
+    if (live) id = ids[elements[q]];
+    __syncthreads();
+    // w of the block's elements into sw, x-fastest over the block's rows of points (row y, z of
+    // every element one after the other), so that a warp reads runs of P + 1 consecutive nodes, a
+    // run of the block's x neighbours contiguous, instead of one node of (P + 1)^2 lines.
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
+        if (!slive[e2]) continue;
+        const std::size_t node = sorigin[e2] + std::size_t(m) + nx * std::size_t(yz % N) + nxy * std::size_t(yz / N);
+#pragma unroll
+        for (int comp = 0; comp < 3; ++comp) {
+            const Real v = __ldg(u + comp * nn + node);
+            sw[e2][comp][m + N * yz] = Damped ? damped_operand(v, __ldg(u_prev + comp * nn + node), keep, b) : v;
+        }
+    }
+    __syncthreads();
     Real gx[3][N];
     if (live) {
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp) {
             Real wl[N];
 #pragma unroll
-            for (int m = 0; m < N; ++m) {
-                const Real v = __ldg(u + comp * nn + line + m);
-                wl[m] = Damped ? damped_operand(v, __ldg(u_prev + comp * nn + line + m), keep, b) : v;
-                sw[e][comp][m + N * r] = wl[m];
-            }
+            for (int m = 0; m < N; ++m) wl[m] = sw[e][comp][m + N * r];
 #pragma unroll
             for (int a = 0; a < N; ++a) {
                 Real acc{};
@@ -189,18 +223,35 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>)
         }
     }
     __syncthreads();
-    if (!live) return;
-    const bool inner_line = s > 0 && s < P && t > 0 && t < P;
+    // The x part added: the element's whole force in sw.
+    if (live) {
 #pragma unroll
-    for (int m = 0; m < N; ++m) {
-        const bool inner = inner_line && m > 0 && m < P;
+        for (int comp = 0; comp < 3; ++comp)
+#pragma unroll
+            for (int m = 0; m < N; ++m) sw[e][comp][m + N * r] += fx[comp][m];
+    }
+    __syncthreads();
+    // Into f by the load's x-fastest walk over the block's rows. Where element e is the x
+    // neighbour of e - 1 (smerged), their common face is summed here: e's x = 0 point takes e - 1's
+    // x = P point, which e - 1 then skips, and a point inside that face (no other element has it)
+    // is then complete, so a plain store like the elements' inner points; every other point of a
+    // face, edge or corner goes to f by an atomic add.
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
+        if (!slive[e2] || (m == P && e2 + 1 < E && smerged[e2 + 1])) continue;
+        const int y = yz % N, z = yz / N;
+        const bool merged = m == 0 && smerged[e2];
+        const bool inner = y > 0 && y < P && z > 0 && z < P && ((m > 0 && m < P) || merged);
+        const std::size_t node = sorigin[e2] + std::size_t(m) + nx * std::size_t(y) + nxy * std::size_t(z);
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp) {
-            const Real force = fx[comp][m] + sw[e][comp][m + N * r];
+            Real force = sw[e2][comp][m + N * yz];
+            if (merged) force += sw[e2 - 1][comp][P + N * yz];
             if (inner)
-                f[comp * nn + line + m] = force;
+                f[comp * nn + node] = force;
             else
-                atomicAdd(f + comp * nn + line + m, force);
+                atomicAdd(f + comp * nn + node, force);
         }
     }
 }

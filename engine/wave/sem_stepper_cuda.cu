@@ -92,7 +92,7 @@ struct Engine final : EngineBase {
         std::vector<unsigned> elements;  // the solid elements, x-fastest
         for (std::size_t e = 0; e < p.grid.element_count(); ++e)
             if (p.grid.ids[e] != kVoidId) elements.push_back(unsigned(e));
-        schedule_ = resolve_sem_cuda_schedule(schedule, elements.size(), device_sms());
+        schedule_ = resolve_sem_cuda_schedule(schedule, p.order, elements.size(), device_sms());
         if (schedule_ == SemCudaSchedule::Scatter) {
             elements_ = DeviceBuffer<unsigned>(elements);
         } else {

@@ -20,6 +20,7 @@ thread_local EmulatedIndex threadIdx, blockIdx;
 EmulatedIndex blockDim;
 std::barrier<>* emulated_block_barrier = nullptr;
 std::mutex emulated_atomic_lock;
+std::size_t emulated_atomic_adds = 0;  // atomicAdd calls since the test last zeroed it
 
 void __syncthreads() { emulated_block_barrier->arrive_and_wait(); }
 
@@ -31,6 +32,7 @@ T __ldg(const T* p) {
 template <class T>
 T atomicAdd(T* p, T v) {
     const std::lock_guard<std::mutex> hold(emulated_atomic_lock);
+    ++emulated_atomic_adds;
     const T old = *p;
     *p = old + v;
     return old;

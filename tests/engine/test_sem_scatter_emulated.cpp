@@ -5,8 +5,10 @@
 // sem_stepper_cuda.cu's buffer rotation, step by step against the CPU stepper (the oracle) on a
 // model with voids (a whole void element column and voids between solid elements), two
 // materials, a fixed face, a sponge and Rayleigh damping: K u, and three damped steps, p = 2, 3, 4,
-// FP64 to 1e-12 and FP32 to 1e-5. Also that the force buffer is zero again after each step (the
-// next step's element kernel adds into it) and the automatic schedule rule.
+// FP64 to 1e-12 and FP32 to 1e-5. Also that the element kernel's atomic adds are as many as the
+// geometry of its blocks' runs of x neighbours gives (their common faces summed in shared memory),
+// that the force buffer is zero again after each step (the next step's element kernel adds into
+// it) and the automatic schedule rule.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -127,6 +129,31 @@ void emulated_update(const ScatterArrays<Real>& arr, const std::vector<Real>& u,
         }
 }
 
+// The atomic adds one element launch should make, counted from the geometry: a block's elements
+// (E consecutive solid elements of the list) fall into runs of x neighbours of one element row, a
+// run of L elements is a box of (L P + 1) x (P + 1) x (P + 1) nodes, and every node of the box
+// but its strictly inner ones, (L P - 1) x (P - 1) x (P - 1), is shared with elements outside the
+// run: an atomic add of each component there. Also the runs of two or more elements, so that the
+// model is known to have the face sums.
+template <int P>
+std::size_t expected_atomic_adds(const std::vector<unsigned>& elements, int ex, std::size_t& merged_runs) {
+    constexpr int E = sem_cuda::kScatterElementsPerBlock<P>;
+    std::size_t adds = 0;
+    merged_runs = 0;
+    for (std::size_t b = 0; b < elements.size(); b += E) {
+        const std::size_t end = std::min(elements.size(), b + E);
+        for (std::size_t a = b; a < end;) {
+            std::size_t z = a + 1;
+            while (z < end && elements[z] == elements[z - 1] + 1 && elements[z] % unsigned(ex) != 0) ++z;
+            const std::size_t L = z - a, box = (L * P + 1) * (P + 1) * (P + 1), inner = (L * P - 1) * (P - 1) * (P - 1);
+            adds += 3 * (box - inner);
+            merged_runs += L > 1;
+            a = z;
+        }
+    }
+    return adds;
+}
+
 template <int P, class Real>
 void scatter_equals_cpu_stepper(bool damped, double tol) {
     SCOPED_TRACE(::testing::Message() << "p " << P << (damped ? ", damped, sponge" : "")
@@ -144,8 +171,12 @@ void scatter_equals_cpu_stepper(bool damped, double tol) {
     const std::vector<double> ud = cpu.displacement(), upd = cpu.previous_displacement();
     std::vector<Real> u(ud.begin(), ud.end()), up(upd.begin(), upd.end()), f(3 * nn, Real(0)), un(3 * nn, Real(0));
 
-    // K u: the element kernel alone on a zero buffer (stiffness_times).
+    // K u: the element kernel alone on a zero buffer (stiffness_times), with the atomics it makes.
+    emulated_atomic_adds = 0;
     emulated_elements<P, Real, false>(prob, arr, u, up, Real(0), f);
+    std::size_t merged_runs = 0;
+    EXPECT_EQ(emulated_atomic_adds, expected_atomic_adds<P>(arr.elements, prob.grid.n[0], merged_runs));
+    EXPECT_GT(merged_runs, 0u);
     const std::vector<double> ku = cpu.stiffness_times(ud);
     const double ks = max_abs(ku);
     ASSERT_GT(ks, 0);
@@ -200,17 +231,31 @@ TEST_P(SemScatterEmulated, CudaKernelBodiesOnTheCpuEqualTheCpuStepper) {
 INSTANTIATE_TEST_SUITE_P(Orders, SemScatterEmulated, ::testing::Values(2, 3, 4),
                          [](const auto& info) { return "p" + std::to_string(info.param); });
 
-// The automatic rule (sem_step_schedule.hpp): the scatter up to kSemScatterElementsPerSm solid
-// elements an SM, the sweep above; a forced schedule is kept; the names parse and print back.
+// The automatic rule (sem_step_schedule.hpp): the scatter up to sem_scatter_elements_per_sm(p)
+// solid elements an SM, the sweep above; a forced schedule is kept; the names parse and print back.
 TEST(SemCudaSchedule, AutomaticRuleAndNames) {
-    // The Stokes runs that reach Err 1e-3 (30^3 elements, 204 an SM of 132) run the scatter.
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 27000, 132), SemCudaSchedule::Scatter);
-    const std::size_t edge = std::size_t(kSemScatterElementsPerSm) * 132;
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge, 132), SemCudaSchedule::Scatter);
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge + 132, 132), SemCudaSchedule::Sweep);
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, edge, 66), SemCudaSchedule::Sweep);  // fewer SMs
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Sweep, 27000, 132), SemCudaSchedule::Sweep);
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Scatter, 216000, 132), SemCudaSchedule::Scatter);
+    // The measured cases on an H100's 132 SMs: the scatter won at p = 2 at 30^3 and 40^3 elements
+    // (204 and 484 an SM) and lost at 60^3; at p = 3 and 4 it lost at 30^3 (the Stokes runs that
+    // reach Err 1e-3) and won at p = 4 at 15^3 (the Stokes sem4 at 16 mm).
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 2, 27000, 132), SemCudaSchedule::Scatter);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 2, 64000, 132), SemCudaSchedule::Scatter);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 2, 216000, 132), SemCudaSchedule::Sweep);
+    for (int order : {3, 4}) {
+        SCOPED_TRACE(order);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, 27000, 132), SemCudaSchedule::Sweep);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, 64000, 132), SemCudaSchedule::Sweep);
+    }
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 4, 3375, 132), SemCudaSchedule::Scatter);
+    for (int order : {2, 3, 4}) {
+        SCOPED_TRACE(order);
+        // The threshold itself, one element an SM above it, and the same model on half the SMs.
+        const std::size_t edge = std::size_t(sem_scatter_elements_per_sm(order)) * 132;
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, edge, 132), SemCudaSchedule::Scatter);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, edge + 132, 132), SemCudaSchedule::Sweep);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, edge, 66), SemCudaSchedule::Sweep);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Sweep, order, 500, 132), SemCudaSchedule::Sweep);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Scatter, order, 216000, 132), SemCudaSchedule::Scatter);
+    }
     for (SemCudaSchedule s : {SemCudaSchedule::Auto, SemCudaSchedule::Sweep, SemCudaSchedule::Scatter})
         EXPECT_EQ(parse_sem_cuda_schedule(to_string(s), "--schedule"), s);
     EXPECT_THROW(parse_sem_cuda_schedule("colours", "--schedule"), InputError);

@@ -124,7 +124,8 @@ TEST_P(SemScatterCuda, ProductTracesAndStateEqualCpu) {
 }
 
 TEST_P(SemScatterCuda, AutomaticScheduleEqualsTheForcedSweep) {
-    // 504 elements: the scatter on any device (kSemScatterElementsPerSm an SM), and the sweep forced.
+    // 504 elements: the scatter on any device of 8 SMs or more (sem_scatter_elements_per_sm an SM at
+    // p = 3, 4 is 64), and the sweep forced.
     REQUIRE_CUDA();
     const WaveProblem p = scatter_problem(GetParam(), Precision::Fp64, Edge::Pml);
     SemCudaTimeStepper automatic(p), sweep(p, -1, 0, SemCudaSchedule::Sweep);
