@@ -14,6 +14,8 @@
 // The threshold: a wave of blocks pays about one node test (a dependent load and 4-5 integer
 // divisions, ~0.1 us) per source and per 32 receivers; at 8 sources and 64 receivers that is about
 // 1 us, below the launch's 2.7-3.0 us, at 84 sources and 2,688 receivers about 17 us a wave.
+// A run with a PML keeps its receivers in the kernel whatever the count (its sources come after
+// the layer's passes in the launch either way; time_stepper_cuda.cu's upload_points).
 #pragma once
 
 #include <cstddef>

@@ -317,8 +317,11 @@ public:
         ShotSources shot;
         shot.sources = p_.sources;
         const GroupSourceNodes entries = group_source_nodes({&shot}, 3 * nn_);
-        kernel_points_ =
-            fused_ && (!windows_.empty() || fused_kernel_takes_points(fused_points_, sn.size(), rn.size()));
+        // With a PML the receivers stay in the kernel whatever the count (the sources come after
+        // the layer's passes in points() either way): sampling them after the passes is not the
+        // kernel's u^n there.
+        kernel_points_ = fused_ && (!windows_.empty() || p_.boundary.has_pml() ||
+                                    fused_kernel_takes_points(fused_points_, sn.size(), rn.size()));
         // A scan's next shot usually has as many points: keep the allocations then (every
         // buffer here is written before it is read).
         auto fit = [](auto& buffer, std::size_t n) {
