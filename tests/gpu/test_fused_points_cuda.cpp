@@ -3,7 +3,8 @@
 // after the kernel, a few (a point force and three receivers) stay in the kernel. Each against the
 // CPU engine (the oracle, FP64, 1e-12 of the peak) and each placement against the other forced
 // (FusedPoints::InKernel / AfterKernel): every receiver's trace and the final state bit for bit,
-// since both add a node's sources one after another in the list's order and copy u^n unchanged.
+// since both add a node's sources one after another in the list's order and copy u^n unchanged
+// (to rounding with a PML, whose element pass adds with atomics).
 // Labelled `gpu`; skipped without a device.
 #include <gtest/gtest.h>
 
@@ -103,9 +104,17 @@ void check_both_placements(const Scene& scene, Method method, bool kernel_points
     EXPECT_EQ(after.kernel_points, pml);
     EXPECT_EQ(automatic.kernel_points, kernel_points || pml);
 
-    EXPECT_TRUE(in_kernel.result.displacement == after.result.displacement);
-    EXPECT_TRUE(in_kernel.result.velocity == after.result.velocity);
-    EXPECT_TRUE(in_kernel.u == after.u);
+    if (pml) {
+        // The layer's element pass adds its forces with atomics, so two runs of one placement
+        // agree to rounding, not bit for bit.
+        EXPECT_LT(relative_difference(in_kernel.result.displacement, after.result.displacement), 1e-12);
+        EXPECT_LT(relative_difference(in_kernel.result.velocity, after.result.velocity), 1e-12);
+        EXPECT_LT(relative_difference(in_kernel.u, after.u), 1e-12);
+    } else {
+        EXPECT_TRUE(in_kernel.result.displacement == after.result.displacement);
+        EXPECT_TRUE(in_kernel.result.velocity == after.result.velocity);
+        EXPECT_TRUE(in_kernel.u == after.u);
+    }
     EXPECT_EQ(in_kernel.result.displacement.size(), 3 * p.receivers.size() * std::size_t(p.steps));
 
     record_probes(p, automatic.result);
