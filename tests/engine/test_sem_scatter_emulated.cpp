@@ -23,15 +23,9 @@
 #include "wave/update_coefficients.hpp"
 #include "wave/wave_problem.hpp"
 
-#include "cuda_host_emulation.hpp"
-
-#define __global__
-#define __launch_bounds__(...)
-#define __shared__ static
+#include "emulated_kernel_begin.hpp"
 #include "wave/sem_scatter_kernel.cuh"  // the sweep kernel it includes carries #pragma unroll
-#undef __shared__
-#undef __launch_bounds__
-#undef __global__
+#include "emulated_kernel_end.hpp"
 
 using namespace voxwave;
 using namespace voxwave::testing;
