@@ -32,7 +32,9 @@
 #include "wave/wave_problem.hpp"
 
 #include "emulated_kernel_begin.hpp"
+
 #include "wave/sem_cell_sweep_kernel.cuh"  // its #pragma unroll: -Wno-unknown-pragmas (tests/CMakeLists.txt)
+
 #include "emulated_kernel_end.hpp"
 
 using namespace voxwave;

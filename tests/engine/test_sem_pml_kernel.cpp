@@ -26,7 +26,9 @@
 #include "wave/wave_problem.hpp"
 
 #include "emulated_kernel_begin.hpp"
+
 #include "wave/sem_pml_kernel.cuh"
+
 #include "emulated_kernel_end.hpp"
 
 using namespace voxwave;

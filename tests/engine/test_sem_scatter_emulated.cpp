@@ -24,7 +24,9 @@
 #include "wave/wave_problem.hpp"
 
 #include "emulated_kernel_begin.hpp"
+
 #include "wave/sem_scatter_kernel.cuh"  // the sweep kernel it includes carries #pragma unroll
+
 #include "emulated_kernel_end.hpp"
 
 using namespace voxwave;
