@@ -249,11 +249,7 @@ void random_state(std::size_t values, unsigned seed, std::vector<double>& u, std
     }
 }
 
-double max_abs(const std::vector<double>& v) {
-    double m = 0;
-    for (double x : v) m = std::max(m, std::abs(x));
-    return m;
-}
+using test::max_abs;
 
 TEST_P(SemCellSchedule, ScheduledProductAndFusedStepEqualTheCpuStepper) {
     const WaveProblem prob = cell_problem(GetParam());

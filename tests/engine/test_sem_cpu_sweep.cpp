@@ -14,6 +14,7 @@
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
 #include "sem_test_state.hpp"
+#include "test_util.hpp"
 #include "wave/sem_element_kernel_cpu.hpp"
 #include "wave/sem_element_matrix.hpp"
 #include "wave/sem_mesh.hpp"
@@ -145,11 +146,7 @@ std::vector<double> dense_assembly(const WaveProblem& prob, const std::vector<do
     return f;
 }
 
-double max_abs(const std::vector<double>& v) {
-    double m = 0;
-    for (double x : v) m = std::max(m, std::abs(x));
-    return m;
-}
+using test::max_abs;
 
 TEST_P(SemCpuSweep, LongRowsWithVoidsEqualDenseAssembly) {
     const WaveProblem prob = long_row_problem(GetParam());

@@ -58,11 +58,7 @@ WaveProblem layer_problem(int order, Precision precision, bool damped) {
     return build_wave_problem(s, "layer");
 }
 
-double max_abs(const std::vector<double>& v) {
-    double m = 0;
-    for (double x : v) m = std::max(m, std::abs(x));
-    return m;
-}
+using test::max_abs;
 
 std::vector<unsigned long long> as_ull(const std::vector<std::size_t>& v) {
     return std::vector<unsigned long long>(v.begin(), v.end());

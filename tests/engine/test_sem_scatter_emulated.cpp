@@ -17,6 +17,7 @@
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
 #include "sem_test_state.hpp"
+#include "test_util.hpp"
 #include "wave/sem_mesh.hpp"
 #include "wave/sem_step_schedule.hpp"
 #include "wave/sem_stepper_cpu.hpp"
@@ -58,11 +59,7 @@ WaveProblem scatter_problem(int order, bool damped) {
     return build_wave_problem(s, "scatter");
 }
 
-double max_abs(const std::vector<double>& v) {
-    double m = 0;
-    for (double x : v) m = std::max(m, std::abs(x));
-    return m;
-}
+using test::max_abs;
 
 // The engine's device arrays, on the host.
 template <class Real>

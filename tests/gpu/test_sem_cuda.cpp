@@ -52,11 +52,7 @@ Scene sem_scene(int order, Precision precision, std::int64_t steps) {
     return s;
 }
 
-double max_abs(const std::vector<double>& v) {
-    double m = 0;
-    for (double x : v) m = std::max(m, std::abs(x));
-    return m;
-}
+using test::max_abs;
 
 class SemCuda : public ::testing::TestWithParam<int> {};
 

@@ -55,18 +55,7 @@ Scene pml_scene(int order, Precision precision, std::int64_t steps, bool damped 
     return s;
 }
 
-double max_abs(const std::vector<double>& v) {
-    double m = 0;
-    for (double x : v) m = std::max(m, std::abs(x));
-    return m;
-}
-
-void expect_near_all(const std::vector<double>& gpu, const std::vector<double>& cpu, double tol, const char* what) {
-    const double scale = max_abs(cpu);
-    ASSERT_GT(scale, 0) << what;
-    ASSERT_EQ(gpu.size(), cpu.size()) << what;
-    for (std::size_t i = 0; i < cpu.size(); ++i) ASSERT_NEAR(gpu[i], cpu[i], tol * scale) << what << " " << i;
-}
+using test::expect_near_all;
 
 class SemPmlCuda : public ::testing::TestWithParam<int> {};
 

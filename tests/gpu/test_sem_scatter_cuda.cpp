@@ -62,18 +62,7 @@ WaveProblem scatter_problem(int order, Precision precision, Edge edge) {
     return build_wave_problem(s, "sem scatter");
 }
 
-double max_abs(const std::vector<double>& v) {
-    double m = 0;
-    for (double x : v) m = std::max(m, std::abs(x));
-    return m;
-}
-
-void expect_near_all(const std::vector<double>& got, const std::vector<double>& want, double tol, const char* what) {
-    const double scale = max_abs(want);
-    ASSERT_GT(scale, 0) << what;
-    ASSERT_EQ(got.size(), want.size()) << what;
-    for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(got[i], want[i], tol * scale) << what << " " << i;
-}
+using test::expect_near_all;
 
 // The CPU engine's receiver displacements before each of `steps` steps from step 0 (advance's
 // layout) and its state after them.
