@@ -322,13 +322,19 @@ struct Engine final : EngineBase {
         return samples_.get();
     }
 
+    // u at the receivers now into out[r * 3 + c] (device memory).
+    void sample(double* out) const {
+        const int nr = int(p_.receivers.size());
+        sem_sample<Real><<<(nr + 63) / 64, 64>>>(receivers_.get(), nr, nn_, u_.get(), out);
+        VOXWAVE_CUDA_CHECK_LAUNCH("sem_sample");
+    }
+
     std::vector<double> receiver_values() override {
         const int nr = int(p_.receivers.size());
         std::vector<double> out(std::size_t(nr) * 3);
         if (nr == 0) return out;
         double* slots = sample_slots(1);
-        sem_sample<Real><<<(nr + 63) / 64, 64>>>(receivers_.get(), nr, nn_, u_.get(), slots);
-        VOXWAVE_CUDA_CHECK_LAUNCH("sem_sample");
+        sample(slots);
         VOXWAVE_CUDA_CHECK(cudaMemcpy(out.data(), slots, out.size() * sizeof(double), cudaMemcpyDeviceToHost));
         return out;
     }
@@ -337,11 +343,7 @@ struct Engine final : EngineBase {
         const int nr = int(p_.receivers.size());
         double* samples = rec && nr > 0 ? sample_slots(std::size_t(count)) : nullptr;
         for (std::int64_t k = 0; k < count; ++k) {
-            if (rec && nr > 0) {
-                sem_sample<Real>
-                    <<<(nr + 63) / 64, 64>>>(receivers_.get(), nr, nn_, u_.get(), samples + std::size_t(k) * nr * 3);
-                VOXWAVE_CUDA_CHECK_LAUNCH("sem_sample");
-            }
+            if (rec && nr > 0) sample(samples + std::size_t(k) * nr * 3);
             step(n0 + k);
         }
         if (rec) rec->assign(std::size_t(count) * std::size_t(nr) * 3, 0.0);
