@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/device.hpp"
+#include "require_cuda.hpp"
 #include "scene/scene_io.hpp"
 #include "wave/batched_shots.hpp"
 #include "wave/wave_problem.hpp"
@@ -98,8 +99,7 @@ std::vector<ShotSources> make_uneven_shots(const WaveProblem& base, int count) {
 
 void expect_cuda_batched_equals_cpu_single(const Scene& s, int count, std::size_t batch, double tolerance,
                                            bool uneven = false, std::string* note_out = nullptr) {
-    std::string why;
-    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device: " << why;
+    REQUIRE_CUDA();
     validate_scene(s, "batched");
     WaveProblem model = build_wave_problem(s, "batched");
     const std::vector<ShotSources> shots = uneven ? make_uneven_shots(model, count) : make_shots(model, count);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/device.hpp"
+#include "require_cuda.hpp"
 #include "scene/scene_io.hpp"
 #include "test_util.hpp"
 #include "wave/wave_problem.hpp"
@@ -27,8 +28,7 @@ double largest_difference(const std::vector<std::vector<double>>& a, const std::
 }
 
 TEST(CudaSnapshots, RegionAtAStrideEqualsTheCpuEngine) {
-    std::string why;
-    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device: " << why;
+    REQUIRE_CUDA();
     Scene s = read_scene_json(std::string(VOXWAVE_ASSETS_DIR) + "/scenes/paper_rebar.json");
     s.grid.spacing = 0.008;
     s.run.steps = 700;  // beyond one step batch (512), with snapshots on both sides of it

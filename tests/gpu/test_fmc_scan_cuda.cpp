@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "core/device.hpp"
+#include "require_cuda.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
@@ -38,8 +39,7 @@ Scene fmc_scene(const std::string& type, Backend backend) {
 }  // namespace
 
 TEST(CudaFmcScan, ShotsEqualTheCpuEngine) {
-    std::string why;
-    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device: " << why;
+    REQUIRE_CUDA();
     for (const std::string type : {"fmc", "pwi"}) {
         SCOPED_TRACE(type);
         const Scene cpu_scene = fmc_scene(type, Backend::Cpu), gpu_scene = fmc_scene(type, Backend::Cuda);
@@ -61,8 +61,7 @@ TEST(CudaFmcScan, ShotsEqualTheCpuEngine) {
 // engine's shots one at a time, which average every face node's trace on the host: every shot's
 // element signals, and shot 0's scene receiver kept beside the probe's rows, 1e-12 of the peak.
 TEST(CudaFmcScan, BatchedElementSignalsFormedOnTheDeviceEqualTheCpuEngine) {
-    std::string why;
-    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device: " << why;
+    REQUIRE_CUDA();
     auto scene = [](Backend backend) {
         Scene s = voxwave::testing::array_on_steel_block(6, 0.3e-3, 0.25e-3);
         const double ds = s.grid.spacing;

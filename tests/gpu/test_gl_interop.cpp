@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/device.hpp"
+#include "require_cuda.hpp"
 #include "scene_builders.hpp"
 #include "wave/slice_gl_interop.hpp"
 #include "wave/slice_staging.hpp"
@@ -130,8 +131,7 @@ Scene rebar_block_scene(int steps) {
 #endif
 
 TEST(GlInterop, CudaSliceWrittenIntoAGlBufferEqualsTheCpuSlice) {
-    std::string why;
-    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device " << why;
+    REQUIRE_CUDA();
     if (!gl_interop_built()) GTEST_SKIP() << "this build has no CUDA-OpenGL interop";
 #if !VOXWAVE_TEST_HAVE_EGL_HEADERS
     GTEST_SKIP() << "built without the EGL headers";
@@ -187,14 +187,14 @@ TEST(GlInterop, CudaSliceWrittenIntoAGlBufferEqualsTheCpuSlice) {
 // slice must equal the CPU engine's at that step, and the device max |value| and level the CPU
 // slice's: a slot overwritten during a copy would mix two steps.
 TEST(GlInterop, StagedSlicesCopiedOnAnotherThreadEqualTheCpuSlices) {
-    std::string why;
-    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device " << why;
+    REQUIRE_CUDA();
     if (!gl_interop_built()) GTEST_SKIP() << "this build has no CUDA-OpenGL interop";
 #if !VOXWAVE_TEST_HAVE_EGL_HEADERS
     GTEST_SKIP() << "built without the EGL headers";
 #else
     Egl egl;
     if (!egl.open()) GTEST_SKIP() << "" << egl.error;
+    std::string why;
     const std::vector<int> gl_devices = gl_interop_devices(&why);
     ASSERT_FALSE(gl_devices.empty()) << why;
     const GlBufferCalls gl(egl);

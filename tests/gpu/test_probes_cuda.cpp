@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/device.hpp"
+#include "require_cuda.hpp"
 #include "scene/rasterise.hpp"
 #include "scene/result.hpp"
 #include "test_util.hpp"
@@ -64,8 +65,7 @@ Scene probe_scene(bool pml) {
 }  // namespace
 
 TEST(CudaProbes, SignalsEqualTheCpuEngine) {
-    std::string why;
-    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device: " << why;
+    REQUIRE_CUDA();
     for (bool pml : {false, true}) {
         const WaveProblem p = build_wave_problem(probe_scene(pml), "probes");
         const Result cpu = run_wave(p, {});
@@ -101,8 +101,7 @@ TEST(CudaProbes, SignalsEqualTheCpuEngine) {
 // probes equal the CPU scan's (whose rows equal independent single runs bit for bit,
 // tests/engine/test_scan_execution.cpp) to 1e-12, with and without a PML.
 TEST(CudaProbes, ScanShotsBackToBackEqualTheCpuScan) {
-    std::string why;
-    if (!cuda_compiled() || cuda_devices(&why).empty()) GTEST_SKIP() << "no CUDA device: " << why;
+    REQUIRE_CUDA();
     for (bool pml : {false, true}) {
         SCOPED_TRACE(pml ? "pml" : "free");
         Scene s = probe_scene(pml);
