@@ -22,6 +22,7 @@
 #include "wave/central_difference.hpp"
 #include "wave/sem_cell_sweep_kernel.cuh"
 #include "wave/sem_element_kernel.hpp"
+#include "wave/sem_points_kernel.cuh"
 
 namespace voxwave::sem_cuda {
 
@@ -33,6 +34,16 @@ template <int P>
 constexpr int kScatterElementThreads = kScatterElementsPerBlock<P>*(P + 1) * (P + 1);
 constexpr int kScatterNodeThreads = 256;
 
+// Blocks of the element kernel an SM should hold (its __launch_bounds__, which caps the registers
+// at 65,536 / (blocks x 128 threads)): the most that its shared memory allows and that ptxas
+// (CUDA 13, sm_90) meets without spilling: FP64 72 registers at p = 4 (7 blocks of 30 KB), 64 at
+// p = 2 and 3; FP32 at most 64.
+template <int P, class Real>
+constexpr int kScatterElementBlocksPerSm = sizeof(Real) == 8 ? (P == 2 ? 8 : (P == 3 ? 8 : 7)) : 8;
+
+// The shared-memory slot of component c of the element force (the kernel's step 4).
+VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 ? 5 : (comp == 1 ? 3 : 4); }
+
 // f += K_e w_e over the `count` solid elements of `elements` (x-fastest element indices), w = keep u
 // - b u_prev (Damped) or u. f must hold zero at every node before the launch (the update kernel
 // leaves it so).
@@ -41,20 +52,30 @@ constexpr int kScatterNodeThreads = 256;
 // (s, m, t) and the z line (s, t, m), m = 0 .. P. Each product with D along a line is then P + 1
 // values in and P + 1 out with D's entries at compile-time indices (the kernel's parameter bank),
 // so the element's data crosses shared memory about 44 times a point and D never does (one
-// thread a point reads a row of D and P + 1 neighbours for each of the 18 products of its point):
-//   1. w of the block's elements from global memory into shared memory (sw), the block's threads
-//      walking its rows of points x-fastest (coalesced), then each thread's x line from sw into
-//      registers and its x gradient there;
-//   2. the y and z gradients along the y and z lines, from sw into sg;
+// thread a point reads a row of D and P + 1 neighbours for each of the 18 products of its point).
+// An element's points have six slots in shared memory (ss), each value written over another once
+// every thread has read the one it replaces:
+//   1. w of the block's elements from global memory into slots 0-2, the block's threads walking
+//      its rows of points x-fastest (coalesced), then each thread's x line into registers and
+//      its x gradient there;
+//   2. the z gradient of component c along the z lines into slot 3 + c, its y gradient along
+//      the y lines into slot c (w's own, after a barrier);
 //   3. at each point of the x line Hooke's law (sem_weighted_stress) on the gradient; t_i0 stays
-//      in registers for the x part of the force, t_01, t_11, t_12, t_02, t_22 go into sg (the
-//      point's gradient, read just before by the same thread);
-//   4. the y part of the force along the y lines into sw, then the z part along the z lines
-//      added to it;
-//   5. the x line's x part added into sw (the element's whole force), then the force into f by
-//      step 1's walk: the common face of two x neighbours of the block summed in shared memory,
-//      an atomic add at every other face, edge and corner node, a plain store at the element's
+//      in registers for the x part of the force, t_01, t_11, t_12, t_02, t_22 go into slots 0-4
+//      (the point's gradient, read just before by the same thread);
+//   4. the z part of the force along the z lines into the force slots 5, 3, 4
+//      (scatter_force_slot: slot 5 is free, slots 3 and 4 once read), then the y part along the
+//      y lines added;
+//   5. the x line's x part added (the element's whole force), then the force into f by step 1's
+//      walk: the common face of two x neighbours of the block summed in shared memory, an
+//      atomic add at every other face, edge and corner node, a plain store at the element's
 //      inner nodes and at the inside of a face so summed (no other element has them).
+// Six slots, not nine (w, the gradients and the force each in slots of their own): the block's
+// shared memory bounds how many elements an SM holds at once, and on a small model that sets the
+// step's length. At p = 4 in FP64 nine slots (45 KB a block of 5 elements) let an SM hold 5
+// blocks, so the Stokes run at 16 mm (3,375 elements, 675 blocks) took 1.02 waves of an H100's
+// 132 SMs: a second wave of 15 blocks; with six slots (30 KB) and at most 72 registers
+// (kScatterElementBlocksPerSm) it holds 7, and the launch is 0.73 of a wave.
 // The walk's why: the scatter ran at a constant 4 G node-steps/s FP64 on an H100 whatever p and
 // size, so its cost follows the nodes, not the flops or the atomics: p = 2 at 60^3 elements and
 // p = 4 at 30^3 have the same nodes (f 42 MB, more than L2 keeps beside u) and took 517 and 450 us
@@ -66,14 +87,14 @@ constexpr int kScatterNodeThreads = 256;
 // take the atomics of a block of x neighbours from 98 to 71 points an element at p = 4 (354 of a
 // row of 5), 56 to 39 at p = 3 (308 of 8), 26 to 17 at p = 2 (234 of 14).
 template <int P, class Real, bool Damped>
-__global__ void __launch_bounds__(kScatterElementThreads<P>)
+__global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBlocksPerSm<P, Real>)
     sem_element_scatter(const unsigned* __restrict elements, unsigned count, const unsigned char* __restrict ids,
                         const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
                         Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, Real keep, Real b,
                         Real* __restrict f) {
     constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>, T = E * NN;
-    __shared__ Real sw[E][3][N3];                   // w, then the y and z parts of the force, then the whole force
-    __shared__ Real sg[E][6][N3];                   // the y and z gradients, then t_01, t_11, t_12, t_02, t_22
+    // Six slots an element's point (the slot plan above the kernel).
+    __shared__ Real ss[E][6][N3];
     __shared__ Real sweight[N];                     // indexed by the thread's own s and t
     __shared__ unsigned long long sorigin[E];       // the node of each element's GLL point (0, 0, 0)
     __shared__ unsigned char slive[E], smerged[E];  // element e solid; e the x neighbour of e - 1
@@ -98,8 +119,8 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>)
     }
     if (live) id = ids[elements[q]];
     __syncthreads();
-    // w of the block's elements into sw, x-fastest over the block's rows of points (row y, z of
-    // every element one after the other), so that a warp reads runs of P + 1 consecutive nodes, a
+    // w of the block's elements into slots 0-2, x-fastest over the block's rows of points (row y, z
+    // of every element one after the other), so that a warp reads runs of P + 1 consecutive nodes, a
     // run of the block's x neighbours contiguous, instead of one node of (P + 1)^2 lines.
 #pragma unroll
     for (int k = 0; k < N; ++k) {
@@ -109,7 +130,7 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>)
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp) {
             const Real v = __ldg(u + comp * nn + node);
-            sw[e2][comp][m + N * yz] = Damped ? damped_operand(v, __ldg(u_prev + comp * nn + node), keep, b) : v;
+            ss[e2][comp][m + N * yz] = Damped ? damped_operand(v, __ldg(u_prev + comp * nn + node), keep, b) : v;
         }
     }
     __syncthreads();
@@ -119,7 +140,7 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>)
         for (int comp = 0; comp < 3; ++comp) {
             Real wl[N];
 #pragma unroll
-            for (int m = 0; m < N; ++m) wl[m] = sw[e][comp][m + N * r];
+            for (int m = 0; m < N; ++m) wl[m] = ss[e][comp][m + N * r];
 #pragma unroll
             for (int a = 0; a < N; ++a) {
                 Real acc{};
@@ -129,15 +150,18 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>)
             }
         }
     }
-    __syncthreads();
-    if (live) {
+    // The y and z gradients of each component: z into slot 3 + comp (free), y into w's own slot
+    // once every thread has read that slot (the barrier inside the loop; the first also closes
+    // the x gradients' reads of all three).
 #pragma unroll
-        for (int comp = 0; comp < 3; ++comp) {
+    for (int comp = 0; comp < 3; ++comp) {
+        Real gy[N];
+        if (live) {
             Real ly[N], lz[N];
 #pragma unroll
             for (int m = 0; m < N; ++m) {
-                ly[m] = sw[e][comp][s + N * (m + N * t)];
-                lz[m] = sw[e][comp][r + NN * m];
+                ly[m] = ss[e][comp][s + N * (m + N * t)];
+                lz[m] = ss[e][comp][r + NN * m];
             }
 #pragma unroll
             for (int a = 0; a < N; ++a) {
@@ -147,9 +171,14 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>)
                     ay += tab.d[a * N + m] * ly[m];
                     az += tab.d[a * N + m] * lz[m];
                 }
-                sg[e][comp][s + N * (a + N * t)] = ay;
-                sg[e][3 + comp][r + NN * a] = az;
+                gy[a] = ay;
+                ss[e][3 + comp][r + NN * a] = az;
             }
+        }
+        __syncthreads();
+        if (live) {
+#pragma unroll
+            for (int a = 0; a < N; ++a) ss[e][comp][s + N * (a + N * t)] = gy[a];
         }
     }
     __syncthreads();
@@ -164,18 +193,18 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>)
 #pragma unroll
             for (int comp = 0; comp < 3; ++comp) {
                 gr[comp][0] = gx[comp][m];
-                gr[comp][1] = sg[e][comp][p];
-                gr[comp][2] = sg[e][3 + comp][p];
+                gr[comp][1] = ss[e][comp][p];
+                gr[comp][2] = ss[e][3 + comp][p];
             }
             sem_weighted_stress<Real>(gr, lam, mu_e, hst * tab.w[m], st);
             tx[0][m] = st[0];
             tx[1][m] = st[3];
             tx[2][m] = st[4];
-            sg[e][0][p] = st[3];
-            sg[e][1][p] = st[1];
-            sg[e][2][p] = st[5];
-            sg[e][3][p] = st[4];
-            sg[e][4][p] = st[2];
+            ss[e][0][p] = st[3];  // t_01
+            ss[e][1][p] = st[1];  // t_11
+            ss[e][2][p] = st[5];  // t_12
+            ss[e][3][p] = st[4];  // t_02
+            ss[e][4][p] = st[2];  // t_22
         }
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp)
@@ -188,47 +217,69 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>)
             }
     }
     __syncthreads();
-    // The y part: t_i1 is t_01, t_11, t_12 (sg[0], sg[1], sg[2]).
+    // The z parts (t_i2: t_02 slot 3, t_12 slot 2, t_22 slot 4) into the force slots
+    // scatter_force_slot: 5, 3, 4: comp 0's into the free slot 5 at once, comp 2's after every
+    // thread has read slot 4, comp 1's (from slot 2, which the y parts still read) into slot 3
+    // after every thread has read that.
+    Real fz[N];
+    if (live) {
+        Real l0[N], l2[N];
+#pragma unroll
+        for (int m = 0; m < N; ++m) {
+            l0[m] = ss[e][3][r + NN * m];
+            l2[m] = ss[e][4][r + NN * m];
+        }
+#pragma unroll
+        for (int a = 0; a < N; ++a) {
+            Real a0{}, a2{};
+#pragma unroll
+            for (int m = 0; m < N; ++m) {
+                a0 += tab.d[m * N + a] * l0[m];
+                a2 += tab.d[m * N + a] * l2[m];
+            }
+            ss[e][5][r + NN * a] = a0;
+            fz[a] = a2;
+        }
+    }
+    __syncthreads();
+    if (live) {
+        Real l1[N];
+#pragma unroll
+        for (int m = 0; m < N; ++m) l1[m] = ss[e][2][r + NN * m];
+#pragma unroll
+        for (int a = 0; a < N; ++a) {
+            Real a1{};
+#pragma unroll
+            for (int m = 0; m < N; ++m) a1 += tab.d[m * N + a] * l1[m];
+            ss[e][3][r + NN * a] = a1;
+            ss[e][4][r + NN * a] = fz[a];
+        }
+    }
+    __syncthreads();
+    // The y parts (t_i1: t_01, t_11, t_12 in slots 0, 1, 2, read only from here) added, each
+    // point by its y line's thread alone.
     if (live) {
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp) {
             Real ly[N];
 #pragma unroll
-            for (int m = 0; m < N; ++m) ly[m] = sg[e][comp][s + N * (m + N * t)];
+            for (int m = 0; m < N; ++m) ly[m] = ss[e][comp][s + N * (m + N * t)];
 #pragma unroll
             for (int a = 0; a < N; ++a) {
                 Real acc{};
 #pragma unroll
                 for (int m = 0; m < N; ++m) acc += tab.d[m * N + a] * ly[m];
-                sw[e][comp][s + N * (a + N * t)] = acc;
+                ss[e][scatter_force_slot(comp)][s + N * (a + N * t)] += acc;
             }
         }
     }
     __syncthreads();
-    // The z part: t_i2 is t_02, t_12, t_22 (sg[3], sg[2], sg[4]).
-    if (live) {
-#pragma unroll
-        for (int comp = 0; comp < 3; ++comp) {
-            const int slot = comp == 0 ? 3 : (comp == 1 ? 2 : 4);
-            Real lz[N];
-#pragma unroll
-            for (int m = 0; m < N; ++m) lz[m] = sg[e][slot][r + NN * m];
-#pragma unroll
-            for (int a = 0; a < N; ++a) {
-                Real acc{};
-#pragma unroll
-                for (int m = 0; m < N; ++m) acc += tab.d[m * N + a] * lz[m];
-                sw[e][comp][r + NN * a] += acc;
-            }
-        }
-    }
-    __syncthreads();
-    // The x part added: the element's whole force in sw.
+    // The x part added: the element's whole force in the force slots.
     if (live) {
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp)
 #pragma unroll
-            for (int m = 0; m < N; ++m) sw[e][comp][m + N * r] += fx[comp][m];
+            for (int m = 0; m < N; ++m) ss[e][scatter_force_slot(comp)][m + N * r] += fx[comp][m];
     }
     __syncthreads();
     // Into f by the load's x-fastest walk over the block's rows. Where element e is the x
@@ -246,8 +297,8 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>)
         const std::size_t node = sorigin[e2] + std::size_t(m) + nx * std::size_t(y) + nxy * std::size_t(z);
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp) {
-            Real force = sw[e2][comp][m + N * yz];
-            if (merged) force += sw[e2 - 1][comp][P + N * yz];
+            Real force = ss[e2][scatter_force_slot(comp)][m + N * yz];
+            if (merged) force += ss[e2 - 1][scatter_force_slot(comp)][P + N * yz];
             if (inner)
                 f[comp * nn + node] = force;
             else
@@ -258,21 +309,34 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>)
 
 // u_next = u+ at every node from the complete force f (central_difference_node with the sweep's
 // factors: dt^2/m, zero at held and massless nodes, so those keep the scheme's extrapolation of a
-// zero state), and f back to zero for the next step's element kernel.
+// zero state), and f back to zero for the next step's element kernel; with the step's point work
+// (sem_points_kernel.cuh): thread i samples receiver i, and each node's thread adds the sources
+// at its node (pass none where a later pass rewrites u+, as a PML's does).
 template <class Real>
 __global__ void __launch_bounds__(kScatterNodeThreads)
     sem_scatter_update(unsigned long long nn, const Real* __restrict u, const Real* __restrict u_prev,
-                       Real* __restrict f, Real* __restrict u_next, UpdateFactors<Real> upd) {
+                       Real* __restrict f, Real* __restrict u_next, UpdateFactors<Real> upd, SemPointWork points) {
     const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (n < std::size_t(points.receiver_count)) sem_sample_receiver(points, int(n), nn, u);
     if (n >= nn) return;
     const Real am = upd.dt2_inv_mass[n];
     const bool sponge = upd.inv_one_plus_h != nullptr;
     const Real ih = sponge ? upd.inv_one_plus_h[n] : upd.uniform_ih, mh = sponge ? upd.one_minus_h[n] : upd.uniform_mh;
+    // Every load before the first store: the three components' round trips overlap.
+    Real force[3], un[3], up[3];
+#pragma unroll
     for (int comp = 0; comp < 3; ++comp) {
         const std::size_t x = std::size_t(comp) * nn + n;
-        const Real force = f[x];
+        force[comp] = f[x];
+        un[comp] = u[x];
+        up[comp] = u_prev[x];
+    }
+#pragma unroll
+    for (int comp = 0; comp < 3; ++comp) {
+        const std::size_t x = std::size_t(comp) * nn + n;
         f[x] = Real(0);
-        u_next[x] = central_difference_node(u[x], u_prev[x], am * force, mh, ih);
+        const Real next = central_difference_node(un[comp], up[comp], am * force[comp], mh, ih);
+        u_next[x] = points.sources.count == 0 ? next : sem_add_node_sources(points.sources, n, comp, am * ih, next);
     }
 }
 

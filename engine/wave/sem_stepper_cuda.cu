@@ -19,6 +19,7 @@
 #include "wave/sem_cell_sweep_kernel.cuh"
 #include "wave/sem_mesh.hpp"
 #include "wave/sem_pml_correction_cuda.cuh"
+#include "wave/sem_points_kernel.cuh"
 #include "wave/sem_scatter_kernel.cuh"
 #include "wave/sem_step_schedule.hpp"
 #include "wave/sem_stepper_cuda.hpp"
@@ -31,32 +32,6 @@ namespace {
 using cuda::DeviceBuffer;
 using cuda::Event;
 using namespace sem_cuda;
-
-constexpr int kMaxSources = 16;  // sources per launch of the point kernel (more: several launches)
-
-struct SourceBatch {
-    int count;
-    unsigned long long node[kMaxSources];
-    double force[kMaxSources][3];  // F(t_n) along each axis
-};
-
-template <class Real>
-__global__ void sem_add_sources(SourceBatch s, unsigned long long nn, Real* __restrict u_next,
-                                const Real* __restrict dt2_inv_mass, const Real* __restrict inv_one_plus_h) {
-    const int i = threadIdx.x;
-    if (i >= s.count) return;
-    const unsigned long long n = s.node[i];
-    const Real scale = dt2_inv_mass[n] * inv_one_plus_h[n];
-    for (int c = 0; c < 3; ++c) u_next[c * nn + n] += scale * static_cast<Real>(s.force[i][c]);
-}
-
-template <class Real>
-__global__ void sem_sample(const unsigned long long* __restrict nodes, int count, unsigned long long nn,
-                           const Real* __restrict u, double* __restrict out) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count) return;
-    for (int c = 0; c < 3; ++c) out[i * 3 + c] = double(u[c * nn + nodes[i]]);
-}
 
 struct EngineBase {
     virtual ~EngineBase() = default;
@@ -237,7 +212,8 @@ struct Engine final : EngineBase {
         VOXWAVE_CUDA_CHECK_LAUNCH("sem_element_scatter");
     }
     template <bool Update>
-    void scatter_launches(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next) const {
+    void scatter_launches(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next,
+                          const SemPointWork& points) const {
         switch (p_.order) {
             case 2:
                 scatter_elements<2>(u, up, damped, b, f);
@@ -250,16 +226,18 @@ struct Engine final : EngineBase {
         }
         if constexpr (Update) {
             const unsigned blocks = unsigned((nn_ + kScatterNodeThreads - 1) / kScatterNodeThreads);
-            sem_scatter_update<Real><<<blocks, kScatterNodeThreads>>>(nn_, u, up, f, u_next, factors_);
+            sem_scatter_update<Real><<<blocks, kScatterNodeThreads>>>(nn_, u, up, f, u_next, factors_, points);
             VOXWAVE_CUDA_CHECK_LAUNCH("sem_scatter_update");
         }
     }
 
-    // The step's product and update by the schedule chosen; u_next = u+.
+    // The step's product and update by the schedule chosen; u_next = u+. The scatter's update
+    // takes `points` (sem_points_kernel.cuh); the sweep none.
     template <bool Update>
-    void product(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next) const {
+    void product(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next,
+                 const SemPointWork& points) const {
         if (schedule_ == SemCudaSchedule::Scatter)
-            scatter_launches<Update>(u, up, damped, b, f, u_next);
+            scatter_launches<Update>(u, up, damped, b, f, u_next, points);
         else
             colour_launches<Update>(u, up, damped, b, f, u_next);
     }
@@ -272,25 +250,41 @@ struct Engine final : EngineBase {
                        factors_.uniform_mh});
     }
 
-    void step(std::int64_t n) {
-        product<true>(u_.get(), up_.get(), beta_over_dt_ != Real(0), beta_over_dt_, f_.get(), un_.get());
-        if (pml_) correct_pml();
+    // The step from u (state n) to u+; `samples` (device memory, null: none) takes u at the
+    // receivers of state n. The point work rides in the scatter's update where it can (its
+    // sources not where a PML's passes rewrite u+ after the update), else one sem_point_work
+    // launch a batch of sources after the step's passes.
+    void step(std::int64_t n, double* samples) {
         const double t = double(n) * p_.dt;
-        SourceBatch batch{};
-        auto flush = [&] {
-            if (batch.count == 0) return;
-            sem_add_sources<Real><<<1, kMaxSources>>>(batch, nn_, un_.get(), a_.get(), ih_.get());
-            VOXWAVE_CUDA_CHECK_LAUNCH("sem_add_sources");
-            batch.count = 0;
-        };
+        batches_.clear();
         for (const auto& s : p_.sources) {
             const double wv = evaluate_wavelet(s.wavelet, t - s.time_shift);
             if (wv == 0.0) continue;
+            if (batches_.empty() || batches_.back().count == kMaxPointSources) batches_.emplace_back();
+            SemSourceBatch& batch = batches_.back();
             batch.node[batch.count] = s.node;
             for (int c = 0; c < 3; ++c) batch.force[batch.count][c] = s.force[c] * wv;
-            if (++batch.count == kMaxSources) flush();
+            ++batch.count;
         }
-        flush();
+        SemPointWork work, in_update;
+        if (samples && !p_.receivers.empty()) {
+            work.receivers = receivers_.get();
+            work.receiver_count = int(p_.receivers.size());
+            work.samples = samples;
+        }
+        std::size_t next_batch = 0;
+        if (schedule_ == SemCudaSchedule::Scatter) {
+            in_update = work;
+            work.receiver_count = 0;
+            if (!pml_ && !batches_.empty()) in_update.sources = batches_[next_batch++];
+        }
+        product<true>(u_.get(), up_.get(), beta_over_dt_ != Real(0), beta_over_dt_, f_.get(), un_.get(), in_update);
+        if (pml_) correct_pml();
+        do {
+            work.sources = next_batch < batches_.size() ? batches_[next_batch++] : SemSourceBatch{};
+            launch_point_work(work);
+            work.receiver_count = 0;
+        } while (next_batch < batches_.size());
         // u- <- u, u <- u+, and the old u- is the next step's output (every node with mass is
         // written; massless nodes stay zero in all three buffers).
         up_.swap(un_);
@@ -322,19 +316,24 @@ struct Engine final : EngineBase {
         return samples_.get();
     }
 
-    // u at the receivers now into out[r * 3 + c] (device memory).
-    void sample(double* out) const {
-        const int nr = int(p_.receivers.size());
-        sem_sample<Real><<<(nr + 63) / 64, 64>>>(receivers_.get(), nr, nn_, u_.get(), out);
-        VOXWAVE_CUDA_CHECK_LAUNCH("sem_sample");
+    // sem_point_work over u_ and un_, if `w` has anything to do.
+    void launch_point_work(const SemPointWork& w) const {
+        const int threads = std::max(w.receiver_count, w.sources.count);
+        if (threads == 0) return;
+        sem_point_work<Real><<<(threads + 63) / 64, 64>>>(w, nn_, u_.get(), un_.get(), a_.get(), ih_.get());
+        VOXWAVE_CUDA_CHECK_LAUNCH("sem_point_work");
     }
 
     std::vector<double> receiver_values() override {
         const int nr = int(p_.receivers.size());
         std::vector<double> out(std::size_t(nr) * 3);
         if (nr == 0) return out;
-        double* slots = sample_slots(1);
-        sample(slots);
+        SemPointWork w;
+        w.receivers = receivers_.get();
+        w.receiver_count = nr;
+        w.samples = sample_slots(1);
+        launch_point_work(w);
+        double* slots = w.samples;
         VOXWAVE_CUDA_CHECK(cudaMemcpy(out.data(), slots, out.size() * sizeof(double), cudaMemcpyDeviceToHost));
         return out;
     }
@@ -342,10 +341,7 @@ struct Engine final : EngineBase {
     void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) override {
         const int nr = int(p_.receivers.size());
         double* samples = rec && nr > 0 ? sample_slots(std::size_t(count)) : nullptr;
-        for (std::int64_t k = 0; k < count; ++k) {
-            if (rec && nr > 0) sample(samples + std::size_t(k) * nr * 3);
-            step(n0 + k);
-        }
+        for (std::int64_t k = 0; k < count; ++k) step(n0 + k, samples ? samples + std::size_t(k) * nr * 3 : nullptr);
         if (rec) rec->assign(std::size_t(count) * std::size_t(nr) * 3, 0.0);
         if (rec && nr > 0)
             VOXWAVE_CUDA_CHECK(cudaMemcpy(rec->data(), samples, rec->size() * sizeof(double), cudaMemcpyDeviceToHost));
@@ -356,7 +352,7 @@ struct Engine final : EngineBase {
         if (v.size() != 3 * nn_) throw RuntimeError("stiffness_times: wrong vector size");
         DeviceBuffer<Real> in(std::vector<Real>(v.begin(), v.end()));
         auto out = DeviceBuffer<Real>::zeros(3 * nn_);
-        product<false>(in.get(), nullptr, false, Real(0), out.get(), nullptr);
+        product<false>(in.get(), nullptr, false, Real(0), out.get(), nullptr, SemPointWork{});
         const std::vector<Real> h = out.download();
         return std::vector<double>(h.begin(), h.end());
     }
@@ -383,6 +379,7 @@ struct Engine final : EngineBase {
     DeviceBuffer<unsigned long long> receivers_;
     DeviceBuffer<double> samples_;  // the receivers' samples of a chunk (sample_slots)
     std::vector<Real> host_a_, host_ih_;
+    std::vector<SemSourceBatch> batches_;  // a step's sources with a force (kept: no allocation a step)
     UpdateFactors<Real> factors_{};
     Real beta_over_dt_ = 0;
     SemCudaSchedule schedule_ = SemCudaSchedule::Sweep;

@@ -110,7 +110,8 @@ void emulated_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr, 
 // The node kernel's launch, emulated (no barrier: each thread its own node).
 template <class Real>
 void emulated_update(const ScatterArrays<Real>& arr, const std::vector<Real>& u, const std::vector<Real>& up,
-                     std::vector<Real>& f, std::vector<Real>& un) {
+                     std::vector<Real>& f, std::vector<Real>& un,
+                     const sem_cuda::SemPointWork& points = sem_cuda::SemPointWork{}) {
     using namespace sem_cuda;
     blockDim.x = kScatterNodeThreads;
     const std::size_t nn = arr.g.nn, blocks = (nn + kScatterNodeThreads - 1) / kScatterNodeThreads;
@@ -118,7 +119,7 @@ void emulated_update(const ScatterArrays<Real>& arr, const std::vector<Real>& u,
         for (int t = 0; t < kScatterNodeThreads; ++t) {
             blockIdx.x = unsigned(k);
             threadIdx.x = unsigned(t);
-            sem_scatter_update<Real>(nn, u.data(), up.data(), f.data(), un.data(), arr.upd);
+            sem_scatter_update<Real>(nn, u.data(), up.data(), f.data(), un.data(), arr.upd, points);
         }
 }
 
@@ -223,6 +224,69 @@ TEST_P(SemScatterEmulated, CudaKernelBodiesOnTheCpuEqualTheCpuStepper) {
 
 INSTANTIATE_TEST_SUITE_P(Orders, SemScatterEmulated, ::testing::Values(2, 3, 4),
                          [](const auto& info) { return "p" + std::to_string(info.param); });
+
+// The step's point work (sem_points_kernel.cuh) in the node kernel and alone: u at the receivers
+// before the step, and u+ plus dt^2/m / (1 + h) F of every source at its node (two sources
+// sharing a node add in batch order), against the update without it and the formula written
+// here; the point work alone after a plain update gives the same u+.
+TEST(SemScatterEmulated, TheNodeKernelSamplesTheReceiversAndAddsTheSources) {
+    const WaveProblem prob = scatter_problem(4, true);  // a sponge: h differs between nodes
+    const SemMesh mesh = sem_mesh(prob.grid, 4);
+    const std::size_t nn = mesh.node_count();
+    const ScatterArrays<double> arr(prob, mesh);
+    std::vector<double> u0, up0;
+    random_sem_state(nn, 5, u0, up0);
+    std::vector<double> f(3 * nn), un_plain(3 * nn), un_points(3 * nn), un_alone(3 * nn);
+    for (std::size_t i = 0; i < f.size(); ++i) f[i] = std::sin(0.37 * double(i));
+    std::vector<double> f_plain = f, f_points = f;
+    emulated_update<double>(arr, u0, up0, f_plain, un_plain);
+
+    // Source nodes with mass, one of them twice; receivers anywhere.
+    std::vector<unsigned long long> massive;
+    for (std::size_t n = 0; n < nn; ++n)
+        if (arr.c.dt2_inv_mass[n] != 0.0 && arr.c.inv_one_plus_h[n] != arr.c.inv_one_plus_h[0]) massive.push_back(n);
+    ASSERT_GE(massive.size(), 2u);  // nodes in the sponge
+    const unsigned long long a = massive.front(), c = massive.back();
+    const std::vector<unsigned long long> receivers = {7, a, nn - 1};
+    std::vector<double> samples(receivers.size() * 3, -1.0);
+    sem_cuda::SemPointWork w;
+    w.receivers = receivers.data();
+    w.receiver_count = int(receivers.size());
+    w.samples = samples.data();
+    w.sources.count = 3;
+    const double forces[3][3] = {{1.5, -2.0, 0.25}, {0.5, 3.0, -1.0}, {-4.0, 0.125, 2.0}};
+    const unsigned long long nodes[3] = {a, c, a};
+    for (int i = 0; i < 3; ++i) {
+        w.sources.node[i] = nodes[i];
+        for (int k = 0; k < 3; ++k) w.sources.force[i][k] = forces[i][k];
+    }
+    emulated_update<double>(arr, u0, up0, f_points, un_points, w);
+    EXPECT_EQ(f_points, f_plain);  // both back to zero
+    for (std::size_t r = 0; r < receivers.size(); ++r)
+        for (int k = 0; k < 3; ++k) EXPECT_EQ(samples[r * 3 + k], u0[k * nn + receivers[r]]) << r << " " << k;
+    std::vector<double> want = un_plain;
+    for (int i = 0; i < 3; ++i) {
+        const unsigned long long n = nodes[i];
+        const double scale = arr.c.dt2_inv_mass[n] * arr.c.inv_one_plus_h[n];
+        for (int k = 0; k < 3; ++k) want[k * nn + n] += scale * forces[i][k];
+    }
+    for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(un_points[i], want[i], 1e-12 * max_abs(want)) << i;
+    EXPECT_NE(un_points[a], un_plain[a]);
+
+    // The point work alone on the plain update's u+.
+    un_alone = un_plain;
+    std::fill(samples.begin(), samples.end(), -1.0);
+    blockDim.x = 64;
+    blockIdx.x = 0;
+    for (int t = 0; t < 64; ++t) {
+        threadIdx.x = unsigned(t);
+        sem_cuda::sem_point_work<double>(w, nn, u0.data(), un_alone.data(), arr.c.dt2_inv_mass.data(),
+                                         arr.c.inv_one_plus_h.data());
+    }
+    EXPECT_EQ(un_alone, un_points);
+    for (std::size_t r = 0; r < receivers.size(); ++r)
+        for (int k = 0; k < 3; ++k) EXPECT_EQ(samples[r * 3 + k], u0[k * nn + receivers[r]]);
+}
 
 // The automatic rule (sem_step_schedule.hpp): the scatter up to sem_scatter_elements_per_sm(p)
 // solid elements an SM, the sweep above; a forced schedule is kept; the names parse and print back.
