@@ -46,7 +46,7 @@ inline SemCudaSchedule parse_sem_cuda_schedule(const std::string& s, const std::
 }
 
 // Solid elements an SM up to which the automatic choice is the scatter at order `order` (see above).
-constexpr long long sem_scatter_elements_per_sm(int order) { return order <= 2 ? 512 : 64; }
+constexpr long long sem_scatter_elements_per_sm(int order) { return order <= 2 ? 512 : 256; }
 
 // The schedule `requested` resolves to on a device of `sms` SMs for a model of `solid_elements`
 // of order `order` (Auto by the rule above; the others as they are).

@@ -70,6 +70,10 @@ struct Engine final : EngineBase {
         schedule_ = resolve_sem_cuda_schedule(schedule, p.order, elements.size(), device_sms());
         if (schedule_ == SemCudaSchedule::Scatter) {
             elements_ = DeviceBuffer<unsigned>(elements);
+            owned_ = DeviceBuffer<unsigned long long>(
+                sem_scatter_owned(elements, p.order, p.grid.n[0], p.grid.n[1], p.grid.n[2]));
+            f1_ = DeviceBuffer<Real>::zeros(3 * mesh.node_count());
+            f2_ = DeviceBuffer<Real>::zeros(3 * mesh.node_count());
         } else {
             cell_begin_ = launches.begin;
             cells_ = DeviceBuffer<unsigned>(launches.cells);
@@ -196,34 +200,49 @@ struct Engine final : EngineBase {
     // The scatter's step (sem_scatter_kernel.cuh). Update: f += K w over every solid element, then
     // u_next = u+ from f at every node (f back to zero); otherwise f += K u (u_prev unused, f
     // zero before).
-    template <int P>
-    void scatter_elements(const Real* u, const Real* up, bool damped, Real b, Real* f) const {
+    // The element kernel; `fused` non-null: its fused form (SemScatterFused), u and up then u^{n-1}
+    // and u^{n-2}. `points` as the kernel takes them.
+    template <int P, bool Damped>
+    void scatter_elements(const Real* u, const Real* up, Real b, Real* f, const SemPointWork& points,
+                          const SemScatterFused<Real>* fused) const {
         const unsigned count = unsigned(elements_.size());
         if (count == 0) return;
         constexpr int E = kScatterElementsPerBlock<P>, threads = kScatterElementThreads<P>;
         const unsigned blocks = (count + E - 1) / E;
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
-        if (damped)
-            sem_element_scatter<P, Real, true><<<blocks, threads>>>(
-                elements_.get(), count, ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, half_ds, u, up, keep, b, f);
+        if (fused)
+            sem_element_scatter<P, Real, Damped, true><<<blocks, threads>>>(elements_.get(), count, ids_.get(),
+                                                                            lambda_.get(), mu_.get(), tab_, shape_,
+                                                                            half_ds, u, up, keep, b, f, points, *fused);
         else
-            sem_element_scatter<P, Real, false><<<blocks, threads>>>(
-                elements_.get(), count, ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, half_ds, u, up, keep, b, f);
+            sem_element_scatter<P, Real, Damped, false><<<blocks, threads>>>(elements_.get(), count, ids_.get(),
+                                                                             lambda_.get(), mu_.get(), tab_, shape_,
+                                                                             half_ds, u, up, keep, b, f, points);
         VOXWAVE_CUDA_CHECK_LAUNCH("sem_element_scatter");
+    }
+    template <int P>
+    void scatter_elements(const Real* u, const Real* up, bool damped, Real b, Real* f, const SemPointWork& points,
+                          const SemScatterFused<Real>* fused) const {
+        if (damped)
+            scatter_elements<P, true>(u, up, b, f, points, fused);
+        else
+            scatter_elements<P, false>(u, up, b, f, points, fused);
+    }
+    void scatter_elements(const Real* u, const Real* up, bool damped, Real b, Real* f, const SemPointWork& points,
+                          const SemScatterFused<Real>* fused = nullptr) const {
+        switch (p_.order) {
+            case 2:
+                return scatter_elements<2>(u, up, damped, b, f, points, fused);
+            case 3:
+                return scatter_elements<3>(u, up, damped, b, f, points, fused);
+            default:
+                return scatter_elements<4>(u, up, damped, b, f, points, fused);
+        }
     }
     template <bool Update>
     void scatter_launches(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next,
                           const SemPointWork& points) const {
-        switch (p_.order) {
-            case 2:
-                scatter_elements<2>(u, up, damped, b, f);
-                break;
-            case 3:
-                scatter_elements<3>(u, up, damped, b, f);
-                break;
-            default:
-                scatter_elements<4>(u, up, damped, b, f);
-        }
+        scatter_elements(u, up, damped, b, f, SemPointWork{});
         if constexpr (Update) {
             const unsigned blocks = unsigned((nn_ + kScatterNodeThreads - 1) / kScatterNodeThreads);
             sem_scatter_update<Real><<<blocks, kScatterNodeThreads>>>(nn_, u, up, f, u_next, factors_, points);
@@ -255,23 +274,8 @@ struct Engine final : EngineBase {
     // sources not where a PML's passes rewrite u+ after the update), else one sem_point_work
     // launch a batch of sources after the step's passes.
     void step(std::int64_t n, double* samples) {
-        const double t = double(n) * p_.dt;
-        batches_.clear();
-        for (const auto& s : p_.sources) {
-            const double wv = evaluate_wavelet(s.wavelet, t - s.time_shift);
-            if (wv == 0.0) continue;
-            if (batches_.empty() || batches_.back().count == kMaxPointSources) batches_.emplace_back();
-            SemSourceBatch& batch = batches_.back();
-            batch.node[batch.count] = s.node;
-            for (int c = 0; c < 3; ++c) batch.force[batch.count][c] = s.force[c] * wv;
-            ++batch.count;
-        }
-        SemPointWork work, in_update;
-        if (samples && !p_.receivers.empty()) {
-            work.receivers = receivers_.get();
-            work.receiver_count = int(p_.receivers.size());
-            work.samples = samples;
-        }
+        batch_sources(n);
+        SemPointWork work = sampling(samples), in_update;
         std::size_t next_batch = 0;
         if (schedule_ == SemCudaSchedule::Scatter) {
             in_update = work;
@@ -290,6 +294,73 @@ struct Engine final : EngineBase {
         up_.swap(un_);
         u_.swap(up_);
         exchange_ghosts();
+    }
+
+    // The sources of step n with a force into batches_ (kMaxPointSources a batch).
+    void batch_sources(std::int64_t n) {
+        const double t = double(n) * p_.dt;
+        batches_.clear();
+        for (const auto& s : p_.sources) {
+            const double wv = evaluate_wavelet(s.wavelet, t - s.time_shift);
+            if (wv == 0.0) continue;
+            if (batches_.empty() || batches_.back().count == kMaxPointSources) batches_.emplace_back();
+            SemSourceBatch& batch = batches_.back();
+            batch.node[batch.count] = s.node;
+            for (int c = 0; c < 3; ++c) batch.force[batch.count][c] = s.force[c] * wv;
+            ++batch.count;
+        }
+    }
+
+    // Point work that samples the receivers into `samples` (null: none).
+    SemPointWork sampling(double* samples) const {
+        SemPointWork w;
+        if (samples && !p_.receivers.empty()) {
+            w.receivers = receivers_.get();
+            w.receiver_count = int(p_.receivers.size());
+            w.samples = samples;
+        }
+        return w;
+    }
+
+    // The fused scatter (SemScatterFused) runs `count` steps where nothing acts on u+ between two
+    // element launches: no PML, no ghost exchange, at most one batch of sources.
+    bool fused_steps(std::int64_t count) const {
+        return schedule_ == SemCudaSchedule::Scatter && count >= 2 && !pml_ && !exchange_ &&
+               p_.sources.size() <= std::size_t(kMaxPointSources);
+    }
+
+    // `count` steps of the fused scatter from state n0 (u_ = u^{n0}, up_ = u^{n0-1}, the force
+    // buffers zero), the receivers sampled before each step into samples[k] (null: none): one
+    // plain element launch (K u^{n0}), count - 1 fused ones (each forms u^m, m = n0 + k, adds K u^m
+    // into the next force buffer and clears the third), then the plain update of the last u+ and
+    // a clear of the force buffer the last fused launch read. The buffer rotation is step()'s.
+    void advance_fused(std::int64_t n0, std::int64_t count, double* samples) {
+        const int nr = int(p_.receivers.size());
+        const bool damped = beta_over_dt_ != Real(0);
+        Real* f[3] = {f_.get(), f1_.get(), f2_.get()};
+        int cur = 0;
+        scatter_elements(u_.get(), up_.get(), damped, beta_over_dt_, f[cur], sampling(samples));
+        for (std::int64_t k = 1; k < count; ++k) {
+            batch_sources(n0 + k - 1);
+            SemPointWork w = sampling(samples ? samples + std::size_t(k) * nr * 3 : nullptr);
+            if (!batches_.empty()) w.sources = batches_.front();
+            const int next = (cur + 1) % 3, clear = (cur + 2) % 3;
+            const SemScatterFused<Real> fused{f[cur], f[clear], un_.get(), owned_.get(), factors_};
+            scatter_elements(u_.get(), up_.get(), damped, beta_over_dt_, f[next], w, &fused);
+            cur = next;
+            up_.swap(un_);
+            u_.swap(up_);
+        }
+        batch_sources(n0 + count - 1);
+        SemPointWork last;
+        if (!batches_.empty()) last.sources = batches_.front();
+        const unsigned blocks = unsigned((nn_ + kScatterNodeThreads - 1) / kScatterNodeThreads);
+        sem_scatter_update<Real>
+            <<<blocks, kScatterNodeThreads>>>(nn_, u_.get(), up_.get(), f[cur], un_.get(), factors_, last);
+        VOXWAVE_CUDA_CHECK_LAUNCH("sem_scatter_update");
+        VOXWAVE_CUDA_CHECK(cudaMemsetAsync(f[(cur + 2) % 3], 0, 3 * nn_ * sizeof(Real)));
+        up_.swap(un_);
+        u_.swap(up_);
     }
 
     void set_halo_exchange(HaloExchange* exchange) override {
@@ -341,7 +412,11 @@ struct Engine final : EngineBase {
     void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) override {
         const int nr = int(p_.receivers.size());
         double* samples = rec && nr > 0 ? sample_slots(std::size_t(count)) : nullptr;
-        for (std::int64_t k = 0; k < count; ++k) step(n0 + k, samples ? samples + std::size_t(k) * nr * 3 : nullptr);
+        if (fused_steps(count))
+            advance_fused(n0, count, samples);
+        else
+            for (std::int64_t k = 0; k < count; ++k)
+                step(n0 + k, samples ? samples + std::size_t(k) * nr * 3 : nullptr);
         if (rec) rec->assign(std::size_t(count) * std::size_t(nr) * 3, 0.0);
         if (rec && nr > 0)
             VOXWAVE_CUDA_CHECK(cudaMemcpy(rec->data(), samples, rec->size() * sizeof(double), cudaMemcpyDeviceToHost));
@@ -358,9 +433,9 @@ struct Engine final : EngineBase {
     }
 
     std::size_t device_bytes() const override {
-        return u_.bytes() + up_.bytes() + un_.bytes() + f_.bytes() + a_.bytes() + ih_.bytes() + mh_.bytes() +
-               cells_.bytes() + cell_solid_.bytes() + elements_.bytes() + ids_.bytes() + receivers_.bytes() +
-               (pml_ ? pml_->device_bytes() : 0);
+        return u_.bytes() + up_.bytes() + un_.bytes() + f_.bytes() + f1_.bytes() + f2_.bytes() + owned_.bytes() +
+               a_.bytes() + ih_.bytes() + mh_.bytes() + cells_.bytes() + cell_solid_.bytes() + elements_.bytes() +
+               ids_.bytes() + receivers_.bytes() + (pml_ ? pml_->device_bytes() : 0);
     }
 
     int cell_planes() const override { return cells_grid_.planes; }
@@ -376,6 +451,8 @@ struct Engine final : EngineBase {
     DeviceBuffer<unsigned> cells_, elements_;  // the sweep's cells by colour; the scatter's solid elements
     DeviceBuffer<unsigned char> ids_, cell_solid_;
     DeviceBuffer<Real> lambda_, mu_, a_, ih_, mh_, u_, up_, un_, f_;
+    DeviceBuffer<Real> f1_, f2_;              // the fused scatter's other two force buffers
+    DeviceBuffer<unsigned long long> owned_;  // the fused scatter's owned-point masks
     DeviceBuffer<unsigned long long> receivers_;
     DeviceBuffer<double> samples_;  // the receivers' samples of a chunk (sample_slots)
     std::vector<Real> host_a_, host_ih_;
@@ -402,9 +479,17 @@ SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device, i
     const CudaDeviceInfo dev = cuda_device_for_run(device);
     VOXWAVE_CUDA_CHECK(cudaSetDevice(dev.index));
     impl_->device = dev.name;
-    // u, u-, u+, f (3 components each), three update factors, ids, the cell list and flags.
+    // u, u-, u+, f (3 components each; two more f for the scatter), three update factors, ids,
+    // the cell list and flags (or the scatter's elements and owned-point masks).
+    const std::size_t solid = std::size_t(std::count_if(problem.grid.ids.begin(), problem.grid.ids.end(),
+                                                        [](unsigned char id) { return id != kVoidId; }));
+    int sms = 0;
+    VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev.index));
+    schedule = resolve_sem_cuda_schedule(schedule, problem.order, solid, sms);
+    const bool scatter = schedule == SemCudaSchedule::Scatter;
     const std::size_t real = problem.precision == Precision::Fp64 ? 8 : 4;
-    const std::size_t need = problem.node_count() * real * 15 + problem.grid.element_count() * 6;
+    const std::size_t need =
+        problem.node_count() * real * (scatter ? 21 : 15) + problem.grid.element_count() * (scatter ? 22 : 6);
     std::size_t free_bytes = 0, total = 0;
     VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     if (need > free_bytes)
