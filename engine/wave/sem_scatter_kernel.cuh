@@ -3,16 +3,18 @@
 // own so that test_sem_scatter_emulated.cpp can run these very kernel bodies on the CPU (a thread a
 // CUDA thread, a barrier for __syncthreads, a lock for atomicAdd) against the CPU stepper.
 //
-// Two launches a step instead of the sweep's eight colours: one block takes 5 to 14 solid elements
-// of the whole model at once, (p + 1)^2 threads an element, and adds the element forces K_e w_e
-// into a force buffer f (atomics at the element's face, edge and corner nodes, a plain store at
-// its inner nodes, which no other element touches); then one thread a node applies the
-// central-difference update from the complete force and clears f for the next step. Why: the
-// sweep's colour launches each run a z sweep of cells whose element planes follow one another, so
-// its step costs about 8 x (planes + 1/4) element-plane latencies however few cells a colour has;
-// a small model cannot fill the device with them, and this step's work is spread over every
-// element at once. The element arithmetic is sem_element_kernel.hpp's sum-factorised form (Hooke's
-// law its sem_weighted_stress), the update central_difference.hpp's, as the CPU stepper's.
+// One or two launches a step instead of the sweep's eight colours: one block takes 5 to 14 solid
+// elements of the whole model at once, (p + 1)^2 threads an element, and adds the element forces
+// K_e w_e into a force buffer f (atomics at the element's face, edge and corner nodes, a plain
+// store at its inner nodes, which no other element touches); the central-difference update from
+// the complete force then runs in the next step's element launch (SemScatterFused) or in a node
+// kernel that also clears f. Why: the sweep's colour launches each run a z sweep of cells whose
+// element planes follow one another, so its step costs about 8 x (planes + 1/4) element-plane
+// latencies however few cells a colour has; a small model cannot fill the device with them, and
+// this step's work is spread over every element at once (on an H100 it also beats the sweep's
+// latency-bound step on large models at p = 2 and 4: sem_step_schedule.hpp). The element arithmetic is
+// sem_element_kernel.hpp's sum-factorised form (Hooke's law its sem_weighted_stress), the update
+// central_difference.hpp's, as the CPU stepper's.
 #pragma once
 
 #include <cstddef>

@@ -9,19 +9,17 @@
 // about 8 x waves x (L + 1/4) element-plane latencies of a block (sem_cell_planes_for's model), and
 // a plane's latency does not shrink with the cells a launch holds, so on a small model the sweep's
 // step stops shrinking with the model; the scatter's work is spread over every element at once
-// and shrinks with the model, at the cost of atomics and a second pass over the nodes: it ran at
-// a constant 3.7-4.2 G node-steps/s FP64 at every size, so it is throughput-bound, and its cost a
-// node grows with p faster than the sweep's. Measured on an H100 (132 SMs; bench-sem --steps 100,
-// us a step, sweep / scatter, FP64):
-//   p = 2: 30^3 (205 an SM) 88 / 45, 40^3 (485) 156 / 144, 60^3 (1636) 320 / 517;
-//   p = 3: 30^3 134 / 199 (FP32 109 / 119), 40^3 257 / 477, 60^3 624 / 1534;
-//   p = 4: 15^3 (26 an SM, the Stokes sem4 at 16 mm) 170 / 47, 30^3 251 / 450, 60^3 1430 / 3404.
-// So at p = 2 the threshold lies just above 485 an SM; at p = 3 and 4 the scatter loses from 205
-// an SM. Taking the scatter's time as proportional to the elements (it is throughput-bound) and
-// the sweep's as linear between 26 and 205 an SM, p = 4 crosses at about 90 an SM and p = 3
-// (whose sweep is cheaper still) at about 120; the thresholds sit below both, where the scatter
-// wins by the measurements' margin. The device-run phase sem-schedule times both schedules at 15
-// to 60 elements an edge to move them.
+// and shrinks with the model, at the cost of atomics and about twice the sweep's bytes a node.
+// With six shared slots a point (7 blocks an SM at p = 4 FP64) and the node update fused into the
+// element launch it runs at 6-11 G node-steps/s FP64 and reaches 2.0-2.2 TB/s on large models, so
+// it wins well beyond the small ones. Measured on an H100 (132 SMs; bench-sem --steps 100, us a
+// step, scatter / sweep, FP64; elements an SM in brackets):
+//   p = 2: 30^3 (205) 42 / 88, 40^3 (485) 92 / 139, 50^3 (947) 165 / 197, 60^3 (1636) 274 / 318;
+//   p = 3: 30^3 116 / 134, 40^3 238 / 242, 50^3 440 / 481, 60^3 740 / 623;
+//   p = 4: 15^3 (26) 25 / 119, 30^3 188 / 252, 40^3 394 / 517, 60^3 1283 / 1432, 80^3 (3879) 3309 / 3297.
+// So p = 3 crosses between 947 and 1636 an SM, p = 4 at about 3900 (FP32 still favours the scatter
+// there, 1851 / 2462), p = 2 above 1636; the thresholds sit at or below the crossings. The
+// device-run phase sem-schedule times both schedules at 15 to 60 elements an edge to move them.
 #pragma once
 
 #include <cstddef>
@@ -46,7 +44,7 @@ inline SemCudaSchedule parse_sem_cuda_schedule(const std::string& s, const std::
 }
 
 // Solid elements an SM up to which the automatic choice is the scatter at order `order` (see above).
-constexpr long long sem_scatter_elements_per_sm(int order) { return order <= 2 ? 512 : 256; }
+constexpr long long sem_scatter_elements_per_sm(int order) { return order <= 2 ? 2048 : (order == 3 ? 1024 : 4096); }
 
 // The schedule `requested` resolves to on a device of `sms` SMs for a model of `solid_elements`
 // of order `order` (Auto by the rule above; the others as they are).

@@ -14,16 +14,20 @@
 // and the cell of the last colour applies the update with the complete force and writes u+ into a
 // third state buffer (u and u- stay intact for the later colours). Nodes inside a cell never touch
 // the force buffer. With a PML the layer's two passes follow the sweep and correct its u+
-// (sem_pml_correction_cuda.cuh). A small kernel adds the sources, another records the receivers. FP64 and FP32;
+// (sem_pml_correction_cuda.cuh). One small kernel adds the sources and records the receivers
+// (sem_points_kernel.cuh). FP64 and FP32;
 // the CPU stepper is the oracle (the sums at shared nodes run in colour order, not the CPU's
 // element order: equal to rounding).
 //
-// On small models the step runs element-parallel instead (the scatter, sem_scatter_kernel.cuh;
-// sem_step_schedule.hpp chooses, by the solid elements an SM): one launch over every solid
-// element, (p + 1)^2 threads an element (one a GLL line along each axis), adds K_e w_e into the
-// force buffer f (atomics at the nodes an element shares, a plain store at its inner ones), and
-// one thread a node then applies the same update from f into the third state buffer and clears
-// f. The PML passes, the sources, the receivers and the ghost exchange follow as after the sweep.
+// Up to a few thousand elements an SM the step runs element-parallel instead (the scatter,
+// sem_scatter_kernel.cuh; sem_step_schedule.hpp chooses, by the solid elements an SM): one launch
+// over every solid element, (p + 1)^2 threads an element (one a GLL line along each axis), adds
+// K_e w_e into a force buffer (atomics at the nodes an element shares, a plain store at its inner
+// ones). Without a PML or a ghost exchange the next step's launch applies the update where it
+// loads its points (three force buffers rotate; SemScatterFused), so a chunk of steps is one
+// launch a step and one node update at its end; otherwise one thread a node applies the update
+// (with the sources and receivers) after each element launch, and the PML passes and the ghost
+// exchange follow as after the sweep.
 // The atomics' order at shared nodes varies from run to run: equal to rounding, not bitwise
 // repeatable.
 //

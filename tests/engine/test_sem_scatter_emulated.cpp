@@ -385,18 +385,22 @@ TEST(SemScatterEmulated, TheNodeKernelSamplesTheReceiversAndAddsTheSources) {
 // The automatic rule (sem_step_schedule.hpp): the scatter up to sem_scatter_elements_per_sm(p)
 // solid elements an SM, the sweep above; a forced schedule is kept; the names parse and print back.
 TEST(SemCudaSchedule, AutomaticRuleAndNames) {
-    // The measured cases on an H100's 132 SMs: the scatter won at p = 2 at 30^3 and 40^3 elements
-    // (204 and 484 an SM) and lost at 60^3; at p = 3 and 4 it lost at 30^3 (the Stokes runs that
-    // reach Err 1e-3) and won at p = 4 at 15^3 (the Stokes sem4 at 16 mm).
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 2, 27000, 132), SemCudaSchedule::Scatter);
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 2, 64000, 132), SemCudaSchedule::Scatter);
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 2, 216000, 132), SemCudaSchedule::Sweep);
-    for (int order : {3, 4}) {
+    // The measured cases on an H100's 132 SMs (sem_step_schedule.hpp): the scatter won at every
+    // order up to 50^3 elements (947 an SM) and at p = 2 and 4 at 60^3 (1636); at p = 3 it lost at
+    // 60^3, and at p = 4 the two tied at 80^3 (3879 an SM).
+    for (int order : {2, 3, 4}) {
         SCOPED_TRACE(order);
-        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, 27000, 132), SemCudaSchedule::Scatter);
-        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, 64000, 132), SemCudaSchedule::Sweep);
+        for (std::size_t edge : {15, 30, 40, 50})
+            EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, edge * edge * edge, 132),
+                      SemCudaSchedule::Scatter);
     }
-    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 4, 3375, 132), SemCudaSchedule::Scatter);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 2, 216000, 132), SemCudaSchedule::Scatter);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 3, 216000, 132), SemCudaSchedule::Sweep);
+    EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, 4, 216000, 132), SemCudaSchedule::Scatter);
+    for (int order : {2, 3, 4}) {
+        SCOPED_TRACE(order);
+        EXPECT_EQ(resolve_sem_cuda_schedule(SemCudaSchedule::Auto, order, 729000, 132), SemCudaSchedule::Sweep);
+    }
     for (int order : {2, 3, 4}) {
         SCOPED_TRACE(order);
         // The threshold itself, one element an SM above it, and the same model on half the SMs.
