@@ -29,12 +29,20 @@
 
 namespace voxwave::sem_cuda {
 
-// Elements a block of the element kernel, (P + 1)^2 threads an element (one a GLL line along each
-// axis): 126, 128 and 125 threads.
+// The element kernel's blocks: four warps, each holding whole elements of (P + 1)^2 threads (one a
+// GLL line along each axis): 3, 2 and 1 elements a warp (27, 32 and 25 of its lanes), 12, 8 and 4
+// a block. Why whole elements a warp: the phases of an element then meet at warp barriers
+// (__syncwarp), and only the block's two walks over its rows (the coalesced load and store) need
+// the block's barrier; with elements straddling warps every phase waited for the block's slowest
+// warp, and on small models, where each SM holds its few elements at once, the step is the
+// length of that chain.
 template <int P>
-constexpr int kScatterElementsPerBlock = P == 2 ? 14 : (P == 3 ? 8 : 5);
+constexpr int kScatterElementsPerWarp = 32 / ((P + 1) * (P + 1));
+constexpr int kScatterWarpsPerBlock = 4;
 template <int P>
-constexpr int kScatterElementThreads = kScatterElementsPerBlock<P>*(P + 1) * (P + 1);
+constexpr int kScatterElementsPerBlock = kScatterElementsPerWarp<P>* kScatterWarpsPerBlock;
+template <int P>
+constexpr int kScatterElementThreads = 32 * kScatterWarpsPerBlock;
 constexpr int kScatterNodeThreads = 256;
 
 // Blocks of the element kernel an SM should hold (its __launch_bounds__, which caps the registers
@@ -42,7 +50,7 @@ constexpr int kScatterNodeThreads = 256;
 // (CUDA 13, sm_90) meets without spilling: FP64 72 registers at p = 4 (7 blocks of 30 KB), 64 at
 // p = 2 and 3; FP32 at most 64.
 template <int P, class Real>
-constexpr int kScatterElementBlocksPerSm = sizeof(Real) == 8 ? (P == 2 ? 8 : (P == 3 ? 8 : 7)) : 8;
+constexpr int kScatterElementBlocksPerSm = 8;
 
 // The fused form of the element kernel (Fused): the previous step's node update done where the
 // elements load their points instead of in sem_scatter_update. The kernel of step n then takes
@@ -172,7 +180,8 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBloc
                         Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, Real keep, Real b,
                         Real* __restrict f, SemPointWork points = SemPointWork{},
                         SemScatterFused<Real> fused = SemScatterFused<Real>{}) {
-    constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>, T = E * NN;
+    constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>, EW = kScatterElementsPerWarp<P>;
+    constexpr int T = kScatterElementThreads<P>, kWalk = (E * N3 + T - 1) / T;
     // Six slots an element's point (the slot plan above the kernel).
     __shared__ Real ss[E][6][N3];
     __shared__ Real sweight[N];                     // indexed by the thread's own s and t
@@ -195,26 +204,31 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBloc
                 sem_sample_receiver(points, i, g.nn, u);
             }
         }
-    const int e = int(threadIdx.x) / NN, r = int(threadIdx.x) - e * NN, s = r % N, t = r / N;
+    // Lane l of warp w: element w EW + l / (P + 1)^2, line l mod (P + 1)^2; the lanes past the warp's
+    // elements (lane_live false) only meet the barriers.
+    const int lane = int(threadIdx.x) % 32, ew = lane / NN;
+    const bool lane_live = ew < EW;
+    const int e = int(threadIdx.x) / 32 * EW + (lane_live ? ew : EW - 1), r = lane_live ? lane - ew * NN : 0;
+    const int s = r % N, t = r / N;
     const std::size_t q = std::size_t(blockIdx.x) * E + std::size_t(e), nn = g.nn;
-    const bool live = q < count;
+    const bool live = lane_live && q < count;
     const std::size_t nx = std::size_t(g.nx), nxy = nx * std::size_t(g.ny);
     unsigned char id = kVoidId;
-    if (r == 0) {
+    if (lane_live && r == 0) {
         unsigned long long origin = 0;
         bool merged = false;
-        if (live) {
+        if (q < count) {
             const unsigned el = elements[q], exy = unsigned(g.ex) * unsigned(g.ey);
             const unsigned i = el % unsigned(g.ex), j = (el % exy) / unsigned(g.ex), k = el / exy;
             origin = (unsigned long long)P * i + nx * (std::size_t(P) * j + std::size_t(g.ny) * std::size_t(P) * k);
             merged = e > 0 && i > 0 && elements[q - 1] == el - 1;
         }
         sorigin[e] = origin;
-        slive[e] = live;
+        slive[e] = q < count;
         smerged[e] = merged;
         if constexpr (Fused) {
-            sowned[e][0] = live ? fused.owned[2 * q] : 0ull;
-            sowned[e][1] = live ? fused.owned[2 * q + 1] : 0ull;
+            sowned[e][0] = q < count ? fused.owned[2 * q] : 0ull;
+            sowned[e][1] = q < count ? fused.owned[2 * q + 1] : 0ull;
         }
     }
     if (live) id = ids[elements[q]];
@@ -223,8 +237,9 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBloc
     // of every element one after the other), so that a warp reads runs of P + 1 consecutive nodes, a
     // run of the block's x neighbours contiguous, instead of one node of (P + 1)^2 lines.
 #pragma unroll
-    for (int k = 0; k < N; ++k) {
+    for (int k = 0; k < kWalk; ++k) {
         const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
+        if (x >= E * N3) break;
         if (!slive[e2]) continue;
         const std::size_t node = sorigin[e2] + std::size_t(m) + nx * std::size_t(yz % N) + nxy * std::size_t(yz / N);
         if constexpr (Fused) {
@@ -293,13 +308,13 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBloc
                 ss[e][3 + comp][r + NN * a] = az;
             }
         }
-        __syncthreads();
+        __syncwarp();
         if (live) {
 #pragma unroll
             for (int a = 0; a < N; ++a) ss[e][comp][s + N * (a + N * t)] = gy[a];
         }
     }
-    __syncthreads();
+    __syncwarp();
     Real fx[3][N];
     if (live) {
         const Real lam = __ldg(lambda + id), mu_e = __ldg(mu + id), hst = half_ds * sweight[s] * sweight[t];
@@ -334,7 +349,7 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBloc
                 fx[comp][a] = acc;
             }
     }
-    __syncthreads();
+    __syncwarp();
     // The z parts (t_i2: t_02 slot 3, t_12 slot 2, t_22 slot 4) into the force slots
     // scatter_force_slot: 5, 3, 4: comp 0's into the free slot 5 at once, comp 2's after every
     // thread has read slot 4, comp 1's (from slot 2, which the y parts still read) into slot 3
@@ -359,7 +374,7 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBloc
             fz[a] = a2;
         }
     }
-    __syncthreads();
+    __syncwarp();
     if (live) {
         Real l1[N];
 #pragma unroll
@@ -373,7 +388,7 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBloc
             ss[e][4][r + NN * a] = fz[a];
         }
     }
-    __syncthreads();
+    __syncwarp();
     // The y parts (t_i1: t_01, t_11, t_12 in slots 0, 1, 2, read only from here) added, each
     // point by its y line's thread alone.
     if (live) {
@@ -391,7 +406,7 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBloc
             }
         }
     }
-    __syncthreads();
+    __syncwarp();
     // The x part added: the element's whole force in the force slots.
     if (live) {
 #pragma unroll
@@ -406,8 +421,9 @@ __global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBloc
     // is then complete, so a plain store like the elements' inner points; every other point of a
     // face, edge or corner goes to f by an atomic add.
 #pragma unroll
-    for (int k = 0; k < N; ++k) {
+    for (int k = 0; k < kWalk; ++k) {
         const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
+        if (x >= E * N3) break;
         if (!slive[e2] || (m == P && e2 + 1 < E && smerged[e2 + 1])) continue;
         const int y = yz % N, z = yz / N;
         const bool merged = m == 0 && smerged[e2];

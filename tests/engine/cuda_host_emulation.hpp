@@ -1,12 +1,15 @@
 // What a CUDA kernel body reads of CUDA, for a host compiler, so that a test without a GPU runs
-// the kernel's own code: a std::thread a CUDA thread, a barrier for __syncthreads, a lock for
-// atomicAdd, __ldg a plain load. Blocks run one after the other (run_emulated_blocks), so a
+// the kernel's own code: a std::thread a CUDA thread, a barrier for __syncthreads and one a warp
+// of 32 threads for __syncwarp, a lock for atomicAdd, __ldg a plain load. Blocks run one after the other
+// (run_emulated_blocks), so a
 // __shared__ array, defined by the including test as a static, is seen by all the emulated
 // threads of the running block. Internal names: each test executable's files have their own.
 #pragma once
 
+#include <algorithm>
 #include <barrier>
 #include <cstddef>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -19,10 +22,12 @@ struct EmulatedIndex {
 thread_local EmulatedIndex threadIdx, blockIdx;
 EmulatedIndex blockDim;
 std::barrier<>* emulated_block_barrier = nullptr;
+std::vector<std::barrier<>*> emulated_warp_barriers;  // warp w of the running block: threads 32 w .. 32 w + 31
 std::mutex emulated_atomic_lock;
 std::size_t emulated_atomic_adds = 0;  // atomicAdd calls since the test last zeroed it
 
 void __syncthreads() { emulated_block_barrier->arrive_and_wait(); }
+void __syncwarp(unsigned = 0xffffffffu) { emulated_warp_barriers[threadIdx.x / 32]->arrive_and_wait(); }
 
 template <class T>
 T __ldg(const T* p) {
@@ -45,6 +50,12 @@ template <class Block>
 void run_emulated_blocks(int threads, std::size_t blocks, const Block& block) {
     std::barrier<> block_barrier(threads);
     emulated_block_barrier = &block_barrier;
+    std::vector<std::unique_ptr<std::barrier<>>> warps;
+    for (int w = 0; w * 32 < threads; ++w)
+        warps.push_back(std::make_unique<std::barrier<>>(std::min(32, threads - w * 32)));
+    emulated_warp_barriers.clear();
+    for (auto& w : warps) emulated_warp_barriers.push_back(w.get());
+    blockDim.x = unsigned(threads);
     std::vector<std::thread> team;
     for (int t = 0; t < threads; ++t)
         team.emplace_back([&, t] {
@@ -56,6 +67,7 @@ void run_emulated_blocks(int threads, std::size_t blocks, const Block& block) {
         });
     for (std::thread& x : team) x.join();
     emulated_block_barrier = nullptr;
+    emulated_warp_barriers.clear();
 }
 
 }  // namespace
