@@ -31,11 +31,11 @@ namespace voxwave::sem_cuda {
 
 // The element kernel's blocks: four warps, each holding whole elements of (P + 1)^2 threads (one a
 // GLL line along each axis): 3, 2 and 1 elements a warp (27, 32 and 25 of its lanes), 12, 8 and 4
-// a block. Why whole elements a warp: the phases of an element then meet at warp barriers
-// (__syncwarp), and only the block's two walks over its rows (the coalesced load and store) need
-// the block's barrier; with elements straddling warps every phase waited for the block's slowest
-// warp, and on small models, where each SM holds its few elements at once, the step is the
-// length of that chain.
+// a block. The phases of an element then meet at warp barriers (__syncwarp), and only the block's
+// two walks over its rows (the coalesced load and store) need the block's barrier. Measured on an
+// H100 against elements packed across warps (block barriers between all phases): within 1-4 %
+// either way (p = 4 FP64 24.6 against 25.0 us at 15^3 elements, 186 against 190 at 30^3; p = 2
+// FP64 11.1 against 10.2 at 15^3), so the block's barriers were not what bounds the step.
 template <int P>
 constexpr int kScatterElementsPerWarp = 32 / ((P + 1) * (P + 1));
 constexpr int kScatterWarpsPerBlock = 4;
@@ -46,10 +46,9 @@ constexpr int kScatterElementThreads = 32 * kScatterWarpsPerBlock;
 constexpr int kScatterNodeThreads = 256;
 
 // Blocks of the element kernel an SM should hold (its __launch_bounds__, which caps the registers
-// at 65,536 / (blocks x 128 threads)): the most that its shared memory allows and that ptxas
-// (CUDA 13, sm_90) meets without spilling: FP64 72 registers at p = 4 (7 blocks of 30 KB), 64 at
-// p = 2 and 3; FP32 at most 64.
-template <int P, class Real>
+// at 65,536 / (blocks x 128 threads) = 64): ptxas (CUDA 13, sm_90) meets it without spilling at
+// every order and precision, and the shared memory (about 24 KB a block at p = 3 and 4 in FP64)
+// allows it.
 constexpr int kScatterElementBlocksPerSm = 8;
 
 // The fused form of the element kernel (Fused): the previous step's node update done where the
@@ -157,8 +156,9 @@ VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 
 // shared memory bounds how many elements an SM holds at once, and on a small model that sets the
 // step's length. At p = 4 in FP64 nine slots (45 KB a block of 5 elements) let an SM hold 5
 // blocks, so the Stokes run at 16 mm (3,375 elements, 675 blocks) took 1.02 waves of an H100's
-// 132 SMs: a second wave of 15 blocks; with six slots (30 KB) and at most 72 registers
-// (kScatterElementBlocksPerSm) it holds 7, and the launch is 0.73 of a wave.
+// 132 SMs: a second wave of 15 blocks; with six slots (24 KB a block of 4 elements) and at most
+// 64 registers (kScatterElementBlocksPerSm) an SM holds 8 blocks, 32 elements, and the launch is
+// 0.8 of a wave.
 // The walk's why: the scatter ran at a constant 4 G node-steps/s FP64 on an H100 whatever p and
 // size, so its cost follows the nodes, not the flops or the atomics: p = 2 at 60^3 elements and
 // p = 4 at 30^3 have the same nodes (f 42 MB, more than L2 keeps beside u) and took 517 and 450 us
@@ -174,7 +174,7 @@ VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 
 // formed at the load. `points`: block 0 samples u^n at the receivers (u itself, or the formed
 // u^n), and the fused form adds points.sources (those of step n - 1) into u^n.
 template <int P, class Real, bool Damped, bool Fused = false>
-__global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBlocksPerSm<P, Real>)
+__global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBlocksPerSm)
     sem_element_scatter(const unsigned* __restrict elements, unsigned count, const unsigned char* __restrict ids,
                         const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
                         Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, Real keep, Real b,
