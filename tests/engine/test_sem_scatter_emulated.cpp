@@ -169,6 +169,19 @@ std::size_t expected_atomic_adds(const std::vector<unsigned>& elements, int ex, 
     return adds;
 }
 
+// u and u- of the emulated engine against the CPU stepper's, to tol of the largest |u|.
+template <class Real>
+void expect_state_equals_cpu(const SemTimeStepperCpu<Real>& cpu, const std::vector<Real>& u,
+                             const std::vector<Real>& up, double tol) {
+    const std::vector<double> want = cpu.displacement(), want_prev = cpu.previous_displacement();
+    const double us = max_abs(want);
+    ASSERT_GT(us, 0);
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        ASSERT_NEAR(double(u[i]), want[i], tol * us) << i;
+        ASSERT_NEAR(double(up[i]), want_prev[i], tol * us) << i;
+    }
+}
+
 template <int P, class Real>
 void scatter_equals_cpu_stepper(bool damped, double tol) {
     SCOPED_TRACE(::testing::Message() << "p " << P << (damped ? ", damped, sponge" : "")
@@ -213,13 +226,8 @@ void scatter_equals_cpu_stepper(bool damped, double tol) {
         ASSERT_TRUE(std::all_of(f.begin(), f.end(), [](Real x) { return x == Real(0); }));
         up.swap(un);
         u.swap(up);
-        const std::vector<double> want = cpu.displacement(), want_prev = cpu.previous_displacement();
-        const double us = max_abs(want);
-        ASSERT_GT(us, 0);
-        for (std::size_t i = 0; i < want.size(); ++i) {
-            ASSERT_NEAR(double(u[i]), want[i], tol * us) << i;
-            ASSERT_NEAR(double(up[i]), want_prev[i], tol * us) << i;
-        }
+        expect_state_equals_cpu(cpu, u, up, tol);
+        if (::testing::Test::HasFatalFailure()) return;
     }
 }
 
@@ -284,13 +292,7 @@ void fused_scatter_equals_cpu_stepper(bool damped, double tol) {
     u.swap(up);
     for (const auto& buffer : f)
         ASSERT_TRUE(std::all_of(buffer.begin(), buffer.end(), [](Real x) { return x == Real(0); }));
-    const std::vector<double> want = cpu.displacement(), want_prev = cpu.previous_displacement();
-    const double us = max_abs(want);
-    ASSERT_GT(us, 0);
-    for (std::size_t i = 0; i < want.size(); ++i) {
-        ASSERT_NEAR(double(u[i]), want[i], tol * us) << i;
-        ASSERT_NEAR(double(up[i]), want_prev[i], tol * us) << i;
-    }
+    expect_state_equals_cpu(cpu, u, up, tol);
 }
 
 template <int P>
