@@ -197,9 +197,6 @@ struct Engine final : EngineBase {
         }
     }
 
-    // The scatter's step (sem_scatter_kernel.cuh). Update: f += K w over every solid element, then
-    // u_next = u+ from f at every node (f back to zero); otherwise f += K u (u_prev unused, f
-    // zero before).
     // The element kernel; `fused` non-null: its fused form (SemScatterFused), u and up then u^{n-1}
     // and u^{n-2}. `points` as the kernel takes them.
     template <int P, bool Damped>
@@ -239,6 +236,9 @@ struct Engine final : EngineBase {
                 return scatter_elements<4>(u, up, damped, b, f, points, fused);
         }
     }
+    // The scatter's unfused step (sem_scatter_kernel.cuh). Update: f += K w over every solid
+    // element, then u_next = u+ from f at every node (f back to zero) with `points`; otherwise
+    // f += K u (u_prev unused, f zero before).
     template <bool Update>
     void scatter_launches(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next,
                           const SemPointWork& points) const {
