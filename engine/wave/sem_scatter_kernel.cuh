@@ -3,7 +3,7 @@
 // own so that test_sem_scatter_emulated.cpp can run these very kernel bodies on the CPU (a thread a
 // CUDA thread, a barrier for __syncthreads, a lock for atomicAdd) against the CPU stepper.
 //
-// One or two launches a step instead of the sweep's eight colours: one block takes 5 to 14 solid
+// One or two launches a step instead of the sweep's eight colours: one block takes 4 to 12 solid
 // elements of the whole model at once, (p + 1)^2 threads an element, and adds the element forces
 // K_e w_e into a force buffer f (atomics at the element's face, edge and corner nodes, a plain
 // store at its inner nodes, which no other element touches); the central-difference update from
@@ -41,7 +41,6 @@ constexpr int kScatterElementsPerWarp = 32 / ((P + 1) * (P + 1));
 constexpr int kScatterWarpsPerBlock = 4;
 template <int P>
 constexpr int kScatterElementsPerBlock = kScatterElementsPerWarp<P>* kScatterWarpsPerBlock;
-template <int P>
 constexpr int kScatterElementThreads = 32 * kScatterWarpsPerBlock;
 constexpr int kScatterNodeThreads = 256;
 
@@ -174,14 +173,14 @@ VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 
 // formed at the load. `points`: block 0 samples u^n at the receivers (u itself, or the formed
 // u^n), and the fused form adds points.sources (those of step n - 1) into u^n.
 template <int P, class Real, bool Damped, bool Fused = false>
-__global__ void __launch_bounds__(kScatterElementThreads<P>, kScatterElementBlocksPerSm)
+__global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksPerSm)
     sem_element_scatter(const unsigned* __restrict elements, unsigned count, const unsigned char* __restrict ids,
                         const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
                         Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, Real keep, Real b,
                         Real* __restrict f, SemPointWork points = SemPointWork{},
                         SemScatterFused<Real> fused = SemScatterFused<Real>{}) {
     constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>, EW = kScatterElementsPerWarp<P>;
-    constexpr int T = kScatterElementThreads<P>, kWalk = (E * N3 + T - 1) / T;
+    constexpr int T = kScatterElementThreads, kWalk = (E * N3 + T - 1) / T;
     // Six slots an element's point (the slot plan above the kernel).
     __shared__ Real ss[E][6][N3];
     __shared__ Real sweight[N];                     // indexed by the thread's own s and t

@@ -50,6 +50,7 @@ struct EngineBase {
 
 template <class Real>
 struct Engine final : EngineBase {
+    // schedule: resolved (sweep or scatter; SemCudaTimeStepper applies the automatic rule).
     Engine(const WaveProblem& p, int cell_planes, SemCudaSchedule schedule) : p_(p) {
         const SemMesh mesh = sem_mesh(p.grid, p.order);
         nn_ = mesh.node_count();
@@ -67,7 +68,7 @@ struct Engine final : EngineBase {
         std::vector<unsigned> elements;  // the solid elements, x-fastest
         for (std::size_t e = 0; e < p.grid.element_count(); ++e)
             if (p.grid.ids[e] != kVoidId) elements.push_back(unsigned(e));
-        schedule_ = resolve_sem_cuda_schedule(schedule, p.order, elements.size(), device_sms());
+        schedule_ = schedule;  // resolved by SemCudaTimeStepper
         if (schedule_ == SemCudaSchedule::Scatter) {
             elements_ = DeviceBuffer<unsigned>(elements);
             owned_ = DeviceBuffer<unsigned long long>(
@@ -204,7 +205,7 @@ struct Engine final : EngineBase {
                           const SemScatterFused<Real>* fused) const {
         const unsigned count = unsigned(elements_.size());
         if (count == 0) return;
-        constexpr int E = kScatterElementsPerBlock<P>, threads = kScatterElementThreads<P>;
+        constexpr int E = kScatterElementsPerBlock<P>, threads = kScatterElementThreads;
         const unsigned blocks = (count + E - 1) / E;
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
         if (fused)

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "scene/scene_io.hpp"
 #include "scene_builders.hpp"
@@ -91,41 +92,34 @@ struct ScatterArrays {
     }
 };
 
-// The element kernel's launch, emulated: f += K w over the solid elements.
-template <int P, class Real, bool Damped>
+// The element kernel's launch, emulated: f += K w over the solid elements, w damped or not; with
+// `fused` its fused form (SemScatterFused): u^m formed from u (u^{m-1}), up (u^{m-2}) and
+// fused->f_prev at the load, written with a zero into fused->f_clear at the owned nodes.
+template <int P, class Real>
 void emulated_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr, const std::vector<Real>& u,
-                       const std::vector<Real>& up, Real b, std::vector<Real>& f) {
+                       const std::vector<Real>& up, bool damped, Real b, std::vector<Real>& f,
+                       const sem_cuda::SemScatterFused<Real>* fused = nullptr) {
     using namespace sem_cuda;
     constexpr int E = kScatterElementsPerBlock<P>;
     const unsigned count = unsigned(arr.elements.size());
     const Real half_ds = Real(0.5 * prob.grid.spacing);
-    run_emulated_blocks(kScatterElementThreads<P>, (count + E - 1) / E, [&](std::size_t block) {
-        blockIdx.x = unsigned(block);
-        sem_element_scatter<P, Real, Damped>(arr.elements.data(), count, prob.grid.ids.data(), arr.lambda.data(),
-                                             arr.mu.data(), arr.tab, arr.g, half_ds, u.data(), up.data(), Real(1) + b,
-                                             b, f.data());
-    });
-}
-
-// The fused element kernel's launch, emulated (SemScatterFused): u^m formed from u (u^{m-1}), up
-// (u^{m-2}) and f_prev at the load, written with a zero into f_clear at the owned nodes, K w^m
-// added into f.
-template <int P, class Real, bool Damped>
-void emulated_fused_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr,
-                             const std::vector<unsigned long long>& owned, const std::vector<Real>& u,
-                             const std::vector<Real>& up, Real b, const std::vector<Real>& f_prev,
-                             std::vector<Real>& f_clear, std::vector<Real>& u_out, std::vector<Real>& f) {
-    using namespace sem_cuda;
-    constexpr int E = kScatterElementsPerBlock<P>;
-    const unsigned count = unsigned(arr.elements.size());
-    const Real half_ds = Real(0.5 * prob.grid.spacing);
-    const SemScatterFused<Real> fused{f_prev.data(), f_clear.data(), u_out.data(), owned.data(), arr.upd};
-    run_emulated_blocks(kScatterElementThreads<P>, (count + E - 1) / E, [&](std::size_t block) {
-        blockIdx.x = unsigned(block);
-        sem_element_scatter<P, Real, Damped, true>(arr.elements.data(), count, prob.grid.ids.data(), arr.lambda.data(),
-                                                   arr.mu.data(), arr.tab, arr.g, half_ds, u.data(), up.data(),
-                                                   Real(1) + b, b, f.data(), SemPointWork{}, fused);
-    });
+    const auto launch = [&](auto damped_tag, auto fused_tag) {
+        run_emulated_blocks(kScatterElementThreads, (count + E - 1) / E, [&](std::size_t block) {
+            blockIdx.x = unsigned(block);
+            sem_element_scatter<P, Real, decltype(damped_tag)::value, decltype(fused_tag)::value>(
+                arr.elements.data(), count, prob.grid.ids.data(), arr.lambda.data(), arr.mu.data(), arr.tab, arr.g,
+                half_ds, u.data(), up.data(), Real(1) + b, b, f.data(), SemPointWork{},
+                fused ? *fused : SemScatterFused<Real>{});
+        });
+    };
+    if (damped && fused)
+        launch(std::true_type{}, std::true_type{});
+    else if (damped)
+        launch(std::true_type{}, std::false_type{});
+    else if (fused)
+        launch(std::false_type{}, std::true_type{});
+    else
+        launch(std::false_type{}, std::false_type{});
 }
 
 // The node kernel's launch, emulated (no barrier: each thread its own node).
@@ -201,7 +195,7 @@ void scatter_equals_cpu_stepper(bool damped, double tol) {
 
     // K u: the element kernel alone on a zero buffer (stiffness_times), with the atomics it makes.
     emulated_atomic_adds = 0;
-    emulated_elements<P, Real, false>(prob, arr, u, up, Real(0), f);
+    emulated_elements<P, Real>(prob, arr, u, up, false, Real(0), f);
     std::size_t merged_runs = 0;
     EXPECT_EQ(emulated_atomic_adds, expected_atomic_adds<P>(arr.elements, prob.grid.n[0], merged_runs));
     EXPECT_GT(merged_runs, 0u);
@@ -218,10 +212,7 @@ void scatter_equals_cpu_stepper(bool damped, double tol) {
         SCOPED_TRACE(step);
         cpu.step(quiet + step);
         std::fill(un.begin(), un.end(), Real(7));  // every node is written
-        if (damped)
-            emulated_elements<P, Real, true>(prob, arr, u, up, b, f);
-        else
-            emulated_elements<P, Real, false>(prob, arr, u, up, b, f);
+        emulated_elements<P, Real>(prob, arr, u, up, damped, b, f);
         emulated_update<Real>(arr, u, up, f, un);
         ASSERT_TRUE(std::all_of(f.begin(), f.end(), [](Real x) { return x == Real(0); }));
         up.swap(un);
@@ -271,17 +262,12 @@ void fused_scatter_equals_cpu_stepper(bool damped, double tol) {
     const Real b = Real(prob.rayleigh.beta / prob.dt);
     const std::int64_t quiet = std::int64_t(1.0 / prob.dt), steps = 4;
     for (std::int64_t k = 0; k < steps; ++k) cpu.step(quiet + k);
-    if (damped)
-        emulated_elements<P, Real, true>(prob, arr, u, up, b, f[0]);
-    else
-        emulated_elements<P, Real, false>(prob, arr, u, up, b, f[0]);
+    emulated_elements<P, Real>(prob, arr, u, up, damped, b, f[0]);
     int cur = 0;
     for (std::int64_t k = 1; k < steps; ++k) {
         const int next = (cur + 1) % 3, clear = (cur + 2) % 3;
-        if (damped)
-            emulated_fused_elements<P, Real, true>(prob, arr, owned, u, up, b, f[cur], f[clear], un, f[next]);
-        else
-            emulated_fused_elements<P, Real, false>(prob, arr, owned, u, up, b, f[cur], f[clear], un, f[next]);
+        const sem_cuda::SemScatterFused<Real> fused{f[cur].data(), f[clear].data(), un.data(), owned.data(), arr.upd};
+        emulated_elements<P, Real>(prob, arr, u, up, damped, b, f[next], &fused);
         cur = next;
         up.swap(un);
         u.swap(up);
