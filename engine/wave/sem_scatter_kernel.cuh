@@ -45,10 +45,14 @@ constexpr int kScatterElementThreads = 32 * kScatterWarpsPerBlock;
 constexpr int kScatterNodeThreads = 256;
 
 // Blocks of the element kernel an SM should hold (its __launch_bounds__, which caps the registers
-// at 65,536 / (blocks x 128 threads) = 64): ptxas (CUDA 13, sm_90) meets it without spilling at
-// every order and precision, and the shared memory (about 24 KB a block at p = 3 and 4 in FP64)
-// allows it.
-constexpr int kScatterElementBlocksPerSm = 8;
+// at 65,536 / (blocks x 128 threads) = 73; ptxas (CUDA 13, sm_90) takes 70-72 without spilling at
+// every order and precision), and the shared memory (about 24 KB a block at p = 3 and 4 in FP64)
+// allows it. Why 7: measured on an H100 at p = 4 FP64 (15^3, 20^3, 30^3, 60^3 elements), 8 blocks
+// and 64 registers took 23.7, 61.7, 173.1 and 1318.5 us a step, 7 blocks 22.9, 58.4, 156.8 and
+// 1161.5, 6 blocks (80 registers) 26.1, 57.1, 153.3 and 1184.1: the registers let ptxas keep more
+// loads and products in flight, and 7 blocks still take the Stokes run at 16 mm (3,375 elements,
+// 844 blocks) in one wave of 132 SMs, where 6 need a second.
+constexpr int kScatterElementBlocksPerSm = 7;
 
 // The fused form of the element kernel (Fused): the previous step's node update done where the
 // elements load their points instead of in sem_scatter_update. The kernel of step n then takes
@@ -112,40 +116,14 @@ VOXWAVE_HD_INLINE Real sem_fused_node_value(const SemScatterFused<Real>& fu, con
     return sem_updated_node(points, node, c, am, mh, ih, u, u_prev, fu.f_prev[std::size_t(c) * nn + node]);
 }
 
-// A copy of one value from global into shared memory that holds no register until it lands
-// (cp.async, sm_80 and later), and the wait for all of a thread's copies; on the host (the
-// emulation in the tests, the host pass of nvcc) a plain copy.
-template <class Real>
-VOXWAVE_HD_INLINE void sem_copy_to_shared_async(Real* shared_dst, const Real* global_src) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    static_assert(sizeof(Real) == 4 || sizeof(Real) == 8, "cp.async copies 4, 8 or 16 bytes");
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(unsigned(__cvta_generic_to_shared(shared_dst))),
-                 "l"(global_src), "n"(int(sizeof(Real)))
-                 : "memory");
-#else
-    *shared_dst = *global_src;
-#endif
-}
-VOXWAVE_HD_INLINE void sem_wait_copies_to_shared() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
-}
-
-// The sponge's factors of the update at `node`: 1 - h, 1 / (1 + h) (kernel arguments without a sponge).
-template <class Real>
-VOXWAVE_HD_INLINE void sem_sponge_factors(const UpdateFactors<Real>& upd, std::size_t node, Real& mh, Real& ih) {
-    const bool sponge = upd.inv_one_plus_h != nullptr;
-    ih = sponge ? upd.inv_one_plus_h[node] : upd.uniform_ih;
-    mh = sponge ? upd.one_minus_h[node] : upd.uniform_mh;
-}
-
 // The factors of sem_scatter_update at `node`: dt^2/m, 1 - h, 1 / (1 + h).
 template <class Real>
 VOXWAVE_HD_INLINE void sem_update_factors(const UpdateFactors<Real>& upd, std::size_t node, Real& am, Real& mh,
                                           Real& ih) {
     am = upd.dt2_inv_mass[node];
-    sem_sponge_factors(upd, node, mh, ih);
+    const bool sponge = upd.inv_one_plus_h != nullptr;
+    ih = sponge ? upd.inv_one_plus_h[node] : upd.uniform_ih;
+    mh = sponge ? upd.one_minus_h[node] : upd.uniform_mh;
 }
 
 // The shared-memory slot of component c of the element force (the kernel's step 4).
@@ -182,8 +160,8 @@ VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 
 // step's length. At p = 4 in FP64 nine slots (45 KB a block of 5 elements) let an SM hold 5
 // blocks, so the Stokes run at 16 mm (3,375 elements, 675 blocks) took 1.02 waves of an H100's
 // 132 SMs: a second wave of 15 blocks; with six slots (24 KB a block of 4 elements) and at most
-// 64 registers (kScatterElementBlocksPerSm) an SM holds 8 blocks, 32 elements, and the launch is
-// 0.8 of a wave.
+// 73 registers (kScatterElementBlocksPerSm) an SM holds 7 blocks, 28 elements, and the launch is
+// 0.91 of a wave.
 // The walk's why: the scatter ran at a constant 4 G node-steps/s FP64 on an H100 whatever p and
 // size, so its cost follows the nodes, not the flops or the atomics: p = 2 at 60^3 elements and
 // p = 4 at 30^3 have the same nodes (f 42 MB, more than L2 keeps beside u) and took 517 and 450 us
@@ -200,17 +178,17 @@ VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 
 // u^n), and the fused form adds points.sources (those of step n - 1) into u^n.
 template <int P, class Real, bool Damped, bool Fused = false>
 __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksPerSm)
-    sem_element_scatter(const unsigned* __restrict elements, unsigned count, const Real* __restrict elem_lambda,
-                        const Real* __restrict elem_mu, SemTables<Real> tab, GridShape g, Real half_ds,
-                        const Real* __restrict u, const Real* __restrict u_prev, Real keep, Real b, Real* __restrict f,
-                        SemPointWork points = SemPointWork{}, SemScatterFused<Real> fused = SemScatterFused<Real>{}) {
+    sem_element_scatter(const unsigned* __restrict elements, unsigned count, const unsigned char* __restrict ids,
+                        const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
+                        Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, Real keep, Real b,
+                        Real* __restrict f, SemPointWork points = SemPointWork{},
+                        SemScatterFused<Real> fused = SemScatterFused<Real>{}) {
     constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>, EW = kScatterElementsPerWarp<P>;
     constexpr int T = kScatterElementThreads, kWalk = (E * N3 + T - 1) / T;
     // Six slots an element's point (the slot plan above the kernel).
     __shared__ Real ss[E][6][N3];
     __shared__ Real sweight[N];                     // indexed by the thread's own s and t
     __shared__ unsigned long long sorigin[E];       // the node of each element's GLL point (0, 0, 0)
-    __shared__ Real slambda[E], smu[E];             // its Lame parameters
     __shared__ unsigned char slive[E], smerged[E];  // element e solid; e the x neighbour of e - 1
     __shared__ unsigned long long sowned[E][2];     // Fused: the element's owned points
     if (threadIdx.x < N) sweight[threadIdx.x] = tab.w[threadIdx.x];
@@ -238,6 +216,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     const std::size_t q = std::size_t(blockIdx.x) * E + std::size_t(e), nn = g.nn;
     const bool live = lane_live && q < count;
     const std::size_t nx = std::size_t(g.nx), nxy = nx * std::size_t(g.ny);
+    unsigned char id = kVoidId;
     if (lane_live && r == 0) {
         unsigned long long origin = 0;
         bool merged = false;
@@ -248,8 +227,6 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
             merged = e > 0 && i > 0 && elements[q - 1] == el - 1;
         }
         sorigin[e] = origin;
-        slambda[e] = q < count ? elem_lambda[q] : Real(0);
-        smu[e] = q < count ? elem_mu[q] : Real(0);
         slive[e] = q < count;
         smerged[e] = merged;
         if constexpr (Fused) {
@@ -257,63 +234,54 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
             sowned[e][1] = q < count ? fused.owned[2 * q + 1] : 0ull;
         }
     }
+    if (live) id = ids[elements[q]];
     __syncthreads();
     // w of the block's elements into slots 0-2, x-fastest over the block's rows of points (row y, z
     // of every element one after the other), so that a warp reads runs of P + 1 consecutive nodes, a
-    // run of the block's x neighbours contiguous, instead of one node of (P + 1)^2 lines. Every load
-    // of the walk is in flight at once: u (and u_prev, where the kernel forms u^n or the damped
-    // operand) go into slots 0-2 (3-5) by asynchronous copies, which hold no register, and the
-    // fused form's previous force and dt^2/m (four values a point) into registers; then each
-    // thread forms w at the points it copied (its own copies: no barrier). Why: a walk step at a
-    // time, its loads before its stores, made a round trip to memory a step and component, and
-    // half of every warp's wait was on them (Nsight Compute, H100, p = 4 FP64).
-    constexpr bool kPrev = Fused || Damped;
-    [[maybe_unused]] Real fprev[kWalk][3], amass[kWalk];
+    // run of the block's x neighbours contiguous, instead of one node of (P + 1)^2 lines.
 #pragma unroll
     for (int k = 0; k < kWalk; ++k) {
         const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
         if (x >= E * N3) break;
         if (!slive[e2]) continue;
         const std::size_t node = sorigin[e2] + std::size_t(m) + nx * std::size_t(yz % N) + nxy * std::size_t(yz / N);
-        const int pt = m + N * yz;
-#pragma unroll
-        for (int comp = 0; comp < 3; ++comp) {
-            const std::size_t at = std::size_t(comp) * nn + node;
-            sem_copy_to_shared_async(&ss[e2][comp][pt], u + at);
-            if constexpr (kPrev) sem_copy_to_shared_async(&ss[e2][3 + comp][pt], u_prev + at);
-            if constexpr (Fused) fprev[k][comp] = __ldg(fused.f_prev + at);
-        }
-        if constexpr (Fused) amass[k] = __ldg(fused.upd.dt2_inv_mass + node);
-    }
-    sem_wait_copies_to_shared();
-    if constexpr (kPrev) {
-#pragma unroll
-        for (int k = 0; k < kWalk; ++k) {
-            const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
-            if (x >= E * N3) break;
-            if (!slive[e2]) continue;
-            const std::size_t node =
-                sorigin[e2] + std::size_t(m) + nx * std::size_t(yz % N) + nxy * std::size_t(yz / N);
+        if constexpr (Fused) {
             const int pt = m + N * yz;
-            [[maybe_unused]] bool own = false;
-            [[maybe_unused]] Real mh{}, ih{};
-            if constexpr (Fused) {
-                own = (sowned[e2][pt >> 6] >> (pt & 63)) & 1ull;
-                sem_sponge_factors(fused.upd, node, mh, ih);
+            const bool own = (sowned[e2][pt >> 6] >> (pt & 63)) & 1ull;
+            Real am, mh, ih;
+            sem_update_factors(fused.upd, node, am, mh, ih);
+            // Every load of the point before its stores, through restrict-qualified pointers, so
+            // that the next walk step's loads may pass this step's stores (one round trip a walk
+            // step instead of one a component: on an H100, p = 4 FP64, 186.6 -> 173.1 us a step
+            // at 30^3 elements, 67.4 -> 61.7 at 20^3). Copying u and u- into shared memory
+            // asynchronously (cp.async) instead was measured slower at every size (on an H200:
+            // 24.6 against 22.3 us at 15^3, 1325 against 1140 at 60^3).
+            const Real* __restrict f_prev = fused.f_prev;
+            Real* __restrict u_out = fused.u_out;
+            Real* __restrict f_clear = fused.f_clear;
+            Real prev[3], older[3], force[3];
+#pragma unroll
+            for (int comp = 0; comp < 3; ++comp) {
+                const std::size_t x = std::size_t(comp) * nn + node;
+                prev[comp] = __ldg(u + x);
+                older[comp] = __ldg(u_prev + x);
+                force[comp] = __ldg(f_prev + x);
             }
 #pragma unroll
             for (int comp = 0; comp < 3; ++comp) {
-                const Real prev = ss[e2][comp][pt], older = ss[e2][3 + comp][pt];
-                Real v = prev;
-                if constexpr (Fused) {
-                    const std::size_t at = std::size_t(comp) * nn + node;
-                    v = sem_updated_node(points, node, comp, amass[k], mh, ih, prev, older, fprev[k][comp]);
-                    if (own) {
-                        fused.u_out[at] = v;
-                        fused.f_clear[at] = Real(0);
-                    }
+                const std::size_t x = std::size_t(comp) * nn + node;
+                const Real v = sem_updated_node(points, node, comp, am, mh, ih, prev[comp], older[comp], force[comp]);
+                if (own) {
+                    u_out[x] = v;
+                    f_clear[x] = Real(0);
                 }
-                ss[e2][comp][pt] = Damped ? damped_operand(v, Fused ? prev : older, keep, b) : v;
+                ss[e2][comp][pt] = Damped ? damped_operand(v, prev[comp], keep, b) : v;
+            }
+        } else {
+#pragma unroll
+            for (int comp = 0; comp < 3; ++comp) {
+                const Real v = __ldg(u + comp * nn + node);
+                ss[e2][comp][m + N * yz] = Damped ? damped_operand(v, __ldg(u_prev + comp * nn + node), keep, b) : v;
             }
         }
     }
@@ -368,7 +336,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     __syncwarp();
     Real fx[3][N];
     if (live) {
-        const Real lam = slambda[e], mu_e = smu[e], hst = half_ds * sweight[s] * sweight[t];
+        const Real lam = __ldg(lambda + id), mu_e = __ldg(mu + id), hst = half_ds * sweight[s] * sweight[t];
         Real tx[3][N];  // t_00, t_10, t_20 along the x line
 #pragma unroll
         for (int m = 0; m < N; ++m) {

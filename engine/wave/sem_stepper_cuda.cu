@@ -88,16 +88,6 @@ struct Engine final : EngineBase {
         }
         lambda_ = DeviceBuffer<Real>(lam);
         mu_ = DeviceBuffer<Real>(mu);
-        if (schedule_ == SemCudaSchedule::Scatter) {
-            // The scatter reads each element's parameters by its place in the list, with its index.
-            std::vector<Real> el_lam, el_mu;
-            for (const unsigned e : elements) {
-                el_lam.push_back(lam[p.grid.ids[e]]);
-                el_mu.push_back(mu[p.grid.ids[e]]);
-            }
-            element_lambda_ = DeviceBuffer<Real>(el_lam);
-            element_mu_ = DeviceBuffer<Real>(el_mu);
-        }
         UpdateCoefficients<Real> c = update_coefficients<Real>(p);
         a_ = DeviceBuffer<Real>(c.dt2_inv_mass);
         ih_ = DeviceBuffer<Real>(c.inv_one_plus_h);
@@ -219,13 +209,13 @@ struct Engine final : EngineBase {
         const unsigned blocks = (count + E - 1) / E;
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
         if (fused)
-            sem_element_scatter<P, Real, Damped, true>
-                <<<blocks, threads>>>(elements_.get(), count, element_lambda_.get(), element_mu_.get(), tab_, shape_,
-                                      half_ds, u, up, keep, b, f, points, *fused);
+            sem_element_scatter<P, Real, Damped, true><<<blocks, threads>>>(elements_.get(), count, ids_.get(),
+                                                                            lambda_.get(), mu_.get(), tab_, shape_,
+                                                                            half_ds, u, up, keep, b, f, points, *fused);
         else
-            sem_element_scatter<P, Real, Damped, false>
-                <<<blocks, threads>>>(elements_.get(), count, element_lambda_.get(), element_mu_.get(), tab_, shape_,
-                                      half_ds, u, up, keep, b, f, points);
+            sem_element_scatter<P, Real, Damped, false><<<blocks, threads>>>(elements_.get(), count, ids_.get(),
+                                                                             lambda_.get(), mu_.get(), tab_, shape_,
+                                                                             half_ds, u, up, keep, b, f, points);
         VOXWAVE_CUDA_CHECK_LAUNCH("sem_element_scatter");
     }
     template <int P>
@@ -446,8 +436,7 @@ struct Engine final : EngineBase {
     std::size_t device_bytes() const override {
         return u_.bytes() + up_.bytes() + un_.bytes() + f_.bytes() + f1_.bytes() + f2_.bytes() + owned_.bytes() +
                a_.bytes() + ih_.bytes() + mh_.bytes() + cells_.bytes() + cell_solid_.bytes() + elements_.bytes() +
-               element_lambda_.bytes() + element_mu_.bytes() + ids_.bytes() + receivers_.bytes() +
-               (pml_ ? pml_->device_bytes() : 0);
+               ids_.bytes() + receivers_.bytes() + (pml_ ? pml_->device_bytes() : 0);
     }
 
     int cell_planes() const override { return cells_grid_.planes; }
@@ -463,9 +452,8 @@ struct Engine final : EngineBase {
     DeviceBuffer<unsigned> cells_, elements_;  // the sweep's cells by colour; the scatter's solid elements
     DeviceBuffer<unsigned char> ids_, cell_solid_;
     DeviceBuffer<Real> lambda_, mu_, a_, ih_, mh_, u_, up_, un_, f_;
-    DeviceBuffer<Real> element_lambda_, element_mu_;  // the scatter's: Lame parameters of the listed elements
-    DeviceBuffer<Real> f1_, f2_;                      // the fused scatter's other two force buffers
-    DeviceBuffer<unsigned long long> owned_;          // the fused scatter's owned-point masks
+    DeviceBuffer<Real> f1_, f2_;              // the fused scatter's other two force buffers
+    DeviceBuffer<unsigned long long> owned_;  // the fused scatter's owned-point masks
     DeviceBuffer<unsigned long long> receivers_;
     DeviceBuffer<double> samples_;  // the receivers' samples of a chunk (sample_slots)
     std::vector<Real> host_a_, host_ih_;

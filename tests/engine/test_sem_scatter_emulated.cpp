@@ -67,7 +67,6 @@ template <class Real>
 struct ScatterArrays {
     std::vector<unsigned> elements;
     std::vector<Real> lambda, mu;
-    std::vector<Real> element_lambda, element_mu;  // of the listed elements, as the kernel reads them
     UpdateCoefficients<Real> c;
     sem_cuda::SemTables<Real> tab{};
     sem_cuda::GridShape g{};
@@ -81,10 +80,6 @@ struct ScatterArrays {
         for (std::size_t m = 0; m < prob.materials.size(); ++m) {
             lambda[m + 1] = Real(prob.materials[m].lame_lambda());
             mu[m + 1] = Real(prob.materials[m].shear_modulus());
-        }
-        for (const unsigned e : elements) {
-            element_lambda.push_back(lambda[prob.grid.ids[e]]);
-            element_mu.push_back(mu[prob.grid.ids[e]]);
         }
         const int n1 = prob.order + 1;
         for (int i = 0; i < n1 * n1; ++i) tab.d[i] = Real(mesh.gll.d[i]);
@@ -112,7 +107,7 @@ void emulated_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr, 
         run_emulated_blocks(kScatterElementThreads, (count + E - 1) / E, [&](std::size_t block) {
             blockIdx.x = unsigned(block);
             sem_element_scatter<P, Real, decltype(damped_tag)::value, decltype(fused_tag)::value>(
-                arr.elements.data(), count, arr.element_lambda.data(), arr.element_mu.data(), arr.tab, arr.g,
+                arr.elements.data(), count, prob.grid.ids.data(), arr.lambda.data(), arr.mu.data(), arr.tab, arr.g,
                 half_ds, u.data(), up.data(), Real(1) + b, b, f.data(), SemPointWork{},
                 fused ? *fused : SemScatterFused<Real>{});
         });
