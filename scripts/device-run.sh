@@ -633,8 +633,8 @@ for target in sorted({k[0] for k in t}, key=float, reverse=True):
     for (tt, method), (bw, w, bl, l) in sorted(t.items()):
         if tt != target or method == "ovfem" or not o:
             continue
-        print(f"Err {target} {method}: wall {bw}{w:.3g} s ({o[1] / w:.1f}x shorter than ovfem), "
-              f"loop {bl}{l:.3g} s ({o[3] / l:.1f}x shorter than ovfem {o[3]:.3g} s)")
+        print(f"Err {target} {method}: wall {bw}{w:.4g} s ({o[1] / w:.2f}x shorter than ovfem), "
+              f"loop {bl}{l:.4g} s ({o[3] / l:.2f}x shorter than ovfem {o[3]:.4g} s)")
 PYEOF
       ;;
     sem-mpi)

@@ -82,10 +82,10 @@ std::string time_to_reach(const std::vector<Row>& rows, const std::string& label
     char text[96];
     if (below && above) {
         const double x = std::log(target / above->err) / std::log(below->err / above->err);
-        std::snprintf(text, sizeof text, "%.3g s",
+        std::snprintf(text, sizeof text, "%.4g s",
                       std::exp(std::log(above->*seconds) + x * std::log(below->*seconds / above->*seconds)));
     } else if (below) {
-        std::snprintf(text, sizeof text, "at most %.3g s", below->*seconds);
+        std::snprintf(text, sizeof text, "at most %.4g s", below->*seconds);
     } else {
         return "not reached";
     }
@@ -178,7 +178,8 @@ int run(const AccuracyOptions& o) {
           "|---|---|---|---|---|---|---|---|---|---|\n";
     char line[256];
     for (const Row& r : rows) {
-        std::snprintf(line, sizeof line, "| %s | %.4g | %zu | %.2f | %lld | %.3e | %.3f | %.3f | %.3f | %.3g |\n",
+        // Four significant digits of each clock: a small SEM run's loop is a few milliseconds.
+        std::snprintf(line, sizeof line, "| %s | %.4g | %zu | %.2f | %lld | %.3e | %.4g | %.4g | %.4g | %.3g |\n",
                       r.label.c_str(), r.ds * 1e3, r.nodes, r.dt * 1e9, static_cast<long long>(r.steps), r.err,
                       r.seconds, r.loop_seconds, r.cpu_seconds, double(r.nodes) * double(r.steps) / r.seconds);
         md << line;
