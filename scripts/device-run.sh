@@ -3,7 +3,7 @@
 # run what needs a GPU: the `gpu` tests, Table 3, the benchmarks. Logs go to $OUT.
 # Usage (from the repository root on the device): bash scripts/device-run.sh [PHASE...]
 #   no phase: gl mpi build gpu-tests mpi-tests (every gpu and mpi test, the GL interop cases included)
-#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus fmc-runs fused-points sem-bench sem-schedule sem-mpi sem-ncu sem-pml stokes-loop table2 pml
+#   phases: gl mpi build gpu-tests gpu-tests-solvers integration-quick integration-sweep integration-knobs integration-ncu integration-check tc-sched poisson-trace poisson-l8 interop live table3 bench-quick bench-plane-strain fused-knobs plane-ab fused-ncu tc-knobs tc-source tc-ncu bench-full run-paper scaling bench-batched scaling-overlap bench-scan fmc-gpus fmc-runs fused-points sem-bench sem-schedule sem-ab sem-mpi sem-ncu sem-pml stokes-loop table2 pml
 #   (mpi: put the carried OpenMPI (.deps, Debian packages) on the paths and find NCCL; before build)
 #   (gl: unpack the carried .gl packages: EGL/GL loaders and headers for the interop test)
 #   (fmc-gpus: issue 33's 32-element FMC on 1 and 2 GPUs under mpirun; after mpi and build)
@@ -607,6 +607,37 @@ PYEOF
       log "Stokes accuracy, SEM p = 3 and 4 at one dt of 20 ns (spatial convergence)"
       $CLI bench-accuracy --backend cuda --methods sem3 sem4 --divisions 1 2 3 --dt 20 --quiet \
         --out "$OUT/accuracy.md" 2>&1 | grep -E "^\||error" | tee -a "$OUT/summary.log" ;;
+    sem-ab)
+      # Issue 36: an A/B of the SEM step on this machine. The tree's voxwave-cli ("tree") against one
+      # built with the files under $SEM_AB_DIR ("ab"; the folder mirrors the repository's paths, e.g.
+      # $SEM_AB_DIR/engine/wave/sem_scatter_kernel.cuh, and holds files the tree has), each timed by
+      # bench-sem at SEM_AB_ELEMENTS (default 15 20 30 60) elements an edge, SEM_AB_ORDERS (default 4),
+      # both precisions, schedule SEM_AB_SCHEDULE (default scatter); then the tree's files are put back
+      # and rebuilt. The folder from a branch, for each file F it changes:
+      #   mkdir -p .ab/$(dirname F) && git show BRANCH:F > .ab/F
+      # then SEM_AB_DIR=.ab, with .ab (ignored by git) in the run's carry. After build.
+      [ -d "${SEM_AB_DIR:-}" ] || { echo "sem-ab: SEM_AB_DIR='${SEM_AB_DIR:-}' is not a folder"; exit 1; }
+      ab_files=$(cd "$SEM_AB_DIR" && find . -type f | sed 's|^\./||' | sort)
+      log "SEM A/B: the tree against $SEM_AB_DIR:" $ab_files
+      ab_keep=$(mktemp -d)
+      for f in $ab_files; do
+        [ -f "$f" ] || { echo "sem-ab: $f is not a file of the tree"; exit 1; }
+        mkdir -p "$ab_keep/$(dirname "$f")" && cp "$f" "$ab_keep/$f"
+      done
+      for variant in tree ab; do
+        src=$ab_keep
+        [ $variant = ab ] && src=$SEM_AB_DIR
+        for f in $ab_files; do cp "$src/$f" "$f"; done
+        cmake --build $B --target voxwave-cli >"$OUT/sem-ab-build.log" 2>&1 ||
+          { grep -E "error" -A3 "$OUT/sem-ab-build.log" | head -20; STATUS=1; break; }
+        for e in ${SEM_AB_ELEMENTS:-15 20 30 60}; do
+          $CLI bench-sem --backend ${SEM_AB_BACKEND:-cuda} --elements $e --steps 100 --schedule ${SEM_AB_SCHEDULE:-scatter} \
+            --orders ${SEM_AB_ORDERS:-4} --out "$OUT/sem-ab.md" 2>&1 | grep -E "^\| [0-9]|error" | sed "s/^/$variant $e^3 /" |
+            tee -a "$OUT/summary.log"
+        done
+      done
+      for f in $ab_files; do cp "$ab_keep/$f" "$f"; done
+      cmake --build $B --target voxwave-cli >"$OUT/sem-ab-build.log" 2>&1 || STATUS=1 ;;
     stokes-loop)
       # Issue 36: the time to reach Err 1e-3 and 1e-4 on the Stokes problem, of the whole run and of
       # the time loop alone (SEM's runs are small and short, so their wall time is mostly set-up).
