@@ -254,8 +254,8 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
             // that the next walk step's loads may pass this step's stores (one round trip a walk
             // step instead of one a component: on an H100, p = 4 FP64, 186.6 -> 173.1 us a step
             // at 30^3 elements, 67.4 -> 61.7 at 20^3). Copying u and u- into shared memory
-            // asynchronously (cp.async) instead was measured slower at every size (on an H200:
-            // 24.6 against 22.3 us at 15^3, 1325 against 1140 at 60^3).
+            // asynchronously (cp.async) instead was measured slower at nearly every size and order
+            // (on an H200, p = 4 FP64: 24.6 against 22.3 us at 15^3, 1325 against 1140 at 60^3).
             const Real* __restrict f_prev = fused.f_prev;
             Real* __restrict u_out = fused.u_out;
             Real* __restrict f_clear = fused.f_clear;
