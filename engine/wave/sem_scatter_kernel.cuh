@@ -108,14 +108,6 @@ VOXWAVE_HD_INLINE Real sem_updated_node(const SemPointWork& points, std::size_t 
     return points.sources.count == 0 ? next : sem_add_node_sources(points.sources, node, c, am * ih, next);
 }
 
-// u^n of component c at `node` from u^{n-1} (u), u^{n-2} (u_prev) and K u^{n-1} (f_prev), for
-// SemScatterFused.
-template <class Real>
-VOXWAVE_HD_INLINE Real sem_fused_node_value(const SemScatterFused<Real>& fu, const SemPointWork& points, std::size_t nn,
-                                            std::size_t node, int c, Real am, Real mh, Real ih, Real u, Real u_prev) {
-    return sem_updated_node(points, node, c, am, mh, ih, u, u_prev, fu.f_prev[std::size_t(c) * nn + node]);
-}
-
 // The factors of sem_scatter_update at `node`: dt^2/m, 1 - h, 1 / (1 + h).
 template <class Real>
 VOXWAVE_HD_INLINE void sem_update_factors(const UpdateFactors<Real>& upd, std::size_t node, Real& am, Real& mh,
@@ -201,7 +193,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
                 for (int c = 0; c < 3; ++c) {
                     const std::size_t x = std::size_t(c) * g.nn + node;
                     points.samples[i * 3 + c] =
-                        double(sem_fused_node_value(fused, points, g.nn, node, c, am, mh, ih, u[x], u_prev[x]));
+                        double(sem_updated_node(points, node, c, am, mh, ih, u[x], u_prev[x], fused.f_prev[x]));
                 }
             } else {
                 sem_sample_receiver(points, i, g.nn, u);

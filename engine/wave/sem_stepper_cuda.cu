@@ -244,11 +244,13 @@ struct Engine final : EngineBase {
     void scatter_launches(const Real* u, const Real* up, bool damped, Real b, Real* f, Real* u_next,
                           const SemPointWork& points) const {
         scatter_elements(u, up, damped, b, f, SemPointWork{});
-        if constexpr (Update) {
-            const unsigned blocks = unsigned((nn_ + kScatterNodeThreads - 1) / kScatterNodeThreads);
-            sem_scatter_update<Real><<<blocks, kScatterNodeThreads>>>(nn_, u, up, f, u_next, factors_, points);
-            VOXWAVE_CUDA_CHECK_LAUNCH("sem_scatter_update");
-        }
+        if constexpr (Update) scatter_update(u, up, f, u_next, points);
+    }
+    // The scatter's node kernel: u_next = u+ from the complete force f, f back to zero, `points`.
+    void scatter_update(const Real* u, const Real* up, Real* f, Real* u_next, const SemPointWork& points) const {
+        const unsigned blocks = unsigned((nn_ + kScatterNodeThreads - 1) / kScatterNodeThreads);
+        sem_scatter_update<Real><<<blocks, kScatterNodeThreads>>>(nn_, u, up, f, u_next, factors_, points);
+        VOXWAVE_CUDA_CHECK_LAUNCH("sem_scatter_update");
     }
 
     // The step's product and update by the schedule chosen; u_next = u+. The scatter's update
@@ -355,10 +357,7 @@ struct Engine final : EngineBase {
         batch_sources(n0 + count - 1);
         SemPointWork last;
         if (!batches_.empty()) last.sources = batches_.front();
-        const unsigned blocks = unsigned((nn_ + kScatterNodeThreads - 1) / kScatterNodeThreads);
-        sem_scatter_update<Real>
-            <<<blocks, kScatterNodeThreads>>>(nn_, u_.get(), up_.get(), f[cur], un_.get(), factors_, last);
-        VOXWAVE_CUDA_CHECK_LAUNCH("sem_scatter_update");
+        scatter_update(u_.get(), up_.get(), f[cur], un_.get(), last);
         VOXWAVE_CUDA_CHECK(cudaMemsetAsync(f[(cur + 2) % 3], 0, 3 * nn_ * sizeof(Real)));
         up_.swap(un_);
         u_.swap(up_);
@@ -400,13 +399,9 @@ struct Engine final : EngineBase {
         const int nr = int(p_.receivers.size());
         std::vector<double> out(std::size_t(nr) * 3);
         if (nr == 0) return out;
-        SemPointWork w;
-        w.receivers = receivers_.get();
-        w.receiver_count = nr;
-        w.samples = sample_slots(1);
+        const SemPointWork w = sampling(sample_slots(1));
         launch_point_work(w);
-        double* slots = w.samples;
-        VOXWAVE_CUDA_CHECK(cudaMemcpy(out.data(), slots, out.size() * sizeof(double), cudaMemcpyDeviceToHost));
+        VOXWAVE_CUDA_CHECK(cudaMemcpy(out.data(), w.samples, out.size() * sizeof(double), cudaMemcpyDeviceToHost));
         return out;
     }
 

@@ -1,9 +1,9 @@
 // What a CUDA kernel body reads of CUDA, for a host compiler, so that a test without a GPU runs
 // the kernel's own code: a std::thread a CUDA thread, a barrier for __syncthreads and one a warp
-// of 32 threads for __syncwarp, a lock for atomicAdd, __ldg a plain load. Blocks run one after the other
-// (run_emulated_blocks), so a
-// __shared__ array, defined by the including test as a static, is seen by all the emulated
-// threads of the running block. Internal names: each test executable's files have their own.
+// of 32 threads for __syncwarp, a lock for atomicAdd, __ldg a plain load. Blocks run one after
+// the other (run_emulated_blocks), so a __shared__ array, defined by the including test as a
+// static, is seen by all the emulated threads of the running block. Internal names: each test executable's files have
+// their own.
 #pragma once
 
 #include <algorithm>
