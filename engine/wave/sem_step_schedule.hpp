@@ -10,16 +10,18 @@
 // a plane's latency does not shrink with the cells a launch holds, so on a small model the sweep's
 // step stops shrinking with the model; the scatter's work is spread over every element at once
 // and shrinks with the model, at the cost of atomics and about twice the sweep's bytes a node.
-// With six shared slots a point (7 blocks an SM at p = 4 FP64) and the node update fused into the
-// element launch it runs at 6-11 G node-steps/s FP64 and reaches 2.0-2.2 TB/s on large models, so
-// it wins well beyond the small ones. Measured on an H100 (132 SMs; bench-sem --steps 100, us a
-// step, scatter / sweep, FP64; elements an SM in brackets):
-//   p = 2: 30^3 (205) 42 / 88, 40^3 (485) 92 / 139, 50^3 (947) 165 / 197, 60^3 (1636) 274 / 318;
-//   p = 3: 30^3 116 / 134, 40^3 238 / 242, 50^3 440 / 481, 60^3 740 / 623;
-//   p = 4: 15^3 (26) 25 / 119, 30^3 188 / 252, 40^3 394 / 517, 60^3 1283 / 1432, 80^3 (3879) 3309 / 3297.
-// So p = 3 crosses between 947 and 1636 an SM, p = 4 at about 3900 (FP32 still favours the scatter
-// there, 1851 / 2462), p = 2 above 1636; the thresholds sit at or below the crossings. The
-// device-run phase sem-schedule times both schedules at 15 to 60 elements an edge to move them.
+// With six shared slots a point (7 blocks an SM, 73 registers a thread) and the node update fused
+// into the element launch it runs at 6-12 G node-steps/s FP64 and reaches 2.0-2.4 TB/s on large
+// models, so it wins well beyond the small ones. Measured on an H100 (132 SMs; bench-sem --steps
+// 100, us a step, scatter / sweep, FP64; elements an SM in brackets):
+//   p = 2: 30^3 (205) 40 / 88, 40^3 (485) 86 / 137, 60^3 (1636) 265 / 321;
+//   p = 3: 30^3 106 / 134, 40^3 225 / 241, 60^3 723 / 626;
+//   p = 4: 15^3 (26) 23 / 118, 30^3 156 / 252, 40^3 341 / 515, 60^3 1159 / 1432.
+// The earlier kernel (8 blocks an SM, 64 registers), a little slower, put the crossings beyond:
+// p = 2 50^3 (947) 165 / 197; p = 3 50^3 440 / 481; p = 4 80^3 (3879) 3309 / 3297 (FP32 1851 / 2462).
+// So p = 3 crosses between 947 and 1636 an SM, p = 4 at about 3900 or beyond, p = 2 above 1636;
+// the thresholds sit at or below the crossings. The device-run phase sem-schedule times both
+// schedules at 15 to 60 elements an edge to move them.
 #pragma once
 
 #include <cstddef>
