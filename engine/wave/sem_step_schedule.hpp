@@ -11,8 +11,8 @@
 // step stops shrinking with the model; the scatter's work is spread over every element at once
 // and shrinks with the model, at the cost of atomics and about twice the sweep's bytes a node.
 // With six shared slots a point (7 blocks an SM, 73 registers a thread) and the node update fused
-// into the element launch it runs at 6-12 G node-steps/s FP64 and reaches 2.0-2.4 TB/s on large
-// models, so it wins well beyond the small ones. Measured on an H100 (132 SMs; bench-sem --steps
+// into the element launch it runs at 6-12 G node-steps/s FP64 on large models (2.3-2.4 TB/s at
+// p = 4), so it wins well beyond the small ones. Measured on an H100 (132 SMs; bench-sem --steps
 // 100, us a step, scatter / sweep, FP64; elements an SM in brackets):
 //   p = 2: 30^3 (205) 40 / 88, 40^3 (485) 86 / 137, 60^3 (1636) 265 / 321;
 //   p = 3: 30^3 106 / 134, 40^3 225 / 241, 60^3 723 / 626;
