@@ -73,6 +73,8 @@
 
 #include "core/cuda_check.cuh"
 #include "core/errors.hpp"
+#include "core/grid_dependency.hpp"
+#include "core/programmatic_launch.cuh"
 #include "wave/central_difference.hpp"
 #include "wave/element_row_emit.cuh"
 #include "wave/wave_kernel_args.cuh"
@@ -323,15 +325,9 @@ __global__ void __launch_bounds__(kFusedTileX* TileY, MinBlocks)
         __syncthreads();
         work_index = ticket;
     }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    // Programmatic dependent launch (sm_90, launch_fused_tile): the next step's kernel may be
-    // scheduled now, so that its blocks take each SM's place as soon as this step's blocks there
-    // exit and make their tables while the last ones finish. This kernel's tables above are
-    // constants; it waits here until the previous step's kernel has completed and its writes
-    // (u^{n+1}, the sources) are visible, before it touches a state array.
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+    // Programmatic dependent launch (launch_fused_tile): this kernel's tables above are
+    // constants; the previous step's writes (u^{n+1}, the sources) are read only after this.
+    release_next_and_await_previous_grid();
 
     const unsigned node_plane = unsigned(a.nx + 1) * unsigned(a.ny + 1),
                    element_plane = unsigned(a.nx) * unsigned(a.ny);
@@ -651,12 +647,7 @@ const FusedShape& fused_shape();
 // VOXWAVE_FUSED_PDL=0 turns it off: the fused step's launches and the point launch after it
 // (time_stepper_cuda.cu), which waits for the step the same way.
 inline bool fused_step_pdl() {
-    static const bool pdl = [] {
-        int device = 0, major = 0;
-        VOXWAVE_CUDA_CHECK(cudaGetDevice(&device));
-        VOXWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-        return major >= 9 && fused_shape().pdl != 0;
-    }();
+    static const bool pdl = device_runs_programmatic_launch() && fused_shape().pdl != 0;
     return pdl;
 }
 
@@ -706,17 +697,7 @@ void launch_fused_tile(FusedStepArgs<Real> a, cudaStream_t stream) {
             a.planes > 0 ? std::min(a.planes, a.nz) : wave_filling_planes(std::size_t(columns), resident, a.nz);
         blocks = columns * ((a.nz + work.planes - 1) / work.planes);
     }
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(unsigned(blocks));
-    config.blockDim = block;
-    config.dynamicSmemBytes = std::size_t(bytes);
-    config.stream = stream;
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute.val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = &attribute;
-    config.numAttrs = pdl ? 1 : 0;
-    VOXWAVE_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a, work));
+    launch_programmatic(kernel, dim3(unsigned(blocks)), block, std::size_t(bytes), stream, pdl, a, work);
     VOXWAVE_CUDA_CHECK_LAUNCH("fused_step_kernel");
 }
 

@@ -16,6 +16,8 @@
 #include "core/device_buffer.cuh"
 #include "core/errors.hpp"
 #include "core/event_timer.cuh"
+#include "core/grid_dependency.hpp"
+#include "core/programmatic_launch.cuh"
 #include "wave/batched_shots.hpp"
 #include "wave/central_difference.hpp"
 #include "wave/fused_step.cuh"
@@ -109,10 +111,7 @@ struct PointArgs {
 // take the SMs as the step's blocks leave, and the next step's blocks theirs as these start.
 template <class Real>
 __global__ void __launch_bounds__(256) point_kernel(PointArgs<Real> a) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    asm volatile("griddepcontrol.wait;" ::: "memory");  // the step's u^{n+1} (a no-op without PDL)
-#endif
+    release_next_and_await_previous_grid();  // the step's u^{n+1}
     // A component's array by selects: a.up[c] with a variable c copied the parameter arrays to
     // the stack (96-112 bytes a thread).
     auto pick = [](auto* const(&p)[3], int c) { return c == 0 ? p[0] : (c == 1 ? p[1] : p[2]); };
@@ -678,15 +677,9 @@ public:
             a.u[c] = u_.get() + c * nn_;
         }
         const int threads = 256;
-        cudaLaunchConfig_t config{};
-        config.gridDim = dim3(unsigned(launch_blocks(3 * std::size_t(a.entries + a.nrec), threads)));
-        config.blockDim = dim3(threads);
-        cudaLaunchAttribute attribute{};
-        attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attribute.val.programmaticStreamSerializationAllowed = 1;
-        config.attrs = &attribute;
-        config.numAttrs = cuda::fused_step_pdl() ? 1 : 0;
-        VOXWAVE_CUDA_CHECK(cudaLaunchKernelEx(&config, point_kernel<Real>, a));
+        cuda::launch_programmatic(point_kernel<Real>,
+                                  dim3(unsigned(launch_blocks(3 * std::size_t(a.entries + a.nrec), threads))),
+                                  dim3(threads), 0, nullptr, cuda::fused_step_pdl(), a);
         VOXWAVE_CUDA_CHECK_LAUNCH("point_kernel");
     }
 
