@@ -609,30 +609,38 @@ PYEOF
         --out "$OUT/accuracy.md" 2>&1 | grep -E "^\||error" | tee -a "$OUT/summary.log" ;;
     sem-ab)
       # Issue 36: an A/B of the SEM step on this machine. The tree's voxwave-cli ("tree") against one
-      # built with the files under $SEM_AB_DIR ("ab"; the folder mirrors the repository's paths, e.g.
-      # $SEM_AB_DIR/engine/wave/sem_scatter_kernel.cuh, and holds files the tree has), each timed by
-      # bench-sem at SEM_AB_ELEMENTS (default 15 20 30 60) elements an edge, SEM_AB_ORDERS (default 4),
-      # both precisions, schedule SEM_AB_SCHEDULE (default scatter); then the tree's files are put back
-      # and rebuilt. The folder from a branch, for each file F it changes:
-      #   mkdir -p .ab/$(dirname F) && git show BRANCH:F > .ab/F
-      # then SEM_AB_DIR=.ab, with .ab (ignored by git) in the run's carry. After build.
-      [ -d "${SEM_AB_DIR:-}" ] || { echo "sem-ab: SEM_AB_DIR='${SEM_AB_DIR:-}' is not a folder"; exit 1; }
-      ab_files=$(cd "$SEM_AB_DIR" && find . -type f | sed 's|^\./||' | sort)
-      log "SEM A/B: the tree against $SEM_AB_DIR:" $ab_files
+      # built with the files under each folder of $SEM_AB_DIR (one or more, space-separated; a
+      # folder mirrors the repository's paths, e.g. DIR/engine/wave/sem_scatter_kernel.cuh, and holds
+      # files the tree has; its name labels its rows), each timed by bench-sem at SEM_AB_ELEMENTS
+      # (default 15 20 30 60) elements an edge, SEM_AB_ORDERS (default 4), both precisions, schedule
+      # SEM_AB_SCHEDULE (default scatter); then the tree's files are put back and rebuilt. A folder
+      # from a branch, for each file F it changes:
+      #   mkdir -p .ab/B/$(dirname F) && git show BRANCH:F > .ab/B/F
+      # then SEM_AB_DIR=.ab/B, with .ab (ignored by git) in the run's carry. After build.
+      ab_files=""
+      for d in ${SEM_AB_DIR:-}; do
+        [ -d "$d" ] || { echo "sem-ab: '$d' of SEM_AB_DIR is not a folder"; exit 1; }
+        ab_files="$ab_files $(cd "$d" && find . -type f | sed 's|^\./||')"
+      done
+      [ -n "$ab_files" ] || { echo "sem-ab: SEM_AB_DIR names no folder with files"; exit 1; }
+      ab_files=$(printf '%s\n' $ab_files | sort -u)
+      log "SEM A/B: the tree against ${SEM_AB_DIR}:" $ab_files
       ab_keep=$(mktemp -d)
       for f in $ab_files; do
         [ -f "$f" ] || { echo "sem-ab: $f is not a file of the tree"; exit 1; }
         mkdir -p "$ab_keep/$(dirname "$f")" && cp "$f" "$ab_keep/$f"
       done
-      for variant in tree ab; do
-        src=$ab_keep
-        [ $variant = ab ] && src=$SEM_AB_DIR
-        for f in $ab_files; do cp "$src/$f" "$f"; done
+      for variant in tree $SEM_AB_DIR; do
+        for f in $ab_files; do
+          src=$ab_keep
+          [ $variant != tree ] && [ -f "$variant/$f" ] && src=$variant
+          cp "$src/$f" "$f"
+        done
         cmake --build $B --target voxwave-cli >"$OUT/sem-ab-build.log" 2>&1 ||
           { grep -E "error" -A3 "$OUT/sem-ab-build.log" | head -20; STATUS=1; break; }
         for e in ${SEM_AB_ELEMENTS:-15 20 30 60}; do
           $CLI bench-sem --backend ${SEM_AB_BACKEND:-cuda} --elements $e --steps 100 --schedule ${SEM_AB_SCHEDULE:-scatter} \
-            --orders ${SEM_AB_ORDERS:-4} --out "$OUT/sem-ab.md" 2>&1 | grep -E "^\| [0-9]|error" | sed "s/^/$variant $e^3 /" |
+            --orders ${SEM_AB_ORDERS:-4} --out "$OUT/sem-ab.md" 2>&1 | grep -E "^\| [0-9]|error" | sed "s|^|$(basename $variant) $e^3 |" |
             tee -a "$OUT/summary.log"
         done
       done

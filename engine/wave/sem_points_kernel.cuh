@@ -5,6 +5,8 @@
 // microseconds and each launch of a few threads costs about 3 of them.
 #pragma once
 
+#include <cmath>
+
 #include "core/host_device.hpp"
 
 namespace voxwave::sem_cuda {
@@ -32,12 +34,15 @@ VOXWAVE_HD_INLINE void sem_sample_receiver(const SemPointWork& w, int i, unsigne
 }
 
 // u+ of component c at node n with the batch's sources at n added in batch order, each
-// dt^2/m / (1 + h) times its force (scale).
+// dt^2/m / (1 + h) times its force (scale), as explicit fmas. Why: written out, the compiler may
+// contract the add with the product that formed u+ (the update's) instead of with the force's, and
+// which one depends on inlining, so the update with its sources in and the point work after it
+// would differ in the last bit.
 template <class Real>
 VOXWAVE_HD_INLINE Real sem_add_node_sources(const SemSourceBatch& s, unsigned long long n, int c, Real scale,
                                             Real u_next) {
     for (int i = 0; i < s.count; ++i)
-        if (s.node[i] == n) u_next += scale * static_cast<Real>(s.force[i][c]);
+        if (s.node[i] == n) u_next = fma(scale, static_cast<Real>(s.force[i][c]), u_next);
     return u_next;
 }
 

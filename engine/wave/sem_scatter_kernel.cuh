@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/grid_dependency.hpp"
 #include "core/host_device.hpp"
 #include "model/voxel_grid.hpp"
 #include "wave/central_difference.hpp"
@@ -184,21 +185,6 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     __shared__ unsigned char slive[E], smerged[E];  // element e solid; e the x neighbour of e - 1
     __shared__ unsigned long long sowned[E][2];     // Fused: the element's owned points
     if (threadIdx.x < N) sweight[threadIdx.x] = tab.w[threadIdx.x];
-    if (blockIdx.x == 0)
-        for (int i = int(threadIdx.x); i < points.receiver_count; i += int(blockDim.x)) {
-            if constexpr (Fused) {
-                const std::size_t node = points.receivers[i];
-                Real am, mh, ih;
-                sem_update_factors(fused.upd, node, am, mh, ih);
-                for (int c = 0; c < 3; ++c) {
-                    const std::size_t x = std::size_t(c) * g.nn + node;
-                    points.samples[i * 3 + c] =
-                        double(sem_updated_node(points, node, c, am, mh, ih, u[x], u_prev[x], fused.f_prev[x]));
-                }
-            } else {
-                sem_sample_receiver(points, i, g.nn, u);
-            }
-        }
     // Lane l of warp w: element w EW + l / (P + 1)^2, line l mod (P + 1)^2; the lanes past the warp's
     // elements (lane_live false) only meet the barriers.
     const int lane = int(threadIdx.x) % 32, ew = lane / NN;
@@ -227,6 +213,37 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         }
     }
     if (live) id = ids[elements[q]];
+    // Block 0 samples the receivers; a thread's first receiver node and its update factors are
+    // constants too (block 0 is one of the step's last blocks to finish when its receivers' loads
+    // come one after another: on a model of one wave of blocks that is the step's length).
+    const bool first_receiver = blockIdx.x == 0 && int(threadIdx.x) < points.receiver_count;
+    std::size_t receiver_node = 0;
+    Real ram{}, rmh{}, rih{};
+    if (first_receiver) {
+        receiver_node = points.receivers[threadIdx.x];
+        if constexpr (Fused) sem_update_factors(fused.upd, receiver_node, ram, rmh, rih);
+    }
+    // The block's element tables above are constants; u, u- and the forces are read only after the
+    // previous step's kernel has completed (a programmatic dependent launch, sem_stepper_cuda.cu:
+    // on an H100 the Stokes run at 16 mm is one wave of blocks a step, whose start-up and element
+    // tables then overlap the previous step's last blocks).
+    release_next_and_await_previous_grid();
+    if (blockIdx.x == 0)
+        for (int i = int(threadIdx.x); i < points.receiver_count; i += int(blockDim.x)) {
+            const bool first = i == int(threadIdx.x);
+            const std::size_t node = first ? receiver_node : std::size_t(points.receivers[i]);
+            if constexpr (Fused) {
+                Real am = ram, mh = rmh, ih = rih;
+                if (!first) sem_update_factors(fused.upd, node, am, mh, ih);
+                for (int c = 0; c < 3; ++c) {
+                    const std::size_t x = std::size_t(c) * g.nn + node;
+                    points.samples[i * 3 + c] =
+                        double(sem_updated_node(points, node, c, am, mh, ih, u[x], u_prev[x], fused.f_prev[x]));
+                }
+            } else {
+                for (int c = 0; c < 3; ++c) points.samples[i * 3 + c] = double(u[std::size_t(c) * g.nn + node]);
+            }
+        }
     __syncthreads();
     // w of the block's elements into slots 0-2, x-fastest over the block's rows of points (row y, z
     // of every element one after the other), so that a warp reads runs of P + 1 consecutive nodes, a
@@ -285,13 +302,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
             Real wl[N];
 #pragma unroll
             for (int m = 0; m < N; ++m) wl[m] = ss[e][comp][m + N * r];
-#pragma unroll
-            for (int a = 0; a < N; ++a) {
-                Real acc{};
-#pragma unroll
-                for (int m = 0; m < N; ++m) acc += tab.d[a * N + m] * wl[m];
-                gx[comp][a] = acc;
-            }
+            sem_line_product<P, false>(tab, wl, gx[comp]);
         }
     }
     // The y and z gradients of each component: z into slot 3 + comp (free), y into w's own slot
@@ -301,23 +312,16 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     for (int comp = 0; comp < 3; ++comp) {
         Real gy[N];
         if (live) {
-            Real ly[N], lz[N];
+            Real ly[N], lz[N], gz[N];
 #pragma unroll
             for (int m = 0; m < N; ++m) {
                 ly[m] = ss[e][comp][s + N * (m + N * t)];
                 lz[m] = ss[e][comp][r + NN * m];
             }
+            sem_line_product<P, false>(tab, ly, gy);
+            sem_line_product<P, false>(tab, lz, gz);
 #pragma unroll
-            for (int a = 0; a < N; ++a) {
-                Real ay{}, az{};
-#pragma unroll
-                for (int m = 0; m < N; ++m) {
-                    ay += tab.d[a * N + m] * ly[m];
-                    az += tab.d[a * N + m] * lz[m];
-                }
-                gy[a] = ay;
-                ss[e][3 + comp][r + NN * a] = az;
-            }
+            for (int a = 0; a < N; ++a) ss[e][3 + comp][r + NN * a] = gz[a];
         }
         __syncwarp();
         if (live) {
@@ -351,14 +355,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
             ss[e][4][p] = st[2];  // t_22
         }
 #pragma unroll
-        for (int comp = 0; comp < 3; ++comp)
-#pragma unroll
-            for (int a = 0; a < N; ++a) {
-                Real acc{};
-#pragma unroll
-                for (int m = 0; m < N; ++m) acc += tab.d[m * N + a] * tx[comp][m];
-                fx[comp][a] = acc;
-            }
+        for (int comp = 0; comp < 3; ++comp) sem_line_product<P, true>(tab, tx[comp], fx[comp]);
     }
     __syncwarp();
     // The z parts (t_i2: t_02 slot 3, t_12 slot 2, t_22 slot 4) into the force slots
@@ -367,35 +364,26 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     // after every thread has read that.
     Real fz[N];
     if (live) {
-        Real l0[N], l2[N];
+        Real l0[N], l2[N], f0[N];
 #pragma unroll
         for (int m = 0; m < N; ++m) {
             l0[m] = ss[e][3][r + NN * m];
             l2[m] = ss[e][4][r + NN * m];
         }
+        sem_line_product<P, true>(tab, l0, f0);
+        sem_line_product<P, true>(tab, l2, fz);
 #pragma unroll
-        for (int a = 0; a < N; ++a) {
-            Real a0{}, a2{};
-#pragma unroll
-            for (int m = 0; m < N; ++m) {
-                a0 += tab.d[m * N + a] * l0[m];
-                a2 += tab.d[m * N + a] * l2[m];
-            }
-            ss[e][5][r + NN * a] = a0;
-            fz[a] = a2;
-        }
+        for (int a = 0; a < N; ++a) ss[e][5][r + NN * a] = f0[a];
     }
     __syncwarp();
     if (live) {
-        Real l1[N];
+        Real l1[N], f1[N];
 #pragma unroll
         for (int m = 0; m < N; ++m) l1[m] = ss[e][2][r + NN * m];
+        sem_line_product<P, true>(tab, l1, f1);
 #pragma unroll
         for (int a = 0; a < N; ++a) {
-            Real a1{};
-#pragma unroll
-            for (int m = 0; m < N; ++m) a1 += tab.d[m * N + a] * l1[m];
-            ss[e][3][r + NN * a] = a1;
+            ss[e][3][r + NN * a] = f1[a];
             ss[e][4][r + NN * a] = fz[a];
         }
     }
@@ -405,16 +393,12 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     if (live) {
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp) {
-            Real ly[N];
+            Real ly[N], fy[N];
 #pragma unroll
             for (int m = 0; m < N; ++m) ly[m] = ss[e][comp][s + N * (m + N * t)];
+            sem_line_product<P, true>(tab, ly, fy);
 #pragma unroll
-            for (int a = 0; a < N; ++a) {
-                Real acc{};
-#pragma unroll
-                for (int m = 0; m < N; ++m) acc += tab.d[m * N + a] * ly[m];
-                ss[e][scatter_force_slot(comp)][s + N * (a + N * t)] += acc;
-            }
+            for (int a = 0; a < N; ++a) ss[e][scatter_force_slot(comp)][s + N * (a + N * t)] += fy[a];
         }
     }
     __syncwarp();

@@ -290,9 +290,7 @@ void emulated_launches(const WaveProblem& prob, int planes, const std::vector<Re
     using namespace sem_cuda;
     constexpr int E = kCellsPerBlock<P>, threads = E * (P + 1) * (P + 1);
     const SemMesh mesh = sem_mesh(prob.grid, P);
-    SemTables<Real> tab{};
-    for (int i = 0; i < (P + 1) * (P + 1); ++i) tab.d[i] = Real(mesh.gll.d[i]);
-    for (int i = 0; i <= P; ++i) tab.w[i] = Real(mesh.gll.w[i]);
+    const SemTables<Real> tab = sem_tables<Real>(mesh.gll);
     const GridShape g{prob.grid.n[0], prob.grid.n[1], prob.grid.n[2], mesh.n[0], mesh.n[1], mesh.node_count()};
     const SemCellGrid cg = sem_cell_grid(prob.grid, E, planes);
     const std::vector<unsigned char> solid = sem_cell_solid(prob.grid, cg);

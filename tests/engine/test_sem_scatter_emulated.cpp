@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <type_traits>
 
 #include "scene/scene_io.hpp"
@@ -81,9 +82,7 @@ struct ScatterArrays {
             lambda[m + 1] = Real(prob.materials[m].lame_lambda());
             mu[m + 1] = Real(prob.materials[m].shear_modulus());
         }
-        const int n1 = prob.order + 1;
-        for (int i = 0; i < n1 * n1; ++i) tab.d[i] = Real(mesh.gll.d[i]);
-        for (int i = 0; i < n1; ++i) tab.w[i] = Real(mesh.gll.w[i]);
+        tab = sem_cuda::sem_tables<Real>(mesh.gll);
         g = {prob.grid.n[0], prob.grid.n[1], prob.grid.n[2], mesh.n[0], mesh.n[1], mesh.node_count()};
         // Without a sponge the engine passes h as one number (no per-node factors).
         const bool sponge = !prob.boundary.node_damping.empty();
@@ -306,6 +305,40 @@ TEST_P(SemScatterEmulated, CudaKernelBodiesOnTheCpuEqualTheCpuStepper) {
 
 INSTANTIATE_TEST_SUITE_P(Orders, SemScatterEmulated, ::testing::Values(2, 3, 4),
                          [](const auto& info) { return "p" + std::to_string(info.param); });
+
+// The kernels' D products along a line (sem_line_product, even-odd at order 4) against the plain
+// sums over D written here, for D and its transpose, on lines of random values: equal to rounding.
+template <int P>
+void line_products_equal_the_plain_sums() {
+    SCOPED_TRACE(::testing::Message() << "p " << P);
+    constexpr int N = P + 1;
+    const GllTables gll = gll_tables(P);
+    const sem_cuda::SemTables<double> tab = sem_cuda::sem_tables<double>(gll);
+    std::mt19937 rng(17 + P);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    for (int trial = 0; trial < 20; ++trial) {
+        double in[N], out[N], out_t[N];
+        for (double& x : in) x = dist(rng);
+        sem_cuda::sem_line_product<P, false>(tab, in, out);
+        sem_cuda::sem_line_product<P, true>(tab, in, out_t);
+        for (int a = 0; a < N; ++a) {
+            double plain = 0.0, plain_t = 0.0, scale = 0.0;
+            for (int m = 0; m < N; ++m) {
+                plain += gll.d[a * N + m] * in[m];
+                plain_t += gll.d[m * N + a] * in[m];
+                scale += std::abs(gll.d[a * N + m]) + std::abs(gll.d[m * N + a]);
+            }
+            EXPECT_NEAR(out[a], plain, 1e-15 * scale) << "a " << a;
+            EXPECT_NEAR(out_t[a], plain_t, 1e-15 * scale) << "a " << a;
+        }
+    }
+}
+
+TEST(SemScatterEmulated, LineProductsEqualThePlainSums) {
+    line_products_equal_the_plain_sums<2>();
+    line_products_equal_the_plain_sums<3>();
+    line_products_equal_the_plain_sums<4>();
+}
 
 // The step's point work (sem_points_kernel.cuh) in the node kernel and alone: u at the receivers
 // before the step, and u+ plus dt^2/m / (1 + h) F of every source at its node (two sources
