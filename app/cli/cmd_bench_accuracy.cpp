@@ -149,8 +149,9 @@ int run(const AccuracyOptions& o) {
             const double cpu = process_cpu_seconds() - cpu0;
             finish_progress();
             backend_used = note;
-            // The engine's set-up (tables, uploads) is timed apart from its time loop; the loop
-            // ends with the receivers' last samples copied back, so a CUDA loop time is the device's.
+            // The engine's set-up (tables, uploads) and release (frees) are timed apart from its
+            // time loop; the loop ends with the receivers' last samples copied back, so a CUDA loop
+            // time is the device's.
             const double loop = std::max(0.0, r.wall_seconds - r.setup_seconds);
             Row row{c.label, ds, point_force_error(prob, r), r.wall_seconds, loop, cpu, p.dt, p.node_count(), p.steps};
             if (!o.quiet) std::fprintf(stderr, "  Err %.3e in %.2f s (time loop %.2f s)\n", row.err, row.seconds, loop);

@@ -51,9 +51,10 @@ struct Result {
     int stages = 0;
     double spacing = 0, dt = 0;
     std::int64_t steps = 0;
-    double wall_seconds = 0;   // the whole run: setup and time loop
-    double setup_seconds = 0;  // of which building the engine (device, tables, uploads); 0 if not measured
-                               // (a scan: all but its shots' time loops)
+    double wall_seconds = 0;  // the whole run: setup and time loop
+    // Of which building and releasing the engine (device, tables, uploads, frees); 0 if not measured
+    // (a scan: all but its shots' time loops).
+    double setup_seconds = 0;
     // Displacement components: 3, or 2 for a plane-strain (2D) run (x, y); the file's datasets
     // then have 2 in their last dimension, positions included.
     int components = 3;

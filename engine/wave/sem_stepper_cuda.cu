@@ -25,6 +25,7 @@
 #include "wave/sem_step_schedule.hpp"
 #include "wave/sem_stepper_cuda.hpp"
 #include "wave/update_coefficients.hpp"
+#include "wave/wave_run.hpp"
 #include "wave/wavelet.hpp"
 
 namespace voxwave {
@@ -549,8 +550,8 @@ SemCudaSchedule SemCudaTimeStepper::schedule() const { return impl_->engine->sch
 
 void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, int device, HaloExchange* exchange) {
     const auto t0 = std::chrono::steady_clock::now();
-    SemCudaTimeStepper stepper(p, device);
-    stepper.set_halo_exchange(exchange);
+    auto stepper = std::make_unique<SemCudaTimeStepper>(p, device);
+    stepper->set_halo_exchange(exchange);
     r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::size_t nr = p.receivers.size(), nt = std::size_t(p.steps);
     r.time.resize(nt);
@@ -563,13 +564,14 @@ void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, i
     const std::int64_t chunk = std::max<std::int64_t>(512, p.steps / 100 + 1);
     for (std::int64_t n0 = 0; n0 < p.steps; n0 += chunk) {
         const std::int64_t count = std::min(chunk, p.steps - n0);
-        stepper.advance(n0, count, &batch);
+        stepper->advance(n0, count, &batch);
         std::copy(batch.begin(), batch.end(), samples.begin() + std::size_t(n0) * nr * 3);
         if (progress && !progress(n0 + count, p.steps)) throw Cancelled{};
     }
     // u^N at the receivers: one more sampling pass without stepping (not the whole field).
-    const std::vector<double> last = stepper.receiver_displacements();
+    const std::vector<double> last = stepper->receiver_displacements();
     std::copy(last.begin(), last.end(), samples.begin() + nt * nr * 3);
+    release_engine(r, [&] { stepper.reset(); });
     for (std::size_t t = 0; t < nt; ++t) {
         r.time[t] = double(t) * p.dt;
         for (std::size_t i = 0; i < nr; ++i)

@@ -28,6 +28,7 @@
 #include "wave/update_coefficients.hpp"
 #include "wave/voxel_model_cuda.cuh"
 #include "wave/wave_kernel_args.cuh"
+#include "wave/wave_run.hpp"
 #include "wave/wavelet.hpp"
 
 namespace voxwave {
@@ -991,9 +992,10 @@ std::string CudaTimeStepper::device_name() const { return impl_->device; }
 
 void run_wave_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, CudaEngineOptions options) {
     const auto t0 = std::chrono::steady_clock::now();
-    CudaTimeStepper stepper(p, options);
+    auto stepper = std::make_unique<CudaTimeStepper>(p, options);
     r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    record_wave_cuda(stepper, p, progress, r);
+    record_wave_cuda(*stepper, p, progress, r);
+    release_engine(r, [&] { stepper.reset(); });
 }
 
 void record_wave_cuda(CudaTimeStepper& stepper, const WaveProblem& p, const ProgressFn& progress, Result& r) {

@@ -56,10 +56,11 @@ void record_cpu(Stepper& stepper, const WaveProblem& p, const ProgressFn& progre
 template <class Stepper>
 void run_cpu(const WaveProblem& p, const ProgressFn& progress, Result& r, HaloExchange* exchange) {
     const auto t0 = std::chrono::steady_clock::now();
-    Stepper stepper(p);
+    auto stepper = std::make_unique<Stepper>(p);
     r.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if constexpr (requires { stepper.set_halo_exchange(exchange); }) stepper.set_halo_exchange(exchange);
-    record_cpu(stepper, p, progress, r);
+    if constexpr (requires { stepper->set_halo_exchange(exchange); }) stepper->set_halo_exchange(exchange);
+    record_cpu(*stepper, p, progress, r);
+    release_engine(r, [&] { stepper.reset(); });
 }
 
 }  // namespace
