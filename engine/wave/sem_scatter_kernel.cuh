@@ -36,7 +36,11 @@ namespace voxwave::sem_cuda {
 // two walks over its rows (the coalesced load and store) need the block's barrier. Measured on an
 // H100 against elements packed across warps (block barriers between all phases): within 1-4 %
 // either way (p = 4 FP64 24.6 against 25.0 us at 15^3 elements, 186 against 190 at 30^3; p = 2
-// FP64 11.1 against 10.2 at 15^3), so the block's barriers were not what bounds the step.
+// FP64 11.1 against 10.2 at 15^3), so the block's barriers were not what bounds the step. Four
+// warps, not two: two (14 blocks an SM, so a one-wave model's busiest SM holds 26 elements at p = 4
+// instead of 28) measured 8-17 % slower on an H200 at p = 4 (22.8 against 21.0 us at 15^3, 148.9
+// against 136.5 at 30^3 in FP64): fewer x neighbours a block sum their common faces in shared
+// memory, so more of the force goes to f by atomics.
 template <int P>
 constexpr int kScatterElementsPerWarp = 32 / ((P + 1) * (P + 1));
 constexpr int kScatterWarpsPerBlock = 4;
@@ -253,6 +257,9 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
         if (x >= E * N3) break;
         if (!slive[e2]) continue;
+        // A common face of x neighbours is loaded by both (loading it once, the left element's
+        // points writing both slots, measured 1-6 % slower on an H200 at p = 4: the skipped loads
+        // leave the walk step's other round trips as long).
         const std::size_t node = sorigin[e2] + std::size_t(m) + nx * std::size_t(yz % N) + nxy * std::size_t(yz / N);
         if constexpr (Fused) {
             const int pt = m + N * yz;
