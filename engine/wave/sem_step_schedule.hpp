@@ -20,7 +20,9 @@
 // The earlier kernel (8 blocks an SM, 64 registers), a little slower, put the crossings beyond:
 // p = 2 50^3 (947) 165 / 197; p = 3 50^3 440 / 481; p = 4 80^3 (3879) 3309 / 3297 (FP32 1851 / 2462).
 // So p = 3 crosses between 947 and 1636 an SM, p = 4 at about 3900 or beyond, p = 2 above 1636;
-// the thresholds sit at or below the crossings. The device-run phase sem-schedule times both
+// the thresholds sit at or below the crossings. The scatter has since become 2-4 % shorter at p = 4
+// (each fused launch a programmatic dependent, even-odd D products; measured on an H200), which
+// moves the crossings further out, not in. The device-run phase sem-schedule times both
 // schedules at 15 to 60 elements an edge to move them.
 #pragma once
 
