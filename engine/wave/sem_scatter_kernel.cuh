@@ -217,15 +217,17 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         }
     }
     if (live) id = ids[elements[q]];
-    // Block 0 samples the receivers; a thread's first receiver node and its update factors are
-    // constants too (block 0 is one of the step's last blocks to finish when its receivers' loads
-    // come one after another: on a model of one wave of blocks that is the step's length).
-    const bool first_receiver = blockIdx.x == 0 && int(threadIdx.x) < points.receiver_count;
-    std::size_t receiver_node = 0;
-    Real ram{}, rmh{}, rih{};
-    if (first_receiver) {
-        receiver_node = points.receivers[threadIdx.x];
-        if constexpr (Fused) sem_update_factors(fused.upd, receiver_node, ram, rmh, rih);
+    // Block 0 samples the receivers; in the fused form (the launches of the time loop) a thread's
+    // first receiver node and its update factors are constants too (block 0 is one of the step's
+    // last blocks to finish when its receivers' loads come one after another: on a model of one
+    // wave of blocks that is the step's length).
+    [[maybe_unused]] std::size_t receiver_node = 0;
+    [[maybe_unused]] Real ram{}, rmh{}, rih{};
+    if constexpr (Fused) {
+        if (blockIdx.x == 0 && int(threadIdx.x) < points.receiver_count) {
+            receiver_node = points.receivers[threadIdx.x];
+            sem_update_factors(fused.upd, receiver_node, ram, rmh, rih);
+        }
     }
     // The block's element tables above are constants; u, u- and the forces are read only after the
     // previous step's kernel has completed (a programmatic dependent launch, sem_stepper_cuda.cu:
@@ -234,9 +236,9 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     release_next_and_await_previous_grid();
     if (blockIdx.x == 0)
         for (int i = int(threadIdx.x); i < points.receiver_count; i += int(blockDim.x)) {
-            const bool first = i == int(threadIdx.x);
-            const std::size_t node = first ? receiver_node : std::size_t(points.receivers[i]);
             if constexpr (Fused) {
+                const bool first = i == int(threadIdx.x);
+                const std::size_t node = first ? receiver_node : std::size_t(points.receivers[i]);
                 Real am = ram, mh = rmh, ih = rih;
                 if (!first) sem_update_factors(fused.upd, node, am, mh, ih);
                 for (int c = 0; c < 3; ++c) {
@@ -245,7 +247,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
                         double(sem_updated_node(points, node, c, am, mh, ih, u[x], u_prev[x], fused.f_prev[x]));
                 }
             } else {
-                for (int c = 0; c < 3; ++c) points.samples[i * 3 + c] = double(u[std::size_t(c) * g.nn + node]);
+                sem_sample_receiver(points, i, g.nn, u);
             }
         }
     __syncthreads();
@@ -278,18 +280,18 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
             Real prev[3], older[3], force[3];
 #pragma unroll
             for (int comp = 0; comp < 3; ++comp) {
-                const std::size_t x = std::size_t(comp) * nn + node;
-                prev[comp] = __ldg(u + x);
-                older[comp] = __ldg(u_prev + x);
-                force[comp] = __ldg(f_prev + x);
+                const std::size_t at = std::size_t(comp) * nn + node;
+                prev[comp] = __ldg(u + at);
+                older[comp] = __ldg(u_prev + at);
+                force[comp] = __ldg(f_prev + at);
             }
 #pragma unroll
             for (int comp = 0; comp < 3; ++comp) {
-                const std::size_t x = std::size_t(comp) * nn + node;
+                const std::size_t at = std::size_t(comp) * nn + node;
                 const Real v = sem_updated_node(points, node, comp, am, mh, ih, prev[comp], older[comp], force[comp]);
                 if (own) {
-                    u_out[x] = v;
-                    f_clear[x] = Real(0);
+                    u_out[at] = v;
+                    f_clear[at] = Real(0);
                 }
                 ss[e2][comp][pt] = Damped ? damped_operand(v, prev[comp], keep, b) : v;
             }
