@@ -51,9 +51,9 @@ constexpr int kScatterNodeThreads = 256;
 
 // Blocks of the element kernel an SM should hold (its __launch_bounds__, which caps the registers
 // at 65,536 / (blocks x 128 threads) = 73; ptxas (CUDA 13, sm_90) takes 70-72 without spilling at
-// every order and precision), and the shared memory (about 24 KB a block at p = 3 and 4 in FP64)
-// allows it. Why 7: measured on an H100 at p = 4 FP64 (15^3, 20^3, 30^3, 60^3 elements), 8 blocks
-// and 64 registers took 23.7, 61.7, 173.1 and 1318.5 us a step, 7 blocks 22.9, 58.4, 156.8 and
+// every order and precision), and the shared memory (FP64: 24 KB a block at p = 4, 30 KB at p = 3,
+// of an SM's 228 KB) allows it. Why 7: measured on an H100 at p = 4 FP64 (15^3, 20^3, 30^3, 60^3
+// elements), 8 blocks and 64 registers took 23.7, 61.7, 173.1 and 1318.5 us a step, 7 blocks 22.9, 58.4, 156.8 and
 // 1161.5, 6 blocks (80 registers) 26.1, 57.1, 153.3 and 1184.1: the registers let ptxas keep more
 // loads and products in flight, and 7 blocks still take the Stokes run at 16 mm (3,375 elements,
 // 844 blocks) in one wave of 132 SMs, where 6 need a second.
@@ -123,6 +123,43 @@ VOXWAVE_HD_INLINE void sem_update_factors(const UpdateFactors<Real>& upd, std::s
     mh = sponge ? upd.one_minus_h[node] : upd.uniform_mh;
 }
 
+// Where the element kernel keeps an element's points in shared memory: point (x, y, z) of slot k of
+// the block's element e at e element + k slot + x + row y + plane z. The strides are the ones of
+// fewest shared-memory wavefronts over the kernel's accesses (a warp's lanes on their x, y or z
+// lines, and the walks' runs of x neighbours), counted for 8-byte words in 16 bank pairs a
+// half-warp. Dense (row P + 1, plane (P + 1)^2, no padding) at p = 3 a warp's 16 lanes of one
+// element's x or y lines fall on 4 bank pairs (4-way conflicts); (5, 20) spreads them (63 % fewer
+// wavefronts counted, 24 % more memory, 7 blocks an SM still fit). At p = 4 the walks' elements,
+// 750 = 14 (mod 16) words apart, put a half-warp's run of x neighbours on itself; 757 = 5 (mod 16)
+// lays them side by side (6 % fewer, 0.9 % more memory; the y lines' 3 wavefronts for 2 remain:
+// no row, plane or lane order removes them with the others). At p = 2, (3, 9) and elements of 171
+// words: 35 % fewer. Nsight Compute (H200, p = 4 FP64, dense) counted 19 % of the kernel's shared
+// wavefronts as excess, with the L1/shared pipe at 87 % of its peak at 30^3 elements. Measured
+// against the dense layout on an H200 (bench-sem --steps 100 --schedule scatter, us a step, FP64,
+// dense / this): p = 3 18.3 / 12.1 (15^3), 32.3 / 20.7 (20^3), 99.8 / 66.7 (30^3), 720.5 / 436.3
+// (60^3), FP32 a third shorter too; p = 2 9.9 / 8.6 (15^3), 37.0 / 28.9 (30^3), 259.0 / 199.5
+// (60^3), FP32 within 1 %; p = 4 20.9 / 20.9, 48.5 / 48.2, 135.5 / 134.2, 998.6 / 982.3.
+template <int P>
+struct ScatterSharedLayout;
+template <>
+struct ScatterSharedLayout<2> {
+    static constexpr int row = 3, plane = 9, pad = 9;
+};
+template <>
+struct ScatterSharedLayout<3> {
+    static constexpr int row = 5, plane = 20, pad = 2;
+};
+template <>
+struct ScatterSharedLayout<4> {
+    static constexpr int row = 5, plane = 25, pad = 7;
+};
+template <int P>
+struct ScatterPoints : ScatterSharedLayout<P> {
+    using Base = ScatterSharedLayout<P>;
+    static constexpr int slot = Base::plane * P + Base::row * P + P + 1, element = 6 * slot + Base::pad;
+    static VOXWAVE_HD_INLINE constexpr int point(int x, int y, int z) { return x + Base::row * y + Base::plane * z; }
+};
+
 // The shared-memory slot of component c of the element force (the kernel's step 4).
 VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 ? 5 : (comp == 1 ? 3 : 4); }
 
@@ -182,8 +219,10 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
                         SemScatterFused<Real> fused = SemScatterFused<Real>{}) {
     constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>, EW = kScatterElementsPerWarp<P>;
     constexpr int T = kScatterElementThreads, kWalk = (E * N3 + T - 1) / T;
+    using L = ScatterPoints<P>;
     // Six slots an element's point (the slot plan above the kernel).
-    __shared__ Real ss[E][6][N3];
+    __shared__ Real ss_points[E * L::element];
+    const auto ss = [&](int el, int k) -> Real* { return ss_points + el * L::element + k * L::slot; };
     __shared__ Real sweight[N];                     // indexed by the thread's own s and t
     __shared__ unsigned long long sorigin[E];       // the node of each element's GLL point (0, 0, 0)
     __shared__ unsigned char slive[E], smerged[E];  // element e solid; e the x neighbour of e - 1
@@ -293,13 +332,14 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
                     u_out[at] = v;
                     f_clear[at] = Real(0);
                 }
-                ss[e2][comp][pt] = Damped ? damped_operand(v, prev[comp], keep, b) : v;
+                ss(e2, comp)[L::point(m, yz % N, yz / N)] = Damped ? damped_operand(v, prev[comp], keep, b) : v;
             }
         } else {
 #pragma unroll
             for (int comp = 0; comp < 3; ++comp) {
                 const Real v = __ldg(u + comp * nn + node);
-                ss[e2][comp][m + N * yz] = Damped ? damped_operand(v, __ldg(u_prev + comp * nn + node), keep, b) : v;
+                ss(e2, comp)[L::point(m, yz % N, yz / N)] =
+                    Damped ? damped_operand(v, __ldg(u_prev + comp * nn + node), keep, b) : v;
             }
         }
     }
@@ -310,7 +350,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         for (int comp = 0; comp < 3; ++comp) {
             Real wl[N];
 #pragma unroll
-            for (int m = 0; m < N; ++m) wl[m] = ss[e][comp][m + N * r];
+            for (int m = 0; m < N; ++m) wl[m] = ss(e, comp)[L::point(m, s, t)];
             sem_line_product<P, false>(tab, wl, gx[comp]);
         }
     }
@@ -324,18 +364,18 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
             Real ly[N], lz[N], gz[N];
 #pragma unroll
             for (int m = 0; m < N; ++m) {
-                ly[m] = ss[e][comp][s + N * (m + N * t)];
-                lz[m] = ss[e][comp][r + NN * m];
+                ly[m] = ss(e, comp)[L::point(s, m, t)];
+                lz[m] = ss(e, comp)[L::point(s, t, m)];
             }
             sem_line_product<P, false>(tab, ly, gy);
             sem_line_product<P, false>(tab, lz, gz);
 #pragma unroll
-            for (int a = 0; a < N; ++a) ss[e][3 + comp][r + NN * a] = gz[a];
+            for (int a = 0; a < N; ++a) ss(e, 3 + comp)[L::point(s, t, a)] = gz[a];
         }
         __syncwarp();
         if (live) {
 #pragma unroll
-            for (int a = 0; a < N; ++a) ss[e][comp][s + N * (a + N * t)] = gy[a];
+            for (int a = 0; a < N; ++a) ss(e, comp)[L::point(s, a, t)] = gy[a];
         }
     }
     __syncwarp();
@@ -345,23 +385,23 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         Real tx[3][N];  // t_00, t_10, t_20 along the x line
 #pragma unroll
         for (int m = 0; m < N; ++m) {
-            const int p = m + N * r;
+            const int p = L::point(m, s, t);
             Real gr[3][3], st[6];
 #pragma unroll
             for (int comp = 0; comp < 3; ++comp) {
                 gr[comp][0] = gx[comp][m];
-                gr[comp][1] = ss[e][comp][p];
-                gr[comp][2] = ss[e][3 + comp][p];
+                gr[comp][1] = ss(e, comp)[p];
+                gr[comp][2] = ss(e, 3 + comp)[p];
             }
             sem_weighted_stress<Real>(gr, lam, mu_e, hst * tab.w[m], st);
             tx[0][m] = st[0];
             tx[1][m] = st[3];
             tx[2][m] = st[4];
-            ss[e][0][p] = st[3];  // t_01
-            ss[e][1][p] = st[1];  // t_11
-            ss[e][2][p] = st[5];  // t_12
-            ss[e][3][p] = st[4];  // t_02
-            ss[e][4][p] = st[2];  // t_22
+            ss(e, 0)[p] = st[3];  // t_01
+            ss(e, 1)[p] = st[1];  // t_11
+            ss(e, 2)[p] = st[5];  // t_12
+            ss(e, 3)[p] = st[4];  // t_02
+            ss(e, 4)[p] = st[2];  // t_22
         }
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp) sem_line_product<P, true>(tab, tx[comp], fx[comp]);
@@ -376,24 +416,24 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         Real l0[N], l2[N], f0[N];
 #pragma unroll
         for (int m = 0; m < N; ++m) {
-            l0[m] = ss[e][3][r + NN * m];
-            l2[m] = ss[e][4][r + NN * m];
+            l0[m] = ss(e, 3)[L::point(s, t, m)];
+            l2[m] = ss(e, 4)[L::point(s, t, m)];
         }
         sem_line_product<P, true>(tab, l0, f0);
         sem_line_product<P, true>(tab, l2, fz);
 #pragma unroll
-        for (int a = 0; a < N; ++a) ss[e][5][r + NN * a] = f0[a];
+        for (int a = 0; a < N; ++a) ss(e, 5)[L::point(s, t, a)] = f0[a];
     }
     __syncwarp();
     if (live) {
         Real l1[N], f1[N];
 #pragma unroll
-        for (int m = 0; m < N; ++m) l1[m] = ss[e][2][r + NN * m];
+        for (int m = 0; m < N; ++m) l1[m] = ss(e, 2)[L::point(s, t, m)];
         sem_line_product<P, true>(tab, l1, f1);
 #pragma unroll
         for (int a = 0; a < N; ++a) {
-            ss[e][3][r + NN * a] = f1[a];
-            ss[e][4][r + NN * a] = fz[a];
+            ss(e, 3)[L::point(s, t, a)] = f1[a];
+            ss(e, 4)[L::point(s, t, a)] = fz[a];
         }
     }
     __syncwarp();
@@ -404,10 +444,10 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         for (int comp = 0; comp < 3; ++comp) {
             Real ly[N], fy[N];
 #pragma unroll
-            for (int m = 0; m < N; ++m) ly[m] = ss[e][comp][s + N * (m + N * t)];
+            for (int m = 0; m < N; ++m) ly[m] = ss(e, comp)[L::point(s, m, t)];
             sem_line_product<P, true>(tab, ly, fy);
 #pragma unroll
-            for (int a = 0; a < N; ++a) ss[e][scatter_force_slot(comp)][s + N * (a + N * t)] += fy[a];
+            for (int a = 0; a < N; ++a) ss(e, scatter_force_slot(comp))[L::point(s, a, t)] += fy[a];
         }
     }
     __syncwarp();
@@ -416,7 +456,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp)
 #pragma unroll
-            for (int m = 0; m < N; ++m) ss[e][scatter_force_slot(comp)][m + N * r] += fx[comp][m];
+            for (int m = 0; m < N; ++m) ss(e, scatter_force_slot(comp))[L::point(m, s, t)] += fx[comp][m];
     }
     __syncthreads();
     // Into f by the load's x-fastest walk over the block's rows. Where element e is the x
@@ -435,8 +475,8 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         const std::size_t node = sorigin[e2] + std::size_t(m) + nx * std::size_t(y) + nxy * std::size_t(z);
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp) {
-            Real force = ss[e2][scatter_force_slot(comp)][m + N * yz];
-            if (merged) force += ss[e2 - 1][scatter_force_slot(comp)][P + N * yz];
+            Real force = ss(e2, scatter_force_slot(comp))[L::point(m, y, z)];
+            if (merged) force += ss(e2 - 1, scatter_force_slot(comp))[L::point(P, y, z)];
             if (inner)
                 f[comp * nn + node] = force;
             else

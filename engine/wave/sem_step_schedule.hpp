@@ -19,11 +19,14 @@
 //   p = 4: 15^3 (26) 23 / 118, 30^3 156 / 252, 40^3 341 / 515, 60^3 1159 / 1432.
 // The earlier kernel (8 blocks an SM, 64 registers), a little slower, put the crossings beyond:
 // p = 2 50^3 (947) 165 / 197; p = 3 50^3 440 / 481; p = 4 80^3 (3879) 3309 / 3297 (FP32 1851 / 2462).
-// So p = 3 crosses between 947 and 1636 an SM, p = 4 at about 3900 or beyond, p = 2 above 1636;
+// So p = 3 crossed between 947 and 1636 an SM (below), p = 4 at about 3900 or beyond, p = 2 above 1636;
 // the thresholds sit at or below the crossings. The scatter has since become 2-4 % shorter at p = 4
 // (each fused launch a programmatic dependent, even-odd D products; measured on an H200), which
-// moves the crossings further out, not in. The device-run phase sem-schedule times both
-// schedules at 15 to 60 elements an edge to move them.
+// moves the crossings further out, not in. At p = 3 its shared-memory layout with fewer bank
+// conflicts (ScatterSharedLayout) made the scatter a third shorter, and on an H200 (bench-sem
+// --steps 100, FP64, scatter / sweep) it won at 60^3 (1636 an SM) 436 / 566 us and at 80^3 (3879)
+// 1024 / 1321 (FP32 289 / 406, 673 / 826), so p = 3 takes the threshold of p = 4. The device-run
+// phase sem-schedule times both schedules at 15 to 60 elements an edge to move them.
 #pragma once
 
 #include <cstddef>
@@ -48,7 +51,7 @@ inline SemCudaSchedule parse_sem_cuda_schedule(const std::string& s, const std::
 }
 
 // Solid elements an SM up to which the automatic choice is the scatter at order `order` (see above).
-constexpr long long sem_scatter_elements_per_sm(int order) { return order <= 2 ? 2048 : (order == 3 ? 1024 : 4096); }
+constexpr long long sem_scatter_elements_per_sm(int order) { return order <= 2 ? 2048 : 4096; }
 
 // The schedule `requested` resolves to on a device of `sms` SMs for a model of `solid_elements`
 // of order `order` (Auto by the rule above; the others as they are).
