@@ -53,10 +53,10 @@ constexpr int kScatterNodeThreads = 256;
 // at 65,536 / (blocks x 128 threads) = 73; ptxas (CUDA 13, sm_90) takes 70-72 without spilling at
 // every order and precision), and the shared memory (FP64: 24 KB a block at p = 4, 30 KB at p = 3,
 // of an SM's 228 KB) allows it. Why 7: measured on an H100 at p = 4 FP64 (15^3, 20^3, 30^3, 60^3
-// elements), 8 blocks and 64 registers took 23.7, 61.7, 173.1 and 1318.5 us a step, 7 blocks 22.9, 58.4, 156.8 and
-// 1161.5, 6 blocks (80 registers) 26.1, 57.1, 153.3 and 1184.1: the registers let ptxas keep more
-// loads and products in flight, and 7 blocks still take the Stokes run at 16 mm (3,375 elements,
-// 844 blocks) in one wave of 132 SMs, where 6 need a second.
+// elements), 8 blocks and 64 registers took 23.7, 61.7, 173.1 and 1318.5 us a step, 7 blocks
+// 22.9, 58.4, 156.8 and 1161.5, 6 blocks (80 registers) 26.1, 57.1, 153.3 and 1184.1: the
+// registers let ptxas keep more loads and products in flight, and 7 blocks still take the Stokes
+// run at 16 mm (3,375 elements, 844 blocks) in one wave of 132 SMs, where 6 need a second.
 constexpr int kScatterElementBlocksPerSm = 7;
 
 // The fused form of the element kernel (Fused): the previous step's node update done where the

@@ -559,8 +559,9 @@ void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, i
     r.velocity.assign(nr * nt * 3, 0.0);
     // u at the receivers for n = 0 .. steps (the last closes the last velocity); u^{-1} = 0.
     std::vector<double> samples((nt + 1) * nr * 3, 0.0), batch;
-    // Chunks of 512 steps or a hundredth of the run, as record_wave_cuda's: each chunk ends with
-    // the copy of its samples to the host and a synchronisation.
+    // Chunks of at least 512 steps, or about a hundredth of a longer run (record_wave_cuda's are
+    // multiples of its 512-step batch): each chunk ends with the copy of its samples to the host and
+    // a synchronisation.
     const std::int64_t chunk = std::max<std::int64_t>(512, p.steps / 100 + 1);
     for (std::int64_t n0 = 0; n0 < p.steps; n0 += chunk) {
         const std::int64_t count = std::min(chunk, p.steps - n0);
