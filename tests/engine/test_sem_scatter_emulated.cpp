@@ -97,7 +97,8 @@ struct ScatterArrays {
 template <int P, class Real>
 void emulated_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr, const std::vector<Real>& u,
                        const std::vector<Real>& up, bool damped, Real b, std::vector<Real>& f,
-                       const sem_cuda::SemScatterFused<Real>* fused = nullptr) {
+                       const sem_cuda::SemScatterFused<Real>* fused = nullptr,
+                       const sem_cuda::SemPointWork& points = sem_cuda::SemPointWork{}) {
     using namespace sem_cuda;
     constexpr int E = kScatterElementsPerBlock<P>;
     const unsigned count = unsigned(arr.elements.size());
@@ -107,7 +108,7 @@ void emulated_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr, 
             blockIdx.x = unsigned(block);
             sem_element_scatter<P, Real, decltype(damped_tag)::value, decltype(fused_tag)::value>(
                 arr.elements.data(), count, prob.grid.ids.data(), arr.lambda.data(), arr.mu.data(), arr.tab, arr.g,
-                half_ds, u.data(), up.data(), Real(1) + b, b, f.data(), SemPointWork{},
+                half_ds, u.data(), up.data(), Real(1) + b, b, f.data(), points,
                 fused ? *fused : SemScatterFused<Real>{});
         });
     };
@@ -278,6 +279,79 @@ void fused_scatter_equals_cpu_stepper(bool damped, double tol) {
     for (const auto& buffer : f)
         ASSERT_TRUE(std::all_of(buffer.begin(), buffer.end(), [](Real x) { return x == Real(0); }));
     expect_state_equals_cpu(cpu, u, up, tol);
+}
+
+// The fused launch with sources (SemPointWork.sources, those of the previous step): at a node of
+// one element only, at a face node of two and at the corner node with the most solid elements
+// around it. u^n must be the update without them plus dt^2/m / (1 + h) F at exactly those nodes,
+// and the force the launch adds, K u^n, must be a plain element launch's on that u^n: every
+// element at a source's node forms that node's u^n for its own product, the node's owner or not.
+template <int P>
+void fused_sources_reach_every_element_at_their_nodes() {
+    SCOPED_TRACE(::testing::Message() << "fused with sources, p " << P);
+    const WaveProblem prob = scatter_problem(P, false);
+    const SemMesh mesh = sem_mesh(prob.grid, P);
+    const std::size_t nn = mesh.node_count();
+    const ScatterArrays<double> arr(prob, mesh);
+    const std::vector<unsigned long long> owned =
+        sem_cuda::sem_scatter_owned(arr.elements, P, prob.grid.n[0], prob.grid.n[1], prob.grid.n[2]);
+    std::vector<int> touched(nn, 0);
+    for (unsigned el : arr.elements) {
+        const std::size_t ex = std::size_t(prob.grid.n[0]), ey = std::size_t(prob.grid.n[1]);
+        const std::size_t i = el % ex, j = (el / ex) % ey, k = el / (ex * ey);
+        for (int z = 0; z <= P; ++z)
+            for (int y = 0; y <= P; ++y)
+                for (int m = 0; m <= P; ++m) ++touched[P * i + m + mesh.n[0] * (P * j + y + mesh.n[1] * (P * k + z))];
+    }
+    std::size_t one = nn, two = nn, most = 0;
+    for (std::size_t n = 0; n < nn; ++n) {
+        if (arr.c.dt2_inv_mass[n] == 0.0) continue;  // held nodes: no source acts there
+        if (touched[n] == 1 && one == nn) one = n;
+        if (touched[n] == 2 && two == nn) two = n;
+        if (touched[n] > touched[most]) most = n;
+    }
+    ASSERT_LT(one, nn);
+    ASSERT_LT(two, nn);
+    ASSERT_GE(touched[most], 4);
+    sem_cuda::SemPointWork w;
+    const double forces[3][3] = {{1.5, -2.0, 0.25}, {0.5, 3.0, -1.0}, {-4.0, 0.125, 2.0}};
+    const std::size_t nodes[3] = {one, two, most};
+    w.sources.count = 3;
+    for (int i = 0; i < 3; ++i) {
+        w.sources.node[i] = nodes[i];
+        for (int k = 0; k < 3; ++k) w.sources.force[i][k] = forces[i][k];
+    }
+    std::vector<double> u0, up0;
+    random_sem_state(nn, 41, u0, up0);
+    std::vector<double> f_prev(3 * nn);
+    for (std::size_t i = 0; i < f_prev.size(); ++i) f_prev[i] = std::cos(0.29 * double(i)) * (touched[i % nn] > 0);
+    std::vector<double> clear_src(3 * nn, 1.0), clear_plain(3 * nn, 1.0), un_src(3 * nn, 0.0), un_plain(3 * nn, 0.0);
+    std::vector<double> f_src(3 * nn, 0.0), f_plain(3 * nn, 0.0), f_check(3 * nn, 0.0);
+    const sem_cuda::SemScatterFused<double> with{f_prev.data(), clear_src.data(), un_src.data(), owned.data(), arr.upd};
+    const sem_cuda::SemScatterFused<double> without{f_prev.data(), clear_plain.data(), un_plain.data(), owned.data(),
+                                                    arr.upd};
+    emulated_elements<P, double>(prob, arr, u0, up0, false, 0.0, f_src, &with, w);
+    emulated_elements<P, double>(prob, arr, u0, up0, false, 0.0, f_plain, &without);
+    std::vector<double> want = un_plain;
+    for (int i = 0; i < 3; ++i) {
+        const std::size_t n = nodes[i];
+        const double scale = arr.c.dt2_inv_mass[n] * arr.c.inv_one_plus_h[n];
+        ASSERT_GT(scale, 0.0);
+        for (int k = 0; k < 3; ++k) want[k * nn + n] += scale * forces[i][k];
+    }
+    const double us = max_abs(want);
+    for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(un_src[i], want[i], 1e-13 * us) << i;
+    for (std::size_t n : nodes) EXPECT_NE(un_src[n], un_plain[n]);
+    emulated_elements<P, double>(prob, arr, un_src, up0, false, 0.0, f_check);
+    const double fs = max_abs(f_check);
+    ASSERT_GT(fs, 0.0);
+    for (std::size_t i = 0; i < f_check.size(); ++i) ASSERT_NEAR(f_src[i], f_check[i], 1e-12 * fs) << i;
+}
+
+TEST(SemScatterEmulated, FusedSourcesReachEveryElementAtTheirNodes) {
+    fused_sources_reach_every_element_at_their_nodes<2>();
+    fused_sources_reach_every_element_at_their_nodes<3>();
+    fused_sources_reach_every_element_at_their_nodes<4>();
 }
 
 template <int P>
