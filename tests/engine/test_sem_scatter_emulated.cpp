@@ -222,6 +222,30 @@ void scatter_equals_cpu_stepper(bool damped, double tol) {
     }
 }
 
+// The model of the fused launches' tests: the problem, its mesh, the engine's arrays and the
+// owned-point masks; node(q, pt): the node of point pt (x-fastest) of the list's element q.
+template <int P, class Real>
+struct FusedModel {
+    WaveProblem prob;
+    SemMesh mesh;
+    std::size_t nn;
+    ScatterArrays<Real> arr;
+    std::vector<unsigned long long> owned;
+    explicit FusedModel(bool damped)
+        : prob(scatter_problem(P, damped)),
+          mesh(sem_mesh(prob.grid, P)),
+          nn(mesh.node_count()),
+          arr(prob, mesh),
+          owned(sem_cuda::sem_scatter_owned(arr.elements, P, prob.grid.n[0], prob.grid.n[1], prob.grid.n[2])) {}
+    std::size_t node(std::size_t q, int pt) const {
+        constexpr int N = P + 1;
+        const std::size_t el = arr.elements[q], ex = std::size_t(prob.grid.n[0]), ey = std::size_t(prob.grid.n[1]);
+        const std::size_t i = el % ex, j = (el / ex) % ey, k = el / (ex * ey);
+        const int m = pt % N, y = (pt / N) % N, z = pt / (N * N);
+        return P * i + m + mesh.n[0] * (P * j + y + mesh.n[1] * (P * k + z));
+    }
+};
+
 // sem_stepper_cuda.cu's fused steps (advance_fused), emulated: a plain element launch, three fused
 // ones with the force buffers rotating (read, add into, clear), the plain update of the last u+
 // and the clear of the buffer the last fused launch read; u and u- after four steps against the
@@ -231,25 +255,18 @@ template <int P, class Real>
 void fused_scatter_equals_cpu_stepper(bool damped, double tol) {
     SCOPED_TRACE(::testing::Message() << "fused, p " << P << (damped ? ", damped, sponge" : "")
                                       << (sizeof(Real) == 8 ? ", fp64" : ", fp32"));
-    const WaveProblem prob = scatter_problem(P, damped);
-    const SemMesh mesh = sem_mesh(prob.grid, P);
-    const std::size_t nn = mesh.node_count();
-    const ScatterArrays<Real> arr(prob, mesh);
-    const std::vector<unsigned long long> owned =
-        sem_cuda::sem_scatter_owned(arr.elements, P, prob.grid.n[0], prob.grid.n[1], prob.grid.n[2]);
+    const FusedModel<P, Real> model(damped);
+    const WaveProblem& prob = model.prob;
+    const std::size_t nn = model.nn;
+    const ScatterArrays<Real>& arr = model.arr;
+    const std::vector<unsigned long long>& owned = model.owned;
     // Ownership: count owners and touching elements a node, independently of the masks' builder.
     std::vector<int> owners(nn, 0), touched(nn, 0);
-    const int N = P + 1;
-    for (std::size_t q = 0; q < arr.elements.size(); ++q) {
-        const std::size_t el = arr.elements[q], ex = std::size_t(prob.grid.n[0]), ey = std::size_t(prob.grid.n[1]);
-        const std::size_t i = el % ex, j = (el / ex) % ey, k = el / (ex * ey);
-        for (int pt = 0; pt < N * N * N; ++pt) {
-            const int m = pt % N, y = (pt / N) % N, z = pt / (N * N);
-            const std::size_t node = P * i + m + mesh.n[0] * (P * j + y + mesh.n[1] * (P * k + z));
-            ++touched[node];
-            owners[node] += int((owned[2 * q + std::size_t(pt / 64)] >> (pt % 64)) & 1ull);
+    for (std::size_t q = 0; q < arr.elements.size(); ++q)
+        for (int pt = 0; pt < (P + 1) * (P + 1) * (P + 1); ++pt) {
+            ++touched[model.node(q, pt)];
+            owners[model.node(q, pt)] += int((owned[2 * q + std::size_t(pt / 64)] >> (pt % 64)) & 1ull);
         }
-    }
     for (std::size_t n = 0; n < nn; ++n) ASSERT_EQ(owners[n], touched[n] > 0 ? 1 : 0) << n;
 
     std::vector<double> u0, up0;
@@ -289,20 +306,13 @@ void fused_scatter_equals_cpu_stepper(bool damped, double tol) {
 template <int P>
 void fused_sources_reach_every_element_at_their_nodes() {
     SCOPED_TRACE(::testing::Message() << "fused with sources, p " << P);
-    const WaveProblem prob = scatter_problem(P, false);
-    const SemMesh mesh = sem_mesh(prob.grid, P);
-    const std::size_t nn = mesh.node_count();
-    const ScatterArrays<double> arr(prob, mesh);
-    const std::vector<unsigned long long> owned =
-        sem_cuda::sem_scatter_owned(arr.elements, P, prob.grid.n[0], prob.grid.n[1], prob.grid.n[2]);
+    const FusedModel<P, double> model(false);
+    const WaveProblem& prob = model.prob;
+    const std::size_t nn = model.nn;
+    const ScatterArrays<double>& arr = model.arr;
     std::vector<int> touched(nn, 0);
-    for (unsigned el : arr.elements) {
-        const std::size_t ex = std::size_t(prob.grid.n[0]), ey = std::size_t(prob.grid.n[1]);
-        const std::size_t i = el % ex, j = (el / ex) % ey, k = el / (ex * ey);
-        for (int z = 0; z <= P; ++z)
-            for (int y = 0; y <= P; ++y)
-                for (int m = 0; m <= P; ++m) ++touched[P * i + m + mesh.n[0] * (P * j + y + mesh.n[1] * (P * k + z))];
-    }
+    for (std::size_t q = 0; q < arr.elements.size(); ++q)
+        for (int pt = 0; pt < (P + 1) * (P + 1) * (P + 1); ++pt) ++touched[model.node(q, pt)];
     std::size_t one = nn, two = nn, most = 0;
     for (std::size_t n = 0; n < nn; ++n) {
         if (arr.c.dt2_inv_mass[n] == 0.0) continue;  // held nodes: no source acts there
@@ -327,9 +337,10 @@ void fused_sources_reach_every_element_at_their_nodes() {
     for (std::size_t i = 0; i < f_prev.size(); ++i) f_prev[i] = std::cos(0.29 * double(i)) * (touched[i % nn] > 0);
     std::vector<double> clear_src(3 * nn, 1.0), clear_plain(3 * nn, 1.0), un_src(3 * nn, 0.0), un_plain(3 * nn, 0.0);
     std::vector<double> f_src(3 * nn, 0.0), f_plain(3 * nn, 0.0), f_check(3 * nn, 0.0);
-    const sem_cuda::SemScatterFused<double> with{f_prev.data(), clear_src.data(), un_src.data(), owned.data(), arr.upd};
-    const sem_cuda::SemScatterFused<double> without{f_prev.data(), clear_plain.data(), un_plain.data(), owned.data(),
-                                                    arr.upd};
+    const sem_cuda::SemScatterFused<double> with{f_prev.data(), clear_src.data(), un_src.data(), model.owned.data(),
+                                                 arr.upd};
+    const sem_cuda::SemScatterFused<double> without{f_prev.data(), clear_plain.data(), un_plain.data(),
+                                                    model.owned.data(), arr.upd};
     emulated_elements<P, double>(prob, arr, u0, up0, false, 0.0, f_src, &with, w);
     emulated_elements<P, double>(prob, arr, u0, up0, false, 0.0, f_plain, &without);
     std::vector<double> want = un_plain;
