@@ -35,6 +35,10 @@ using cuda::DeviceBuffer;
 using cuda::Event;
 using namespace sem_cuda;
 
+// The steps of one advance() call in run_sem_cuda: at least 512, or about a hundredth of a longer
+// run (record_wave_cuda's chunks are multiples of its 512-step batch).
+std::int64_t sem_record_chunk(std::int64_t steps) { return std::max<std::int64_t>(512, steps / 100 + 1); }
+
 struct EngineBase {
     virtual ~EngineBase() = default;
     virtual std::size_t node_count() const = 0;
@@ -110,6 +114,9 @@ struct Engine final : EngineBase {
         receivers_ = DeviceBuffer<unsigned long long>(rec);
         beta_over_dt_ = static_cast<Real>(p.rayleigh.beta / p.dt);
         if (p.boundary.has_pml()) pml_ = std::make_unique<cuda::SemPmlCorrectionCuda<Real>>(p);
+        // The receivers' sample buffer of a run's first chunk, with the engine's other buffers (as the
+        // voxel engine's), not in the time loop's first advance().
+        if (!p.receivers.empty()) sample_slots(std::size_t(std::min(p.steps, sem_record_chunk(p.steps))));
     }
 
     std::size_t node_count() const override { return nn_; }
@@ -559,10 +566,9 @@ void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, i
     r.velocity.assign(nr * nt * 3, 0.0);
     // u at the receivers for n = 0 .. steps (the last closes the last velocity); u^{-1} = 0.
     std::vector<double> samples((nt + 1) * nr * 3, 0.0), batch;
-    // Chunks of at least 512 steps, or about a hundredth of a longer run (record_wave_cuda's are
-    // multiples of its 512-step batch): each chunk ends with the copy of its samples to the host and
-    // a synchronisation.
-    const std::int64_t chunk = std::max<std::int64_t>(512, p.steps / 100 + 1);
+    // Chunks of sem_record_chunk steps: each ends with the copy of its samples to the host and a
+    // synchronisation.
+    const std::int64_t chunk = sem_record_chunk(p.steps);
     for (std::int64_t n0 = 0; n0 < p.steps; n0 += chunk) {
         const std::int64_t count = std::min(chunk, p.steps - n0);
         stepper->advance(n0, count, &batch);
