@@ -264,8 +264,9 @@ void fused_scatter_equals_cpu_stepper(bool damped, double tol) {
     std::vector<int> owners(nn, 0), touched(nn, 0);
     for (std::size_t q = 0; q < arr.elements.size(); ++q)
         for (int pt = 0; pt < (P + 1) * (P + 1) * (P + 1); ++pt) {
-            ++touched[model.node(q, pt)];
-            owners[model.node(q, pt)] += int((owned[2 * q + std::size_t(pt / 64)] >> (pt % 64)) & 1ull);
+            const std::size_t node = model.node(q, pt);
+            ++touched[node];
+            owners[node] += int((owned[2 * q + std::size_t(pt / 64)] >> (pt % 64)) & 1ull);
         }
     for (std::size_t n = 0; n < nn; ++n) ASSERT_EQ(owners[n], touched[n] > 0 ? 1 : 0) << n;
 
