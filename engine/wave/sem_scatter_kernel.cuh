@@ -124,41 +124,116 @@ VOXWAVE_HD_INLINE void sem_update_factors(const UpdateFactors<Real>& upd, std::s
 }
 
 // Where the element kernel keeps an element's points in shared memory: point (x, y, z) of slot k of
-// the block's element e at e element + k slot + x + row y + plane z. The strides are the ones of
-// fewest shared-memory wavefronts over the kernel's accesses (a warp's lanes on their x, y or z
-// lines, and the walks' runs of x neighbours), counted for 8-byte words in 16 bank pairs a
-// half-warp. Dense (row P + 1, plane (P + 1)^2, no padding) at p = 3 a warp's 16 lanes of one
-// element's x or y lines fall on 4 bank pairs (4-way conflicts); (5, 20) spreads them (63 % fewer
-// wavefronts counted, 24 % more memory, 7 blocks an SM still fit). At p = 4 the walks' elements,
-// 750 = 14 (mod 16) words apart, put a half-warp's run of x neighbours on itself; 757 = 5 (mod 16)
-// lays them side by side (6 % fewer, 0.9 % more memory; the y lines' 3 wavefronts for 2 remain:
-// no row, plane or lane order removes them with the others). At p = 2, (3, 9) and elements of 171
-// words: 35 % fewer. Nsight Compute (H200, p = 4 FP64, dense) counted 19 % of the kernel's shared
-// wavefronts as excess, with the L1/shared pipe at 87 % of its peak at 30^3 elements. Measured
-// against the dense layout on an H200 (bench-sem --steps 100 --schedule scatter, us a step, FP64,
-// dense / this): p = 3 18.3 / 12.1 (15^3), 32.3 / 20.7 (20^3), 99.8 / 66.7 (30^3), 720.5 / 436.3
-// (60^3), FP32 a third shorter too; p = 2 9.9 / 8.6 (15^3), 37.0 / 28.9 (30^3), 259.0 / 199.5
-// (60^3), FP32 within 1 %; p = 4 20.9 / 20.9, 48.5 / 48.2, 135.5 / 134.2, 998.6 / 982.3.
+// the block's element e at e element + k slot + x + row y + plane z, one word more from plane `kink`
+// on. The strides are the ones of fewest shared-memory wavefronts over the kernel's accesses (a
+// warp's lanes on their x, y or z lines, and the walks' runs of x neighbours), counted for 8-byte
+// words in 16 bank pairs a half-warp (FP64) and 4-byte words in 32 banks a warp (FP32). Dense (row
+// P + 1, plane (P + 1)^2, no padding) at p = 3 a warp's 16 lanes of one element's x or y lines fall
+// on 4 bank pairs (4-way conflicts); (5, 20) spreads them (63 % fewer wavefronts counted, 24 % more
+// memory, 7 blocks an SM still fit). At p = 4 the walks' elements, 750 = 14 (mod 16) words apart,
+// put a half-warp's run of x neighbours on itself; 757 = 5 (mod 16) lays them side by side (6 %
+// fewer). At p = 2, (3, 9) and elements of 171 words: 35 % fewer. Nsight Compute (H200, p = 4
+// FP64, dense) counted 19 % of the kernel's shared wavefronts as excess, with the L1/shared pipe at
+// 87 % of its peak at 30^3 elements. Measured against the dense layout on an H200 (bench-sem
+// --steps 100 --schedule scatter, us a step, FP64, dense / this): p = 3 18.3 / 12.1 (15^3), 32.3 /
+// 20.7 (20^3), 99.8 / 66.7 (30^3), 720.5 / 436.3 (60^3), FP32 a third shorter too; p = 2 9.9 / 8.6
+// (15^3), 37.0 / 28.9 (30^3), 259.0 / 199.5 (60^3), FP32 within 1 %; p = 4 with row 5 and plane 25
+// (the elements 757 words apart) 20.9 / 20.9, 48.5 / 48.2, 135.5 / 134.2, 998.6 / 982.3.
+//
+// p = 4 in FP64 (ScatterSharedLayout<4, double>): no row and plane stride put the 25 lines of every
+// pass on at most two of a bank pair's words (5 and 25 leave the y lines 3 wavefronts for 2), but
+// one word between planes 2 and 3 does (planes at 0, 25, 50, 76, 101): each of the three passes'
+// 25 lines then fall on 16 bank pairs, each at most twice, and the lanes take their x and y lines in
+// an order that gives each half-warp one line a bank pair (ScatterLineOrder). Counted over the
+// kernel's accesses, 568 wavefronts an element for 643 (12 % fewer), in the same 757 words an
+// element. In FP32 a warp's 25 lanes are one wavefront only where all fall on distinct banks: the
+// kink puts two x lines on one bank (392 wavefronts for 368), so FP32 keeps the plain strides.
 template <int P>
-struct ScatterSharedLayout;
+struct ScatterSharedStrides;
 template <>
-struct ScatterSharedLayout<2> {
-    static constexpr int row = 3, plane = 9, pad = 9;
-};
-template <>
-struct ScatterSharedLayout<3> {
-    static constexpr int row = 5, plane = 20, pad = 2;
+struct ScatterSharedStrides<2> {
+    static constexpr int row = 3, plane = 9, kink = 3, pad = 9;
+    static constexpr bool ordered_lines = false;
 };
 template <>
-struct ScatterSharedLayout<4> {
-    static constexpr int row = 5, plane = 25, pad = 7;
+struct ScatterSharedStrides<3> {
+    static constexpr int row = 5, plane = 20, kink = 4, pad = 2;
+    static constexpr bool ordered_lines = false;
 };
-template <int P>
-struct ScatterPoints : ScatterSharedLayout<P> {
-    using Base = ScatterSharedLayout<P>;
-    static constexpr int slot = Base::plane * P + Base::row * P + P + 1, element = 6 * slot + Base::pad;
-    static VOXWAVE_HD_INLINE constexpr int point(int x, int y, int z) { return x + Base::row * y + Base::plane * z; }
+template <>
+struct ScatterSharedStrides<4> {
+    static constexpr int row = 5, plane = 25, kink = 5, pad = 7;
+    static constexpr bool ordered_lines = false;
 };
+template <int P, class Real>
+struct ScatterSharedLayout : ScatterSharedStrides<P> {};
+template <>
+struct ScatterSharedLayout<4, double> {
+    static constexpr int row = 5, plane = 25, kink = 3, pad = 1;
+    static constexpr bool ordered_lines = true;
+};
+template <int P, class Real>
+struct ScatterPoints : ScatterSharedLayout<P, Real> {
+    using Base = ScatterSharedLayout<P, Real>;
+    static VOXWAVE_HD_INLINE constexpr int point(int x, int y, int z) {
+        return x + Base::row * y + Base::plane * z + (z >= Base::kink ? 1 : 0);
+    }
+    static constexpr int slot = point(P, P, P) + 1, element = 6 * slot + Base::pad;
+};
+
+// Which of an element's (P + 1)^2 lines along axis `Axis` (line s + (P + 1) t: the x line (m, s, t),
+// the y line (s, m, t), the z line (s, t, m)) lane slot r of the element kernel takes. In the plain
+// order line r. Where the layout asks for it (ordered_lines, one element a warp), the lines whose
+// first word (bank pair: word mod 16) no line before them has take lanes 0 to 15, the others lanes
+// 16 on, so that a half-warp's 16 lanes read 16 bank pairs where the pass's lines allow it.
+template <int P, class Real>
+constexpr int scatter_line_of_lane(int axis, int r) {
+    constexpr int N = P + 1, NN = N * N;
+    if (!ScatterSharedLayout<P, Real>::ordered_lines) return r;
+    using L = ScatterPoints<P, Real>;
+    const auto bank = [axis](int line) {
+        const int s = line % N, t = line / N;
+        return (axis == 0 ? L::point(0, s, t) : axis == 1 ? L::point(s, 0, t) : L::point(s, t, 0)) % 16;
+    };
+    int first = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        unsigned seen = 0;
+        for (int line = 0; line < NN; ++line) {
+            const unsigned b = 1u << bank(line);
+            const bool is_first = (seen & b) == 0;
+            seen |= b;
+            if (is_first != (pass == 0)) continue;
+            if (first == r) return line;
+            ++first;
+        }
+    }
+    return -1;
+}
+
+// scatter_line_of_lane's lines of lane slots 8 word to 8 word + 7, a byte each.
+template <int P, class Real>
+constexpr unsigned long long scatter_line_word(int axis, int word) {
+    unsigned long long bytes = 0;
+    for (int k = 0; k < 8; ++k) {
+        const int r = 8 * word + k;
+        if (r < (P + 1) * (P + 1)) bytes |= (unsigned long long)scatter_line_of_lane<P, Real>(axis, r) << (8 * k);
+    }
+    return bytes;
+}
+
+// scatter_line_of_lane at run time, from compile-time words (no table in memory).
+template <int P, class Real, int Axis>
+VOXWAVE_HD_INLINE int scatter_lane_line(int r) {
+    if constexpr (!ScatterSharedLayout<P, Real>::ordered_lines) {
+        return r;
+    } else {
+        static_assert((P + 1) * (P + 1) <= 32, "one element a warp");
+        constexpr unsigned long long w0 = scatter_line_word<P, Real>(Axis, 0), w1 = scatter_line_word<P, Real>(Axis, 1),
+                                     w2 = scatter_line_word<P, Real>(Axis, 2), w3 = scatter_line_word<P, Real>(Axis, 3);
+        const unsigned long long w = r < 8 ? w0 : (r < 16 ? w1 : (r < 24 ? w2 : w3));
+        return int((w >> (8 * (r & 7))) & 0xffull);
+    }
+}
 
 // The shared-memory slot of component c of the element force (the kernel's step 4).
 VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 ? 5 : (comp == 1 ? 3 : 4); }
@@ -219,7 +294,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
                         SemScatterFused<Real> fused = SemScatterFused<Real>{}) {
     constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>, EW = kScatterElementsPerWarp<P>;
     constexpr int T = kScatterElementThreads, kWalk = (E * N3 + T - 1) / T;
-    using L = ScatterPoints<P>;
+    using L = ScatterPoints<P, Real>;
     // Six slots an element's point (the slot plan above the kernel).
     __shared__ Real ss_points[E * L::element];
     const auto ss = [&](int el, int k) -> Real* { return ss_points + el * L::element + k * L::slot; };
@@ -233,7 +308,10 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     const int lane = int(threadIdx.x) % 32, ew = lane / NN;
     const bool lane_live = ew < EW;
     const int e = int(threadIdx.x) / 32 * EW + (lane_live ? ew : EW - 1), r = lane_live ? lane - ew * NN : 0;
-    const int s = r % N, t = r / N;
+    // The lane's x line (m, s, t), y line (ys, m, yt) and z line (zs, zt, m) (scatter_line_of_lane).
+    const int line_x = scatter_lane_line<P, Real, 0>(r), line_y = scatter_lane_line<P, Real, 1>(r),
+              line_z = scatter_lane_line<P, Real, 2>(r);
+    const int s = line_x % N, t = line_x / N, ys = line_y % N, yt = line_y / N, zs = line_z % N, zt = line_z / N;
     const std::size_t q = std::size_t(blockIdx.x) * E + std::size_t(e), nn = g.nn;
     const bool live = lane_live && q < count;
     const std::size_t nx = std::size_t(g.nx), nxy = nx * std::size_t(g.ny);
@@ -364,18 +442,18 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
             Real ly[N], lz[N], gz[N];
 #pragma unroll
             for (int m = 0; m < N; ++m) {
-                ly[m] = ss(e, comp)[L::point(s, m, t)];
-                lz[m] = ss(e, comp)[L::point(s, t, m)];
+                ly[m] = ss(e, comp)[L::point(ys, m, yt)];
+                lz[m] = ss(e, comp)[L::point(zs, zt, m)];
             }
             sem_line_product<P, false>(tab, ly, gy);
             sem_line_product<P, false>(tab, lz, gz);
 #pragma unroll
-            for (int a = 0; a < N; ++a) ss(e, 3 + comp)[L::point(s, t, a)] = gz[a];
+            for (int a = 0; a < N; ++a) ss(e, 3 + comp)[L::point(zs, zt, a)] = gz[a];
         }
         __syncwarp();
         if (live) {
 #pragma unroll
-            for (int a = 0; a < N; ++a) ss(e, comp)[L::point(s, a, t)] = gy[a];
+            for (int a = 0; a < N; ++a) ss(e, comp)[L::point(ys, a, yt)] = gy[a];
         }
     }
     __syncwarp();
@@ -416,24 +494,24 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         Real l0[N], l2[N], f0[N];
 #pragma unroll
         for (int m = 0; m < N; ++m) {
-            l0[m] = ss(e, 3)[L::point(s, t, m)];
-            l2[m] = ss(e, 4)[L::point(s, t, m)];
+            l0[m] = ss(e, 3)[L::point(zs, zt, m)];
+            l2[m] = ss(e, 4)[L::point(zs, zt, m)];
         }
         sem_line_product<P, true>(tab, l0, f0);
         sem_line_product<P, true>(tab, l2, fz);
 #pragma unroll
-        for (int a = 0; a < N; ++a) ss(e, 5)[L::point(s, t, a)] = f0[a];
+        for (int a = 0; a < N; ++a) ss(e, 5)[L::point(zs, zt, a)] = f0[a];
     }
     __syncwarp();
     if (live) {
         Real l1[N], f1[N];
 #pragma unroll
-        for (int m = 0; m < N; ++m) l1[m] = ss(e, 2)[L::point(s, t, m)];
+        for (int m = 0; m < N; ++m) l1[m] = ss(e, 2)[L::point(zs, zt, m)];
         sem_line_product<P, true>(tab, l1, f1);
 #pragma unroll
         for (int a = 0; a < N; ++a) {
-            ss(e, 3)[L::point(s, t, a)] = f1[a];
-            ss(e, 4)[L::point(s, t, a)] = fz[a];
+            ss(e, 3)[L::point(zs, zt, a)] = f1[a];
+            ss(e, 4)[L::point(zs, zt, a)] = fz[a];
         }
     }
     __syncwarp();
@@ -444,10 +522,10 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         for (int comp = 0; comp < 3; ++comp) {
             Real ly[N], fy[N];
 #pragma unroll
-            for (int m = 0; m < N; ++m) ly[m] = ss(e, comp)[L::point(s, m, t)];
+            for (int m = 0; m < N; ++m) ly[m] = ss(e, comp)[L::point(ys, m, yt)];
             sem_line_product<P, true>(tab, ly, fy);
 #pragma unroll
-            for (int a = 0; a < N; ++a) ss(e, scatter_force_slot(comp))[L::point(s, a, t)] += fy[a];
+            for (int a = 0; a < N; ++a) ss(e, scatter_force_slot(comp))[L::point(ys, a, yt)] += fy[a];
         }
     }
     __syncwarp();

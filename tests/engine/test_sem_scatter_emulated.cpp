@@ -13,7 +13,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
+#include <set>
 #include <type_traits>
 
 #include "scene/scene_io.hpp"
@@ -418,6 +420,52 @@ void line_products_equal_the_plain_sums() {
             EXPECT_NEAR(out_t[a], plain_t, 1e-15 * scale) << "a " << a;
         }
     }
+}
+
+// The element kernel's shared layout for p = 4 in FP64: its points distinct words inside a slot, and
+// in each of the three line passes, at every position m along the lines, the lanes of a half-warp on
+// words of distinct bank pairs (8-byte words, 16 bank pairs a half-warp: one wavefront each), the
+// lanes' lines a permutation of the element's 25. With rows of 5 and planes of 25 words and the
+// plain lane order, the y pass puts three lanes of the first half-warp on one bank pair.
+template <int Axis>
+void expect_line_pass_without_bank_conflicts() {
+    using L = sem_cuda::ScatterPoints<4, double>;
+    constexpr int N = 5, NN = N * N;
+    std::set<int> lines;
+    for (int lane = 0; lane < NN; ++lane) lines.insert(sem_cuda::scatter_lane_line<4, double, Axis>(lane));
+    EXPECT_EQ(lines.size(), std::size_t(NN));
+    EXPECT_EQ(*lines.begin(), 0);
+    EXPECT_EQ(*lines.rbegin(), NN - 1);
+    for (int m = 0; m < N; ++m)
+        for (int half = 0; half < 2; ++half) {
+            std::map<int, std::set<int>> words_of_bank;
+            for (int lane = 16 * half; lane < std::min(NN, 16 * half + 16); ++lane) {
+                const int line = sem_cuda::scatter_lane_line<4, double, Axis>(lane), s = line % N, t = line / N;
+                const int word = Axis == 0 ? L::point(m, s, t) : (Axis == 1 ? L::point(s, m, t) : L::point(s, t, m));
+                words_of_bank[word % 16].insert(word);
+            }
+            std::size_t most = 0;
+            for (const auto& [bank, words] : words_of_bank) most = std::max(most, words.size());
+            EXPECT_EQ(most, 1u) << "pass " << Axis << ", m " << m << ", half-warp " << half;
+        }
+}
+
+TEST(SemScatterLayout, P4Fp64LinePassesTakeOneWavefrontPerHalfWarp) {
+    using L = sem_cuda::ScatterPoints<4, double>;
+    std::set<int> words;
+    for (int z = 0; z < 5; ++z)
+        for (int y = 0; y < 5; ++y)
+            for (int x = 0; x < 5; ++x) {
+                const int w = L::point(x, y, z);
+                EXPECT_GE(w, 0);
+                EXPECT_LT(w, L::slot);
+                words.insert(w);
+            }
+    EXPECT_EQ(words.size(), 125u);
+    EXPECT_GE(L::element, 6 * L::slot);
+    expect_line_pass_without_bank_conflicts<0>();
+    expect_line_pass_without_bank_conflicts<1>();
+    expect_line_pass_without_bank_conflicts<2>();
 }
 
 TEST(SemScatterEmulated, LineProductsEqualThePlainSums) {
