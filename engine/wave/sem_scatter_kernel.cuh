@@ -17,6 +17,7 @@
 // central_difference.hpp's, as the CPU stepper's.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -48,6 +49,28 @@ template <int P>
 constexpr int kScatterElementsPerBlock = kScatterElementsPerWarp<P>* kScatterWarpsPerBlock;
 constexpr int kScatterElementThreads = 32 * kScatterWarpsPerBlock;
 constexpr int kScatterNodeThreads = 256;
+
+// The solid elements of the list that block b of a launch of `blocks` takes: [first(b), first(b + 1)),
+// first(b) = b count / blocks (so a block takes count / blocks elements, rounded down or up, at
+// most kScatterElementsPerBlock).
+VOXWAVE_HD_INLINE unsigned scatter_block_first(unsigned b, unsigned count, unsigned blocks) {
+    return unsigned((unsigned long long)b * count / blocks);
+}
+
+// The element kernel's grid for `count` solid elements on `sms` SMs that hold `per_sm` blocks each:
+// full blocks (count / kScatterElementsPerBlock, rounded up) where they take more than one wave;
+// where they take one (k sms full blocks or fewer, k <= per_sm, k least), k sms blocks, the elements
+// spread over them (scatter_block_first), so that each SM holds k blocks of about the same work
+// instead of some k full blocks and others k - 1. Why: one wave lasts as long as its busiest SM
+// takes; the Stokes run at 16 mm (3,375 elements of p = 4, 844 full blocks, 924 places on 132 SMs
+// of 7) leaves about 52 SMs 28 elements and 80 SMs 24, where spread each holds 25 or 26.
+template <int P>
+inline unsigned scatter_element_blocks(unsigned count, int per_sm, int sms) {
+    constexpr long long E = kScatterElementsPerBlock<P>;
+    const long long full = (count + E - 1) / E, n = std::max(sms, 1);
+    if (full > (long long)std::max(per_sm, 1) * n) return unsigned(full);
+    return unsigned(std::min<long long>(n * ((full + n - 1) / n), count));
+}
 
 // Blocks of the element kernel an SM should hold (its __launch_bounds__, which caps the registers
 // at 65,536 / (blocks x 128 threads) = 73; ptxas (CUDA 13, sm_90) takes 70-72 without spilling at
@@ -312,25 +335,27 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     const int line_x = scatter_lane_line<P, Real, 0>(r), line_y = scatter_lane_line<P, Real, 1>(r),
               line_z = scatter_lane_line<P, Real, 2>(r);
     const int s = line_x % N, t = line_x / N, ys = line_y % N, yt = line_y / N, zs = line_z % N, zt = line_z / N;
-    const std::size_t q = std::size_t(blockIdx.x) * E + std::size_t(e), nn = g.nn;
-    const bool live = lane_live && q < count;
+    const unsigned first = scatter_block_first(blockIdx.x, count, gridDim.x),
+                   last = scatter_block_first(blockIdx.x + 1, count, gridDim.x);
+    const std::size_t q = std::size_t(first) + std::size_t(e), nn = g.nn;
+    const bool live = lane_live && q < last;
     const std::size_t nx = std::size_t(g.nx), nxy = nx * std::size_t(g.ny);
     unsigned char id = kVoidId;
     if (lane_live && r == 0) {
         unsigned long long origin = 0;
         bool merged = false;
-        if (q < count) {
+        if (q < last) {
             const unsigned el = elements[q], exy = unsigned(g.ex) * unsigned(g.ey);
             const unsigned i = el % unsigned(g.ex), j = (el % exy) / unsigned(g.ex), k = el / exy;
             origin = (unsigned long long)P * i + nx * (std::size_t(P) * j + std::size_t(g.ny) * std::size_t(P) * k);
             merged = e > 0 && i > 0 && elements[q - 1] == el - 1;
         }
         sorigin[e] = origin;
-        slive[e] = q < count;
+        slive[e] = q < last;
         smerged[e] = merged;
         if constexpr (Fused) {
-            sowned[e][0] = q < count ? fused.owned[2 * q] : 0ull;
-            sowned[e][1] = q < count ? fused.owned[2 * q + 1] : 0ull;
+            sowned[e][0] = q < last ? fused.owned[2 * q] : 0ull;
+            sowned[e][1] = q < last ? fused.owned[2 * q + 1] : 0ull;
         }
     }
     if (live) id = ids[elements[q]];

@@ -215,13 +215,21 @@ struct Engine final : EngineBase {
     // dependent, FP32 (fewer registers, c of 8 or more: 924 or more > 844) 15.6 -> 16.6 us.
     template <int P, bool Damped>
     bool fused_programmatic(unsigned blocks) const {
+        return cuda::device_runs_programmatic_launch() &&
+               (long long)blocks > (long long)(scatter_blocks_per_sm<P, Damped>() - 1) * sms_;
+    }
+
+    // Blocks of the fused element kernel an SM holds (its plain form takes the same registers and
+    // shared memory).
+    template <int P, bool Damped>
+    static int scatter_blocks_per_sm() {
         static const int per_sm = [] {
             int b = 0;
             VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                 &b, sem_element_scatter<P, Real, Damped, true>, kScatterElementThreads, 0));
             return b;
         }();
-        return cuda::device_runs_programmatic_launch() && (long long)blocks > (long long)(per_sm - 1) * sms_;
+        return per_sm;
     }
 
     // The element kernel; `fused` non-null: its fused form (SemScatterFused), u and up then u^{n-1}
@@ -231,8 +239,8 @@ struct Engine final : EngineBase {
                           const SemScatterFused<Real>* fused) const {
         const unsigned count = unsigned(elements_.size());
         if (count == 0) return;
-        constexpr int E = kScatterElementsPerBlock<P>, threads = kScatterElementThreads;
-        const unsigned blocks = (count + E - 1) / E;
+        constexpr int threads = kScatterElementThreads;
+        const unsigned blocks = scatter_element_blocks<P>(count, scatter_blocks_per_sm<P, Damped>(), sms_);
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
         if (fused)
             cuda::launch_programmatic(sem_element_scatter<P, Real, Damped, true>, dim3(blocks), dim3(threads), 0,

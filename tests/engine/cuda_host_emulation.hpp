@@ -20,7 +20,7 @@ struct EmulatedIndex {
     unsigned x = 0;
 };
 thread_local EmulatedIndex threadIdx, blockIdx;
-EmulatedIndex blockDim;
+EmulatedIndex blockDim, gridDim;
 std::barrier<>* emulated_block_barrier = nullptr;
 std::vector<std::barrier<>*> emulated_warp_barriers;  // warp w of the running block: threads 32 w .. 32 w + 31
 std::mutex emulated_atomic_lock;
@@ -56,6 +56,7 @@ void run_emulated_blocks(int threads, std::size_t blocks, const Block& block) {
     emulated_warp_barriers.clear();
     for (auto& w : warps) emulated_warp_barriers.push_back(w.get());
     blockDim.x = unsigned(threads);
+    gridDim.x = unsigned(blocks);
     std::vector<std::thread> team;
     for (int t = 0; t < threads; ++t)
         team.emplace_back([&, t] {

@@ -95,18 +95,20 @@ struct ScatterArrays {
 
 // The element kernel's launch, emulated: f += K w over the solid elements, w damped or not; with
 // `fused` its fused form (SemScatterFused): u^m formed from u (u^{m-1}), up (u^{m-2}) and
-// fused->f_prev at the load, written with a zero into fused->f_clear at the owned nodes.
+// fused->f_prev at the load, written with a zero into fused->f_clear at the owned nodes. `blocks`:
+// the grid (0: full blocks).
 template <int P, class Real>
 void emulated_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr, const std::vector<Real>& u,
                        const std::vector<Real>& up, bool damped, Real b, std::vector<Real>& f,
                        const sem_cuda::SemScatterFused<Real>* fused = nullptr,
-                       const sem_cuda::SemPointWork& points = sem_cuda::SemPointWork{}) {
+                       const sem_cuda::SemPointWork& points = sem_cuda::SemPointWork{}, unsigned blocks = 0) {
     using namespace sem_cuda;
     constexpr int E = kScatterElementsPerBlock<P>;
     const unsigned count = unsigned(arr.elements.size());
+    if (blocks == 0) blocks = (count + E - 1) / E;
     const Real half_ds = Real(0.5 * prob.grid.spacing);
     const auto launch = [&](auto damped_tag, auto fused_tag) {
-        run_emulated_blocks(kScatterElementThreads, (count + E - 1) / E, [&](std::size_t block) {
+        run_emulated_blocks(kScatterElementThreads, blocks, [&](std::size_t block) {
             blockIdx.x = unsigned(block);
             sem_element_scatter<P, Real, decltype(damped_tag)::value, decltype(fused_tag)::value>(
                 arr.elements.data(), count, prob.grid.ids.data(), arr.lambda.data(), arr.mu.data(), arr.tab, arr.g,
@@ -140,20 +142,26 @@ void emulated_update(const ScatterArrays<Real>& arr, const std::vector<Real>& u,
         }
 }
 
-// The atomic adds one element launch should make, counted from the geometry: a block's elements
-// (E consecutive solid elements of the list) fall into runs of x neighbours of one element row, a
+// The atomic adds one element launch of `blocks` blocks should make, counted from the geometry:
+// block b takes the list's solid elements b n / blocks to (b + 1) n / blocks (rounded down; n of
+// them), full blocks of E where blocks = n / E rounded up; its elements fall into runs of x
+// neighbours of one element row, a
 // run of L elements is a box of (L P + 1) x (P + 1) x (P + 1) nodes, and every node of the box
 // but its strictly inner ones, (L P - 1) x (P - 1) x (P - 1), is shared with elements outside the
 // run: an atomic add of each component there. Also the runs of two or more elements, so that the
 // model is known to have the face sums.
 template <int P>
-std::size_t expected_atomic_adds(const std::vector<unsigned>& elements, int ex, std::size_t& merged_runs) {
-    constexpr int E = sem_cuda::kScatterElementsPerBlock<P>;
+std::size_t expected_atomic_adds(const std::vector<unsigned>& elements, int ex, std::size_t& merged_runs,
+                                 std::size_t blocks = 0) {
+    constexpr std::size_t E = sem_cuda::kScatterElementsPerBlock<P>;
+    const std::size_t n = elements.size();
+    if (blocks == 0) blocks = (n + E - 1) / E;
     std::size_t adds = 0;
     merged_runs = 0;
-    for (std::size_t b = 0; b < elements.size(); b += E) {
-        const std::size_t end = std::min(elements.size(), b + E);
-        for (std::size_t a = b; a < end;) {
+    for (std::size_t block = 0; block < blocks; ++block) {
+        const std::size_t begin = block * n / blocks, end = (block + 1) * n / blocks;
+        EXPECT_LE(end - begin, E);
+        for (std::size_t a = begin; a < end;) {
             std::size_t z = a + 1;
             while (z < end && elements[z] == elements[z - 1] + 1 && elements[z] % unsigned(ex) != 0) ++z;
             const std::size_t L = z - a, box = (L * P + 1) * (P + 1) * (P + 1), inner = (L * P - 1) * (P - 1) * (P - 1);
@@ -204,6 +212,16 @@ void scatter_equals_cpu_stepper(bool damped, double tol) {
     const std::vector<double> ku = cpu.stiffness_times(ud);
     const double ks = max_abs(ku);
     ASSERT_GT(ks, 0);
+    for (std::size_t i = 0; i < ku.size(); ++i) ASSERT_NEAR(double(f[i]), ku[i], tol * ks) << i;
+    // The same with the elements spread over more blocks than full ones (a one-wave launch,
+    // scatter_element_blocks): blocks of E - 1 and E elements at other places in the list.
+    constexpr unsigned E = sem_cuda::kScatterElementsPerBlock<P>;
+    const unsigned count = unsigned(arr.elements.size()), spread = (count + E - 2) / (E - 1);
+    ASSERT_GT(spread, (count + E - 1) / E);
+    std::fill(f.begin(), f.end(), Real(0));
+    emulated_atomic_adds = 0;
+    emulated_elements<P, Real>(prob, arr, u, up, false, Real(0), f, nullptr, sem_cuda::SemPointWork{}, spread);
+    EXPECT_EQ(emulated_atomic_adds, expected_atomic_adds<P>(arr.elements, prob.grid.n[0], merged_runs, spread));
     for (std::size_t i = 0; i < ku.size(); ++i) ASSERT_NEAR(double(f[i]), ku[i], tol * ks) << i;
     std::fill(f.begin(), f.end(), Real(0));
 
@@ -466,6 +484,33 @@ TEST(SemScatterLayout, P4Fp64LinePassesTakeOneWavefrontPerHalfWarp) {
     expect_line_pass_without_bank_conflicts<0>();
     expect_line_pass_without_bank_conflicts<1>();
     expect_line_pass_without_bank_conflicts<2>();
+}
+
+// The element kernel's grid: full blocks where they take more than a wave; one wave spread over k
+// blocks an SM (k the least that holds the full blocks), so that with blocks dealt to the SMs in
+// turn (block b to SM b mod sms) the busiest SM holds fewer elements. The Stokes run at 16 mm on
+// 132 SMs of 7 blocks: 3,375 elements of p = 4 in 844 full blocks leave the busiest SM 7 of them
+// (28 elements); spread over 924, 26.
+TEST(SemScatterGrid, OneWaveSpreadsTheElementsOverEverySm) {
+    using sem_cuda::scatter_element_blocks;
+    EXPECT_EQ(scatter_element_blocks<4>(3375, 7, 132), 924u);
+    EXPECT_EQ(scatter_element_blocks<4>(27000, 7, 132), 6750u);  // 7.3 waves: full blocks
+    EXPECT_EQ(scatter_element_blocks<4>(3696, 7, 132), 924u);    // one full wave
+    EXPECT_EQ(scatter_element_blocks<4>(2000, 7, 132), 528u);    // 500 full blocks: 4 an SM
+    EXPECT_EQ(scatter_element_blocks<4>(100, 7, 132), 100u);     // one element a block
+    EXPECT_EQ(scatter_element_blocks<2>(3375, 5, 132), 396u);    // 282 full blocks of 12: 3 an SM
+    const auto busiest = [](unsigned count, unsigned blocks, unsigned sms) {
+        std::vector<unsigned> held(sms, 0);
+        for (unsigned b = 0; b < blocks; ++b)
+            held[b % sms] +=
+                sem_cuda::scatter_block_first(b + 1, count, blocks) - sem_cuda::scatter_block_first(b, count, blocks);
+        unsigned total = 0;
+        for (unsigned h : held) total += h;
+        EXPECT_EQ(total, count);
+        return *std::max_element(held.begin(), held.end());
+    };
+    EXPECT_EQ(busiest(3375, 844, 132), 28u);
+    EXPECT_EQ(busiest(3375, 924, 132), 26u);
 }
 
 TEST(SemScatterEmulated, LineProductsEqualThePlainSums) {
