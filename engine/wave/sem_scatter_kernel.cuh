@@ -57,19 +57,20 @@ VOXWAVE_HD_INLINE unsigned scatter_block_first(unsigned b, unsigned count, unsig
     return unsigned((unsigned long long)b * count / blocks);
 }
 
-// The element kernel's grid for `count` solid elements on `sms` SMs that hold `per_sm` blocks each:
-// full blocks (count / kScatterElementsPerBlock, rounded up) where they take more than one wave;
-// where they take one (k sms full blocks or fewer, k <= per_sm, k least), k sms blocks, the elements
-// spread over them (scatter_block_first), so that each SM holds k blocks of about the same work
-// instead of some k full blocks and others k - 1. Why: one wave lasts as long as its busiest SM
-// takes; the Stokes run at 16 mm (3,375 elements of p = 4, 844 full blocks, 924 places on 132 SMs
-// of 7) leaves about 52 SMs 28 elements and 80 SMs 24, where spread each holds 25 or 26.
+// The element blocks of the element kernel's grid for `count` solid elements on `sms` SMs that hold
+// `per_sm` blocks each, beside `extra` blocks of other work (the receivers' block): full blocks
+// (count / kScatterElementsPerBlock, rounded up) where they take more than one wave; where they
+// take one (k sms blocks or fewer with the extra ones, k <= per_sm, k least), k sms - extra, the
+// elements spread over them (scatter_block_first), so that each SM holds k blocks of about the same
+// work instead of some k full blocks and others k - 1. Why: one wave lasts as long as its busiest
+// SM takes; the Stokes run at 16 mm (3,375 elements of p = 4, 844 full blocks, 924 places on 132
+// SMs of 7) leaves about 52 SMs 28 elements and 80 SMs 24, where spread each holds 26 or fewer.
 template <int P>
-inline unsigned scatter_element_blocks(unsigned count, int per_sm, int sms) {
+inline unsigned scatter_element_blocks(unsigned count, int per_sm, int sms, int extra = 0) {
     constexpr long long E = kScatterElementsPerBlock<P>;
     const long long full = (count + E - 1) / E, n = std::max(sms, 1);
-    if (full > (long long)std::max(per_sm, 1) * n) return unsigned(full);
-    return unsigned(std::min<long long>(n * ((full + n - 1) / n), count));
+    if (full + extra > (long long)std::max(per_sm, 1) * n) return unsigned(full);
+    return unsigned(std::min<long long>(n * ((full + extra + n - 1) / n) - extra, count));
 }
 
 // Blocks of the element kernel an SM should hold (its __launch_bounds__, which caps the registers
@@ -144,6 +145,40 @@ VOXWAVE_HD_INLINE void sem_update_factors(const UpdateFactors<Real>& upd, std::s
     const bool sponge = upd.inv_one_plus_h != nullptr;
     ih = sponge ? upd.inv_one_plus_h[node] : upd.uniform_ih;
     mh = sponge ? upd.one_minus_h[node] : upd.uniform_mh;
+}
+
+// The receivers' samples of the element kernel (its grid's last block, which has no elements): u^n
+// at each receiver, u itself or, in the fused form, u^n formed from u, u- and the force as the
+// walk forms it. A block of its own, so that no element block waits for these loads: on a model of
+// one wave of blocks each block's length is the step's.
+template <class Real, bool Fused>
+VOXWAVE_HD_INLINE void sem_scatter_sample_receivers(const SemPointWork& points, const SemScatterFused<Real>& fused,
+                                                    std::size_t nn, const Real* __restrict u,
+                                                    const Real* __restrict u_prev) {
+    // A thread's first receiver node and its update factors are constants: read before the wait.
+    const int i0 = int(threadIdx.x);
+    std::size_t node0 = 0;
+    Real am0{}, mh0{}, ih0{};
+    if (i0 < points.receiver_count) {
+        node0 = points.receivers[i0];
+        if constexpr (Fused) sem_update_factors(fused.upd, node0, am0, mh0, ih0);
+    }
+    release_next_and_await_previous_grid();
+    for (int i = i0; i < points.receiver_count; i += int(blockDim.x)) {
+        if constexpr (Fused) {
+            const bool first = i == i0;
+            const std::size_t node = first ? node0 : std::size_t(points.receivers[i]);
+            Real am = am0, mh = mh0, ih = ih0;
+            if (!first) sem_update_factors(fused.upd, node, am, mh, ih);
+            for (int c = 0; c < 3; ++c) {
+                const std::size_t x = std::size_t(c) * nn + node;
+                points.samples[i * 3 + c] =
+                    double(sem_updated_node(points, node, c, am, mh, ih, u[x], u_prev[x], fused.f_prev[x]));
+            }
+        } else {
+            sem_sample_receiver(points, i, nn, u);
+        }
+    }
 }
 
 // Where the element kernel keeps an element's points in shared memory: point (x, y, z) of slot k of
@@ -306,8 +341,9 @@ VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 
 // row of 5), 56 to 39 at p = 3 (308 of 8), 26 to 17 at p = 2 (234 of 14).
 //
 // Fused (SemScatterFused above): u and u_prev are u^{n-1} and u^{n-2}, and the kernel's u^n is
-// formed at the load. `points`: block 0 samples u^n at the receivers (u itself, or the formed
-// u^n), and the fused form adds points.sources (those of step n - 1) into u^n.
+// formed at the load. `points`: where it has receivers, the grid's last block samples u^n there
+// (sem_scatter_sample_receivers; the other gridDim.x - 1 blocks take the elements), and the fused
+// form adds points.sources (those of step n - 1) into u^n.
 template <int P, class Real, bool Damped, bool Fused = false>
 __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksPerSm)
     sem_element_scatter(const unsigned* __restrict elements, unsigned count, const unsigned char* __restrict ids,
@@ -318,6 +354,10 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>, EW = kScatterElementsPerWarp<P>;
     constexpr int T = kScatterElementThreads, kWalk = (E * N3 + T - 1) / T;
     using L = ScatterPoints<P, Real>;
+    if (points.receiver_count > 0 && blockIdx.x == gridDim.x - 1) {
+        sem_scatter_sample_receivers<Real, Fused>(points, fused, g.nn, u, u_prev);
+        return;
+    }
     // Six slots an element's point (the slot plan above the kernel).
     __shared__ Real ss_points[E * L::element];
     const auto ss = [&](int el, int k) -> Real* { return ss_points + el * L::element + k * L::slot; };
@@ -335,8 +375,9 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     const int line_x = scatter_lane_line<P, Real, 0>(r), line_y = scatter_lane_line<P, Real, 1>(r),
               line_z = scatter_lane_line<P, Real, 2>(r);
     const int s = line_x % N, t = line_x / N, ys = line_y % N, yt = line_y / N, zs = line_z % N, zt = line_z / N;
-    const unsigned first = scatter_block_first(blockIdx.x, count, gridDim.x),
-                   last = scatter_block_first(blockIdx.x + 1, count, gridDim.x);
+    const unsigned element_blocks = gridDim.x - (points.receiver_count > 0 ? 1u : 0u);
+    const unsigned first = scatter_block_first(blockIdx.x, count, element_blocks),
+                   last = scatter_block_first(blockIdx.x + 1, count, element_blocks);
     const std::size_t q = std::size_t(first) + std::size_t(e), nn = g.nn;
     const bool live = lane_live && q < last;
     const std::size_t nx = std::size_t(g.nx), nxy = nx * std::size_t(g.ny);
@@ -359,39 +400,11 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         }
     }
     if (live) id = ids[elements[q]];
-    // Block 0 samples the receivers; in the fused form (the launches of the time loop) a thread's
-    // first receiver node and its update factors are constants too (block 0 is one of the step's
-    // last blocks to finish when its receivers' loads come one after another: on a model of one
-    // wave of blocks that is the step's length).
-    [[maybe_unused]] std::size_t receiver_node = 0;
-    [[maybe_unused]] Real ram{}, rmh{}, rih{};
-    if constexpr (Fused) {
-        if (blockIdx.x == 0 && int(threadIdx.x) < points.receiver_count) {
-            receiver_node = points.receivers[threadIdx.x];
-            sem_update_factors(fused.upd, receiver_node, ram, rmh, rih);
-        }
-    }
     // The block's element tables above are constants; u, u- and the forces are read only after the
     // previous step's kernel has completed (a programmatic dependent launch, sem_stepper_cuda.cu:
     // on an H100 the Stokes run at 16 mm is one wave of blocks a step, whose start-up and element
     // tables then overlap the previous step's last blocks).
     release_next_and_await_previous_grid();
-    if (blockIdx.x == 0)
-        for (int i = int(threadIdx.x); i < points.receiver_count; i += int(blockDim.x)) {
-            if constexpr (Fused) {
-                const bool first = i == int(threadIdx.x);
-                const std::size_t node = first ? receiver_node : std::size_t(points.receivers[i]);
-                Real am = ram, mh = rmh, ih = rih;
-                if (!first) sem_update_factors(fused.upd, node, am, mh, ih);
-                for (int c = 0; c < 3; ++c) {
-                    const std::size_t x = std::size_t(c) * g.nn + node;
-                    points.samples[i * 3 + c] =
-                        double(sem_updated_node(points, node, c, am, mh, ih, u[x], u_prev[x], fused.f_prev[x]));
-                }
-            } else {
-                sem_sample_receiver(points, i, g.nn, u);
-            }
-        }
     __syncthreads();
     // w of the block's elements into slots 0-2, x-fastest over the block's rows of points (row y, z
     // of every element one after the other), so that a warp reads runs of P + 1 consecutive nodes, a

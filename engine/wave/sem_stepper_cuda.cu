@@ -240,7 +240,10 @@ struct Engine final : EngineBase {
         const unsigned count = unsigned(elements_.size());
         if (count == 0) return;
         constexpr int threads = kScatterElementThreads;
-        const unsigned blocks = scatter_element_blocks<P>(count, scatter_blocks_per_sm<P, Damped>(), sms_);
+        // The receivers' block (the grid's last) beside the elements' blocks.
+        const int sampler = points.receiver_count > 0 ? 1 : 0;
+        const unsigned blocks =
+            scatter_element_blocks<P>(count, scatter_blocks_per_sm<P, Damped>(), sms_, sampler) + unsigned(sampler);
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
         if (fused)
             cuda::launch_programmatic(sem_element_scatter<P, Real, Damped, true>, dim3(blocks), dim3(threads), 0,
