@@ -242,16 +242,18 @@ struct Engine final : EngineBase {
         constexpr int threads = kScatterElementThreads;
         // The receivers' block (the grid's last) beside the elements' blocks.
         const int sampler = points.receiver_count > 0 ? 1 : 0;
-        const unsigned blocks =
-            scatter_element_blocks<P>(count, scatter_blocks_per_sm<P, Damped>(), sms_, sampler) + unsigned(sampler);
+        const unsigned element_blocks =
+                           scatter_element_blocks<P>(count, scatter_blocks_per_sm<P, Damped>(), sms_, sampler),
+                       blocks = element_blocks + unsigned(sampler);
+        const ScatterBlockSplit split = scatter_block_split(count, element_blocks);
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
         if (fused)
             cuda::launch_programmatic(sem_element_scatter<P, Real, Damped, true>, dim3(blocks), dim3(threads), 0,
-                                      nullptr, fused_programmatic<P, Damped>(blocks), elements_.get(), count,
+                                      nullptr, fused_programmatic<P, Damped>(blocks), elements_.get(), split,
                                       ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, half_ds, u, up, keep, b, f,
                                       points, *fused);
         else
-            sem_element_scatter<P, Real, Damped, false><<<blocks, threads>>>(elements_.get(), count, ids_.get(),
+            sem_element_scatter<P, Real, Damped, false><<<blocks, threads>>>(elements_.get(), split, ids_.get(),
                                                                              lambda_.get(), mu_.get(), tab_, shape_,
                                                                              half_ds, u, up, keep, b, f, points);
         VOXWAVE_CUDA_CHECK_LAUNCH("sem_element_scatter");

@@ -112,9 +112,9 @@ void emulated_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr, 
         run_emulated_blocks(kScatterElementThreads, grid, [&](std::size_t block) {
             blockIdx.x = unsigned(block);
             sem_element_scatter<P, Real, decltype(damped_tag)::value, decltype(fused_tag)::value>(
-                arr.elements.data(), count, prob.grid.ids.data(), arr.lambda.data(), arr.mu.data(), arr.tab, arr.g,
-                half_ds, u.data(), up.data(), Real(1) + b, b, f.data(), points,
-                fused ? *fused : SemScatterFused<Real>{});
+                arr.elements.data(), sem_cuda::scatter_block_split(count, blocks), prob.grid.ids.data(),
+                arr.lambda.data(), arr.mu.data(), arr.tab, arr.g, half_ds, u.data(), up.data(), Real(1) + b, b,
+                f.data(), points, fused ? *fused : SemScatterFused<Real>{});
         });
     };
     if (damped && fused)
@@ -144,8 +144,8 @@ void emulated_update(const ScatterArrays<Real>& arr, const std::vector<Real>& u,
 }
 
 // The atomic adds one element launch of `blocks` blocks should make, counted from the geometry:
-// block b takes the list's solid elements b n / blocks to (b + 1) n / blocks (rounded down; n of
-// them), full blocks of E where blocks = n / E rounded up; its elements fall into runs of x
+// of the list's n solid elements, the first n mod blocks blocks take n / blocks + 1 (rounded down),
+// the others n / blocks, one block after the other; a block's elements fall into runs of x
 // neighbours of one element row, a
 // run of L elements is a box of (L P + 1) x (P + 1) x (P + 1) nodes, and every node of the box
 // but its strictly inner ones, (L P - 1) x (P - 1) x (P - 1), is shared with elements outside the
@@ -159,8 +159,9 @@ std::size_t expected_atomic_adds(const std::vector<unsigned>& elements, int ex, 
     if (blocks == 0) blocks = (n + E - 1) / E;
     std::size_t adds = 0;
     merged_runs = 0;
+    const std::size_t base = n / blocks, longer = n % blocks;
     for (std::size_t block = 0; block < blocks; ++block) {
-        const std::size_t begin = block * n / blocks, end = (block + 1) * n / blocks;
+        const std::size_t begin = block * base + std::min(block, longer), end = begin + base + (block < longer);
         EXPECT_LE(end - begin, E);
         for (std::size_t a = begin; a < end;) {
             std::size_t z = a + 1;
@@ -520,8 +521,8 @@ TEST(SemScatterGrid, OneWaveSpreadsTheElementsOverEverySm) {
     const auto busiest = [](unsigned count, unsigned blocks, unsigned sms) {
         std::vector<unsigned> held(sms, 0);
         for (unsigned b = 0; b < blocks; ++b)
-            held[b % sms] +=
-                sem_cuda::scatter_block_first(b + 1, count, blocks) - sem_cuda::scatter_block_first(b, count, blocks);
+            held[b % sms] += sem_cuda::scatter_block_first(b + 1, sem_cuda::scatter_block_split(count, blocks)) -
+                             sem_cuda::scatter_block_first(b, sem_cuda::scatter_block_split(count, blocks));
         unsigned total = 0;
         for (unsigned h : held) total += h;
         EXPECT_EQ(total, count);
