@@ -53,7 +53,8 @@ constexpr int kScatterNodeThreads = 256;
 // How a launch's element blocks split the solid elements of the list: block b takes base + 1 of them
 // if b < longer, else base, from scatter_block_first(b) on (blocks = count / E rounded up: base = E
 // and longer = 0 where E divides count). Split on the host so that the kernel's prologue does no
-// division (a 64-bit one, b count / blocks, measured 1-4 % slower at 30^3 and 60^3 elements).
+// division (with b count / blocks in 64 bits there, the kernel measured 1-4 % slower at 30^3 and
+// 60^3 elements on an H200, where that was its only change).
 struct ScatterBlockSplit {
     unsigned base = 0, longer = 0;
 };
@@ -71,7 +72,8 @@ VOXWAVE_HD_INLINE unsigned scatter_block_first(unsigned b, ScatterBlockSplit spl
 // elements spread over them (scatter_block_split), so that each SM holds k blocks of about the same
 // work instead of some k full blocks and others k - 1. Why: one wave lasts as long as its busiest
 // SM takes; the Stokes run at 16 mm (3,375 elements of p = 4, 844 full blocks, 924 places on 132
-// SMs of 7) leaves about 52 SMs 28 elements and 80 SMs 24, where spread each holds 26 or fewer.
+// SMs of 7) leaves about 52 SMs 28 elements and 80 SMs 24, where spread each holds 26 or fewer
+// (measured on an H200, bench-sem p = 4 FP64 at 15^3: 19.8 -> 19.4 us a step).
 template <int P>
 inline unsigned scatter_element_blocks(unsigned count, int per_sm, int sms, int extra = 0) {
     constexpr long long E = kScatterElementsPerBlock<P>;
@@ -157,7 +159,8 @@ VOXWAVE_HD_INLINE void sem_update_factors(const UpdateFactors<Real>& upd, std::s
 // The receivers' samples of the element kernel (its grid's last block, which has no elements): u^n
 // at each receiver, u itself or, in the fused form, u^n formed from u, u- and the force as the
 // walk forms it. A block of its own, so that no element block waits for these loads: on a model of
-// one wave of blocks each block's length is the step's.
+// one wave of blocks each block's length is the step's (block 0 sampled them before its elements:
+// the Stokes loop at 16 mm, 149 steps, measured 3.042 ms that way and 2.987 ms this on an H200).
 template <class Real, bool Fused>
 VOXWAVE_HD_INLINE void sem_scatter_sample_receivers(const SemPointWork& points, const SemScatterFused<Real>& fused,
                                                     std::size_t nn, const Real* __restrict u,
@@ -213,6 +216,9 @@ VOXWAVE_HD_INLINE void sem_scatter_sample_receivers(const SemPointWork& points, 
 // kernel's accesses, 568 wavefronts an element for 643 (12 % fewer), in the same 757 words an
 // element. In FP32 a warp's 25 lanes are one wavefront only where all fall on distinct banks: the
 // kink puts two x lines on one bank (392 wavefronts for 368), so FP32 keeps the plain strides.
+// Measured on an H200 (bench-sem, FP64, us a step, plain strides / this, two runs): 20.7 / 19.9 and
+// 20.8 / 19.8 at 15^3 elements, 134.4 / 132.4 and 134.1 / 132.3 at 30^3, 974.0 / 960.2 and 983.6 /
+// 956.1 at 60^3: less than the wavefronts, as the step is not all shared-memory pipe.
 template <int P>
 struct ScatterSharedStrides;
 template <>
