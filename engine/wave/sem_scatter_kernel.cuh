@@ -212,7 +212,7 @@ VOXWAVE_HD_INLINE void sem_scatter_sample_receivers(const SemPointWork& points, 
 // pass on at most two of a bank pair's words (5 and 25 leave the y lines 3 wavefronts for 2), but
 // one word between planes 2 and 3 does (planes at 0, 25, 50, 76, 101): each of the three passes'
 // 25 lines then fall on 16 bank pairs, each at most twice, and the lanes take their x and y lines in
-// an order that gives each half-warp one line a bank pair (ScatterLineOrder). Counted over the
+// an order that gives each half-warp one line a bank pair (scatter_line_of_lane). Counted over the
 // kernel's accesses, 568 wavefronts an element for 643 (12 % fewer), in the same 757 words an
 // element. In FP32 a warp's 25 lanes are one wavefront only where all fall on distinct banks: the
 // kink puts two x lines on one bank (392 wavefronts for 368), so FP32 keeps the plain strides.
@@ -309,9 +309,9 @@ VOXWAVE_HD_INLINE int scatter_lane_line(int r) {
 // The shared-memory slot of component c of the element force (the kernel's step 4).
 VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 ? 5 : (comp == 1 ? 3 : 4); }
 
-// f += K_e w_e over the `count` solid elements of `elements` (x-fastest element indices), w = keep u
-// - b u_prev (Damped) or u. f must hold zero at every node before the launch (the update kernel
-// leaves it so).
+// f += K_e w_e over the solid elements of `elements` (x-fastest element indices; `split` gives each
+// element block its run of them, scatter_block_split), w = keep u - b u_prev (Damped) or u. f must
+// hold zero at every node before the launch (the update kernel leaves it so).
 //
 // Thread (s, t) of element e owns three GLL lines of the element: the x line (m, s, t), the y line
 // (s, m, t) and the z line (s, t, m), m = 0 .. P. Each product with D along a line is then P + 1

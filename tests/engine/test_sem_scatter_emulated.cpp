@@ -146,11 +146,10 @@ void emulated_update(const ScatterArrays<Real>& arr, const std::vector<Real>& u,
 // The atomic adds one element launch of `blocks` blocks should make, counted from the geometry:
 // of the list's n solid elements, the first n mod blocks blocks take n / blocks + 1 (rounded down),
 // the others n / blocks, one block after the other; a block's elements fall into runs of x
-// neighbours of one element row, a
-// run of L elements is a box of (L P + 1) x (P + 1) x (P + 1) nodes, and every node of the box
-// but its strictly inner ones, (L P - 1) x (P - 1) x (P - 1), is shared with elements outside the
-// run: an atomic add of each component there. Also the runs of two or more elements, so that the
-// model is known to have the face sums.
+// neighbours of one element row, a run of L elements is a box of (L P + 1) x (P + 1) x (P + 1)
+// nodes, and every node of the box but its strictly inner ones, (L P - 1) x (P - 1) x (P - 1), is
+// shared with elements outside the run: an atomic add of each component there. Also the runs of
+// two or more elements, so that the model is known to have the face sums.
 template <int P>
 std::size_t expected_atomic_adds(const std::vector<unsigned>& elements, int ex, std::size_t& merged_runs,
                                  std::size_t blocks = 0) {
