@@ -165,13 +165,16 @@ template <class Real, bool Fused>
 VOXWAVE_HD_INLINE void sem_scatter_sample_receivers(const SemPointWork& points, const SemScatterFused<Real>& fused,
                                                     std::size_t nn, const Real* __restrict u,
                                                     const Real* __restrict u_prev) {
-    // A thread's first receiver node and its update factors are constants: read before the wait.
+    // In the fused form a thread's first receiver node and its update factors are constants: read
+    // before the wait.
     const int i0 = int(threadIdx.x);
     std::size_t node0 = 0;
     Real am0{}, mh0{}, ih0{};
-    if (i0 < points.receiver_count) {
-        node0 = points.receivers[i0];
-        if constexpr (Fused) sem_update_factors(fused.upd, node0, am0, mh0, ih0);
+    if constexpr (Fused) {
+        if (i0 < points.receiver_count) {
+            node0 = points.receivers[i0];
+            sem_update_factors(fused.upd, node0, am0, mh0, ih0);
+        }
     }
     release_next_and_await_previous_grid();
     for (int i = i0; i < points.receiver_count; i += int(blockDim.x)) {
@@ -223,21 +226,22 @@ template <int P>
 struct ScatterSharedStrides;
 template <>
 struct ScatterSharedStrides<2> {
-    static constexpr int row = 3, plane = 9, kink = 3, pad = 9;
-    static constexpr bool ordered_lines = false;
+    static constexpr int row = 3, plane = 9, pad = 9;
 };
 template <>
 struct ScatterSharedStrides<3> {
-    static constexpr int row = 5, plane = 20, kink = 4, pad = 2;
-    static constexpr bool ordered_lines = false;
+    static constexpr int row = 5, plane = 20, pad = 2;
 };
 template <>
 struct ScatterSharedStrides<4> {
-    static constexpr int row = 5, plane = 25, kink = 5, pad = 7;
+    static constexpr int row = 5, plane = 25, pad = 7;
+};
+// The plain strides: no kink (kink past the last plane), the lanes in the plain line order.
+template <int P, class Real>
+struct ScatterSharedLayout : ScatterSharedStrides<P> {
+    static constexpr int kink = P + 1;
     static constexpr bool ordered_lines = false;
 };
-template <int P, class Real>
-struct ScatterSharedLayout : ScatterSharedStrides<P> {};
 template <>
 struct ScatterSharedLayout<4, double> {
     static constexpr int row = 5, plane = 25, kink = 3, pad = 1;

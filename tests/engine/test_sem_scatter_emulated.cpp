@@ -519,9 +519,9 @@ TEST(SemScatterGrid, OneWaveSpreadsTheElementsOverEverySm) {
     EXPECT_EQ(scatter_element_blocks<2>(3375, 5, 132), 396u);    // 282 full blocks of 12: 3 an SM
     const auto busiest = [](unsigned count, unsigned blocks, unsigned sms) {
         std::vector<unsigned> held(sms, 0);
+        const sem_cuda::ScatterBlockSplit split = sem_cuda::scatter_block_split(count, blocks);
         for (unsigned b = 0; b < blocks; ++b)
-            held[b % sms] += sem_cuda::scatter_block_first(b + 1, sem_cuda::scatter_block_split(count, blocks)) -
-                             sem_cuda::scatter_block_first(b, sem_cuda::scatter_block_split(count, blocks));
+            held[b % sms] += sem_cuda::scatter_block_first(b + 1, split) - sem_cuda::scatter_block_first(b, split);
         unsigned total = 0;
         for (unsigned h : held) total += h;
         EXPECT_EQ(total, count);
