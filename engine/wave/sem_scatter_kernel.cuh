@@ -152,6 +152,25 @@ VOXWAVE_HD_INLINE bool scatter_force_stored(int m, int y, int z, bool merged, bo
     return y > 0 && y < P && z > 0 && z < P && ((m > 0 && m < P) || (m == 0 && merged) || (m == P && next_merged));
 }
 
+// A block element's entry in the element kernel's table, one 64-bit word read once a point of each
+// walk: the node of its GLL point (0, 0, 0) in the low 61 bits, then whether the element is the x
+// neighbour of the block's element after it (next merged), of the one before it (merged), and
+// solid (live). Why one word: the walks read the table at every point, and its separate origins
+// and flags (8-byte and 1-byte words, several a half-warp) took 10-11 % of the kernel's shared
+// wavefronts as bank conflicts (Nsight Compute, H200, p = 4 FP64 at 30^3 elements).
+struct ScatterElementWord {
+    static constexpr unsigned long long kNextMerged = 1ull << 61, kMerged = 1ull << 62, kLive = 1ull << 63,
+                                        kOrigin = kNextMerged - 1;
+    static VOXWAVE_HD_INLINE unsigned long long make(unsigned long long origin, bool live, bool merged,
+                                                     bool next_merged) {
+        return origin | (live ? kLive : 0ull) | (merged ? kMerged : 0ull) | (next_merged ? kNextMerged : 0ull);
+    }
+    static VOXWAVE_HD_INLINE std::size_t origin(unsigned long long w) { return std::size_t(w & kOrigin); }
+    static VOXWAVE_HD_INLINE bool live(unsigned long long w) { return (w & kLive) != 0; }
+    static VOXWAVE_HD_INLINE bool merged(unsigned long long w) { return (w & kMerged) != 0; }
+    static VOXWAVE_HD_INLINE bool next_merged(unsigned long long w) { return (w & kNextMerged) != 0; }
+};
+
 // The scatter's node update of component c at `node` (sem_scatter_update and the fused load): u+
 // by central_difference_node from u, u_prev and the complete force, then the sources at the node.
 template <class Real>
@@ -393,10 +412,9 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     // Six slots an element's point (the slot plan above the kernel).
     __shared__ Real ss_points[E * L::element];
     const auto ss = [&](int el, int k) -> Real* { return ss_points + el * L::element + k * L::slot; };
-    __shared__ Real sweight[N];                     // indexed by the thread's own s and t
-    __shared__ unsigned long long sorigin[E];       // the node of each element's GLL point (0, 0, 0)
-    __shared__ unsigned char slive[E], smerged[E];  // element e solid; e the x neighbour of e - 1
-    __shared__ unsigned long long sowned[E][2];     // Fused: the element's owned points
+    __shared__ Real sweight[N];                  // indexed by the thread's own s and t
+    __shared__ unsigned long long selement[E];   // ScatterElementWord of each element
+    __shared__ unsigned long long sowned[E][2];  // Fused: the element's owned points
     if (threadIdx.x < N) sweight[threadIdx.x] = tab.w[threadIdx.x];
     // Lane l of warp w: element w EW + l / (P + 1)^2, line l mod (P + 1)^2; the lanes past the warp's
     // elements (lane_live false) only meet the barriers.
@@ -414,16 +432,15 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     unsigned char id = kVoidId;
     if (lane_live && r == 0) {
         unsigned long long origin = 0;
-        bool merged = false;
+        bool merged = false, next_merged = false;
         if (q < last) {
             const unsigned el = elements[q], exy = unsigned(g.ex) * unsigned(g.ey);
             const unsigned i = el % unsigned(g.ex), j = (el % exy) / unsigned(g.ex), k = el / exy;
             origin = (unsigned long long)P * i + nx * (std::size_t(P) * j + std::size_t(g.ny) * std::size_t(P) * k);
             merged = e > 0 && i > 0 && elements[q - 1] == el - 1;
+            next_merged = e + 1 < E && q + 1 < last && i + 1 < unsigned(g.ex) && elements[q + 1] == el + 1;
         }
-        sorigin[e] = origin;
-        slive[e] = q < last;
-        smerged[e] = merged;
+        selement[e] = ScatterElementWord::make(origin, q < last, merged, next_merged);
         if constexpr (Fused) {
             sowned[e][0] = q < last ? fused.owned[2 * q] : 0ull;
             sowned[e][1] = q < last ? fused.owned[2 * q + 1] : 0ull;
@@ -443,18 +460,20 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     for (int k = 0; k < kWalk; ++k) {
         const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
         if (x >= E * N3) break;
-        if (!slive[e2]) continue;
+        const unsigned long long word = selement[e2];
+        if (!ScatterElementWord::live(word)) continue;
         // A common face of x neighbours is loaded by both (loading it once, the left element's
         // points writing both slots, measured 1-6 % slower on an H200 at p = 4: the skipped loads
         // leave the walk step's other round trips as long).
-        const std::size_t node = sorigin[e2] + std::size_t(m) + nx * std::size_t(yz % N) + nxy * std::size_t(yz / N);
+        const std::size_t node =
+            ScatterElementWord::origin(word) + std::size_t(m) + nx * std::size_t(yz % N) + nxy * std::size_t(yz / N);
         if constexpr (Fused) {
             const int pt = m + N * yz;
             const bool own = (sowned[e2][pt >> 6] >> (pt & 63)) & 1ull;
             // (A merged element's x = 0 face is its left neighbour's, which comes first in the
             // list and owns it.)
-            const bool clear =
-                own && !scatter_force_stored<P>(m, yz % N, yz / N, false, m == P && e2 + 1 < E && smerged[e2 + 1]);
+            const bool clear = own && !scatter_force_stored<P>(m, yz % N, yz / N, false,
+                                                               m == P && ScatterElementWord::next_merged(word));
             Real am, mh, ih;
             sem_update_factors(fused.upd, node, am, mh, ih);
             // Every load of the point before its stores, through restrict-qualified pointers, so
@@ -608,7 +627,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     }
     __syncthreads();
     // Into f by the load's x-fastest walk over the block's rows. Where element e is the x
-    // neighbour of e - 1 (smerged), their common face is summed here: e's x = 0 point takes e - 1's
+    // neighbour of e - 1 (ScatterElementWord::merged), their common face is summed here: e's x = 0 point takes e - 1's
     // x = P point, which e - 1 then skips, and a point inside that face (no other element has it)
     // is then complete, so a plain store like the elements' inner points; every other point of a
     // face, edge or corner goes to f by an atomic add.
@@ -616,11 +635,13 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     for (int k = 0; k < kWalk; ++k) {
         const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
         if (x >= E * N3) break;
-        if (!slive[e2] || (m == P && e2 + 1 < E && smerged[e2 + 1])) continue;
+        const unsigned long long word = selement[e2];
+        if (!ScatterElementWord::live(word) || (m == P && ScatterElementWord::next_merged(word))) continue;
         const int y = yz % N, z = yz / N;
-        const bool merged = m == 0 && smerged[e2];
+        const bool merged = m == 0 && ScatterElementWord::merged(word);
         const bool inner = scatter_force_stored<P>(m, y, z, merged, false);
-        const std::size_t node = sorigin[e2] + std::size_t(m) + nx * std::size_t(y) + nxy * std::size_t(z);
+        const std::size_t node =
+            ScatterElementWord::origin(word) + std::size_t(m) + nx * std::size_t(y) + nxy * std::size_t(z);
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp) {
             Real force = ss(e2, scatter_force_slot(comp))[L::point(m, y, z)];
