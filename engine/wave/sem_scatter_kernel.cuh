@@ -96,19 +96,17 @@ constexpr int kScatterElementBlocksPerSm = 7;
 // elements load their points instead of in sem_scatter_update. The kernel of step n then takes
 // u^{n-1} and u^{n-2} (its u and u_prev) and the complete force K u^{n-1} (f_prev), forms u^n at
 // each of its points as the update would (central_difference_node, then the sources of step n - 1
-// by sem_add_node_sources), and writes u^n at the nodes the element owns (each node touched by a
-// solid element is owned by one: the first in the list, sem_scatter_owned builds the masks) and a
-// zero into f_clear at those of them that the force walk adds into (scatter_force_stored: the
-// others it overwrites, given the same blocks); the force K u^n goes into the kernel's f as before.
-// Three force buffers rotate (read, add into, clear), so no launch reads one that another clears
-// or adds into. Why:
+// by sem_add_node_sources), and writes u^n and a zero into f_clear at the nodes the element owns
+// (each node touched by a solid element is owned by one: the first in the list, sem_scatter_owned
+// builds the masks); the force K u^n goes into the kernel's f as before. Three force buffers
+// rotate (read, add into, clear), so no launch reads one that another clears or adds into. Why:
 // the update is a pass over every node that reads and writes about 130 bytes a node in FP64, a
 // third of the scatter's step on the small models it runs (10 of 30 us at 15^3 elements, p = 4,
 // H100), while the elements read their nodes anyway.
 template <class Real>
 struct SemScatterFused {
     const Real* f_prev = nullptr;               // K u^{n-1}, complete
-    Real* f_clear = nullptr;                    // zero at the owned nodes taking atomics after the launch
+    Real* f_clear = nullptr;                    // zero at the owned nodes after the launch
     Real* u_out = nullptr;                      // u^n at the owned nodes
     const unsigned long long* owned = nullptr;  // two words a solid element (list order): its owned points
     UpdateFactors<Real> upd{};
@@ -139,25 +137,13 @@ inline std::vector<unsigned long long> sem_scatter_owned(const std::vector<unsig
     return owned;
 }
 
-// Whether the element kernel's force walk stores the complete force at point (m, y, z) of a block's
-// element with a plain store (no other element adds into that node): the element's inner points,
-// and the inside of an x face it shares with its x neighbour in the block, summed in shared memory
-// and stored by the right element (`merged`: the element is the x neighbour of the one before it,
-// `next_merged`: the one after it is its x neighbour). Every other point of a face, edge or
-// corner goes to f by an atomic add. The fused load (SemScatterFused) clears its f_clear only at
-// the owned nodes that take atomics: the next launch overwrites the others, so their zeros are
-// stores spent for nothing (at p = 4, 36 of an element's 64 nodes in a row of x neighbours).
-template <int P>
-VOXWAVE_HD_INLINE bool scatter_force_stored(int m, int y, int z, bool merged, bool next_merged) {
-    return y > 0 && y < P && z > 0 && z < P && ((m > 0 && m < P) || (m == 0 && merged) || (m == P && next_merged));
-}
-
 // A block element's entry in the element kernel's table, one 64-bit word read once a point of each
 // walk: the node of its GLL point (0, 0, 0) in the low 61 bits, then whether the element is the x
 // neighbour of the block's element after it (next merged), of the one before it (merged), and
 // solid (live). Why one word: the walks read the table at every point, and its separate origins
-// and flags (8-byte and 1-byte words, several a half-warp) took 10-11 % of the kernel's shared
-// wavefronts as bank conflicts (Nsight Compute, H200, p = 4 FP64 at 30^3 elements).
+// and flags (8-byte and 1-byte words, several a half-warp) were one of the two sources of the bank
+// conflicts Nsight Compute counted, with the walks' runs across rows (10-11 % of the kernel's
+// shared wavefronts, H200, p = 4 FP64 at 30^3 elements).
 struct ScatterElementWord {
     static constexpr unsigned long long kNextMerged = 1ull << 61, kMerged = 1ull << 62, kLive = 1ull << 63,
                                         kOrigin = kNextMerged - 1;
@@ -470,10 +456,6 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         if constexpr (Fused) {
             const int pt = m + N * yz;
             const bool own = (sowned[e2][pt >> 6] >> (pt & 63)) & 1ull;
-            // (A merged element's x = 0 face is its left neighbour's, which comes first in the
-            // list and owns it.)
-            const bool clear = own && !scatter_force_stored<P>(m, yz % N, yz / N, false,
-                                                               m == P && ScatterElementWord::next_merged(word));
             Real am, mh, ih;
             sem_update_factors(fused.upd, node, am, mh, ih);
             // Every load of the point before its stores, through restrict-qualified pointers, so
@@ -497,8 +479,10 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
             for (int comp = 0; comp < 3; ++comp) {
                 const std::size_t at = std::size_t(comp) * nn + node;
                 const Real v = sem_updated_node(points, node, comp, am, mh, ih, prev[comp], older[comp], force[comp]);
-                if (own) u_out[at] = v;
-                if (clear) f_clear[at] = Real(0);
+                if (own) {
+                    u_out[at] = v;
+                    f_clear[at] = Real(0);
+                }
                 ss(e2, comp)[L::point(m, yz % N, yz / N)] = Damped ? damped_operand(v, prev[comp], keep, b) : v;
             }
         } else {
@@ -639,7 +623,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         if (!ScatterElementWord::live(word) || (m == P && ScatterElementWord::next_merged(word))) continue;
         const int y = yz % N, z = yz / N;
         const bool merged = m == 0 && ScatterElementWord::merged(word);
-        const bool inner = scatter_force_stored<P>(m, y, z, merged, false);
+        const bool inner = y > 0 && y < P && z > 0 && z < P && ((m > 0 && m < P) || merged);
         const std::size_t node =
             ScatterElementWord::origin(word) + std::size_t(m) + nx * std::size_t(y) + nxy * std::size_t(z);
 #pragma unroll

@@ -375,10 +375,8 @@ struct Engine final : EngineBase {
     // `count` steps of the fused scatter from state n0 (u_ = u^{n0}, up_ = u^{n0-1}, the force
     // buffers zero), the receivers sampled before each step into samples[k] (null: none): one
     // plain element launch (K u^{n0}), count - 1 fused ones (each forms u^m, m = n0 + k, adds K u^m
-    // into the next force buffer and clears the third where the next launch adds into it), then
-    // the plain update of the last u+ and clears of the other two buffers (the next chunk's blocks
-    // may differ: without receivers the grid has no receivers' block). The buffer rotation is
-    // step()'s.
+    // into the next force buffer and clears the third), then the plain update of the last u+ and
+    // a clear of the force buffer the last fused launch read. The buffer rotation is step()'s.
     void advance_fused(std::int64_t n0, std::int64_t count, double* samples) {
         const int nr = int(p_.receivers.size());
         const bool damped = beta_over_dt_ != Real(0);
@@ -400,7 +398,6 @@ struct Engine final : EngineBase {
         SemPointWork last;
         if (!batches_.empty()) last.sources = batches_.front();
         scatter_update(u_.get(), up_.get(), f[cur], un_.get(), last);
-        VOXWAVE_CUDA_CHECK(cudaMemsetAsync(f[(cur + 1) % 3], 0, 3 * nn_ * sizeof(Real)));
         VOXWAVE_CUDA_CHECK(cudaMemsetAsync(f[(cur + 2) % 3], 0, 3 * nn_ * sizeof(Real)));
         up_.swap(un_);
         u_.swap(up_);
