@@ -330,45 +330,6 @@ VOXWAVE_HD_INLINE int scatter_lane_line(int r) {
     }
 }
 
-// The order in which the element kernel's two walks take an element's rows of points (row y, z is
-// y + (P + 1) z; walk row i is the block's rows scatter_walk_row(i)): a half-warp's 16 lanes take
-// 16 consecutive points of the walk, and where they cross from one row to the next, rows 5 words
-// apart put two of their words on one bank pair. In the plain order 3 of every 5 half-warps cross
-// so, and at p = 4 in FP64 the walks' shared stores and loads took 100 wavefronts a block and slot
-// where 64 is the least (32 half-warp accesses a walk). The order below puts rows whose words
-// continue the bank pairs of the row before where a half-warp crosses: 68 wavefronts, found by a
-// local search (pairwise swaps from random orders) over the kernel's walk, counted as
-// SemScatterLayout.P4Fp64WalksCrossRowsWithFewConflicts counts it. Every other order and precision
-// keeps the plain order (FP32's 32 banks a warp and the plain strides were not searched).
-template <int P, class Real>
-constexpr int scatter_walk_row(int i) {
-    if constexpr (P == 4 && sizeof(Real) == 8) {
-        constexpr int rows[25] = {18, 3,  7,  11, 4, 8, 12, 0,  9,  13, 20, 5, 6,
-                                  10, 14, 21, 17, 2, 1, 24, 16, 15, 19, 23, 22};
-        return rows[i];
-    } else {
-        return i;
-    }
-}
-
-// scatter_walk_row at run time, from compile-time words (no table in memory).
-template <int P, class Real>
-VOXWAVE_HD_INLINE int scatter_walk_row_at(int i) {
-    if constexpr (P == 4 && sizeof(Real) == 8) {
-        constexpr auto word = [](int w) {
-            unsigned long long bytes = 0;
-            for (int k = 0; k < 8 && 8 * w + k < 25; ++k)
-                bytes |= (unsigned long long)scatter_walk_row<P, Real>(8 * w + k) << (8 * k);
-            return bytes;
-        };
-        constexpr unsigned long long w0 = word(0), w1 = word(1), w2 = word(2), w3 = word(3);
-        const unsigned long long w = i < 8 ? w0 : (i < 16 ? w1 : (i < 24 ? w2 : w3));
-        return int((w >> (8 * (i & 7))) & 0xffull);
-    } else {
-        return i;
-    }
-}
-
 // The shared-memory slot of component c of the element force (the kernel's step 4).
 VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 ? 5 : (comp == 1 ? 3 : 4); }
 
@@ -483,9 +444,8 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     // run of the block's x neighbours contiguous, instead of one node of (P + 1)^2 lines.
 #pragma unroll
     for (int k = 0; k < kWalk; ++k) {
-        const int x = int(threadIdx.x) + k * T, xi = x % (E * N), e2 = xi / N, m = xi - e2 * N;
+        const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
         if (x >= E * N3) break;
-        const int yz = scatter_walk_row_at<P, Real>(x / (E * N));
         const unsigned long long word = selement[e2];
         if (!ScatterElementWord::live(word)) continue;
         // A common face of x neighbours is loaded by both (loading it once, the left element's
@@ -657,9 +617,8 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     // face, edge or corner goes to f by an atomic add.
 #pragma unroll
     for (int k = 0; k < kWalk; ++k) {
-        const int x = int(threadIdx.x) + k * T, xi = x % (E * N), e2 = xi / N, m = xi - e2 * N;
+        const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
         if (x >= E * N3) break;
-        const int yz = scatter_walk_row_at<P, Real>(x / (E * N));
         const unsigned long long word = selement[e2];
         if (!ScatterElementWord::live(word) || (m == P && ScatterElementWord::next_merged(word))) continue;
         const int y = yz % N, z = yz / N;

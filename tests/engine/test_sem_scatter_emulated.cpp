@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <map>
 #include <random>
@@ -503,52 +502,6 @@ TEST(SemScatterLayout, P4Fp64LinePassesTakeOneWavefrontPerHalfWarp) {
     expect_line_pass_without_bank_conflicts<0>();
     expect_line_pass_without_bank_conflicts<1>();
     expect_line_pass_without_bank_conflicts<2>();
-}
-
-// Shared-memory wavefronts of the element kernel's two walks over one slot of a block of 4
-// elements of p = 4 in FP64 (a row of x neighbours, so that the force walk skips each left
-// element's x = P points), counted here from the kernel's thread-to-point rule: walk point x of
-// thread t at step k is t + 128 k, row scatter_walk_row(x / 20), column x mod 20 (element x mod 20
-// / 5); a half-warp's 16 lanes take as many wavefronts as the most distinct words on one bank pair
-// (8-byte words, word mod 16).
-int p4_fp64_walk_wavefronts(const std::array<int, 25>& rows) {
-    using L = sem_cuda::ScatterPoints<4, double>;
-    int total = 0;
-    for (int k = 0; k < 4; ++k)
-        for (int h = 0; h < 8; ++h)
-            for (int walk = 0; walk < 2; ++walk) {
-                std::map<int, std::set<int>> pairs;
-                for (int t = 16 * h; t < 16 * h + 16; ++t) {
-                    const int x = t + 128 * k;
-                    if (x >= 500) continue;
-                    const int row = rows[std::size_t(x / 20)], col = x % 20, e = col / 5, m = col % 5;
-                    if (walk == 1 && m == 4 && e < 3) continue;  // summed into the right neighbour's point
-                    const int word = e * L::element + L::point(m, row % 5, row / 5);
-                    pairs[word % 16].insert(word);
-                }
-                std::size_t most = 0;
-                for (const auto& [pair, ws] : pairs) most = std::max(most, ws.size());
-                total += int(most);
-            }
-    return total;
-}
-
-TEST(SemScatterLayout, P4Fp64WalksCrossRowsWithFewConflicts) {
-    std::array<int, 25> plain{}, ordered{};
-    std::set<int> seen;
-    for (int i = 0; i < 25; ++i) {
-        plain[std::size_t(i)] = i;
-        ordered[std::size_t(i)] = sem_cuda::scatter_walk_row<4, double>(i);
-        EXPECT_EQ((sem_cuda::scatter_walk_row_at<4, double>(i)), ordered[std::size_t(i)]) << i;
-        EXPECT_EQ((sem_cuda::scatter_walk_row_at<4, float>(i)), i);
-        seen.insert(ordered[std::size_t(i)]);
-    }
-    EXPECT_EQ(seen.size(), 25u);  // every row once
-    EXPECT_EQ(*seen.begin(), 0);
-    EXPECT_EQ(*seen.rbegin(), 24);
-    // 2 walks x 32 half-warp accesses at least; the plain order 100.
-    EXPECT_EQ(p4_fp64_walk_wavefronts(plain), 100);
-    EXPECT_LE(p4_fp64_walk_wavefronts(ordered), 68);
 }
 
 // The element kernel's grid: full blocks where they take more than a wave; one wave spread over k
