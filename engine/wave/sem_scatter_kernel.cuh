@@ -99,7 +99,10 @@ constexpr int kScatterElementBlocksPerSm = 7;
 // by sem_add_node_sources), and writes u^n and a zero into f_clear at the nodes the element owns
 // (each node touched by a solid element is owned by one: the first in the list, sem_scatter_owned
 // builds the masks); the force K u^n goes into the kernel's f as before. Three force buffers
-// rotate (read, add into, clear), so no launch reads one that another clears or adds into. Why:
+// rotate (read, add into, clear), so no launch reads one that another clears or adds into. (The
+// zeros at nodes the next launch overwrites, those inside an element or a summed face, are not
+// wasted: without them each row of owned nodes leaves partial 32-byte sectors, and the step
+// measured 3.5 % longer at 30^3 and 60^3 elements, p = 4 FP64, H200.) Why:
 // the update is a pass over every node that reads and writes about 130 bytes a node in FP64, a
 // third of the scatter's step on the small models it runs (10 of 30 us at 15^3 elements, p = 4,
 // H100), while the elements read their nodes anyway.
@@ -143,7 +146,9 @@ inline std::vector<unsigned long long> sem_scatter_owned(const std::vector<unsig
 // solid (live). Why one word: the walks read the table at every point, and its separate origins
 // and flags (8-byte and 1-byte words, several a half-warp) were one of the two sources of the bank
 // conflicts Nsight Compute counted, with the walks' runs across rows (10-11 % of the kernel's
-// shared wavefronts, H200, p = 4 FP64 at 30^3 elements).
+// shared wavefronts, H200, p = 4 FP64 at 30^3 elements). Measured on an H200 (bench-sem, p = 4,
+// FP64, us a step, separate tables / one word, two runs): 19.7 / 19.3 and 19.6 / 19.3 at 15^3
+// elements, 131.7 / 128.5 and 132.1 / 128.6 at 30^3, 952.0 / 952.8 and 958.4 / 953.1 at 60^3.
 struct ScatterElementWord {
     static constexpr unsigned long long kNextMerged = 1ull << 61, kMerged = 1ull << 62, kLive = 1ull << 63,
                                         kOrigin = kNextMerged - 1;
@@ -441,7 +446,11 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     __syncthreads();
     // w of the block's elements into slots 0-2, x-fastest over the block's rows of points (row y, z
     // of every element one after the other), so that a warp reads runs of P + 1 consecutive nodes, a
-    // run of the block's x neighbours contiguous, instead of one node of (P + 1)^2 lines.
+    // run of the block's x neighbours contiguous, instead of one node of (P + 1)^2 lines. The rows in
+    // their plain order: where a half-warp crosses a row its words may share a bank pair (100
+    // shared wavefronts a block and slot at p = 4 in FP64, 64 the least), and an order of the rows
+    // found to take 68 measured 2-2.5 % slower at 30^3 and 60^3 elements (H200), its warps' rows
+    // no longer next to each other in memory.
 #pragma unroll
     for (int k = 0; k < kWalk; ++k) {
         const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;
@@ -461,9 +470,11 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
             // Every load of the point before its stores, through restrict-qualified pointers, so
             // that the next walk step's loads may pass this step's stores (one round trip a walk
             // step instead of one a component: on an H100, p = 4 FP64, 186.6 -> 173.1 us a step
-            // at 30^3 elements, 67.4 -> 61.7 at 20^3). Copying u and u- into shared memory
-            // asynchronously (cp.async) instead was measured slower at nearly every size and order
-            // (on an H200, p = 4 FP64: 24.6 against 22.3 us at 15^3, 1325 against 1140 at 60^3).
+            // at 30^3 elements, 67.4 -> 61.7 at 20^3). ptxas still issues each step's loads after
+            // the step before has stored: loading two steps before their stores spilled under the
+            // 72-register cap and measured 15-17 % slower (H200, p = 4 FP64, 15^3 to 60^3). Copying u and u- into
+            // shared memory asynchronously (cp.async) instead was measured slower at nearly every size and order (on an
+            // H200, p = 4 FP64: 24.6 against 22.3 us at 15^3, 1325 against 1140 at 60^3).
             const Real* __restrict f_prev = fused.f_prev;
             Real* __restrict u_out = fused.u_out;
             Real* __restrict f_clear = fused.f_clear;
