@@ -472,9 +472,10 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
             // step instead of one a component: on an H100, p = 4 FP64, 186.6 -> 173.1 us a step
             // at 30^3 elements, 67.4 -> 61.7 at 20^3). ptxas still issues each step's loads after
             // the step before has stored: loading two steps before their stores spilled under the
-            // 72-register cap and measured 15-17 % slower (H200, p = 4 FP64, 15^3 to 60^3). Copying u and u- into
-            // shared memory asynchronously (cp.async) instead was measured slower at nearly every size and order (on an
-            // H200, p = 4 FP64: 24.6 against 22.3 us at 15^3, 1325 against 1140 at 60^3).
+            // 72-register cap and measured 16-17 % slower (H200, p = 4 FP64, 15^3 to 60^3).
+            // Copying u and u- into shared memory asynchronously (cp.async) instead was measured
+            // slower at nearly every size and order (on an H200, p = 4 FP64: 24.6 against 22.3 us
+            // at 15^3, 1325 against 1140 at 60^3).
             const Real* __restrict f_prev = fused.f_prev;
             Real* __restrict u_out = fused.u_out;
             Real* __restrict f_clear = fused.f_clear;
@@ -622,10 +623,10 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
     }
     __syncthreads();
     // Into f by the load's x-fastest walk over the block's rows. Where element e is the x
-    // neighbour of e - 1 (ScatterElementWord::merged), their common face is summed here: e's x = 0 point takes e - 1's
-    // x = P point, which e - 1 then skips, and a point inside that face (no other element has it)
-    // is then complete, so a plain store like the elements' inner points; every other point of a
-    // face, edge or corner goes to f by an atomic add.
+    // neighbour of e - 1 (ScatterElementWord::merged), their common face is summed here: e's
+    // x = 0 point takes e - 1's x = P point, which e - 1 then skips, and a point inside that face
+    // (no other element has it) is then complete, so a plain store like the elements' inner
+    // points; every other point of a face, edge or corner goes to f by an atomic add.
 #pragma unroll
     for (int k = 0; k < kWalk; ++k) {
         const int x = int(threadIdx.x) + k * T, xi = x % (E * N), yz = x / (E * N), e2 = xi / N, m = xi - e2 * N;

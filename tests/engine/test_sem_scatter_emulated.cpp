@@ -504,6 +504,22 @@ TEST(SemScatterLayout, P4Fp64LinePassesTakeOneWavefrontPerHalfWarp) {
     expect_line_pass_without_bank_conflicts<2>();
 }
 
+// The element kernel's table word: the origin and each flag read back alone, at the largest origin
+// it holds and with every combination of flags.
+TEST(SemScatterLayout, ElementWordKeepsTheOriginAndEachFlag) {
+    using W = sem_cuda::ScatterElementWord;
+    const unsigned long long origins[] = {0ull, 12345ull, (1ull << 61) - 1};
+    for (unsigned long long origin : origins)
+        for (int flags = 0; flags < 8; ++flags) {
+            const bool live = flags & 1, merged = flags & 2, next = flags & 4;
+            const unsigned long long w = W::make(origin, live, merged, next);
+            EXPECT_EQ(W::origin(w), std::size_t(origin)) << flags;
+            EXPECT_EQ(W::live(w), live) << origin;
+            EXPECT_EQ(W::merged(w), merged) << origin;
+            EXPECT_EQ(W::next_merged(w), next) << origin;
+        }
+}
+
 // The element kernel's grid: full blocks where they take more than a wave; one wave spread over k
 // blocks an SM (k the least that holds the full blocks), so that with blocks dealt to the SMs in
 // turn (block b to SM b mod sms) the busiest SM holds fewer elements. The Stokes run at 16 mm on
