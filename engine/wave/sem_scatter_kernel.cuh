@@ -267,9 +267,11 @@ struct ScatterSharedLayout : ScatterSharedStrides<P> {
     static constexpr int kink = P + 1;
     static constexpr bool ordered_lines = false;
 };
+// p = 4 in FP64: the p = 4 strides with the kink after plane 2 (its word a slot, six an element,
+// taken from the pad: the element stays 757 words).
 template <>
-struct ScatterSharedLayout<4, double> {
-    static constexpr int row = 5, plane = 25, kink = 3, pad = 1;
+struct ScatterSharedLayout<4, double> : ScatterSharedStrides<4> {
+    static constexpr int kink = 3, pad = 1;
     static constexpr bool ordered_lines = true;
 };
 template <int P, class Real>
