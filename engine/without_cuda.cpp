@@ -97,7 +97,7 @@ void SemCudaTimeStepper::set_state(const std::vector<double>&, const std::vector
 std::vector<double> SemCudaTimeStepper::displacement() const { no_cuda(); }
 std::vector<double> SemCudaTimeStepper::previous_displacement() const { no_cuda(); }
 std::vector<double> SemCudaTimeStepper::receiver_displacements() const { no_cuda(); }
-void SemCudaTimeStepper::advance(std::int64_t, std::int64_t, std::vector<double>*) { no_cuda(); }
+void SemCudaTimeStepper::advance(std::int64_t, std::int64_t, std::vector<double>*, std::vector<double>*) { no_cuda(); }
 std::vector<double> SemCudaTimeStepper::stiffness_times(const std::vector<double>&) const { no_cuda(); }
 void SemCudaTimeStepper::set_halo_exchange(HaloExchange*) { no_cuda(); }
 CudaStepTiming SemCudaTimeStepper::time_steps(std::int64_t, std::int64_t) { no_cuda(); }

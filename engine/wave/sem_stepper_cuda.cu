@@ -43,8 +43,11 @@ struct EngineBase {
     virtual ~EngineBase() = default;
     virtual std::size_t node_count() const = 0;
     virtual void set_state(const std::vector<double>& up, const std::vector<double>& u) = 0;
-    virtual std::vector<double> download(bool previous) const = 0;
-    virtual void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) = 0;
+    virtual std::vector<double> download(bool previous) = 0;
+    // rec: u at the receivers before each step; after: u at the receivers after the last step
+    // (SemCudaTimeStepper::advance).
+    virtual void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec, std::vector<double>* after) = 0;
+    virtual void settle() = 0;                          // the deferred last update done (FusedTail)
     virtual std::vector<double> receiver_values() = 0;  // u at the receivers now, [r * 3 + c]
     virtual std::vector<double> stiffness_times(const std::vector<double>& v) = 0;
     virtual void set_halo_exchange(HaloExchange* exchange) = 0;
@@ -114,14 +117,32 @@ struct Engine final : EngineBase {
         receivers_ = DeviceBuffer<unsigned long long>(rec);
         beta_over_dt_ = static_cast<Real>(p.rayleigh.beta / p.dt);
         if (p.boundary.has_pml()) pml_ = std::make_unique<cuda::SemPmlCorrectionCuda<Real>>(p);
+        // The element kernel's occupancy and whether the device takes programmatic launches, which
+        // scatter_elements reads and a process queries once: with the set-up, not in the first step.
+        if (schedule_ == SemCudaSchedule::Scatter) {
+            cuda::device_runs_programmatic_launch();
+            const bool damped = beta_over_dt_ != Real(0);
+            switch (p.order) {
+                case 2:
+                    query_scatter_blocks_per_sm<2>(damped);
+                    break;
+                case 3:
+                    query_scatter_blocks_per_sm<3>(damped);
+                    break;
+                default:
+                    query_scatter_blocks_per_sm<4>(damped);
+            }
+        }
         // The receivers' sample buffer of a run's first chunk, with the engine's other buffers (as the
         // voxel engine's), not in the time loop's first advance().
-        if (!p.receivers.empty()) sample_slots(std::size_t(std::min(p.steps, sem_record_chunk(p.steps))));
+        // One slot more: the samples after the run's last step, copied with its last chunk's.
+        if (!p.receivers.empty()) sample_slots(std::size_t(std::min(p.steps, sem_record_chunk(p.steps))) + 1);
     }
 
     std::size_t node_count() const override { return nn_; }
 
     void set_state(const std::vector<double>& up, const std::vector<double>& u) override {
+        settle();  // the force buffers zero
         const auto held = [this](std::size_t n) { return host_a_[n] == Real(0); };
         const std::vector<Real> hu = stepper_state<Real>(u, 3, nn_, held), hp = stepper_state<Real>(up, 3, nn_, held);
         u_.upload(hu);
@@ -129,7 +150,8 @@ struct Engine final : EngineBase {
         if (pml_) pml_->reset(up_.get(), u_.get());
     }
 
-    std::vector<double> download(bool previous) const override {
+    std::vector<double> download(bool previous) override {
+        settle();
         const std::vector<Real> h = (previous ? up_ : u_).download();
         return std::vector<double>(h.begin(), h.end());
     }
@@ -230,6 +252,14 @@ struct Engine final : EngineBase {
             return b;
         }();
         return per_sm;
+    }
+
+    template <int P>
+    static void query_scatter_blocks_per_sm(bool damped) {
+        if (damped)
+            scatter_blocks_per_sm<P, true>();
+        else
+            scatter_blocks_per_sm<P, false>();
     }
 
     // The element kernel; `fused` non-null: its fused form (SemScatterFused), u and up then u^{n-1}
@@ -365,28 +395,37 @@ struct Engine final : EngineBase {
         return w;
     }
 
-    // The fused scatter (SemScatterFused) runs `count` steps where nothing acts on u+ between two
-    // element launches: no PML, no ghost exchange, at most one batch of sources.
-    bool fused_steps(std::int64_t count) const {
-        return schedule_ == SemCudaSchedule::Scatter && count >= 2 && !pml_ && !exchange_ &&
+    // The fused scatter (SemScatterFused) runs where nothing acts on u+ between two element
+    // launches: no PML, no ghost exchange, at most one batch of sources.
+    bool fused_steps() const {
+        return schedule_ == SemCudaSchedule::Scatter && !pml_ && !exchange_ &&
                p_.sources.size() <= std::size_t(kMaxPointSources);
     }
 
-    // `count` steps of the fused scatter from state n0 (u_ = u^{n0}, up_ = u^{n0-1}, the force
-    // buffers zero), the receivers sampled before each step into samples[k] (null: none): one
-    // plain element launch (K u^{n0}), count - 1 fused ones (each forms u^m, m = n0 + k, adds K u^m
-    // into the next force buffer and clears the third), then the plain update of the last u+ and
-    // a clear of the force buffer the last fused launch read. The buffer rotation is step()'s.
+    // The force buffers of the fused scatter, in rotation order.
+    std::array<Real*, 3> force_buffers() { return {f_.get(), f1_.get(), f2_.get()}; }
+
+    // `count` steps of the fused scatter from state n0, the receivers sampled before each step into
+    // samples[k] (null: none). From a settled state (u_ = u^{n0}, up_ = u^{n0-1}, the force buffers
+    // zero) one plain element launch (K u^{n0}) and count - 1 fused ones (each forms u^m, m = n0 + k,
+    // adds K u^m into the next force buffer and clears the third); from a pending tail count fused
+    // ones, the first forming u^{n0} with the tail's sources. The last update is left pending
+    // (FusedTail). The buffer rotation is step()'s.
     void advance_fused(std::int64_t n0, std::int64_t count, double* samples) {
+        if (count <= 0) return;
         const int nr = int(p_.receivers.size());
         const bool damped = beta_over_dt_ != Real(0);
-        Real* f[3] = {f_.get(), f1_.get(), f2_.get()};
-        int cur = 0;
-        scatter_elements(u_.get(), up_.get(), damped, beta_over_dt_, f[cur], sampling(samples));
-        for (std::int64_t k = 1; k < count; ++k) {
-            batch_sources(n0 + k - 1);
+        const std::array<Real*, 3> f = force_buffers();
+        int cur = tail_.cur;
+        std::int64_t k = 0;
+        if (!tail_.pending) {
+            cur = 0;
+            scatter_elements(u_.get(), up_.get(), damped, beta_over_dt_, f[cur], sampling(samples));
+            k = 1;
+        }
+        for (; k < count; ++k) {
             SemPointWork w = sampling(samples ? samples + std::size_t(k) * nr * 3 : nullptr);
-            if (!batches_.empty()) w.sources = batches_.front();
+            w.sources = step_sources(k == 0 ? tail_.step : n0 + k - 1);
             const int next = (cur + 1) % 3, clear = (cur + 2) % 3;
             const SemScatterFused<Real> fused{f[cur], f[clear], un_.get(), owned_.get(), factors_};
             scatter_elements(u_.get(), up_.get(), damped, beta_over_dt_, f[next], w, &fused);
@@ -394,16 +433,31 @@ struct Engine final : EngineBase {
             up_.swap(un_);
             u_.swap(up_);
         }
-        batch_sources(n0 + count - 1);
+        tail_ = {true, cur, n0 + count - 1};
+    }
+
+    // The one batch of step n's sources (fused_steps), none where no source has a force.
+    SemSourceBatch step_sources(std::int64_t n) {
+        batch_sources(n);
+        return batches_.empty() ? SemSourceBatch{} : batches_.front();
+    }
+
+    // The pending tail's update (FusedTail): u+ from the complete force with the tail's sources,
+    // the force buffer before it cleared (the third is zero), the buffers rotated.
+    void settle() override {
+        if (!tail_.pending) return;
+        tail_.pending = false;
+        const std::array<Real*, 3> f = force_buffers();
         SemPointWork last;
-        if (!batches_.empty()) last.sources = batches_.front();
-        scatter_update(u_.get(), up_.get(), f[cur], un_.get(), last);
-        VOXWAVE_CUDA_CHECK(cudaMemsetAsync(f[(cur + 2) % 3], 0, 3 * nn_ * sizeof(Real)));
+        last.sources = step_sources(tail_.step);
+        scatter_update(u_.get(), up_.get(), f[tail_.cur], un_.get(), last);
+        VOXWAVE_CUDA_CHECK(cudaMemsetAsync(f[(tail_.cur + 2) % 3], 0, 3 * nn_ * sizeof(Real)));
         up_.swap(un_);
         u_.swap(up_);
     }
 
     void set_halo_exchange(HaloExchange* exchange) override {
+        settle();  // the exchange's steps are not fused
         if (exchange && exchange->plan().node_count() != nn_)
             throw std::logic_error("SemCudaTimeStepper: the exchange's plan is not of this node grid");
         exchange_ = exchange;
@@ -435,27 +489,56 @@ struct Engine final : EngineBase {
         VOXWAVE_CUDA_CHECK_LAUNCH("sem_point_work");
     }
 
+    // u at the receivers of the state now into `samples` (device memory): the gather of the current
+    // u, or with a pending tail u+ formed at the receivers alone (sem_scatter_sample_formed).
+    void sample_receivers(double* samples) {
+        SemPointWork w = sampling(samples);
+        if (w.receiver_count == 0) return;
+        if (!tail_.pending) return launch_point_work(w);
+        w.sources = step_sources(tail_.step);
+        const SemScatterFused<Real> fused{force_buffers()[tail_.cur], nullptr, nullptr, nullptr, factors_};
+        const int threads = std::min(32 * ((w.receiver_count + 31) / 32), kScatterElementThreads);
+        sem_scatter_sample_formed<Real><<<1, threads>>>(w, fused, nn_, u_.get(), up_.get());
+        VOXWAVE_CUDA_CHECK_LAUNCH("sem_scatter_sample_formed");
+    }
+
     std::vector<double> receiver_values() override {
-        const int nr = int(p_.receivers.size());
-        std::vector<double> out(std::size_t(nr) * 3);
-        if (nr == 0) return out;
-        const SemPointWork w = sampling(sample_slots(1));
-        launch_point_work(w);
-        VOXWAVE_CUDA_CHECK(cudaMemcpy(out.data(), w.samples, out.size() * sizeof(double), cudaMemcpyDeviceToHost));
+        const std::size_t row = p_.receivers.size() * 3;
+        std::vector<double> out(row);
+        if (row == 0) return out;
+        double* samples = sample_slots(1);
+        sample_receivers(samples);
+        VOXWAVE_CUDA_CHECK(cudaMemcpy(out.data(), samples, row * sizeof(double), cudaMemcpyDeviceToHost));
         return out;
     }
 
-    void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) override {
-        const int nr = int(p_.receivers.size());
-        double* samples = rec && nr > 0 ? sample_slots(std::size_t(count)) : nullptr;
-        if (fused_steps(count))
-            advance_fused(n0, count, samples);
-        else
+    // The samples of the steps (rec) and after them (after) come back in one copy, the run's
+    // synchronisation. The last update of the fused scatter stays pending (FusedTail).
+    void advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec, std::vector<double>* after) override {
+        const std::size_t nr = p_.receivers.size(), row = nr * 3, steps = std::size_t(count);
+        const bool with_steps = rec && nr > 0, with_after = after && nr > 0;
+        double* samples = with_steps || with_after ? sample_slots(steps + 1) : nullptr;
+        double* step_samples = with_steps ? samples : nullptr;
+        if (fused_steps()) {
+            advance_fused(n0, count, step_samples);
+        } else {
+            settle();
             for (std::int64_t k = 0; k < count; ++k)
-                step(n0 + k, samples ? samples + std::size_t(k) * nr * 3 : nullptr);
-        if (rec) rec->assign(std::size_t(count) * std::size_t(nr) * 3, 0.0);
-        if (rec && nr > 0)
+                step(n0 + k, step_samples ? step_samples + std::size_t(k) * row : nullptr);
+        }
+        if (with_after) sample_receivers(samples + steps * row);
+        if (rec) rec->assign(steps * row + (with_steps && with_after ? row : 0), 0.0);
+        if (after) after->assign(row, 0.0);
+        if (with_steps) {
             VOXWAVE_CUDA_CHECK(cudaMemcpy(rec->data(), samples, rec->size() * sizeof(double), cudaMemcpyDeviceToHost));
+            if (with_after) {
+                std::copy(rec->end() - std::ptrdiff_t(row), rec->end(), after->begin());
+                rec->resize(steps * row);
+            }
+        } else if (with_after) {
+            VOXWAVE_CUDA_CHECK(
+                cudaMemcpy(after->data(), samples + steps * row, row * sizeof(double), cudaMemcpyDeviceToHost));
+        }
         VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     }
 
@@ -497,7 +580,21 @@ struct Engine final : EngineBase {
     UpdateFactors<Real> factors_{};
     Real beta_over_dt_ = 0;
     SemCudaSchedule schedule_ = SemCudaSchedule::Sweep;
-    HaloExchange* exchange_ = nullptr;                       // a subdomain's ghost exchange (null: one process)
+    HaloExchange* exchange_ = nullptr;  // a subdomain's ghost exchange (null: one process)
+    // The fused scatter's last node update of an advance, deferred: while pending, u_ and up_ hold
+    // u^{m-1} and u^{m-2} of the state m the steps reached, force buffer `cur` the complete
+    // K u^{m-1}, the one before it K u^{m-2}, the third zero, and u^m lacks the sources of step
+    // `step`. The next advance continues the chain (its first launch a fused one) and the
+    // receivers' samples form u^m where they are; whatever else reads or sets the state settles it
+    // first. Why: a run's last update is a pass over every node (and a clear of a force buffer)
+    // that only its last samples need, and each chunk of a long run paid it and a plain element
+    // launch again.
+    struct FusedTail {
+        bool pending = false;
+        int cur = 0;
+        std::int64_t step = 0;
+    };
+    FusedTail tail_;
     std::unique_ptr<cuda::SemPmlCorrectionCuda<Real>> pml_;  // with a PML face
 };
 
@@ -547,18 +644,22 @@ void SemCudaTimeStepper::set_state(const std::vector<double>& up, const std::vec
 std::vector<double> SemCudaTimeStepper::displacement() const { return impl_->engine->download(false); }
 std::vector<double> SemCudaTimeStepper::previous_displacement() const { return impl_->engine->download(true); }
 std::vector<double> SemCudaTimeStepper::receiver_displacements() const { return impl_->engine->receiver_values(); }
-void SemCudaTimeStepper::advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec) {
-    impl_->engine->advance(n0, count, rec);
+void SemCudaTimeStepper::advance(std::int64_t n0, std::int64_t count, std::vector<double>* rec,
+                                 std::vector<double>* after) {
+    impl_->engine->advance(n0, count, rec, after);
 }
 std::vector<double> SemCudaTimeStepper::stiffness_times(const std::vector<double>& v) const {
     return impl_->engine->stiffness_times(v);
 }
 void SemCudaTimeStepper::set_halo_exchange(HaloExchange* exchange) { impl_->engine->set_halo_exchange(exchange); }
 CudaStepTiming SemCudaTimeStepper::time_steps(std::int64_t n0, std::int64_t steps) {
+    // The steps and their last update (settled), as a run's state after them.
     Event a, b;
+    impl_->engine->settle();
     VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     a.record();
-    impl_->engine->advance(n0, steps, nullptr);
+    impl_->engine->advance(n0, steps, nullptr, nullptr);
+    impl_->engine->settle();
     b.record();
     return {elapsed_seconds(a, b), steps};
 }
@@ -578,19 +679,19 @@ void run_sem_cuda(const WaveProblem& p, const ProgressFn& progress, Result& r, i
     r.displacement.assign(nr * nt * 3, 0.0);
     r.velocity.assign(nr * nt * 3, 0.0);
     // u at the receivers for n = 0 .. steps (the last closes the last velocity); u^{-1} = 0.
-    std::vector<double> samples((nt + 1) * nr * 3, 0.0), batch;
+    std::vector<double> samples((nt + 1) * nr * 3, 0.0), batch, last;
     // Chunks of sem_record_chunk steps: each ends with the copy of its samples to the host and a
-    // synchronisation.
+    // synchronisation; the last chunk's copy brings u^N at the receivers too (the final state is
+    // not formed elsewhere: SemCudaTimeStepper::advance).
     const std::int64_t chunk = sem_record_chunk(p.steps);
     for (std::int64_t n0 = 0; n0 < p.steps; n0 += chunk) {
         const std::int64_t count = std::min(chunk, p.steps - n0);
-        stepper->advance(n0, count, &batch);
+        const bool final_chunk = n0 + count == p.steps;
+        stepper->advance(n0, count, &batch, final_chunk ? &last : nullptr);
         std::copy(batch.begin(), batch.end(), samples.begin() + std::size_t(n0) * nr * 3);
+        if (final_chunk) std::copy(last.begin(), last.end(), samples.begin() + nt * nr * 3);
         if (progress && !progress(n0 + count, p.steps)) throw Cancelled{};
     }
-    // u^N at the receivers: one more sampling pass without stepping (not the whole field).
-    const std::vector<double> last = stepper->receiver_displacements();
-    std::copy(last.begin(), last.end(), samples.begin() + nt * nr * 3);
     release_engine(r, [&] { stepper.reset(); });
     for (std::size_t t = 0; t < nt; ++t) {
         r.time[t] = double(t) * p.dt;

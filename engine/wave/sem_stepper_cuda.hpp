@@ -71,8 +71,12 @@ public:
     // u at the problem's receivers now, [r * 3 + c] (a gather on the device, not the whole field).
     std::vector<double> receiver_displacements() const;
     // Advances `count` steps from step n0; receiver_displacement (when not null) gets each step's
-    // u^n at the receivers before the step: [(n - n0) * receivers * 3 + r * 3 + c].
-    void advance(std::int64_t n0, std::int64_t count, std::vector<double>* receiver_displacement = nullptr);
+    // u^n at the receivers before the step: [(n - n0) * receivers * 3 + r * 3 + c], and
+    // receiver_displacement_after u at the receivers after the last step, [r * 3 + c], both in the
+    // call's one copy back to the host. The fused scatter leaves its last node update pending until
+    // the next call continues the steps or something reads or sets the state (which then does it).
+    void advance(std::int64_t n0, std::int64_t count, std::vector<double>* receiver_displacement = nullptr,
+                 std::vector<double>* receiver_displacement_after = nullptr);
     // K v without damping, in double.
     std::vector<double> stiffness_times(const std::vector<double>& v) const;
     // A subdomain of a distributed run (engine/distributed): after each step the exchange fills

@@ -3,9 +3,10 @@
 // whole state after), p = 2..4, FP64 to 1e-12 and FP32 to 1e-5, on a model with two materials,
 // voids, Rayleigh damping and either a PML on two faces (the layer's passes on the scatter's u+)
 // or a sponge (per-node update factors; the source delayed as a probe element's), and undamped
-// without either (w = u, one h); and that the automatic schedule, the scatter on such a small
-// model, gives the forced column sweep's traces and state to 1e-12. Labelled `gpu`; without a CUDA device every case
-// reports itself skipped.
+// without either (w = u, one h); that the automatic schedule, the scatter on such a small model,
+// gives the forced column sweep's traces and state to 1e-12; and that steps in chunks, whose last
+// node update the fused scatter defers, give the CPU's traces, samples and states. Labelled
+// `gpu`; without a CUDA device every case reports itself skipped.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -126,6 +127,81 @@ TEST_P(SemScatterCuda, AutomaticScheduleEqualsTheForcedSweep) {
     expect_near_all(ta, ts, 1e-12, "traces");
     expect_near_all(automatic.displacement(), sweep.displacement(), 1e-12, "u");
     expect_near_all(automatic.previous_displacement(), sweep.previous_displacement(), 1e-12, "u-");
+}
+
+TEST_P(SemScatterCuda, ChunkedStepsAndTheirLastSamplesEqualCpu) {
+    // The fused scatter leaves each advance's last node update pending: the next advance continues
+    // from it, the samples after a chunk and receiver_displacements form u+ at the receivers, and
+    // reading or setting the state does the update first. Chunks of 1, 2, 7, 40 and 150 steps
+    // (with the sponge's per-node factors and a delayed source, and free without damping) against
+    // the CPU engine stepped once through: the traces, the samples after each chunk, and u and u-
+    // read in the middle of the run and after it; then a state set while the last update is pending.
+    REQUIRE_CUDA();
+    for (Edge edge : {Edge::Sponge, Edge::None}) {
+        SCOPED_TRACE(edge == Edge::Sponge ? "sponge" : "free");
+        WaveProblem p = scatter_problem(GetParam(), Precision::Fp64, edge);
+        if (edge == Edge::Sponge) p.sources.front().time_shift = 3e-6;
+        const std::vector<int> chunks{1, 2, 7, 40, 150};
+        const int read_at = 10;  // the state read after the third chunk
+        SemTimeStepperCpu<double> cpu(p);
+        std::vector<double> want_traces, want_u_mid, want_up_mid;
+        std::vector<std::vector<double>> want_rows;  // u at the receivers at each step 0..kSteps
+        for (int n = 0; n <= kSteps; ++n) {
+            std::vector<double> row;
+            for (const auto& r : p.receivers)
+                for (int c = 0; c < 3; ++c) row.push_back(cpu.displacement_at(r.node, c));
+            want_rows.push_back(row);
+            if (n < kSteps) want_traces.insert(want_traces.end(), row.begin(), row.end());
+            if (n == read_at) {
+                want_u_mid = cpu.displacement();
+                want_up_mid = cpu.previous_displacement();
+            }
+            if (n < kSteps) cpu.step(n);
+        }
+        // The receivers are still at rest after the first chunks: their samples to 1e-12 of the
+        // traces' largest value.
+        const double trace_scale = test::max_abs(want_traces);
+        ASSERT_GT(trace_scale, 0);
+        const auto expect_row = [&](const std::vector<double>& got, const std::vector<double>& want, const char* what) {
+            ASSERT_EQ(got.size(), want.size()) << what;
+            for (std::size_t i = 0; i < want.size(); ++i)
+                ASSERT_NEAR(got[i], want[i], 1e-12 * trace_scale) << what << " " << i;
+        };
+        SemCudaTimeStepper gpu(p, -1, 0, SemCudaSchedule::Scatter);
+        std::vector<double> traces, chunk, after;
+        int n0 = 0;
+        for (std::size_t i = 0; i < chunks.size(); ++i) {
+            gpu.advance(n0, chunks[i], &chunk, &after);
+            n0 += chunks[i];
+            traces.insert(traces.end(), chunk.begin(), chunk.end());
+            ASSERT_EQ(chunk.size(), std::size_t(chunks[i]) * want_rows[0].size());
+            expect_row(after, want_rows[std::size_t(n0)], "samples after a chunk");
+            expect_row(gpu.receiver_displacements(), want_rows[std::size_t(n0)],
+                       "receiver_displacements after a chunk");
+            if (n0 == read_at) {
+                expect_near_all(gpu.displacement(), want_u_mid, 1e-12, "u in the middle of the run");
+                expect_near_all(gpu.previous_displacement(), want_up_mid, 1e-12, "u- in the middle of the run");
+            }
+        }
+        ASSERT_EQ(n0, kSteps);
+        expect_near_all(traces, want_traces, 1e-12, "traces");
+        expect_near_all(gpu.displacement(), cpu.displacement(), 1e-12, "u");
+        expect_near_all(gpu.previous_displacement(), cpu.previous_displacement(), 1e-12, "u-");
+        // A state set over a pending update (every force buffer zero again): ten steps from the
+        // middle state equal the CPU's from it.
+        gpu.advance(kSteps, 3);
+        gpu.set_state(want_up_mid, want_u_mid);
+        cpu.set_state(want_up_mid, want_u_mid);
+        std::vector<double> again, again_after, want_again;
+        gpu.advance(read_at, 10, &again, &again_after);
+        for (int n = read_at; n < read_at + 10; ++n) {
+            for (const auto& r : p.receivers)
+                for (int c = 0; c < 3; ++c) want_again.push_back(cpu.displacement_at(r.node, c));
+            cpu.step(n);
+        }
+        expect_near_all(again, want_again, 1e-12, "traces from a state set");
+        expect_near_all(gpu.displacement(), cpu.displacement(), 1e-12, "u from a state set");
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Orders, SemScatterCuda, ::testing::Values(2, 3, 4),
