@@ -474,11 +474,24 @@ struct Engine final : EngineBase {
     }
 
     // The samples of `count` steps: one buffer kept between calls (an allocation and its free
-    // each chunk would stall the stream), grown when a chunk is longer.
+    // each chunk would stall the stream), grown when a chunk is longer, and its pinned host copy
+    // (a copy from device memory into pageable memory goes through the driver's staging buffer).
     double* sample_slots(std::size_t count) {
         const std::size_t need = std::max<std::size_t>(count, 1) * p_.receivers.size() * 3;
-        if (samples_.size() < need) samples_ = DeviceBuffer<double>(need);
+        if (samples_.size() < need) {
+            samples_ = DeviceBuffer<double>(need);
+            host_samples_ = cuda::PinnedHostBuffer<double>(need);
+        }
         return samples_.get();
+    }
+
+    // `count` samples from slot `first` of the sample buffer into `out`, through its pinned copy.
+    void copy_samples(std::size_t first, std::size_t count, double* out) {
+        if (count == 0) return;
+        VOXWAVE_CUDA_CHECK(cudaMemcpyAsync(host_samples_.get() + first, samples_.get() + first, count * sizeof(double),
+                                           cudaMemcpyDeviceToHost, nullptr));
+        VOXWAVE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        std::copy(host_samples_.get() + first, host_samples_.get() + first + count, out);
     }
 
     // sem_point_work over u_ and un_, if `w` has anything to do.
@@ -506,9 +519,8 @@ struct Engine final : EngineBase {
         const std::size_t row = p_.receivers.size() * 3;
         std::vector<double> out(row);
         if (row == 0) return out;
-        double* samples = sample_slots(1);
-        sample_receivers(samples);
-        VOXWAVE_CUDA_CHECK(cudaMemcpy(out.data(), samples, row * sizeof(double), cudaMemcpyDeviceToHost));
+        sample_receivers(sample_slots(1));
+        copy_samples(0, row, out.data());
         return out;
     }
 
@@ -530,14 +542,13 @@ struct Engine final : EngineBase {
         if (rec) rec->assign(steps * row + (with_steps && with_after ? row : 0), 0.0);
         if (after) after->assign(row, 0.0);
         if (with_steps) {
-            VOXWAVE_CUDA_CHECK(cudaMemcpy(rec->data(), samples, rec->size() * sizeof(double), cudaMemcpyDeviceToHost));
+            copy_samples(0, rec->size(), rec->data());
             if (with_after) {
                 std::copy(rec->end() - std::ptrdiff_t(row), rec->end(), after->begin());
                 rec->resize(steps * row);
             }
         } else if (with_after) {
-            VOXWAVE_CUDA_CHECK(
-                cudaMemcpy(after->data(), samples + steps * row, row * sizeof(double), cudaMemcpyDeviceToHost));
+            copy_samples(steps * row, row, after->data());
         }
         VOXWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     }
@@ -574,7 +585,8 @@ struct Engine final : EngineBase {
     DeviceBuffer<Real> f1_, f2_;              // the fused scatter's other two force buffers
     DeviceBuffer<unsigned long long> owned_;  // the fused scatter's owned-point masks
     DeviceBuffer<unsigned long long> receivers_;
-    DeviceBuffer<double> samples_;  // the receivers' samples of a chunk (sample_slots)
+    DeviceBuffer<double> samples_;                 // the receivers' samples of a chunk (sample_slots)
+    cuda::PinnedHostBuffer<double> host_samples_;  // their host copy
     std::vector<Real> host_a_, host_ih_;
     std::vector<SemSourceBatch> batches_;  // a step's sources with a force (kept: no allocation a step)
     UpdateFactors<Real> factors_{};
