@@ -35,6 +35,7 @@ struct AccuracyOptions {
     std::vector<double> targets{1e-4};  // the errors whose time to reach is reported
     double scale = 1.0;                 // every length and time times this (tests: a smaller problem)
     bool quiet = false;
+    bool warm_up = false;  // each method's first spacing run once, unrecorded, before its rows
     std::string command_line;
 };
 
@@ -143,6 +144,9 @@ int run(const AccuracyOptions& o) {
             if (!o.quiet)
                 std::fprintf(stderr, "%s ds = %.4g mm: %zu nodes, %lld steps...\n", c.label.c_str(), ds * 1e3,
                              p.node_count(), static_cast<long long>(p.steps));
+            // The warm-up: no recorded run then carries the process's first launches of the
+            // method's kernels (on CUDA about 1 % of a run of a few milliseconds).
+            if (o.warm_up && ds == spacings.front()) run_wave(p, ProgressFn{});
             std::string note;
             const double cpu0 = process_cpu_seconds();
             const Result r = run_wave(p, terminal_progress(c.label, o.quiet), &note);
@@ -173,7 +177,8 @@ int run(const AccuracyOptions& o) {
        << " us (until the first reflection); Err: seed 000 eq. 18 against "
           "the closed form; time: wall of the whole run (engine set-up and time loop) and of the time loop alone "
           "(loop), CPU of the whole run (all threads), precision "
-       << to_string(precision) << "\n\n";
+       << to_string(precision)
+       << (o.warm_up ? "; each method's first spacing run once before its rows, unrecorded (--warm-up)" : "") << "\n\n";
     md << "| method | ds (mm) | nodes | dt (ns) | steps | Err | wall (s) | loop (s) | CPU (s) | node-steps per wall s "
           "|\n"
           "|---|---|---|---|---|---|---|---|---|---|\n";
@@ -219,6 +224,9 @@ std::function<int()> add_bench_accuracy_command(CLI::App& app) {
     c->add_option("--scale", o->scale, "Shrink the problem by this factor, lengths and times (default 1)");
     c->add_option("--out,-o", o->out, "Append the markdown table to this file");
     c->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
+    c->add_flag("--warm-up", o->warm_up,
+                "Run each method's first spacing once, unrecorded, before its rows, so that no recorded run carries "
+                "the process's first launches of the method's kernels");
     return [o, c] {
         o->command_line = echo_command_line("voxwave-cli bench-accuracy", *c);
         return run(*o);

@@ -2,7 +2,8 @@
 # `voxwave-cli bench-accuracy`: every row carries the time loop's clock beside the whole run's
 # (loop <= wall), the time to reach each target error is the log-log interpolation of both clocks
 # between the two runs around it in error (recomputed here from the printed rows), and a spacing
-# whose nodes miss the receivers is refused in one line before anything runs.
+# whose nodes miss the receivers is refused in one line before anything runs; --warm-up leaves the
+# rows as they were and says so.
 source "$(dirname "$0")/lib.sh" "$1" "$2"
 
 out="$WORK/accuracy.md"
@@ -19,6 +20,16 @@ expect_error off-node 1 "^voxwave-cli: error: --spacings: 5\.333[0-9]* mm puts r
 "$CLI" bench-accuracy --methods ovfem --spacings 4.001 --target 0.5 --out "$WORK/snapped.md" -q >/dev/null 2>"$WORK/stderr" \
   || fail "4.001 mm was not read as 4 mm: $(cat "$WORK/stderr")"
 grep -q "^| ovfem | 4 | 226981 |" "$WORK/snapped.md" || fail "4.001 mm: no 4 mm row: $(grep '^| ovfem' "$WORK/snapped.md")"
+
+# --warm-up runs the first spacing once before its rows, unrecorded: one 8 mm row, with the error
+# of the run without it, and the report says so.
+"$CLI" bench-accuracy --methods ovfem --divisions 1 --target 0.5 --warm-up --out "$WORK/warm.md" -q >/dev/null 2>"$WORK/stderr" \
+  || fail "bench-accuracy --warm-up failed: $(cat "$WORK/stderr")"
+grep -q "first spacing run once before its rows, unrecorded (--warm-up)" "$WORK/warm.md" || fail "--warm-up: not in the report"
+[ "$(grep -c '^| ovfem |' "$WORK/warm.md")" = 1 ] || fail "--warm-up: the warm-up run was recorded: $(grep '^| ovfem' "$WORK/warm.md")"
+err_cold=$(awk -F'|' '$2 ~ /ovfem/ && $3+0 == 8 {print $7}' "$out" | tr -d ' ')
+err_warm=$(awk -F'|' '$2 ~ /ovfem/ {print $7}' "$WORK/warm.md" | tr -d ' ')
+[ -n "$err_cold" ] && [ "$err_cold" = "$err_warm" ] || fail "--warm-up: Err $err_warm, without it $err_cold"
 
 $PY - "$out" <<'PYEOF' || fail "table check: see above"
 import math, re, sys
