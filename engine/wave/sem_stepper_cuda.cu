@@ -595,8 +595,8 @@ struct Engine final : EngineBase {
     HaloExchange* exchange_ = nullptr;  // a subdomain's ghost exchange (null: one process)
     // The fused scatter's last node update of an advance, deferred: while pending, u_ and up_ hold
     // u^{m-1} and u^{m-2} of the state m the steps reached, force buffer `cur` the complete
-    // K u^{m-1}, the one before it K u^{m-2}, the third zero, and u^m lacks the sources of step
-    // `step`. The next advance continues the chain (its first launch a fused one) and the
+    // K u^{m-1}, the one before it K u^{m-2} (or zero), the third zero, and u^m lacks the sources
+    // of step `step`. The next advance continues the chain (its first launch a fused one) and the
     // receivers' samples form u^m where they are; whatever else reads or sets the state settles it
     // first. Why: a run's last update is a pass over every node (and a clear of a force buffer)
     // that only its last samples need, and each chunk of a long run paid it and a plain element
