@@ -121,17 +121,7 @@ struct Engine final : EngineBase {
         // scatter_elements reads and a process queries once: with the set-up, not in the first step.
         if (schedule_ == SemCudaSchedule::Scatter) {
             cuda::device_runs_programmatic_launch();
-            const bool damped = beta_over_dt_ != Real(0);
-            switch (p.order) {
-                case 2:
-                    query_scatter_blocks_per_sm<2>(damped);
-                    break;
-                case 3:
-                    query_scatter_blocks_per_sm<3>(damped);
-                    break;
-                default:
-                    query_scatter_blocks_per_sm<4>(damped);
-            }
+            scatter_blocks_per_sm(p.order, beta_over_dt_ != Real(0));
         }
         // The receivers' sample buffer of a run's first chunk, with the engine's other buffers (as the
         // voxel engine's), not in the time loop's first advance().
@@ -254,12 +244,14 @@ struct Engine final : EngineBase {
         return per_sm;
     }
 
+    // The same at a run's order and damping (the set-up's query).
     template <int P>
-    static void query_scatter_blocks_per_sm(bool damped) {
-        if (damped)
-            scatter_blocks_per_sm<P, true>();
-        else
-            scatter_blocks_per_sm<P, false>();
+    static int scatter_blocks_per_sm(bool damped) {
+        return damped ? scatter_blocks_per_sm<P, true>() : scatter_blocks_per_sm<P, false>();
+    }
+    static int scatter_blocks_per_sm(int order, bool damped) {
+        return order == 2 ? scatter_blocks_per_sm<2>(damped)
+                          : (order == 3 ? scatter_blocks_per_sm<3>(damped) : scatter_blocks_per_sm<4>(damped));
     }
 
     // The element kernel; `fused` non-null: its fused form (SemScatterFused), u and up then u^{n-1}
