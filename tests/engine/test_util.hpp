@@ -73,14 +73,21 @@ inline double max_abs_difference(const std::vector<double>& a, const std::vector
     return m;
 }
 
+// Every got[i] within tol times `scale` of want[i] (the same size); `what` names the quantity in
+// a failure.
+inline void expect_near_all_scaled(const std::vector<double>& got, const std::vector<double>& want, double tol,
+                                   double scale, const char* what) {
+    ASSERT_EQ(got.size(), want.size()) << what;
+    for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(got[i], want[i], tol * scale) << what << " " << i;
+}
+
 // Every got[i] within tol times want's largest |value| of want[i] (want not all zero, the same
 // size); `what` names the quantity in a failure.
 inline void expect_near_all(const std::vector<double>& got, const std::vector<double>& want, double tol,
                             const char* what) {
     const double scale = max_abs(want);
     ASSERT_GT(scale, 0) << what;
-    ASSERT_EQ(got.size(), want.size()) << what;
-    for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(got[i], want[i], tol * scale) << what << " " << i;
+    expect_near_all_scaled(got, want, tol, scale, what);
 }
 
 inline void write_file(const std::string& path, const std::string& text) {

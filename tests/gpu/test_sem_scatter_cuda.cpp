@@ -162,11 +162,6 @@ TEST_P(SemScatterCuda, ChunkedStepsAndTheirLastSamplesEqualCpu) {
         // traces' largest value.
         const double trace_scale = test::max_abs(want_traces);
         ASSERT_GT(trace_scale, 0);
-        const auto expect_row = [&](const std::vector<double>& got, const std::vector<double>& want, const char* what) {
-            ASSERT_EQ(got.size(), want.size()) << what;
-            for (std::size_t i = 0; i < want.size(); ++i)
-                ASSERT_NEAR(got[i], want[i], 1e-12 * trace_scale) << what << " " << i;
-        };
         SemCudaTimeStepper gpu(p, -1, 0, SemCudaSchedule::Scatter);
         std::vector<double> traces, chunk, after;
         int n0 = 0;
@@ -175,9 +170,10 @@ TEST_P(SemScatterCuda, ChunkedStepsAndTheirLastSamplesEqualCpu) {
             n0 += chunks[i];
             traces.insert(traces.end(), chunk.begin(), chunk.end());
             ASSERT_EQ(chunk.size(), std::size_t(chunks[i]) * want_rows[0].size());
-            expect_row(after, want_rows[std::size_t(n0)], "samples after a chunk");
-            expect_row(gpu.receiver_displacements(), want_rows[std::size_t(n0)],
-                       "receiver_displacements after a chunk");
+            test::expect_near_all_scaled(after, want_rows[std::size_t(n0)], 1e-12, trace_scale,
+                                         "samples after a chunk");
+            test::expect_near_all_scaled(gpu.receiver_displacements(), want_rows[std::size_t(n0)], 1e-12, trace_scale,
+                                         "receiver_displacements after a chunk");
             if (n0 == read_at) {
                 expect_near_all(gpu.displacement(), want_u_mid, 1e-12, "u in the middle of the run");
                 expect_near_all(gpu.previous_displacement(), want_up_mid, 1e-12, "u- in the middle of the run");
