@@ -123,6 +123,7 @@ int run(const AccuracyOptions& o) {
         if (spacings.empty())
             for (int k = c.method == Method::Sem ? 1 : 2; k <= 64; ++k) spacings.push_back(base_ds / k);
         const bool refine_until_budget = o.divisions.empty() && o.spacings_mm.empty();
+        bool warmed_up = false;  // --warm-up: once a method, before its first row
         for (double ds : spacings) {
             Scene s = point_force_scene(prob, c.method, ds, c.order == 0 ? kSemMaxOrder : c.order, precision);
             s.run.backend = backend;
@@ -146,7 +147,10 @@ int run(const AccuracyOptions& o) {
                              p.node_count(), static_cast<long long>(p.steps));
             // The warm-up: no recorded run then carries the process's first launches of the
             // method's kernels (on CUDA about 1 % of a run of a few milliseconds).
-            if (o.warm_up && ds == spacings.front()) run_wave(p, ProgressFn{});
+            if (o.warm_up && !warmed_up) {
+                run_wave(p, ProgressFn{});
+                warmed_up = true;
+            }
             std::string note;
             const double cpu0 = process_cpu_seconds();
             const Result r = run_wave(p, terminal_progress(c.label, o.quiet), &note);
