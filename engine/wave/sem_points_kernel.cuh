@@ -17,6 +17,12 @@ struct SemSourceBatch {
     int count = 0;
     unsigned long long node[kMaxPointSources] = {};
     double force[kMaxPointSources][3] = {};  // F(t_n) along each axis
+    // Where the scatter's element kernel puts source i into the force it adds (sem_element_scatter):
+    // the list index of one solid element at its node (kNoElement: none) and the node's point in
+    // that element, x-fastest (sem_scatter_source_places).
+    static constexpr unsigned kNoElement = 0xffffffffu;
+    unsigned element[kMaxPointSources] = {};
+    unsigned short point[kMaxPointSources] = {};
 };
 
 struct SemPointWork {

@@ -95,8 +95,9 @@ constexpr int kScatterElementBlocksPerSm = 7;
 // The fused form of the element kernel (Fused): the previous step's node update done where the
 // elements load their points instead of in sem_scatter_update. The kernel of step n then takes
 // u^{n-1} and u^{n-2} (its u and u_prev) and the complete force K u^{n-1} (f_prev), forms u^n at
-// each of its points as the update would (central_difference_node, then the sources of step n - 1
-// by sem_add_node_sources), and writes u^n and a zero into f_clear at the nodes the element owns
+// each of its points as the update would (central_difference_node; the sources of step n - 1 are
+// in f_prev already, put there by the launch of step n - 1), and writes u^n and a zero into
+// f_clear at the nodes the element owns
 // (each node touched by a solid element is owned by one: the first in the list, sem_scatter_owned
 // builds the masks); the force K u^n goes into the kernel's f as before. Three force buffers
 // rotate (read, add into, clear), so no launch reads one that another clears or adds into. (The
@@ -140,6 +141,37 @@ inline std::vector<unsigned long long> sem_scatter_owned(const std::vector<unsig
     return owned;
 }
 
+// Where the element kernel puts each source at `nodes` into its force (SemSourceBatch's element
+// and point): the first element of the list `elements` (as sem_scatter_owned's) at the node and the
+// node's point in it, x-fastest; SemSourceBatch::kNoElement where no element of the list has the
+// node (it has no mass, and a source there moves nothing). One element a source, so that the force
+// holds it once however many elements share the node.
+struct ScatterSourcePlace {
+    unsigned element = SemSourceBatch::kNoElement;
+    unsigned short point = 0;
+};
+inline std::vector<ScatterSourcePlace> sem_scatter_source_places(const std::vector<unsigned>& elements, int P, int ex,
+                                                                 int ey, const std::vector<unsigned long long>& nodes) {
+    const unsigned long long nx = (unsigned long long)P * unsigned(ex) + 1,
+                             ny = (unsigned long long)P * unsigned(ey) + 1;
+    std::vector<ScatterSourcePlace> places(nodes.size());
+    for (std::size_t s = 0; s < nodes.size(); ++s) {
+        const unsigned long long a = nodes[s] % nx, b = (nodes[s] / nx) % ny, c = nodes[s] / (nx * ny);
+        for (std::size_t q = 0; q < elements.size(); ++q) {
+            const unsigned long long el = elements[q], i = el % unsigned(ex), j = (el / unsigned(ex)) % unsigned(ey),
+                                     k = el / ((unsigned long long)unsigned(ex) * unsigned(ey));
+            const auto in = [P](unsigned long long node, unsigned long long e) {
+                return node >= e * P && node <= (e + 1) * P;
+            };
+            if (!in(a, i) || !in(b, j) || !in(c, k)) continue;
+            const int N = P + 1;
+            places[s] = {unsigned(q), (unsigned short)(int(a - i * P) + N * (int(b - j * P) + N * int(c - k * P)))};
+            break;
+        }
+    }
+    return places;
+}
+
 // A block element's entry in the element kernel's table, one 64-bit word read once a point of each
 // walk: the node of its GLL point (0, 0, 0) in the low 61 bits, then whether the element is the x
 // neighbour of the block's element after it (next merged), of the one before it (merged), and
@@ -162,12 +194,11 @@ struct ScatterElementWord {
     static VOXWAVE_HD_INLINE bool next_merged(unsigned long long w) { return (w & kNextMerged) != 0; }
 };
 
-// The scatter's node update of component c at `node` (sem_scatter_update and the fused load): u+
-// by central_difference_node from u, u_prev and the complete force, then the sources at the node.
-// The sources' lookup at every point is 9 % of the fused p = 4 launch's instructions on the Stokes
-// runs (one source): free at 15^3 elements (one wave, latency-bound), 1.8 % of the launch at 30^3
-// (ncu, H200). Looking them up once a node instead of once a component measured 0.7 % shorter at
-// 30^3 but 1.2 % longer at 15^3.
+// The scatter's node update of component c at `node` (sem_scatter_update): u+ by
+// central_difference_node from u, u_prev and the complete force, then the sources at the node.
+// The fused chain has its sources in the force instead (sem_element_scatter), because their lookup
+// at every point of the fused load was 9 % of the p = 4 launch's instructions on the Stokes runs
+// (one source; ncu, H200).
 template <class Real>
 VOXWAVE_HD_INLINE Real sem_updated_node(const SemPointWork& points, std::size_t node, int c, Real am, Real mh, Real ih,
                                         Real u, Real u_prev, Real force) {
@@ -186,10 +217,10 @@ VOXWAVE_HD_INLINE void sem_update_factors(const UpdateFactors<Real>& upd, std::s
 }
 
 // The receivers' samples of the element kernel (its grid's last block, which has no elements): u^n
-// at each receiver, u itself or, in the fused form, u^n formed from u, u- and the force as the
-// walk forms it. A block of its own, so that no element block waits for these loads: on a model of
-// one wave of blocks each block's length is the step's (block 0 sampled them before its elements:
-// the Stokes loop at 16 mm, 149 steps, measured 3.042 ms that way and 2.987 ms this on an H200).
+// at each receiver, u itself or, in the fused form, u^n formed from u, u- and the force (the
+// sources in it) as the walk forms it. A block of its own, so that no element block waits for these loads: on a model
+// of one wave of blocks each block's length is the step's (block 0 sampled them before its elements: the Stokes loop at
+// 16 mm, 149 steps, measured 3.042 ms that way and 2.987 ms this on an H200).
 template <class Real, bool Fused>
 VOXWAVE_HD_INLINE void sem_scatter_sample_receivers(const SemPointWork& points, const SemScatterFused<Real>& fused,
                                                     std::size_t nn, const Real* __restrict u,
@@ -215,7 +246,7 @@ VOXWAVE_HD_INLINE void sem_scatter_sample_receivers(const SemPointWork& points, 
             for (int c = 0; c < 3; ++c) {
                 const std::size_t x = std::size_t(c) * nn + node;
                 points.samples[i * 3 + c] =
-                    double(sem_updated_node(points, node, c, am, mh, ih, u[x], u_prev[x], fused.f_prev[x]));
+                    double(central_difference_node(u[x], u_prev[x], am * fused.f_prev[x], mh, ih));
             }
         } else {
             sem_sample_receiver(points, i, nn, u);
@@ -390,8 +421,12 @@ VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 
 //
 // Fused (SemScatterFused above): u and u_prev are u^{n-1} and u^{n-2}, and the kernel's u^n is
 // formed at the load. `points`: where it has receivers, the grid's last block samples u^n there
-// (sem_scatter_sample_receivers; the other gridDim.x - 1 blocks take the elements), and the fused
-// form adds points.sources (those of step n - 1) into u^n.
+// (sem_scatter_sample_receivers; the other gridDim.x - 1 blocks take the elements), and
+// points.sources (those of the step of the u whose force the launch adds: step n in the fused form)
+// go into f as -F at their nodes, once each (SemSourceBatch's element and point), so that the next
+// update, u+ = (2 u - (1 - h) u- - dt^2/m (K u - F)) / (1 + h), has them. Why in the force: the
+// fused load would otherwise look the sources up at every point of every element, 9 % of the p = 4
+// launch's instructions on the Stokes runs, for one node; here one lane of one element adds them.
 template <int P, class Real, bool Damped, bool Fused = false>
 __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksPerSm)
     sem_element_scatter(const unsigned* __restrict elements, ScatterBlockSplit split,
@@ -496,7 +531,7 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
 #pragma unroll
             for (int comp = 0; comp < 3; ++comp) {
                 const std::size_t at = std::size_t(comp) * nn + node;
-                const Real v = sem_updated_node(points, node, comp, am, mh, ih, prev[comp], older[comp], force[comp]);
+                const Real v = central_difference_node(prev[comp], older[comp], am * force[comp], mh, ih);
                 if (own) {
                     u_out[at] = v;
                     f_clear[at] = Real(0);
@@ -620,12 +655,20 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         }
     }
     __syncwarp();
-    // The x part added: the element's whole force in the force slots.
+    // The x part added: the element's whole force in the force slots; then the sources whose point
+    // is on this lane's x line of this element, -F (the lane wrote those points last).
     if (live) {
 #pragma unroll
         for (int comp = 0; comp < 3; ++comp)
 #pragma unroll
             for (int m = 0; m < N; ++m) ss(e, scatter_force_slot(comp))[L::point(m, s, t)] += fx[comp][m];
+        for (int i = 0; i < points.sources.count; ++i) {
+            if (points.sources.element[i] != q || points.sources.point[i] / N != line_x) continue;
+            const int m = points.sources.point[i] % N;
+#pragma unroll
+            for (int comp = 0; comp < 3; ++comp)
+                ss(e, scatter_force_slot(comp))[L::point(m, s, t)] -= static_cast<Real>(points.sources.force[i][comp]);
+        }
     }
     __syncthreads();
     // Into f by the load's x-fastest walk over the block's rows. Where element e is the x

@@ -80,6 +80,9 @@ struct Engine final : EngineBase {
             elements_ = DeviceBuffer<unsigned>(elements);
             owned_ = DeviceBuffer<unsigned long long>(
                 sem_scatter_owned(elements, p.order, p.grid.n[0], p.grid.n[1], p.grid.n[2]));
+            std::vector<unsigned long long> source_nodes;
+            for (const auto& src : p.sources) source_nodes.push_back(src.node);
+            source_places_ = sem_scatter_source_places(elements, p.order, p.grid.n[0], p.grid.n[1], source_nodes);
             f1_ = DeviceBuffer<Real>::zeros(3 * mesh.node_count());
             f2_ = DeviceBuffer<Real>::zeros(3 * mesh.node_count());
         } else {
@@ -361,16 +364,22 @@ struct Engine final : EngineBase {
         exchange_ghosts();
     }
 
-    // The sources of step n with a force into batches_ (kMaxPointSources a batch).
+    // The sources of step n with a force into batches_ (kMaxPointSources a batch), with their
+    // places in the scatter's element kernel.
     void batch_sources(std::int64_t n) {
         const double t = double(n) * p_.dt;
         batches_.clear();
-        for (const auto& s : p_.sources) {
+        for (std::size_t i = 0; i < p_.sources.size(); ++i) {
+            const auto& s = p_.sources[i];
             const double wv = evaluate_wavelet(s.wavelet, t - s.time_shift);
             if (wv == 0.0) continue;
             if (batches_.empty() || batches_.back().count == kMaxPointSources) batches_.emplace_back();
             SemSourceBatch& batch = batches_.back();
             batch.node[batch.count] = s.node;
+            if (i < source_places_.size()) {
+                batch.element[batch.count] = source_places_[i].element;
+                batch.point[batch.count] = source_places_[i].point;
+            }
             for (int c = 0; c < 3; ++c) batch.force[batch.count][c] = s.force[c] * wv;
             ++batch.count;
         }
@@ -399,10 +408,11 @@ struct Engine final : EngineBase {
 
     // `count` steps of the fused scatter from state n0, the receivers sampled before each step into
     // samples[k] (null: none). From a settled state (u_ = u^{n0}, up_ = u^{n0-1}, the force buffers
-    // zero) one plain element launch (K u^{n0}) and count - 1 fused ones (each forms u^m, m = n0 + k,
-    // adds K u^m into the next force buffer and clears the third); from a pending tail count fused
-    // ones, the first forming u^{n0} with the tail's sources. The last update is left pending
-    // (FusedTail). The buffer rotation is step()'s.
+    // zero) one plain element launch (K u^{n0} - F(t_{n0})) and count - 1 fused ones (each forms
+    // u^m, m = n0 + k, adds K u^m - F(t_m) into the next force buffer and clears the third); from a
+    // pending tail count fused ones, the first forming u^{n0}. Each launch puts the sources of the
+    // step of its force there (sem_element_scatter). The last update is left pending (FusedTail).
+    // The buffer rotation is step()'s.
     void advance_fused(std::int64_t n0, std::int64_t count, double* samples) {
         if (count <= 0) return;
         const int nr = int(p_.receivers.size());
@@ -412,12 +422,14 @@ struct Engine final : EngineBase {
         std::int64_t k = 0;
         if (!tail_.pending) {
             cur = 0;
-            scatter_elements(u_.get(), up_.get(), damped, beta_over_dt_, f[cur], sampling(samples));
+            SemPointWork w = sampling(samples);
+            w.sources = step_sources(n0);
+            scatter_elements(u_.get(), up_.get(), damped, beta_over_dt_, f[cur], w);
             k = 1;
         }
         for (; k < count; ++k) {
             SemPointWork w = sampling(samples ? samples + std::size_t(k) * nr * 3 : nullptr);
-            w.sources = step_sources(k == 0 ? tail_.step : n0 + k - 1);
+            w.sources = step_sources(n0 + k);
             const int next = (cur + 1) % 3, clear = (cur + 2) % 3;
             const SemScatterFused<Real> fused{f[cur], f[clear], un_.get(), owned_.get(), factors_};
             scatter_elements(u_.get(), up_.get(), damped, beta_over_dt_, f[next], w, &fused);
@@ -425,7 +437,7 @@ struct Engine final : EngineBase {
             up_.swap(un_);
             u_.swap(up_);
         }
-        tail_ = {true, cur, n0 + count - 1};
+        tail_ = {true, cur};
     }
 
     // The one batch of step n's sources (fused_steps), none where no source has a force.
@@ -434,15 +446,13 @@ struct Engine final : EngineBase {
         return batches_.empty() ? SemSourceBatch{} : batches_.front();
     }
 
-    // The pending tail's update (FusedTail): u+ from the complete force with the tail's sources,
-    // the force buffer before it cleared (the third is zero), the buffers rotated.
+    // The pending tail's update (FusedTail): u+ from the complete force (its sources in it), the
+    // force buffer before it cleared (the third is zero), the buffers rotated.
     void settle() override {
         if (!tail_.pending) return;
         tail_.pending = false;
         const std::array<Real*, 3> f = force_buffers();
-        SemPointWork last;
-        last.sources = step_sources(tail_.step);
-        scatter_update(u_.get(), up_.get(), f[tail_.cur], un_.get(), last);
+        scatter_update(u_.get(), up_.get(), f[tail_.cur], un_.get(), SemPointWork{});
         VOXWAVE_CUDA_CHECK(cudaMemsetAsync(f[(tail_.cur + 2) % 3], 0, 3 * nn_ * sizeof(Real)));
         up_.swap(un_);
         u_.swap(up_);
@@ -500,7 +510,6 @@ struct Engine final : EngineBase {
         SemPointWork w = sampling(samples);
         if (w.receiver_count == 0) return;
         if (!tail_.pending) return launch_point_work(w);
-        w.sources = step_sources(tail_.step);
         const SemScatterFused<Real> fused{force_buffers()[tail_.cur], nullptr, nullptr, nullptr, factors_};
         const int threads = std::min(32 * ((w.receiver_count + 31) / 32), kScatterElementThreads);
         sem_scatter_sample_formed<Real><<<1, threads>>>(w, fused, nn_, u_.get(), up_.get());
@@ -580,23 +589,21 @@ struct Engine final : EngineBase {
     DeviceBuffer<double> samples_;                 // the receivers' samples of a chunk (sample_slots)
     cuda::PinnedHostBuffer<double> host_samples_;  // their host copy
     std::vector<Real> host_a_, host_ih_;
-    std::vector<SemSourceBatch> batches_;  // a step's sources with a force (kept: no allocation a step)
+    std::vector<SemSourceBatch> batches_;            // a step's sources with a force (kept: no allocation a step)
+    std::vector<ScatterSourcePlace> source_places_;  // the scatter's place of each source (p_.sources order)
     UpdateFactors<Real> factors_{};
     Real beta_over_dt_ = 0;
     SemCudaSchedule schedule_ = SemCudaSchedule::Sweep;
     HaloExchange* exchange_ = nullptr;  // a subdomain's ghost exchange (null: one process)
     // The fused scatter's last node update of an advance, deferred: while pending, u_ and up_ hold
     // u^{m-1} and u^{m-2} of the state m the steps reached, force buffer `cur` the complete
-    // K u^{m-1}, the one before it K u^{m-2} (or zero), the third zero, and u^m lacks the sources
-    // of step `step`. The next advance continues the chain (its first launch a fused one) and the
-    // receivers' samples form u^m where they are; whatever else reads or sets the state settles it
-    // first. Why: a run's last update is a pass over every node (and a clear of a force buffer)
-    // that only its last samples need, and each chunk of a long run paid it and a plain element
-    // launch again.
+    // K u^{m-1} - F(t_{m-1}), the one before it that of u^{m-2} (or zero), the third zero. The next advance continues
+    // the chain (its first launch a fused one) and the receivers' samples form u^m where they are; whatever else reads
+    // or sets the state settles it first. Why: a run's last update is a pass over every node (and a clear of a force
+    // buffer) that only its last samples need, and each chunk of a long run paid it and a plain element launch again.
     struct FusedTail {
         bool pending = false;
         int cur = 0;
-        std::int64_t step = 0;
     };
     FusedTail tail_;
     std::unique_ptr<cuda::SemPmlCorrectionCuda<Real>> pml_;  // with a PML face
