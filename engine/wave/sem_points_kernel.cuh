@@ -18,8 +18,10 @@ struct SemSourceBatch {
     unsigned long long node[kMaxPointSources] = {};
     double force[kMaxPointSources][3] = {};  // F(t_n) along each axis
     // Where the scatter's element kernel puts source i into the force it adds (sem_element_scatter):
-    // the list index of one solid element at its node (kNoElement: none) and the node's point in
-    // that element, x-fastest (sem_scatter_source_places).
+    // one solid element at its node (kNoElement: none), by its index in the element list
+    // (sem_scatter_source_places) and, in the kernel's launch, by its block slot (block x elements a
+    // block + element of the block, sem_scatter_launch_sources); and the node's point in that
+    // element, x-fastest.
     static constexpr unsigned kNoElement = 0xffffffffu;
     unsigned element[kMaxPointSources] = {};
     unsigned short point[kMaxPointSources] = {};

@@ -172,6 +172,29 @@ inline std::vector<ScatterSourcePlace> sem_scatter_source_places(const std::vect
     return places;
 }
 
+// `points` of an element launch split as `split`, its sources' elements turned from list indices
+// into block slots (SemSourceBatch), which the kernel compares with its own: block b holds the
+// list's elements scatter_block_first(b) on. Why slots: a lane then tests the sources with the
+// block and thread indices alone and keeps no list index through the element's arithmetic.
+// Measured against the list index on an H200 (p = 4 FP64, slots / list index): the Stokes run at
+// 8 mm 37.41 / 37.73 ms, at 16 mm 2.954 / 2.944 ms, bench-sem 19.6 / 19.5 us at 15^3 elements,
+// 126.0 / 126.8 at 30^3, 934.1 / 937.8 at 60^3.
+template <int P>
+inline SemPointWork sem_scatter_launch_sources(SemPointWork points, ScatterBlockSplit split) {
+    constexpr unsigned E = kScatterElementsPerBlock<P>;
+    SemSourceBatch& s = points.sources;
+    const unsigned long long wide = (unsigned long long)split.longer * (split.base + 1);
+    for (int i = 0; i < s.count; ++i) {
+        const unsigned long long q = s.element[i];
+        if (q == SemSourceBatch::kNoElement) continue;
+        const unsigned long long b =
+            q < wide ? q / (split.base + 1) : split.longer + (split.base ? (q - wide) / split.base : 0ull);
+        const unsigned long long slot = b * E + (q - scatter_block_first(unsigned(b), split));
+        s.element[i] = slot < SemSourceBatch::kNoElement ? unsigned(slot) : SemSourceBatch::kNoElement;
+    }
+    return points;
+}
+
 // A block element's entry in the element kernel's table, one 64-bit word read once a point of each
 // walk: the node of its GLL point (0, 0, 0) in the low 61 bits, then whether the element is the x
 // neighbour of the block's element after it (next merged), of the one before it (merged), and
@@ -426,7 +449,12 @@ VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 
 // go into f as -F at their nodes, once each (SemSourceBatch's element and point), so that the next
 // update, u+ = (2 u - (1 - h) u- - dt^2/m (K u - F)) / (1 + h), has them. Why in the force: the
 // fused load would otherwise look the sources up at every point of every element, 9 % of the p = 4
-// launch's instructions on the Stokes runs, for one node; here one lane of one element adds them.
+// launch's instructions on the Stokes runs, for one node; here one lane of one element adds them,
+// and the load's code is half as long. Measured on an H200 against the lookup (p = 4 FP64, force /
+// lookup, means of three runs, two A/Bs): the Stokes run at 8 mm 38.06 / 38.97 and 38.06 / 38.95
+// ms, at 16 mm 2.966 / 2.945 and 2.964 / 2.929 ms (1 % longer, where the launch is one wave and latency-bound),
+// bench-sem 928.6 / 949.0 us at 60^3 elements (FP32 586.5 / 616.4), 128.2 / 130.1 at 30^3, 19.5-19.9 / 19.3-19.4 at
+// 15^3.
 template <int P, class Real, bool Damped, bool Fused = false>
 __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksPerSm)
     sem_element_scatter(const unsigned* __restrict elements, ScatterBlockSplit split,
@@ -662,8 +690,10 @@ __global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksP
         for (int comp = 0; comp < 3; ++comp)
 #pragma unroll
             for (int m = 0; m < N; ++m) ss(e, scatter_force_slot(comp))[L::point(m, s, t)] += fx[comp][m];
+        const unsigned slot = blockIdx.x * unsigned(E) + unsigned(e);
+#pragma unroll 1
         for (int i = 0; i < points.sources.count; ++i) {
-            if (points.sources.element[i] != q || points.sources.point[i] / N != line_x) continue;
+            if (points.sources.element[i] != slot || points.sources.point[i] / N != line_x) continue;
             const int m = points.sources.point[i] % N;
 #pragma unroll
             for (int comp = 0; comp < 3; ++comp)

@@ -271,16 +271,17 @@ struct Engine final : EngineBase {
                            scatter_element_blocks<P>(count, scatter_blocks_per_sm<P, Damped>(), sms_, sampler),
                        blocks = element_blocks + unsigned(sampler);
         const ScatterBlockSplit split = scatter_block_split(count, element_blocks);
+        const SemPointWork launch_points = sem_scatter_launch_sources<P>(points, split);
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
         if (fused)
             cuda::launch_programmatic(sem_element_scatter<P, Real, Damped, true>, dim3(blocks), dim3(threads), 0,
                                       nullptr, fused_programmatic<P, Damped>(blocks), elements_.get(), split,
                                       ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, half_ds, u, up, keep, b, f,
-                                      points, *fused);
+                                      launch_points, *fused);
         else
             sem_element_scatter<P, Real, Damped, false><<<blocks, threads>>>(elements_.get(), split, ids_.get(),
                                                                              lambda_.get(), mu_.get(), tab_, shape_,
-                                                                             half_ds, u, up, keep, b, f, points);
+                                                                             half_ds, u, up, keep, b, f, launch_points);
         VOXWAVE_CUDA_CHECK_LAUNCH("sem_element_scatter");
     }
     template <int P>

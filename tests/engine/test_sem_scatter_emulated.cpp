@@ -116,7 +116,8 @@ void emulated_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr, 
             sem_element_scatter<P, Real, decltype(damped_tag)::value, decltype(fused_tag)::value>(
                 arr.elements.data(), sem_cuda::scatter_block_split(count, blocks), prob.grid.ids.data(),
                 arr.lambda.data(), arr.mu.data(), arr.tab, arr.g, half_ds, u.data(), up.data(), Real(1) + b, b,
-                f.data(), points, fused ? *fused : SemScatterFused<Real>{});
+                f.data(), sem_cuda::sem_scatter_launch_sources<P>(points, sem_cuda::scatter_block_split(count, blocks)),
+                fused ? *fused : SemScatterFused<Real>{});
         });
     };
     if (damped && fused)
@@ -358,14 +359,20 @@ void sources_go_into_the_force_once_at_their_nodes() {
     const WaveProblem& prob = model.prob;
     const std::size_t nn = model.nn;
     const ScatterArrays<double>& arr = model.arr;
-    const std::array<std::size_t, 3> nodes = source_test_nodes(model);
+    const std::array<std::size_t, 3> three = source_test_nodes(model);
     if (::testing::Test::HasFailure()) return;
+    // And an inner node of the list's last element (in the last block, at another block slot when
+    // the blocks are spread).
+    constexpr int N = P + 1, kSources = 4;
+    const std::vector<std::size_t> nodes = {three[0], three[1], three[2],
+                                            model.node(arr.elements.size() - 1, 1 + N * (1 + N))};
     const std::vector<sem_cuda::ScatterSourcePlace> places = sem_cuda::sem_scatter_source_places(
-        arr.elements, P, prob.grid.n[0], prob.grid.n[1], {nodes[0], nodes[1], nodes[2]});
+        arr.elements, P, prob.grid.n[0], prob.grid.n[1], {nodes[0], nodes[1], nodes[2], nodes[3]});
     sem_cuda::SemPointWork w;
-    const double forces[3][3] = {{1.5, -2.0, 0.25}, {0.5, 3.0, -1.0}, {-4.0, 0.125, 2.0}};
-    w.sources.count = 3;
-    for (int i = 0; i < 3; ++i) {
+    const double forces[kSources][3] = {{1.5, -2.0, 0.25}, {0.5, 3.0, -1.0}, {-4.0, 0.125, 2.0}, {0.75, 0.5, -3.0}};
+    w.sources.count = kSources;
+    ASSERT_EQ(places[3].element, arr.elements.size() - 1);
+    for (int i = 0; i < kSources; ++i) {
         w.sources.node[i] = nodes[i];
         w.sources.element[i] = places[std::size_t(i)].element;
         w.sources.point[i] = places[std::size_t(i)].point;
@@ -380,28 +387,34 @@ void sources_go_into_the_force_once_at_their_nodes() {
         for (int pt = 0; pt < (P + 1) * (P + 1) * (P + 1); ++pt) touched[model.node(q, pt)] = 1.0;
     std::vector<double> f_prev(3 * nn);
     for (std::size_t i = 0; i < f_prev.size(); ++i) f_prev[i] = std::cos(0.29 * double(i)) * touched[i % nn];
-    // The force of a plain and of a fused launch, with and without the sources.
-    for (const bool fused_form : {false, true}) {
-        SCOPED_TRACE(fused_form ? "fused form" : "plain form");
-        std::vector<double> clear_src(3 * nn, 1.0), clear_plain(3 * nn, 1.0), un_src(3 * nn, 0.0),
-            un_plain(3 * nn, 0.0), f_src(3 * nn, 0.0), f_plain(3 * nn, 0.0);
-        const sem_cuda::SemScatterFused<double> with{f_prev.data(), clear_src.data(), un_src.data(), model.owned.data(),
-                                                     arr.upd};
-        const sem_cuda::SemScatterFused<double> without{f_prev.data(), clear_plain.data(), un_plain.data(),
-                                                        model.owned.data(), arr.upd};
-        emulated_elements<P, double>(prob, arr, u0, up0, false, 0.0, f_src, fused_form ? &with : nullptr, w);
-        emulated_elements<P, double>(prob, arr, u0, up0, false, 0.0, f_plain, fused_form ? &without : nullptr);
-        std::vector<double> want = f_plain;
-        for (int i = 0; i < 3; ++i)
-            for (int k = 0; k < 3; ++k) want[k * nn + nodes[std::size_t(i)]] -= forces[i][k];
-        const double fs = max_abs(want);
-        for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(f_src[i], want[i], 1e-13 * fs) << i;
-        for (std::size_t n : nodes) EXPECT_NE(f_src[n], f_plain[n]);
-        for (std::size_t i = 0; i < un_src.size(); ++i) ASSERT_EQ(un_src[i], un_plain[i]) << i;
-    }
+    // The force of a plain and of a fused launch, with and without the sources, in full blocks and
+    // spread over more blocks (scatter_element_blocks' one wave: other block slots).
+    constexpr unsigned E = sem_cuda::kScatterElementsPerBlock<P>;
+    const unsigned count = unsigned(arr.elements.size()), spread = (count + E - 2) / (E - 1);
+    for (const bool fused_form : {false, true})
+        for (const unsigned blocks : {0u, spread}) {
+            SCOPED_TRACE(::testing::Message() << (fused_form ? "fused form" : "plain form") << ", blocks " << blocks);
+            std::vector<double> clear_src(3 * nn, 1.0), clear_plain(3 * nn, 1.0), un_src(3 * nn, 0.0),
+                un_plain(3 * nn, 0.0), f_src(3 * nn, 0.0), f_plain(3 * nn, 0.0);
+            const sem_cuda::SemScatterFused<double> with{f_prev.data(), clear_src.data(), un_src.data(),
+                                                         model.owned.data(), arr.upd};
+            const sem_cuda::SemScatterFused<double> without{f_prev.data(), clear_plain.data(), un_plain.data(),
+                                                            model.owned.data(), arr.upd};
+            emulated_elements<P, double>(prob, arr, u0, up0, false, 0.0, f_src, fused_form ? &with : nullptr, w,
+                                         blocks);
+            emulated_elements<P, double>(prob, arr, u0, up0, false, 0.0, f_plain, fused_form ? &without : nullptr,
+                                         sem_cuda::SemPointWork{}, blocks);
+            std::vector<double> want = f_plain;
+            for (int i = 0; i < kSources; ++i)
+                for (int k = 0; k < 3; ++k) want[k * nn + nodes[std::size_t(i)]] -= forces[i][k];
+            const double fs = max_abs(want);
+            for (std::size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(f_src[i], want[i], 1e-13 * fs) << i;
+            for (std::size_t n : nodes) EXPECT_NE(f_src[n], f_plain[n]);
+            for (std::size_t i = 0; i < un_src.size(); ++i) ASSERT_EQ(un_src[i], un_plain[i]) << i;
+        }
     // u^n from a force with the sources in it.
     std::vector<double> f_with = f_prev;
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < kSources; ++i)
         for (int k = 0; k < 3; ++k) f_with[k * nn + nodes[std::size_t(i)]] -= forces[i][k];
     const std::vector<unsigned long long> receivers = {nodes[0], nodes[1], nodes[2], nn / 2};
     ASSERT_GT(touched[nn / 2], 0.0);
@@ -419,7 +432,7 @@ void sources_go_into_the_force_once_at_their_nodes() {
     emulated_elements<P, double>(prob, arr, u0, up0, false, 0.0, f_a, &from_with, sample_only);
     emulated_elements<P, double>(prob, arr, u0, up0, false, 0.0, f_b, &from_without);
     std::vector<double> want = un_plain;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < kSources; ++i) {
         const std::size_t n = nodes[std::size_t(i)];
         const double scale = arr.c.dt2_inv_mass[n] * arr.c.inv_one_plus_h[n];
         ASSERT_GT(scale, 0.0);
