@@ -142,32 +142,42 @@ inline std::vector<unsigned long long> sem_scatter_owned(const std::vector<unsig
 }
 
 // Where the element kernel puts each source at `nodes` into its force (SemSourceBatch's element
-// and point): the first element of the list `elements` (as sem_scatter_owned's) at the node and the
-// node's point in it, x-fastest; SemSourceBatch::kNoElement where no element of the list has the
-// node (it has no mass, and a source there moves nothing). One element a source, so that the force
-// holds it once however many elements share the node.
+// and point): the first element of the list `elements` (x-fastest indices in ascending order, as
+// the engine builds it) at the node and the node's point in it, x-fastest; SemSourceBatch::kNoElement
+// where no element of the list has the node (it has no mass, and a source there moves nothing). One
+// element a source, so that the force holds it once however many elements share the node. The up to
+// eight elements around a node are looked up in the list (binary search), not the list scanned: a
+// probe's sources can be many, and a model millions of elements.
 struct ScatterSourcePlace {
     unsigned element = SemSourceBatch::kNoElement;
     unsigned short point = 0;
 };
 inline std::vector<ScatterSourcePlace> sem_scatter_source_places(const std::vector<unsigned>& elements, int P, int ex,
                                                                  int ey, const std::vector<unsigned long long>& nodes) {
-    const unsigned long long nx = (unsigned long long)P * unsigned(ex) + 1,
-                             ny = (unsigned long long)P * unsigned(ey) + 1;
+    const unsigned long long p = unsigned(P), nx = p * unsigned(ex) + 1, ny = p * unsigned(ey) + 1;
     std::vector<ScatterSourcePlace> places(nodes.size());
     for (std::size_t s = 0; s < nodes.size(); ++s) {
-        const unsigned long long a = nodes[s] % nx, b = (nodes[s] / nx) % ny, c = nodes[s] / (nx * ny);
-        for (std::size_t q = 0; q < elements.size(); ++q) {
-            const unsigned long long el = elements[q], i = el % unsigned(ex), j = (el / unsigned(ex)) % unsigned(ey),
-                                     k = el / ((unsigned long long)unsigned(ex) * unsigned(ey));
-            const auto in = [P](unsigned long long node, unsigned long long e) {
-                return node >= e * P && node <= (e + 1) * P;
-            };
-            if (!in(a, i) || !in(b, j) || !in(c, k)) continue;
-            const int N = P + 1;
-            places[s] = {unsigned(q), (unsigned short)(int(a - i * P) + N * (int(b - j * P) + N * int(c - k * P)))};
-            break;
+        const unsigned long long node[3] = {nodes[s] % nx, (nodes[s] / nx) % ny, nodes[s] / (nx * ny)};
+        // Along each axis the element whose first node this is, and the one before where it is its last.
+        unsigned long long lo[3], hi[3];
+        for (int d = 0; d < 3; ++d) {
+            hi[d] = node[d] / p;
+            lo[d] = node[d] % p == 0 && hi[d] > 0 ? hi[d] - 1 : hi[d];
         }
+        hi[0] = std::min<unsigned long long>(hi[0], unsigned(ex) - 1ull);
+        hi[1] = std::min<unsigned long long>(hi[1], unsigned(ey) - 1ull);
+        for (unsigned long long k = lo[2]; k <= hi[2] && places[s].element == SemSourceBatch::kNoElement; ++k)
+            for (unsigned long long j = lo[1]; j <= hi[1] && places[s].element == SemSourceBatch::kNoElement; ++j)
+                for (unsigned long long i = lo[0]; i <= hi[0]; ++i) {
+                    const unsigned long long el = i + unsigned(ex) * (j + unsigned(ey) * k);
+                    const auto at = std::lower_bound(elements.begin(), elements.end(), el);
+                    if (at == elements.end() || *at != el) continue;
+                    const int N = P + 1;
+                    places[s] = {
+                        unsigned(at - elements.begin()),
+                        (unsigned short)(int(node[0] - i * p) + N * (int(node[1] - j * p) + N * int(node[2] - k * p)))};
+                    break;
+                }
     }
     return places;
 }

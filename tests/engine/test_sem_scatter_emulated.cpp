@@ -344,6 +344,44 @@ std::array<std::size_t, 3> source_test_nodes(const FusedModel<P, double>& model)
     return {one, two, most};
 }
 
+// sem_scatter_source_places at every node of FusedModel's mesh (voids, a fixed face) against a scan
+// of the list: the first element that has the node and the node's point in it, or none.
+template <int P>
+void source_places_are_the_first_element_at_each_node() {
+    SCOPED_TRACE(::testing::Message() << "source places, p " << P);
+    const FusedModel<P, double> model(false);
+    const std::size_t nn = model.nn;
+    constexpr int N3 = (P + 1) * (P + 1) * (P + 1);
+    std::vector<unsigned> first(nn, sem_cuda::SemSourceBatch::kNoElement);
+    std::vector<int> point(nn, -1);
+    for (std::size_t q = model.arr.elements.size(); q-- > 0;)
+        for (int pt = 0; pt < N3; ++pt) {
+            first[model.node(q, pt)] = unsigned(q);
+            point[model.node(q, pt)] = pt;
+        }
+    std::vector<unsigned long long> all(nn);
+    for (std::size_t n = 0; n < nn; ++n) all[n] = n;
+    const std::vector<sem_cuda::ScatterSourcePlace> places =
+        sem_cuda::sem_scatter_source_places(model.arr.elements, P, model.prob.grid.n[0], model.prob.grid.n[1], all);
+    ASSERT_EQ(places.size(), nn);
+    std::size_t none = 0;
+    for (std::size_t n = 0; n < nn; ++n) {
+        ASSERT_EQ(places[n].element, first[n]) << "node " << n;
+        if (first[n] == sem_cuda::SemSourceBatch::kNoElement) {
+            ++none;
+            continue;
+        }
+        ASSERT_EQ(int(places[n].point), point[n]) << "node " << n;
+    }
+    EXPECT_GT(none, 0u);  // the void column's inner nodes
+}
+
+TEST(SemScatterLayout, SourcePlaceIsTheFirstElementOfTheListAtTheNode) {
+    source_places_are_the_first_element_at_each_node<2>();
+    source_places_are_the_first_element_at_each_node<3>();
+    source_places_are_the_first_element_at_each_node<4>();
+}
+
 // The element launch with sources (SemPointWork.sources, those of the step of the force it adds):
 // at a node of one element only, at a face node of two and at the corner node with the most solid
 // elements around it. The force it adds must be the launch's without them less F at exactly those
