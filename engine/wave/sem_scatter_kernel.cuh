@@ -771,7 +771,7 @@ __global__ void __launch_bounds__(kScatterNodeThreads)
 }
 
 // u^n at the receivers from a fused chain's last state (SemScatterFused: u^{n-1}, u^{n-2} and the
-// complete K u^{n-1}, points.sources those of step n - 1) without forming u^n at every node, as the
+// complete K u^{n-1} less the sources of step n - 1) without forming u^n at every node, as the
 // element kernel's receivers' block does: one block. Why: a run's last sample closes its last
 // velocity, and nothing else reads the final state, so the node pass that forms it all (a full
 // read and write of u, u-, u+ and f) would be the run's only use of it.

@@ -377,10 +377,10 @@ struct Engine final : EngineBase {
             if (batches_.empty() || batches_.back().count == kMaxPointSources) batches_.emplace_back();
             SemSourceBatch& batch = batches_.back();
             batch.node[batch.count] = s.node;
-            if (i < source_places_.size()) {
-                batch.element[batch.count] = source_places_[i].element;
-                batch.point[batch.count] = source_places_[i].point;
-            }
+            // No place (the sweep schedule computes none): kNoElement, so no element kernel takes it as slot 0.
+            const bool placed = i < source_places_.size();
+            batch.element[batch.count] = placed ? source_places_[i].element : SemSourceBatch::kNoElement;
+            batch.point[batch.count] = placed ? source_places_[i].point : 0;
             for (int c = 0; c < 3; ++c) batch.force[batch.count][c] = s.force[c] * wv;
             ++batch.count;
         }
