@@ -31,23 +31,50 @@
 
 namespace voxwave::sem_cuda {
 
-// The element kernel's blocks: four warps, each holding whole elements of (P + 1)^2 threads (one a
-// GLL line along each axis): 3, 2 and 1 elements a warp (27, 32 and 25 of its lanes), 12, 8 and 4
-// a block. The phases of an element then meet at warp barriers (__syncwarp), and only the block's
+// The element kernel's blocks (ScatterBlockShape): warps each holding whole elements of (P + 1)^2
+// threads (one a GLL line along each axis): 3, 2 and 1 elements a warp (27, 32 and 25 of its
+// lanes). The phases of an element then meet at warp barriers (__syncwarp), and only the block's
 // two walks over its rows (the coalesced load and store) need the block's barrier. Measured on an
 // H100 against elements packed across warps (block barriers between all phases): within 1-4 %
 // either way (p = 4 FP64 24.6 against 25.0 us at 15^3 elements, 186 against 190 at 30^3; p = 2
-// FP64 11.1 against 10.2 at 15^3), so the block's barriers were not what bounds the step. Four
-// warps, not two: two (14 blocks an SM, so a one-wave model's busiest SM holds 26 elements at p = 4
-// instead of 28) measured 8-17 % slower on an H200 at p = 4 (22.8 against 21.0 us at 15^3, 148.9
-// against 136.5 at 30^3 in FP64): fewer x neighbours a block sum their common faces in shared
-// memory, so more of the force goes to f by atomics.
+// FP64 11.1 against 10.2 at 15^3), so the block's barriers were not what bounds the step.
+//
+// Four warps a block (12, 8 and 4 elements), and as many blocks an SM as `blocks_per_sm` (the
+// kernel's __launch_bounds__, which caps the registers at 65,536 / (blocks x threads): 73 at 7
+// blocks of 128 threads; ptxas (CUDA 13, sm_90) takes 70-72 without spilling at every order and
+// precision) and the shared memory (FP64: 24 KB a block at p = 4, 30 KB at p = 3, of an SM's
+// 228 KB) allow. Why 7: measured on an H100 at p = 4 FP64 (15^3, 20^3, 30^3, 60^3 elements), 8
+// blocks and 64 registers took 23.7, 61.7, 173.1 and 1318.5 us a step, 7 blocks 22.9, 58.4, 156.8
+// and 1161.5, 6 blocks (80 registers) 26.1, 57.1, 153.3 and 1184.1: the registers let ptxas keep
+// more loads and products in flight, and 7 blocks still take the Stokes run at 16 mm (3,375
+// elements, 844 blocks) in one wave of 132 SMs, where 6 need a second. Four warps, not two: two
+// (14 blocks an SM) measured 8-17 % slower on an H200 at p = 4 (22.8 against 21.0 us at 15^3,
+// 148.9 against 136.5 at 30^3 in FP64): fewer x neighbours a block sum their common faces in
+// shared memory, so more of the force goes to f by atomics.
+template <int P, class Real>
+struct ScatterBlockShape {
+    static constexpr int warps = 4, blocks_per_sm = 7;
+};
+// p = 4 in FP64: eight warps (eight elements, a row of 33 nodes) and four blocks an SM (64
+// registers, 48 KB of shared memory a block, the most a block's static shared memory may take).
+// The walks' rows are twice as long, so a warp's load or store touches fewer lines of memory, one
+// x face in eight instead of four goes to f by atomics, and an SM holds 32 warps instead of 28.
+// Measured on an H200 against four warps and seven blocks (bench-sem --steps 100 --schedule scatter,
+// us a step): 18.1 / 19.7 at 15^3 elements, 117.3 / 126.5 at 30^3, 860.8 / 920.9 at 60^3; the Stokes
+// run at 16 mm 2.72 / 2.94 ms, at 8 mm 34.8 / 37.5 ms. Eight warps and three blocks (80 registers)
+// took 20.3, 120.7 and 933.3 us, and 3.09 ms at 16 mm, where 3,375 elements need two waves of
+// blocks; six warps and five blocks (64 registers) 18.8, 120.0 and 913.1 us. In FP32 (56 registers
+// either way) eight warps measured 5 % slower at 60^3 (619.7 against 590.6 us), so FP32 keeps four.
+template <>
+struct ScatterBlockShape<4, double> {
+    static constexpr int warps = 8, blocks_per_sm = 4;
+};
 template <int P>
 constexpr int kScatterElementsPerWarp = 32 / ((P + 1) * (P + 1));
-constexpr int kScatterWarpsPerBlock = 4;
-template <int P>
-constexpr int kScatterElementsPerBlock = kScatterElementsPerWarp<P>* kScatterWarpsPerBlock;
-constexpr int kScatterElementThreads = 32 * kScatterWarpsPerBlock;
+template <int P, class Real>
+constexpr int kScatterElementsPerBlock = kScatterElementsPerWarp<P>* ScatterBlockShape<P, Real>::warps;
+template <int P, class Real>
+constexpr int kScatterElementThreads = 32 * ScatterBlockShape<P, Real>::warps;
 constexpr int kScatterNodeThreads = 256;
 
 // How a launch's element blocks split the solid elements of the list: block b takes base + 1 of them
@@ -71,26 +98,16 @@ VOXWAVE_HD_INLINE unsigned scatter_block_first(unsigned b, ScatterBlockSplit spl
 // take one (k sms blocks or fewer with the extra ones, k <= per_sm, k least), k sms - extra, the
 // elements spread over them (scatter_block_split), so that each SM holds k blocks of about the same
 // work instead of some k full blocks and others k - 1. Why: one wave lasts as long as its busiest
-// SM takes; the Stokes run at 16 mm (3,375 elements of p = 4, 844 full blocks, 924 places on 132
-// SMs of 7) leaves about 52 SMs 28 elements and 80 SMs 24, where spread each holds 26 or fewer
+// SM takes; the Stokes run at 16 mm (3,375 elements of p = 4 in blocks of 4, 844 full blocks, 924
+// places on 132 SMs of 7) leaves about 52 SMs 28 elements and 80 SMs 24, where spread each holds 26 or fewer
 // (measured on an H200, bench-sem p = 4 FP64 at 15^3: 19.8 -> 19.4 us a step).
-template <int P>
+template <int P, class Real>
 inline unsigned scatter_element_blocks(unsigned count, int per_sm, int sms, int extra = 0) {
-    constexpr long long E = kScatterElementsPerBlock<P>;
+    constexpr long long E = kScatterElementsPerBlock<P, Real>;
     const long long full = (count + E - 1) / E, n = std::max(sms, 1);
     if (full + extra > (long long)std::max(per_sm, 1) * n) return unsigned(full);
     return unsigned(std::min<long long>(n * ((full + extra + n - 1) / n) - extra, count));
 }
-
-// Blocks of the element kernel an SM should hold (its __launch_bounds__, which caps the registers
-// at 65,536 / (blocks x 128 threads) = 73; ptxas (CUDA 13, sm_90) takes 70-72 without spilling at
-// every order and precision), and the shared memory (FP64: 24 KB a block at p = 4, 30 KB at p = 3,
-// of an SM's 228 KB) allows it. Why 7: measured on an H100 at p = 4 FP64 (15^3, 20^3, 30^3, 60^3
-// elements), 8 blocks and 64 registers took 23.7, 61.7, 173.1 and 1318.5 us a step, 7 blocks
-// 22.9, 58.4, 156.8 and 1161.5, 6 blocks (80 registers) 26.1, 57.1, 153.3 and 1184.1: the
-// registers let ptxas keep more loads and products in flight, and 7 blocks still take the Stokes
-// run at 16 mm (3,375 elements, 844 blocks) in one wave of 132 SMs, where 6 need a second.
-constexpr int kScatterElementBlocksPerSm = 7;
 
 // The fused form of the element kernel (Fused): the previous step's node update done where the
 // elements load their points instead of in sem_scatter_update. The kernel of step n then takes
@@ -189,9 +206,9 @@ inline std::vector<ScatterSourcePlace> sem_scatter_source_places(const std::vect
 // Measured against the list index on an H200 (p = 4 FP64, slots / list index): the Stokes run at
 // 8 mm 37.41 / 37.73 ms, at 16 mm 2.954 / 2.944 ms, bench-sem 19.6 / 19.5 us at 15^3 elements,
 // 126.0 / 126.8 at 30^3, 934.1 / 937.8 at 60^3.
-template <int P>
+template <int P, class Real>
 inline SemPointWork sem_scatter_launch_sources(SemPointWork points, ScatterBlockSplit split) {
-    constexpr unsigned E = kScatterElementsPerBlock<P>;
+    constexpr unsigned E = kScatterElementsPerBlock<P, Real>;
     SemSourceBatch& s = points.sources;
     const unsigned long long wide = (unsigned long long)split.longer * (split.base + 1);
     for (int i = 0; i < s.count; ++i) {
@@ -438,9 +455,9 @@ VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 
 // shared memory bounds how many elements an SM holds at once, and on a small model that sets the
 // step's length. At p = 4 in FP64 nine slots (45 KB a block of 5 elements) let an SM hold 5
 // blocks, so the Stokes run at 16 mm (3,375 elements, 675 blocks) took 1.02 waves of an H100's
-// 132 SMs: a second wave of 15 blocks; with six slots (24 KB a block of 4 elements) and at most
-// 73 registers (kScatterElementBlocksPerSm) an SM holds 7 blocks, 28 elements, and the launch is
-// 0.91 of a wave.
+// 132 SMs: a second wave of 15 blocks; with six slots (48 KB a block of 8 elements) and at most
+// 64 registers (ScatterBlockShape) an SM holds 4 blocks, 32 elements, and the launch is 0.8 of a
+// wave.
 // The walk's why: the scatter ran at a constant 4 G node-steps/s FP64 on an H100 whatever p and
 // size, so its cost follows the nodes, not the flops or the atomics: p = 2 at 60^3 elements and
 // p = 4 at 30^3 have the same nodes (f 42 MB, more than L2 keeps beside u) and took 517 and 450 us
@@ -466,14 +483,15 @@ VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 
 // bench-sem 928.6 / 949.0 us at 60^3 elements (FP32 586.5 / 616.4), 128.2 / 130.1 at 30^3, 19.5-19.9 / 19.3-19.4 at
 // 15^3.
 template <int P, class Real, bool Damped, bool Fused = false>
-__global__ void __launch_bounds__(kScatterElementThreads, kScatterElementBlocksPerSm)
+__global__ void __launch_bounds__(kScatterElementThreads<P, Real>, ScatterBlockShape<P, Real>::blocks_per_sm)
     sem_element_scatter(const unsigned* __restrict elements, ScatterBlockSplit split,
                         const unsigned char* __restrict ids, const Real* __restrict lambda, const Real* __restrict mu,
                         SemTables<Real> tab, GridShape g, Real half_ds, const Real* __restrict u,
                         const Real* __restrict u_prev, Real keep, Real b, Real* __restrict f,
                         SemPointWork points = SemPointWork{}, SemScatterFused<Real> fused = SemScatterFused<Real>{}) {
-    constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P>, EW = kScatterElementsPerWarp<P>;
-    constexpr int T = kScatterElementThreads, kWalk = (E * N3 + T - 1) / T;
+    constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P, Real>,
+                  EW = kScatterElementsPerWarp<P>;
+    constexpr int T = kScatterElementThreads<P, Real>, kWalk = (E * N3 + T - 1) / T;
     using L = ScatterPoints<P, Real>;
     if (points.receiver_count > 0 && blockIdx.x == gridDim.x - 1) {
         sem_scatter_sample_receivers<Real, Fused>(points, fused, g.nn, u, u_prev);

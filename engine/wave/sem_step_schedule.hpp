@@ -10,7 +10,8 @@
 // a plane's latency does not shrink with the cells a launch holds, so on a small model the sweep's
 // step stops shrinking with the model; the scatter's work is spread over every element at once
 // and shrinks with the model, at the cost of atomics and about twice the sweep's bytes a node.
-// With six shared slots a point (7 blocks an SM, 73 registers a thread) and the node update fused
+// With six shared slots a point (ScatterBlockShape: 7 blocks of four warps an SM, 73 registers a
+// thread; at p = 4 in FP64 4 blocks of eight warps, 64) and the node update fused
 // into the element launch it runs at 6-12 G node-steps/s FP64 on large models (2.3-2.4 TB/s at
 // p = 4), so it wins well beyond the small ones. Measured on an H100 (132 SMs; bench-sem --steps
 // 100, us a step, scatter / sweep, FP64; elements an SM in brackets):

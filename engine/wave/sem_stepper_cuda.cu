@@ -241,7 +241,7 @@ struct Engine final : EngineBase {
         static const int per_sm = [] {
             int b = 0;
             VOXWAVE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &b, sem_element_scatter<P, Real, Damped, true>, kScatterElementThreads, 0));
+                &b, sem_element_scatter<P, Real, Damped, true>, kScatterElementThreads<P, Real>, 0));
             return b;
         }();
         return per_sm;
@@ -264,14 +264,14 @@ struct Engine final : EngineBase {
                           const SemScatterFused<Real>* fused) const {
         const unsigned count = unsigned(elements_.size());
         if (count == 0) return;
-        constexpr int threads = kScatterElementThreads;
+        constexpr int threads = kScatterElementThreads<P, Real>;
         // The receivers' block (the grid's last) beside the elements' blocks.
         const int sampler = points.receiver_count > 0 ? 1 : 0;
         const unsigned element_blocks =
-                           scatter_element_blocks<P>(count, scatter_blocks_per_sm<P, Damped>(), sms_, sampler),
+                           scatter_element_blocks<P, Real>(count, scatter_blocks_per_sm<P, Damped>(), sms_, sampler),
                        blocks = element_blocks + unsigned(sampler);
         const ScatterBlockSplit split = scatter_block_split(count, element_blocks);
-        const SemPointWork launch_points = sem_scatter_launch_sources<P>(points, split);
+        const SemPointWork launch_points = sem_scatter_launch_sources<P, Real>(points, split);
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
         if (fused)
             cuda::launch_programmatic(sem_element_scatter<P, Real, Damped, true>, dim3(blocks), dim3(threads), 0,
@@ -512,7 +512,7 @@ struct Engine final : EngineBase {
         if (w.receiver_count == 0) return;
         if (!tail_.pending) return launch_point_work(w);
         const SemScatterFused<Real> fused{force_buffers()[tail_.cur], nullptr, nullptr, nullptr, factors_};
-        const int threads = std::min(32 * ((w.receiver_count + 31) / 32), kScatterElementThreads);
+        const int threads = std::min(32 * ((w.receiver_count + 31) / 32), kScatterNodeThreads);
         sem_scatter_sample_formed<Real><<<1, threads>>>(w, fused, nn_, u_.get(), up_.get());
         VOXWAVE_CUDA_CHECK_LAUNCH("sem_scatter_sample_formed");
     }

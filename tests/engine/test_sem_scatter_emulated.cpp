@@ -105,18 +105,19 @@ void emulated_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr, 
                        const sem_cuda::SemScatterFused<Real>* fused = nullptr,
                        const sem_cuda::SemPointWork& points = sem_cuda::SemPointWork{}, unsigned blocks = 0) {
     using namespace sem_cuda;
-    constexpr int E = kScatterElementsPerBlock<P>;
+    constexpr int E = kScatterElementsPerBlock<P, Real>;
     const unsigned count = unsigned(arr.elements.size());
     if (blocks == 0) blocks = (count + E - 1) / E;
     const unsigned grid = blocks + (points.receiver_count > 0 ? 1u : 0u);  // and the receivers' block
     const Real half_ds = Real(0.5 * prob.grid.spacing);
     const auto launch = [&](auto damped_tag, auto fused_tag) {
-        run_emulated_blocks(kScatterElementThreads, grid, [&](std::size_t block) {
+        run_emulated_blocks(kScatterElementThreads<P, Real>, grid, [&](std::size_t block) {
             blockIdx.x = unsigned(block);
             sem_element_scatter<P, Real, decltype(damped_tag)::value, decltype(fused_tag)::value>(
                 arr.elements.data(), sem_cuda::scatter_block_split(count, blocks), prob.grid.ids.data(),
                 arr.lambda.data(), arr.mu.data(), arr.tab, arr.g, half_ds, u.data(), up.data(), Real(1) + b, b,
-                f.data(), sem_cuda::sem_scatter_launch_sources<P>(points, sem_cuda::scatter_block_split(count, blocks)),
+                f.data(),
+                sem_cuda::sem_scatter_launch_sources<P, Real>(points, sem_cuda::scatter_block_split(count, blocks)),
                 fused ? *fused : SemScatterFused<Real>{});
         });
     };
@@ -153,10 +154,10 @@ void emulated_update(const ScatterArrays<Real>& arr, const std::vector<Real>& u,
 // nodes, and every node of the box but its strictly inner ones, (L P - 1) x (P - 1) x (P - 1), is
 // shared with elements outside the run: an atomic add of each component there. Also the runs of
 // two or more elements, so that the model is known to have the face sums.
-template <int P>
+template <int P, class Real>
 std::size_t expected_atomic_adds(const std::vector<unsigned>& elements, int ex, std::size_t& merged_runs,
                                  std::size_t blocks = 0) {
-    constexpr std::size_t E = sem_cuda::kScatterElementsPerBlock<P>;
+    constexpr std::size_t E = sem_cuda::kScatterElementsPerBlock<P, Real>;
     const std::size_t n = elements.size();
     if (blocks == 0) blocks = (n + E - 1) / E;
     std::size_t adds = 0;
@@ -211,7 +212,7 @@ void scatter_equals_cpu_stepper(bool damped, double tol) {
     emulated_atomic_adds = 0;
     emulated_elements<P, Real>(prob, arr, u, up, false, Real(0), f);
     std::size_t merged_runs = 0;
-    EXPECT_EQ(emulated_atomic_adds, expected_atomic_adds<P>(arr.elements, prob.grid.n[0], merged_runs));
+    EXPECT_EQ(emulated_atomic_adds, (expected_atomic_adds<P, Real>(arr.elements, prob.grid.n[0], merged_runs)));
     EXPECT_GT(merged_runs, 0u);
     const std::vector<double> ku = cpu.stiffness_times(ud);
     const double ks = max_abs(ku);
@@ -219,13 +220,13 @@ void scatter_equals_cpu_stepper(bool damped, double tol) {
     for (std::size_t i = 0; i < ku.size(); ++i) ASSERT_NEAR(double(f[i]), ku[i], tol * ks) << i;
     // The same with the elements spread over more blocks than full ones (a one-wave launch,
     // scatter_element_blocks): blocks of E - 1 and E elements at other places in the list.
-    constexpr unsigned E = sem_cuda::kScatterElementsPerBlock<P>;
+    constexpr unsigned E = sem_cuda::kScatterElementsPerBlock<P, Real>;
     const unsigned count = unsigned(arr.elements.size()), spread = (count + E - 2) / (E - 1);
     ASSERT_GT(spread, (count + E - 1) / E);
     std::fill(f.begin(), f.end(), Real(0));
     emulated_atomic_adds = 0;
     emulated_elements<P, Real>(prob, arr, u, up, false, Real(0), f, nullptr, sem_cuda::SemPointWork{}, spread);
-    EXPECT_EQ(emulated_atomic_adds, expected_atomic_adds<P>(arr.elements, prob.grid.n[0], merged_runs, spread));
+    EXPECT_EQ(emulated_atomic_adds, (expected_atomic_adds<P, Real>(arr.elements, prob.grid.n[0], merged_runs, spread)));
     for (std::size_t i = 0; i < ku.size(); ++i) ASSERT_NEAR(double(f[i]), ku[i], tol * ks) << i;
     std::fill(f.begin(), f.end(), Real(0));
 
@@ -427,7 +428,7 @@ void sources_go_into_the_force_once_at_their_nodes() {
     for (std::size_t i = 0; i < f_prev.size(); ++i) f_prev[i] = std::cos(0.29 * double(i)) * touched[i % nn];
     // The force of a plain and of a fused launch, with and without the sources, in full blocks and
     // spread over more blocks (scatter_element_blocks' one wave: other block slots).
-    constexpr unsigned E = sem_cuda::kScatterElementsPerBlock<P>;
+    constexpr unsigned E = sem_cuda::kScatterElementsPerBlock<P, double>;
     const unsigned count = unsigned(arr.elements.size()), spread = (count + E - 2) / (E - 1);
     for (const bool fused_form : {false, true})
         for (const unsigned blocks : {0u, spread}) {
@@ -694,16 +695,19 @@ TEST(SemScatterLayout, ElementWordKeepsTheOriginAndEachFlag) {
 // The element kernel's grid: full blocks where they take more than a wave; one wave spread over k
 // blocks an SM (k the least that holds the full blocks), so that with blocks dealt to the SMs in
 // turn (block b to SM b mod sms) the busiest SM holds fewer elements. The Stokes run at 16 mm on
-// 132 SMs of 7 blocks: 3,375 elements of p = 4 in 844 full blocks leave the busiest SM 7 of them
-// (28 elements); spread over 924, 26.
+// 132 SMs of 7 blocks of 4 elements (p = 4 in FP32): 3,375 elements in 844 full blocks leave the
+// busiest SM 7 of them (28 elements); spread over 924, 26. In FP64 (blocks of 8, 4 an SM): 422
+// full blocks, spread over 528, 26 again.
 TEST(SemScatterGrid, OneWaveSpreadsTheElementsOverEverySm) {
     using sem_cuda::scatter_element_blocks;
-    EXPECT_EQ(scatter_element_blocks<4>(3375, 7, 132), 924u);
-    EXPECT_EQ(scatter_element_blocks<4>(27000, 7, 132), 6750u);  // 7.3 waves: full blocks
-    EXPECT_EQ(scatter_element_blocks<4>(3696, 7, 132), 924u);    // one full wave
-    EXPECT_EQ(scatter_element_blocks<4>(2000, 7, 132), 528u);    // 500 full blocks: 4 an SM
-    EXPECT_EQ(scatter_element_blocks<4>(100, 7, 132), 100u);     // one element a block
-    EXPECT_EQ(scatter_element_blocks<2>(3375, 5, 132), 396u);    // 282 full blocks of 12: 3 an SM
+    EXPECT_EQ((scatter_element_blocks<4, float>(3375, 7, 132)), 924u);
+    EXPECT_EQ((scatter_element_blocks<4, float>(27000, 7, 132)), 6750u);   // 7.3 waves: full blocks
+    EXPECT_EQ((scatter_element_blocks<4, float>(3696, 7, 132)), 924u);     // one full wave
+    EXPECT_EQ((scatter_element_blocks<4, float>(2000, 7, 132)), 528u);     // 500 full blocks: 4 an SM
+    EXPECT_EQ((scatter_element_blocks<4, float>(100, 7, 132)), 100u);      // one element a block
+    EXPECT_EQ((scatter_element_blocks<2, double>(3375, 5, 132)), 396u);    // 282 full blocks of 12: 3 an SM
+    EXPECT_EQ((scatter_element_blocks<4, double>(3375, 4, 132)), 528u);    // 422 full blocks of 8: 4 an SM
+    EXPECT_EQ((scatter_element_blocks<4, double>(27000, 4, 132)), 3375u);  // 6.4 waves: full blocks
     const auto busiest = [](unsigned count, unsigned blocks, unsigned sms) {
         std::vector<unsigned> held(sms, 0);
         const sem_cuda::ScatterBlockSplit split = sem_cuda::scatter_block_split(count, blocks);
@@ -717,6 +721,7 @@ TEST(SemScatterGrid, OneWaveSpreadsTheElementsOverEverySm) {
     EXPECT_EQ(busiest(3375, 844, 132), 28u);
     EXPECT_EQ(busiest(3375, 924, 132), 26u);
     EXPECT_EQ(busiest(3375, 923, 132), 26u);
+    EXPECT_EQ(busiest(3375, 528, 132), 26u);
 }
 
 TEST(SemScatterEmulated, LineProductsEqualThePlainSums) {
