@@ -65,6 +65,9 @@ struct ScatterBlockShape {
 // took 20.3, 120.7 and 933.3 us, and 3.09 ms at 16 mm, where 3,375 elements need two waves of
 // blocks; six warps and five blocks (64 registers) 18.8, 120.0 and 913.1 us. In FP32 (56 registers
 // either way) eight warps measured 5 % slower at 60^3 (619.7 against 590.6 us), so FP32 keeps four.
+// Sixteen warps and two blocks (97 KB of dynamic shared memory a block) measured 5 % shorter on the
+// one-wave 15^3 model (17.2 against 18.0 us) but 5-10 % longer on the others (123.3 against 117.8 us
+// at 30^3, 929.3 against 843.0 at 60^3).
 template <>
 struct ScatterBlockShape<4, double> {
     static constexpr int warps = 8, blocks_per_sm = 4;
@@ -123,7 +126,11 @@ inline unsigned scatter_element_blocks(unsigned count, int per_sm, int sms, int 
 // measured 3.5 % longer at 30^3 and 60^3 elements, p = 4 FP64, H200.) Why:
 // the update is a pass over every node that reads and writes about 130 bytes a node in FP64, a
 // third of the scatter's step on the small models it runs (10 of 30 us at 15^3 elements, p = 4,
-// H100), while the elements read their nodes anyway.
+// H100), while the elements read their nodes anyway. The nodes inside an element still go through
+// f, though their force is complete in the block: writing u+ there at the store walk instead (the
+// next launch loading it as is) makes that walk wait on the loads of u^n and u^{n-1} at every step,
+// and a proxy of it measured 1.7 times the step at 60^3 elements (p = 4 FP64, H200: 1473.6 against
+// 854.4 us).
 template <class Real>
 struct SemScatterFused {
     const Real* f_prev = nullptr;               // K u^{n-1}, complete
