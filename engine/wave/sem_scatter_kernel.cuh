@@ -130,7 +130,16 @@ inline unsigned scatter_element_blocks(unsigned count, int per_sm, int sms, int 
 // f, though their force is complete in the block: writing u+ there at the store walk instead (the
 // next launch loading it as is) makes that walk wait on the loads of u^n and u^{n-1} at every step,
 // and a proxy of it measured 1.7 times the step at 60^3 elements (p = 4 FP64, H200: 1473.6 against
-// 854.4 us).
+// 854.4 us). Keeping 2 u - (1 - h) u- of those nodes in shared memory from the load walk instead
+// (7 KB more a block of eight elements, four blocks an SM still), u+ written at the store walk for
+// every node inside a block's rows (the common faces of its x neighbours too, about half the
+// nodes), the next launch loading u^n and u^{n-1} there and no force, every launch of a chain
+// updating them ahead and the settling update skipping them: CUDA equal to the CPU stepper, and
+// fewer bytes (144 against 170 from DRAM a node-step at 60^3), but longer steps (H200, p = 4 FP64,
+// us: 20.0 / 18.1 at 15^3 elements, 147.5 / 117.9 at 30^3, 1048.6 / 850.5 at 60^3; with the two
+// kinds of node in branches of their own 1133.0 at 60^3). Nsight Compute at 60^3: L2 at 66 % of its
+// throughput (88.5 % here), DRAM at 40 %, the same occupancy: the step no longer waits on the L2
+// but on latency.
 template <class Real>
 struct SemScatterFused {
     const Real* f_prev = nullptr;               // K u^{n-1}, complete
@@ -562,8 +571,9 @@ __global__ void __launch_bounds__(kScatterElementThreads<P, Real>, ScatterBlockS
         const unsigned long long word = selement[e2];
         if (!ScatterElementWord::live(word)) continue;
         // A common face of x neighbours is loaded by both (loading it once, the left element's
-        // points writing both slots, measured 1-6 % slower on an H200 at p = 4: the skipped loads
-        // leave the walk step's other round trips as long).
+        // points writing both slots, measured 1-6 % slower on an H200 at p = 4 with four warps a
+        // block, and within 0.5 % with eight: the skipped loads leave the walk step's other round
+        // trips as long).
         const std::size_t node =
             ScatterElementWord::origin(word) + std::size_t(m) + nx * std::size_t(yz % N) + nxy * std::size_t(yz / N);
         if constexpr (Fused) {
