@@ -42,9 +42,10 @@ namespace voxwave::sem_cuda {
 // Four warps a block (12, 8 and 4 elements), and as many blocks an SM as `blocks_per_sm` (the
 // kernel's __launch_bounds__, which caps the registers at 65,536 / (blocks x threads): 73 at 7
 // blocks of 128 threads; ptxas (CUDA 13, sm_90) takes 70-72 without spilling at every order and
-// precision) and the shared memory (FP64: 24 KB a block at p = 4, 30 KB at p = 3, of an SM's
-// 228 KB) allow. Why 7: measured on an H100 at p = 4 FP64 (15^3, 20^3, 30^3, 60^3 elements), 8
-// blocks and 64 registers took 23.7, 61.7, 173.1 and 1318.5 us a step, 7 blocks 22.9, 58.4, 156.8
+// precision) and the shared memory (30 KB a block at p = 3 in FP64, 12 KB at p = 4 in FP32, of an
+// SM's 228 KB) allow. Why 7: measured on an H100 at p = 4 FP64 when it too had four-warp blocks
+// of 24 KB (it has its own shape now, below), at 15^3, 20^3, 30^3 and 60^3 elements: 8 blocks
+// and 64 registers took 23.7, 61.7, 173.1 and 1318.5 us a step, 7 blocks 22.9, 58.4, 156.8
 // and 1161.5, 6 blocks (80 registers) 26.1, 57.1, 153.3 and 1184.1: the registers let ptxas keep
 // more loads and products in flight, and 7 blocks still take the Stokes run at 16 mm (3,375
 // elements, 844 blocks) in one wave of 132 SMs, where 6 need a second. Four warps, not two: two
