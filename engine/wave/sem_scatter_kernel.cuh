@@ -138,9 +138,16 @@ inline unsigned scatter_element_blocks(unsigned count, int per_sm, int sms, int 
 // updating them ahead and the settling update skipping them: CUDA equal to the CPU stepper, and
 // fewer bytes (144 against 170 from DRAM a node-step at 60^3), but longer steps (H200, p = 4 FP64,
 // us: 20.0 / 18.1 at 15^3 elements, 147.5 / 117.9 at 30^3, 1048.6 / 850.5 at 60^3; with the two
-// kinds of node in branches of their own 1133.0 at 60^3). Nsight Compute at 60^3: L2 at 66 % of its
-// throughput (88.5 % here), DRAM at 40 %, the same occupancy: the step no longer waits on the L2
-// but on latency.
+// kinds of node in branches of their own 1133.0 at 60^3; with their dt^2/m formed in the kernel from
+// the elements' masses and every load of the walk unconditional 1077.3). Nsight Compute at 60^3: L2
+// at 66 % of its throughput (88.5 % here), DRAM at 40 %, the same occupancy: the step no longer
+// waits on the L2 but on latency.
+// What each of this step's other parts costs, timed by leaving it out (results then wrong; H200,
+// p = 4 FP64 at 60^3 elements, 858.2 us whole): the dt^2/m loads 1 % (850.1), the zeros into
+// f_clear 6 % (807.5), the atomics against plain stores 3.5 % (828.0), dt^2/m and the zeros together
+// 10 % (774.0, still 2.9 times the memory floor). So even without them the step would not come
+// within 2.5 times the floor (662 us on that card); the rest is the loads of u, u- and f_prev at every
+// element's points (about twice a node), the force's atomics and stores, and the arithmetic.
 template <class Real>
 struct SemScatterFused {
     const Real* f_prev = nullptr;               // K u^{n-1}, complete
