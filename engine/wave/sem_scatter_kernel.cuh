@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
 #include <vector>
 
 #include "core/grid_dependency.hpp"
@@ -246,27 +247,69 @@ inline SemPointWork sem_scatter_launch_sources(SemPointWork points, ScatterBlock
     return points;
 }
 
-// A block element's entry in the element kernel's table, one 64-bit word read once a point of each
-// walk: the node of its GLL point (0, 0, 0) in the low 61 bits, then whether the element is the x
-// neighbour of the block's element after it (next merged), of the one before it (merged), and
-// solid (live). Why one word: the walks read the table at every point, and its separate origins
-// and flags (8-byte and 1-byte words, several a half-warp) were one of the two sources of the bank
-// conflicts Nsight Compute counted, with the walks' runs across rows (10-11 % of the kernel's
-// shared wavefronts, H200, p = 4 FP64 at 30^3 elements). Measured on an H200 (bench-sem, p = 4,
-// FP64, us a step, separate tables / one word, two runs): 19.7 / 19.3 and 19.6 / 19.3 at 15^3
-// elements, 131.7 / 128.5 and 132.1 / 128.6 at 30^3, 952.0 / 952.8 and 958.4 / 953.1 at 60^3.
+// An element's word in the element kernel's tables, 64 bits: the node of its GLL point (0, 0, 0) in
+// the low 53 bits, its material id in the next 8, then whether its x neighbour after it is the
+// element after it (next merged), whether its x neighbour before it is the element before it
+// (merged), and solid (live). Two tables hold such words: the engine's, one a solid element in list
+// order (sem_scatter_element_words: live set, the flags about the list), and the block's in shared
+// memory, which the kernel makes from it (the flags kept only where both elements are the block's,
+// live only for the block's own). Why one word: the walks read the block's table at every point,
+// and its separate origins and flags (8-byte and 1-byte words, several a half-warp) were one of the
+// two sources of the bank conflicts Nsight Compute counted, with the walks' runs across rows (10-11 %
+// of the kernel's shared wavefronts, H200, p = 4 FP64 at 30^3 elements). Measured on an H200
+// (bench-sem, p = 4, FP64, us a step, separate tables / one word, two runs): 19.7 / 19.3 and 19.6 /
+// 19.3 at 15^3 elements, 131.7 / 128.5 and 132.1 / 128.6 at 30^3, 952.0 / 952.8 and 958.4 / 953.1 at
+// 60^3. Why the engine's table of words, not the element list and the ids: the kernel's prologue
+// then loads a block element's word and owned-point masks in one round trip, where the list's index,
+// its neighbours' indices, the mask and the id behind the index took three one after the other
+// (Nsight Compute, H200, p = 4 FP64 at 60^3: 17 % of the launch's warp stall samples in that
+// prologue, most of them waiting on those loads). Measured on an H200 (bench-sem, p = 4, us a step,
+// list and ids / words): FP64 17.8 / 18.1 at 15^3 elements, 117.0 / 115.4 at 30^3, 838.6 / 834.1 at
+// 60^3, FP32 587.6 / 571.4 at 60^3; the Stokes run at 8 mm 34.59-34.63 / 34.15-34.27 ms: the
+// prologue's waits were mostly hidden behind the SM's other blocks.
 struct ScatterElementWord {
+    static constexpr int kIdShift = 53;
     static constexpr unsigned long long kNextMerged = 1ull << 61, kMerged = 1ull << 62, kLive = 1ull << 63,
-                                        kOrigin = kNextMerged - 1;
-    static VOXWAVE_HD_INLINE unsigned long long make(unsigned long long origin, bool live, bool merged,
-                                                     bool next_merged) {
-        return origin | (live ? kLive : 0ull) | (merged ? kMerged : 0ull) | (next_merged ? kNextMerged : 0ull);
+                                        kOrigin = (1ull << kIdShift) - 1;
+    static VOXWAVE_HD_INLINE unsigned long long make(unsigned long long origin, unsigned char id, bool live,
+                                                     bool merged, bool next_merged) {
+        return origin | ((unsigned long long)id << kIdShift) | (live ? kLive : 0ull) | (merged ? kMerged : 0ull) |
+               (next_merged ? kNextMerged : 0ull);
     }
     static VOXWAVE_HD_INLINE std::size_t origin(unsigned long long w) { return std::size_t(w & kOrigin); }
+    static VOXWAVE_HD_INLINE unsigned char id(unsigned long long w) { return (unsigned char)(w >> kIdShift); }
     static VOXWAVE_HD_INLINE bool live(unsigned long long w) { return (w & kLive) != 0; }
     static VOXWAVE_HD_INLINE bool merged(unsigned long long w) { return (w & kMerged) != 0; }
     static VOXWAVE_HD_INLINE bool next_merged(unsigned long long w) { return (w & kNextMerged) != 0; }
+    // The block's word of slot `e` from the list's word `listed` of its element: merged only where
+    // the element before is the block's too (e > 0), next merged only where the one after is
+    // (`next_in_block`).
+    static VOXWAVE_HD_INLINE unsigned long long in_block(unsigned long long listed, int e, bool next_in_block) {
+        return listed & ~((e > 0 ? 0ull : kMerged) | (next_in_block ? 0ull : kNextMerged));
+    }
 };
+
+// The engine's table of ScatterElementWord, one a solid element of `elements` (x-fastest indices in
+// ascending order) of a grid of ex x ey elements of order P whose material ids are `ids` (element
+// order): live, the origin and id of the element, merged where the element before it in the list is
+// its x neighbour before it, next merged where the one after it is its x neighbour after it.
+inline std::vector<unsigned long long> sem_scatter_element_words(const std::vector<unsigned>& elements, int P, int ex,
+                                                                 int ey, const std::vector<unsigned char>& ids) {
+    const unsigned long long nx = (unsigned long long)P * unsigned(ex) + 1,
+                             ny = (unsigned long long)P * unsigned(ey) + 1;
+    std::vector<unsigned long long> words(elements.size());
+    for (std::size_t q = 0; q < elements.size(); ++q) {
+        const unsigned el = elements[q], i = el % unsigned(ex), j = (el / unsigned(ex)) % unsigned(ey),
+                       k = el / (unsigned(ex) * unsigned(ey));
+        const unsigned long long origin = (unsigned long long)P * i + nx * ((unsigned long long)P * j + ny * P * k);
+        if (origin > ScatterElementWord::kOrigin)
+            throw std::length_error("sem_scatter_element_words: a node index beyond 2^53");
+        const bool merged = q > 0 && i > 0 && elements[q - 1] == el - 1;
+        const bool next_merged = q + 1 < elements.size() && i + 1 < unsigned(ex) && elements[q + 1] == el + 1;
+        words[q] = ScatterElementWord::make(origin, ids[el], true, merged, next_merged);
+    }
+    return words;
+}
 
 // The scatter's node update of component c at `node` (sem_scatter_update): u+ by
 // central_difference_node from u, u_prev and the complete force, then the sources at the node.
@@ -508,11 +551,11 @@ VOXWAVE_HD_INLINE constexpr int scatter_force_slot(int comp) { return comp == 0 
 // 15^3.
 template <int P, class Real, bool Damped, bool Fused = false>
 __global__ void __launch_bounds__(kScatterElementThreads<P, Real>, ScatterBlockShape<P, Real>::blocks_per_sm)
-    sem_element_scatter(const unsigned* __restrict elements, ScatterBlockSplit split,
-                        const unsigned char* __restrict ids, const Real* __restrict lambda, const Real* __restrict mu,
-                        SemTables<Real> tab, GridShape g, Real half_ds, const Real* __restrict u,
-                        const Real* __restrict u_prev, Real keep, Real b, Real* __restrict f,
-                        SemPointWork points = SemPointWork{}, SemScatterFused<Real> fused = SemScatterFused<Real>{}) {
+    sem_element_scatter(const unsigned long long* __restrict element_words, ScatterBlockSplit split,
+                        const Real* __restrict lambda, const Real* __restrict mu, SemTables<Real> tab, GridShape g,
+                        Real half_ds, const Real* __restrict u, const Real* __restrict u_prev, Real keep, Real b,
+                        Real* __restrict f, SemPointWork points = SemPointWork{},
+                        SemScatterFused<Real> fused = SemScatterFused<Real>{}) {
     constexpr int N = P + 1, NN = N * N, N3 = NN * N, E = kScatterElementsPerBlock<P, Real>,
                   EW = kScatterElementsPerWarp<P>;
     constexpr int T = kScatterElementThreads<P, Real>, kWalk = (E * N3 + T - 1) / T;
@@ -541,24 +584,14 @@ __global__ void __launch_bounds__(kScatterElementThreads<P, Real>, ScatterBlockS
     const std::size_t q = std::size_t(first) + std::size_t(e), nn = g.nn;
     const bool live = lane_live && q < last;
     const std::size_t nx = std::size_t(g.nx), nxy = nx * std::size_t(g.ny);
-    unsigned char id = kVoidId;
     if (lane_live && r == 0) {
-        unsigned long long origin = 0;
-        bool merged = false, next_merged = false;
-        if (q < last) {
-            const unsigned el = elements[q], exy = unsigned(g.ex) * unsigned(g.ey);
-            const unsigned i = el % unsigned(g.ex), j = (el % exy) / unsigned(g.ex), k = el / exy;
-            origin = (unsigned long long)P * i + nx * (std::size_t(P) * j + std::size_t(g.ny) * std::size_t(P) * k);
-            merged = e > 0 && i > 0 && elements[q - 1] == el - 1;
-            next_merged = e + 1 < E && q + 1 < last && i + 1 < unsigned(g.ex) && elements[q + 1] == el + 1;
-        }
-        selement[e] = ScatterElementWord::make(origin, q < last, merged, next_merged);
+        const unsigned long long listed = q < last ? element_words[q] : 0ull;
+        selement[e] = ScatterElementWord::in_block(listed, e, e + 1 < E && q + 1 < last);
         if constexpr (Fused) {
             sowned[e][0] = q < last ? fused.owned[2 * q] : 0ull;
             sowned[e][1] = q < last ? fused.owned[2 * q + 1] : 0ull;
         }
     }
-    if (live) id = ids[elements[q]];
     // The block's element tables above are constants; u, u- and the forces are read only after the
     // previous step's kernel has completed (a programmatic dependent launch, sem_stepper_cuda.cu:
     // on an H100 the Stokes run at 16 mm is one wave of blocks a step, whose start-up and element
@@ -666,6 +699,7 @@ __global__ void __launch_bounds__(kScatterElementThreads<P, Real>, ScatterBlockS
     __syncwarp();
     Real fx[3][N];
     if (live) {
+        const unsigned char id = ScatterElementWord::id(selement[e]);
         const Real lam = __ldg(lambda + id), mu_e = __ldg(mu + id), hst = half_ds * sweight[s] * sweight[t];
         Real tx[3][N];  // t_00, t_10, t_20 along the x line
 #pragma unroll

@@ -77,7 +77,8 @@ struct Engine final : EngineBase {
             if (p.grid.ids[e] != kVoidId) elements.push_back(unsigned(e));
         schedule_ = schedule;  // resolved by SemCudaTimeStepper
         if (schedule_ == SemCudaSchedule::Scatter) {
-            elements_ = DeviceBuffer<unsigned>(elements);
+            element_words_ = DeviceBuffer<unsigned long long>(
+                sem_scatter_element_words(elements, p.order, p.grid.n[0], p.grid.n[1], p.grid.ids));
             owned_ = DeviceBuffer<unsigned long long>(
                 sem_scatter_owned(elements, p.order, p.grid.n[0], p.grid.n[1], p.grid.n[2]));
             std::vector<unsigned long long> source_nodes;
@@ -89,8 +90,8 @@ struct Engine final : EngineBase {
             cell_begin_ = launches.begin;
             cells_ = DeviceBuffer<unsigned>(launches.cells);
             cell_solid_ = DeviceBuffer<unsigned char>(solid);
+            ids_ = DeviceBuffer<unsigned char>(p.grid.ids);
         }
-        ids_ = DeviceBuffer<unsigned char>(p.grid.ids);
         std::vector<Real> lam(256, Real(0)), mu(256, Real(0));
         for (std::size_t m = 0; m < p.materials.size(); ++m) {
             lam[m + 1] = static_cast<Real>(p.materials[m].lame_lambda());
@@ -262,7 +263,7 @@ struct Engine final : EngineBase {
     template <int P, bool Damped>
     void scatter_elements(const Real* u, const Real* up, Real b, Real* f, const SemPointWork& points,
                           const SemScatterFused<Real>* fused) const {
-        const unsigned count = unsigned(elements_.size());
+        const unsigned count = unsigned(element_words_.size());
         if (count == 0) return;
         constexpr int threads = kScatterElementThreads<P, Real>;
         // The receivers' block (the grid's last) beside the elements' blocks.
@@ -275,13 +276,13 @@ struct Engine final : EngineBase {
         const Real half_ds = static_cast<Real>(0.5 * p_.grid.spacing), keep = Real(1) + b;
         if (fused)
             cuda::launch_programmatic(sem_element_scatter<P, Real, Damped, true>, dim3(blocks), dim3(threads), 0,
-                                      nullptr, fused_programmatic<P, Damped>(blocks), elements_.get(), split,
-                                      ids_.get(), lambda_.get(), mu_.get(), tab_, shape_, half_ds, u, up, keep, b, f,
-                                      launch_points, *fused);
+                                      nullptr, fused_programmatic<P, Damped>(blocks), element_words_.get(), split,
+                                      lambda_.get(), mu_.get(), tab_, shape_, half_ds, u, up, keep, b, f, launch_points,
+                                      *fused);
         else
-            sem_element_scatter<P, Real, Damped, false><<<blocks, threads>>>(elements_.get(), split, ids_.get(),
-                                                                             lambda_.get(), mu_.get(), tab_, shape_,
-                                                                             half_ds, u, up, keep, b, f, launch_points);
+            sem_element_scatter<P, Real, Damped, false><<<blocks, threads>>>(element_words_.get(), split, lambda_.get(),
+                                                                             mu_.get(), tab_, shape_, half_ds, u, up,
+                                                                             keep, b, f, launch_points);
         VOXWAVE_CUDA_CHECK_LAUNCH("sem_element_scatter");
     }
     template <int P>
@@ -566,7 +567,7 @@ struct Engine final : EngineBase {
 
     std::size_t device_bytes() const override {
         return u_.bytes() + up_.bytes() + un_.bytes() + f_.bytes() + f1_.bytes() + f2_.bytes() + owned_.bytes() +
-               a_.bytes() + ih_.bytes() + mh_.bytes() + cells_.bytes() + cell_solid_.bytes() + elements_.bytes() +
+               a_.bytes() + ih_.bytes() + mh_.bytes() + cells_.bytes() + cell_solid_.bytes() + element_words_.bytes() +
                ids_.bytes() + receivers_.bytes() + (pml_ ? pml_->device_bytes() : 0);
     }
 
@@ -581,7 +582,8 @@ struct Engine final : EngineBase {
     GridShape shape_{};
     SemCellGrid cells_grid_{};
     SemTables<Real> tab_{};
-    DeviceBuffer<unsigned> cells_, elements_;  // the sweep's cells by colour; the scatter's solid elements
+    DeviceBuffer<unsigned> cells_;                    // the sweep's cells by colour
+    DeviceBuffer<unsigned long long> element_words_;  // the scatter's solid elements (ScatterElementWord)
     DeviceBuffer<unsigned char> ids_, cell_solid_;
     DeviceBuffer<Real> lambda_, mu_, a_, ih_, mh_, u_, up_, un_, f_;
     DeviceBuffer<Real> f1_, f2_;              // the fused scatter's other two force buffers
@@ -625,8 +627,8 @@ SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device, i
     const CudaDeviceInfo dev = cuda_device_for_run(device);
     VOXWAVE_CUDA_CHECK(cudaSetDevice(dev.index));
     impl_->device = dev.name;
-    // u, u-, u+, f (3 components each; two more f for the scatter), three update factors, ids,
-    // the cell list and flags (or the scatter's elements and owned-point masks).
+    // u, u-, u+, f (3 components each; two more f for the scatter), three update factors; the ids,
+    // the cell list and flags (or the scatter's element words and owned-point masks).
     const std::size_t solid = std::size_t(std::count_if(problem.grid.ids.begin(), problem.grid.ids.end(),
                                                         [](unsigned char id) { return id != kVoidId; }));
     int sms = 0;
@@ -635,7 +637,7 @@ SemCudaTimeStepper::SemCudaTimeStepper(const WaveProblem& problem, int device, i
     const bool scatter = schedule == SemCudaSchedule::Scatter;
     const std::size_t real = problem.precision == Precision::Fp64 ? 8 : 4;
     const std::size_t need =
-        problem.node_count() * real * (scatter ? 21 : 15) + problem.grid.element_count() * (scatter ? 22 : 6);
+        problem.node_count() * real * (scatter ? 21 : 15) + problem.grid.element_count() * (scatter ? 24 : 6);
     std::size_t free_bytes = 0, total = 0;
     VOXWAVE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     if (need > free_bytes)

@@ -71,6 +71,7 @@ using test::max_abs;
 template <class Real>
 struct ScatterArrays {
     std::vector<unsigned> elements;
+    std::vector<unsigned long long> words;  // sem_scatter_element_words of `elements`
     std::vector<Real> lambda, mu;
     UpdateCoefficients<Real> c;
     sem_cuda::SemTables<Real> tab{};
@@ -80,6 +81,8 @@ struct ScatterArrays {
     ScatterArrays(const WaveProblem& prob, const SemMesh& mesh) : c(update_coefficients<Real>(prob)) {
         for (std::size_t e = 0; e < prob.grid.element_count(); ++e)
             if (prob.grid.ids[e] != kVoidId) elements.push_back(unsigned(e));
+        words =
+            sem_cuda::sem_scatter_element_words(elements, prob.order, prob.grid.n[0], prob.grid.n[1], prob.grid.ids);
         lambda.assign(256, Real(0));
         mu.assign(256, Real(0));
         for (std::size_t m = 0; m < prob.materials.size(); ++m) {
@@ -114,9 +117,8 @@ void emulated_elements(const WaveProblem& prob, const ScatterArrays<Real>& arr, 
         run_emulated_blocks(kScatterElementThreads<P, Real>, grid, [&](std::size_t block) {
             blockIdx.x = unsigned(block);
             sem_element_scatter<P, Real, decltype(damped_tag)::value, decltype(fused_tag)::value>(
-                arr.elements.data(), sem_cuda::scatter_block_split(count, blocks), prob.grid.ids.data(),
-                arr.lambda.data(), arr.mu.data(), arr.tab, arr.g, half_ds, u.data(), up.data(), Real(1) + b, b,
-                f.data(),
+                arr.words.data(), sem_cuda::scatter_block_split(count, blocks), arr.lambda.data(), arr.mu.data(),
+                arr.tab, arr.g, half_ds, u.data(), up.data(), Real(1) + b, b, f.data(),
                 sem_cuda::sem_scatter_launch_sources<P, Real>(points, sem_cuda::scatter_block_split(count, blocks)),
                 fused ? *fused : SemScatterFused<Real>{});
         });
@@ -676,20 +678,59 @@ TEST(SemScatterLayout, P4Fp64LinePassesTakeOneWavefrontPerHalfWarp) {
     expect_line_pass_without_bank_conflicts<2>();
 }
 
-// The element kernel's table word: the origin and each flag read back alone, at the largest origin
-// it holds and with every combination of flags.
-TEST(SemScatterLayout, ElementWordKeepsTheOriginAndEachFlag) {
+// The element kernel's table word: the origin, the id and each flag read back alone, at the largest
+// origin it holds, with every combination of flags; and the block's word of a slot, whose flags
+// about the element before and after hold only where that element is the block's.
+TEST(SemScatterLayout, ElementWordKeepsTheOriginIdAndEachFlag) {
     using W = sem_cuda::ScatterElementWord;
-    const unsigned long long origins[] = {0ull, 12345ull, (1ull << 61) - 1};
+    const unsigned long long origins[] = {0ull, 12345ull, (1ull << 53) - 1};
+    const unsigned char ids[] = {0, 1, 7, 255};
     for (unsigned long long origin : origins)
-        for (int flags = 0; flags < 8; ++flags) {
-            const bool live = flags & 1, merged = flags & 2, next = flags & 4;
-            const unsigned long long w = W::make(origin, live, merged, next);
-            EXPECT_EQ(W::origin(w), std::size_t(origin)) << flags;
-            EXPECT_EQ(W::live(w), live) << origin;
-            EXPECT_EQ(W::merged(w), merged) << origin;
-            EXPECT_EQ(W::next_merged(w), next) << origin;
-        }
+        for (unsigned char id : ids)
+            for (int flags = 0; flags < 8; ++flags) {
+                const bool live = flags & 1, merged = flags & 2, next = flags & 4;
+                const unsigned long long w = W::make(origin, id, live, merged, next);
+                EXPECT_EQ(W::origin(w), std::size_t(origin)) << flags;
+                EXPECT_EQ(W::id(w), id) << origin;
+                EXPECT_EQ(W::live(w), live) << origin;
+                EXPECT_EQ(W::merged(w), merged) << origin;
+                EXPECT_EQ(W::next_merged(w), next) << origin;
+                for (int e = 0; e < 3; ++e)
+                    for (int next_in_block = 0; next_in_block < 2; ++next_in_block) {
+                        const unsigned long long b = W::in_block(w, e, next_in_block == 1);
+                        EXPECT_EQ(W::origin(b), std::size_t(origin));
+                        EXPECT_EQ(W::id(b), id);
+                        EXPECT_EQ(W::live(b), live);
+                        EXPECT_EQ(W::merged(b), merged && e > 0);
+                        EXPECT_EQ(W::next_merged(b), next && next_in_block == 1);
+                    }
+            }
+}
+
+// The engine's word table on a 4 x 3 x 2 grid with voids (p = 3): each solid element's origin node,
+// id and x-neighbour flags, computed here from the element's (i, j, k) and the grid's solids.
+TEST(SemScatterLayout, ElementWordsOfAListWithVoids) {
+    using W = sem_cuda::ScatterElementWord;
+    const int P = 3, ex = 4, ey = 3, ez = 2;
+    std::vector<unsigned char> ids(std::size_t(ex) * ey * ez);
+    for (std::size_t e = 0; e < ids.size(); ++e) ids[e] = (e % 5 == 2 || e == 7) ? kVoidId : (unsigned char)(1 + e % 3);
+    std::vector<unsigned> elements;
+    for (std::size_t e = 0; e < ids.size(); ++e)
+        if (ids[e] != kVoidId) elements.push_back(unsigned(e));
+    const std::vector<unsigned long long> words = sem_cuda::sem_scatter_element_words(elements, P, ex, ey, ids);
+    ASSERT_EQ(words.size(), elements.size());
+    const std::size_t nx = P * ex + 1, ny = P * ey + 1;
+    const auto solid = [&](int i, int j, int k) {
+        return i >= 0 && i < ex && ids[std::size_t(i) + ex * (std::size_t(j) + ey * std::size_t(k))] != kVoidId;
+    };
+    for (std::size_t q = 0; q < elements.size(); ++q) {
+        const int i = int(elements[q]) % ex, j = int(elements[q]) / ex % ey, k = int(elements[q]) / (ex * ey);
+        EXPECT_EQ(W::origin(words[q]), std::size_t(P) * i + nx * (std::size_t(P) * j + ny * std::size_t(P) * k)) << q;
+        EXPECT_EQ(W::id(words[q]), ids[elements[q]]) << q;
+        EXPECT_TRUE(W::live(words[q])) << q;
+        EXPECT_EQ(W::merged(words[q]), solid(i - 1, j, k)) << q;  // solid before it: the list's previous
+        EXPECT_EQ(W::next_merged(words[q]), solid(i + 1, j, k)) << q;
+    }
 }
 
 // The element kernel's grid: full blocks where they take more than a wave; one wave spread over k
